@@ -1,0 +1,51 @@
+# Thin entry points; longer logic lives in scripts/ and in each package.
+# `make test` is what CI runs on a fresh machine: it installs what it needs first.
+
+NODE_BIN := node_modules/.bin
+export PATH := $(CURDIR)/$(NODE_BIN):$(PATH)
+
+.PHONY: setup build test test-engine test-server run bench fixtures fixtures-lint spec engine typecheck
+
+setup: node_modules/.setup-done
+
+node_modules/.setup-done: package.json package-lock.json engine/package.json server/package.json
+	npm install --no-audit --no-fund --loglevel=error
+	touch $@
+
+build: setup
+	npm run build --workspace @mailrender/engine --silent
+
+typecheck: setup
+	tsc -p engine --noEmit
+	tsc -p server --noEmit
+
+test: build typecheck test-engine test-server
+	@echo "make test: all suites passed"
+
+test-engine: build
+	cd engine && vitest run
+
+test-server: build
+	bash scripts/test-server.sh
+
+run: build
+	bash scripts/run-server.sh
+
+bench: build
+	bash scripts/bench.sh
+
+# Regenerate the golden outputs from the engine (review `git diff fixtures/` afterwards).
+fixtures: build
+	tsx engine/scripts/update-fixtures.ts
+
+fixtures-lint: setup
+	tsx engine/scripts/lint-fixtures.ts
+
+# Regenerate the generated contracts in spec/ (template JSON Schema, OpenAPI).
+spec: build
+	tsx engine/scripts/generate-template-schema.ts
+	tsx server/scripts/generate-openapi.ts
+
+# The standalone engine executable: engine/dist/<os>-<arch>/mailrender-engine
+engine: build
+	tsx engine/scripts/build-binary.ts

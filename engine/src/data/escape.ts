@@ -1,0 +1,52 @@
+/**
+ * Escaping by the place a value lands. Recipient data is untrusted: every function here must make it
+ * impossible for a value to leave the position it was put in.
+ */
+
+const HTML_ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
+
+const JSX_ESCAPES: Record<string, string> = {
+  ...HTML_ESCAPES,
+  "{": "&#123;",
+  "}": "&#125;",
+};
+
+/**
+ * Text content and double-quoted attribute values in HTML and in MJML (XML). Escaping all five
+ * characters makes one function safe in both positions, and `]]>` cannot survive it.
+ */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch] ?? ch);
+}
+
+/**
+ * JSX text and JSX string attributes: JSX decodes HTML entities in both, so entities keep the value
+ * literal, and `{`/`}` cannot open an expression.
+ */
+export function escapeJsx(value: string): string {
+  return value.replace(/[&<>"'{}]/g, (ch) => JSX_ESCAPES[ch] ?? ch);
+}
+
+const SAFE_URL_SCHEME = /^(?:https?:|mailto:|tel:)/i;
+
+/** A value that supplies a whole URL must carry an allowed scheme; anything else is refused. */
+export function isSafeWholeUrl(value: string): boolean {
+  return SAFE_URL_SCHEME.test(value);
+}
+
+/** Strips what browsers ignore in URLs (controls and edge whitespace) before the scheme check. */
+export function normalizeUrlValue(value: string): string {
+  // eslint-disable-next-line no-control-regex
+  return value.replace(/[\u0000-\u001f\u007f]/g, "").trim();
+}
+
+/** A value inside a URL (after its start) is one component of it. */
+export function encodeUrlPart(value: string): string {
+  return encodeURIComponent(value);
+}

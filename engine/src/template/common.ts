@@ -1,0 +1,161 @@
+/**
+ * Schema pieces shared by the document, its rows and columns, and every block. Defaults are
+ * implicit (the editor strips values equal to their defaults), so every field here has one and
+ * every object is `prefault({})`: a missing object is parsed as an empty one and filled in.
+ */
+import { z } from "zod";
+
+export const VISIBILITY_OPERATORS = [
+  "==",
+  "!=",
+  "contains",
+  "not_contains",
+  "starts_with",
+  "ends_with",
+  "in",
+  "not_in",
+  ">",
+  "<",
+  ">=",
+  "<=",
+  "date_before",
+  "date_after",
+  "date_on",
+  "is_empty",
+  "is_not_empty",
+] as const;
+
+/** Spellings from the editor's docs, read as the operator they name. */
+export const VISIBILITY_OPERATOR_ALIASES = {
+  equals: "==",
+  not_equals: "!=",
+  is_set: "is_not_empty",
+  is_not_set: "is_empty",
+} as const satisfies Record<string, (typeof VISIBILITY_OPERATORS)[number]>;
+
+export type VisibilityOperator = (typeof VISIBILITY_OPERATORS)[number];
+
+const contextScalar = z.union([z.string(), z.number(), z.boolean()]);
+
+export const visibilityRuleSchema = z.object({
+  tag: z.string().min(1),
+  operator: z
+    .enum([...VISIBILITY_OPERATORS, ...(Object.keys(VISIBILITY_OPERATOR_ALIASES) as Array<keyof typeof VISIBILITY_OPERATOR_ALIASES>)])
+    .transform((op): VisibilityOperator => (op in VISIBILITY_OPERATOR_ALIASES ? VISIBILITY_OPERATOR_ALIASES[op as keyof typeof VISIBILITY_OPERATOR_ALIASES] : (op as VisibilityOperator))),
+  value: contextScalar.optional().default(""),
+});
+
+const matchSchema = z.enum(["all", "any"]).default("all");
+
+export const visibilityGroupSchema = z.object({
+  match: matchSchema,
+  rules: z.array(visibilityRuleSchema).default([]),
+});
+
+export const visibilitySchema = z.object({
+  enabled: z.boolean().default(false),
+  match: matchSchema,
+  rules: z.array(visibilityRuleSchema).default([]),
+  groups: z.array(visibilityGroupSchema).default([]),
+});
+
+export type Visibility = z.output<typeof visibilitySchema>;
+export type VisibilityRule = z.output<typeof visibilityRuleSchema>;
+
+const px = z.number().min(0);
+
+/** Padding and margin: `{top,right,bottom,left}` in px, or one number for all four sides. */
+export function spacingSchema(defaults: { top: number; right: number; bottom: number; left: number }) {
+  const sides = z.object({
+    top: px.default(defaults.top),
+    right: px.default(defaults.right),
+    bottom: px.default(defaults.bottom),
+    left: px.default(defaults.left),
+  });
+  return z
+    .union([px.transform((all) => ({ top: all, right: all, bottom: all, left: all })), sides])
+    .prefault({});
+}
+export const ZERO_SPACING = { top: 0, right: 0, bottom: 0, left: 0 } as const;
+export type Spacing = { top: number; right: number; bottom: number; left: number };
+
+export const borderSchema = z
+  .object({
+    width: px.default(0),
+    style: z.enum(["solid", "dashed", "dotted", "double", "none"]).default("solid"),
+    color: z.string().default("#000000"),
+    radius: px.default(0),
+  })
+  .prefault({});
+export type Border = z.output<typeof borderSchema>;
+
+export const gradientSchema = z
+  .object({
+    useGradient: z.boolean().default(false),
+    from: z.string().default("#ffffff"),
+    to: z.string().default("#000000"),
+    angle: z.number().default(180),
+  })
+  .prefault({});
+export type Gradient = z.output<typeof gradientSchema>;
+
+export const backgroundImageFields = {
+  backgroundImage: z.string().default(""),
+  backgroundSize: z.string().default("cover"),
+  backgroundPosition: z.string().default("center center"),
+  backgroundRepeat: z.string().default("no-repeat"),
+};
+
+export const alignSchema = z.enum(["left", "center", "right"]);
+export type Align = z.output<typeof alignSchema>;
+
+/** Typography shared by paragraph, heading, list, anchor and menu. */
+export function typographyFields(overrides: { fontSize?: number; lineHeight?: number; fontWeight?: string; align?: Align; color?: string } = {}) {
+  return {
+    fontSize: px.default(overrides.fontSize ?? 16),
+    lineHeight: z.number().min(0).default(overrides.lineHeight ?? 1.5),
+    color: z.string().default(overrides.color ?? "#111111"),
+    fontWeight: z.union([z.string(), z.number().transform(String)]).default(overrides.fontWeight ?? "normal"),
+    fontFamily: z.string().default("Arial"),
+    align: alignSchema.default(overrides.align ?? "left"),
+    letterSpacing: z.number().default(0),
+    textTransform: z.enum(["none", "uppercase", "lowercase", "capitalize"]).default("none"),
+    textDecoration: z.enum(["none", "underline", "line-through", "overline"]).default("none"),
+  };
+}
+export interface Typography {
+  fontSize: number;
+  lineHeight: number;
+  color: string;
+  fontWeight: string;
+  fontFamily: string;
+  align: Align;
+  letterSpacing: number;
+  textTransform: string;
+  textDecoration: string;
+}
+
+/** Props every block carries, whatever its type. */
+export function commonBlockFields(defaults: { padding?: Spacing; margin?: Spacing } = {}) {
+  return {
+    visibility: visibilitySchema.optional(),
+    desktopHide: z.boolean().default(false),
+    mobileHide: z.boolean().default(false),
+    margin: spacingSchema(defaults.margin ?? ZERO_SPACING),
+    padding: spacingSchema(defaults.padding ?? ZERO_SPACING),
+  };
+}
+
+/**
+ * Per-breakpoint overrides: a partial of the block's style values, where `null` means unset.
+ * Only scalar style values can be overridden; they are applied by the mobile media query.
+ */
+export const mobileOverridesSchema = z
+  .record(z.string(), z.union([z.string(), z.number(), z.null()]))
+  .nullable()
+  .optional()
+  .transform((value) => {
+    const set: Record<string, string | number> = {};
+    for (const [key, v] of Object.entries(value ?? {})) if (v !== null) set[key] = v;
+    return set;
+  });

@@ -1,0 +1,33 @@
+/** The public vocabulary of the engine, shared by the library API, the executable and the clients. */
+
+export const RENDER_TARGETS = ["html", "react-email", "mjml"] as const;
+export type RenderTarget = (typeof RENDER_TARGETS)[number];
+
+export type MergeTagValues = Readonly<Record<string, string>>;
+
+/** Per-recipient data. Merge-tag values are untrusted and escaped for where they land. */
+export interface DynamicData {
+  readonly merge_tags?: {
+    readonly text?: MergeTagValues;
+    readonly url?: MergeTagValues;
+    readonly attr?: MergeTagValues;
+  };
+  /** Flat map read by visibility rules. */
+  readonly context?: Readonly<Record<string, string | number | boolean>>;
+}
+
+export interface RenderOptions {
+  readonly target: RenderTarget;
+  readonly dynamicData?: DynamicData | undefined;
+  /** Minify the output (default true). */
+  readonly minify?: boolean | undefined;
+  /** Turn missing merge tags into a `RENDER_ERROR` listing them all (default false). */
+  readonly strict?: boolean | undefined;
+}
+
+export interface RenderResult {
+  readonly output: string;
+  readonly target: RenderTarget;
+  readonly templateId: string;
+  readonly warnings: readonly import("./diagnostics.js").RenderWarning[];
+}
