@@ -5,6 +5,23 @@
  */
 import { z } from "zod";
 
+/** CSS colours the targets can all carry: hex (3, 4, 6 or 8 digits), rgb()/rgba(), or a name. */
+export const colorSchema = z
+  .string()
+  .trim()
+  .regex(/^(?:#[0-9a-fA-F]{3,4}|#[0-9a-fA-F]{6}|#[0-9a-fA-F]{8}|rgba?\(\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}\s*(?:,\s*(?:0|1|0?\.\d+)\s*)?\)|[a-zA-Z]+)$/, {
+    message: "Expected a CSS colour: #rgb, #rrggbb, #rrggbbaa, rgb(), rgba() or a colour name",
+  });
+
+/** MJML's validator knows #rgb, #rrggbb, rgb() and rgba(); other hex forms are written as rgba(). */
+export function toMjmlColor(color: string): string {
+  const hex = /^#([0-9a-fA-F]{3,8})$/.exec(color)?.[1];
+  if (!hex || hex.length === 3 || hex.length === 6) return color.replace(/\s+/g, "").replace(/,/g, ",");
+  const full = hex.length === 4 ? [...hex].map((c) => c + c).join("") : hex;
+  const [r, g, b, a] = [0, 2, 4, 6].map((i) => parseInt(full.slice(i, i + 2), 16)) as [number, number, number, number];
+  return `rgba(${r},${g},${b},${Math.round((a / 255) * 100) / 100})`;
+}
+
 export const VISIBILITY_OPERATORS = [
   "==",
   "!=",
@@ -83,7 +100,7 @@ export const borderSchema = z
   .object({
     width: px.default(0),
     style: z.enum(["solid", "dashed", "dotted", "double", "none"]).default("solid"),
-    color: z.string().default("#000000"),
+    color: colorSchema.default("#000000"),
     radius: px.default(0),
   })
   .prefault({});
@@ -92,8 +109,8 @@ export type Border = z.output<typeof borderSchema>;
 export const gradientSchema = z
   .object({
     useGradient: z.boolean().default(false),
-    from: z.string().default("#ffffff"),
-    to: z.string().default("#000000"),
+    from: colorSchema.default("#ffffff"),
+    to: colorSchema.default("#000000"),
     angle: z.number().default(180),
   })
   .prefault({});
@@ -114,7 +131,7 @@ export function typographyFields(overrides: { fontSize?: number; lineHeight?: nu
   return {
     fontSize: px.default(overrides.fontSize ?? 16),
     lineHeight: z.number().min(0).default(overrides.lineHeight ?? 1.5),
-    color: z.string().default(overrides.color ?? "#111111"),
+    color: colorSchema.default(overrides.color ?? "#111111"),
     fontWeight: z.union([z.string(), z.number().transform(String)]).default(overrides.fontWeight ?? "normal"),
     fontFamily: z.string().default("Arial"),
     align: alignSchema.default(overrides.align ?? "left"),

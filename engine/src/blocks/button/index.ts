@@ -1,0 +1,125 @@
+import { z } from "zod";
+import { alignSchema, borderSchema, colorSchema, commonBlockFields, gradientSchema, mobileOverridesSchema, toMjmlColor } from "../../template/common.js";
+import { cssText, jsxStyle, px, spacing, type Declarations } from "../../render/style.js";
+import { fontStack } from "../../render/fonts.js";
+import { defineBlock, type BlockRenderContext } from "../block.js";
+import { attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
+
+export const buttonProps = z.object({
+  text: z.string().default("Click Me"),
+  link: z.string().default(""),
+  backgroundColor: colorSchema.default("#007bff"),
+  backgroundGradient: gradientSchema,
+  color: colorSchema.default("#fafafa"),
+  fontSize: z.number().min(0).default(16),
+  fontWeight: z.union([z.string(), z.number().transform(String)]).default("bold"),
+  fontFamily: z.string().default("Arial"),
+  lineHeight: z.number().min(0).default(1.2),
+  borderRadius: z.number().min(0).default(4),
+  border: borderSchema,
+  align: alignSchema.default("center"),
+  /** Full-width button instead of fitting its text. */
+  fullWidth: z.boolean().default(false),
+  icon: z.string().default(""),
+  iconAlt: z.string().default(""),
+  iconPosition: z.enum(["before", "after"]).default("before"),
+  iconSize: z.number().min(0).default(20),
+  iconGap: z.number().min(0).default(8),
+  // A button's `padding` is the space inside it; `margin` is the space around it.
+  ...commonBlockFields({ padding: { top: 12, right: 24, bottom: 12, left: 24 } }),
+  mobile: mobileOverridesSchema,
+});
+type ButtonProps = z.output<typeof buttonProps>;
+
+function gradient(p: ButtonProps): string | undefined {
+  const g = p.backgroundGradient;
+  return g.useGradient ? `linear-gradient(${g.angle}deg, ${g.from}, ${g.to})` : undefined;
+}
+
+function borderValue(p: ButtonProps): string | undefined {
+  return p.border.width > 0 ? `${px(p.border.width)} ${p.border.style} ${p.border.color}` : undefined;
+}
+
+function labelDeclarations(p: ButtonProps, ctx: BlockRenderContext): Declarations {
+  ctx.fonts.add(p.fontFamily);
+  return [
+    ["color", p.color],
+    ["font-family", fontStack(p.fontFamily)],
+    ["font-size", px(p.fontSize)],
+    ["font-weight", p.fontWeight],
+    ["line-height", String(p.lineHeight)],
+    ["text-decoration", "none"],
+  ];
+}
+
+/** The optional icon, markup or JSX; the label is passed in already emitted. */
+function withIcon(p: ButtonProps, ctx: BlockRenderContext, label: string, tag: "img" | "Img"): string {
+  if (!p.icon) return label;
+  const gap = [p.iconPosition === "before" ? "margin-right" : "margin-left", px(p.iconGap)] as const;
+  const decls: Declarations = [["display", "inline-block"], ["vertical-align", "middle"], ["border", "0"], gap];
+  const style = tag === "img" ? ` style="${cssText(decls)}"` : ` style={${jsxStyle(decls)}}`;
+  const size = ` width="${p.iconSize}" height="${p.iconSize}"`;
+  const icon = `<${tag} src="${ctx.out.url(p.icon)}" alt="${ctx.out.attr(p.iconAlt)}"${size}${style}${tag === "img" ? ">" : " />"}`;
+  const text = `<span style${tag === "img" ? `="vertical-align:middle"` : `={{ verticalAlign: "middle" }}`}>${label}</span>`;
+  return p.iconPosition === "before" ? icon + text : text + icon;
+}
+
+export const button = defineBlock({
+  type: "button",
+  props: buttonProps,
+  mjml(p, ctx) {
+    ctx.fonts.add(p.fontFamily);
+    // mj-button has no gradient attribute: the gradient goes in head CSS over the solid fallback.
+    const background = gradient(p);
+    if (background) ctx.headCss.push(`.${ctx.uid} td,.${ctx.uid} a{background-image:${background} !important}`);
+    const border = p.border.width > 0 ? `${px(p.border.width)} ${p.border.style} ${toMjmlColor(p.border.color)}` : undefined;
+    return `<mj-button href="${ctx.out.url(p.link)}"${attrs({
+      "background-color": toMjmlColor(p.backgroundGradient.useGradient ? p.backgroundGradient.from : p.backgroundColor),
+      color: toMjmlColor(p.color),
+      "font-family": fontStack(p.fontFamily),
+      "font-size": px(p.fontSize),
+      "font-weight": p.fontWeight,
+      "line-height": String(p.lineHeight),
+      "inner-padding": spacing(p.padding),
+      "border-radius": px(p.borderRadius),
+      border,
+      width: p.fullWidth ? "100%" : undefined,
+      align: p.align,
+      padding: spacing(p.margin),
+      target: "_blank",
+      "css-class": [ctx.className, background ? ctx.uid : ""].filter(Boolean).join(" "),
+    })}>${withIcon(p, ctx, ctx.out.text(p.text), "img")}</mj-button>`;
+  },
+  html(p, ctx) {
+    const background = gradient(p);
+    const cell = cssText([
+      ["border-radius", px(p.borderRadius)],
+      ["background-color", p.backgroundGradient.useGradient ? p.backgroundGradient.from : p.backgroundColor],
+      ...(background ? ([["background-image", background]] as const) : []),
+      ...(borderValue(p) ? ([["border", borderValue(p) as string]] as const) : []),
+    ]);
+    const link = cssText([["display", "inline-block"], ["padding", spacing(p.padding)], ...labelDeclarations(p, ctx), ["border-radius", px(p.borderRadius)]]);
+    const outer = cssText([["text-align", p.align], ...paddingDeclaration(p.margin)]);
+    return (
+      `<div${htmlClass(ctx.className)}${attrs({ style: outer })}>` +
+      `<table role="presentation" border="0" cellpadding="0" cellspacing="0"${attrs({ align: p.align, width: p.fullWidth ? "100%" : undefined })} style="border-collapse:separate">` +
+      `<tr><td align="center"${attrs({ style: cell })}>` +
+      `<a href="${ctx.out.url(p.link)}" target="_blank"${attrs({ style: link })}>${withIcon(p, ctx, ctx.out.text(p.text), "img")}</a>` +
+      `</td></tr></table></div>`
+    );
+  },
+  jsx(p, ctx) {
+    const background = gradient(p);
+    const style: Declarations = [
+      ...labelDeclarations(p, ctx),
+      ["background-color", p.backgroundGradient.useGradient ? p.backgroundGradient.from : p.backgroundColor],
+      ...(background ? ([["background-image", background]] as const) : []),
+      ["border-radius", px(p.borderRadius)],
+      ...(borderValue(p) ? ([["border", borderValue(p) as string]] as const) : []),
+      ["padding", spacing(p.padding)],
+      ...(p.fullWidth ? ([["display", "block"], ["text-align", "center"]] as const) : []),
+    ];
+    const outer = jsxStyle([["text-align", p.align], ...paddingDeclaration(p.margin)]);
+    return `<Section${jsxClass(ctx.className)} style={${outer}}><Button href="${ctx.out.url(p.link)}" target="_blank" style={${jsxStyle(style)}}>${withIcon(p, ctx, ctx.out.text(p.text), "Img")}</Button></Section>`;
+  },
+});

@@ -1,0 +1,78 @@
+import { z } from "zod";
+import { alignSchema, borderSchema, commonBlockFields, mobileOverridesSchema, toMjmlColor } from "../../template/common.js";
+import { cssText, jsxStyle, px, spacing, type Declarations } from "../../render/style.js";
+import { defineBlock, type BlockRenderContext } from "../block.js";
+import { addSpacing, attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
+
+export const imageProps = z.object({
+  src: z.string().default(""),
+  alt: z.string().default("Image"),
+  /** Percentage of the column's width. */
+  width: z.number().min(0).max(100).default(100),
+  /** `auto` or a height in px. */
+  height: z.union([z.literal("auto"), z.number().min(0)]).default("auto"),
+  align: alignSchema.default("center"),
+  link: z.string().default(""),
+  /** Whether `link` wraps the image. */
+  enabled: z.boolean().default(false),
+  borderRadius: z.number().min(0).default(0),
+  border: borderSchema,
+  ...commonBlockFields(),
+  mobile: mobileOverridesSchema,
+});
+type ImageProps = z.output<typeof imageProps>;
+
+function pixelWidth(p: ImageProps, ctx: BlockRenderContext): number {
+  const available = ctx.width - p.margin.left - p.margin.right - p.padding.left - p.padding.right;
+  return Math.max(1, Math.round((available * p.width) / 100));
+}
+
+function imgDeclarations(p: ImageProps, width: number): Declarations {
+  const decls: Declarations = [
+    ["display", "block"],
+    ["outline", "none"],
+    ["border", p.border.width > 0 ? `${px(p.border.width)} ${p.border.style} ${p.border.color}` : "none"],
+    ["text-decoration", "none"],
+    ["width", "100%"],
+    ["max-width", px(width)],
+    ["height", p.height === "auto" ? "auto" : px(p.height)],
+  ];
+  if (p.borderRadius > 0) decls.push(["border-radius", px(p.borderRadius)]);
+  if (p.align === "center") decls.push(["margin", "0 auto"]);
+  else if (p.align === "right") decls.push(["margin", "0 0 0 auto"]);
+  return decls;
+}
+
+const hasLink = (p: ImageProps) => p.enabled && p.link !== "";
+
+export const image = defineBlock({
+  type: "image",
+  props: imageProps,
+  mjml(p, ctx) {
+    const width = pixelWidth(p, ctx);
+    const border = p.border.width > 0 ? `${px(p.border.width)} ${p.border.style} ${toMjmlColor(p.border.color)}` : undefined;
+    return `<mj-image src="${ctx.out.url(p.src)}" alt="${ctx.out.attr(p.alt)}"${hasLink(p) ? ` href="${ctx.out.url(p.link)}"` : ""}${attrs({
+      width: px(width),
+      height: p.height === "auto" ? undefined : px(p.height),
+      align: p.align,
+      "border-radius": p.borderRadius > 0 ? px(p.borderRadius) : undefined,
+      border,
+      padding: spacing(addSpacing(p.margin, p.padding)),
+      "css-class": ctx.className,
+    })} />`;
+  },
+  html(p, ctx) {
+    const width = pixelWidth(p, ctx);
+    const img = `<img src="${ctx.out.url(p.src)}" alt="${ctx.out.attr(p.alt)}" width="${width}"${attrs({ style: cssText(imgDeclarations(p, width)) })}>`;
+    const linked = hasLink(p) ? `<a href="${ctx.out.url(p.link)}" target="_blank">${img}</a>` : img;
+    const outer = cssText([["text-align", p.align], ...paddingDeclaration(addSpacing(p.margin, p.padding))]);
+    return `<div${htmlClass(ctx.className)}${attrs({ style: outer })}>${linked}</div>`;
+  },
+  jsx(p, ctx) {
+    const width = pixelWidth(p, ctx);
+    const img = `<Img src="${ctx.out.url(p.src)}" alt="${ctx.out.attr(p.alt)}" width="${width}" style={${jsxStyle(imgDeclarations(p, width))}} />`;
+    const linked = hasLink(p) ? `<Link href="${ctx.out.url(p.link)}" target="_blank">${img}</Link>` : img;
+    const outer = jsxStyle([["text-align", p.align], ...paddingDeclaration(addSpacing(p.margin, p.padding))]);
+    return `<Section${jsxClass(ctx.className)} style={${outer}}>${linked}</Section>`;
+  },
+});

@@ -1,0 +1,46 @@
+import { z } from "zod";
+import { commonBlockFields, mobileOverridesSchema, typographyFields } from "../../template/common.js";
+import { contentToMarkup, elementToJsx, isElement, parseContent, DEFAULT_JSX_MAPPER, type ContentNode } from "../../render/content.js";
+import { cssText, jsxStyle, px, spacing, type Declarations } from "../../render/style.js";
+import { defineBlock } from "../block.js";
+import { addSpacing, attrs, htmlClass, jsxClass, mjmlTypography, paddingDeclaration, typographyDeclarations } from "../shared.js";
+
+export const listProps = z.object({
+  /** An HTML list: `<ul>`/`<ol>` with `<li>` items. */
+  content: z.string().default(""),
+  ...typographyFields(),
+  paddingLeft: z.number().min(0).default(20),
+  itemSpacing: z.number().min(0).default(8),
+  ...commonBlockFields(),
+  mobile: mobileOverridesSchema,
+});
+type ListProps = z.output<typeof listProps>;
+
+/** List geometry goes inline on the list elements, the only styling every client honours. */
+function styledContent(p: ListProps): string {
+  const listStyle = cssText([["margin", "0"], ["padding-left", px(p.paddingLeft)]]);
+  const itemStyle = cssText([["margin", `0 0 ${px(p.itemSpacing)} 0`]]);
+  return p.content
+    .replace(/<(ul|ol)(\s|>)/gi, (_, tag: string, next: string) => `<${tag} style="${listStyle}"${next === ">" ? ">" : " "}`)
+    .replace(/<li(\s|>)/gi, (_, next: string) => `<li style="${itemStyle}"${next === ">" ? ">" : " "}`);
+}
+
+export const list = defineBlock({
+  type: "list",
+  props: listProps,
+  mjml(p, ctx) {
+    const attributes = attrs({ ...mjmlTypography(p, ctx), align: p.align, padding: spacing(addSpacing(p.margin, p.padding)), "css-class": ctx.className });
+    return `<mj-text${attributes}>${contentToMarkup(styledContent(p), ctx.out)}</mj-text>`;
+  },
+  html(p, ctx) {
+    const style = cssText([...typographyDeclarations(p, ctx), ...paddingDeclaration(addSpacing(p.margin, p.padding))]);
+    return `<div${htmlClass(ctx.className)}${attrs({ style })}>${contentToMarkup(styledContent(p), ctx.out)}</div>`;
+  },
+  jsx(p, ctx) {
+    const typography: Declarations = typographyDeclarations(p, ctx);
+    const outer = jsxStyle([...typography, ...paddingDeclaration(addSpacing(p.margin, p.padding))]);
+    const nodes: ContentNode[] = parseContent(styledContent(p));
+    const body = nodes.map((node) => (isElement(node) ? elementToJsx(node, ctx.out, DEFAULT_JSX_MAPPER, []) : node.kind === "text" ? ctx.out.trusted(node.text, "text") : "")).join("");
+    return `<Section${jsxClass(ctx.className)} style={${outer}}>${body}</Section>`;
+  },
+});

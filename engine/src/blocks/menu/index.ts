@@ -1,0 +1,64 @@
+import { z } from "zod";
+import { alignSchema, commonBlockFields, mobileOverridesSchema, toMjmlColor, typographyFields } from "../../template/common.js";
+import { cssText, jsxStyle, px, spacing, type Declarations } from "../../render/style.js";
+import { defineBlock, type BlockRenderContext } from "../block.js";
+import { addSpacing, attrs, htmlClass, jsxClass, mjmlTypography, paddingDeclaration, typographyDeclarations } from "../shared.js";
+
+export const menuItemSchema = z.object({
+  label: z.string().default(""),
+  link: z.string().default(""),
+  enabled: z.boolean().default(true),
+});
+
+export const menuProps = z.object({
+  items: z.array(menuItemSchema).default([]),
+  ...typographyFields(),
+  align: alignSchema.default("center"),
+  /** Horizontal space between items, in px. */
+  spacing: z.number().min(0).default(16),
+  /** Stack the items vertically under the mobile breakpoint. */
+  mobileStack: z.boolean().default(false),
+  ...commonBlockFields(),
+  mobile: mobileOverridesSchema,
+});
+type MenuProps = z.output<typeof menuProps>;
+
+const visibleItems = (p: MenuProps) => p.items.filter((item) => item.enabled && item.label !== "");
+
+function itemDeclarations(p: MenuProps, ctx: BlockRenderContext): Declarations {
+  const text = typographyDeclarations(p, ctx).filter(([prop]) => prop !== "text-align");
+  return [["display", "inline-block"], ["padding", `0 ${px(p.spacing / 2)}`], ...text, ["text-decoration", p.textDecoration]];
+}
+
+function stackRule(p: MenuProps, ctx: BlockRenderContext): string {
+  if (!p.mobileStack) return "";
+  ctx.mobileCss.push(`.${ctx.uid} a{display:block !important;padding:4px 0 !important}`);
+  return ctx.uid;
+}
+
+export const menu = defineBlock({
+  type: "menu",
+  props: menuProps,
+  mjml(p, ctx) {
+    const typography = mjmlTypography(p, ctx);
+    const links = visibleItems(p)
+      .map((item) => `<mj-navbar-link href="${ctx.out.url(item.link)}"${attrs({ ...typography, "text-decoration": p.textDecoration, padding: `0px ${px(p.spacing / 2)}`, color: toMjmlColor(p.color) })}>${ctx.out.text(item.label)}</mj-navbar-link>`)
+      .join("");
+    const classes = [ctx.className, stackRule(p, ctx)].filter(Boolean).join(" ");
+    return `<mj-navbar${attrs({ align: p.align, padding: spacing(addSpacing(p.margin, p.padding)), "css-class": classes })}>${links}</mj-navbar>`;
+  },
+  html(p, ctx) {
+    const item = cssText(itemDeclarations(p, ctx));
+    const links = visibleItems(p).map((i) => `<a href="${ctx.out.url(i.link)}" target="_blank"${attrs({ style: item })}>${ctx.out.text(i.label)}</a>`).join("");
+    const outer = cssText([["text-align", p.align], ...paddingDeclaration(addSpacing(p.margin, p.padding))]);
+    const classes = [ctx.className, stackRule(p, ctx)].filter(Boolean).join(" ");
+    return `<div${htmlClass(classes)}${attrs({ style: outer })}>${links}</div>`;
+  },
+  jsx(p, ctx) {
+    const item = jsxStyle(itemDeclarations(p, ctx));
+    const links = visibleItems(p).map((i) => `<Link href="${ctx.out.url(i.link)}" target="_blank" style={${item}}>${ctx.out.text(i.label)}</Link>`).join("");
+    const outer = jsxStyle([["text-align", p.align], ...paddingDeclaration(addSpacing(p.margin, p.padding))]);
+    const classes = [ctx.className, stackRule(p, ctx)].filter(Boolean).join(" ");
+    return `<Section${jsxClass(classes)} style={${outer}}>${links}</Section>`;
+  },
+});

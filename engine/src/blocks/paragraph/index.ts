@@ -1,0 +1,63 @@
+import { z } from "zod";
+import { commonBlockFields, mobileOverridesSchema, typographyFields } from "../../template/common.js";
+import { contentToJsx, contentToMarkup, isElement, parseContent, elementToJsx, nodesToJsx, DEFAULT_JSX_MAPPER } from "../../render/content.js";
+import { cssText, jsxStyle, spacing } from "../../render/style.js";
+import { defineBlock, type BlockRenderContext } from "../block.js";
+import { addSpacing, attrs, htmlClass, jsxClass, mjmlTypography, paddingDeclaration, typographyDeclarations } from "../shared.js";
+import type { Typography } from "../../template/common.js";
+import type { Emitter } from "../../render/emitter.js";
+
+export const paragraphProps = z.object({
+  content: z.string().default(""),
+  ...typographyFields(),
+  ...commonBlockFields(),
+  mobile: mobileOverridesSchema,
+});
+
+/**
+ * Rich text for React Email: each top-level `<p>` becomes a `Text`; runs of inline content are
+ * gathered into one `Text`; other block elements keep their tag with the typography applied.
+ */
+export function richTextJsx(content: string, typography: Typography, out: Emitter, ctx: BlockRenderContext): string {
+  const style: Array<readonly [string, string]> = [...typographyDeclarations(typography, ctx), ["margin", "0"]];
+  const nodes = parseContent(content);
+  const blockTags = /^(p|div|ul|ol|table|h[1-6]|blockquote|pre)$/;
+  let result = "";
+  let inline: typeof nodes = [];
+  const flush = () => {
+    if (inline.some((n) => n.kind !== "text" || n.text.trim() !== "")) result += `<Text style={${jsxStyle(style)}}>${nodesToJsx(inline, out)}</Text>`;
+    inline = [];
+  };
+  for (const node of nodes) {
+    if (isElement(node) && blockTags.test(node.name)) {
+      flush();
+      result += elementToJsx(node, out, DEFAULT_JSX_MAPPER, style, node.name === "p" ? "Text" : undefined);
+    } else inline.push(node);
+  }
+  flush();
+  return result;
+}
+
+export const paragraph = defineBlock({
+  type: "paragraph",
+  props: paragraphProps,
+  mjml(p, ctx) {
+    const attributes = attrs({
+      ...mjmlTypography(p, ctx),
+      align: p.align,
+      padding: spacing(addSpacing(p.margin, p.padding)),
+      "css-class": ctx.className,
+    });
+    return `<mj-text${attributes}>${contentToMarkup(p.content, ctx.out)}</mj-text>`;
+  },
+  html(p, ctx) {
+    const style = cssText([...typographyDeclarations(p, ctx), ...paddingDeclaration(addSpacing(p.margin, p.padding))]);
+    return `<div${htmlClass(ctx.className)}${attrs({ style })}>${contentToMarkup(p.content, ctx.out)}</div>`;
+  },
+  jsx(p, ctx) {
+    const outer = paddingDeclaration(addSpacing(p.margin, p.padding));
+    return `<Section${jsxClass(ctx.className)} style={${jsxStyle(outer)}}>${richTextJsx(p.content, p, ctx.out, ctx)}</Section>`;
+  },
+});
+
+export { contentToJsx };

@@ -1,0 +1,71 @@
+/** Small helpers the block renderers share: attribute printing, spacing, typography. */
+import type { Spacing, Typography } from "../template/common.js";
+import { toMjmlColor } from "../template/common.js";
+import { fontStack } from "../render/fonts.js";
+import { px, spacing, type Declarations } from "../render/style.js";
+import type { BlockRenderContext } from "./block.js";
+
+/** Escapes a template-authored (trusted) value for a double-quoted attribute. */
+export function attrValue(value: string): string {
+  return value.replace(/&(?![a-zA-Z][a-zA-Z0-9]*;|#\d+;|#x[0-9a-fA-F]+;)/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;");
+}
+
+/** ` name="value"` for each defined, non-empty entry; values are trusted template data. */
+export function attrs(entries: Record<string, string | number | undefined | false>): string {
+  let out = "";
+  for (const [name, value] of Object.entries(entries)) {
+    if (value === undefined || value === false || value === "") continue;
+    out += ` ${name}="${attrValue(String(value))}"`;
+  }
+  return out;
+}
+
+/** Outer spacing of a block: margin outside, padding inside, added per side (no box to tell apart). */
+export function addSpacing(a: Spacing, b: Spacing): Spacing {
+  return { top: a.top + b.top, right: a.right + b.right, bottom: a.bottom + b.bottom, left: a.left + b.left };
+}
+
+export function typographyDeclarations(t: Typography, ctx: BlockRenderContext): Declarations {
+  ctx.fonts.add(t.fontFamily);
+  const decls: Declarations = [
+    ["font-family", fontStack(t.fontFamily)],
+    ["font-size", px(t.fontSize)],
+    ["line-height", String(t.lineHeight)],
+    ["color", t.color],
+    ["font-weight", t.fontWeight],
+    ["text-align", t.align],
+  ];
+  if (t.letterSpacing !== 0) decls.push(["letter-spacing", px(t.letterSpacing)]);
+  if (t.textTransform !== "none") decls.push(["text-transform", t.textTransform]);
+  if (t.textDecoration !== "none") decls.push(["text-decoration", t.textDecoration]);
+  return decls;
+}
+
+/** The same typography as `mj-text`-style attributes. */
+export function mjmlTypography(t: Typography, ctx: BlockRenderContext): Record<string, string | undefined> {
+  ctx.fonts.add(t.fontFamily);
+  return {
+    "font-family": fontStack(t.fontFamily),
+    "font-size": px(t.fontSize),
+    "line-height": String(t.lineHeight),
+    color: toMjmlColor(t.color),
+    "font-weight": t.fontWeight,
+    "letter-spacing": t.letterSpacing !== 0 ? px(t.letterSpacing) : undefined,
+    "text-transform": t.textTransform !== "none" ? t.textTransform : undefined,
+    "text-decoration": t.textDecoration !== "none" ? t.textDecoration : undefined,
+  };
+}
+
+export function paddingDeclaration(value: Spacing): Declarations {
+  return value.top || value.right || value.bottom || value.left ? [["padding", spacing(value)]] : [];
+}
+
+/** ` className="…"` for JSX, or nothing. */
+export function jsxClass(className: string): string {
+  return className ? ` className="${className}"` : "";
+}
+
+/** ` class="…"` for HTML, or nothing. */
+export function htmlClass(className: string): string {
+  return className ? ` class="${className}"` : "";
+}

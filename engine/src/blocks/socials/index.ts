@@ -1,0 +1,89 @@
+import { z } from "zod";
+import { alignSchema, commonBlockFields, mobileOverridesSchema } from "../../template/common.js";
+import { cssText, jsxStyle, px, spacing } from "../../render/style.js";
+import { defineBlock } from "../block.js";
+import { addSpacing, attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
+
+export const socialPlatformSchema = z.object({
+  name: z.string().default(""),
+  link: z.string().default(""),
+  enabled: z.boolean().default(true),
+  /** Icon image URL; empty uses MJML's hosted icon for the networks it knows. */
+  icon: z.string().default(""),
+});
+
+export const socialsProps = z.object({
+  platforms: z.array(socialPlatformSchema).default([]),
+  iconSize: z.number().min(0).default(28),
+  spacing: z.number().min(0).default(10),
+  align: alignSchema.default("center"),
+  ...commonBlockFields(),
+  mobile: mobileOverridesSchema,
+});
+type SocialsProps = z.output<typeof socialsProps>;
+
+/** The networks MJML ships icons for (mjml-social), and where those icons live. */
+const MJML_ICON_BASE = "https://www.mailjet.com/images/theme/v1/icons/ico-social/";
+const MJML_NETWORKS: Record<string, { icon: string; share: boolean }> = {
+  facebook: { icon: "facebook", share: true },
+  twitter: { icon: "twitter", share: true },
+  x: { icon: "twitter-x", share: true },
+  google: { icon: "google-plus", share: true },
+  pinterest: { icon: "pinterest", share: true },
+  linkedin: { icon: "linkedin", share: true },
+  instagram: { icon: "instagram", share: false },
+  web: { icon: "web", share: false },
+  snapchat: { icon: "snapchat", share: false },
+  youtube: { icon: "youtube", share: false },
+  tumblr: { icon: "tumblr", share: true },
+  github: { icon: "github", share: false },
+  xing: { icon: "xing", share: true },
+  vimeo: { icon: "vimeo", share: false },
+  medium: { icon: "medium", share: false },
+  soundcloud: { icon: "soundcloud", share: false },
+  dribbble: { icon: "dribbble", share: false },
+};
+
+const visiblePlatforms = (p: SocialsProps) => p.platforms.filter((platform) => platform.enabled && (platform.icon !== "" || platform.name.toLowerCase() in MJML_NETWORKS));
+
+function iconUrl(platform: z.output<typeof socialPlatformSchema>): string {
+  if (platform.icon) return platform.icon;
+  return `${MJML_ICON_BASE}${MJML_NETWORKS[platform.name.toLowerCase()]?.icon ?? "web"}.png`;
+}
+
+/** mjml turns a known network's href into a share link; the `-noshare` name keeps the profile link. */
+function mjmlName(name: string): string {
+  const known = MJML_NETWORKS[name.toLowerCase()];
+  if (!known) return name.toLowerCase().replace(/[^a-z0-9-]/g, "") || "web";
+  return known.share ? `${name.toLowerCase()}-noshare` : name.toLowerCase();
+}
+
+export const socials = defineBlock({
+  type: "socials",
+  props: socialsProps,
+  mjml(p, ctx) {
+    const elements = visiblePlatforms(p)
+      .map((platform) => {
+        const src = platform.icon ? ` src="${ctx.out.url(platform.icon)}"` : "";
+        return `<mj-social-element name="${mjmlName(platform.name)}" href="${ctx.out.url(platform.link)}"${src} alt="${ctx.out.attr(platform.name)}"${attrs({ padding: `0px ${px(p.spacing / 2)}`, "background-color": "transparent" })}></mj-social-element>`;
+      })
+      .join("");
+    return `<mj-social${attrs({ mode: "horizontal", align: p.align, "icon-size": px(p.iconSize), "icon-padding": "0px", "border-radius": "0px", padding: spacing(addSpacing(p.margin, p.padding)), "css-class": ctx.className })}>${elements}</mj-social>`;
+  },
+  html(p, ctx) {
+    const size = p.iconSize;
+    const icons = visiblePlatforms(p)
+      .map((platform) => `<a href="${ctx.out.url(platform.link)}" target="_blank" style="display:inline-block;padding:0 ${px(p.spacing / 2)}"><img src="${ctx.out.url(iconUrl(platform))}" alt="${ctx.out.attr(platform.name)}" width="${size}" height="${size}" style="display:block;border:0;width:${px(size)};height:${px(size)}"></a>`)
+      .join("");
+    const outer = cssText([["text-align", p.align], ["font-size", "0"], ...paddingDeclaration(addSpacing(p.margin, p.padding))]);
+    return `<div${htmlClass(ctx.className)}${attrs({ style: outer })}>${icons}</div>`;
+  },
+  jsx(p, ctx) {
+    const size = p.iconSize;
+    const icons = visiblePlatforms(p)
+      .map((platform) => `<Link href="${ctx.out.url(platform.link)}" target="_blank" style={{ display: "inline-block", padding: "0 ${px(p.spacing / 2)}" }}><Img src="${ctx.out.url(iconUrl(platform))}" alt="${ctx.out.attr(platform.name)}" width="${size}" height="${size}" style={{ display: "block", border: "0", width: "${px(size)}", height: "${px(size)}" }} /></Link>`)
+      .join("");
+    const outer = jsxStyle([["text-align", p.align], ["font-size", "0"], ...paddingDeclaration(addSpacing(p.margin, p.padding))]);
+    return `<Section${jsxClass(ctx.className)} style={${outer}}>${icons}</Section>`;
+  },
+});

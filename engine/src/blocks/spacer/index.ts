@@ -1,0 +1,32 @@
+import { z } from "zod";
+import { commonBlockFields, mobileOverridesSchema } from "../../template/common.js";
+import { cssText, jsxStyle, px } from "../../render/style.js";
+import { defineBlock } from "../block.js";
+import { attrs, htmlClass, jsxClass } from "../shared.js";
+
+export const spacerProps = z.object({
+  height: z.number().min(0).default(20),
+  ...commonBlockFields(),
+  mobile: mobileOverridesSchema,
+});
+
+/** Margin and padding add to the height: a spacer is nothing but vertical space. */
+function totalHeight(p: z.output<typeof spacerProps>): number {
+  return p.height + p.margin.top + p.margin.bottom + p.padding.top + p.padding.bottom;
+}
+
+export const spacer = defineBlock({
+  type: "spacer",
+  props: spacerProps,
+  mjml(p, ctx) {
+    return `<mj-spacer${attrs({ height: px(totalHeight(p)), "css-class": ctx.className })} />`;
+  },
+  html(p, ctx) {
+    const h = px(totalHeight(p));
+    return `<div${htmlClass(ctx.className)}${attrs({ style: cssText([["height", h], ["line-height", h], ["font-size", "1px"]]) })}>&#8202;</div>`;
+  },
+  jsx(p, ctx) {
+    const h = px(totalHeight(p));
+    return `<Section${jsxClass(ctx.className)} style={${jsxStyle([["height", h], ["line-height", h], ["font-size", "1px"]])}}>&#8202;</Section>`;
+  },
+});

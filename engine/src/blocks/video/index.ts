@@ -1,0 +1,100 @@
+import { z } from "zod";
+import { alignSchema, commonBlockFields, mobileOverridesSchema } from "../../template/common.js";
+import { cssText, jsxStyle, px, spacing, type Declarations } from "../../render/style.js";
+import { defineBlock, type BlockRenderContext } from "../block.js";
+import { hasMergeTags } from "../../data/merge-tags.js";
+import { addSpacing, attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
+
+export const videoProps = z.object({
+  /** The video's page (YouTube, Vimeo, …): email cannot play video, so the thumbnail links to it. */
+  src: z.string().default(""),
+  coverImage: z.string().default(""),
+  /** Where the thumbnail links when `src` is empty. */
+  fallbackLink: z.string().default(""),
+  alt: z.string().default("Watch video"),
+  width: z.number().min(0).max(100).default(100),
+  align: alignSchema.default("center"),
+  ...commonBlockFields(),
+  mobile: mobileOverridesSchema,
+});
+type VideoProps = z.output<typeof videoProps>;
+
+function geometry(p: VideoProps, ctx: BlockRenderContext) {
+  const available = ctx.width - p.margin.left - p.margin.right - p.padding.left - p.padding.right;
+  const width = Math.max(1, Math.round((available * p.width) / 100));
+  return { width, height: Math.round((width * 9) / 16) };
+}
+
+/** A 16:9 box showing the cover as its background with a centred play badge: no image hosting needed. */
+function frameDeclarations(cover: string | undefined, width: number, height: number, align: string): Declarations {
+  const margin = align === "center" ? "0 auto" : align === "right" ? "0 0 0 auto" : "0";
+  const decls: Declarations = [
+    ["width", px(width)],
+    ["max-width", "100%"],
+    ["height", px(height)],
+    ["margin", margin],
+    ["background-color", "#000000"],
+  ];
+  if (cover !== undefined) decls.push(["background-image", `url('${cover}')`]);
+  decls.push(["background-size", "cover"], ["background-position", "center center"], ["background-repeat", "no-repeat"]);
+  return decls;
+}
+
+const BADGE: Declarations = [
+  ["display", "inline-block"],
+  ["width", "64px"],
+  ["height", "64px"],
+  ["line-height", "64px"],
+  ["border-radius", "32px"],
+  ["background-color", "rgba(0,0,0,0.6)"],
+  ["color", "#ffffff"],
+  ["font-size", "28px"],
+  ["font-family", "Arial, Helvetica, sans-serif"],
+  ["text-align", "center"],
+  ["text-decoration", "none"],
+];
+
+function videoMarkup(p: VideoProps, ctx: BlockRenderContext): string {
+  const { width, height } = geometry(p, ctx);
+  const cover = ctx.out.url(p.coverImage);
+  const link = ctx.out.url(p.src || p.fallbackLink);
+  const alt = ctx.out.attr(p.alt);
+  const frame = cssText(frameDeclarations(cover, width, height, p.align));
+  return (
+    `<a href="${link}" target="_blank" title="${alt}" style="display:block;text-decoration:none">` +
+    `<table role="presentation" border="0" cellpadding="0" cellspacing="0" width="${width}" background="${cover}" style="${frame}">` +
+    `<tr><td align="center" valign="middle" height="${height}" style="height:${px(height)};text-align:center">` +
+    `<span style="${cssText(BADGE)}">&#9654;</span><span style="display:none">${alt}</span>` +
+    `</td></tr></table></a>`
+  );
+}
+
+export const video = defineBlock({
+  type: "video",
+  props: videoProps,
+  mjml(p, ctx) {
+    const attributes = attrs({ align: p.align, padding: spacing(addSpacing(p.margin, p.padding)), "css-class": ctx.className });
+    return `<mj-text${attributes}>${videoMarkup(p, ctx)}</mj-text>`;
+  },
+  html(p, ctx) {
+    const outer = cssText([["text-align", p.align], ...paddingDeclaration(addSpacing(p.margin, p.padding))]);
+    return `<div${htmlClass(ctx.className)}${attrs({ style: outer })}>${videoMarkup(p, ctx)}</div>`;
+  },
+  jsx(p, ctx) {
+    const { width, height } = geometry(p, ctx);
+    const cover = ctx.out.url(p.coverImage);
+    // A JS string in a style object decodes no entities, so only a literal cover URL goes into CSS there;
+    // the `background` attribute carries it in every case.
+    const cssCover = hasMergeTags(p.coverImage) ? undefined : cover;
+    const alt = ctx.out.attr(p.alt);
+    const outer = jsxStyle([["text-align", p.align], ...paddingDeclaration(addSpacing(p.margin, p.padding))]);
+    return (
+      `<Section${jsxClass(ctx.className)} style={${outer}}>` +
+      `<Link href="${ctx.out.url(p.src || p.fallbackLink)}" target="_blank" title="${alt}" style={{ display: "block", textDecoration: "none" }}>` +
+      `<table role="presentation" border={0} cellPadding={0} cellSpacing={0} width="${width}" background="${cover}" style={${jsxStyle(frameDeclarations(cssCover, width, height, p.align))}}>` +
+      `<tbody><tr><td align="center" valign="middle" height="${height}" style={${jsxStyle([["height", px(height)], ["text-align", "center"]])}}>` +
+      `<span style={${jsxStyle(BADGE)}}>&#9654;</span><span style={{ display: "none" }}>${alt}</span>` +
+      `</td></tr></tbody></table></Link></Section>`
+    );
+  },
+});

@@ -1,0 +1,43 @@
+/**
+ * Entry of the mailrender-engine binary (and of `tsx engine/src/cli.ts` in development).
+ *
+ * Built into a Node single-executable application with a V8 startup snapshot: while the snapshot
+ * is built this module runs once, warms the engine with a few renders and registers `start` as
+ * the function a launched binary runs. Everything that reads the process (argv, env, stdio) must
+ * therefore happen inside `start`, never at module load.
+ */
+import v8 from "node:v8";
+import { guardConsole } from "./protocol/console-guard.js";
+import { EXIT } from "./protocol/errors.js";
+import { libraryEngine } from "./protocol/library-engine.js";
+import { runMain } from "./protocol/main.js";
+import { warmUp } from "./protocol/warmup.js";
+
+function start(): void {
+  guardConsole();
+  // Last line of defence: whatever escapes still never puts a stack trace on stdout.
+  process.on("uncaughtException", fatal);
+  process.on("unhandledRejection", fatal);
+  runMain(process.argv.slice(2), {
+    engine: libraryEngine,
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+  }).then((code) => {
+    process.exitCode = code;
+  }, fatal);
+}
+
+function fatal(error: unknown): void {
+  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(`mailrender-engine: fatal: ${detail}\n`);
+  process.exit(EXIT.RENDER_FAILED);
+}
+
+const snapshot = v8.startupSnapshot;
+if (snapshot?.isBuildingSnapshot()) {
+  snapshot.setDeserializeMainFunction(start);
+  void warmUp(libraryEngine, (line) => process.stderr.write(`mailrender-engine build: ${line}\n`));
+} else {
+  start();
+}

@@ -1,0 +1,28 @@
+/**
+ * @mailrender/engine — renders template JSON (v1) to `html`, `react-email` or `mjml`.
+ *
+ *   const { output, warnings } = await render(template, { target: "html", dynamicData });
+ */
+import { parseCached } from "./render/pipeline.js";
+import type { RenderWarning, ValidationIssue } from "./diagnostics.js";
+
+export { render } from "./render/pipeline.js";
+export { inspectTemplate, type InspectResult, type InspectedMergeTag } from "./inspect.js";
+export { RenderError, type RenderWarning, type ValidationIssue, type WarningCode } from "./diagnostics.js";
+export { RENDER_TARGETS, type DynamicData, type MergeTagValues, type RenderOptions, type RenderResult, type RenderTarget } from "./types.js";
+export { templateDocumentSchema, type TemplateJson } from "./template/document-schema.js";
+export { ENGINE_VERSION } from "./version.js";
+
+export interface ValidationResult {
+  readonly valid: boolean;
+  /** Errors: the template cannot be rendered. */
+  readonly issues: readonly ValidationIssue[];
+  /** Problems that do not stop a render (unknown block types, dropped spacers). */
+  readonly warnings: readonly RenderWarning[];
+}
+
+/** Checks a template without rendering it; every problem is reported, with its path. */
+export function validateTemplate(json: unknown): ValidationResult {
+  const { result } = parseCached(json);
+  return { valid: result.template !== undefined, issues: result.issues, warnings: result.warnings };
+}

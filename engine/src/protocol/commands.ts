@@ -1,0 +1,125 @@
+/**
+ * The human CLI on the same binary: `render`, `validate`, `inspect` read files instead of a
+ * protocol request. Results go to stdout (or --out); diagnostics go to stderr as text.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { RenderError } from "../diagnostics.js";
+import { RENDER_TARGETS, type RenderTarget } from "../types.js";
+import { decodeRequest } from "./decode.js";
+import type { EnginePort } from "./engine-port.js";
+import { EXIT, ProtocolError, type ExitCode, type Issue } from "./errors.js";
+import { dynamicDataSchema, toDynamicData } from "./schema.js";
+
+export interface CommandIO {
+  readonly engine: EnginePort;
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  /** Reads `-` as stdin. */
+  readonly readFile: (path: string) => Buffer;
+}
+
+export const defaultReadFile = (path: string): Buffer => readFileSync(path === "-" ? 0 : path);
+
+/** A usage or input problem: reported as text and exit 2, never as a stack trace. */
+export class UsageError extends Error {}
+
+export async function runCommand(name: string, argv: readonly string[], io: CommandIO): Promise<ExitCode> {
+  try {
+    switch (name) {
+      case "render":
+        return await renderCommand(argv, io);
+      case "validate":
+        return checkCommand(argv, io, "validate");
+      case "inspect":
+        return checkCommand(argv, io, "inspect");
+      default:
+        throw new UsageError(`unknown command ${JSON.stringify(name)}`);
+    }
+  } catch (error) {
+    if (error instanceof RenderError) {
+      io.stderr(`error: ${error.message}\n${formatIssues(error.issues)}`);
+      return EXIT.RENDER_FAILED;
+    }
+    if (error instanceof UsageError || error instanceof ProtocolError) {
+      io.stderr(`error: ${error.message}\n${error instanceof ProtocolError ? formatIssues(error.issues) : ""}Run with --help for usage.\n`);
+      return EXIT.BAD_REQUEST;
+    }
+    throw error;
+  }
+}
+
+async function renderCommand(argv: readonly string[], io: CommandIO): Promise<ExitCode> {
+  const { values } = parse(argv, {
+    template: { type: "string" },
+    data: { type: "string" },
+    target: { type: "string" },
+    out: { type: "string" },
+    "no-minify": { type: "boolean" },
+    strict: { type: "boolean" },
+  });
+  const target = values.target;
+  if (!isTarget(target)) throw new UsageError(`--target must be one of ${RENDER_TARGETS.join(", ")}`);
+  const template = readJson(requireOption(values.template, "--template"), io);
+  const data = values.data === undefined ? undefined : dynamicDataSchema.safeParse(readJson(values.data, io));
+  if (data !== undefined && !data.success) {
+    throw new UsageError(`--data is not dynamic data ({"merge_tags": {...}, "context": {...}}): ${data.error.issues[0]?.message ?? ""}`);
+  }
+  const result = await io.engine.render(template, {
+    target,
+    dynamicData: data === undefined ? undefined : toDynamicData(data.data),
+    minify: values["no-minify"] !== true,
+    strict: values.strict === true,
+  });
+  for (const w of result.warnings) io.stderr(`warning ${w.code}${w.path.length ? ` at ${w.path.join(".")}` : ""}: ${w.message}\n`);
+  if (values.out === undefined) io.stdout(result.output);
+  else writeFileSync(values.out, result.output);
+  return EXIT.OK;
+}
+
+function checkCommand(argv: readonly string[], io: CommandIO, kind: "validate" | "inspect"): ExitCode {
+  const { values } = parse(argv, { template: { type: "string" } });
+  const template = readJson(requireOption(values.template, "--template"), io);
+  const report = kind === "validate" ? io.engine.validate(template) : io.engine.inspect(template);
+  io.stdout(`${JSON.stringify(report, null, 2)}\n`);
+  const valid = kind === "inspect" || (report as { valid?: unknown }).valid === true;
+  return valid ? EXIT.OK : EXIT.RENDER_FAILED;
+}
+
+type Options = NonNullable<Parameters<typeof parseArgs>[0]>["options"];
+
+function parse<O extends Options>(argv: readonly string[], options: O) {
+  try {
+    return parseArgs({ args: [...argv], options, strict: true, allowPositionals: false });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+function requireOption(value: string | undefined, name: string): string {
+  if (value === undefined) throw new UsageError(`${name} is required`);
+  return value;
+}
+
+function readJson(path: string, io: CommandIO): unknown {
+  let bytes: Buffer;
+  try {
+    bytes = io.readFile(path);
+  } catch (error) {
+    throw new UsageError(`cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  try {
+    return decodeRequest(bytes);
+  } catch (error) {
+    if (error instanceof ProtocolError) throw new UsageError(`${path}: ${error.message}`);
+    throw error;
+  }
+}
+
+function isTarget(value: unknown): value is RenderTarget {
+  return (RENDER_TARGETS as readonly unknown[]).includes(value);
+}
+
+function formatIssues(issues: readonly Issue[]): string {
+  return issues.map((i) => `  ${i.loc.join(".") || "(root)"}: ${i.msg} [${i.type}]\n`).join("");
+}

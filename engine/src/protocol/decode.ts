@@ -1,0 +1,56 @@
+/**
+ * Bytes → JSON value, refusing what would hurt the process: a request too large, bytes that are
+ * not UTF-8 (a lenient decoder would silently turn them into U+FFFD and change the output), and
+ * nesting deep enough to overflow the stack of JSON.parse or of the recursive code after it.
+ */
+import { MAX_JSON_DEPTH, MAX_REQUEST_BYTES } from "./constants.js";
+import { ProtocolError } from "./errors.js";
+
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+export function decodeRequest(bytes: Uint8Array): unknown {
+  if (bytes.byteLength > MAX_REQUEST_BYTES) throw tooLarge(bytes.byteLength);
+  let text: string;
+  try {
+    text = utf8.decode(bytes); // also drops a leading BOM (Windows shells add one)
+  } catch {
+    throw new ProtocolError("INVALID_JSON", "The request is not valid UTF-8");
+  }
+  const depth = maxNesting(text);
+  if (depth > MAX_JSON_DEPTH) {
+    throw new ProtocolError("BAD_REQUEST", `The request nests deeper than ${MAX_JSON_DEPTH} levels`, [
+      { loc: [], msg: `JSON nesting depth exceeds ${MAX_JSON_DEPTH}`, type: "too_deep" },
+    ]);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    const detail = error instanceof SyntaxError ? `: ${error.message}` : "";
+    throw new ProtocolError("INVALID_JSON", `The request is not valid JSON${detail}`);
+  }
+}
+
+export function tooLarge(bytes: number): ProtocolError {
+  return new ProtocolError(
+    "REQUEST_TOO_LARGE",
+    `The request is ${bytes > MAX_REQUEST_BYTES ? "larger than" : "at least"} ${MAX_REQUEST_BYTES} bytes, the limit`,
+  );
+}
+
+/** Deepest bracket nesting outside strings; one linear scan, no allocation. Invalid JSON is left to JSON.parse. */
+export function maxNesting(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c /* \ */) i++;
+      else if (c === 0x22 /* " */) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
+      if (++depth > max) max = depth;
+    } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) depth--;
+  }
+  return max;
+}

@@ -1,0 +1,36 @@
+/** Builds the two envelope shapes; every response goes through here so versions are never missing. */
+import type { RenderResult } from "../types.js";
+import { PROTOCOL_VERSION } from "./constants.js";
+import type { ErrorCode, Issue } from "./errors.js";
+import type { ErrorResponse, OkResponse } from "./schema.js";
+
+export type RequestId = string | number;
+
+export function okEnvelope(result: RenderResult, engineVersion: string, id: RequestId | undefined): OkResponse {
+  return {
+    ...(id === undefined ? {} : { id }),
+    ok: true,
+    output: result.output,
+    target: result.target,
+    template_id: result.templateId,
+    warnings: result.warnings.map((w) => ({ code: w.code, message: w.message, path: [...w.path] })),
+    engine_version: engineVersion,
+    protocol_version: PROTOCOL_VERSION,
+  };
+}
+
+export function errorEnvelope(
+  code: ErrorCode,
+  message: string,
+  issues: readonly Issue[],
+  engineVersion: string,
+  id: RequestId | undefined,
+): ErrorResponse {
+  return {
+    ...(id === undefined ? {} : { id }),
+    ok: false,
+    error: { code, message, issues: issues.map((i) => ({ loc: [...i.loc], msg: i.msg, type: i.type })) },
+    engine_version: engineVersion,
+    protocol_version: PROTOCOL_VERSION,
+  };
+}

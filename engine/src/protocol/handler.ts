@@ -1,0 +1,127 @@
+/**
+ * One request's bytes → one response envelope and the exit status it implies. Never throws: every
+ * failure becomes an error envelope, so the one-shot and --serve loops only move bytes.
+ */
+import type { z } from "zod";
+import { RenderError } from "../diagnostics.js";
+import { errorEnvelope, okEnvelope, type RequestId } from "./envelope.js";
+import { decodeRequest } from "./decode.js";
+import type { EnginePort } from "./engine-port.js";
+import { ERROR_CODES, EXIT, ProtocolError, type ExitCode, type Issue } from "./errors.js";
+import { renderRequestSchema, toDynamicData, type RenderRequest, type Response } from "./schema.js";
+import type { TemplateStore } from "./template-store.js";
+
+export interface Handled {
+  readonly response: Response;
+  readonly exitCode: ExitCode;
+}
+
+export interface HandlerDeps {
+  readonly engine: EnginePort;
+  readonly store: TemplateStore;
+  /** Where an engine bug's stack goes (stderr in the binary); stdout only ever gets envelopes. */
+  readonly reportBug?: (error: unknown) => void;
+}
+
+export type Handler = (bytes: Uint8Array) => Promise<Handled>;
+
+export function createHandler(deps: HandlerDeps): Handler {
+  return async (bytes) => {
+    let id: RequestId | undefined;
+    try {
+      const raw = decodeRequest(bytes);
+      id = readableId(raw);
+      const request = parseRequest(raw);
+      // The raw template object, not zod's shallow copy, so a kept template keeps its identity.
+      const template = resolveTemplate(request, (raw as { template?: Record<string, unknown> }).template, bytes.byteLength, deps.store);
+      const result = await deps.engine.render(template, {
+        target: request.target,
+        dynamicData: request.dynamic_data === undefined ? undefined : toDynamicData(request.dynamic_data),
+        minify: request.options?.minify,
+        strict: request.options?.strict,
+      });
+      return { response: okEnvelope(result, deps.engine.version, id), exitCode: EXIT.OK };
+    } catch (error) {
+      return failure(error, deps, id);
+    }
+  };
+}
+
+function parseRequest(raw: unknown): RenderRequest {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    throw new ProtocolError("BAD_REQUEST", "The request must be a JSON object", [
+      { loc: [], msg: "Expected an object", type: "invalid_type" },
+    ]);
+  }
+  const parsed = renderRequestSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.flatMap(toIssues);
+    throw new ProtocolError("BAD_REQUEST", `The request is malformed: ${summarise(issues)}`, issues);
+  }
+  return parsed.data;
+}
+
+function resolveTemplate(
+  request: RenderRequest,
+  rawTemplate: Record<string, unknown> | undefined,
+  requestBytes: number,
+  store: TemplateStore,
+): Record<string, unknown> {
+  const ref = request.template_ref;
+  if (rawTemplate !== undefined) {
+    if (ref !== undefined) store.set(ref, rawTemplate, requestBytes);
+    return rawTemplate;
+  }
+  const kept = ref === undefined ? undefined : store.get(ref);
+  if (kept === undefined) {
+    throw new ProtocolError(
+      "TEMPLATE_REF_UNKNOWN",
+      `No template is kept under template_ref ${JSON.stringify(ref)}; send the request again with the full template`,
+      [{ loc: ["template_ref"], msg: "Unknown template_ref", type: "template_ref_unknown" }],
+    );
+  }
+  return kept;
+}
+
+function failure(error: unknown, deps: HandlerDeps, id: RequestId | undefined): Handled {
+  const version = deps.engine.version;
+  if (error instanceof ProtocolError) {
+    return { response: errorEnvelope(error.code, error.message, error.issues, version, id), exitCode: ERROR_CODES[error.code] };
+  }
+  if (error instanceof RenderError) {
+    return {
+      response: errorEnvelope("RENDER_ERROR", error.message, error.issues, version, id),
+      exitCode: ERROR_CODES.RENDER_ERROR,
+    };
+  }
+  deps.reportBug?.(error);
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return {
+    response: errorEnvelope("INTERNAL_ERROR", `The engine failed unexpectedly (${message})`, [], version, id),
+    exitCode: ERROR_CODES.INTERNAL_ERROR,
+  };
+}
+
+/** The request's id, if it has a usable one, so even a malformed request's error can be matched. */
+function readableId(raw: unknown): RequestId | undefined {
+  if (typeof raw !== "object" || raw === null) return undefined;
+  const id = (raw as { id?: unknown }).id;
+  if (typeof id === "string" && id.length <= 256) return id;
+  if (typeof id === "number" && Number.isInteger(id)) return id;
+  return undefined;
+}
+
+function toIssues(issue: z.core.$ZodIssue): Issue[] {
+  const loc = issue.path.map(String);
+  if (issue.code === "unrecognized_keys") {
+    return issue.keys.map((key) => ({ loc: [...loc, key], msg: `Unknown key ${JSON.stringify(key)}`, type: "unrecognized_key" }));
+  }
+  return [{ loc, msg: issue.message, type: issue.code }];
+}
+
+function summarise(issues: readonly Issue[]): string {
+  return issues
+    .slice(0, 3)
+    .map((i) => `${i.loc.join(".") || "(root)"}: ${i.msg}`)
+    .join("; ");
+}

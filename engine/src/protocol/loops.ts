@@ -1,0 +1,57 @@
+/**
+ * The two ways the binary speaks the protocol. Both only move bytes between the streams and the
+ * handler; what a response says is decided in handler.ts.
+ */
+import { MAX_REQUEST_BYTES } from "./constants.js";
+import { tooLarge } from "./decode.js";
+import { errorEnvelope } from "./envelope.js";
+import { ERROR_CODES, EXIT, type ExitCode } from "./errors.js";
+import type { Handled, Handler } from "./handler.js";
+import { LineSplitter, type Frame } from "./line-splitter.js";
+import type { Output } from "./output.js";
+
+export interface LoopIO {
+  readonly handler: Handler;
+  readonly engineVersion: string;
+  readonly input: AsyncIterable<Buffer>;
+  readonly output: Output;
+}
+
+/** One request (all of stdin) → one envelope; resolves to the exit status. */
+export async function runOneShot(io: LoopIO): Promise<ExitCode> {
+  const parts: Buffer[] = [];
+  let size = 0;
+  // Keep reading past the limit (dropping the bytes) so the client's write completes and it reads
+  // our envelope instead of failing with a broken pipe.
+  for await (const chunk of io.input) {
+    size += chunk.length;
+    if (size <= MAX_REQUEST_BYTES) parts.push(chunk);
+  }
+  const handled = size > MAX_REQUEST_BYTES ? tooLargeHandled(size, io.engineVersion) : await io.handler(Buffer.concat(parts, size));
+  const delivered = await io.output.write(`${JSON.stringify(handled.response)}\n`);
+  return delivered ? handled.exitCode : EXIT.BAD_REQUEST;
+}
+
+/**
+ * Newline-delimited requests → one response line each, in request order, until stdin ends.
+ * A bad request gets its error envelope and serving goes on; only a closed stdout stops it early.
+ */
+export async function runServe(io: LoopIO): Promise<ExitCode> {
+  const splitter = new LineSplitter(MAX_REQUEST_BYTES);
+  const respond = async (frames: Frame[]): Promise<boolean> => {
+    for (const frame of frames) {
+      const handled = frame.kind === "line" ? await io.handler(frame.bytes) : tooLargeHandled(frame.size, io.engineVersion);
+      if (!(await io.output.write(`${JSON.stringify(handled.response)}\n`))) return false;
+    }
+    return true;
+  };
+  for await (const chunk of io.input) {
+    if (!(await respond(splitter.push(chunk)))) return EXIT.BAD_REQUEST;
+  }
+  return (await respond(splitter.end())) ? EXIT.OK : EXIT.BAD_REQUEST;
+}
+
+function tooLargeHandled(size: number, engineVersion: string): Handled {
+  const error = tooLarge(size);
+  return { response: errorEnvelope(error.code, error.message, [], engineVersion, undefined), exitCode: ERROR_CODES[error.code] };
+}

@@ -1,0 +1,82 @@
+/** Argument dispatch of the binary: protocol modes, --version, --help, or a human command. */
+import { runCommand, defaultReadFile } from "./commands.js";
+import { PROTOCOL_VERSION } from "./constants.js";
+import type { EnginePort } from "./engine-port.js";
+import { EXIT, type ExitCode } from "./errors.js";
+import { createHandler } from "./handler.js";
+import { runOneShot, runServe } from "./loops.js";
+import { Output } from "./output.js";
+import { TemplateStore } from "./template-store.js";
+
+export interface MainIO {
+  readonly engine: EnginePort;
+  readonly stdin: AsyncIterable<Buffer>;
+  readonly stdout: NodeJS.WritableStream;
+  readonly stderr: NodeJS.WritableStream;
+}
+
+export const USAGE = `mailrender-engine: render mailrender templates (html, react-email, mjml)
+
+Protocol (for programs; see spec/README.md):
+  mailrender-engine            read one JSON request on stdin, write one JSON envelope on stdout
+  mailrender-engine --serve    newline-delimited requests in, one response line each out, until stdin closes
+
+Human commands:
+  mailrender-engine render --template t.json --target html|react-email|mjml [--data d.json] [--out file] [--no-minify] [--strict]
+  mailrender-engine validate --template t.json     print the validation report (exit 1 if invalid)
+  mailrender-engine inspect --template t.json      print the merge tags and context keys the template reads
+  (a file of "-" is read from stdin)
+
+  --version    print the engine and protocol versions
+  --help       print this text
+
+Exit codes: 0 rendered, 1 render or validation error, 2 bad request, bad usage or closed stdout.
+`;
+
+export async function runMain(argv: readonly string[], io: MainIO): Promise<ExitCode> {
+  const [first, ...rest] = argv;
+  const handler = () => createHandler({ engine: io.engine, store: new TemplateStore(), reportBug: (e) => reportBug(io.stderr, e) });
+  const output = new Output(io.stdout);
+  const loop = async (run: typeof runOneShot): Promise<ExitCode> => {
+    const code = await run({ handler: handler(), engineVersion: io.engine.version, input: io.stdin, output });
+    if (output.closed) io.stderr.write("mailrender-engine: stdout was closed before the response could be written\n");
+    return code;
+  };
+  switch (first) {
+    case undefined:
+      return loop(runOneShot);
+    case "--serve":
+      if (rest.length > 0) return usageError(io, `--serve takes no arguments`);
+      return loop(runServe);
+    case "--version":
+    case "-v":
+      io.stdout.write(`mailrender-engine ${io.engine.version} (protocol ${PROTOCOL_VERSION})\n`);
+      return EXIT.OK;
+    case "--help":
+    case "-h":
+    case "help":
+      io.stdout.write(USAGE);
+      return EXIT.OK;
+    case "render":
+    case "validate":
+    case "inspect":
+      return runCommand(first, rest, {
+        engine: io.engine,
+        stdout: (text) => io.stdout.write(text),
+        stderr: (text) => io.stderr.write(text),
+        readFile: defaultReadFile,
+      });
+    default:
+      return usageError(io, `unknown argument ${JSON.stringify(first)}`);
+  }
+}
+
+function usageError(io: MainIO, message: string): ExitCode {
+  io.stderr.write(`mailrender-engine: ${message}\n\n${USAGE}`);
+  return EXIT.BAD_REQUEST;
+}
+
+function reportBug(stderr: NodeJS.WritableStream, error: unknown): void {
+  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  stderr.write(`mailrender-engine: internal error (please report): ${detail}\n`);
+}

@@ -1,0 +1,127 @@
+/**
+ * The wire format, as zod schemas: the request is parsed with them, and
+ * spec/protocol/v1/{request,response}.schema.json are generated from them
+ * (engine/scripts/generate-protocol-schema.ts), so code and contract cannot drift.
+ */
+import { z } from "zod";
+import { RENDER_TARGETS, type DynamicData } from "../types.js";
+import { ERROR_CODE_LIST, type ErrorCode } from "./errors.js";
+import { PROTOCOL_VERSION, TEMPLATE_REF_MAX_LENGTH } from "./constants.js";
+
+const requestId = z
+  .union([z.string().max(256), z.number().int()])
+  .meta({ description: "Chosen by the client; echoed in the response so requests can be pipelined." });
+
+const mergeTagGroup = z.record(z.string(), z.string());
+
+export const dynamicDataSchema = z
+  .strictObject({
+    merge_tags: z
+      .strictObject({ text: mergeTagGroup.optional(), url: mergeTagGroup.optional(), attr: mergeTagGroup.optional() })
+      .optional()
+      .meta({ description: "Per-recipient merge-tag values by group; escaped by the engine for where they land." }),
+    context: z
+      .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+      .optional()
+      .meta({ description: "Flat map read by visibility rules." }),
+  })
+  .meta({ description: "Per-recipient data." });
+export type DynamicDataWire = z.infer<typeof dynamicDataSchema>;
+
+export const renderRequestSchema = z
+  .strictObject({
+    id: requestId.optional(),
+    template: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .meta({ description: "The template JSON (spec/template/v1). Required unless template_ref names a template this process holds." }),
+    template_ref: z
+      .string()
+      .min(1)
+      .max(TEMPLATE_REF_MAX_LENGTH)
+      .optional()
+      .meta({
+        description:
+          "--serve only: an opaque key for the template, e.g. \"<template_id>@<etag>\". With `template`, the process keeps the template under this key; without it, the kept template is used, or the request fails with TEMPLATE_REF_UNKNOWN.",
+      }),
+    target: z.enum(RENDER_TARGETS),
+    dynamic_data: dynamicDataSchema.optional(),
+    options: z
+      .strictObject({
+        minify: z.boolean().optional().meta({ description: "Minify the output (default true)." }),
+        strict: z.boolean().optional().meta({ description: "Missing merge tags fail the render (default false)." }),
+      })
+      .optional(),
+  })
+  .refine((r) => r.template !== undefined || r.template_ref !== undefined, {
+    message: "Either template or template_ref is required",
+    path: ["template"],
+  })
+  .meta({
+    title: "mailrender engine request, protocol v1",
+    description: "One render request: all of stdin in one-shot mode, one line in --serve mode. Either `template` or `template_ref` is required.",
+  });
+export type RenderRequest = z.infer<typeof renderRequestSchema>;
+
+const versions = {
+  engine_version: z.string(),
+  protocol_version: z.literal(PROTOCOL_VERSION),
+};
+
+const issueSchema = z.strictObject({
+  loc: z.array(z.string()).meta({ description: "Path into the request or the template." }),
+  msg: z.string(),
+  type: z.string().meta({ description: "Machine-readable kind, e.g. missing, invalid_type, too_deep." }),
+});
+
+const warningSchema = z.strictObject({
+  code: z.string(),
+  message: z.string(),
+  path: z.array(z.string()),
+});
+
+export const okResponseSchema = z.strictObject({
+  id: requestId.optional().meta({ description: "Present when the request carried one." }),
+  ok: z.literal(true),
+  output: z.string(),
+  target: z.enum(RENDER_TARGETS),
+  template_id: z.string(),
+  warnings: z.array(warningSchema),
+  ...versions,
+});
+export type OkResponse = z.infer<typeof okResponseSchema>;
+
+export const errorResponseSchema = z.strictObject({
+  id: requestId.optional().meta({ description: "Present when the request carried a readable one." }),
+  ok: z.literal(false),
+  error: z.strictObject({
+    code: z.enum(ERROR_CODE_LIST),
+    message: z.string(),
+    issues: z.array(issueSchema),
+  }),
+  ...versions,
+});
+export type ErrorResponse = z.infer<typeof errorResponseSchema> & { error: { code: ErrorCode } };
+
+export const responseSchema = z.discriminatedUnion("ok", [okResponseSchema, errorResponseSchema]).meta({
+  title: "mailrender engine response, protocol v1",
+  description: "The envelope written for every request, on success and on failure: one JSON document (one line in --serve mode).",
+});
+export type Response = OkResponse | ErrorResponse;
+
+/** zod's optional keys are `T | undefined`; the engine's types (exactOptionalPropertyTypes) want them absent. */
+export function toDynamicData(wire: DynamicDataWire): DynamicData {
+  const tags = wire.merge_tags;
+  return {
+    ...(tags === undefined
+      ? {}
+      : {
+          merge_tags: {
+            ...(tags.text === undefined ? {} : { text: tags.text }),
+            ...(tags.url === undefined ? {} : { url: tags.url }),
+            ...(tags.attr === undefined ? {} : { attr: tags.attr }),
+          },
+        }),
+    ...(wire.context === undefined ? {} : { context: wire.context }),
+  };
+}

@@ -1,0 +1,168 @@
+/**
+ * Block `content` is trusted rich-text HTML written by the template's author. It is inserted as
+ * HTML (markup targets) or converted to JSX elements (react-email); in both, the merge tags it holds
+ * become slots whose position (text, attribute, URL) comes from where they stand in the markup.
+ */
+import { Parser } from "htmlparser2";
+import { parseMergeTags } from "../data/merge-tags.js";
+import type { Emitter, SlotPosition } from "./emitter.js";
+import { jsxStyle, parseCssText } from "./style.js";
+import { stripTokenDelimiters } from "./emitter.js";
+
+interface ElementNode {
+  readonly kind: "element";
+  readonly name: string;
+  readonly attrs: ReadonlyArray<readonly [string, string]>;
+  readonly children: ContentNode[];
+}
+interface TextNode {
+  readonly kind: "text";
+  readonly text: string;
+}
+interface CommentNode {
+  readonly kind: "comment";
+  readonly text: string;
+}
+export type ContentNode = ElementNode | TextNode | CommentNode;
+
+const VOID_ELEMENTS = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
+const URL_ATTRIBUTES = new Set(["href", "src"]);
+
+const parsedCache = new Map<string, ContentNode[]>();
+
+/** Parses content HTML into a small tree, keeping entities exactly as the author wrote them. */
+export function parseContent(html: string): ContentNode[] {
+  const cached = parsedCache.get(html);
+  if (cached) return cached;
+  const root: ContentNode[] = [];
+  const stack: ElementNode[] = [];
+  const append = (node: ContentNode) => (stack.at(-1)?.children ?? root).push(node);
+  const parser = new Parser(
+    {
+      onopentag(name, attribs) {
+        const element: ElementNode = { kind: "element", name, attrs: Object.entries(attribs), children: [] };
+        append(element);
+        if (!VOID_ELEMENTS.has(name)) stack.push(element);
+      },
+      onclosetag(name) {
+        if (!VOID_ELEMENTS.has(name) && stack.at(-1)?.name === name) stack.pop();
+      },
+      ontext(text) {
+        const last = (stack.at(-1)?.children ?? root).at(-1);
+        if (last?.kind === "text") (last as { text: string }).text += text;
+        else append({ kind: "text", text });
+      },
+      oncomment(text) {
+        append({ kind: "comment", text });
+      },
+    },
+    { decodeEntities: false, lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeSelfClosing: true },
+  );
+  parser.write(stripTokenDelimiters(html));
+  parser.end();
+  if (parsedCache.size > 2000) parsedCache.clear();
+  parsedCache.set(html, root);
+  return root;
+}
+
+function attributePosition(name: string): SlotPosition {
+  return URL_ATTRIBUTES.has(name) ? "url" : "attr";
+}
+
+// ---- markup (html, mjml) ----------------------------------------------------------------------
+
+export function contentToMarkup(html: string, out: Emitter): string {
+  return nodesToMarkup(parseContent(html), out);
+}
+
+function nodesToMarkup(nodes: readonly ContentNode[], out: Emitter): string {
+  let result = "";
+  for (const node of nodes) {
+    if (node.kind === "text") result += out.trusted(node.text, "text");
+    else if (node.kind === "comment") result += `<!--${node.text}-->`;
+    else {
+      const attrs = node.attrs.map(([name, value]) => ` ${name}="${attributeValue(name, value, out)}"`).join("");
+      result += VOID_ELEMENTS.has(node.name) ? `<${node.name}${attrs}>` : `<${node.name}${attrs}>${nodesToMarkup(node.children, out)}</${node.name}>`;
+    }
+  }
+  return result;
+}
+
+function attributeValue(name: string, value: string, out: Emitter): string {
+  if (name === "style") return dropTags(value).replace(/"/g, "&quot;");
+  const position = attributePosition(name);
+  return out.trusted(value, position === "url" ? "url" : "attr");
+}
+
+/** Merge tags are not supported inside inline CSS: a value there could escape the declaration. */
+function dropTags(value: string): string {
+  return parseMergeTags(value)
+    .map((part) => (typeof part === "string" ? part : ""))
+    .join("");
+}
+
+// ---- JSX (react-email) ------------------------------------------------------------------------
+
+const JSX_ATTRIBUTE_NAMES: Record<string, string> = {
+  class: "className",
+  for: "htmlFor",
+  colspan: "colSpan",
+  rowspan: "rowSpan",
+  cellpadding: "cellPadding",
+  cellspacing: "cellSpacing",
+  tabindex: "tabIndex",
+  maxlength: "maxLength",
+  bgcolor: "bgcolor",
+  valign: "valign",
+  srcset: "srcSet",
+  "http-equiv": "httpEquiv",
+  crossorigin: "crossOrigin",
+  referrerpolicy: "referrerPolicy",
+};
+
+/** Maps a content element to a React Email component where one fits. */
+export type JsxElementMapper = (name: string) => string | undefined;
+
+export const DEFAULT_JSX_MAPPER: JsxElementMapper = (name) => (name === "a" ? "Link" : undefined);
+
+export function contentToJsx(html: string, out: Emitter, mapper: JsxElementMapper = DEFAULT_JSX_MAPPER): string {
+  return nodesToJsx(parseContent(html), out, mapper);
+}
+
+export function nodesToJsx(nodes: readonly ContentNode[], out: Emitter, mapper: JsxElementMapper = DEFAULT_JSX_MAPPER): string {
+  let result = "";
+  for (const node of nodes) {
+    if (node.kind === "text") result += out.trusted(node.text, "text");
+    else if (node.kind === "comment") continue; // JSX has no comments in markup position
+    else result += elementToJsx(node, out, mapper, []);
+  }
+  return result;
+}
+
+export function elementToJsx(
+  node: ElementNode,
+  out: Emitter,
+  mapper: JsxElementMapper,
+  extraStyle: ReadonlyArray<readonly [string, string]>,
+  forcedName?: string,
+): string {
+  const name = forcedName ?? mapper(node.name) ?? node.name;
+  let attrs = "";
+  let style = [...extraStyle];
+  for (const [attrName, value] of node.attrs) {
+    if (attrName === "style") style = [...style, ...parseCssText(dropTags(value))];
+    else if (/^on/i.test(attrName)) continue; // event handlers have no meaning in email and are not valid JSX strings
+    else {
+      const jsxName = JSX_ATTRIBUTE_NAMES[attrName] ?? attrName;
+      attrs += ` ${jsxName}="${out.trusted(value, attributePosition(attrName) === "url" ? "url" : "attr")}"`;
+    }
+  }
+  if (style.length > 0) attrs += ` style={${jsxStyle(style)}}`;
+  if (VOID_ELEMENTS.has(node.name)) return `<${name}${attrs} />`;
+  return `<${name}${attrs}>${nodesToJsx(node.children, out, mapper)}</${name}>`;
+}
+
+export function isElement(node: ContentNode): node is ElementNode {
+  return node.kind === "element";
+}
+export type { ElementNode };

@@ -1,0 +1,85 @@
+/**
+ * The emitter writes template strings into a target's source. Literal text is escaped for its
+ * position right away; every merge tag becomes a slot token that survives the MJML compile and the
+ * minifier, and is replaced by the recipient's escaped value only at the very end (see
+ * `substitute.ts`). This is what lets a compiled template be cached and reused for every recipient.
+ */
+import { parseMergeTags, type MergeTagRef } from "../data/merge-tags.js";
+import { escapeHtml, escapeJsx } from "../data/escape.js";
+
+/** `markup` = HTML and MJML (HTML/XML escaping); `jsx` = React Email source. */
+export type Flavor = "markup" | "jsx";
+
+/** Where a value lands; decides the group a bare tag reads and how its value is escaped. */
+export type SlotPosition = "text" | "attr" | "url" | "url-part";
+
+export interface Slot {
+  readonly ref: MergeTagRef;
+  readonly position: SlotPosition;
+}
+
+const TOKEN_OPEN = "\uE000";
+const TOKEN_CLOSE = "\uE001";
+export const SLOT_TOKEN_PATTERN = /\uE000(\d+)\uE001/g;
+
+/** Private-use characters delimit slot tokens; they are removed from template text on the way in. */
+export function stripTokenDelimiters(value: string): string {
+  return value.includes(TOKEN_OPEN) || value.includes(TOKEN_CLOSE) ? value.replace(/[\uE000\uE001]/g, "") : value;
+}
+
+export class Emitter {
+  readonly slots: Slot[] = [];
+  readonly escape: (value: string) => string;
+
+  constructor(readonly flavor: Flavor) {
+    this.escape = flavor === "jsx" ? escapeJsx : escapeHtml;
+  }
+
+  /** A plain-text prop shown as element text. */
+  text(value: string): string {
+    return this.emit(value, "text");
+  }
+
+  /** A plain-text prop placed in a double-quoted attribute. */
+  attr(value: string): string {
+    return this.emit(value, "attr");
+  }
+
+  /** A URL prop placed in `href`/`src`. A tag at its start supplies the whole URL. */
+  url(value: string): string {
+    return this.emit(value, "url");
+  }
+
+  /** Template-authored text that is already markup-safe (escapes only `{`/`}` for JSX). */
+  trusted(value: string, position: "text" | "attr" | "url"): string {
+    return this.emit(value, position, true);
+  }
+
+  slot(ref: MergeTagRef, position: SlotPosition): string {
+    this.slots.push({ ref, position });
+    return `${TOKEN_OPEN}${this.slots.length - 1}${TOKEN_CLOSE}`;
+  }
+
+  private emit(value: string, position: "text" | "attr" | "url", trusted = false): string {
+    const parts = parseMergeTags(stripTokenDelimiters(value));
+    let out = "";
+    let sawLiteral = false;
+    for (const part of parts) {
+      if (typeof part === "string") {
+        out += trusted ? this.escapeTrusted(part, position) : this.escape(part);
+        if (part.trim() !== "") sawLiteral = true;
+      } else {
+        const slotPosition: SlotPosition = position === "url" && sawLiteral ? "url-part" : position;
+        out += this.slot(part, slotPosition);
+        sawLiteral = true;
+      }
+    }
+    return out;
+  }
+
+  private escapeTrusted(value: string, position: "text" | "attr" | "url"): string {
+    if (this.flavor === "markup") return position === "text" ? value : value.replace(/"/g, "&quot;");
+    const braces = value.replace(/[{}]/g, (ch) => (ch === "{" ? "&#123;" : "&#125;"));
+    return position === "text" ? braces.replace(/>/g, "&gt;") : braces.replace(/"/g, "&quot;");
+  }
+}

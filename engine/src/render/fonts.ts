@@ -1,0 +1,52 @@
+/** Font stacks: web-safe families are used as they are; any other is loaded from Google Fonts. */
+
+const WEB_SAFE: Record<string, "sans-serif" | "serif" | "monospace" | "cursive"> = {
+  arial: "sans-serif",
+  "arial black": "sans-serif",
+  "comic sans ms": "cursive",
+  "courier new": "monospace",
+  georgia: "serif",
+  helvetica: "sans-serif",
+  impact: "sans-serif",
+  "lucida console": "monospace",
+  "lucida sans unicode": "sans-serif",
+  "palatino linotype": "serif",
+  tahoma: "sans-serif",
+  "times new roman": "serif",
+  "trebuchet ms": "sans-serif",
+  verdana: "sans-serif",
+};
+
+function unquote(name: string): string {
+  return name.trim().replace(/^['"]|['"]$/g, "").trim();
+}
+
+function quote(name: string): string {
+  return /\s/.test(name) ? `'${name}'` : name;
+}
+
+/** The family a stack starts with, unquoted. */
+export function primaryFamily(fontFamily: string): string {
+  return unquote(fontFamily.split(",")[0] ?? "");
+}
+
+export function isWebSafe(family: string): boolean {
+  return unquote(family).toLowerCase() in WEB_SAFE;
+}
+
+/** `'Times New Roman', Times, serif`-style stack ending in a web-safe fallback. */
+export function fontStack(fontFamily: string): string {
+  if (fontFamily.includes(",")) return fontFamily; // an explicit stack is the author's choice
+  const family = unquote(fontFamily);
+  const generic = WEB_SAFE[family.toLowerCase()];
+  if (generic) return family.toLowerCase() === "arial" ? "Arial, Helvetica, sans-serif" : `${quote(family)}, ${generic}`;
+  return `${quote(family)}, Arial, Helvetica, sans-serif`;
+}
+
+/** One Google Fonts link for every non-web-safe family the template uses, in first-use order. */
+export function googleFontsHref(families: Iterable<string>): string | undefined {
+  const names = [...new Set([...families].map(primaryFamily).filter((f) => f && !isWebSafe(f)))];
+  if (names.length === 0) return undefined;
+  const query = names.map((name) => `family=${name.replace(/ /g, "+")}:wght@400;700`).join("&");
+  return `https://fonts.googleapis.com/css2?${query}&display=swap`;
+}

@@ -1,0 +1,118 @@
+/**
+ * template JSON → parse (cached by content) → visible set (per recipient) → target source with slot
+ * tokens (cached by template, target, minify and visible set) → substitution (per recipient).
+ * A repeated render of an unchanged template therefore pays no MJML compile and no re-parse.
+ */
+import { createHash } from "node:crypto";
+import mjml2html from "mjml";
+import { describeIssues, RenderError, type RenderWarning } from "../diagnostics.js";
+import { isVisible, normalizeContext } from "../data/visibility.js";
+import { minifyJsx, minifyMarkup } from "../minify.js";
+import type { ColumnChild, Condition, RowLike, Template } from "../template/model.js";
+import { parseTemplate, type ParseResult } from "../template/parse.js";
+import { DocumentContext } from "../targets/context.js";
+import { renderMjmlDocument } from "../targets/mjml.js";
+import { renderReactEmailDocument } from "../targets/react-email.js";
+import type { DynamicData, RenderOptions, RenderResult, RenderTarget } from "../types.js";
+import { RENDER_TARGETS } from "../types.js";
+import { Emitter } from "./emitter.js";
+import { LruCache } from "./lru.js";
+import { compileOutput, substitute, type CompiledOutput } from "./substitute.js";
+
+const parsedTemplates = new LruCache<string, ParseResult>(64);
+const compiledOutputs = new LruCache<string, CompiledOutput>(512);
+
+/** Parses a template once per distinct content. */
+export function parseCached(json: unknown): { result: ParseResult; key: string } {
+  const key = createHash("sha1").update(JSON.stringify(json) ?? "undefined").digest("base64");
+  let result = parsedTemplates.get(key);
+  if (!result) {
+    result = parseTemplate(json);
+    parsedTemplates.set(key, result);
+  }
+  return { result, key };
+}
+
+/** One bit per conditional node, in document order: the cache key of what a recipient sees. */
+function visibleSet(template: Template, data: DynamicData | undefined): { key: string; bits: Uint8Array } {
+  const bits = new Uint8Array(template.conditionCount);
+  if (template.conditionCount === 0) return { key: "", bits };
+  const context = normalizeContext(data?.context);
+  const mark = (condition: Condition | undefined) => {
+    if (condition) bits[condition.slot] = isVisible(condition.rules, context) ? 1 : 0;
+  };
+  const walk = (nodes: ReadonlyArray<RowLike | ColumnChild>) => {
+    for (const node of nodes) {
+      mark(node.condition);
+      if (node.kind !== "row") continue;
+      for (const column of node.columns) {
+        mark(column.condition);
+        walk(column.children);
+      }
+    }
+  };
+  walk(template.rows);
+  return { key: Buffer.from(bits).toString("base64"), bits };
+}
+
+async function compileTarget(template: Template, target: RenderTarget, minify: boolean, bits: Uint8Array): Promise<CompiledOutput> {
+  const shown = (node: { readonly condition: { readonly slot: number } | undefined }) => !node.condition || bits[node.condition.slot] === 1;
+  const out = new Emitter(target === "react-email" ? "jsx" : "markup");
+  const doc = new DocumentContext(template, out, shown);
+  if (target === "react-email") {
+    const source = renderReactEmailDocument(doc);
+    return compileOutput(minify ? minifyJsx(source) : source, out.slots, "jsx");
+  }
+  const mjml = renderMjmlDocument(doc);
+  if (target === "mjml") return compileOutput(minify ? minifyMarkup(mjml) : mjml, out.slots, "markup");
+  const html = await compileMjml(mjml);
+  return compileOutput(minify ? minifyMarkup(html) : html, out.slots, "markup");
+}
+
+/** Compiles our own MJML. Errors here are engine bugs, reported as RENDER_ERROR without internals. */
+export async function compileMjml(mjml: string): Promise<string> {
+  let result: Awaited<ReturnType<typeof mjml2html>>;
+  try {
+    result = await mjml2html(mjml, { validationLevel: "strict", minify: false, beautify: false, keepComments: true, ignoreIncludes: true } as Parameters<typeof mjml2html>[1]);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new RenderError(`MJML compilation failed: ${message}`, [{ loc: [], msg: message, type: "mjml_error" }]);
+  }
+  if (result.errors.length > 0) {
+    const issues = result.errors.map((e) => ({ loc: [] as string[], msg: e.formattedMessage ?? e.message, type: "mjml_error" }));
+    throw new RenderError(`MJML compilation failed: ${describeIssues(issues)}`, issues);
+  }
+  return result.html;
+}
+
+export function requireTemplate(json: unknown): { template: Template; warnings: RenderWarning[]; key: string } {
+  const { result, key } = parseCached(json);
+  if (!result.template) throw new RenderError(`Invalid template: ${describeIssues(result.issues)}`, result.issues);
+  return { template: result.template, warnings: result.warnings, key };
+}
+
+export async function render(json: unknown, options: RenderOptions): Promise<RenderResult> {
+  const target = options?.target;
+  if (!RENDER_TARGETS.includes(target)) {
+    throw new RenderError(`Unknown target ${JSON.stringify(target)}: expected one of ${RENDER_TARGETS.join(", ")}`, [
+      { loc: ["target"], msg: `Input should be ${RENDER_TARGETS.map((t) => `'${t}'`).join(", ")}`, type: "literal_error" },
+    ]);
+  }
+  const minify = options.minify ?? true;
+  const { template, warnings, key } = requireTemplate(json);
+  const visible = visibleSet(template, options.dynamicData);
+  const cacheKey = `${key}|${target}|${minify ? 1 : 0}|${visible.key}`;
+  let compiled = compiledOutputs.get(cacheKey);
+  if (!compiled) {
+    compiled = await compileTarget(template, target, minify, visible.bits);
+    compiledOutputs.set(cacheKey, compiled);
+  }
+  const result = substitute(compiled, options.dynamicData);
+  if (options.strict && result.missing.length > 0) {
+    throw new RenderError(
+      `Missing merge tags: ${result.missing.join(", ")}`,
+      result.missing.map((name) => ({ loc: ["dynamic_data", "merge_tags", name], msg: `Merge tag "${name}" has no value and no default`, type: "missing_merge_tag" })),
+    );
+  }
+  return { output: result.output, target, templateId: template.id, warnings: [...warnings, ...result.warnings] };
+}

@@ -1,0 +1,55 @@
+/**
+ * Style declarations are built once as data and printed per target: a CSS string for HTML/MJML
+ * attributes, an object literal for JSX. One source keeps the targets visually identical.
+ */
+import type { Spacing } from "../template/common.js";
+
+export type Declarations = Array<readonly [property: string, value: string]>;
+
+/** `font-size:16px;color:#111` — values are template-authored, escaped for the attribute by callers. */
+export function cssText(decls: Declarations): string {
+  return decls.map(([prop, value]) => `${prop}:${value}`).join(";");
+}
+
+function camelCase(prop: string): string {
+  if (prop.startsWith("mso-")) return prop; // React keeps unknown vendor props verbatim
+  return prop.replace(/-([a-z])/g, (_, ch: string) => ch.toUpperCase());
+}
+
+/** `{ fontSize: "16px", color: "#111" }` as TSX source. */
+export function jsxStyle(decls: Declarations): string {
+  if (decls.length === 0) return "{}";
+  const body = decls.map(([prop, value]) => `${JSON.stringify(camelCase(prop)).replace(/^"([A-Za-z]\w*)"$/, "$1")}: ${JSON.stringify(value)}`);
+  return `{ ${body.join(", ")} }`;
+}
+
+export function px(value: number): string {
+  return `${round(value)}px`;
+}
+
+export function round(value: number, digits = 2): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
+
+/** `10px 0px 10px 0px` */
+export function spacing(value: Spacing): string {
+  return `${px(value.top)} ${px(value.right)} ${px(value.bottom)} ${px(value.left)}`;
+}
+
+export function isZeroSpacing(value: Spacing): boolean {
+  return value.top === 0 && value.right === 0 && value.bottom === 0 && value.left === 0;
+}
+
+/** Parses an inline `style` attribute into declarations (for converting content HTML to JSX). */
+export function parseCssText(style: string): Declarations {
+  const decls: Declarations = [];
+  for (const part of style.split(";")) {
+    const colon = part.indexOf(":");
+    if (colon <= 0) continue;
+    const prop = part.slice(0, colon).trim().toLowerCase();
+    const value = part.slice(colon + 1).trim();
+    if (prop && value) decls.push([prop, value]);
+  }
+  return decls;
+}

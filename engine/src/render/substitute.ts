@@ -1,0 +1,124 @@
+/**
+ * The last step of every render: slot tokens are replaced by the recipient's values, each escaped
+ * for the position it lands in. Everything before this step is cached per template and visible set.
+ */
+import type { RenderWarning } from "../diagnostics.js";
+import { encodeUrlPart, escapeHtml, escapeJsx, isSafeWholeUrl, normalizeUrlValue } from "../data/escape.js";
+import { MERGE_TAG_GROUPS, type MergeTagGroup, type MergeTagRef } from "../data/merge-tags.js";
+import type { DynamicData } from "../types.js";
+import { SLOT_TOKEN_PATTERN, type Flavor, type Slot, type SlotPosition } from "./emitter.js";
+
+/** Output split around its slot tokens: `parts[0] slot[0] parts[1] … parts[n]`. */
+export interface CompiledOutput {
+  readonly parts: readonly string[];
+  readonly slotIds: readonly number[];
+  readonly slots: readonly Slot[];
+  readonly flavor: Flavor;
+}
+
+export function compileOutput(source: string, slots: readonly Slot[], flavor: Flavor): CompiledOutput {
+  const parts: string[] = [];
+  const slotIds: number[] = [];
+  let last = 0;
+  for (const match of source.matchAll(SLOT_TOKEN_PATTERN)) {
+    parts.push(source.slice(last, match.index));
+    slotIds.push(Number(match[1]));
+    last = match.index + match[0].length;
+  }
+  parts.push(source.slice(last));
+  return { parts, slotIds, slots, flavor };
+}
+
+const PREFERRED_GROUP: Record<SlotPosition, MergeTagGroup> = { text: "text", attr: "attr", url: "url", "url-part": "url" };
+
+type Lookup = (group: MergeTagGroup, name: string) => string | undefined;
+
+function lookupIn(data: DynamicData | undefined): Lookup {
+  const tags = data?.merge_tags;
+  return (group, name) => {
+    const values = tags?.[group];
+    if (!values || !Object.hasOwn(values, name)) return undefined;
+    const value: unknown = values[name];
+    return typeof value === "string" ? value : typeof value === "number" || typeof value === "boolean" ? String(value) : undefined;
+  };
+}
+
+/** A qualified tag reads its own group; a bare tag reads the group that fits, then the others. */
+function resolve(ref: MergeTagRef, position: SlotPosition, lookup: Lookup): string | undefined {
+  if (ref.group) return lookup(ref.group, ref.name);
+  const preferred = PREFERRED_GROUP[position];
+  const direct = lookup(preferred, ref.name);
+  if (direct !== undefined) return direct;
+  for (const group of MERGE_TAG_GROUPS) {
+    if (group === preferred) continue;
+    const value = lookup(group, ref.name);
+    if (value !== undefined) return value;
+  }
+  return undefined;
+}
+
+/** Characters that are never needed raw in a URL and could end a CSS `url('…')` or an attribute. */
+function encodeUnsafeUrlChars(url: string): string {
+  return url.replace(/['"()\\\s<>`{}]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+}
+
+export interface Substitution {
+  readonly output: string;
+  readonly warnings: RenderWarning[];
+  /** Tags with neither a value nor a default, for `strict`. */
+  readonly missing: string[];
+}
+
+export function substitute(compiled: CompiledOutput, data: DynamicData | undefined): Substitution {
+  const { parts, slotIds, slots, flavor } = compiled;
+  if (slotIds.length === 0) return { output: parts[0] ?? "", warnings: [], missing: [] };
+  const escape = flavor === "jsx" ? escapeJsx : escapeHtml;
+  const lookup = lookupIn(data);
+  const warnings: RenderWarning[] = [];
+  const missing: string[] = [];
+  const reported = new Set<string>();
+  const values = new Map<number, string>();
+
+  const valueOf = (slotId: number): string => {
+    const known = values.get(slotId);
+    if (known !== undefined) return known;
+    const slot = slots[slotId];
+    if (!slot) return "";
+    const { ref, position } = slot;
+    let value = resolve(ref, position, lookup);
+    if (value === undefined) {
+      const key = `missing:${ref.group ?? ""}.${ref.name}`;
+      if (!reported.has(key)) {
+        reported.add(key);
+        const label = ref.group ? `${ref.group}.${ref.name}` : ref.name;
+        if (ref.fallback === undefined) missing.push(label);
+        warnings.push({
+          code: "MISSING_MERGE_TAG",
+          message: ref.fallback === undefined ? `Merge tag "${label}" has no value; rendered empty` : `Merge tag "${label}" has no value; rendered its default`,
+          path: [],
+        });
+      }
+      value = ref.fallback ?? "";
+    }
+    let escaped: string;
+    if (position === "url") {
+      const url = normalizeUrlValue(value);
+      if (url !== "" && !isSafeWholeUrl(url)) {
+        const key = `unsafe:${ref.source}`;
+        if (!reported.has(key)) {
+          reported.add(key);
+          warnings.push({ code: "UNSAFE_URL", message: `Merge tag "${ref.source}" gave a URL without an allowed scheme (http, https, mailto, tel); it was dropped`, path: [] });
+        }
+        escaped = "";
+      } else escaped = escape(encodeUnsafeUrlChars(url));
+    } else if (position === "url-part") {
+      escaped = escape(encodeUnsafeUrlChars(encodeUrlPart(value)));
+    } else escaped = escape(value);
+    values.set(slotId, escaped);
+    return escaped;
+  };
+
+  let output = parts[0] ?? "";
+  for (let i = 0; i < slotIds.length; i++) output += valueOf(slotIds[i]!) + (parts[i + 1] ?? "");
+  return { output, warnings, missing };
+}

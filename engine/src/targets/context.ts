@@ -1,0 +1,45 @@
+/** What one render of one document accumulates while walking the tree, whatever the target. */
+import { blockDefinition } from "../blocks/registry.js";
+import type { BlockRenderContext } from "../blocks/block.js";
+import type { Emitter } from "../render/emitter.js";
+import type { ColumnChild, ComponentNode, Template } from "../template/model.js";
+import { blockClasses, type ResponsiveProps } from "./responsive.js";
+
+export type Shown = (node: { readonly condition: { readonly slot: number } | undefined }) => boolean;
+
+export class DocumentContext {
+  readonly fonts = new Set<string>();
+  readonly headCss: string[] = [];
+  readonly mobileCss: string[] = [];
+  private uidCounter = 0;
+
+  constructor(
+    readonly template: Template,
+    readonly out: Emitter,
+    readonly shown: Shown,
+  ) {}
+
+  nextUid(prefix = "mr-b"): string {
+    return `${prefix}${this.uidCounter++}`;
+  }
+
+  visibleChildren<T extends ColumnChild | { readonly condition: { readonly slot: number } | undefined }>(nodes: readonly T[]): T[] {
+    return nodes.filter((node) => this.shown(node));
+  }
+
+  /** Renders one block with the renderer the caller picks (mjml, html or jsx). */
+  block(node: ComponentNode, width: number, renderer: "mjml" | "html" | "jsx"): string {
+    const definition = blockDefinition(node.block);
+    const uid = this.nextUid();
+    const ctx: BlockRenderContext = {
+      out: this.out,
+      width,
+      className: blockClasses(node.props as ResponsiveProps, uid, this.mobileCss),
+      fonts: this.fonts,
+      uid,
+      headCss: this.headCss,
+      mobileCss: this.mobileCss,
+    };
+    return definition[renderer](node.props, ctx);
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * The MJML document: native components where they fit (mj-section/mj-column, mj-group for rows
+ * that do not stack, and the blocks' own mj-* components), `mj-raw` only for nested rows.
+ */
+import { attrs } from "../blocks/shared.js";
+import { toMjmlColor } from "../template/common.js";
+import { googleFontsHref, primaryFamily, isWebSafe } from "../render/fonts.js";
+import { px, spacing } from "../render/style.js";
+import type { ColumnNode, RowLike, RowNode, SpacerNode } from "../template/model.js";
+import type { DocumentContext } from "./context.js";
+import { horizontal, layoutColumns } from "./layout.js";
+import { childHtml, columnInnerWidth, cssUrl, rowInnerWidth } from "./nested-html.js";
+import { baseCss, META_TAGS, mobileCss, PREHEADER_SPACER } from "./responsive.js";
+
+function borderAttr(border: { width: number; style: string; color: string }): string | undefined {
+  return border.width > 0 ? `${px(border.width)} ${border.style} ${toMjmlColor(border.color)}` : undefined;
+}
+
+function spacerSection(spacer: SpacerNode): string {
+  return `<mj-section${attrs({ padding: "0px", "background-color": toMjmlColor(spacer.backgroundColor) })}><mj-column><mj-spacer${attrs({ height: px(spacer.height), padding: "0px" })} /></mj-column></mj-section>`;
+}
+
+function column(node: ColumnNode, percent: number, rowInner: number, doc: DocumentContext): string {
+  const s = node.style;
+  const width = columnInnerWidth(node, rowInner, percent);
+  const children = doc
+    .visibleChildren(node.children)
+    .map((child) => (child.kind === "component" ? doc.block(child, width, "mjml") : `<mj-raw><tr><td>${childHtml(child, width, doc)}</td></tr></mj-raw>`))
+    .join("");
+  let className = "";
+  if (s.backgroundImage) {
+    className = doc.nextUid("mr-c");
+    doc.headCss.push(`.${className}{background-image:url('${cssUrl(s.backgroundImage)}');background-size:${s.backgroundSize};background-position:${s.backgroundPosition};background-repeat:${s.backgroundRepeat}}`);
+  }
+  return `<mj-column${attrs({
+    width: `${percent}%`,
+    "background-color": s.backgroundColor !== "transparent" ? toMjmlColor(s.backgroundColor) : undefined,
+    padding: spacing(s.padding),
+    border: borderAttr(s.border),
+    "border-radius": s.border.radius > 0 ? px(s.border.radius) : undefined,
+    "vertical-align": s.verticalAlign,
+    "css-class": className,
+  })}>${children}</mj-column>`;
+}
+
+function section(row: RowNode, outerWidth: number, doc: DocumentContext): string {
+  const s = row.style;
+  const inner = rowInnerWidth(row, outerWidth);
+  const columns = doc.visibleChildren(row.columns);
+  const layout = layoutColumns(columns.map((c) => c.width), s.gap, inner);
+  const parts: string[] = [];
+  columns.forEach((node, index) => {
+    if (index > 0 && layout.gap > 0) parts.push(`<mj-column${attrs({ width: `${layout.gap}%` })}></mj-column>`);
+    parts.push(column(node, layout.widths[index] ?? 0, inner, doc));
+  });
+  const body = s.mobileStack ? parts.join("") : `<mj-group>${parts.join("")}</mj-group>`;
+  const rules: string[] = [];
+  if (s.backgroundGradient.useGradient) rules.push(`background-image:linear-gradient(${s.backgroundGradient.angle}deg, ${s.backgroundGradient.from}, ${s.backgroundGradient.to}) !important`);
+  if (s.minHeight > 0) rules.push(`min-height:${px(s.minHeight)}`);
+  let className = "";
+  if (rules.length > 0) {
+    className = doc.nextUid("mr-r");
+    doc.headCss.push(`.${className}{${rules.join(";")}}`);
+  }
+  return `<mj-section${attrs({
+    "background-color": toMjmlColor(s.backgroundColor),
+    "background-url": s.backgroundImage && !s.backgroundGradient.useGradient ? s.backgroundImage : undefined,
+    "background-size": s.backgroundImage ? s.backgroundSize : undefined,
+    "background-position": s.backgroundImage ? s.backgroundPosition : undefined,
+    "background-repeat": s.backgroundImage ? (s.backgroundRepeat === "no-repeat" ? "no-repeat" : "repeat") : undefined,
+    padding: spacing(s.padding),
+    border: borderAttr(s.border),
+    "border-radius": s.border.radius > 0 ? px(s.border.radius) : undefined,
+    "css-class": className,
+  })}>${body}</mj-section>`;
+}
+
+function rowLike(node: RowLike, width: number, doc: DocumentContext): string {
+  return node.kind === "spacer" ? spacerSection(node) : section(node, width, doc);
+}
+
+/** The MJML source with slot tokens for merge tags (see `render/emitter.ts`). */
+export function renderMjmlDocument(doc: DocumentContext): string {
+  const { template, out } = doc;
+  const canvas = template.canvas;
+  const contentWidth = canvas.width - horizontal(canvas.padding);
+  const sections = doc.visibleChildren(template.rows).map((row) => rowLike(row, contentWidth, doc)).join("\n");
+
+  const head: string[] = [
+    `<mj-title>${out.text(template.name)}</mj-title>`,
+    `<mj-preview>${out.text(canvas.preheaderText)}${PREHEADER_SPACER}</mj-preview>`,
+    // mjml puts columns side by side from this width up; our mobile rules apply below it.
+    `<mj-breakpoint width="${canvas.mobileBreakpoint + 1}px" />`,
+    `<mj-attributes><mj-all font-family="Arial, Helvetica, sans-serif" /></mj-attributes>`,
+  ];
+  const fonts = googleFontsHref(doc.fonts);
+  if (fonts) {
+    const first = [...doc.fonts].map(primaryFamily).find((f) => !isWebSafe(f)) ?? "";
+    head.push(`<mj-font${attrs({ name: first, href: fonts })} />`);
+  }
+  const bodyImage = canvas.bodyBackgroundImage
+    ? `\nbody{background-image:url('${cssUrl(canvas.bodyBackgroundImage)}');background-size:${canvas.bodyBackgroundSize};background-position:${canvas.bodyBackgroundPosition};background-repeat:${canvas.bodyBackgroundRepeat}}`
+    : "";
+  const css = [baseCss() + bodyImage, ...doc.headCss, mobileCss(canvas.mobileBreakpoint, doc.mobileCss)].join("\n");
+  head.push(`<mj-style>\n${css}\n</mj-style>`);
+  head.push(`<mj-raw>${META_TAGS.map((meta) => `<meta${attrs({ name: meta["name"], content: meta["content"] })}${meta["content"] === "" ? ` content=""` : ""}>`).join("")}</mj-raw>`);
+
+  return [
+    `<mjml${attrs({ lang: canvas.language, dir: "ltr" })}>`,
+    `<mj-head>`,
+    ...head,
+    `</mj-head>`,
+    `<mj-body${attrs({ width: px(canvas.width), "background-color": toMjmlColor(canvas.bodyBackgroundColor) })}>`,
+    `<mj-wrapper${attrs({ padding: spacing(canvas.padding), "background-color": toMjmlColor(canvas.backgroundColor) })}>`,
+    sections,
+    `</mj-wrapper>`,
+    `</mj-body>`,
+    `</mjml>`,
+  ].join("\n");
+}

@@ -1,0 +1,94 @@
+/**
+ * The React Email module: a default-exported component built from `@react-email/components`,
+ * with style objects, that renders to the same visible text and links as the html target.
+ */
+import { jsxStyle, px, spacing, type Declarations } from "../render/style.js";
+import { googleFontsHref } from "../render/fonts.js";
+import type { ColumnNode, RowLike, RowNode, SpacerNode } from "../template/model.js";
+import type { DocumentContext } from "./context.js";
+import { horizontal, layoutColumns } from "./layout.js";
+import { columnBoxDeclarations, columnInnerWidth, rowBoxDeclarations, rowInnerWidth } from "./nested-html.js";
+import { baseCss, META_TAGS, mobileCss, STACK_ON_MOBILE } from "./responsive.js";
+
+const COMPONENTS = ["Body", "Button", "Column", "Container", "Head", "Heading", "Hr", "Html", "Img", "Link", "Preview", "Row", "Section", "Text"];
+
+function spacerJsx(spacer: SpacerNode): string {
+  const decls: Declarations = [["height", px(spacer.height)], ["line-height", px(spacer.height)], ["font-size", "1px"]];
+  if (spacer.backgroundColor !== "transparent") decls.push(["background-color", spacer.backgroundColor]);
+  return `<Section style={${jsxStyle(decls)}}>&#8202;</Section>`;
+}
+
+function columnJsx(node: ColumnNode, percent: number, rowInner: number, stack: boolean, doc: DocumentContext): string {
+  const width = columnInnerWidth(node, rowInner, percent);
+  const style: Declarations = [["width", `${percent}%`], ["vertical-align", node.style.verticalAlign], ["padding", spacing(node.style.padding)], ...columnBoxDeclarations(node)];
+  const children = doc.visibleChildren(node.children).map((child) => childJsx(child, width, doc)).join("\n");
+  return `<Column${stack ? ` className="${STACK_ON_MOBILE}"` : ""} style={${jsxStyle(style)}}>\n${children}\n</Column>`;
+}
+
+function rowJsx(row: RowNode, outerWidth: number, doc: DocumentContext): string {
+  const s = row.style;
+  const inner = rowInnerWidth(row, outerWidth);
+  const columns = doc.visibleChildren(row.columns);
+  const layout = layoutColumns(columns.map((c) => c.width), s.gap, inner);
+  const cells: string[] = [];
+  columns.forEach((node, index) => {
+    if (index > 0 && layout.gap > 0) cells.push(`<Column${s.mobileStack ? ` className="${STACK_ON_MOBILE}"` : ""} style={${jsxStyle([["width", `${layout.gap}%`]])}} />`);
+    cells.push(columnJsx(node, layout.widths[index] ?? 0, inner, s.mobileStack, doc));
+  });
+  const box: Declarations = [...rowBoxDeclarations(row), ["padding", spacing(s.padding)]];
+  if (s.minHeight > 0) box.push(["height", px(s.minHeight)]);
+  return `<Section style={${jsxStyle(box)}}>\n<Row>\n${cells.join("\n")}\n</Row>\n</Section>`;
+}
+
+function childJsx(child: ColumnNode["children"][number], width: number, doc: DocumentContext): string {
+  if (child.kind === "component") return doc.block(child, width, "jsx");
+  if (child.kind === "spacer") return spacerJsx(child);
+  return rowJsx(child, width, doc);
+}
+
+function rowLike(node: RowLike, width: number, doc: DocumentContext): string {
+  return node.kind === "spacer" ? spacerJsx(node) : rowJsx(node, width, doc);
+}
+
+/** `Spring Sale!` → `SpringSaleEmail`: a valid identifier whatever the template is called. */
+function componentName(templateName: string): string {
+  const words = templateName.replace(/\{\{[^}]*\}\}/g, " ").match(/[A-Za-z0-9]+/g) ?? [];
+  const name = words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join("").replace(/^[0-9]+/, "");
+  return `${name || "Template"}Email`;
+}
+
+export function renderReactEmailDocument(doc: DocumentContext): string {
+  const { template, out } = doc;
+  const canvas = template.canvas;
+  const contentWidth = canvas.width - horizontal(canvas.padding);
+  const rows = doc.visibleChildren(template.rows).map((row) => rowLike(row, contentWidth, doc)).join("\n");
+  const fonts = googleFontsHref(doc.fonts);
+  const css = [baseCss(), ...doc.headCss, mobileCss(canvas.mobileBreakpoint, doc.mobileCss)].join("\n");
+  const body: Declarations = [["background-color", canvas.bodyBackgroundColor], ["margin", "0"], ["padding", "0"], ["font-family", "Arial, Helvetica, sans-serif"]];
+  if (canvas.bodyBackgroundImage) body.push(["background-image", `url('${canvas.bodyBackgroundImage.replace(/['"()\\\s]/g, encodeURIComponent)}')`], ["background-size", canvas.bodyBackgroundSize], ["background-position", canvas.bodyBackgroundPosition], ["background-repeat", canvas.bodyBackgroundRepeat]);
+  const container: Declarations = [["width", "100%"], ["max-width", px(canvas.width)], ["margin", "0 auto"], ["background-color", canvas.backgroundColor], ["padding", spacing(canvas.padding)]];
+
+  return [
+    `import { ${COMPONENTS.join(", ")} } from "@react-email/components";`,
+    ``,
+    `export default function ${componentName(template.name)}() {`,
+    `return (`,
+    `<Html lang="${out.trusted(canvas.language, "attr")}" dir="ltr">`,
+    `<Head>`,
+    `<title>${out.text(template.name)}</title>`,
+    ...META_TAGS.map((meta) => `<meta name="${meta["name"]}" content="${meta["content"]}" />`),
+    ...(fonts ? [`<link href="${out.trusted(fonts, "attr")}" rel="stylesheet" />`] : []),
+    `<style>{${JSON.stringify(css)}}</style>`,
+    `</Head>`,
+    `<Preview>${out.text(canvas.preheaderText)}</Preview>`,
+    `<Body style={${jsxStyle(body)}}>`,
+    `<Container style={${jsxStyle(container)}}>`,
+    rows,
+    `</Container>`,
+    `</Body>`,
+    `</Html>`,
+    `);`,
+    `}`,
+    ``,
+  ].join("\n");
+}

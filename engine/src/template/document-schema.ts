@@ -1,0 +1,62 @@
+/**
+ * The whole template document as one zod schema, assembled from the same pieces the reader uses
+ * (node schemas here, block props in `blocks/`). It types `TemplateJson` and generates the published
+ * JSON Schema (`make spec` → spec/template/v1/template.schema.json). The reader (`parse.ts`) walks
+ * nodes itself so that every issue carries an exact path and unknown block types are only warnings;
+ * the published schema describes the blocks this engine version knows.
+ */
+import { z } from "zod";
+import { BLOCKS, BLOCK_TYPES } from "../blocks/registry.js";
+import { columnStyleSchema, documentHeaderSchema, idSchema, rowSpacerSchema, rowStyleSchema } from "./schema.js";
+
+const componentSchemas = BLOCK_TYPES.map((type) =>
+  z.object({
+    id: idSchema,
+    type: z.literal("component"),
+    componentType: z.literal(type),
+    props: BLOCKS[type].props.optional(),
+  }),
+);
+
+/** Exports from older editors: the block type in `type`, no `componentType`. */
+const legacyComponentSchemas = BLOCK_TYPES.map((type) =>
+  z.object({
+    id: idSchema,
+    type: z.literal(type),
+    props: BLOCKS[type].props.optional(),
+  }),
+);
+
+export const rowSpacerNodeSchema = rowSpacerSchema.extend({
+  id: idSchema,
+  type: z.literal("row-spacer"),
+  height: z.number(),
+});
+
+export const columnNodeSchema = columnStyleSchema.extend({
+  id: idSchema,
+  get children() {
+    return z.array(columnChildSchema).optional();
+  },
+  /** Legacy name of `children`. */
+  get components() {
+    return z.array(columnChildSchema).optional();
+  },
+});
+
+export const rowNodeSchema = rowStyleSchema.extend({
+  id: idSchema,
+  type: z.literal("row").optional(),
+  get columns() {
+    return z.array(columnNodeSchema);
+  },
+});
+
+export const columnChildSchema: z.ZodType = z.union([...componentSchemas, ...legacyComponentSchemas, rowNodeSchema, rowSpacerNodeSchema]);
+
+export const templateDocumentSchema = documentHeaderSchema.extend({
+  rows: z.array(z.union([rowNodeSchema, rowSpacerNodeSchema])),
+});
+
+/** The template definition as the clients name it (input shape: every defaulted field optional). */
+export type TemplateJson = z.input<typeof templateDocumentSchema>;

@@ -1,0 +1,56 @@
+/** The parsed document: defaults applied, legacy shapes read, each node knowing its path. */
+import type { Visibility } from "./common.js";
+import type { Canvas, ColumnStyle, RowStyle } from "./schema.js";
+import type { BlockType } from "../blocks/registry.js";
+
+export type Path = readonly string[];
+
+/** A visibility rule set that can hide its node; `slot` is its bit in the visible-set key. */
+export interface Condition {
+  readonly rules: Visibility;
+  readonly slot: number;
+}
+
+interface NodeBase {
+  readonly id: string;
+  readonly path: Path;
+  readonly condition: Condition | undefined;
+}
+
+export interface RowNode extends NodeBase {
+  readonly kind: "row";
+  readonly style: RowStyle;
+  readonly columns: readonly ColumnNode[];
+}
+
+export interface SpacerNode extends NodeBase {
+  readonly kind: "spacer";
+  readonly height: number;
+  readonly backgroundColor: string;
+}
+
+export interface ComponentNode extends NodeBase {
+  readonly kind: "component";
+  readonly block: BlockType;
+  readonly props: unknown;
+}
+
+export interface ColumnNode extends NodeBase {
+  readonly kind: "column";
+  readonly width: number | undefined;
+  readonly style: ColumnStyle;
+  readonly children: readonly ColumnChild[];
+}
+
+export type RowLike = RowNode | SpacerNode;
+export type ColumnChild = RowNode | SpacerNode | ComponentNode;
+
+export interface Template {
+  readonly id: string;
+  readonly name: string;
+  readonly schemaVersion: string;
+  readonly canvas: Canvas;
+  readonly rows: readonly RowLike[];
+  /** How many nodes carry an enabled visibility rule set. */
+  readonly conditionCount: number;
+}

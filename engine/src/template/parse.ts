@@ -1,0 +1,161 @@
+/**
+ * Reads a template document: applies the implicit defaults, reads both the current and the legacy
+ * component/column shapes, checks nesting, and collects every problem (not the first) as issues
+ * whose `loc` is the path into the document.
+ */
+import type { z } from "zod";
+import type { RenderWarning, ValidationIssue } from "../diagnostics.js";
+import { BLOCKS, isBlockType } from "../blocks/registry.js";
+import type { Visibility } from "./common.js";
+import { toValidationIssues } from "./issues.js";
+import type { ColumnChild, ColumnNode, ComponentNode, Condition, Path, RowLike, RowNode, SpacerNode, Template } from "./model.js";
+import { columnStyleSchema, documentHeaderSchema, MAX_NESTING_DEPTH, rowSpacerSchema, rowStyleSchema } from "./schema.js";
+
+export interface ParseResult {
+  readonly template: Template | undefined;
+  readonly issues: ValidationIssue[];
+  readonly warnings: RenderWarning[];
+}
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+
+class Reader {
+  readonly issues: ValidationIssue[] = [];
+  readonly warnings: RenderWarning[] = [];
+  private conditions = 0;
+
+  get conditionCount(): number {
+    return this.conditions;
+  }
+
+  parse<S extends z.ZodType>(schema: S, value: unknown, path: Path): z.output<S> | undefined {
+    const result = schema.safeParse(value, { reportInput: true });
+    if (result.success) return result.data;
+    this.issues.push(...toValidationIssues(result.error, path));
+    return undefined;
+  }
+
+  issue(loc: Path, msg: string, type: string): void {
+    this.issues.push({ loc: [...loc], msg, type });
+  }
+
+  condition(visibility: Visibility | undefined): Condition | undefined {
+    if (!visibility?.enabled) return undefined;
+    if (visibility.rules.length === 0 && visibility.groups.length === 0) return undefined;
+    return { rules: visibility, slot: this.conditions++ };
+  }
+
+  rows(value: unknown[], path: Path, depth: number): RowLike[] {
+    const rows: RowLike[] = [];
+    value.forEach((raw, index) => {
+      const node = this.rowLike(raw, [...path, String(index)], depth);
+      if (node) rows.push(node);
+    });
+    return rows;
+  }
+
+  /** A top-level entry: a row (with or without `type`) or a row spacer. */
+  rowLike(raw: unknown, path: Path, depth: number): RowLike | undefined {
+    if (!isObject(raw)) return void this.issue(path, "Input should be a valid object", "model_type");
+    if (raw["type"] === "row-spacer") return this.spacer(raw, path);
+    if (raw["type"] === undefined || raw["type"] === "row") return this.row(raw, path, depth);
+    return void this.issue([...path, "type"], `Input should be "row" or "row-spacer"`, "literal_error");
+  }
+
+  row(raw: Json, path: Path, depth: number): RowNode | undefined {
+    if (depth > MAX_NESTING_DEPTH) {
+      return void this.issue(path, `Rows nest at most ${MAX_NESTING_DEPTH} levels deep`, "nesting_too_deep");
+    }
+    const style = this.parse(rowStyleSchema, raw, path);
+    const columnsRaw = raw["columns"] ?? [];
+    if (!Array.isArray(columnsRaw)) return void this.issue([...path, "columns"], "Input should be a valid array", "list_type");
+    const columns = columnsRaw
+      .map((column, index) => this.column(column, [...path, "columns", String(index)], depth))
+      .filter((column): column is ColumnNode => column !== undefined);
+    if (!style) return undefined;
+    return { kind: "row", id: idOf(raw, path), path, condition: this.condition(style.visibility), style, columns };
+  }
+
+  spacer(raw: Json, path: Path): SpacerNode | undefined {
+    const parsed = this.parse(rowSpacerSchema, raw, path);
+    if (!parsed) return undefined;
+    if (parsed.height === undefined || parsed.height <= 0) {
+      this.warnings.push({ code: "EMPTY_ROW_SPACER", message: "Row spacer without a positive height is dropped", path });
+      return undefined;
+    }
+    return { kind: "spacer", id: idOf(raw, path), path, condition: this.condition(parsed.visibility), height: parsed.height, backgroundColor: parsed.backgroundColor };
+  }
+
+  column(raw: unknown, path: Path, depth: number): ColumnNode | undefined {
+    if (!isObject(raw)) return void this.issue(path, "Input should be a valid object", "model_type");
+    const style = this.parse(columnStyleSchema, raw, path);
+    // Current shape: `children`; legacy shape: `components`.
+    const key = raw["children"] !== undefined ? "children" : "components";
+    const childrenRaw = raw[key] ?? [];
+    if (!Array.isArray(childrenRaw)) return void this.issue([...path, key], "Input should be a valid array", "list_type");
+    const children: ColumnChild[] = [];
+    childrenRaw.forEach((child, index) => {
+      const node = this.child(child, [...path, key, String(index)], depth);
+      if (node) children.push(node);
+    });
+    if (!style) return undefined;
+    return { kind: "column", id: idOf(raw, path), path, condition: this.condition(style.props.visibility), width: style.width, style, children };
+  }
+
+  child(raw: unknown, path: Path, depth: number): ColumnChild | undefined {
+    if (!isObject(raw)) return void this.issue(path, "Input should be a valid object", "model_type");
+    const type = raw["type"];
+    if (type === "row") return this.row(raw, path, depth + 1);
+    if (type === "row-spacer") return this.spacer(raw, path);
+    if (type === undefined && Array.isArray(raw["columns"])) return this.row(raw, path, depth + 1);
+    // Current shape: `{type: "component", componentType}`; legacy shape: `{type: "<block>"}`.
+    const blockType = raw["componentType"] ?? (type === "component" ? undefined : type);
+    if (typeof blockType !== "string") {
+      const loc = type === "component" || raw["componentType"] !== undefined ? "componentType" : "type";
+      return void this.issue([...path, loc], blockType === undefined ? "Field required" : "Input should be a valid string", blockType === undefined ? "missing" : "string_type");
+    }
+    return this.component(raw, blockType, path);
+  }
+
+  component(raw: Json, blockType: string, path: Path): ComponentNode | undefined {
+    if (!isBlockType(blockType)) {
+      // A template from a newer editor still renders: the unknown block is left out and reported.
+      this.warnings.push({ code: "UNKNOWN_BLOCK_TYPE", message: `Unknown block type "${blockType}" was not rendered`, path });
+      return undefined;
+    }
+    const propsRaw = raw["props"] ?? {};
+    const props = this.parse(BLOCKS[blockType].props as z.ZodType, propsRaw, [...path, "props"]) as { visibility?: Visibility } | undefined;
+    if (!props) return undefined;
+    return { kind: "component", id: idOf(raw, path), path, condition: this.condition(props.visibility), block: blockType, props };
+  }
+}
+
+function idOf(raw: Json, path: Path): string {
+  const id = raw["id"];
+  return typeof id === "string" || typeof id === "number" ? String(id) : path.join(".");
+}
+
+export function parseTemplate(json: unknown): ParseResult {
+  const reader = new Reader();
+  if (!isObject(json)) {
+    reader.issue([], "Input should be a valid object", "model_type");
+    return { template: undefined, issues: reader.issues, warnings: reader.warnings };
+  }
+  const header = reader.parse(documentHeaderSchema, json, []);
+  const rows = Array.isArray(json["rows"]) ? reader.rows(json["rows"], ["rows"], 1) : [];
+  if (!header || reader.issues.length > 0) return { template: undefined, issues: reader.issues, warnings: reader.warnings };
+  return {
+    template: {
+      id: header.template_id,
+      name: header.template_name,
+      schemaVersion: header.schema_version,
+      canvas: header.canvas,
+      rows,
+      conditionCount: reader.conditionCount,
+    },
+    issues: reader.issues,
+    warnings: reader.warnings,
+  };
+}

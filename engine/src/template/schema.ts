@@ -1,0 +1,87 @@
+/**
+ * The template document, version 1: canvas, rows, columns and row spacers, with their implicit
+ * defaults. Block props live with each block (`blocks/<type>/`). `document-schema.ts` assembles all
+ * of it into the schema that describes a whole document (and generates the published JSON Schema).
+ */
+import { z } from "zod";
+import {
+  backgroundImageFields,
+  borderSchema,
+  colorSchema,
+  gradientSchema,
+  spacingSchema,
+  visibilitySchema,
+  ZERO_SPACING,
+} from "./common.js";
+
+export const SUPPORTED_SCHEMA_MAJOR = 1;
+export const MAX_NESTING_DEPTH = 5;
+
+export const canvasObjectSchema = z.object({
+    width: z.number().min(100).max(2000).default(600),
+    backgroundColor: colorSchema.default("#ffffff"),
+    bodyBackgroundColor: colorSchema.default("#f9fafb"),
+    bodyBackgroundImage: z.string().default(""),
+    bodyBackgroundSize: z.string().default("cover"),
+    bodyBackgroundPosition: z.string().default("center center"),
+    bodyBackgroundRepeat: z.string().default("no-repeat"),
+    padding: spacingSchema(ZERO_SPACING),
+    preheaderText: z.string().default("View this email in your browser"),
+    language: z.string().regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, { message: "Expected a language tag such as en-US" }).default("en-US"),
+    mobileBreakpoint: z.number().min(200).max(2000).default(600),
+});
+export type Canvas = z.output<typeof canvasObjectSchema>;
+
+/** Style fields of a row (everything but its structure). */
+export const rowStyleSchema = z.object({
+  name: z.string().optional(),
+  backgroundColor: colorSchema.default("#ffffff"),
+  backgroundGradient: gradientSchema,
+  ...backgroundImageFields,
+  padding: spacingSchema(ZERO_SPACING),
+  border: borderSchema,
+  minHeight: z.number().min(0).default(0),
+  /** Space between columns, px. */
+  gap: z.number().min(0).default(12),
+  /** Columns stack under the mobile breakpoint. */
+  mobileStack: z.boolean().default(true),
+  visibility: visibilitySchema.optional(),
+});
+export type RowStyle = z.output<typeof rowStyleSchema>;
+
+export const rowSpacerSchema = z.object({
+  height: z.number().optional(),
+  backgroundColor: colorSchema.default("transparent"),
+  visibility: visibilitySchema.optional(),
+});
+
+export const columnStyleSchema = z.object({
+  /** Percentage of the row. Missing widths share what the others leave. */
+  width: z.number().min(0).max(100).optional(),
+  backgroundColor: colorSchema.default("transparent"),
+  ...backgroundImageFields,
+  padding: spacingSchema(ZERO_SPACING),
+  border: borderSchema,
+  verticalAlign: z.enum(["top", "middle", "bottom"]).default("top"),
+  props: z
+    .object({ visibility: visibilitySchema.optional() })
+    .prefault({}),
+});
+export type ColumnStyle = z.output<typeof columnStyleSchema>;
+
+export const idSchema = z.union([z.string(), z.number().transform(String)]).optional();
+
+export const schemaVersionSchema = z
+  .string({ message: "Expected a string such as \"1.0\"" })
+  .regex(/^\d+\.\d+$/, { message: "Expected \"major.minor\", such as \"1.0\"" })
+  .refine((v) => Number(v.split(".")[0]) <= SUPPORTED_SCHEMA_MAJOR, {
+    message: `Unsupported schema_version: this engine reads major version ${SUPPORTED_SCHEMA_MAJOR}`,
+  });
+
+export const documentHeaderSchema = z.object({
+  template_id: z.union([z.string().min(1), z.number().transform(String)]),
+  template_name: z.string(),
+  canvas: canvasObjectSchema,
+  rows: z.array(z.unknown()),
+  schema_version: schemaVersionSchema,
+});

@@ -1,0 +1,169 @@
+/**
+ * The built executable, spawned as clients spawn it: exit codes, envelopes on stdout, a clean
+ * stderr, and a --serve process that outlives every bad request. The binary is built first when it
+ * is missing or older than the sources (never skipped: CI must test the artefact it ships).
+ */
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ENGINE_VERSION, render } from "../src/index.js";
+import { MAX_REQUEST_BYTES, PROTOCOL_VERSION } from "../src/protocol/constants.js";
+import { responseSchema, type OkResponse, type Response } from "../src/protocol/schema.js";
+import { WARMUP_TEMPLATE } from "../src/protocol/warmup.js";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const BINARY = join(ROOT, "engine", "dist", `${process.platform}-${process.arch}`, process.platform === "win32" ? "mailrender-engine.exe" : "mailrender-engine");
+const TEMPLATE = WARMUP_TEMPLATE;
+
+function newestSource(): number {
+  const walk = (dir: string): number =>
+    Math.max(0, ...readdirSync(dir, { withFileTypes: true }).map((d) => (d.isDirectory() ? walk(join(dir, d.name)) : statSync(join(dir, d.name)).mtimeMs)));
+  return Math.max(walk(join(ROOT, "engine", "src")), statSync(join(ROOT, "engine", "scripts", "build-binary.ts")).mtimeMs, statSync(join(ROOT, "engine", "runtimes", "package.json")).mtimeMs);
+}
+
+beforeAll(() => {
+  if (existsSync(BINARY) && statSync(BINARY).mtimeMs >= newestSource()) return;
+  execFileSync(join(ROOT, "node_modules", ".bin", "tsx"), [join(ROOT, "engine", "scripts", "build-binary.ts")], { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"] });
+}, 300_000);
+
+interface Run {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function oneShot(input: string | Buffer, args: string[] = []): Run {
+  const run = spawnSync(BINARY, args, { input, maxBuffer: 64 * 1024 * 1024 });
+  return { status: run.status, stdout: run.stdout.toString("utf8"), stderr: run.stderr.toString("utf8") };
+}
+
+/** Exactly one envelope on stdout, valid against the response schema, and never a stack trace. */
+function envelopeOf(run: Run): Response {
+  expect(run.stdout).not.toMatch(/\n\s+at /);
+  expect(run.stdout.endsWith("\n")).toBe(true);
+  const envelope = JSON.parse(run.stdout) as Response;
+  expect(responseSchema.safeParse(envelope).success).toBe(true);
+  expect(envelope.engine_version).toBe(ENGINE_VERSION);
+  expect(envelope.protocol_version).toBe(PROTOCOL_VERSION);
+  return envelope;
+}
+
+const codeOf = (r: Response): string => (r.ok ? "ok" : r.error.code);
+
+describe("one-shot binary", () => {
+  it("renders byte-identically to the library, exit 0, nothing on stderr", async () => {
+    for (const target of ["html", "mjml", "react-email"] as const) {
+      const run = oneShot(JSON.stringify({ template: TEMPLATE, target, dynamic_data: { merge_tags: { text: { first_name: "Zoë & co" } } } }));
+      const envelope = envelopeOf(run) as OkResponse;
+      expect(run.status).toBe(0);
+      expect(run.stderr).toBe("");
+      expect(envelope.output).toBe((await render(TEMPLATE, { target, dynamicData: { merge_tags: { text: { first_name: "Zoë & co" } } } })).output);
+    }
+  });
+
+  it("an invalid template: RENDER_ERROR, exit 1", () => {
+    const run = oneShot(JSON.stringify({ template: { rows: 7 }, target: "html" }));
+    expect(codeOf(envelopeOf(run))).toBe("RENDER_ERROR");
+    expect(run.status).toBe(1);
+  });
+
+  const bad: Array<[string, () => string | Buffer, string]> = [
+    ["not JSON", () => "this is not json", "INVALID_JSON"],
+    ["empty stdin", () => "", "INVALID_JSON"],
+    ["JSON of the wrong shape", () => JSON.stringify({ templates: [] }), "BAD_REQUEST"],
+    ["an unknown target", () => JSON.stringify({ template: TEMPLATE, target: "pdf" }), "BAD_REQUEST"],
+    ["a 10 MB template", () => JSON.stringify({ template: { ...TEMPLATE, template_name: "x".repeat(10 * 1024 * 1024) }, target: "html" }), "REQUEST_TOO_LARGE"],
+    ["deeply nested JSON", () => `{"template":${"[".repeat(200_000)}${"]".repeat(200_000)},"target":"html"}`, "BAD_REQUEST"],
+    ["invalid UTF-8", () => Buffer.concat([Buffer.from('{"target":"html","template":{"template_name":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}}')]), "INVALID_JSON"],
+    ["a template_ref this fresh process cannot know", () => JSON.stringify({ template_ref: "t@1", target: "html" }), "TEMPLATE_REF_UNKNOWN"],
+  ];
+  it.each(bad)("%s → %s, exit 2, an envelope and no stack trace", (_name, input, code) => {
+    const run = oneShot(input());
+    expect(codeOf(envelopeOf(run))).toBe(code);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toBe("");
+  });
+
+  it("a closed stdout: exit 2, a one-line note on stderr, no stack trace", async () => {
+    const child = spawn(BINARY, [], { stdio: ["pipe", "pipe", "pipe"] });
+    child.stdout.destroy(); // the reader goes away before the response is written
+    let stderr = "";
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    child.stdin.end(JSON.stringify({ template: TEMPLATE, target: "html" }));
+    const status = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(status).toBe(2);
+    expect(stderr).toMatch(/stdout was closed/);
+    expect(stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("--version and --help answer on stdout, exit 0; a bad argument is exit 2", () => {
+    const version = oneShot("", ["--version"]);
+    expect(version.status).toBe(0);
+    expect(version.stdout).toBe(`mailrender-engine ${ENGINE_VERSION} (protocol ${PROTOCOL_VERSION})\n`);
+    const help = oneShot("", ["--help"]);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/--serve/);
+    const wrong = oneShot("", ["--frobnicate"]);
+    expect(wrong.status).toBe(2);
+    expect(wrong.stdout).toBe("");
+    expect(wrong.stderr).toMatch(/unknown argument/);
+  });
+});
+
+describe("--serve binary", () => {
+  it("answers every line, survives every bad request, keeps templates by ref, exits 0 when stdin closes", async () => {
+    const child = spawn(BINARY, ["--serve"], { stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    const send = (line: string | Buffer) => child.stdin.write(line);
+    const json = (v: unknown) => `${JSON.stringify(v)}\n`;
+    send("not json at all\n");
+    send(Buffer.concat([Buffer.from('{"id":"u","target":"html","template":{"a":"'), Buffer.from([0xff]), Buffer.from('"}}\n')]));
+    send(json({ id: "shape", templates: [] }));
+    send(json({ id: "target", template: TEMPLATE, target: "pdf" }));
+    send(`{"template":${"[".repeat(100_000)}${"]".repeat(100_000)},"target":"html"}\n`);
+    send(`${JSON.stringify({ id: "big", template: { ...TEMPLATE, template_name: "x".repeat(MAX_REQUEST_BYTES + 10) }, target: "html" })}\n`);
+    send(json({ id: "unknown-ref", template_ref: "t@1", target: "html" }));
+    send(json({ id: "store", template: TEMPLATE, template_ref: "t@1", target: "html" }));
+    send(json({ id: "by-ref", template_ref: "t@1", target: "mjml" }));
+    send(json({ id: 42, template: { rows: 7 }, target: "html" }));
+    child.stdin.end();
+    const status = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(status).toBe(0);
+    expect(stderr).toBe("");
+    expect(stdout).not.toMatch(/\n\s+at /);
+    const responses = stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as Response);
+    for (const r of responses) expect(responseSchema.safeParse(r).success).toBe(true);
+    expect(responses.map((r) => [r.id ?? null, codeOf(r)])).toEqual([
+      [null, "INVALID_JSON"],
+      [null, "INVALID_JSON"],
+      ["shape", "BAD_REQUEST"],
+      ["target", "BAD_REQUEST"],
+      [null, "BAD_REQUEST"],
+      [null, "REQUEST_TOO_LARGE"],
+      ["unknown-ref", "TEMPLATE_REF_UNKNOWN"],
+      ["store", "ok"],
+      ["by-ref", "ok"],
+      [42, "RENDER_ERROR"],
+    ]);
+    expect((responses[8] as OkResponse).output).toBe((await render(TEMPLATE, { target: "mjml" })).output);
+  });
+
+  it("pipelined requests come back in order with their ids", async () => {
+    const child = spawn(BINARY, ["--serve"], { stdio: ["pipe", "pipe", "inherit"] });
+    let stdout = "";
+    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+    const ids = Array.from({ length: 50 }, (_, i) => `r${i}`);
+    child.stdin.write(`${JSON.stringify({ id: "r0", template: TEMPLATE, template_ref: "t", target: "html" })}\n`);
+    for (const id of ids.slice(1)) child.stdin.write(`${JSON.stringify({ id, template_ref: "t", target: "html", dynamic_data: { merge_tags: { text: { first_name: id } } } })}\n`);
+    child.stdin.end();
+    await new Promise((resolve) => child.on("close", resolve));
+    const responses = stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as Response);
+    expect(responses.map((r) => r.id)).toEqual(ids);
+    expect(responses.every((r) => r.ok)).toBe(true);
+  });
+});
