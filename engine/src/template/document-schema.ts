@@ -9,12 +9,17 @@ import { z } from "zod";
 import { BLOCKS, BLOCK_TYPES } from "../blocks/registry.js";
 import { columnStyleSchema, documentHeaderSchema, idSchema, rowSpacerSchema, rowStyleSchema } from "./schema.js";
 
+const pascal = (type: string) => type[0]!.toUpperCase() + type.slice(1);
+
+/** One named props schema per block, shared by the current and the legacy component shapes. */
+const propsSchemas = Object.fromEntries(BLOCK_TYPES.map((type) => [type, BLOCKS[type].props.meta({ id: `${pascal(type)}Props` })]));
+
 const componentSchemas = BLOCK_TYPES.map((type) =>
   z.object({
     id: idSchema,
     type: z.literal("component"),
     componentType: z.literal(type),
-    props: BLOCKS[type].props.optional(),
+    props: propsSchemas[type]!.optional(),
   }),
 );
 
@@ -23,7 +28,7 @@ const legacyComponentSchemas = BLOCK_TYPES.map((type) =>
   z.object({
     id: idSchema,
     type: z.literal(type),
-    props: BLOCKS[type].props.optional(),
+    props: propsSchemas[type]!.optional(),
   }),
 );
 
@@ -31,7 +36,7 @@ export const rowSpacerNodeSchema = rowSpacerSchema.extend({
   id: idSchema,
   type: z.literal("row-spacer"),
   height: z.number(),
-});
+}).meta({ id: "RowSpacer" });
 
 export const columnNodeSchema = columnStyleSchema.extend({
   id: idSchema,
@@ -42,7 +47,7 @@ export const columnNodeSchema = columnStyleSchema.extend({
   get components() {
     return z.array(columnChildSchema).optional();
   },
-});
+}).meta({ id: "Column" });
 
 export const rowNodeSchema = rowStyleSchema.extend({
   id: idSchema,
@@ -50,7 +55,7 @@ export const rowNodeSchema = rowStyleSchema.extend({
   get columns() {
     return z.array(columnNodeSchema);
   },
-});
+}).meta({ id: "Row" });
 
 export const columnChildSchema: z.ZodType = z.union([...componentSchemas, ...legacyComponentSchemas, rowNodeSchema, rowSpacerNodeSchema]);
 

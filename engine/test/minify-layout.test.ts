@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { minifyJsx, minifyMarkup } from "../src/minify.js";
+import { layoutColumns } from "../src/targets/layout.js";
+
+describe("minifyMarkup", () => {
+  it("removes formatting whitespace between tags and collapses runs", () => {
+    expect(minifyMarkup("<div>\n  <p>a   b\n c</p>\n</div>\n")).toBe("<div><p>a b c</p></div>");
+  });
+  it("keeps one space between inline elements on a line", () => {
+    expect(minifyMarkup("<b>a</b> <i>b</i>")).toBe("<b>a</b> <i>b</i>");
+  });
+  it("keeps comments, and only trims lines inside style, script and comments", () => {
+    const source = "<head>\n  <style>\n    a { color: red; }\n\n\n    b { x: y; }\n  </style>\n  <!--[if mso]>\n    <xml>  keep  </xml>\n  <![endif]-->\n</head>";
+    expect(minifyMarkup(source)).toBe("<head><style>\na { color: red; }\nb { x: y; }\n</style><!--[if mso]>\n<xml>  keep  </xml>\n<![endif]--></head>");
+  });
+  it("leaves pre alone and tidies tag whitespace", () => {
+    expect(minifyMarkup('<pre>  a\n   b</pre>\n<td\n   align="left"\n>x</td>')).toBe('<pre>  a\n   b</pre><td align="left">x</td>');
+  });
+});
+
+describe("minifyJsx", () => {
+  it("trims lines, collapses 3+ newlines to one blank line and trims the whole", () => {
+    expect(minifyJsx("\n  a\n\n\n\n    b  \n\nc\n")).toBe("a\n\nb\n\nc");
+  });
+});
+
+describe("layoutColumns", () => {
+  it("keeps exporter widths (already scaled for the gap)", () => {
+    expect(layoutColumns([49, 49], 12, 600)).toEqual({ widths: [49, 49], gap: 2 });
+  });
+  it("scales hand-written widths that fill the row, remainder into the last column", () => {
+    expect(layoutColumns([33.33, 33.33, 33.34], 12, 600)).toEqual({ widths: [32, 32, 32], gap: 2 });
+    expect(layoutColumns([70, 30], 6, 600)).toEqual({ widths: [69.3, 29.7], gap: 1 });
+  });
+  it("shares what is left among columns without a width", () => {
+    expect(layoutColumns([50, undefined, undefined], 0, 600)).toEqual({ widths: [50, 25, 25], gap: 0 });
+  });
+  it("a single column has no gap", () => {
+    expect(layoutColumns([undefined], 12, 600)).toEqual({ widths: [100], gap: 0 });
+  });
+});

@@ -1,0 +1,41 @@
+/** What a reader of an email sees: visible text and link targets, extracted from rendered HTML. */
+import { Parser } from "htmlparser2";
+
+export interface VisibleContent {
+  readonly text: string;
+  readonly links: string[];
+}
+
+const SKIPPED = new Set(["head", "style", "script", "title"]);
+const VOID = new Set(["br", "img", "meta", "link", "hr", "input", "col", "area", "base", "wbr", "source"]);
+const BREAKS = new Set(["br", "p", "div", "td", "li", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "table"]);
+const INVISIBLE = /[\u034f\u200a-\u200f\u2028\u2029\ufeff\u00ad]/g;
+
+/** Text outside hidden elements (inline `display:none`, like the preheader) and every body `href`. */
+export function visibleContent(html: string): VisibleContent {
+  const hidden: boolean[] = [];
+  let text = "";
+  const links: string[] = [];
+  const parser = new Parser(
+    {
+      onopentag(name, attribs) {
+        const style = (attribs["style"] ?? "").replace(/\s+/g, "").toLowerCase();
+        const hide = SKIPPED.has(name) || style.includes("display:none") || (hidden.at(-1) ?? false);
+        if (!hide && name === "a" && attribs["href"] !== undefined) links.push(attribs["href"]);
+        if (!VOID.has(name)) hidden.push(hide);
+        if (BREAKS.has(name)) text += " ";
+      },
+      onclosetag(name) {
+        if (!VOID.has(name)) hidden.pop();
+        if (BREAKS.has(name)) text += " ";
+      },
+      ontext(data) {
+        if (!(hidden.at(-1) ?? false)) text += data;
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true },
+  );
+  parser.write(html);
+  parser.end();
+  return { text: text.replace(INVISIBLE, " ").replace(/\u00a0/g, " ").replace(/\s+/g, " ").trim(), links };
+}

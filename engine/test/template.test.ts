@@ -1,0 +1,119 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { ENGINE_VERSION, inspectTemplate, render, validateTemplate } from "../src/index.js";
+import { parseTemplate } from "../src/template/parse.js";
+import { TEMPLATE_SCHEMA_PATH, templateJsonSchemaText } from "../scripts/template-schema.js";
+
+const doc = (rows: unknown[], extra: Record<string, unknown> = {}) => ({ template_id: "t", template_name: "T", schema_version: "1.0", canvas: {}, rows, ...extra });
+const component = (componentType: string, props: Record<string, unknown> = {}) => ({ type: "component", componentType, props });
+const row = (...children: unknown[]) => ({ type: "row", columns: [{ width: 100, children }] });
+
+describe("template reading", () => {
+  it("reports every missing top-level key at once", () => {
+    const result = validateTemplate({ rows: [] });
+    expect(result.valid).toBe(false);
+    expect(result.issues.map((i) => [i.loc.join("."), i.type])).toEqual([
+      ["template_id", "missing"],
+      ["template_name", "missing"],
+      ["canvas", "missing"],
+      ["schema_version", "missing"],
+    ]);
+  });
+
+  it("accepts any minor version and rejects a newer major", () => {
+    expect(validateTemplate(doc([], { schema_version: "1.7" })).valid).toBe(true);
+    const result = validateTemplate(doc([], { schema_version: "2.0" }));
+    expect(result.issues).toEqual([expect.objectContaining({ loc: ["schema_version"], msg: expect.stringContaining("Unsupported schema_version") })]);
+  });
+
+  it("fills implicit defaults, so a document of non-default fields is complete", () => {
+    const { template } = parseTemplate(doc([row(component("heading"))]));
+    expect(template?.canvas).toMatchObject({ width: 600, backgroundColor: "#ffffff", preheaderText: "View this email in your browser", mobileBreakpoint: 600, language: "en-US" });
+    const first = template?.rows[0];
+    expect(first?.kind === "row" && first.style).toMatchObject({ gap: 12, mobileStack: true, backgroundColor: "#ffffff" });
+    const block = first?.kind === "row" ? first.columns[0]?.children[0] : undefined;
+    expect(block?.kind === "component" && block.props).toMatchObject({ level: "h2", fontSize: 32, lineHeight: 1.2, fontWeight: "bold", padding: { top: 0 } });
+  });
+
+  it("reads legacy component and column shapes", () => {
+    const legacy = doc([{ columns: [{ width: 100, components: [{ id: "x", type: "heading", props: { level: 3, content: "Hi" } }] }] }]);
+    const { template, issues } = parseTemplate(legacy);
+    expect(issues).toEqual([]);
+    const first = template?.rows[0];
+    const block = first?.kind === "row" ? first.columns[0]?.children[0] : undefined;
+    expect(block).toMatchObject({ kind: "component", block: "heading", props: { level: "h3" } });
+  });
+
+  it("points an invalid prop at its exact path", () => {
+    const bad = doc([{ type: "row", columns: [{ children: [] }, { children: [component("paragraph"), component("spacer"), component("heading", { level: "h7" })] }] }]);
+    const result = validateTemplate(bad);
+    expect(result.issues).toEqual([{ loc: ["rows", "0", "columns", "1", "children", "2", "props", "level"], msg: expect.any(String), type: "literal_error" }]);
+  });
+
+  it("limits nesting to 5 levels and names the path", () => {
+    let inner: unknown = row(component("spacer"));
+    for (let i = 0; i < 5; i++) inner = row(inner);
+    const result = validateTemplate(doc([inner]));
+    expect(result.valid).toBe(false);
+    expect(result.issues[0]).toMatchObject({ type: "nesting_too_deep" });
+    expect(result.issues[0]?.loc.filter((part) => part === "columns")).toHaveLength(5);
+  });
+
+  it("warns about, and skips, unknown block types and empty spacers", async () => {
+    const t = doc([row(component("carousel")), { type: "row-spacer", height: 0 }]);
+    const result = await render(t, { target: "mjml" });
+    expect(result.warnings.map((w) => [w.code, w.path.join(".")])).toEqual([
+      ["UNKNOWN_BLOCK_TYPE", "rows.0.columns.0.children.0"],
+      ["EMPTY_ROW_SPACER", "rows.1"],
+    ]);
+  });
+
+  it("rejects an unknown visibility operator with the rule's path", () => {
+    const t = doc([{ type: "row", visibility: { enabled: true, rules: [{ tag: "a", operator: "like", value: "x" }] }, columns: [] }]);
+    expect(validateTemplate(t).issues).toEqual([expect.objectContaining({ loc: ["rows", "0", "visibility", "rules", "0", "operator"], type: "literal_error" })]);
+  });
+});
+
+describe("inspectTemplate", () => {
+  it("lists merge tags with positions and defaults, and context keys", () => {
+    const t = doc([
+      { ...row(component("paragraph", { content: '<p>{{ first_name|"there" }} <a href="{{url.cta}}">x</a></p>' })), visibility: { enabled: true, rules: [{ tag: "plan", operator: "==", value: "pro" }] } },
+      row({ ...component("image", { alt: "{{ attr.alt }}", src: "https://e.com/{{id}}.png", visibility: { enabled: true, groups: [{ rules: [{ tag: "Country", operator: "in", value: "fr" }] }] } }) }),
+    ]);
+    const result = inspectTemplate(t);
+    expect(result.contextKeys).toEqual(["plan", "Country"]);
+    expect(result.mergeTags).toEqual([
+      { name: "first_name", group: null, reads: "text", positions: ["text"], default: "there" },
+      { name: "cta", group: "url", reads: "url", positions: ["url"], default: null },
+      { name: "id", group: null, reads: "url", positions: ["url-part"], default: null },
+      { name: "alt", group: "attr", reads: "attr", positions: ["attr"], default: null },
+    ]);
+  });
+});
+
+describe("cache", () => {
+  it("gives each recipient their own values and visible set from one cached compile", async () => {
+    const t = doc([
+      row(component("paragraph", { content: "<p>Hi {{name}}</p>" })),
+      { ...row(component("paragraph", { content: "<p>Pro only</p>" })), visibility: { enabled: true, rules: [{ tag: "plan", operator: "==", value: "pro" }] } },
+    ]);
+    const a = await render(t, { target: "html", dynamicData: { merge_tags: { text: { name: "Ann" } }, context: { plan: "pro" } } });
+    const b = await render(t, { target: "html", dynamicData: { merge_tags: { text: { name: "Bob" } }, context: { plan: "free" } } });
+    const a2 = await render(structuredClone(t), { target: "html", dynamicData: { merge_tags: { text: { name: "Ann" } }, context: { plan: "pro" } } });
+    expect(a.output).toContain("Hi Ann");
+    expect(a.output).toContain("Pro only");
+    expect(b.output).toContain("Hi Bob");
+    expect(b.output).not.toContain("Pro only");
+    expect(a2.output).toBe(a.output);
+  });
+});
+
+describe("published contracts", () => {
+  it("spec/template/v1/template.schema.json is generated from the zod schema (run make spec)", () => {
+    expect(readFileSync(TEMPLATE_SCHEMA_PATH, "utf8")).toBe(templateJsonSchemaText());
+  });
+  it("ENGINE_VERSION matches package.json", () => {
+    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
+    expect(ENGINE_VERSION).toBe(pkg.version);
+  });
+});
