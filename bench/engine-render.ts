@@ -15,7 +15,7 @@ import { render as renderReactEmail } from "@react-email/render";
 import { render } from "../engine/src/index.js";
 
 const RUNS = Number(process.env["BENCH_RUNS"] ?? 1000);
-const CASE = fileURLToPath(new URL("../fixtures/render/realistic-newsletter/case.json", import.meta.url));
+const CASE = process.env["BENCH_CASE"] ?? fileURLToPath(new URL("../fixtures/render/realistic-newsletter/case.json", import.meta.url));
 const fixture = JSON.parse(readFileSync(CASE, "utf8")) as { template: unknown; dynamic_data: { merge_tags?: { text?: Record<string, string> }; context?: Record<string, string> } };
 
 function stats(samples: number[]) {

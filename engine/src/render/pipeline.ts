@@ -69,11 +69,13 @@ async function compileTarget(template: Template, target: RenderTarget, minify: b
   return compileOutput(minify ? minifyMarkup(html) : html, out.slots, "markup");
 }
 
-/** Compiles our own MJML. Errors here are engine bugs, reported as RENDER_ERROR without internals. */
+/**
+ * Compiles our own MJML. `fonts: {}` stops mjml adding its own Google Fonts links (our single link is
+ * the document's `mj-font`); `ignoreIncludes` keeps it from reading files. Errors here are engine bugs, reported as RENDER_ERROR without internals. */
 export async function compileMjml(mjml: string): Promise<string> {
   let result: Awaited<ReturnType<typeof mjml2html>>;
   try {
-    result = await mjml2html(mjml, { validationLevel: "strict", minify: false, beautify: false, keepComments: true, ignoreIncludes: true } as Parameters<typeof mjml2html>[1]);
+    result = await mjml2html(mjml, { validationLevel: "strict", minify: false, beautify: false, keepComments: true, ignoreIncludes: true, fonts: {} } as Parameters<typeof mjml2html>[1]);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new RenderError(`MJML compilation failed: ${message}`, [{ loc: [], msg: message, type: "mjml_error" }]);

@@ -34,7 +34,7 @@ export class DocumentContext {
     const ctx: BlockRenderContext = {
       out: this.out,
       width,
-      className: blockClasses(node.props as ResponsiveProps, uid, this.mobileCss),
+      className: blockClasses(node.props as ResponsiveProps, uid, this.mobileCss, node.block, renderer),
       fonts: this.fonts,
       uid,
       headCss: this.headCss,

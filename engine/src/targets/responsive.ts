@@ -14,19 +14,19 @@ export interface ResponsiveProps {
   readonly mobile?: Readonly<Record<string, string | number>>;
 }
 
-/** Mobile override keys and the CSS they set; text values apply to the block and its descendants. */
-const OVERRIDES: Record<string, { property: string; unit: "px" | "%" | ""; scope: "text" | "self" | "img" }> = {
+/** Mobile override keys and the CSS property each sets. */
+const OVERRIDES: Record<string, { property: string; unit: "px" | "%" | ""; scope: "text" | "box" | "height" | "image" }> = {
   fontSize: { property: "font-size", unit: "px", scope: "text" },
   lineHeight: { property: "line-height", unit: "", scope: "text" },
   color: { property: "color", unit: "", scope: "text" },
   letterSpacing: { property: "letter-spacing", unit: "px", scope: "text" },
   align: { property: "text-align", unit: "", scope: "text" },
-  paddingTop: { property: "padding-top", unit: "px", scope: "self" },
-  paddingRight: { property: "padding-right", unit: "px", scope: "self" },
-  paddingBottom: { property: "padding-bottom", unit: "px", scope: "self" },
-  paddingLeft: { property: "padding-left", unit: "px", scope: "self" },
-  height: { property: "height", unit: "px", scope: "self" },
-  width: { property: "width", unit: "%", scope: "img" },
+  paddingTop: { property: "padding-top", unit: "px", scope: "box" },
+  paddingRight: { property: "padding-right", unit: "px", scope: "box" },
+  paddingBottom: { property: "padding-bottom", unit: "px", scope: "box" },
+  paddingLeft: { property: "padding-left", unit: "px", scope: "box" },
+  height: { property: "height", unit: "px", scope: "height" },
+  width: { property: "width", unit: "%", scope: "image" },
 };
 
 function cssValue(value: string | number, unit: "px" | "%" | ""): string {
@@ -34,8 +34,25 @@ function cssValue(value: string | number, unit: "px" | "%" | ""): string {
   return value.replace(/[;{}<>"\\]/g, "");
 }
 
+/** Where the block's markup keeps what an override changes, per renderer. */
+function overrideRule(scope: string, property: string, value: string, uid: string, block: string, renderer: "mjml" | "html" | "jsx"): string {
+  const set = (selector: string, prop = property) => `${selector}{${prop}:${value} !important}`;
+  switch (scope) {
+    case "text":
+      return set(`.${uid},.${uid} *`);
+    case "box":
+      // A button's padding is the space inside it, which lives on its link.
+      return set(block === "button" ? `.${uid} a` : `.${uid}`);
+    case "height":
+      return set(`.${uid},.${uid} div`) + set(`.${uid} div`, "line-height");
+    default:
+      // mj-image sizes the image by its inner table; plain HTML sizes the <img> itself.
+      return renderer === "mjml" ? set(`.${uid} table`) + `.${uid} td td{width:auto !important}` : set(`.${uid} img`) + set(`.${uid} img`, "max-width");
+  }
+}
+
 /** Classes for a block, registering the mobile rules its overrides need. */
-export function blockClasses(props: ResponsiveProps, uid: string, mobileCss: string[]): string {
+export function blockClasses(props: ResponsiveProps, uid: string, mobileCss: string[], block: string, renderer: "mjml" | "html" | "jsx"): string {
   const classes: string[] = [];
   if (props.desktopHide) classes.push(HIDE_ON_DESKTOP);
   if (props.mobileHide) classes.push(HIDE_ON_MOBILE);
@@ -44,9 +61,7 @@ export function blockClasses(props: ResponsiveProps, uid: string, mobileCss: str
     classes.push(uid);
     for (const [key, value] of overrides) {
       const rule = OVERRIDES[key];
-      if (!rule) continue;
-      const selector = rule.scope === "text" ? `.${uid},.${uid} *` : rule.scope === "img" ? `.${uid} img` : `.${uid}`;
-      mobileCss.push(`${selector}{${rule.property}:${cssValue(value, rule.unit)} !important}`);
+      if (rule) mobileCss.push(overrideRule(rule.scope, rule.property, cssValue(value, rule.unit), uid, block, renderer));
     }
   }
   return classes.join(" ");

@@ -90,7 +90,9 @@ export function spacingSchema(defaults: { top: number; right: number; bottom: nu
     left: px.default(defaults.left),
   });
   return z
-    .union([px.transform((all) => ({ top: all, right: all, bottom: all, left: all })), sides])
+    .union([px.transform((all) => ({ top: all, right: all, bottom: all, left: all })), sides], {
+      error: "Input should be a number of px or an object {top, right, bottom, left}",
+    })
     .prefault({});
 }
 export const ZERO_SPACING = { top: 0, right: 0, bottom: 0, left: 0 } as const;

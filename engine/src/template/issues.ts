@@ -25,11 +25,14 @@ function convert(issue: z.core.$ZodIssue, prefix: Path): ValidationIssue[] {
     case "unrecognized_keys":
       return issue.keys.map((key) => ({ loc: [...loc, key], msg: "Extra inputs are not permitted", type: "extra_forbidden" }));
     case "invalid_union": {
-      // Report the alternative that got furthest (most specific path), not a generic "no match".
-      const best = issue.errors
-        .map((alt) => alt.flatMap((inner) => convert(inner, [...prefix, ...issue.path])))
-        .sort((a, b) => depth(b) - depth(a))[0];
-      return best && best.length > 0 ? best : [{ loc, msg: issue.message, type: "union_error" }];
+      // An alternative that failed deeper inside the value is the specific problem (an object with a
+      // bad field); when all fail at the value itself, the union's own message says what is accepted.
+      const alternatives = issue.errors.map((alt) => alt.flatMap((inner) => convert(inner, [...prefix, ...issue.path])));
+      const best = [...alternatives].sort((a, b) => depth(b) - depth(a))[0];
+      if (best && best.length > 0 && depth(best) > loc.length) return best;
+      const first = alternatives[0]?.[0];
+      if (first?.type === "missing") return [first];
+      return [{ loc, msg: issue.message === "Invalid input" ? (first?.msg ?? issue.message) : issue.message, type: first?.type ?? "union_error" }];
     }
     default:
       return [{ loc, msg: issue.message, type: "value_error" }];

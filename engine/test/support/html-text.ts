@@ -8,7 +8,8 @@ export interface VisibleContent {
 
 const SKIPPED = new Set(["head", "style", "script", "title"]);
 const VOID = new Set(["br", "img", "meta", "link", "hr", "input", "col", "area", "base", "wbr", "source"]);
-const BREAKS = new Set(["br", "p", "div", "td", "li", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "table"]);
+// Element boundaries read as word breaks on both sides (mj-navbar puts links in cells, JSX inline).
+const BREAKS = new Set(["a", "br", "p", "div", "td", "li", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "table"]);
 const INVISIBLE = /[\u034f\u200a-\u200f\u2028\u2029\ufeff\u00ad]/g;
 
 /** Text outside hidden elements (inline `display:none`, like the preheader) and every body `href`. */

@@ -36,6 +36,11 @@ function gradient(p: ButtonProps): string | undefined {
   return g.useGradient ? `linear-gradient(${g.angle}deg, ${g.from}, ${g.to})` : undefined;
 }
 
+/** No link, no `href`: mjml then renders a plain label, and the other targets do the same. */
+function href(p: ButtonProps, ctx: BlockRenderContext): string {
+  return p.link === "" ? "" : ` href="${ctx.out.url(p.link)}"`;
+}
+
 function borderValue(p: ButtonProps): string | undefined {
   return p.border.width > 0 ? `${px(p.border.width)} ${p.border.style} ${p.border.color}` : undefined;
 }
@@ -73,7 +78,7 @@ export const button = defineBlock({
     const background = gradient(p);
     if (background) ctx.headCss.push(`.${ctx.uid} td,.${ctx.uid} a{background-image:${background} !important}`);
     const border = p.border.width > 0 ? `${px(p.border.width)} ${p.border.style} ${toMjmlColor(p.border.color)}` : undefined;
-    return `<mj-button href="${ctx.out.url(p.link)}"${attrs({
+    return `<mj-button${href(p, ctx)}${attrs({
       "background-color": toMjmlColor(p.backgroundGradient.useGradient ? p.backgroundGradient.from : p.backgroundColor),
       color: toMjmlColor(p.color),
       "font-family": fontStack(p.fontFamily),
@@ -104,7 +109,7 @@ export const button = defineBlock({
       `<div${htmlClass(ctx.className)}${attrs({ style: outer })}>` +
       `<table role="presentation" border="0" cellpadding="0" cellspacing="0"${attrs({ align: p.align, width: p.fullWidth ? "100%" : undefined })} style="border-collapse:separate">` +
       `<tr><td align="center"${attrs({ style: cell })}>` +
-      `<a href="${ctx.out.url(p.link)}" target="_blank"${attrs({ style: link })}>${withIcon(p, ctx, ctx.out.text(p.text), "img")}</a>` +
+      `<a${href(p, ctx)} target="_blank"${attrs({ style: link })}>${withIcon(p, ctx, ctx.out.text(p.text), "img")}</a>` +
       `</td></tr></table></div>`
     );
   },
@@ -120,6 +125,6 @@ export const button = defineBlock({
       ...(p.fullWidth ? ([["display", "block"], ["text-align", "center"]] as const) : []),
     ];
     const outer = jsxStyle([["text-align", p.align], ...paddingDeclaration(p.margin)]);
-    return `<Section${jsxClass(ctx.className)} style={${outer}}><Button href="${ctx.out.url(p.link)}" target="_blank" style={${jsxStyle(style)}}>${withIcon(p, ctx, ctx.out.text(p.text), "Img")}</Button></Section>`;
+    return `<Section${jsxClass(ctx.className)} style={${outer}}><Button${href(p, ctx)} target="_blank" style={${jsxStyle(style)}}>${withIcon(p, ctx, ctx.out.text(p.text), "Img")}</Button></Section>`;
   },
 });

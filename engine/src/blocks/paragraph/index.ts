@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { commonBlockFields, mobileOverridesSchema, typographyFields } from "../../template/common.js";
-import { contentToJsx, contentToMarkup, isElement, parseContent, elementToJsx, nodesToJsx, DEFAULT_JSX_MAPPER } from "../../render/content.js";
+import { contentToMarkup, isElement, parseContent, elementToJsx, nodesToJsx, DEFAULT_JSX_MAPPER } from "../../render/content.js";
 import { cssText, jsxStyle, spacing } from "../../render/style.js";
 import { defineBlock, type BlockRenderContext } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, mjmlTypography, paddingDeclaration, typographyDeclarations } from "../shared.js";
@@ -56,8 +56,8 @@ export const paragraph = defineBlock({
   },
   jsx(p, ctx) {
     const outer = paddingDeclaration(addSpacing(p.margin, p.padding));
-    return `<Section${jsxClass(ctx.className)} style={${jsxStyle(outer)}}>${richTextJsx(p.content, p, ctx.out, ctx)}</Section>`;
+    const style = outer.length > 0 ? ` style={${jsxStyle(outer)}}` : "";
+    return `<Section${jsxClass(ctx.className)}${style}>${richTextJsx(p.content, p, ctx.out, ctx)}</Section>`;
   },
 });
 
-export { contentToJsx };

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# `make run`: builds the server, then starts it on http://localhost:8787 with SQLite under ./data/,
+# seeding a demo template and demo keys on first start and printing copy-paste curl commands.
+# Override with PORT, HOST, DATABASE_URL (see server/README.md). Ctrl-C / SIGTERM stops it gracefully.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+node_modules/.bin/tsc -p server/tsconfig.build.json
+export PORT="${PORT:-8787}"
+exec node server/lib/cli.js serve --demo

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The server suite against both databases: starts a throwaway PostgreSQL (installing it if needed),
+# runs vitest, and always stops the cluster. Without PostgreSQL the suite fails; it never skips.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root="$(pwd)"
+
+pg_env="$(bash "$root/scripts/ensure-postgres.sh" start)" || {
+  echo "test-server: PostgreSQL could not be started; the server suite needs it" >&2
+  exit 1
+}
+eval "$pg_env"
+trap 'bash "$root/scripts/ensure-postgres.sh" stop "$MAILRENDER_PG_DATA"' EXIT
+
+export MAILRENDER_TEST_DATABASE_URL="$DATABASE_URL"
+unset DATABASE_URL # the suite creates its own databases; the server must not pick this one up by accident
+
+cd server
+../node_modules/.bin/vitest run "$@"

@@ -1,0 +1,28 @@
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { generateApiKey } from "../src/auth/keys.js";
+import { DEFAULTS } from "../src/config.js";
+import { seedDemo } from "../src/demo.js";
+import { handleSignals, startServer } from "../src/server.js";
+
+/** The real service for the benchmark: SQLite in a temp dir, demo template and key, default cache. */
+const dir = mkdtempSync(path.join(os.tmpdir(), "mailrender-bench-"));
+const server = await startServer(
+  {
+    host: "127.0.0.1",
+    port: 0,
+    database: { kind: "sqlite", path: path.join(dir, "bench.db") },
+    cacheTtlMs: DEFAULTS.cacheTtlMs,
+    bodyLimitBytes: DEFAULTS.bodyLimitBytes,
+    // The limiter stays in the request path, with a budget the benchmark cannot exhaust.
+    rateLimit: { max: 1_000_000_000, windowMs: DEFAULTS.rateLimitWindowMs },
+    adminKey: generateApiKey(),
+    logLevel: "warn",
+  },
+  undefined,
+);
+handleSignals(server, () => {});
+const { state } = await seedDemo(server.store, dir);
+const template = await server.store.getTemplate(state.template_id);
+process.stdout.write(JSON.stringify({ url: server.url, key: state.render_key, templateId: state.template_id, body: template?.body }) + "\n");

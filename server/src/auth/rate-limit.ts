@@ -1,0 +1,33 @@
+import type { RateLimitConfig } from "../config.js";
+
+/**
+ * Fixed-window request counter per key, in this process's memory (each server instance limits on its
+ * own; behind N instances a key gets at most N × max). Cheap enough for the hot path: one map lookup.
+ */
+export class RateLimiter {
+  private readonly windows = new Map<string, { start: number; count: number }>();
+
+  constructor(
+    private readonly config: RateLimitConfig,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Counts one request; returns the seconds to wait when the key is over its limit, else 0. */
+  hit(keyId: string): number {
+    if (this.config.max <= 0) return 0;
+    const now = this.now();
+    let window = this.windows.get(keyId);
+    if (window === undefined || now - window.start >= this.config.windowMs) {
+      if (this.windows.size > 100_000) this.sweep(now);
+      window = { start: now, count: 0 };
+      this.windows.set(keyId, window);
+    }
+    window.count += 1;
+    if (window.count <= this.config.max) return 0;
+    return Math.max(1, Math.ceil((window.start + this.config.windowMs - now) / 1000));
+  }
+
+  private sweep(now: number): void {
+    for (const [id, w] of this.windows) if (now - w.start >= this.config.windowMs) this.windows.delete(id);
+  }
+}

@@ -1,0 +1,48 @@
+import type { ApiKeyRecord, KeySecretRecord, Store, TemplateRecord } from "../store/types.js";
+import { TtlCache } from "./ttl-cache.js";
+
+type KeyHit = { key: ApiKeyRecord; secret: KeySecretRecord } | null;
+
+/**
+ * Cached reads of the two hot lookups (key by secret hash, template by id). Misses are cached too,
+ * so a flood of unknown keys does not become a flood of queries. Writes through this server drop the
+ * affected entries at once; writes through another server are seen within the TTL.
+ */
+export class CachedLookups {
+  private readonly keys: TtlCache<KeyHit>;
+  private readonly templates: TtlCache<TemplateRecord | null>;
+
+  constructor(
+    private readonly store: Store,
+    ttlMs: number,
+    maxEntries = 10_000,
+  ) {
+    this.keys = new TtlCache(ttlMs, maxEntries);
+    this.templates = new TtlCache(ttlMs, maxEntries);
+  }
+
+  async keyBySecretHash(hash: string): Promise<KeyHit> {
+    const cached = this.keys.get(hash);
+    if (cached !== undefined) return cached;
+    const found = (await this.store.findKeyBySecretHash(hash)) ?? null;
+    this.keys.set(hash, found);
+    return found;
+  }
+
+  async template(id: string): Promise<TemplateRecord | null> {
+    const cached = this.templates.get(id);
+    if (cached !== undefined) return cached;
+    const found = (await this.store.getTemplate(id)) ?? null;
+    this.templates.set(id, found);
+    return found;
+  }
+
+  /** A key changed here: entries are keyed by secret hash, so drop them all (key changes are rare). */
+  keysChanged(): void {
+    this.keys.clear();
+  }
+
+  templateChanged(id: string): void {
+    this.templates.delete(id);
+  }
+}

@@ -1,0 +1,63 @@
+/** One validation problem, in the FastAPI/pydantic shape the clients already understand. */
+export interface Issue {
+  loc: string[];
+  msg: string;
+  type: string;
+}
+
+export type ErrorCode =
+  | "BAD_REQUEST"
+  | "INVALID_API_KEY"
+  | "FORBIDDEN"
+  | "NOT_FOUND"
+  | "TEMPLATE_NOT_FOUND"
+  | "KEY_NOT_FOUND"
+  | "KEY_REVOKED"
+  | "METHOD_NOT_ALLOWED"
+  | "PAYLOAD_TOO_LARGE"
+  | "UNSUPPORTED_MEDIA_TYPE"
+  | "RENDER_ERROR"
+  | "RATE_LIMITED"
+  | "INTERNAL_ERROR"
+  | "UNAVAILABLE";
+
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+  issues?: Issue[];
+}
+
+/** An error whose status, code and message are safe to show to the caller as they are. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly issues?: Issue[],
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+  }
+
+  body(): ErrorBody {
+    return this.issues === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, issues: this.issues };
+  }
+}
+
+/**
+ * Every 422 uses the seed's code RENDER_ERROR: the seed defines 422 as "request body invalid or the
+ * render pipeline failed", and the clients map any 422 to that one code.
+ */
+export function validationError(issues: Issue[], message = "Request validation failed"): ApiError {
+  return new ApiError(422, "RENDER_ERROR", message, issues);
+}
+
+export const invalidApiKey = (message: string): ApiError =>
+  new ApiError(401, "INVALID_API_KEY", message, undefined, { "www-authenticate": 'Bearer realm="mailrender"' });
+
+export const templateNotFound = (id: string): ApiError =>
+  new ApiError(404, "TEMPLATE_NOT_FOUND", `Template '${id}' does not exist`);
+
+export const keyNotFound = (id: string): ApiError => new ApiError(404, "KEY_NOT_FOUND", `API key '${id}' does not exist`);

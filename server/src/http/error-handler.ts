@@ -1,0 +1,44 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { ApiError, validationError, type ErrorBody } from "../errors.js";
+import { isUnavailable } from "../store/unavailable.js";
+import { RequestValidationError } from "./validation.js";
+
+/** Fastify's own request errors we answer with a specific status; anything else is a 500. */
+const FRAMEWORK_ERRORS: Record<string, () => ApiError> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: () => new ApiError(413, "PAYLOAD_TOO_LARGE", "Request body is larger than the configured limit"),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
+    new ApiError(415, "UNSUPPORTED_MEDIA_TYPE", "Unsupported Content-Type; send 'Content-Type: application/json'"),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new ApiError(400, "BAD_REQUEST", "Content-Length does not match the body"),
+  FST_ERR_CTP_INVALID_TYPE: () => new ApiError(400, "BAD_REQUEST", "Malformed Content-Type header"),
+  FST_ERR_CTP_EMPTY_TYPE: () => new ApiError(400, "BAD_REQUEST", "Empty Content-Type header"),
+  FST_ERR_BAD_URL: () => new ApiError(400, "BAD_REQUEST", "Malformed URL"),
+  FST_ERR_ASYNC_CONSTRAINT: () => new ApiError(400, "BAD_REQUEST", "Bad request"),
+};
+
+/** Maps any error to the public `{code, message, issues?}` body; never exposes internals. */
+export function toApiError(err: unknown, request: FastifyRequest): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err instanceof RequestValidationError) return validationError(err.issues);
+  if (isUnavailable(err)) {
+    request.log.error({ err }, "database unavailable");
+    return new ApiError(503, "UNAVAILABLE", "The service is temporarily unavailable; retry later", undefined, { "retry-after": "5" });
+  }
+  const code = (err as Partial<FastifyError>).code;
+  const known = code === undefined ? undefined : FRAMEWORK_ERRORS[code];
+  if (known !== undefined) return known();
+  const status = (err as Partial<FastifyError>).statusCode;
+  if (typeof status === "number" && status >= 400 && status < 500) {
+    return new ApiError(400, "BAD_REQUEST", "Bad request");
+  }
+  request.log.error({ err }, "unhandled error");
+  return new ApiError(500, "INTERNAL_ERROR", "Internal server error");
+}
+
+export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
+  const body: ErrorBody = error.body();
+  return reply.code(error.status).headers(error.headers).type("application/json; charset=utf-8").send(body);
+}
+
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err, request, reply) => sendError(reply, toApiError(err, request)));
+}

@@ -1,0 +1,100 @@
+import { render, RenderError, type DynamicData } from "@mailrender/engine";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { requireTarget } from "../auth/authenticate.js";
+import { templateNotFound, validationError } from "../errors.js";
+import { RenderTargetSchema } from "../schemas.js";
+import { currentKey, type RouteContext } from "./context.js";
+import { errors, SECURED } from "./responses.js";
+
+/** The deprecation announcement (RFC 9745 `Deprecation`, RFC 8594 `Sunset`). */
+export const DEPRECATION_HEADERS = {
+  deprecation: "@1780617600", // 2026-06-05T00:00:00Z
+  sunset: "Tue, 01 Dec 2026 00:00:00 GMT",
+  link: '</docs#/sdk/renderTemplate>; rel="deprecation"; type="text/html"',
+} as const;
+
+const MergeTagMap = z.record(z.string(), z.string());
+
+export const DynamicDataSchema = z
+  .strictObject({
+    merge_tags: z
+      .strictObject({ text: MergeTagMap.optional(), url: MergeTagMap.optional(), attr: MergeTagMap.optional() })
+      .optional()
+      .describe("Merge-tag values by group; a bare tag reads the group that fits where it stands"),
+    context: z
+      .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+      .optional()
+      .describe("Flat map read by visibility rules"),
+  })
+  .meta({ id: "DynamicData" });
+
+export const RenderRequestSchema = z
+  .strictObject({
+    template_id: z.uuid({ version: "v4" }),
+    target: RenderTargetSchema.default("html"),
+    dynamic_data: DynamicDataSchema.optional(),
+  })
+  .meta({ id: "RenderRequest" });
+
+/** zod's optional fields may hold `undefined`; the engine's types (exact optional properties) may not. */
+function toDynamicData(input: z.output<typeof DynamicDataSchema> | undefined): DynamicData | undefined {
+  if (input === undefined) return undefined;
+  const tags = input.merge_tags;
+  const mergeTags =
+    tags === undefined
+      ? undefined
+      : { ...(tags.text && { text: tags.text }), ...(tags.url && { url: tags.url }), ...(tags.attr && { attr: tags.attr }) };
+  return { ...(mergeTags && { merge_tags: mergeTags }), ...(input.context && { context: input.context }) };
+}
+
+const CONTENT_TYPES = { html: "text/html; charset=utf-8", "react-email": "text/plain; charset=utf-8", mjml: "text/plain; charset=utf-8" } as const;
+
+/** POST /v1/sdk/render (deprecated): renders on the server with the same engine the clients embed. */
+export const sdkRenderRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx) => {
+  app.post(
+    "/v1/sdk/render",
+    {
+      config: { auth: "key" },
+      schema: {
+        tags: ["sdk"],
+        operationId: "renderTemplate",
+        summary: "Render a template on the server (deprecated)",
+        description:
+          "Deprecated: clients render in-process from `GET /v1/sdk/template/{id}`. Every response carries `Deprecation`, " +
+          "`Sunset` and `Link: <…>; rel=\"deprecation\"`. The body of a 200 is the raw output (minified, byte-identical to " +
+          "the clients'), `text/html` for `html` and `text/plain` for `react-email` and `mjml`.",
+        deprecated: true,
+        security: SECURED,
+        body: RenderRequestSchema,
+        response: {
+          200: {
+            description: "The rendered output, not wrapped in JSON",
+            content: { "text/html": { schema: z.string() }, "text/plain": { schema: z.string() } },
+          },
+          ...errors(401, 403, 404, 413, 415, 422, 429),
+        },
+      },
+      // The announcement goes on every answer of this route, errors included.
+      onSend: async (_request, reply, payload) => {
+        reply.headers(DEPRECATION_HEADERS);
+        return payload;
+      },
+    },
+    async (request, reply) => {
+      const key = currentKey(request);
+      const { template_id: id, target, dynamic_data } = request.body;
+      requireTarget(key, target);
+      const template = await ctx.lookups.template(id);
+      if (template === null) throw templateNotFound(id);
+      try {
+        const result = await render(JSON.parse(template.body) as unknown, { target, dynamicData: toDynamicData(dynamic_data), minify: true });
+        return reply.type(CONTENT_TYPES[target]).send(result.output);
+      } catch (err) {
+        // Engine issues pass through unchanged, so they match what a client's in-process render reports.
+        if (err instanceof RenderError) throw validationError([...err.issues].map((i) => ({ loc: [...i.loc], msg: i.msg, type: i.type })), err.message);
+        throw err;
+      }
+    },
+  );
+};

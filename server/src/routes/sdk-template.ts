@@ -1,0 +1,52 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { requireTarget } from "../auth/authenticate.js";
+import { templateNotFound } from "../errors.js";
+import { RenderTargetSchema, TemplateIdParams, TemplateJsonSchema } from "../schemas.js";
+import { effectiveTargets } from "../targets.js";
+import { ifNoneMatchMatches } from "./conditional.js";
+import { currentKey, type RouteContext } from "./context.js";
+import { errors, SECURED } from "./responses.js";
+
+/** GET /v1/sdk/template/{id}: the hot path of every client; served from the lookup cache. */
+export const sdkTemplateRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx) => {
+  app.get(
+    "/v1/sdk/template/:id",
+    {
+      config: { auth: "key" },
+      schema: {
+        tags: ["sdk"],
+        operationId: "getSdkTemplate",
+        summary: "Fetch a template's JSON for client-side rendering",
+        description:
+          "Any valid key may fetch. With `?target=` the key's scope is checked (403 when excluded). The response carries " +
+          "`ETag` (answer `If-None-Match` with 304) and `X-Key-Targets`, the key's allowed targets, so a client can enforce " +
+          "the scope on renders from its cache.",
+        security: SECURED,
+        params: TemplateIdParams,
+        querystring: z.strictObject({ target: RenderTargetSchema.optional().describe("The target the caller is about to render") }),
+        response: {
+          200: TemplateJsonSchema,
+          304: z.null().describe("Not Modified: the cached copy is current"),
+          ...errors(401, 403, 404, 422, 429),
+        },
+      },
+    },
+    async (request, reply) => {
+      const key = currentKey(request);
+      const { target } = request.query;
+      if (target !== undefined) requireTarget(key, target);
+      const template = await ctx.lookups.template(request.params.id);
+      if (template === null) throw templateNotFound(request.params.id);
+      reply.header("etag", template.etag);
+      reply.header("x-key-targets", effectiveTargets(key.targets).join(","));
+      reply.header("cache-control", "private, no-cache");
+      if (ifNoneMatchMatches(request.headers["if-none-match"], template.etag)) {
+        return reply.code(304).send(null);
+      }
+      // The stored text is already JSON: sent as-is (Fastify skips serialisation for JSON strings).
+      reply.type("application/json; charset=utf-8");
+      return reply.send(template.body as unknown as Record<string, unknown>);
+    },
+  );
+};

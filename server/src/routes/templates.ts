@@ -1,0 +1,131 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { templateNotFound } from "../errors.js";
+import { PageQuery, TemplateIdParams, TemplateJsonSchema, TemplateMetaSchema, WarningSchema } from "../schemas.js";
+import { createTemplate, etagFor, prepareTemplate } from "../services/templates.js";
+import type { TemplateMeta } from "../store/types.js";
+import type { RouteContext } from "./context.js";
+import { errors, SECURED } from "./responses.js";
+
+const WrittenTemplateSchema = TemplateMetaSchema.extend({
+  warnings: z.array(WarningSchema).describe("Non-fatal findings of the engine's validator, e.g. unknown block types"),
+}).meta({ id: "WrittenTemplate" });
+
+const TemplateWithBodySchema = TemplateMetaSchema.extend({ template: TemplateJsonSchema }).meta({ id: "TemplateWithJson" });
+
+function meta(t: TemplateMeta) {
+  return { id: t.id, name: t.name, version: t.version, etag: t.etag, created_at: t.createdAt, updated_at: t.updatedAt };
+}
+
+/** Template management (admin keys only): bodies are validated by the engine before they are stored. */
+export const templateRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx) => {
+  const admin = { auth: "admin" } as const;
+
+  app.post(
+    "/api/v1/templates",
+    {
+      config: admin,
+      schema: {
+        tags: ["templates"],
+        operationId: "createTemplate",
+        summary: "Store a template; the service assigns its id (a UUID v4, written into `template_id`)",
+        security: SECURED,
+        body: TemplateJsonSchema,
+        response: { 201: WrittenTemplateSchema, ...errors(401, 403, 413, 415, 422, 429) },
+      },
+    },
+    async (request, reply) => {
+      const { record, warnings } = await createTemplate(ctx.store, request.body);
+      reply.header("location", `/api/v1/templates/${record.id}`).header("etag", record.etag);
+      return reply.code(201).send({ ...meta(record), warnings: [...warnings].map((w) => ({ ...w, path: [...w.path] })) });
+    },
+  );
+
+  app.put(
+    "/api/v1/templates/:id",
+    {
+      config: admin,
+      schema: {
+        tags: ["templates"],
+        operationId: "replaceTemplate",
+        summary: "Replace a template (new version, new ETag)",
+        security: SECURED,
+        params: TemplateIdParams,
+        body: TemplateJsonSchema,
+        response: { 200: WrittenTemplateSchema, ...errors(401, 403, 404, 413, 415, 422, 429) },
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      const prepared = prepareTemplate(request.body, id);
+      const record = await ctx.store.replaceTemplate(id, {
+        name: prepared.name,
+        body: prepared.body,
+        etagFor: (version) => etagFor(version, prepared.body),
+        updatedAt: new Date().toISOString(),
+      });
+      if (record === undefined) throw templateNotFound(id);
+      ctx.lookups.templateChanged(id);
+      reply.header("etag", record.etag);
+      return { ...meta(record), warnings: [...prepared.warnings].map((w) => ({ ...w, path: [...w.path] })) };
+    },
+  );
+
+  app.get(
+    "/api/v1/templates",
+    {
+      config: admin,
+      schema: {
+        tags: ["templates"],
+        operationId: "listTemplates",
+        summary: "List templates (metadata only), oldest first",
+        security: SECURED,
+        querystring: PageQuery,
+        response: { 200: z.object({ templates: z.array(TemplateMetaSchema) }), ...errors(401, 403, 422, 429) },
+      },
+    },
+    async (request) => ({ templates: (await ctx.store.listTemplates(request.query)).map(meta) }),
+  );
+
+  app.get(
+    "/api/v1/templates/:id",
+    {
+      config: admin,
+      schema: {
+        tags: ["templates"],
+        operationId: "getTemplate",
+        summary: "Read a template with its metadata",
+        security: SECURED,
+        params: TemplateIdParams,
+        response: { 200: TemplateWithBodySchema, ...errors(401, 403, 404, 422, 429) },
+      },
+    },
+    async (request, reply) => {
+      const record = await ctx.store.getTemplate(request.params.id);
+      if (record === undefined) throw templateNotFound(request.params.id);
+      reply.header("etag", record.etag);
+      return { ...meta(record), template: JSON.parse(record.body) as Record<string, unknown> };
+    },
+  );
+
+  app.delete(
+    "/api/v1/templates/:id",
+    {
+      config: admin,
+      schema: {
+        tags: ["templates"],
+        operationId: "deleteTemplate",
+        summary: "Delete a template (later fetches answer 404)",
+        security: SECURED,
+        params: TemplateIdParams,
+        response: { 204: z.null().describe("Deleted"), ...errors(401, 403, 404, 422, 429) },
+      },
+    },
+    async (request, reply) => {
+      const deleted = await ctx.store.deleteTemplate(request.params.id);
+      if (!deleted) throw templateNotFound(request.params.id);
+      ctx.lookups.templateChanged(request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,80 @@
+import { z } from "zod";
+import { KEY_ID_PATTERN } from "./auth/keys.js";
+import { KEY_TARGETS, RENDER_TARGETS } from "./targets.js";
+
+/** Shared request/response shapes; each also becomes a named schema in the OpenAPI document. */
+
+export const IssueSchema = z
+  .object({
+    loc: z.array(z.string()).describe("Where the problem is: `body`, `path`, `query` or `header`, then the field path"),
+    msg: z.string(),
+    type: z.string().describe("Machine-readable kind, e.g. `missing`, `uuid_parsing`, `literal_error`"),
+  })
+  .meta({ id: "ValidationIssue" });
+
+export const ErrorSchema = z
+  .object({
+    code: z.string().describe("Stable error code, see spec/errors.md"),
+    message: z.string(),
+    issues: z.array(IssueSchema).optional().describe("Present on 422 only"),
+  })
+  .meta({ id: "Error" });
+
+export const RenderTargetSchema = z.enum(RENDER_TARGETS).meta({ id: "RenderTarget" });
+export const KeyTargetSchema = z.enum(KEY_TARGETS).describe("A render target, or `all` for every target").meta({ id: "KeyTarget" });
+
+export const TemplateIdParams = z.strictObject({ id: z.uuid({ version: "v4" }).describe("Template id (UUID v4)") });
+export const KeyIdParams = z.strictObject({
+  id: z.string().regex(KEY_ID_PATTERN).describe("Key id, `key_` followed by a ULID"),
+});
+
+export const PageQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+export const TemplateJsonSchema = z
+  .record(z.string(), z.unknown())
+  .describe("Template JSON, version 1 (spec/template/v1/template.schema.json); opaque to SDK callers")
+  .meta({ id: "TemplateJson" });
+
+const iso = z.string().describe("ISO 8601 UTC timestamp");
+
+export const KeySchema = z
+  .object({
+    id: z.string().describe("`key_` + ULID"),
+    name: z.string(),
+    targets: z.array(KeyTargetSchema),
+    created_at: iso,
+    prefix: z.string().describe("First 12 characters of the secret, for recognising it"),
+    role: z.enum(["render", "admin"]),
+    expires_at: iso.nullable(),
+    revoked_at: iso.nullable(),
+    status: z.enum(["active", "revoked", "expired"]),
+  })
+  .meta({ id: "ApiKey" });
+
+export const CreatedKeySchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    key: z.string().describe("The secret; shown only in this response"),
+    targets: z.array(KeyTargetSchema),
+    created_at: iso,
+    prefix: z.string(),
+    expires_at: iso.nullable(),
+  })
+  .meta({ id: "CreatedApiKey" });
+
+export const TemplateMetaSchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    version: z.number().int(),
+    etag: z.string(),
+    created_at: iso,
+    updated_at: iso,
+  })
+  .meta({ id: "TemplateMeta" });
+
+export const WarningSchema = z.object({ code: z.string(), message: z.string(), path: z.array(z.string()) }).meta({ id: "RenderWarning" });

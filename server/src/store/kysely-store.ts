@@ -1,0 +1,222 @@
+import { Migrator, sql, type Kysely, type Selectable } from "kysely";
+import type { DatabaseConfig } from "../config.js";
+import type { KeyTarget } from "../targets.js";
+import { connect } from "./connect.js";
+import { migrationProvider } from "./migrations.js";
+import type { ApiKeysTable, ApiKeySecretsTable, Database, TemplatesTable } from "./schema.js";
+import type { ApiKeyRecord, KeyRole, KeySecretRecord, NewKey, Page, Store, TemplateMeta, TemplateRecord } from "./types.js";
+import { guard } from "./unavailable.js";
+
+type KeyRow = Selectable<ApiKeysTable> & { prefix: string };
+
+function toKey(row: KeyRow): ApiKeyRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    role: row.role as KeyRole,
+    targets: JSON.parse(row.targets) as KeyTarget[],
+    prefix: row.prefix,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    revokedAt: row.revoked_at,
+  };
+}
+
+function toSecret(row: Selectable<ApiKeySecretsTable>): KeySecretRecord {
+  return { hash: row.hash, keyId: row.key_id, prefix: row.prefix, createdAt: row.created_at, expiresAt: row.expires_at };
+}
+
+function toMeta(row: Omit<Selectable<TemplatesTable>, "body">): TemplateMeta {
+  return { id: row.id, name: row.name, version: Number(row.version), etag: row.etag, createdAt: row.created_at, updatedAt: row.updated_at };
+}
+
+function toTemplate(row: Selectable<TemplatesTable>): TemplateRecord {
+  return { ...toMeta(row), body: row.body };
+}
+
+const META_COLUMNS = ["id", "name", "version", "etag", "created_at", "updated_at"] as const;
+
+/** The single query layer: identical Kysely queries run on SQLite and on PostgreSQL. */
+export class KyselyStore implements Store {
+  private constructor(
+    private readonly db: Kysely<Database>,
+    readonly dialect: "sqlite" | "postgres",
+  ) {}
+
+  static open(config: DatabaseConfig): KyselyStore {
+    return new KyselyStore(connect(config), config.kind);
+  }
+
+  async migrate(): Promise<void> {
+    const { error, results } = await new Migrator({ db: this.db, provider: migrationProvider }).migrateToLatest();
+    const failed = results?.find((r) => r.status === "Error");
+    if (error !== undefined || failed !== undefined) {
+      throw new Error(`database migration ${failed?.migrationName ?? ""} failed`, { cause: error });
+    }
+  }
+
+  ping(): Promise<void> {
+    return guard(async () => {
+      await sql`select 1`.execute(this.db);
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.db.destroy();
+  }
+
+  /** The key row plus the display prefix of its newest secret. */
+  private keyQuery(db: Kysely<Database> = this.db) {
+    return db.selectFrom("api_keys").selectAll("api_keys").select((eb) =>
+      eb
+        .selectFrom("api_key_secrets")
+        .select("api_key_secrets.prefix")
+        .whereRef("api_key_secrets.key_id", "=", "api_keys.id")
+        .orderBy("api_key_secrets.created_at", "desc")
+        .orderBy("api_key_secrets.hash")
+        .limit(1)
+        .as("prefix"),
+    );
+  }
+
+  private async readKey(db: Kysely<Database>, id: string): Promise<ApiKeyRecord | undefined> {
+    const row = await this.keyQuery(db).where("api_keys.id", "=", id).executeTakeFirst();
+    return row === undefined ? undefined : toKey({ ...row, prefix: row.prefix ?? "" });
+  }
+
+  createKey(key: NewKey): Promise<ApiKeyRecord> {
+    return guard(() =>
+      this.db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto("api_keys")
+          .values({
+            id: key.id,
+            name: key.name,
+            role: key.role,
+            targets: JSON.stringify(key.targets),
+            created_at: key.createdAt,
+            expires_at: key.expiresAt,
+            revoked_at: null,
+          })
+          .execute();
+        await trx
+          .insertInto("api_key_secrets")
+          .values({ hash: key.secret.hash, key_id: key.id, prefix: key.secret.prefix, created_at: key.createdAt, expires_at: null })
+          .execute();
+        return { id: key.id, name: key.name, role: key.role, targets: key.targets, prefix: key.secret.prefix, createdAt: key.createdAt, expiresAt: key.expiresAt, revokedAt: null };
+      }),
+    );
+  }
+
+  findKeyBySecretHash(hash: string): Promise<{ key: ApiKeyRecord; secret: KeySecretRecord } | undefined> {
+    return guard(async () => {
+      const secret = await this.db.selectFrom("api_key_secrets").selectAll().where("hash", "=", hash).executeTakeFirst();
+      if (secret === undefined) return undefined;
+      const key = await this.readKey(this.db, secret.key_id);
+      return key === undefined ? undefined : { key, secret: toSecret(secret) };
+    });
+  }
+
+  getKey(id: string): Promise<ApiKeyRecord | undefined> {
+    return guard(() => this.readKey(this.db, id));
+  }
+
+  listKeys(page: Page): Promise<ApiKeyRecord[]> {
+    return guard(async () => {
+      const rows = await this.keyQuery().orderBy("api_keys.id").limit(page.limit).offset(page.offset).execute();
+      return rows.map((row) => toKey({ ...row, prefix: row.prefix ?? "" }));
+    });
+  }
+
+  revokeKey(id: string, at: string): Promise<ApiKeyRecord | undefined> {
+    return guard(async () => {
+      // Keep the first revocation time if revoked twice (revocation is idempotent).
+      await this.db.updateTable("api_keys").set({ revoked_at: at }).where("id", "=", id).where("revoked_at", "is", null).execute();
+      return this.readKey(this.db, id);
+    });
+  }
+
+  rotateKey(id: string, secret: { hash: string; prefix: string }, now: string, oldSecretsEndAt: string | null): Promise<ApiKeyRecord | undefined> {
+    return guard(() =>
+      this.db.transaction().execute(async (trx) => {
+        const exists = await trx.selectFrom("api_keys").select("id").where("id", "=", id).executeTakeFirst();
+        if (exists === undefined) return undefined;
+        if (oldSecretsEndAt === null) {
+          await trx.deleteFrom("api_key_secrets").where("key_id", "=", id).execute();
+        } else {
+          // Shorten, never lengthen, the life of secrets already in a grace period.
+          await trx
+            .updateTable("api_key_secrets")
+            .set({ expires_at: oldSecretsEndAt })
+            .where("key_id", "=", id)
+            .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", oldSecretsEndAt)]))
+            .execute();
+        }
+        await trx.insertInto("api_key_secrets").values({ hash: secret.hash, key_id: id, prefix: secret.prefix, created_at: now, expires_at: null }).execute();
+        return this.readKey(trx, id);
+      }),
+    );
+  }
+
+  createTemplate(template: TemplateRecord): Promise<TemplateRecord> {
+    return guard(async () => {
+      await this.db
+        .insertInto("templates")
+        .values({
+          id: template.id,
+          name: template.name,
+          body: template.body,
+          version: template.version,
+          etag: template.etag,
+          created_at: template.createdAt,
+          updated_at: template.updatedAt,
+        })
+        .execute();
+      return template;
+    });
+  }
+
+  replaceTemplate(
+    id: string,
+    next: { name: string; body: string; etagFor: (version: number) => string; updatedAt: string },
+  ): Promise<TemplateRecord | undefined> {
+    return guard(() =>
+      this.db.transaction().execute(async (trx) => {
+        const current = await trx.selectFrom("templates").select(["version"]).where("id", "=", id).executeTakeFirst();
+        if (current === undefined) return undefined;
+        const version = Number(current.version) + 1;
+        // The version guard makes a concurrent replace lose cleanly instead of reusing a version.
+        const result = await trx
+          .updateTable("templates")
+          .set({ name: next.name, body: next.body, version, etag: next.etagFor(version), updated_at: next.updatedAt })
+          .where("id", "=", id)
+          .where("version", "=", current.version)
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) !== 1) throw new Error("concurrent template replace");
+        const row = await trx.selectFrom("templates").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+        return toTemplate(row);
+      }),
+    );
+  }
+
+  getTemplate(id: string): Promise<TemplateRecord | undefined> {
+    return guard(async () => {
+      const row = await this.db.selectFrom("templates").selectAll().where("id", "=", id).executeTakeFirst();
+      return row === undefined ? undefined : toTemplate(row);
+    });
+  }
+
+  listTemplates(page: Page): Promise<TemplateMeta[]> {
+    return guard(async () => {
+      const rows = await this.db.selectFrom("templates").select(META_COLUMNS).orderBy("created_at").orderBy("id").limit(page.limit).offset(page.offset).execute();
+      return rows.map(toMeta);
+    });
+  }
+
+  deleteTemplate(id: string): Promise<boolean> {
+    return guard(async () => {
+      const result = await this.db.deleteFrom("templates").where("id", "=", id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    });
+  }
+}

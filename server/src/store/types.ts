@@ -1,0 +1,81 @@
+import type { KeyTarget } from "../targets.js";
+
+export type KeyRole = "admin" | "render";
+
+/** An API key's public record; the secret itself is never stored, only its hash. */
+export interface ApiKeyRecord {
+  id: string;
+  name: string;
+  role: KeyRole;
+  targets: KeyTarget[];
+  /** Display prefix of the current secret (first 12 characters). */
+  prefix: string;
+  createdAt: string;
+  expiresAt: string | null;
+  revokedAt: string | null;
+}
+
+/** One valid secret of a key; after a rotation with grace the old secret lives on until `expiresAt`. */
+export interface KeySecretRecord {
+  hash: string;
+  keyId: string;
+  prefix: string;
+  createdAt: string;
+  expiresAt: string | null;
+}
+
+export interface TemplateMeta {
+  id: string;
+  name: string;
+  version: number;
+  etag: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface TemplateRecord extends TemplateMeta {
+  /** The template JSON as stored, already serialised (served as-is by the SDK endpoint). */
+  body: string;
+}
+
+export interface NewKey {
+  id: string;
+  name: string;
+  role: KeyRole;
+  targets: KeyTarget[];
+  createdAt: string;
+  expiresAt: string | null;
+  secret: { hash: string; prefix: string };
+}
+
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+/** The storage interface; SQLite and PostgreSQL implement it with the same Kysely queries. */
+export interface Store {
+  readonly dialect: "sqlite" | "postgres";
+  migrate(): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+
+  createKey(key: NewKey): Promise<ApiKeyRecord>;
+  findKeyBySecretHash(hash: string): Promise<{ key: ApiKeyRecord; secret: KeySecretRecord } | undefined>;
+  getKey(id: string): Promise<ApiKeyRecord | undefined>;
+  listKeys(page: Page): Promise<ApiKeyRecord[]>;
+  revokeKey(id: string, at: string): Promise<ApiKeyRecord | undefined>;
+  /** Adds a new secret; older secrets end at `oldSecretsEndAt` (null = at once). */
+  rotateKey(id: string, secret: { hash: string; prefix: string }, now: string, oldSecretsEndAt: string | null): Promise<ApiKeyRecord | undefined>;
+
+  createTemplate(template: TemplateRecord): Promise<TemplateRecord>;
+  replaceTemplate(id: string, next: { name: string; body: string; etagFor: (version: number) => string; updatedAt: string }): Promise<TemplateRecord | undefined>;
+  getTemplate(id: string): Promise<TemplateRecord | undefined>;
+  listTemplates(page: Page): Promise<TemplateMeta[]>;
+  deleteTemplate(id: string): Promise<boolean>;
+}
+
+/** The database could not be reached or used; answered with 503 and no details. */
+export class StoreUnavailableError extends Error {
+  override readonly name = "StoreUnavailableError";
+}

@@ -1,0 +1,73 @@
+import { generateApiKey } from "../../src/auth/keys.js";
+import { DEFAULTS, type DatabaseConfig, type ServerConfig } from "../../src/config.js";
+import { startServer, type RunningServer } from "../../src/server.js";
+
+export interface TestServer extends RunningServer {
+  adminKey: string;
+}
+
+export interface TestServerOptions {
+  database: DatabaseConfig;
+  adminKey?: string;
+  cacheTtlMs?: number;
+  bodyLimitBytes?: number;
+  rateLimit?: ServerConfig["rateLimit"];
+  logger?: false | NodeJS.WritableStream;
+}
+
+/** A real server on a free loopback port, with a bootstrap admin key registered from config. */
+export async function startTestServer(opts: TestServerOptions): Promise<TestServer> {
+  const adminKey = opts.adminKey ?? generateApiKey();
+  const config: ServerConfig = {
+    host: "127.0.0.1",
+    port: 0,
+    database: opts.database,
+    cacheTtlMs: opts.cacheTtlMs ?? 1_000,
+    bodyLimitBytes: opts.bodyLimitBytes ?? DEFAULTS.bodyLimitBytes,
+    rateLimit: opts.rateLimit ?? { max: 0, windowMs: 60_000 },
+    adminKey,
+    logLevel: opts.logger ? "info" : "warn",
+  };
+  const server = await startServer(config, opts.logger ?? false);
+  return Object.assign(server, { adminKey });
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- test convenience
+}
+
+export interface RequestOptions {
+  key?: string | undefined;
+  body?: unknown;
+  rawBody?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+/** One HTTP request over the real socket; JSON bodies are parsed when the response is JSON. */
+export async function call(baseUrl: string, method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.key !== undefined) headers["authorization"] = `Bearer ${opts.key}`;
+  let body: string | Buffer | undefined;
+  if (opts.rawBody !== undefined) body = opts.rawBody;
+  else if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    headers["content-type"] ??= "application/json";
+  }
+  const res = await fetch(baseUrl + path, { method, headers, ...(body === undefined ? {} : { body }) });
+  const text = await res.text();
+  const isJson = (res.headers.get("content-type") ?? "").includes("json");
+  return { status: res.status, headers: res.headers, text, json: isJson && text !== "" ? JSON.parse(text) : undefined };
+}
+
+/** Polls until `check` passes; returns the elapsed milliseconds, or throws after `timeoutMs`. */
+export async function waitUntil(check: () => Promise<boolean>, timeoutMs: number, stepMs = 50): Promise<number> {
+  const start = Date.now();
+  for (;;) {
+    if (await check()) return Date.now() - start;
+    if (Date.now() - start > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, stepMs));
+  }
+}

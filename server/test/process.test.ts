@@ -1,0 +1,165 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { generateApiKey } from "../src/auth/keys.js";
+import { call } from "./helpers/server.js";
+import { sampleTemplate } from "./helpers/templates.js";
+
+/** The real executable: `mailrender-server` started as a process, as an operator would. */
+const SERVER_DIR = fileURLToPath(new URL("..", import.meta.url));
+const CLI = ["--import", "tsx", "src/cli.ts"];
+const tmp = mkdtempSync(path.join(os.tmpdir(), "mailrender-proc-"));
+
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function env(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const { DATABASE_URL: _ignored, ...rest } = process.env;
+  return { ...rest, LOG_LEVEL: "info", ...extra };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function waitForOutput(child: ChildProcess, pattern: RegExp, timeoutMs = 20_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let seen = "";
+    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}; output: ${seen}`)), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      seen += chunk.toString("utf8");
+      if (pattern.test(seen)) {
+        clearTimeout(timer);
+        resolve(seen);
+      }
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+  });
+}
+
+describe("mailrender-server as a process", () => {
+  it("refuses to start with a malformed MAILRENDER_ADMIN_KEY, with a clear message", () => {
+    const result = spawnSync(process.execPath, CLI, {
+      cwd: SERVER_DIR,
+      env: env({ MAILRENDER_ADMIN_KEY: "sk_live_not-hex", MAILRENDER_SQLITE_PATH: path.join(tmp, "bad.db"), PORT: "0" }),
+      encoding: "utf8",
+      timeout: 20_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain("MAILRENDER_ADMIN_KEY is malformed");
+    expect(result.stderr).not.toMatch(/\n\s+at /); // no stack trace
+  });
+
+  it("create-admin-key prints a working admin key once; import-templates stores a folder", async () => {
+    const dbPath = path.join(tmp, "cli.db");
+    const created = spawnSync(process.execPath, [...CLI, "create-admin-key", "--name", "ops"], { cwd: SERVER_DIR, env: env({ MAILRENDER_SQLITE_PATH: dbPath }), encoding: "utf8", timeout: 20_000 });
+    expect(created.status, created.stderr).toBe(0);
+    const adminKey = created.stdout.trim();
+    expect(adminKey).toMatch(/^sk_live_[0-9a-f]{64}$/);
+
+    const dir = path.join(tmp, "templates");
+    mkdirSync(dir);
+    const fixedId = "0b7e8f1a-2c3d-4e5f-8a9b-0c1d2e3f4a5b";
+    writeFileSync(path.join(dir, "a.json"), JSON.stringify(sampleTemplate("Imported A")));
+    writeFileSync(path.join(dir, "b.json"), JSON.stringify({ ...sampleTemplate("Imported B"), template_id: fixedId }));
+    const imported = spawnSync(process.execPath, [...CLI, "import-templates", dir], { cwd: SERVER_DIR, env: env({ MAILRENDER_SQLITE_PATH: dbPath }), encoding: "utf8", timeout: 20_000 });
+    expect(imported.status, imported.stderr).toBe(0);
+    expect(imported.stdout).toMatch(/created\s+a\.json -> [0-9a-f-]{36}/);
+    expect(imported.stdout).toContain(`b.json -> ${fixedId}`);
+    const again = spawnSync(process.execPath, [...CLI, "import-templates", dir], { cwd: SERVER_DIR, env: env({ MAILRENDER_SQLITE_PATH: dbPath }), encoding: "utf8", timeout: 20_000 });
+    expect(again.stdout).toContain(`replaced b.json -> ${fixedId} (version 2)`);
+
+    writeFileSync(path.join(dir, "c.json"), JSON.stringify({ template_name: "broken" }));
+    const broken = spawnSync(process.execPath, [...CLI, "import-templates", dir], { cwd: SERVER_DIR, env: env({ MAILRENDER_SQLITE_PATH: dbPath }), encoding: "utf8", timeout: 20_000 });
+    expect(broken.status).toBe(1);
+    expect(broken.stderr).toMatch(/failed\s+c\.json/);
+    expect(broken.stderr).toContain("c.json.rows");
+
+    // The key works against a server on the same database.
+    const port = await freePort();
+    const child = spawn(process.execPath, CLI, { cwd: SERVER_DIR, env: env({ MAILRENDER_SQLITE_PATH: dbPath, PORT: String(port) }), stdio: ["ignore", "pipe", "pipe"] });
+    try {
+      await waitForOutput(child, /Server listening/);
+      const list = await call(`http://127.0.0.1:${port}`, "GET", "/api/v1/templates", { key: adminKey });
+      expect(list.status).toBe(200);
+      // a.json has no UUID id, so each import adds a copy; b.json keeps its id and is replaced.
+      const names: string[] = list.json.templates.map((t: { name: string }) => t.name);
+      expect(names.filter((n) => n === "Imported B")).toHaveLength(1);
+      expect(names.filter((n) => n === "Imported A")).toHaveLength(3);
+    } finally {
+      child.kill("SIGKILL");
+    }
+  });
+
+  it("SIGTERM lets a request in flight finish, then exits 0", async () => {
+    const port = await freePort();
+    const adminKey = generateApiKey();
+    const child = spawn(process.execPath, CLI, {
+      cwd: SERVER_DIR,
+      env: env({ MAILRENDER_SQLITE_PATH: path.join(tmp, "sigterm.db"), PORT: String(port), MAILRENDER_ADMIN_KEY: adminKey }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    await waitForOutput(child, /Server listening/);
+
+    // Start a request and send only half of its body, so it is in flight when SIGTERM arrives.
+    const body = JSON.stringify(sampleTemplate("in flight"));
+    const response = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = http.request(
+        { host: "127.0.0.1", port, method: "POST", path: "/api/v1/templates", headers: { authorization: `Bearer ${adminKey}`, "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
+        (res) => {
+          let text = "";
+          res.on("data", (c: Buffer) => (text += c.toString()));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+        },
+      );
+      req.on("error", reject);
+      req.write(body.slice(0, 20));
+      setTimeout(() => {
+        child.kill("SIGTERM");
+        setTimeout(() => req.end(body.slice(20)), 300);
+      }, 200);
+    });
+    const res = await response;
+    expect(res.status, res.text).toBe(201);
+    expect(await exited).toBe(0);
+  });
+});
+
+describe("serve --demo (what `make run` starts)", () => {
+  it("seeds a demo template and key on first start and prints curl commands that work", async () => {
+    const port = await freePort();
+    const dbPath = path.join(tmp, "demo", "mailrender.db");
+    const start = () => spawn(process.execPath, [...CLI, "serve", "--demo"], { cwd: SERVER_DIR, env: env({ MAILRENDER_SQLITE_PATH: dbPath, PORT: String(port) }), stdio: ["ignore", "pipe", "pipe"] });
+    let child = start();
+    try {
+      const out = await waitForOutput(child, /Admin key/);
+      const key = /Bearer (sk_live_[0-9a-f]{64})/.exec(out)?.[1];
+      const id = /"template_id":"([0-9a-f-]{36})"/.exec(out)?.[1];
+      expect(out).toContain(`http://localhost:${port}/v1/sdk/render`);
+      const res = await call(`http://127.0.0.1:${port}`, "POST", "/v1/sdk/render", { key, body: { template_id: id, dynamic_data: { merge_tags: { text: { first_name: "Ada" } } } } });
+      expect(res.status, res.text).toBe(200);
+      expect(res.text).toContain("Hello Ada!");
+      child.kill("SIGTERM");
+      await new Promise((r) => child.once("exit", r));
+      // Second start: same demo, nothing duplicated.
+      child = start();
+      const again = await waitForOutput(child, /Admin key/);
+      expect(again).toContain(`Bearer ${key}`);
+      const list = await call(`http://127.0.0.1:${port}`, "GET", "/api/v1/templates", { key: /Admin key[^:]*: (sk_live_[0-9a-f]{64})/.exec(again)?.[1] });
+      expect(list.json.templates).toHaveLength(1);
+    } finally {
+      child.kill("SIGKILL");
+    }
+  });
+});

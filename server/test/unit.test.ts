@@ -1,0 +1,123 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { RateLimiter } from "../src/auth/rate-limit.js";
+import { displayPrefix, generateApiKey, generateKeyId, hashApiKey, hashesEqual, isWellFormedApiKey } from "../src/auth/keys.js";
+import { TtlCache } from "../src/cache/ttl-cache.js";
+import { ConfigError, loadConfig } from "../src/config.js";
+import { zodIssuesToIssues } from "../src/http/validation.js";
+import { ifNoneMatchMatches } from "../src/routes/conditional.js";
+import { effectiveTargets, normaliseScope } from "../src/targets.js";
+
+describe("keys", () => {
+  it("generates well-formed secrets, sortable ids and 12-character prefixes", () => {
+    const key = generateApiKey();
+    expect(key).toMatch(/^sk_live_[0-9a-f]{64}$/);
+    expect(isWellFormedApiKey(key)).toBe(true);
+    expect(isWellFormedApiKey(key.toUpperCase())).toBe(false);
+    expect(displayPrefix(key)).toHaveLength(12);
+    expect(generateKeyId(1)).toMatch(/^key_[0-9A-HJKMNP-TV-Z]{26}$/);
+    expect(generateKeyId(1) < generateKeyId(2_000_000_000_000)).toBe(true);
+  });
+
+  it("hashes with SHA-256 and compares in constant time", () => {
+    const key = generateApiKey();
+    expect(hashApiKey(key)).toMatch(/^[0-9a-f]{64}$/);
+    expect(hashesEqual(hashApiKey(key), hashApiKey(key))).toBe(true);
+    expect(hashesEqual(hashApiKey(key), hashApiKey(generateApiKey()))).toBe(false);
+    expect(hashesEqual(hashApiKey(key), "abcd")).toBe(false);
+  });
+});
+
+describe("scopes", () => {
+  it("expands and normalises", () => {
+    expect(effectiveTargets(["all"])).toEqual(["html", "react-email", "mjml"]);
+    expect(effectiveTargets(["mjml", "html"])).toEqual(["html", "mjml"]);
+    expect(normaliseScope(["mjml", "all", "html"])).toEqual(["all"]);
+    expect(normaliseScope(["mjml", "html", "mjml"])).toEqual(["html", "mjml"]);
+  });
+});
+
+describe("TtlCache", () => {
+  it("expires entries after the TTL and evicts the oldest when full", () => {
+    let now = 0;
+    const cache = new TtlCache<string>(100, 2, () => now);
+    cache.set("a", "1");
+    cache.set("b", "2");
+    cache.set("c", "3");
+    expect(cache.get("a")).toBeUndefined();
+    expect(cache.get("b")).toBe("2");
+    now = 100;
+    expect(cache.get("c")).toBeUndefined();
+  });
+
+  it("stores nothing with a TTL of 0", () => {
+    const cache = new TtlCache<string>(0, 10);
+    cache.set("a", "1");
+    expect(cache.get("a")).toBeUndefined();
+  });
+});
+
+describe("RateLimiter", () => {
+  it("allows max per window per key and reports the wait in seconds", () => {
+    let now = 0;
+    const limiter = new RateLimiter({ max: 2, windowMs: 10_000 }, () => now);
+    expect(limiter.hit("k")).toBe(0);
+    expect(limiter.hit("k")).toBe(0);
+    expect(limiter.hit("other")).toBe(0);
+    now = 2_500;
+    expect(limiter.hit("k")).toBe(8);
+    now = 10_000;
+    expect(limiter.hit("k")).toBe(0);
+  });
+
+  it("is off with max 0", () => {
+    const limiter = new RateLimiter({ max: 0, windowMs: 1_000 });
+    for (let i = 0; i < 100; i++) expect(limiter.hit("k")).toBe(0);
+  });
+});
+
+describe("If-None-Match", () => {
+  it("matches strong, weak, lists and *", () => {
+    expect(ifNoneMatchMatches('"a"', '"a"')).toBe(true);
+    expect(ifNoneMatchMatches('W/"a"', '"a"')).toBe(true);
+    expect(ifNoneMatchMatches('"b", "a"', '"a"')).toBe(true);
+    expect(ifNoneMatchMatches("*", '"a"')).toBe(true);
+    expect(ifNoneMatchMatches('"b"', '"a"')).toBe(false);
+    expect(ifNoneMatchMatches(undefined, '"a"')).toBe(false);
+  });
+});
+
+describe("zod issues in the pydantic shape", () => {
+  const schema = z.strictObject({ id: z.uuid({ version: "v4" }), n: z.coerce.number().int().min(1), tags: z.array(z.string()).max(1) });
+
+  it("maps types and prefixes the request part", () => {
+    const data = { id: "x", n: "abc", tags: ["a", "b"], extra: 1, more: 2 };
+    const issues = zodIssuesToIssues(schema.safeParse(data).error!.issues, "querystring", data);
+    expect(issues).toEqual([
+      { loc: ["query", "id"], msg: "Input should be a valid UUID", type: "uuid_parsing" },
+      { loc: ["query", "n"], msg: "Input should be a valid integer, unable to parse string as an integer", type: "int_parsing" },
+      { loc: ["query", "tags"], msg: "List should have at most 1 item after validation", type: "too_long" },
+      { loc: ["query", "extra"], msg: "Extra inputs are not permitted", type: "extra_forbidden" },
+      { loc: ["query", "more"], msg: "Extra inputs are not permitted", type: "extra_forbidden" },
+    ]);
+  });
+});
+
+describe("configuration", () => {
+  it("has safe defaults: SQLite under ./data, 1 MiB bodies, a staleness bound ≤ 5 s, rate limit on", () => {
+    const config = loadConfig({});
+    expect(config.database).toMatchObject({ kind: "sqlite" });
+    expect(config.database.kind === "sqlite" && config.database.path.endsWith("data/mailrender.db")).toBe(true);
+    expect(config.port).toBe(8787);
+    expect(config.bodyLimitBytes).toBe(1_048_576);
+    expect(config.cacheTtlMs).toBeLessThanOrEqual(5_000);
+    expect(config.rateLimit.max).toBeGreaterThan(0);
+  });
+
+  it("reads PostgreSQL from DATABASE_URL and rejects bad values with clear messages", () => {
+    expect(loadConfig({ DATABASE_URL: "postgres://u@h/db" }).database).toEqual({ kind: "postgres", url: "postgres://u@h/db" });
+    expect(() => loadConfig({ DATABASE_URL: "mysql://x" })).toThrow(ConfigError);
+    expect(() => loadConfig({ MAILRENDER_CACHE_TTL_MS: "60000" })).toThrow(/between 0 and 5000/);
+    expect(() => loadConfig({ PORT: "eighty" })).toThrow(/whole number/);
+  });
+});
