@@ -8,7 +8,7 @@ export PATH := $(CURDIR)/$(NODE_BIN):$(PATH)
 
 setup: node_modules/.setup-done
 
-node_modules/.setup-done: package.json package-lock.json engine/package.json server/package.json
+node_modules/.setup-done: package.json package-lock.json engine/package.json server/package.json clients/js/package.json
 	npm install --no-audit --no-fund --loglevel=error
 	touch $@
 

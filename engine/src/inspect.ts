@@ -9,7 +9,7 @@ import { Emitter, type SlotPosition } from "./render/emitter.js";
 import { parseCached } from "./render/pipeline.js";
 import { DocumentContext } from "./targets/context.js";
 import { renderMjmlDocument } from "./targets/mjml.js";
-import type { ColumnChild, RowLike, Template } from "./template/model.js";
+import type { Template } from "./template/model.js";
 
 export interface InspectedMergeTag {
   /** The tag's name, without group. */
@@ -59,21 +59,9 @@ export function inspectTemplate(json: unknown): InspectResult {
 
 function contextKeys(template: Template): string[] {
   const keys = new Set<string>();
-  const visit = (condition: RowLike["condition"]) => {
-    if (!condition) return;
-    for (const rule of condition.rules.rules) keys.add(rule.tag);
-    for (const group of condition.rules.groups) for (const rule of group.rules) keys.add(rule.tag);
-  };
-  const walk = (nodes: ReadonlyArray<RowLike | ColumnChild>) => {
-    for (const node of nodes) {
-      visit(node.condition);
-      if (node.kind !== "row") continue;
-      for (const column of node.columns) {
-        visit(column.condition);
-        walk(column.children);
-      }
-    }
-  };
-  walk(template.rows);
+  for (const { rules } of template.conditions) {
+    for (const rule of rules.rules) keys.add(rule.tag);
+    for (const group of rules.groups) for (const rule of group.rules) keys.add(rule.tag);
+  }
   return [...keys];
 }

@@ -8,7 +8,7 @@ import mjml2html from "mjml";
 import { describeIssues, RenderError, type RenderWarning } from "../diagnostics.js";
 import { isVisible, normalizeContext } from "../data/visibility.js";
 import { minifyJsx, minifyMarkup } from "../minify.js";
-import type { ColumnChild, Condition, RowLike, Template } from "../template/model.js";
+import type { Template } from "../template/model.js";
 import { parseTemplate, type ParseResult } from "../template/parse.js";
 import { DocumentContext } from "../targets/context.js";
 import { renderMjmlDocument } from "../targets/mjml.js";
@@ -35,23 +35,10 @@ export function parseCached(json: unknown): { result: ParseResult; key: string }
 
 /** One bit per conditional node, in document order: the cache key of what a recipient sees. */
 function visibleSet(template: Template, data: DynamicData | undefined): { key: string; bits: Uint8Array } {
-  const bits = new Uint8Array(template.conditionCount);
-  if (template.conditionCount === 0) return { key: "", bits };
+  const bits = new Uint8Array(template.conditions.length);
+  if (bits.length === 0) return { key: "", bits };
   const context = normalizeContext(data?.context);
-  const mark = (condition: Condition | undefined) => {
-    if (condition) bits[condition.slot] = isVisible(condition.rules, context) ? 1 : 0;
-  };
-  const walk = (nodes: ReadonlyArray<RowLike | ColumnChild>) => {
-    for (const node of nodes) {
-      mark(node.condition);
-      if (node.kind !== "row") continue;
-      for (const column of node.columns) {
-        mark(column.condition);
-        walk(column.children);
-      }
-    }
-  };
-  walk(template.rows);
+  for (const { rules, slot } of template.conditions) bits[slot] = isVisible(rules, context) ? 1 : 0;
   return { key: Buffer.from(bits).toString("base64"), bits };
 }
 

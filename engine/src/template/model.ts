@@ -51,6 +51,6 @@ export interface Template {
   readonly schemaVersion: string;
   readonly canvas: Canvas;
   readonly rows: readonly RowLike[];
-  /** How many nodes carry an enabled visibility rule set. */
-  readonly conditionCount: number;
+  /** Every enabled visibility rule set in the document, indexed by its `slot`. */
+  readonly conditions: readonly Condition[];
 }

@@ -24,11 +24,7 @@ const isObject = (value: unknown): value is Json => typeof value === "object" &&
 class Reader {
   readonly issues: ValidationIssue[] = [];
   readonly warnings: RenderWarning[] = [];
-  private conditions = 0;
-
-  get conditionCount(): number {
-    return this.conditions;
-  }
+  readonly conditions: Condition[] = [];
 
   parse<S extends z.ZodType>(schema: S, value: unknown, path: Path): z.output<S> | undefined {
     const result = schema.safeParse(value, { reportInput: true });
@@ -44,7 +40,9 @@ class Reader {
   condition(visibility: Visibility | undefined): Condition | undefined {
     if (!visibility?.enabled) return undefined;
     if (visibility.rules.length === 0 && visibility.groups.length === 0) return undefined;
-    return { rules: visibility, slot: this.conditions++ };
+    const condition = { rules: visibility, slot: this.conditions.length };
+    this.conditions.push(condition);
+    return condition;
   }
 
   rows(value: unknown[], path: Path, depth: number): RowLike[] {
@@ -153,7 +151,7 @@ export function parseTemplate(json: unknown): ParseResult {
       schemaVersion: header.schema_version,
       canvas: header.canvas,
       rows,
-      conditionCount: reader.conditionCount,
+      conditions: reader.conditions,
     },
     issues: reader.issues,
     warnings: reader.warnings,
