@@ -4,7 +4,7 @@
 NODE_BIN := node_modules/.bin
 export PATH := $(CURDIR)/$(NODE_BIN):$(PATH)
 
-.PHONY: setup build test test-engine test-server run bench fixtures fixtures-lint spec engine typecheck
+.PHONY: setup build test test-engine test-binary test-server run bench fixtures fixtures-lint spec engine typecheck
 
 setup: node_modules/.setup-done
 
@@ -19,11 +19,18 @@ typecheck: setup
 	tsc -p engine --noEmit
 	tsc -p server --noEmit
 
-test: build typecheck test-engine test-server
+test: build typecheck test-engine test-binary test-server
 	@echo "make test: all suites passed"
 
 test-engine: build
 	cd engine && vitest run
+
+ENGINE_BIN := engine/dist/$(shell node -p 'process.platform + "-" + process.arch')/mailrender-engine
+
+# The shipped executable against the golden fixtures, one process per render and long-lived.
+test-binary: engine
+	fixtures/run --program $(ENGINE_BIN)
+	fixtures/run --program $(ENGINE_BIN) --serve
 
 test-server: build
 	bash scripts/test-server.sh
@@ -31,7 +38,7 @@ test-server: build
 run: build
 	bash scripts/run-server.sh
 
-bench: build
+bench: build engine
 	bash scripts/bench.sh
 
 # Regenerate the golden outputs from the engine (review `git diff fixtures/` afterwards).
@@ -44,6 +51,7 @@ fixtures-lint: setup
 # Regenerate the generated contracts in spec/ (template JSON Schema, OpenAPI).
 spec: build
 	tsx engine/scripts/generate-template-schema.ts
+	tsx engine/scripts/generate-protocol-schema.ts
 	tsx server/scripts/generate-openapi.ts
 
 # The standalone engine executable: engine/dist/<os>-<arch>/mailrender-engine

@@ -3,7 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$PATH"
-tsx bench/engine-render.ts
-for extra in scripts/bench-engine-binary.sh scripts/bench-server.sh; do
-  if [ -f "$extra" ]; then bash "$extra"; fi
-done
+tsx bench/engine-render.ts          # issue 2: warm render vs mjml2html and @react-email/render
+bash scripts/bench-engine-binary.sh # issue 3: cold start, --serve round trip and throughput
+bash scripts/bench-server.sh        # issue 4: SDK template fetch vs a bare route

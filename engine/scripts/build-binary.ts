@@ -69,7 +69,7 @@ async function main(): Promise<void> {
     if (isHost) smokeTest(exe);
     sums.push(`${sha256(exe)}  ${relative(DIST, exe).split("\\").join("/")}`);
   }
-  writeFileSync(join(DIST, "SHA256SUMS"), `${sums.sort().join("\n")}\n`);
+  writeFileSync(join(DIST, "SHA256SUMS"), `${sums.sort((a, b) => a.slice(66).localeCompare(b.slice(66))).join("\n")}\n`);
   rmSync(WORK, { recursive: true, force: true });
   log(`done: ${targets.map(platformId).join(", ")} (SHA256SUMS written)`);
 }
@@ -129,12 +129,22 @@ function lockedIntegrity(pkg: string, version: string): string | undefined {
   return entry?.version === version ? entry.integrity : undefined;
 }
 
-/** undici is reached only through cheerio's unused fromURL; bundling it would block the snapshot. */
-const undiciStub: Plugin = {
-  name: "undici-stub",
+/**
+ * Modules replaced by an empty object in the bundle. Each is reachable only through a code path the
+ * engine never takes, and each costs start-up (parse time, or snapshot size to deserialize):
+ * - undici: only cheerio's fromURL needs it, and it blocks the V8 snapshot;
+ * - encoding-sniffer, whatwg-encoding (and with them iconv-lite's ~500 KB of code tables): cheerio's
+ *   loadBuffer/decodeStream and remote-resource decoding; the engine hands mjml strings;
+ * - cosmiconfig: htmlnano's config-file search, run only by mjml's own minifier (the engine passes
+ *   minify: false to mjml and minifies with its own code).
+ * The binary tests compare the binary's output with the library's, byte for byte.
+ */
+const STUBBED = ["undici", "encoding-sniffer", "whatwg-encoding", "cosmiconfig"];
+const stubs: Plugin = {
+  name: "stubs",
   setup(b) {
-    b.onResolve({ filter: /^undici$/ }, () => ({ path: "undici", namespace: "undici-stub" }));
-    b.onLoad({ filter: /.*/, namespace: "undici-stub" }, () => ({ contents: "module.exports = {};", loader: "js" }));
+    b.onResolve({ filter: new RegExp(`^(${STUBBED.join("|")})$`) }, (args) => ({ path: args.path, namespace: "stub" }));
+    b.onLoad({ filter: /.*/, namespace: "stub" }, () => ({ contents: "module.exports = {};", loader: "js" }));
   },
 };
 
@@ -149,7 +159,7 @@ async function bundleCli(): Promise<string> {
     target: "node22",
     // mjml 5 optionally requires typescript (for its own config files); never reached by the engine.
     external: ["typescript"],
-    plugins: [undiciStub],
+    plugins: [stubs],
     // Whitespace and syntax only: identifiers stay readable in the stack of a bug report.
     minifyWhitespace: true,
     minifySyntax: true,

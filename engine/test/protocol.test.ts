@@ -75,6 +75,15 @@ describe("render requests", () => {
     expect(error.issues.length).toBeGreaterThan(0);
   });
 
+  it("leaves judging a template that is not an object to the engine: RENDER_ERROR, as the library fails", async () => {
+    for (const template of ["x", [1], null, 3]) {
+      const handled = checked(await handlerWith()(bytes({ template, target: "html" })));
+      const thrown = (await render(template, { target: "html" }).catch((e: unknown) => e)) as RenderError;
+      expect(asError(handled)).toEqual({ code: "RENDER_ERROR", message: thrown.message, issues: thrown.issues });
+      expect(handled.exitCode).toBe(EXIT.RENDER_FAILED);
+    }
+  });
+
   it("turns an engine bug into INTERNAL_ERROR without a stack in the envelope, and reports the stack", async () => {
     const bug = new TypeError("boom");
     const broken: EnginePort = { ...libraryEngine, render: () => Promise.reject(bug) };
@@ -99,7 +108,6 @@ describe("bad requests", () => {
     ["an unknown option", bytes({ template: TEMPLATE, target: "html", options: { pretty: true } }), "BAD_REQUEST", [["options", "pretty"]]],
     ["a non-string merge tag", bytes({ template: TEMPLATE, target: "html", dynamic_data: { merge_tags: { text: { a: 1 } } } }), "BAD_REQUEST", [["dynamic_data", "merge_tags", "text", "a"]]],
     ["neither template nor template_ref", bytes({ target: "html" }), "BAD_REQUEST", [["template"]]],
-    ["a template that is not an object", bytes({ template: "x", target: "html" }), "BAD_REQUEST", [["template"]]],
   ];
   it.each(cases)("%s → %s, exit 2", async (_name, input, code, locs) => {
     const handled = checked(await handlerWith()(input));

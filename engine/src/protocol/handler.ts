@@ -32,8 +32,8 @@ export function createHandler(deps: HandlerDeps): Handler {
       const raw = decodeRequest(bytes);
       id = readableId(raw);
       const request = parseRequest(raw);
-      // The raw template object, not zod's shallow copy, so a kept template keeps its identity.
-      const template = resolveTemplate(request, (raw as { template?: Record<string, unknown> }).template, bytes.byteLength, deps.store);
+      // zod hands `template` through by reference: a kept template keeps its identity across requests.
+      const template = resolveTemplate(request, bytes.byteLength, deps.store);
       const result = await deps.engine.render(template, {
         target: request.target,
         dynamicData: request.dynamic_data === undefined ? undefined : toDynamicData(request.dynamic_data),
@@ -61,16 +61,11 @@ function parseRequest(raw: unknown): RenderRequest {
   return parsed.data;
 }
 
-function resolveTemplate(
-  request: RenderRequest,
-  rawTemplate: Record<string, unknown> | undefined,
-  requestBytes: number,
-  store: TemplateStore,
-): Record<string, unknown> {
+function resolveTemplate(request: RenderRequest, requestBytes: number, store: TemplateStore): unknown {
   const ref = request.template_ref;
-  if (rawTemplate !== undefined) {
-    if (ref !== undefined) store.set(ref, rawTemplate, requestBytes);
-    return rawTemplate;
+  if (request.template !== undefined) {
+    if (ref !== undefined) store.set(ref, request.template, requestBytes);
+    return request.template;
   }
   const kept = ref === undefined ? undefined : store.get(ref);
   if (kept === undefined) {

@@ -28,7 +28,7 @@ export async function runOneShot(io: LoopIO): Promise<ExitCode> {
     if (size <= MAX_REQUEST_BYTES) parts.push(chunk);
   }
   const handled = size > MAX_REQUEST_BYTES ? tooLargeHandled(size, io.engineVersion) : await io.handler(Buffer.concat(parts, size));
-  const delivered = await io.output.write(`${JSON.stringify(handled.response)}\n`);
+  const delivered = await io.output.write(JSON.stringify(handled.response), true);
   return delivered ? handled.exitCode : EXIT.BAD_REQUEST;
 }
 
@@ -41,14 +41,16 @@ export async function runServe(io: LoopIO): Promise<ExitCode> {
   const respond = async (frames: Frame[]): Promise<boolean> => {
     for (const frame of frames) {
       const handled = frame.kind === "line" ? await io.handler(frame.bytes) : tooLargeHandled(frame.size, io.engineVersion);
-      if (!(await io.output.write(`${JSON.stringify(handled.response)}\n`))) return false;
+      if (!(await io.output.write(JSON.stringify(handled.response)))) return false;
     }
     return true;
   };
   for await (const chunk of io.input) {
     if (!(await respond(splitter.push(chunk)))) return EXIT.BAD_REQUEST;
   }
-  return (await respond(splitter.end())) ? EXIT.OK : EXIT.BAD_REQUEST;
+  if (!(await respond(splitter.end()))) return EXIT.BAD_REQUEST;
+  // The last write's failure (a reader gone before the end) shows only once it has been flushed.
+  return (await io.output.flush()) ? EXIT.OK : EXIT.BAD_REQUEST;
 }
 
 function tooLargeHandled(size: number, engineVersion: string): Handled {

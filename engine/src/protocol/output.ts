@@ -16,13 +16,38 @@ export class Output {
     return this.#closed;
   }
 
-  /** Resolves to false when the text could not be delivered. */
-  write(text: string): Promise<boolean> {
+  /**
+   * Writes one envelope line. Resolves to false when it could not be delivered. Without `confirm`
+   * it resolves as soon as the stream accepts the data (or has drained, under backpressure), which
+   * keeps a --serve round trip short; a failed write then shows up as `closed` on the next call.
+   */
+  write(json: string, confirm = false): Promise<boolean> {
     if (this.#closed) return Promise.resolve(false);
     return new Promise((resolve) => {
-      this.stream.write(text, (error) => {
+      // Two writes instead of `json + "\n"`: concatenating would copy a large output once more.
+      this.stream.write(json);
+      const accepted = this.stream.write("\n", (error) => {
         if (error) this.#closed = true;
-        resolve(!error);
+        if (confirm) resolve(!error);
+      });
+      if (confirm) return;
+      if (accepted) return resolve(!this.#closed);
+      // Backpressure: wait for the reader, or for the stream to fail or close (then we are done too).
+      const settle = (): void => {
+        for (const event of ["drain", "error", "close"]) this.stream.off(event, settle);
+        resolve(!this.#closed);
+      };
+      for (const event of ["drain", "error", "close"]) this.stream.on(event, settle);
+    });
+  }
+
+  /** Resolves once everything written so far is flushed: true, or false if the reader has gone. */
+  flush(): Promise<boolean> {
+    if (this.#closed) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      this.stream.write("", (error) => {
+        if (error) this.#closed = true;
+        resolve(!this.#closed);
       });
     });
   }

@@ -31,8 +31,10 @@ export type DynamicDataWire = z.infer<typeof dynamicDataSchema>;
 export const renderRequestSchema = z
   .strictObject({
     id: requestId.optional(),
+    // Any JSON value: whether it is a valid template is the engine's call (a RENDER_ERROR with issues),
+    // so the executable fails exactly as the library and the golden fixtures do.
     template: z
-      .record(z.string(), z.unknown())
+      .unknown()
       .optional()
       .meta({ description: "The template JSON (spec/template/v1). Required unless template_ref names a template this process holds." }),
     template_ref: z

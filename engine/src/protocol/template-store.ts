@@ -7,7 +7,7 @@
 import { TEMPLATE_STORE_MAX_BYTES, TEMPLATE_STORE_MAX_ENTRIES } from "./constants.js";
 
 interface Entry {
-  readonly template: Record<string, unknown>;
+  readonly template: unknown;
   readonly bytes: number;
 }
 
@@ -25,7 +25,7 @@ export class TemplateStore {
     return this.#entries.size;
   }
 
-  get(ref: string): Record<string, unknown> | undefined {
+  get(ref: string): unknown {
     const entry = this.#entries.get(ref);
     if (entry === undefined) return undefined;
     this.#entries.delete(ref);
@@ -33,7 +33,7 @@ export class TemplateStore {
     return entry.template;
   }
 
-  set(ref: string, template: Record<string, unknown>, bytes: number): void {
+  set(ref: string, template: unknown, bytes: number): void {
     this.delete(ref);
     this.#entries.set(ref, { template, bytes });
     this.#bytes += bytes;

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Benchmarks the mailrender-engine binary (prints figures, asserts nothing):
+#   cold one-shot html render of the newsletter fixture vs `node -e ""` on the same Node,
+#   --serve round trip and renders/s (from a Python driver) vs one process per render.
+# Builds the host binary first when it is missing. Uses hyperfine for the cold figures when present.
+# Env: COLD_RUNS (default 30), SERVE_RENDERS (default 2000).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+platform="$(node -p 'process.platform + "-" + process.arch')"
+binary="engine/dist/$platform/mailrender-engine"
+node_pkg="node-$(node -p '(process.platform === "win32" ? "win" : process.platform) + "-" + process.arch')"
+runtime="engine/runtimes/node_modules/$node_pkg/bin/node"
+cold_runs="${COLD_RUNS:-30}"
+serve_renders="${SERVE_RENDERS:-2000}"
+
+if [[ ! -x "$binary" || ! -x "$runtime" ]]; then
+  node_modules/.bin/tsx engine/scripts/build-binary.ts
+fi
+
+case_file="fixtures/render/realistic-newsletter/case.json"
+[[ -f "$case_file" ]] || case_file="fixtures/render/newsletter/case.json"
+if [[ ! -f "$case_file" ]]; then
+  case_file="$(ls fixtures/render/*/case.json 2>/dev/null | head -n 1 || true)"
+fi
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+request="$tmp/request.json"
+if [[ -n "$case_file" ]]; then
+  echo "case: $case_file (target html)"
+  python3 -c '
+import json, sys
+case = json.load(open(sys.argv[1]))
+request = {"template": case["template"], "target": "html"}
+for key in ("dynamic_data", "options"):
+    if key in case:
+        request[key] = case[key]
+json.dump(request, open(sys.argv[2], "w"))
+' "$case_file" "$request"
+else
+  echo "case: no fixtures/render case yet; using the engine's warm-up template (target html)"
+  node_modules/.bin/tsx -e 'import { WARMUP_TEMPLATE } from "./engine/src/protocol/warmup.ts"; process.stdout.write(JSON.stringify({ template: WARMUP_TEMPLATE, target: "html" }))' >"$request"
+fi
+echo "binary: $binary ($(du -m "$binary" | cut -f1) MiB), runtime: $runtime ($("$runtime" --version))"
+echo
+
+if command -v hyperfine >/dev/null 2>&1; then
+  echo "== hyperfine: cold one-shot render vs the bare Node start-up =="
+  hyperfine --style basic -w 3 -r "$cold_runs" -n "binary one-shot html" "$binary < $request" -n 'node -e ""' "$runtime -e ''"
+  echo
+fi
+
+echo "== engine_serve_driver.py =="
+python3 bench/engine_serve_driver.py --binary "$binary" --node "$runtime" --request "$request" \
+  --cold-runs "$cold_runs" --serve-renders "$serve_renders"
