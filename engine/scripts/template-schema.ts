@@ -1,12 +1,12 @@
 /** The published JSON Schema of template documents, derived from the zod schema. */
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { templateDocumentSchema } from "../src/template/document-schema.js";
+import { templateDocumentSchema, templateSchemaNames } from "../src/template/document-schema.js";
 
 export const TEMPLATE_SCHEMA_PATH = fileURLToPath(new URL("../../spec/template/v1/template.schema.json", import.meta.url));
 
 export function templateJsonSchemaText(): string {
-  const schema = z.toJSONSchema(templateDocumentSchema, { io: "input", unrepresentable: "any", target: "draft-2020-12" });
+  const schema = z.toJSONSchema(templateDocumentSchema, { io: "input", unrepresentable: "any", target: "draft-2020-12", metadata: templateSchemaNames });
   const document = {
     ...schema,
     $id: "https://mailrender.dev/spec/template/v1/template.schema.json",

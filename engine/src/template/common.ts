@@ -60,7 +60,7 @@ export const visibilityRuleSchema = z.object({
     .enum([...VISIBILITY_OPERATORS, ...(Object.keys(VISIBILITY_OPERATOR_ALIASES) as Array<keyof typeof VISIBILITY_OPERATOR_ALIASES>)])
     .transform((op): VisibilityOperator => (op in VISIBILITY_OPERATOR_ALIASES ? VISIBILITY_OPERATOR_ALIASES[op as keyof typeof VISIBILITY_OPERATOR_ALIASES] : (op as VisibilityOperator))),
   value: contextScalar.optional().default(""),
-}).meta({ id: "VisibilityRule" });
+});
 
 const matchSchema = z.enum(["all", "any"]).default("all");
 
@@ -74,7 +74,7 @@ export const visibilitySchema = z.object({
   match: matchSchema,
   rules: z.array(visibilityRuleSchema).default([]),
   groups: z.array(visibilityGroupSchema).default([]),
-}).meta({ id: "Visibility" });
+});
 
 export type Visibility = z.output<typeof visibilitySchema>;
 export type VisibilityRule = z.output<typeof visibilityRuleSchema>;

@@ -7,12 +7,26 @@
  */
 import { z } from "zod";
 import { BLOCKS, BLOCK_TYPES } from "../blocks/registry.js";
+import { visibilityRuleSchema, visibilitySchema } from "./common.js";
 import { columnStyleSchema, documentHeaderSchema, idSchema, rowSpacerSchema, rowStyleSchema } from "./schema.js";
 
 const pascal = (type: string) => type[0]!.toUpperCase() + type.slice(1);
 
+/**
+ * Names for the published JSON Schema's `$defs`. A registry of our own, not zod's global one: the
+ * global registry would leak these names into every other schema document built in the process
+ * (the server's OpenAPI, for one).
+ */
+export const templateSchemaNames = z.registry<{ id: string }>();
+function named<S extends z.ZodType>(schema: S, id: string): S {
+  templateSchemaNames.add(schema, { id });
+  return schema;
+}
+named(visibilitySchema, "Visibility");
+named(visibilityRuleSchema, "VisibilityRule");
+
 /** One named props schema per block, shared by the current and the legacy component shapes. */
-const propsSchemas = Object.fromEntries(BLOCK_TYPES.map((type) => [type, BLOCKS[type].props.meta({ id: `${pascal(type)}Props` })]));
+const propsSchemas = Object.fromEntries(BLOCK_TYPES.map((type) => [type, named(BLOCKS[type].props.clone(), `${pascal(type)}Props`)]));
 
 const componentSchemas = BLOCK_TYPES.map((type) =>
   z.object({
@@ -32,13 +46,13 @@ const legacyComponentSchemas = BLOCK_TYPES.map((type) =>
   }),
 );
 
-export const rowSpacerNodeSchema = rowSpacerSchema.extend({
+export const rowSpacerNodeSchema = named(rowSpacerSchema.extend({
   id: idSchema,
   type: z.literal("row-spacer"),
   height: z.number(),
-}).meta({ id: "RowSpacer" });
+}), "RowSpacer");
 
-export const columnNodeSchema = columnStyleSchema.extend({
+export const columnNodeSchema = named(columnStyleSchema.extend({
   id: idSchema,
   get children() {
     return z.array(columnChildSchema).optional();
@@ -47,15 +61,15 @@ export const columnNodeSchema = columnStyleSchema.extend({
   get components() {
     return z.array(columnChildSchema).optional();
   },
-}).meta({ id: "Column" });
+}), "Column");
 
-export const rowNodeSchema = rowStyleSchema.extend({
+export const rowNodeSchema = named(rowStyleSchema.extend({
   id: idSchema,
   type: z.literal("row").optional(),
   get columns() {
     return z.array(columnNodeSchema);
   },
-}).meta({ id: "Row" });
+}), "Row");
 
 export const columnChildSchema: z.ZodType = z.union([...componentSchemas, ...legacyComponentSchemas, rowNodeSchema, rowSpacerNodeSchema]);
 
