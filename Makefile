@@ -6,14 +6,15 @@ export PATH := $(CURDIR)/$(NODE_BIN):$(PATH)
 
 .PHONY: setup build test test-engine test-binary test-server run bench fixtures fixtures-lint spec engine typecheck
 
+# Installs the workspaces and compiles the engine library, so `@mailrender/engine` is importable.
 setup: node_modules/.setup-done
+	npm run build --workspace @mailrender/engine --silent
 
 node_modules/.setup-done: package.json package-lock.json engine/package.json server/package.json clients/js/package.json
 	npm install --no-audit --no-fund --loglevel=error
 	touch $@
 
 build: setup
-	npm run build --workspace @mailrender/engine --silent
 
 typecheck: setup
 	tsc -p engine --noEmit
