@@ -4,7 +4,7 @@
 NODE_BIN := node_modules/.bin
 export PATH := $(CURDIR)/$(NODE_BIN):$(PATH)
 
-.PHONY: setup build test test-engine test-binary test-server run bench fixtures fixtures-lint spec engine typecheck
+.PHONY: setup build test test-engine test-binary test-server test-client-php run bench fixtures fixtures-lint spec engine engine-all typecheck
 
 # Installs the workspaces and compiles the engine library, so `@mailrender/engine` is importable.
 setup: node_modules/.setup-done
@@ -20,13 +20,11 @@ typecheck: setup
 	tsc -p engine --noEmit
 	tsc -p server --noEmit
 
-test: build typecheck test-engine test-binary test-server
+test: build typecheck test-engine test-binary test-server test-client-php
 	@echo "make test: all suites passed"
 
 test-engine: build
 	cd engine && vitest run
-
-ENGINE_BIN := engine/dist/$(shell node -p 'process.platform + "-" + process.arch')/mailrender-engine
 
 # The shipped executable against the golden fixtures, one process per render and long-lived.
 test-binary: engine
@@ -35,6 +33,9 @@ test-binary: engine
 
 test-server: build
 	bash scripts/test-server.sh
+
+test-client-php: build
+	bash scripts/test-client-php.sh
 
 run: build
 	bash scripts/run-server.sh
@@ -55,6 +56,15 @@ spec: build
 	tsx engine/scripts/generate-protocol-schema.ts
 	tsx server/scripts/generate-openapi.ts
 
-# The standalone engine executable: engine/dist/<os>-<arch>/mailrender-engine
-engine: build
+# The standalone engine executable: engine/dist/<os>-<arch>/mailrender-engine, rebuilt when its
+# sources change. `make engine-all` also builds the other platforms (no snapshot).
+ENGINE_BIN := engine/dist/$(shell node -p 'process.platform + "-" + process.arch')/mailrender-engine
+ENGINE_SOURCES := $(shell find engine/src -name '*.ts') engine/scripts/build-binary.ts engine/runtimes/package.json
+
+engine: $(ENGINE_BIN)
+
+$(ENGINE_BIN): $(ENGINE_SOURCES) node_modules/.setup-done
 	tsx engine/scripts/build-binary.ts
+
+engine-all: build
+	ALL_PLATFORMS=1 tsx engine/scripts/build-binary.ts

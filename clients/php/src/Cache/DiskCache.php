@@ -1,0 +1,195 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Mailrender\Cache;
+
+use RuntimeException;
+
+/**
+ * One JSON file per template in a folder that several processes (php-fpm workers, queue workers,
+ * cron) may share.
+ *
+ * - Writes go to a unique temp file in the same folder, then rename() over the entry: a reader sees
+ *   the old file or the new one, never half of one, so reads take no lock.
+ * - Writers and clear() hold an exclusive flock() on `.lock` in the folder: that keeps the entry
+ *   count bound (write + evict is one step) and stops a clear() from racing a half-done eviction.
+ * - A file that is missing, unreadable or malformed is a miss (the next fetch rewrites it).
+ * - Deleting a file another process already deleted is not an error.
+ */
+final class DiskCache implements CacheStore
+{
+    private const SUFFIX = '.json';
+    private const LOCK_FILE = '.lock';
+    /** Longer encoded names would risk the 255-byte file-name limit: those files are named by a hash. */
+    private const MAX_NAME = 200;
+    private const HASHED_PREFIX = '~';
+
+    public readonly string $dir;
+
+    public function __construct(string $dir, private readonly int $maxEntries)
+    {
+        $this->dir = self::absolute($dir);
+    }
+
+    public function get(string $templateId): ?CacheEntry
+    {
+        $text = @file_get_contents($this->pathFor($templateId));
+        return is_string($text) ? CacheEntry::fromJson($text, $templateId) : null;
+    }
+
+    public function set(CacheEntry $entry): void
+    {
+        $this->ensureDir();
+        $this->locked(function () use ($entry): void {
+            $target = $this->pathFor($entry->templateId);
+            $temp = $this->dir . '/.' . bin2hex(random_bytes(8)) . '.tmp';
+            if (@file_put_contents($temp, $entry->toJson()) === false) {
+                @unlink($temp);
+                throw new RuntimeException("cannot write {$temp}: " . self::lastError());
+            }
+            if (!@rename($temp, $target)) {
+                @unlink($temp);
+                throw new RuntimeException("cannot rename a cache file into {$target}: " . self::lastError());
+            }
+            $this->evict();
+        });
+    }
+
+    public function delete(string $templateId): bool
+    {
+        return @unlink($this->pathFor($templateId));
+    }
+
+    public function list(): array
+    {
+        $ids = [];
+        foreach ($this->entryFiles() as $name) {
+            $id = $this->idFromName($name);
+            if ($id !== null) {
+                $ids[] = $id;
+            }
+        }
+        return $ids;
+    }
+
+    public function clear(): void
+    {
+        if (!is_dir($this->dir)) {
+            return;
+        }
+        $this->locked(function (): void {
+            foreach ($this->entryFiles() as $name) {
+                @unlink($this->dir . '/' . $name);
+            }
+        });
+    }
+
+    /** The file an id is stored in (public for tests and tooling). */
+    public function pathFor(string $templateId): string
+    {
+        $encoded = self::encodeId($templateId);
+        $name = strlen($encoded) <= self::MAX_NAME ? $encoded : self::HASHED_PREFIX . hash('sha256', $templateId);
+        return $this->dir . '/' . $name . self::SUFFIX;
+    }
+
+    /** A file-name-safe, reversible name: everything outside [A-Za-z0-9_-] is %-encoded. */
+    private static function encodeId(string $id): string
+    {
+        return (string) preg_replace_callback(
+            '/[^A-Za-z0-9_-]/',
+            static fn (array $m): string => sprintf('%%%02X', ord($m[0])),
+            $id,
+        );
+    }
+
+    private function idFromName(string $name): ?string
+    {
+        $stem = substr($name, 0, -strlen(self::SUFFIX));
+        if (str_starts_with($stem, self::HASHED_PREFIX)) {
+            $text = @file_get_contents($this->dir . '/' . $name);
+            $entry = is_string($text) ? CacheEntry::fromJson($text) : null;
+            return $entry?->templateId;
+        }
+        return rawurldecode($stem);
+    }
+
+    /** @return list<string> entry file names (temp and lock files start with a dot and are skipped) */
+    private function entryFiles(): array
+    {
+        $names = @scandir($this->dir);
+        if ($names === false) {
+            return [];
+        }
+        return array_values(array_filter(
+            $names,
+            static fn (string $n): bool => str_ends_with($n, self::SUFFIX) && !str_starts_with($n, '.'),
+        ));
+    }
+
+    /** Removes the entries fetched longest ago beyond maxEntries (a corrupt file counts as oldest). */
+    private function evict(): void
+    {
+        $files = $this->entryFiles();
+        if (count($files) <= $this->maxEntries) {
+            return;
+        }
+        $fetchedAt = [];
+        foreach ($files as $name) {
+            $fetchedAt[$name] = $this->fetchedAt($name);
+        }
+        asort($fetchedAt);
+        foreach (array_slice(array_keys($fetchedAt), 0, count($files) - $this->maxEntries) as $name) {
+            @unlink($this->dir . '/' . $name);
+        }
+    }
+
+    private function fetchedAt(string $name): int
+    {
+        $text = @file_get_contents($this->dir . '/' . $name);
+        $entry = is_string($text) ? CacheEntry::fromJson($text) : null;
+        return $entry === null ? 0 : $entry->fetchedAt;
+    }
+
+    private function ensureDir(): void
+    {
+        if (!is_dir($this->dir) && !@mkdir($this->dir, 0777, true) && !is_dir($this->dir)) {
+            throw new RuntimeException("cannot create the cache folder {$this->dir}: " . self::lastError());
+        }
+    }
+
+    private function locked(callable $fn): void
+    {
+        $handle = @fopen($this->dir . '/' . self::LOCK_FILE, 'c');
+        if ($handle === false) {
+            throw new RuntimeException("cannot open the cache lock file in {$this->dir}");
+        }
+        try {
+            if (!flock($handle, LOCK_EX)) {
+                throw new RuntimeException("cannot lock the cache folder {$this->dir}");
+            }
+            $fn();
+        } finally {
+            flock($handle, LOCK_UN);
+            fclose($handle);
+        }
+    }
+
+    private static function lastError(): string
+    {
+        return error_get_last()['message'] ?? 'unknown error';
+    }
+
+    private static function absolute(string $dir): string
+    {
+        $dir = rtrim($dir, '/');
+        if ($dir === '') {
+            return '/';
+        }
+        if (str_starts_with($dir, '/') || preg_match('#^[A-Za-z]:[\\\\/]#', $dir) === 1) {
+            return $dir;
+        }
+        // Resolved once, at construction: a later chdir() must not move the cache.
+        return (getcwd() ?: '.') . '/' . $dir;
+    }
+}

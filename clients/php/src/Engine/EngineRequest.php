@@ -1,0 +1,100 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Mailrender\Engine;
+
+use JsonException;
+use Mailrender\MailrenderError;
+use stdClass;
+
+/** One render for the engine, and its wire form (spec/README.md, protocol version 1). */
+final class EngineRequest
+{
+    /**
+     * @param string $templateJson the template as JSON text (verbatim from the service or the cache)
+     * @param string $templateRef changes whenever the template changes (`<id>@<etag>`); a long-lived
+     *                            engine keeps the template under it
+     * @param array<string, mixed> $dynamicData
+     *        ['merge_tags' => ['text' => [], 'url' => [], 'attr' => []], 'context' => []]
+     */
+    public function __construct(
+        public readonly string $templateJson,
+        public readonly string $templateRef,
+        public readonly string $target,
+        public readonly array $dynamicData = [],
+        public readonly ?bool $minify = null,
+        public readonly ?bool $strict = null,
+    ) {
+    }
+
+    /**
+     * The request as one line of JSON (no raw newline: --serve frames by lines).
+     *
+     * @throws MailrenderError when the dynamic data cannot be encoded (e.g. invalid UTF-8)
+     */
+    public function toJson(int|string|null $id, bool $withTemplate, bool $withRef): string
+    {
+        $request = [];
+        if ($id !== null) {
+            $request['id'] = $id;
+        }
+        $request['target'] = $this->target;
+        if ($withRef) {
+            $request['template_ref'] = $this->templateRef;
+        }
+        if ($this->dynamicData !== []) {
+            $request['dynamic_data'] = self::objects($this->dynamicData);
+        }
+        $options = array_filter(
+            ['minify' => $this->minify, 'strict' => $this->strict],
+            static fn (?bool $v): bool => $v !== null,
+        );
+        if ($options !== []) {
+            $request['options'] = $options;
+        }
+        try {
+            $json = json_encode($request, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE | JSON_THROW_ON_ERROR);
+        } catch (JsonException $e) {
+            throw new MailrenderError(
+                MailrenderError::RENDER_ERROR,
+                422,
+                'Invalid render request: dynamicData cannot be encoded as JSON (' . $e->getMessage() . ')',
+                [['loc' => ['dynamic_data'], 'msg' => $e->getMessage(), 'type' => 'json_invalid']],
+                $e,
+            );
+        }
+        if (!$withTemplate) {
+            return $json;
+        }
+        // The template is spliced in as text, so {} stays {}. A raw CR/LF in valid JSON can only be
+        // whitespace between tokens, so replacing it keeps the meaning and the one-line framing.
+        $template = str_replace(["\r", "\n"], ' ', $this->templateJson);
+        return substr($json, 0, -1) . ',"template":' . $template . '}';
+    }
+
+    /**
+     * The data maps as JSON objects: an empty PHP array would otherwise encode as [] and be refused.
+     *
+     * @param array<mixed> $data
+     */
+    private static function objects(array $data): stdClass
+    {
+        $out = new stdClass();
+        foreach ($data as $key => $value) {
+            if ($key === 'merge_tags' && is_array($value)) {
+                $groups = new stdClass();
+                foreach ($value as $name => $group) {
+                    $isMap = is_array($group) && ($group === [] || !array_is_list($group));
+                    $groups->{$name} = $isMap ? (object) $group : $group;
+                }
+                $out->{$key} = $groups;
+            } elseif ($key === 'context' && is_array($value) && ($value === [] || !array_is_list($value))) {
+                $out->{$key} = (object) $value;
+            } else {
+                $out->{$key} = $value;
+            }
+        }
+        return $out;
+    }
+}

@@ -1,0 +1,18 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Mailrender\Engine;
+
+final class EngineResult
+{
+    /**
+     * @param list<array{code: string, message: string, path: list<string|int>}> $warnings
+     */
+    public function __construct(
+        public readonly string $output,
+        public readonly array $warnings = [],
+        public readonly ?string $engineVersion = null,
+    ) {
+    }
+}

@@ -1,0 +1,323 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Mailrender\Engine;
+
+use Mailrender\Defaults;
+use Mailrender\MailrenderError;
+
+/**
+ * A long-lived engine for CLI scripts and queue workers: one `mailrender-engine --serve` process,
+ * newline-delimited JSON both ways, reused for every render.
+ *
+ * - A template is sent once per process under its template_ref (`<id>@<etag>`); later renders send
+ *   only the ref. TEMPLATE_REF_UNKNOWN (the process evicted it) makes it resend the template once.
+ * - A process that died (crash, OOM kill, someone's kill -9) is restarted, and the render retried
+ *   once on the new process: renders have no side effects.
+ * - A render that overruns the timeout kills the process (it may be stuck); the next render starts a
+ *   new one.
+ *
+ * Not for php-fpm: the process would be tied to one worker and outlive requests unpredictably.
+ */
+final class ServeEngine implements Engine
+{
+    private const CHUNK = 65536;
+    /** Refs remembered as held by the process; the engine itself keeps at most 256. */
+    private const MAX_KNOWN_REFS = 512;
+    private const STDERR_TAIL = 4096;
+
+    /** @var resource|null */
+    private $process = null;
+    /** @var array<int, resource> */
+    private array $pipes = [];
+    private string $buffer = '';
+    private string $stderrTail = '';
+    /** @var array<string, true> refs this process holds, oldest first */
+    private array $knownRefs = [];
+    private int $nextId = 1;
+
+    /** @var array{starts: int, requests: int, templatesSent: int, refResends: int} */
+    private array $stats = ['starts' => 0, 'requests' => 0, 'templatesSent' => 0, 'refResends' => 0];
+
+    public function __construct(
+        public readonly string $path,
+        private readonly int $timeoutMs = Defaults::TIMEOUT_MS,
+    ) {
+    }
+
+    public static function locate(?string $enginePath = null, int $timeoutMs = Defaults::TIMEOUT_MS): self
+    {
+        return new self(EngineLocator::locate($enginePath), $timeoutMs);
+    }
+
+    public function __destruct()
+    {
+        $this->close();
+    }
+
+    /** Counters for monitoring and tests: process starts, requests written, templates sent, ref resends. */
+    public function stats(): array
+    {
+        return $this->stats;
+    }
+
+    /** The running engine's process id, or null when none runs. */
+    public function pid(): ?int
+    {
+        if ($this->process === null) {
+            return null;
+        }
+        $status = proc_get_status($this->process);
+        return $status['running'] ? $status['pid'] : null;
+    }
+
+    public function render(EngineRequest $request): EngineResult
+    {
+        for ($attempt = 0;; $attempt++) {
+            try {
+                return $this->renderOnce($request);
+            } catch (EngineDied $died) {
+                $this->stop();
+                if ($attempt >= 1) {
+                    throw new MailrenderError(MailrenderError::RENDER_ERROR, 0, $died->getMessage());
+                }
+            }
+        }
+    }
+
+    /** Closes stdin (the engine exits 0 after answering) and waits for the process. */
+    public function close(): void
+    {
+        if ($this->process === null) {
+            return;
+        }
+        if (isset($this->pipes[0]) && is_resource($this->pipes[0])) {
+            fclose($this->pipes[0]);
+        }
+        // Give it a moment to exit cleanly; a process that does not is stopped.
+        $until = hrtime(true) + 2_000_000_000;
+        while (proc_get_status($this->process)['running'] && hrtime(true) < $until) {
+            usleep(5000);
+        }
+        $this->stop();
+    }
+
+    private function renderOnce(EngineRequest $request): EngineResult
+    {
+        $this->ensureStarted();
+        $ref = $request->templateRef;
+        $sendTemplate = !isset($this->knownRefs[$ref]);
+        $envelope = $this->exchange($request, $sendTemplate);
+        if (!$sendTemplate && Envelope::isTemplateRefUnknown($envelope)) {
+            // Rule 3 of template_ref: resend with the template and carry on.
+            unset($this->knownRefs[$ref]);
+            $this->stats['refResends']++;
+            $sendTemplate = true;
+            $envelope = $this->exchange($request, true);
+        }
+        if ($sendTemplate && $envelope['ok'] === true) {
+            $this->remember($ref);
+        } elseif (isset($this->knownRefs[$ref])) {
+            // Most recently used last, so the eviction below drops the least recently used.
+            unset($this->knownRefs[$ref]);
+            $this->knownRefs[$ref] = true;
+        }
+        return Envelope::result($envelope);
+    }
+
+    /** @return array<string, mixed> */
+    private function exchange(EngineRequest $request, bool $withTemplate): array
+    {
+        $id = $this->nextId++;
+        $line = $request->toJson($id, $withTemplate, true) . "\n";
+        $this->stats['requests']++;
+        if ($withTemplate) {
+            $this->stats['templatesSent']++;
+        }
+        $deadline = hrtime(true) + $this->timeoutMs * 1_000_000;
+        $this->write($line, $deadline);
+        for (;;) {
+            $answer = $this->readLine($deadline);
+            $envelope = Envelope::decode($answer, $this->path);
+            // Answers come in request order; one for an earlier request (there should be none) is skipped.
+            if (($envelope['id'] ?? null) === $id) {
+                return $envelope;
+            }
+            if (is_int($envelope['id'] ?? null) && $envelope['id'] < $id) {
+                continue;
+            }
+            $this->stop();
+            throw new MailrenderError(
+                MailrenderError::RENDER_ERROR,
+                0,
+                "{$this->path} --serve answered out of order (expected id {$id}): " . Envelope::excerpt($answer),
+            );
+        }
+    }
+
+    private function ensureStarted(): void
+    {
+        if ($this->process !== null && proc_get_status($this->process)['running']) {
+            return;
+        }
+        $this->stop();
+        $pipes = [];
+        $process = @proc_open(
+            [$this->path, '--serve'],
+            [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']],
+            $pipes,
+            null,
+            ProcessEnv::forEngine(),
+        );
+        if (!is_resource($process)) {
+            throw new MailrenderError(
+                MailrenderError::RENDER_ERROR,
+                0,
+                "Could not start {$this->path} --serve: " . (error_get_last()['message'] ?? 'proc_open failed'),
+            );
+        }
+        foreach ($pipes as $pipe) {
+            stream_set_blocking($pipe, false);
+        }
+        $this->process = $process;
+        $this->pipes = $pipes;
+        $this->buffer = '';
+        $this->stderrTail = '';
+        // A new process holds no templates.
+        $this->knownRefs = [];
+        $this->stats['starts']++;
+    }
+
+    private function write(string $data, int $deadline): void
+    {
+        $written = 0;
+        $length = strlen($data);
+        while ($written < $length) {
+            $this->waitFor(false, $deadline);
+            $n = @fwrite($this->pipes[0], substr($data, $written, self::CHUNK));
+            if ($n === false || ($n === 0 && !$this->running())) {
+                throw new EngineDied($this->diedMessage());
+            }
+            $written += $n;
+        }
+    }
+
+    private function readLine(int $deadline): string
+    {
+        for (;;) {
+            $newline = strpos($this->buffer, "\n");
+            if ($newline !== false) {
+                $line = substr($this->buffer, 0, $newline);
+                $this->buffer = (string) substr($this->buffer, $newline + 1);
+                if (trim($line) !== '') {
+                    return $line;
+                }
+                continue;
+            }
+            $this->waitFor(true, $deadline);
+            $chunk = fread($this->pipes[1], self::CHUNK);
+            if ($chunk === false || ($chunk === '' && feof($this->pipes[1]))) {
+                throw new EngineDied($this->diedMessage());
+            }
+            $this->buffer .= $chunk;
+        }
+    }
+
+    /** Waits until stdin is writable or stdout readable, draining stderr meanwhile so the engine never blocks on it. */
+    private function waitFor(bool $readable, int $deadline): void
+    {
+        for (;;) {
+            $remainingNs = $deadline - hrtime(true);
+            if ($remainingNs <= 0) {
+                $this->stop();
+                throw new MailrenderError(
+                    MailrenderError::RENDER_ERROR,
+                    0,
+                    "{$this->path} --serve did not answer within {$this->timeoutMs} ms and was stopped",
+                );
+            }
+            $read = $readable ? [$this->pipes[1]] : [];
+            if (is_resource($this->pipes[2])) {
+                $read[] = $this->pipes[2];
+            }
+            $write = $readable ? [] : [$this->pipes[0]];
+            $except = null;
+            $seconds = intdiv($remainingNs, 1_000_000_000);
+            $micros = intdiv($remainingNs % 1_000_000_000, 1000);
+            $ready = @stream_select($read, $write, $except, $seconds, $micros);
+            if ($ready === false || $ready === 0) {
+                continue;
+            }
+            $wanted = $write !== [];
+            foreach ($read as $pipe) {
+                if ($pipe === $this->pipes[2]) {
+                    $this->drainStderr();
+                } else {
+                    $wanted = true;
+                }
+            }
+            if ($wanted) {
+                return;
+            }
+        }
+    }
+
+    private function drainStderr(): void
+    {
+        $chunk = fread($this->pipes[2], self::CHUNK);
+        if ($chunk === false || ($chunk === '' && feof($this->pipes[2]))) {
+            fclose($this->pipes[2]);
+            return;
+        }
+        $this->stderrTail = substr($this->stderrTail . $chunk, -self::STDERR_TAIL);
+    }
+
+    private function running(): bool
+    {
+        return $this->process !== null && proc_get_status($this->process)['running'];
+    }
+
+    private function diedMessage(): string
+    {
+        $status = $this->process !== null ? proc_get_status($this->process) : null;
+        $how = 'closed its output';
+        if ($status !== null && !$status['running']) {
+            $how = $status['signaled']
+                ? "was killed by signal {$status['termsig']}"
+                : "exited with status {$status['exitcode']}";
+        }
+        $tail = trim($this->stderrTail);
+        return "{$this->path} --serve {$how} before answering"
+            . ($tail === '' ? '' : ': ' . Envelope::excerpt(ProcessEngine::lastLines($tail)));
+    }
+
+    private function remember(string $ref): void
+    {
+        unset($this->knownRefs[$ref]);
+        $this->knownRefs[$ref] = true;
+        if (count($this->knownRefs) > self::MAX_KNOWN_REFS) {
+            unset($this->knownRefs[array_key_first($this->knownRefs)]);
+        }
+    }
+
+    /** Kills the process (if any) and forgets everything about it. */
+    private function stop(): void
+    {
+        foreach ($this->pipes as $pipe) {
+            if (is_resource($pipe)) {
+                fclose($pipe);
+            }
+        }
+        $this->pipes = [];
+        if ($this->process !== null) {
+            if (proc_get_status($this->process)['running']) {
+                proc_terminate($this->process, 9);
+            }
+            proc_close($this->process);
+            $this->process = null;
+        }
+        $this->buffer = '';
+        $this->knownRefs = [];
+    }
+}

@@ -1,0 +1,96 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Mailrender\Http;
+
+use Closure;
+use Mailrender\Defaults;
+use Mailrender\MailrenderError;
+
+/**
+ * Retries for the template fetch only (rendering is local and never retried). Transient failures are
+ * retried: no connection, 429 and 5xx. A 4xx is an answer and is never retried; a timeout is not
+ * retried either, so one render waits about `timeout` for a silent server, not three times it.
+ */
+final class RetryPolicy
+{
+    /** @var Closure(int): void sleeps the given milliseconds */
+    private readonly Closure $sleep;
+    /** @var Closure(): float a number in [0, 1) */
+    private readonly Closure $random;
+
+    /**
+     * @param (callable(int): void)|null $sleep injectable for tests of the schedule
+     * @param (callable(): float)|null $random
+     */
+    public function __construct(
+        public readonly int $retries = Defaults::MAX_RETRIES,
+        public readonly int $baseDelayMs = Defaults::RETRY_BASE_DELAY_MS,
+        public readonly int $maxRetryAfterMs = Defaults::MAX_RETRY_AFTER_MS,
+        ?callable $sleep = null,
+        ?callable $random = null,
+    ) {
+        $this->sleep = $sleep !== null ? Closure::fromCallable($sleep) : static function (int $ms): void {
+            usleep($ms * 1000);
+        };
+        $this->random = $random !== null ? Closure::fromCallable($random) : static function (): float {
+            return mt_rand() / (mt_getrandmax() + 1);
+        };
+    }
+
+    public static function isRetryable(MailrenderError $error): bool
+    {
+        return $error->getErrorCode() === MailrenderError::NETWORK_ERROR
+            || $error->status === 429
+            || $error->status >= 500;
+    }
+
+    /** Jittered exponential backoff: clients that failed together spread out. */
+    public function backoffDelay(int $retryIndex): int
+    {
+        return (int) round($this->baseDelayMs * (2 ** $retryIndex) * (0.5 + ($this->random)() / 2));
+    }
+
+    /** Retry-After as delta-seconds or an HTTP-date, in milliseconds from now; null when absent or unreadable. */
+    public static function parseRetryAfter(?string $value, ?int $nowMs = null): ?int
+    {
+        if ($value === null || trim($value) === '') {
+            return null;
+        }
+        $text = trim($value);
+        if (preg_match('/^\d+$/', $text) === 1) {
+            return (int) $text * 1000;
+        }
+        $time = strtotime($text);
+        if ($time === false) {
+            return null;
+        }
+        $now = $nowMs ?? (int) floor(microtime(true) * 1000);
+        return max(0, $time * 1000 - $now);
+    }
+
+    /**
+     * @template T
+     * @param callable(): T $attempt throws MailrenderError with an optional Retry-After (RetryableFailure)
+     * @return T
+     */
+    public function run(callable $attempt): mixed
+    {
+        for ($retry = 0;; $retry++) {
+            try {
+                return $attempt();
+            } catch (FetchFailure $failure) {
+                $error = $failure->error;
+                if ($retry >= $this->retries || !self::isRetryable($error)) {
+                    throw $error;
+                }
+                // The server's Retry-After wins over our schedule; one longer than we will wait ends the tries.
+                if ($failure->retryAfterMs !== null && $failure->retryAfterMs > $this->maxRetryAfterMs) {
+                    throw $error;
+                }
+                ($this->sleep)($failure->retryAfterMs ?? $this->backoffDelay($retry));
+            }
+        }
+    }
+}

@@ -1,0 +1,137 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Mailrender\Tests\Integration;
+
+use Mailrender\Cache\CacheEntry;
+use Mailrender\Cache\DiskCache;
+use Mailrender\Tests\Support\Paths;
+
+/** The disk cache with the real server, shared by several PHP processes. */
+final class DiskCacheTest extends ServerTestCase
+{
+    /**
+     * @param list<string> $ids
+     * @return array<mixed>
+     */
+    private function runProcess(array $ids, int $ttl = 300000, int $maxEntries = 50): array
+    {
+        $out = (string) shell_exec($this->command($ids, $ttl, $maxEntries) . ' 2>&1');
+        $decoded = json_decode($out, true);
+        self::assertIsArray($decoded, "the child process printed: {$out}");
+        return $decoded;
+    }
+
+    /** @param list<string> $ids */
+    private function command(array $ids, int $ttl, int $maxEntries): string
+    {
+        $args = json_encode([
+            'baseUrl' => self::server()->url,
+            'apiKey' => static::$key,
+            'cachePath' => $this->dir . '/shared-cache',
+            'ttl' => $ttl,
+            'maxEntries' => $maxEntries,
+            'templateIds' => $ids,
+        ]);
+        return escapeshellarg(PHP_BINARY) . ' ' . escapeshellarg(dirname(__DIR__) . '/scripts/render.php') . ' ' . escapeshellarg((string) $args);
+    }
+
+    public function testOneProcessFetchesAndAnotherRendersFromTheSharedFolder(): void
+    {
+        $id = self::server()->createTemplate(Paths::sampleTemplate('Shared'))['id'];
+        $first = $this->runProcess([$id]);
+        self::assertFalse($first[0]['stale']);
+        self::assertFileExists($this->dir . '/shared-cache/' . rawurlencode($id) . '.json');
+
+        // With the server gone, a second process still renders: the entry is fresh, read from disk.
+        self::server()->stop();
+        $second = $this->runProcess([$id]);
+        self::assertSame($first[0]['sha1'], $second[0]['sha1']);
+        self::assertFalse($second[0]['stale'], 'fresh from the shared cache, no network needed');
+
+        // Once expired, it is the stale copy (the server is still down).
+        $third = $this->runProcess([$id], 0);
+        self::assertTrue($third[0]['stale']);
+        self::assertSame($first[0]['sha1'], $third[0]['sha1']);
+    }
+
+    public function testConcurrentProcessesKeepTheFolderConsistentAndBounded(): void
+    {
+        $ids = [];
+        for ($i = 0; $i < 5; $i++) {
+            $ids[] = self::server()->createTemplate(Paths::sampleTemplate("T{$i}"))['id'];
+        }
+        $processes = [];
+        for ($p = 0; $p < 6; $p++) {
+            $order = $ids;
+            shuffle($order);
+            $handle = popen($this->command($order, 0, 3), 'r');
+            self::assertNotFalse($handle);
+            $processes[] = $handle;
+        }
+        foreach ($processes as $handle) {
+            $out = (string) stream_get_contents($handle);
+            pclose($handle);
+            $results = json_decode($out, true);
+            self::assertIsArray($results, $out);
+            self::assertArrayNotHasKey('error', $results, $out);
+            self::assertCount(5, $results);
+        }
+        $names = array_values(array_diff(scandir($this->dir . '/shared-cache') ?: [], ['.', '..', '.lock']));
+        self::assertLessThanOrEqual(3, count($names), 'maxEntries holds across processes: ' . implode(', ', $names));
+        foreach ($names as $name) {
+            self::assertStringEndsWith('.json', $name, 'no temp file left behind');
+            self::assertNotNull(CacheEntry::fromJson((string) file_get_contents($this->dir . '/shared-cache/' . $name)), "{$name} is a whole entry");
+        }
+    }
+
+    public function testACorruptFileIsAMissAndIsRewritten(): void
+    {
+        $id = self::server()->createTemplate(Paths::sampleTemplate())['id'];
+        $client = $this->client(['cache' => ['type' => 'disk', 'path' => $this->dir . '/c']], $wire);
+        $client->renderHtml($id);
+        $file = (new DiskCache($this->dir . '/c', 50))->pathFor($id);
+        file_put_contents($file, '{"format":1,"templateId":"' . $id . '","tem');
+        $again = $this->client(['cache' => ['type' => 'disk', 'path' => $this->dir . '/c']], $wire2);
+        self::assertStringStartsWith('<!doctype html>', $again->renderHtml($id));
+        self::assertSame([200], $wire2->statuses(), 'a full fetch, not a conditional one');
+        self::assertNotNull(CacheEntry::fromJson((string) file_get_contents($file), $id));
+    }
+
+    public function testAnUnwritableCacheWarnsOnceAndRendersAnyway(): void
+    {
+        $id = self::server()->createTemplate(Paths::sampleTemplate())['id'];
+        $blocker = $this->dir . '/a-file';
+        file_put_contents($blocker, 'x');
+        $client = $this->client(['cache' => ['type' => 'disk', 'path' => $blocker . '/cache']]);
+        $warnings = [];
+        set_error_handler(static function (int $level, string $message) use (&$warnings): bool {
+            $warnings[] = $message;
+            return true;
+        }, E_USER_WARNING);
+        try {
+            self::assertStringStartsWith('<!doctype html>', $client->renderHtml($id));
+            self::assertStringStartsWith('<!doctype html>', $client->renderHtml($id));
+        } finally {
+            restore_error_handler();
+        }
+        self::assertCount(1, $warnings);
+        self::assertStringStartsWith('mailrender: could not write the template cache (cannot create the cache folder', $warnings[0]);
+    }
+
+    public function testDiskCacheManagementThroughTheClient(): void
+    {
+        $a = self::server()->createTemplate(Paths::sampleTemplate('A'))['id'];
+        $client = $this->client(['cache' => ['type' => 'disk', 'path' => $this->dir . '/m']]);
+        $client->renderHtml($a);
+        self::assertSame([$a], $client->listCached());
+        // Another client instance (a restart) sees the same entries.
+        $other = $this->client(['cache' => ['type' => 'disk', 'path' => $this->dir . '/m']], $wire);
+        self::assertSame([$a], $other->listCached());
+        $other->renderHtml($a);
+        self::assertSame([], $wire->statuses());
+        $other->clearCache();
+        self::assertSame([], $client->listCached());
+    }
+}
