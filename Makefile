@@ -4,7 +4,7 @@
 NODE_BIN := node_modules/.bin
 export PATH := $(CURDIR)/$(NODE_BIN):$(PATH)
 
-.PHONY: setup build test test-engine test-binary test-server test-client-php run bench fixtures fixtures-lint spec engine engine-all typecheck
+.PHONY: setup build test test-engine test-binary test-server test-client-js test-client-php run bench fixtures fixtures-lint spec engine engine-all typecheck
 
 # Installs the workspaces and compiles the engine library, so `@mailrender/engine` is importable.
 setup: node_modules/.setup-done
@@ -19,8 +19,9 @@ build: setup
 typecheck: setup
 	tsc -p engine --noEmit
 	tsc -p server --noEmit
+	tsc -p clients/js --noEmit
 
-test: build typecheck test-engine test-binary test-server test-client-php
+test: build typecheck test-engine test-binary test-server test-client-js test-client-php
 	@echo "make test: all suites passed"
 
 test-engine: build
@@ -33,6 +34,9 @@ test-binary: engine
 
 test-server: build
 	bash scripts/test-server.sh
+
+test-client-js: build
+	bash scripts/test-client-js.sh
 
 test-client-php: build
 	bash scripts/test-client-php.sh

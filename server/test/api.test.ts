@@ -126,6 +126,8 @@ describe.each(BACKENDS)("HTTP API on %s", (backend) => {
       const res = await req("GET", `/v1/sdk/template/${templateId}`, { key: htmlMjmlKey, headers: { "if-none-match": `W/${etag}` } });
       expect(res.status).toBe(304);
       expect(res.text).toBe("");
+      // A length without a body would leave keep-alive clients waiting for bytes that never come.
+      expect(res.headers.get("content-length") ?? "0").toBe("0");
       expect(res.headers.get("etag")).toBe(etag);
       const stale = await req("GET", `/v1/sdk/template/${templateId}`, { key: htmlMjmlKey, headers: { "if-none-match": '"v0-0000000000000000"' } });
       expect(stale.status).toBe(200);
