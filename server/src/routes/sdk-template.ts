@@ -27,7 +27,7 @@ export const sdkTemplateRoutes: FastifyPluginAsyncZod<RouteContext> = async (app
         querystring: z.strictObject({ target: RenderTargetSchema.optional().describe("The target the caller is about to render") }),
         response: {
           200: TemplateJsonSchema,
-          304: z.void().describe("Not Modified: the cached copy is current"),
+          304: z.null().describe("Not Modified: the cached copy is current"),
           ...errors(401, 403, 404, 422, 429),
         },
       },
@@ -44,7 +44,7 @@ export const sdkTemplateRoutes: FastifyPluginAsyncZod<RouteContext> = async (app
       if (ifNoneMatchMatches(request.headers["if-none-match"], template.etag)) {
         // No payload at all: a serialised `null` would announce `content-length: 4` with no body, and
         // keep-alive peers would wait for those bytes.
-        return reply.code(304).send();
+        return reply.code(304).send(undefined as never);
       }
       // The stored text is already JSON: sent as-is (Fastify skips serialisation for JSON strings).
       reply.type("application/json; charset=utf-8");
