@@ -4,7 +4,7 @@
 NODE_BIN := node_modules/.bin
 export PATH := $(CURDIR)/$(NODE_BIN):$(PATH)
 
-.PHONY: setup build test test-engine test-binary test-server test-client-js test-client-php run bench fixtures fixtures-lint spec engine engine-all typecheck
+.PHONY: setup build test test-engine test-binary test-server test-client-js test-client-python test-client-php run bench fixtures fixtures-lint spec engine engine-all typecheck
 
 # Installs the workspaces and compiles the engine library, so `@mailrender/engine` is importable.
 setup: node_modules/.setup-done
@@ -21,7 +21,7 @@ typecheck: setup
 	tsc -p server --noEmit
 	tsc -p clients/js --noEmit
 
-test: build typecheck test-engine test-binary test-server test-client-js test-client-php
+test: build typecheck test-engine test-binary test-server test-client-js test-client-python test-client-php
 	@echo "make test: all suites passed"
 
 test-engine: build
@@ -37,6 +37,9 @@ test-server: build
 
 test-client-js: build
 	bash scripts/test-client-js.sh
+
+test-client-python: build
+	bash scripts/test-client-python.sh
 
 test-client-php: build
 	bash scripts/test-client-php.sh

@@ -1,0 +1,291 @@
+"""The engine executable: finding it, and one long-lived ``--serve`` process per client.
+
+Design: one writer lock, one reader thread. A render writes its request line (with an ``id``) under the
+lock and waits on a future; the reader thread reads response lines and completes the future with the
+echoed id. So renders from many threads pipeline through one process: none waits for another's
+response before writing, only for the engine's own one-at-a-time order. The engine keeps templates by
+``template_ref``: a template is sent once per process, and again after ``TEMPLATE_REF_UNKNOWN``.
+
+A process that dies (killed, crashed) fails the renders waiting on it; each is retried once on a fresh
+process, started transparently. ``close()`` closes stdin, which makes the engine exit 0.
+"""
+from __future__ import annotations
+
+import collections
+import os
+import platform
+import subprocess
+import sys
+import threading
+import weakref
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
+from typing import IO, Any, Deque, Dict, Mapping, Optional, Set
+
+from ._constants import (
+    ENGINE_NAME,
+    ENGINE_RESPONSE_TIMEOUT,
+    ENV_ENGINE_PATH,
+)
+from ._core import CacheEntry, EngineProtocolError, RenderRequest, check_handshake, engine_request_line, is_ref_unknown, parse_envelope
+from ._errors import MailrenderError
+
+_BIN_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_bin")
+
+
+def engine_platform() -> str:
+    """The engine's folder name for this machine, in Node's words (``linux-x64``, ``darwin-arm64``)."""
+    system = "linux" if sys.platform.startswith("linux") else sys.platform  # darwin, win32
+    machine = platform.machine().lower()
+    arch = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64", "arm64": "arm64"}.get(machine, machine)
+    return f"{system}-{arch}"
+
+
+def bundled_engine_path() -> str:
+    name = ENGINE_NAME + (".exe" if sys.platform == "win32" else "")
+    return os.path.join(_BIN_DIR, engine_platform(), name)
+
+
+def find_engine(engine_path: Optional[str], env: Mapping[str, str]) -> str:
+    """``engine_path=``, else ``MAILRENDER_ENGINE_PATH``, else the binary bundled in the wheel."""
+    if engine_path is not None:
+        source, path = "engine_path=", engine_path
+    elif env.get(ENV_ENGINE_PATH, "").strip() != "":
+        source, path = ENV_ENGINE_PATH, env[ENV_ENGINE_PATH].strip()
+    else:
+        path = bundled_engine_path()
+        if not os.path.isfile(path):
+            raise MailrenderError(
+                "UNKNOWN",
+                0,
+                f"No mailrender engine for {engine_platform()}: this mailrender install has no bundled engine at {path}. "
+                f"Install the platform wheel for this machine (pip install --force-reinstall mailrender), or build the "
+                f"engine (make engine in the mailrender repository) and set {ENV_ENGINE_PATH} or engine_path= to it.",
+            )
+        return path
+    if not os.path.isfile(path):
+        raise MailrenderError("UNKNOWN", 0, f"The mailrender engine given by {source} does not exist: {path}. Fix the path, or unset it to use the engine bundled with the package.")
+    if sys.platform != "win32" and not os.access(path, os.X_OK):
+        raise MailrenderError("UNKNOWN", 0, f"The mailrender engine given by {source} is not executable: {path}. Run chmod +x on it.")
+    return os.path.abspath(path)
+
+
+class _EngineDied(Exception):
+    """The process ended (or broke the protocol) while a render waited: retried once on a new process."""
+
+
+class _Process:
+    """One ``--serve`` process, its pending renders and the refs it was sent."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        try:
+            self.popen = subprocess.Popen(
+                [path, "--serve"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                close_fds=True,
+            )
+        except OSError as error:
+            raise MailrenderError("UNKNOWN", 0, f"Could not start the mailrender engine {path}: {error}. Check that it is the engine for {engine_platform()}.") from None
+        self.pending: Dict[int, "Future[Dict[str, Any]]"] = {}
+        self.refs: Set[str] = set()
+        self.dead: Optional[str] = None
+        self.handshake_done = False
+        self.stderr_tail: Deque[str] = collections.deque(maxlen=20)
+        self.state_lock = threading.Lock()
+        self.reader = threading.Thread(target=self._read, name="mailrender-engine-reader", daemon=True)
+        self.stderr_reader = threading.Thread(target=self._drain_stderr, name="mailrender-engine-stderr", daemon=True)
+        self.stderr_reader.start()  # first: the reader joins it when the process ends
+        self.reader.start()
+
+    def _read(self) -> None:
+        stdout = self.popen.stdout
+        assert stdout is not None
+        reason = "its output ended"
+        try:
+            for line in stdout:
+                if line.strip() == b"":
+                    continue
+                try:
+                    envelope = parse_envelope(line)
+                except EngineProtocolError as error:
+                    reason = str(error)
+                    break
+                request_id = envelope.get("id")
+                with self.state_lock:
+                    future = self.pending.pop(request_id, None) if isinstance(request_id, int) else None
+                    if future is None and self.pending:
+                        # No readable id: responses come in request order, so it is the oldest pending one.
+                        future = self.pending.pop(next(iter(self.pending)))
+                if future is not None:
+                    future.set_result(envelope)
+        except (OSError, ValueError):
+            pass
+        self._die(reason)
+
+    def _drain_stderr(self) -> None:
+        # Read stderr so the engine never blocks on a full pipe; keep the tail for error messages.
+        stderr = self.popen.stderr
+        assert stderr is not None
+        try:
+            for line in stderr:
+                self.stderr_tail.append(line.decode("utf-8", "replace").rstrip())
+        except (OSError, ValueError):
+            pass
+
+    def _die(self, reason: str) -> None:
+        try:
+            code = self.popen.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            self.popen.kill()
+            code = self.popen.wait()
+        self.stderr_reader.join(timeout=1)  # its last words explain the exit
+        detail = f"the mailrender engine {self.path} stopped ({reason}; exit code {code})"
+        tail = " | ".join(line for line in self.stderr_tail if line)[-500:]
+        if tail:
+            detail += f": {tail}"
+        with self.state_lock:
+            self.dead = detail
+            waiting = list(self.pending.values())
+            self.pending.clear()
+        for future in waiting:
+            future.set_exception(_EngineDied(detail))
+
+    def send(self, request_id: int, line: bytes) -> "Future[Dict[str, Any]]":
+        """Writes one request; the caller holds the runner's writer lock."""
+        future: "Future[Dict[str, Any]]" = Future()
+        with self.state_lock:
+            if self.dead is not None:
+                raise _EngineDied(self.dead)
+            self.pending[request_id] = future
+        stdin = self.popen.stdin
+        assert stdin is not None
+        try:
+            stdin.write(line)
+            stdin.flush()
+        except (OSError, ValueError):
+            with self.state_lock:
+                self.pending.pop(request_id, None)
+            # The pipe broke because the process ended: let the reader record how (exit code, stderr).
+            if threading.current_thread() is not self.reader:
+                self.reader.join(timeout=3)
+            raise _EngineDied(self.dead or f"the mailrender engine {self.path} closed its input") from None
+        return future
+
+    def stop(self, timeout: float = 2.0) -> None:
+        """Closes stdin (the engine answers what it has and exits 0); kills it if it does not."""
+        stdin: Optional[IO[bytes]] = self.popen.stdin
+        try:
+            if stdin is not None:
+                stdin.close()
+        except OSError:
+            pass
+        try:
+            self.popen.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.popen.kill()
+            self.popen.wait()
+
+    def kill(self) -> None:
+        if self.popen.poll() is None:
+            self.popen.kill()
+        self.popen.wait()
+
+
+def _stop_quietly(process: _Process) -> None:
+    try:
+        process.stop()
+    except Exception:  # a finalizer at interpreter exit must not raise
+        pass
+
+
+class EngineRunner:
+    """Renders through one lazily started, transparently restarted ``--serve`` process."""
+
+    def __init__(self, engine_path: Optional[str], env: Mapping[str, str]) -> None:
+        self._configured = engine_path
+        self._env = dict(env)
+        self._path: Optional[str] = None
+        self._process: Optional[_Process] = None
+        self._write_lock = threading.Lock()
+        self._next_id = 0
+        self._closed = False
+        self._finalizer: "Optional[weakref.finalize[[_Process], EngineRunner]]" = None
+
+    @property
+    def pid(self) -> Optional[int]:
+        """The engine process id, or None before the first render (tests kill it through this)."""
+        process = self._process
+        return None if process is None or process.dead is not None else process.popen.pid
+
+    def _current(self) -> _Process:
+        # Called with the write lock held.
+        if self._closed:
+            raise RuntimeError("mailrender: the client is closed")
+        process = self._process
+        if process is None or process.dead is not None or process.popen.poll() is not None:
+            if process is not None:
+                process.kill()
+            if self._path is None:
+                self._path = find_engine(self._configured, self._env)
+            process = _Process(self._path)
+            self._process = process
+            if self._finalizer is not None:
+                self._finalizer.detach()
+            # A client dropped without close() still ends its engine process.
+            self._finalizer = weakref.finalize(self, _stop_quietly, process)
+        return process
+
+    def _send(self, entry: CacheEntry, request: RenderRequest, force_template: bool) -> "tuple[_Process, Future[Dict[str, Any]]]":
+        with self._write_lock:
+            process = self._current()
+            self._next_id += 1
+            include = force_template or entry.ref not in process.refs
+            future = process.send(self._next_id, engine_request_line(self._next_id, entry, request, include))
+            # Marked at write time: the engine reads in order, so a later ref-only line finds it kept.
+            process.refs.add(entry.ref)
+            return process, future
+
+    def render(self, entry: CacheEntry, request: RenderRequest) -> Dict[str, Any]:
+        """The engine's envelope for one render (ok or not); MailrenderError when the engine fails."""
+        force_template = False
+        restarted = False
+        while True:
+            try:
+                process, future = self._send(entry, request, force_template)
+                try:
+                    envelope = future.result(timeout=ENGINE_RESPONSE_TIMEOUT)
+                except FutureTimeout:
+                    process.kill()  # the reader thread then fails every other render waiting on it
+                    raise MailrenderError("TIMEOUT", 0, f"The mailrender engine gave no answer within {ENGINE_RESPONSE_TIMEOUT:g} s; it was stopped and will be restarted on the next render") from None
+            except _EngineDied as died:
+                if restarted:
+                    raise MailrenderError("UNKNOWN", 0, f"Rendering failed because {died}. If this repeats, check that the engine runs on this machine ({process_hint(self._path)}).") from None
+                restarted = True  # a render is idempotent: once more on a fresh process
+                continue
+            if not process.handshake_done:
+                try:
+                    check_handshake(envelope, process.path)
+                except MailrenderError:
+                    process.kill()
+                    raise
+                process.handshake_done = True
+            if is_ref_unknown(envelope) and not force_template:
+                force_template = True  # evicted from the engine's store: resend with the template
+                continue
+            return envelope
+
+    def close(self) -> None:
+        with self._write_lock:
+            self._closed = True
+            process, self._process = self._process, None
+            if self._finalizer is not None:
+                self._finalizer.detach()
+        if process is not None:
+            process.stop()
+
+
+def process_hint(path: Optional[str]) -> str:
+    return f"run '{path} --version'" if path else "no engine was found"

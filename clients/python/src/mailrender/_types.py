@@ -1,0 +1,85 @@
+"""The public vocabulary: template, data, cache options, targets and results.
+
+``TemplateJson`` mirrors the top level of ``spec/template/v1/template.schema.json`` (a test fails when
+the two drift apart); the inside of a template stays opaque to the client, as the seed says.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Dict, List, Literal, Tuple, TypedDict, Union
+
+RenderTarget = Literal["html", "react-email", "mjml"]
+CacheType = Literal["memory", "disk"]
+ErrorCode = Literal[
+    "INVALID_API_KEY",
+    "FORBIDDEN",
+    "TEMPLATE_NOT_FOUND",
+    "RENDER_ERROR",
+    "NETWORK_ERROR",
+    "TIMEOUT",
+    "UNKNOWN",
+]
+
+
+class TemplateJson(TypedDict):
+    """The template definition (``GET /v1/sdk/template/{id}``); unknown extra keys are allowed."""
+
+    template_id: Union[str, float]
+    template_name: str
+    canvas: Dict[str, Any]
+    rows: List[Dict[str, Any]]
+    schema_version: str
+
+
+class MergeTags(TypedDict, total=False):
+    """Merge-tag values by group; the engine escapes each for where it lands."""
+
+    text: Dict[str, str]
+    url: Dict[str, str]
+    attr: Dict[str, str]
+
+
+ContextValue = Union[str, int, float, bool]
+
+
+class DynamicData(TypedDict, total=False):
+    """Per-recipient data: merge tags and the flat visibility context. Never sent to the service."""
+
+    merge_tags: MergeTags
+    context: Dict[str, ContextValue]
+
+
+class CacheConfig(TypedDict, total=False):
+    """The ``cache=`` option. ``ttl`` is in seconds (default 300); ``max_entries`` defaults to 50."""
+
+    type: CacheType
+    path: str
+    ttl: float
+    max_entries: int
+
+
+class ValidationIssue(TypedDict):
+    """One problem, in the service's ``{loc, msg, type}`` shape."""
+
+    loc: List[str]
+    msg: str
+    type: str
+
+
+@dataclass(frozen=True)
+class RenderWarning:
+    """A problem that did not stop the render (unknown block type, unsafe URL, missing merge tag)."""
+
+    code: str
+    message: str
+    path: Tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RenderResult:
+    output: str
+    target: RenderTarget
+    template_id: str
+    #: True when the service could not be reached and the expired cached copy was used.
+    from_stale_cache: bool = False
+    warnings: Tuple[RenderWarning, ...] = ()

@@ -1,0 +1,129 @@
+"""The engine runner with the real executable: template_ref reuse and resend, pipelining, discovery."""
+from __future__ import annotations
+
+import os
+import threading
+import time
+from pathlib import Path
+from typing import Any, Dict, Iterator, List
+
+import pytest
+
+from conftest import ENGINE, load_case
+from fakes import engine_children, write_fake_engine
+from mailrender import MailrenderError
+from mailrender._core import CacheEntry, check_render_request, result_from_envelope
+import mailrender._engine as engine_module
+from mailrender._engine import EngineRunner, bundled_engine_path, engine_platform, find_engine
+
+
+@pytest.fixture()
+def runner() -> Iterator[EngineRunner]:
+    r = EngineRunner(str(ENGINE), {})
+    yield r
+    r.close()
+
+
+def newsletter() -> Dict[str, Any]:
+    return load_case("render", "realistic-newsletter")
+
+
+def test_template_sent_once_then_by_ref_and_resent_when_unknown(runner: EngineRunner, monkeypatch: pytest.MonkeyPatch) -> None:
+    case = newsletter()
+    entry = CacheEntry(template_id="nl", template=case["template"], etag='"v1"', fetched_at=0, scope=None)
+    request = check_render_request("nl", "html", case["dynamic_data"])
+    lines: List[bytes] = []
+    real = engine_module.engine_request_line
+
+    def spy(request_id: int, e: CacheEntry, r: Any, include: bool) -> bytes:
+        line = real(request_id, e, r, include)
+        lines.append(line)
+        return line
+
+    monkeypatch.setattr(engine_module, "engine_request_line", spy)
+    first = runner.render(entry, request)
+    second = runner.render(entry, request)
+    assert first["output"] == second["output"]
+    assert b'"template"' in lines[0] and b'"template"' not in lines[1]
+    # A ref the process never saw (as after eviction): TEMPLATE_REF_UNKNOWN, then the full template.
+    unseen = CacheEntry(template_id="nl", template=case["template"], etag='"v2"', fetched_at=0, scope=None)
+    runner._process.refs.add(unseen.ref)  # pyright: ignore[reportPrivateUsage, reportOptionalMemberAccess]
+    third = runner.render(unseen, request)
+    assert third["ok"] is True and third["output"] == first["output"]
+    assert b'"template"' not in lines[2] and b'"template"' in lines[3]
+
+
+def test_many_threads_pipeline_through_one_process(runner: EngineRunner) -> None:
+    case = newsletter()
+    entry = CacheEntry(template_id="nl", template=case["template"], etag='"v1"', fetched_at=0, scope=None)
+    outputs: Dict[int, str] = {}
+
+    def work(i: int) -> None:
+        data = {"merge_tags": {"text": {"first_name": f"Reader{i}"}}, "context": case["dynamic_data"].get("context", {})}
+        request = check_render_request("nl", "html", data)
+        outputs[i] = result_from_envelope(runner.render(entry, request), request, False).output
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(24)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(outputs) == 24 and len(engine_children()) == 1
+    for i, out in outputs.items():
+        assert f"Reader{i}," in out or f"Reader{i}<" in out or f"Reader{i} " in out
+
+
+def test_renders_waiting_on_a_killed_engine_are_retried(runner: EngineRunner) -> None:
+    case = newsletter()
+    entry = CacheEntry(template_id="nl", template=case["template"], etag='"v1"', fetched_at=0, scope=None)
+    request = check_render_request("nl", "html", case["dynamic_data"])
+    runner.render(entry, request)
+    results: List[bool] = []
+
+    def work() -> None:
+        results.append(runner.render(entry, request)["ok"])
+
+    threads = [threading.Thread(target=work) for _ in range(16)]
+    for t in threads:
+        t.start()
+    pid = runner.pid
+    assert pid is not None
+    os.kill(pid, 9)
+    for t in threads:
+        t.join()
+    assert results == [True] * 16
+
+
+def test_engine_that_exits_at_once_gives_a_clear_error(tmp_path: Path) -> None:
+    crash = write_fake_engine(tmp_path, reply="")
+    Path(crash).write_text("#!/bin/sh\necho 'boom: cannot start' >&2\nexit 3\n", encoding="utf-8")
+    r = EngineRunner(crash, {})
+    try:
+        with pytest.raises(MailrenderError) as caught:
+            r.render(CacheEntry(template_id="t", template={}, etag=None, fetched_at=0, scope=None), check_render_request("t", "html", None))
+    finally:
+        r.close()
+    assert "exit code 3" in caught.value.message and "boom" in caught.value.message
+
+
+def test_discovery_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = write_fake_engine(tmp_path)
+    assert find_engine(str(ENGINE), {"MAILRENDER_ENGINE_PATH": fake}) == str(ENGINE)
+    assert find_engine(None, {"MAILRENDER_ENGINE_PATH": fake}) == fake
+    assert bundled_engine_path().endswith(os.path.join("_bin", engine_platform(), "mailrender-engine"))
+    # No bundled engine (a wheel for another platform, a source checkout): the message says what to do.
+    monkeypatch.setattr(engine_module, "_BIN_DIR", str(tmp_path / "no-bin"))
+    with pytest.raises(MailrenderError) as caught:
+        find_engine(None, {})
+    assert "MAILRENDER_ENGINE_PATH" in caught.value.message and "pip install" in caught.value.message
+
+
+def test_close_ends_the_process_and_is_final(runner: EngineRunner) -> None:
+    entry = CacheEntry(template_id="t", template=load_case("render", "block-all-defaults")["template"], etag=None, fetched_at=0, scope=None)
+    runner.render(entry, check_render_request("t", "html", None))
+    assert len(engine_children()) == 1
+    started = time.monotonic()
+    runner.close()
+    assert engine_children() == [] and time.monotonic() - started < 2.5
+    with pytest.raises(RuntimeError):
+        runner.render(entry, check_render_request("t", "html", None))
