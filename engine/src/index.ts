@@ -3,10 +3,10 @@
  *
  *   const { output, warnings } = await render(template, { target: "html", dynamicData });
  */
-import { parseCached } from "./render/pipeline.js";
+import { readTemplate } from "./render/pipeline.js";
 import type { RenderWarning, ValidationIssue } from "./diagnostics.js";
 
-export { render } from "./render/pipeline.js";
+export { prepareTemplate, render, type PreparedTemplate } from "./render/pipeline.js";
 export { inspectTemplate, type InspectResult, type InspectedMergeTag } from "./inspect.js";
 export { RenderError, type RenderWarning, type ValidationIssue, type WarningCode } from "./diagnostics.js";
 export { RENDER_TARGETS, type DynamicData, type MergeTagValues, type RenderOptions, type RenderResult, type RenderTarget } from "./types.js";
@@ -23,6 +23,6 @@ export interface ValidationResult {
 
 /** Checks a template without rendering it; every problem is reported, with its path. */
 export function validateTemplate(json: unknown): ValidationResult {
-  const { result } = parseCached(json);
+  const { result } = readTemplate(json);
   return { valid: result.template !== undefined, issues: result.issues, warnings: result.warnings };
 }

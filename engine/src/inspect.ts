@@ -6,7 +6,7 @@
 import type { ValidationIssue, RenderWarning } from "./diagnostics.js";
 import type { MergeTagGroup } from "./data/merge-tags.js";
 import { Emitter, type SlotPosition } from "./render/emitter.js";
-import { parseCached } from "./render/pipeline.js";
+import { readTemplate } from "./render/pipeline.js";
 import { DocumentContext } from "./targets/context.js";
 import { renderMjmlDocument } from "./targets/mjml.js";
 import type { Template } from "./template/model.js";
@@ -34,7 +34,7 @@ export interface InspectResult {
 const GROUP_FOR_POSITION: Record<SlotPosition, MergeTagGroup> = { text: "text", attr: "attr", url: "url", "url-part": "url" };
 
 export function inspectTemplate(json: unknown): InspectResult {
-  const { result } = parseCached(json);
+  const { result } = readTemplate(json);
   const template = result.template;
   if (!template) return { valid: false, templateId: null, mergeTags: [], contextKeys: [], issues: result.issues, warnings: result.warnings };
   // Rendering every node (nothing hidden) records every tag with the position it lands in.

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ENGINE_VERSION, inspectTemplate, render, validateTemplate } from "../src/index.js";
+import { ENGINE_VERSION, inspectTemplate, prepareTemplate, render, validateTemplate } from "../src/index.js";
 import { parseTemplate } from "../src/template/parse.js";
 import { TEMPLATE_SCHEMA_PATH, templateJsonSchemaText } from "../scripts/template-schema.js";
 
@@ -105,6 +105,22 @@ describe("cache", () => {
     expect(b.output).toContain("Hi Bob");
     expect(b.output).not.toContain("Pro only");
     expect(a2.output).toBe(a.output);
+  });
+});
+
+describe("prepareTemplate", () => {
+  it("renders like the JSON it was made from, and later changes to that JSON do not reach it", async () => {
+    const json = doc([row(component("paragraph", { content: "<p>Hi {{name}}</p>" }))]);
+    const prepared = prepareTemplate(json);
+    const data = { merge_tags: { text: { name: "Ann" } } };
+    const before = await render(json, { target: "html", dynamicData: data });
+    json.rows.length = 0;
+    expect((await render(prepared, { target: "html", dynamicData: data })).output).toBe(before.output);
+    expect(validateTemplate(prepared).valid).toBe(true);
+    expect(inspectTemplate(prepared).mergeTags.map((t) => t.name)).toEqual(["name"]);
+  });
+  it("carries validation failures to render", async () => {
+    await expect(render(prepareTemplate({ rows: [] }), { target: "html" })).rejects.toMatchObject({ code: "RENDER_ERROR" });
   });
 });
 

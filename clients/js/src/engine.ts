@@ -3,7 +3,7 @@
  * both builds), which lets the CommonJS build use it on every Node >= 18 without require(esm).
  * Merge tags and context are handed to it here and go nowhere else.
  */
-import type { DynamicData, RenderTarget, RenderWarning } from "@mailrender/engine";
+import type { DynamicData, PreparedTemplate, RenderTarget, RenderWarning } from "@mailrender/engine";
 import { ENGINE_MAJOR } from "./constants.js";
 import { MailrenderError } from "./errors.js";
 
@@ -38,13 +38,29 @@ export interface LocalRender {
   readonly warnings: readonly RenderWarning[];
 }
 
+/**
+ * Templates come from the client's own cache and are never changed in place, so each is prepared
+ * once (parsed, validated and hashed) and later renders of it skip that work.
+ */
+const prepared = new WeakMap<object, PreparedTemplate>();
+
+function preparedFor(engine: Engine, template: unknown): unknown {
+  if (typeof template !== "object" || template === null) return template;
+  let ready = prepared.get(template);
+  if (ready === undefined) {
+    ready = engine.prepareTemplate(template);
+    prepared.set(template, ready);
+  }
+  return ready;
+}
+
 export async function renderLocally(
   template: unknown,
   options: { target: RenderTarget; dynamicData: DynamicData | undefined; minify: boolean | undefined; strict: boolean | undefined },
 ): Promise<LocalRender> {
   const engine = await loadEngine();
   try {
-    const result = await engine.render(template, options);
+    const result = await engine.render(preparedFor(engine, template), options);
     return { output: result.output, warnings: result.warnings };
   } catch (error) {
     // 422 like the service's render endpoint gives for the same failure, so both paths compare equal.

@@ -4,6 +4,7 @@
  */
 import type { z } from "zod";
 import { RenderError } from "../diagnostics.js";
+import { prepareTemplate } from "../render/pipeline.js";
 import { errorEnvelope, okEnvelope, type RequestId } from "./envelope.js";
 import { decodeRequest } from "./decode.js";
 import type { EnginePort } from "./engine-port.js";
@@ -64,8 +65,11 @@ function parseRequest(raw: unknown): RenderRequest {
 function resolveTemplate(request: RenderRequest, requestBytes: number, store: TemplateStore): unknown {
   const ref = request.template_ref;
   if (request.template !== undefined) {
-    if (ref !== undefined) store.set(ref, request.template, requestBytes);
-    return request.template;
+    if (ref === undefined) return request.template;
+    // Kept prepared: later requests naming the ref skip parsing and even hashing the template.
+    const prepared = prepareTemplate(request.template);
+    store.set(ref, prepared, requestBytes);
+    return prepared;
   }
   const kept = ref === undefined ? undefined : store.get(ref);
   if (kept === undefined) {
