@@ -52,24 +52,7 @@ final class ProcessEngine implements Engine
      */
     private function run(string $input): array
     {
-        $pipes = [];
-        $process = @proc_open(
-            [$this->path],
-            [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']],
-            $pipes,
-            null,
-            ProcessEnv::forEngine(),
-        );
-        if (!is_resource($process)) {
-            throw new MailrenderError(
-                MailrenderError::RENDER_ERROR,
-                0,
-                "Could not start {$this->path}: " . (error_get_last()['message'] ?? 'proc_open failed'),
-            );
-        }
-        foreach ($pipes as $pipe) {
-            stream_set_blocking($pipe, false);
-        }
+        [$process, $pipes] = ProcessEnv::start([$this->path]);
         $deadline = hrtime(true) + $this->timeoutMs * 1_000_000;
         $stdout = '';
         $stderr = '';

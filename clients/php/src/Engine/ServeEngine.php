@@ -162,24 +162,7 @@ final class ServeEngine implements Engine
             return;
         }
         $this->stop();
-        $pipes = [];
-        $process = @proc_open(
-            [$this->path, '--serve'],
-            [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']],
-            $pipes,
-            null,
-            ProcessEnv::forEngine(),
-        );
-        if (!is_resource($process)) {
-            throw new MailrenderError(
-                MailrenderError::RENDER_ERROR,
-                0,
-                "Could not start {$this->path} --serve: " . (error_get_last()['message'] ?? 'proc_open failed'),
-            );
-        }
-        foreach ($pipes as $pipe) {
-            stream_set_blocking($pipe, false);
-        }
+        [$process, $pipes] = ProcessEnv::start([$this->path, '--serve']);
         $this->process = $process;
         $this->pipes = $pipes;
         $this->buffer = '';
