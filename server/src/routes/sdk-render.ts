@@ -10,7 +10,8 @@ import { errors, SECURED } from "./responses.js";
 /** The deprecation announcement (RFC 9745 `Deprecation`, RFC 8594 `Sunset`). */
 export const DEPRECATION_HEADERS = {
   deprecation: "@1780617600", // 2026-06-05T00:00:00Z
-  sunset: "Tue, 01 Dec 2026 00:00:00 GMT",
+  // At least six months after the release that announced it (2026-11); it keeps working until then.
+  sunset: "Tue, 01 Jun 2027 00:00:00 GMT",
   link: '</docs#/sdk/renderTemplate>; rel="deprecation"; type="text/html"',
 } as const;
 
