@@ -45,6 +45,21 @@ function asError(handled: Handled): ErrorResponse["error"] {
   return (handled.response as ErrorResponse).error;
 }
 
+describe("wire bytes", () => {
+  const fixtures = JSON.parse(readFileSync(fileURLToPath(new URL("../../fixtures/render/escape-newline-unicode/case.json", import.meta.url)), "utf8")) as { template: unknown; dynamic_data: unknown };
+  it.each([
+    ["no id", {}],
+    ["a string id", { id: "r-\"1\"" }],
+    ["a number id", { id: 7 }],
+  ])("the pre-encoded line equals JSON.stringify of the envelope (%s)", async (_label, extra) => {
+    for (const target of ["html", "mjml", "react-email"] as const) {
+      const handled = checked(await handlerWith()(bytes({ ...extra, template: fixtures.template, target, dynamic_data: fixtures.dynamic_data })));
+      expect(handled.wire).toBeDefined();
+      expect(Buffer.concat(handled.wire ?? []).toString("utf8")).toBe(JSON.stringify(handled.response));
+    }
+  });
+});
+
 describe("render requests", () => {
   it("returns the library's own output and warnings, with versions and the echoed id", async () => {
     const handled = checked(await handlerWith()(bytes({ id: "r-1", template: TEMPLATE, target: "html", dynamic_data: DATA })));

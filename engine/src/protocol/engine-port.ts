@@ -4,9 +4,15 @@
  */
 import type { RenderOptions, RenderResult } from "../types.js";
 
+/** A render result that may also give its output already encoded for the wire. */
+export interface EngineRender extends RenderResult {
+  /** The output as UTF-8 pieces of a JSON string's body, without building or re-escaping the whole string. */
+  readonly jsonOutput?: () => readonly Uint8Array[];
+}
+
 export interface EnginePort {
   readonly version: string;
-  render(template: unknown, options: RenderOptions): Promise<RenderResult>;
+  render(template: unknown, options: RenderOptions): Promise<EngineRender>;
   validate(template: unknown): unknown;
   inspect(template: unknown): unknown;
 }

@@ -11,12 +11,28 @@ export function okEnvelope(result: RenderResult, engineVersion: string, id: Requ
     ...(id === undefined ? {} : { id }),
     ok: true,
     output: result.output,
+    ...okFields(result, engineVersion),
+  };
+}
+
+function okFields(result: RenderResult, engineVersion: string) {
+  return {
     target: result.target,
     template_id: result.templateId,
     warnings: result.warnings.map((w) => ({ code: w.code, message: w.message, path: [...w.path] })),
     engine_version: engineVersion,
-    protocol_version: PROTOCOL_VERSION,
+    protocol_version: PROTOCOL_VERSION as typeof PROTOCOL_VERSION,
   };
+}
+
+/**
+ * The ok envelope as wire bytes — byte for byte `JSON.stringify(okEnvelope(...))` — with the output
+ * spliced in from pre-encoded pieces, so a 60 KB output is neither re-escaped nor re-encoded per render.
+ */
+export function okEnvelopeWire(result: RenderResult, jsonOutput: readonly Uint8Array[], engineVersion: string, id: RequestId | undefined): Uint8Array[] {
+  const head = `{${id === undefined ? "" : `"id":${JSON.stringify(id)},`}"ok":true,"output":"`;
+  const tail = `",${JSON.stringify(okFields(result, engineVersion)).slice(1)}`;
+  return [Buffer.from(head), ...jsonOutput, Buffer.from(tail)];
 }
 
 export function errorEnvelope(

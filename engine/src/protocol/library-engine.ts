@@ -1,10 +1,27 @@
 /** The real engine library behind the EnginePort seam: what the binary and the tests run. */
-import { ENGINE_VERSION, inspectTemplate, render, validateTemplate } from "../index.js";
-import type { EnginePort } from "./engine-port.js";
+import { ENGINE_VERSION, inspectTemplate, validateTemplate } from "../index.js";
+import { renderParts } from "../render/pipeline.js";
+import { joinOutput, jsonOutputPieces } from "../render/substitute.js";
+import type { EnginePort, EngineRender } from "./engine-port.js";
+
+async function render(template: unknown, options: Parameters<EnginePort["render"]>[1]): Promise<EngineRender> {
+  const { compiled, values, target, templateId, warnings } = await renderParts(template, options);
+  let output: string | undefined;
+  return {
+    target,
+    templateId,
+    warnings,
+    // Built only if someone reads it: the --serve loop writes `jsonOutput` instead.
+    get output() {
+      return (output ??= joinOutput(compiled, values));
+    },
+    jsonOutput: () => jsonOutputPieces(compiled, values),
+  };
+}
 
 export const libraryEngine: EnginePort = {
   version: ENGINE_VERSION,
-  render: (template, options) => render(template, options),
+  render,
   validate: (template) => validateTemplate(template),
   inspect: (template) => inspectTemplate(template),
 };

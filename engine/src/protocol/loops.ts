@@ -28,7 +28,7 @@ export async function runOneShot(io: LoopIO): Promise<ExitCode> {
     if (size <= MAX_REQUEST_BYTES) parts.push(chunk);
   }
   const handled = size > MAX_REQUEST_BYTES ? tooLargeHandled(size, io.engineVersion) : await io.handler(Buffer.concat(parts, size));
-  const delivered = await io.output.write(JSON.stringify(handled.response), true);
+  const delivered = await io.output.write(handled.wire ?? JSON.stringify(handled.response), true);
   return delivered ? handled.exitCode : EXIT.BAD_REQUEST;
 }
 
@@ -41,7 +41,7 @@ export async function runServe(io: LoopIO): Promise<ExitCode> {
   const respond = async (frames: Frame[]): Promise<boolean> => {
     for (const frame of frames) {
       const handled = frame.kind === "line" ? await io.handler(frame.bytes) : tooLargeHandled(frame.size, io.engineVersion);
-      if (!(await io.output.write(JSON.stringify(handled.response)))) return false;
+      if (!(await io.output.write(handled.wire ?? JSON.stringify(handled.response)))) return false;
     }
     return true;
   };

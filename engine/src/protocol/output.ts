@@ -5,7 +5,7 @@
 export class Output {
   #closed = false;
 
-  constructor(private readonly stream: NodeJS.WritableStream) {
+  constructor(private readonly stream: NodeJS.WritableStream & { cork?: () => void; uncork?: () => void }) {
     // Without a listener an EPIPE would be thrown as an uncaught exception.
     stream.on("error", () => {
       this.#closed = true;
@@ -21,15 +21,19 @@ export class Output {
    * it resolves as soon as the stream accepts the data (or has drained, under backpressure), which
    * keeps a --serve round trip short; a failed write then shows up as `closed` on the next call.
    */
-  write(json: string, confirm = false): Promise<boolean> {
+  write(json: string | readonly Uint8Array[], confirm = false): Promise<boolean> {
     if (this.#closed) return Promise.resolve(false);
     return new Promise((resolve) => {
-      // Two writes instead of `json + "\n"`: concatenating would copy a large output once more.
-      this.stream.write(json);
+      // Separate writes instead of one concatenated line: joining would copy a large output once
+      // more. Corked, the pieces leave in one writev.
+      this.stream.cork?.();
+      if (typeof json === "string") this.stream.write(json);
+      else for (const piece of json) this.stream.write(piece);
       const accepted = this.stream.write("\n", (error) => {
         if (error) this.#closed = true;
         if (confirm) resolve(!error);
       });
+      this.stream.uncork?.();
       if (confirm) return;
       if (accepted) return resolve(!this.#closed);
       // Backpressure: wait for the reader, or for the stream to fail or close (then we are done too).

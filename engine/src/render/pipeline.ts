@@ -17,7 +17,7 @@ import type { DynamicData, RenderOptions, RenderResult, RenderTarget } from "../
 import { RENDER_TARGETS } from "../types.js";
 import { Emitter } from "./emitter.js";
 import { LruCache } from "./lru.js";
-import { compileOutput, substitute, type CompiledOutput } from "./substitute.js";
+import { compileOutput, joinOutput, substitute, type CompiledOutput } from "./substitute.js";
 
 const parsedTemplates = new LruCache<string, ParseResult>(64);
 const compiledOutputs = new LruCache<string, CompiledOutput>(512);
@@ -105,7 +105,16 @@ export function requireTemplate(json: unknown): { template: Template; warnings: 
   return { template: result.template, warnings: result.warnings, key };
 }
 
-export async function render(json: unknown, options: RenderOptions): Promise<RenderResult> {
+/** A render before its output is assembled: the compiled output and the recipient's values. */
+export interface RenderedParts {
+  readonly target: RenderTarget;
+  readonly templateId: string;
+  readonly warnings: readonly RenderWarning[];
+  readonly compiled: CompiledOutput;
+  readonly values: readonly string[];
+}
+
+export async function renderParts(json: unknown, options: RenderOptions): Promise<RenderedParts> {
   // `json` is the template JSON or a PreparedTemplate.
   const target = options?.target;
   if (!RENDER_TARGETS.includes(target)) {
@@ -122,12 +131,17 @@ export async function render(json: unknown, options: RenderOptions): Promise<Ren
     compiled = await compileTarget(template, target, minify, visible.bits);
     compiledOutputs.set(cacheKey, compiled);
   }
-  const result = substitute(compiled, options.dynamicData);
-  if (options.strict && result.missing.length > 0) {
+  const substitution = substitute(compiled, options.dynamicData);
+  if (options.strict && substitution.missing.length > 0) {
     throw new RenderError(
-      `Missing merge tags: ${result.missing.join(", ")}`,
-      result.missing.map((name) => ({ loc: ["dynamic_data", "merge_tags", name], msg: `Merge tag "${name}" has no value and no default`, type: "missing_merge_tag" })),
+      `Missing merge tags: ${substitution.missing.join(", ")}`,
+      substitution.missing.map((name) => ({ loc: ["dynamic_data", "merge_tags", name], msg: `Merge tag "${name}" has no value and no default`, type: "missing_merge_tag" })),
     );
   }
-  return { output: result.output, target, templateId: template.id, warnings: [...warnings, ...result.warnings] };
+  return { target, templateId: template.id, warnings: [...warnings, ...substitution.warnings], compiled, values: substitution.values };
+}
+
+export async function render(json: unknown, options: RenderOptions): Promise<RenderResult> {
+  const { compiled, values, ...result } = await renderParts(json, options);
+  return { output: joinOutput(compiled, values), ...result };
 }

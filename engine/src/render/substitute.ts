@@ -62,16 +62,48 @@ function encodeUnsafeUrlChars(url: string): string {
   return url.replace(/['"()\\\s<>`{}]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
 }
 
+/** The recipient's escaped value for every slot token of a compiled output, in output order. */
 export interface Substitution {
-  readonly output: string;
+  readonly values: readonly string[];
   readonly warnings: RenderWarning[];
   /** Tags with neither a value nor a default, for `strict`. */
   readonly missing: string[];
 }
 
+/** `parts[0] values[0] parts[1] …`: the output text. */
+export function joinOutput(compiled: CompiledOutput, values: readonly string[]): string {
+  const { parts } = compiled;
+  let output = parts[0] ?? "";
+  for (let i = 0; i < values.length; i++) output += values[i]! + (parts[i + 1] ?? "");
+  return output;
+}
+
+const jsonEncodedParts = new WeakMap<CompiledOutput, readonly Buffer[]>();
+
+/** A string's JSON string-literal body (no quotes) as UTF-8: JSON escaping works character by character. */
+function jsonBody(text: string): Buffer {
+  return Buffer.from(JSON.stringify(text).slice(1, -1), "utf8");
+}
+
+/**
+ * The output as the body of a JSON string, in UTF-8 pieces. The static parts are encoded once per
+ * compiled output and reused, so a long-lived engine process writes a large output without
+ * re-escaping or re-encoding what does not change between recipients.
+ */
+export function jsonOutputPieces(compiled: CompiledOutput, values: readonly string[]): Buffer[] {
+  let parts = jsonEncodedParts.get(compiled);
+  if (parts === undefined) {
+    parts = compiled.parts.map(jsonBody);
+    jsonEncodedParts.set(compiled, parts);
+  }
+  const pieces: Buffer[] = [parts[0]!];
+  for (let i = 0; i < values.length; i++) pieces.push(jsonBody(values[i]!), parts[i + 1]!);
+  return pieces;
+}
+
 export function substitute(compiled: CompiledOutput, data: DynamicData | undefined): Substitution {
-  const { parts, slotIds, slots, flavor } = compiled;
-  if (slotIds.length === 0) return { output: parts[0] ?? "", warnings: [], missing: [] };
+  const { slotIds, slots, flavor } = compiled;
+  if (slotIds.length === 0) return { values: [], warnings: [], missing: [] };
   const escape = flavor === "jsx" ? escapeJsx : escapeHtml;
   const lookup = lookupIn(data);
   const warnings: RenderWarning[] = [];
@@ -118,7 +150,5 @@ export function substitute(compiled: CompiledOutput, data: DynamicData | undefin
     return escaped;
   };
 
-  let output = parts[0] ?? "";
-  for (let i = 0; i < slotIds.length; i++) output += valueOf(slotIds[i]!) + (parts[i + 1] ?? "");
-  return { output, warnings, missing };
+  return { values: slotIds.map(valueOf), warnings, missing };
 }
