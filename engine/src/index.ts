@@ -4,7 +4,7 @@
  *   const { output, warnings } = await render(template, { target: "html", dynamicData });
  */
 import { readTemplate } from "./render/pipeline.js";
-import type { RenderWarning, ValidationIssue } from "./diagnostics.js";
+import { RenderError, type RenderWarning, type ValidationIssue } from "./diagnostics.js";
 
 export { prepareTemplate, render, type PreparedTemplate } from "./render/pipeline.js";
 export { inspectTemplate, type InspectResult, type InspectedMergeTag } from "./inspect.js";
@@ -23,6 +23,11 @@ export interface ValidationResult {
 
 /** Checks a template without rendering it; every problem is reported, with its path. */
 export function validateTemplate(json: unknown): ValidationResult {
-  const { result } = readTemplate(json);
-  return { valid: result.template !== undefined, issues: result.issues, warnings: result.warnings };
+  try {
+    const { result } = readTemplate(json);
+    return { valid: result.template !== undefined, issues: result.issues, warnings: result.warnings };
+  } catch (error) {
+    if (error instanceof RenderError) return { valid: false, issues: error.issues, warnings: [] };
+    throw error;
+  }
 }

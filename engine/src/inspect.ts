@@ -3,7 +3,8 @@
  * and its default) and the context keys its visibility rules read. Users run this to catch a typo
  * in a tag or key before sending.
  */
-import type { ValidationIssue, RenderWarning } from "./diagnostics.js";
+import { RenderError, type ValidationIssue, type RenderWarning } from "./diagnostics.js";
+import type { ParseResult } from "./template/parse.js";
 import type { MergeTagGroup } from "./data/merge-tags.js";
 import { Emitter, type SlotPosition } from "./render/emitter.js";
 import { readTemplate } from "./render/pipeline.js";
@@ -34,7 +35,13 @@ export interface InspectResult {
 const GROUP_FOR_POSITION: Record<SlotPosition, MergeTagGroup> = { text: "text", attr: "attr", url: "url", "url-part": "url" };
 
 export function inspectTemplate(json: unknown): InspectResult {
-  const { result } = readTemplate(json);
+  let result: ParseResult;
+  try {
+    result = readTemplate(json).result;
+  } catch (error) {
+    if (error instanceof RenderError) return { valid: false, templateId: null, mergeTags: [], contextKeys: [], issues: error.issues, warnings: [] };
+    throw error;
+  }
   const template = result.template;
   if (!template) return { valid: false, templateId: null, mergeTags: [], contextKeys: [], issues: result.issues, warnings: result.warnings };
   // Rendering every node (nothing hidden) records every tag with the position it lands in.

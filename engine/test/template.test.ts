@@ -119,6 +119,13 @@ describe("prepareTemplate", () => {
     expect(validateTemplate(prepared).valid).toBe(true);
     expect(inspectTemplate(prepared).mergeTags.map((t) => t.name)).toEqual(["name"]);
   });
+  it("turns a value JSON cannot carry (a cycle) into RENDER_ERROR, not a crash", async () => {
+    const cyclic: Record<string, unknown> = doc([]);
+    cyclic["self"] = cyclic;
+    await expect(render(cyclic, { target: "html" })).rejects.toMatchObject({ code: "RENDER_ERROR", issues: [expect.objectContaining({ type: "json_invalid" })] });
+    expect(validateTemplate(cyclic)).toMatchObject({ valid: false, issues: [expect.objectContaining({ type: "json_invalid" })] });
+    expect(inspectTemplate(cyclic).valid).toBe(false);
+  });
   it("carries validation failures to render", async () => {
     await expect(render(prepareTemplate({ rows: [] }), { target: "html" })).rejects.toMatchObject({ code: "RENDER_ERROR" });
   });

@@ -22,9 +22,19 @@ import { compileOutput, joinOutput, substitute, type CompiledOutput } from "./su
 const parsedTemplates = new LruCache<string, ParseResult>(64);
 const compiledOutputs = new LruCache<string, CompiledOutput>(512);
 
+/** The template's JSON text (its cache identity); a value JSON cannot carry is a template error. */
+function jsonText(json: unknown): string {
+  try {
+    return JSON.stringify(json) ?? "undefined";
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new RenderError(`Invalid template: not representable as JSON (${reason})`, [{ loc: [], msg: `Input should be JSON data: ${reason}`, type: "json_invalid" }]);
+  }
+}
+
 /** Parses a template once per distinct content. */
 export function parseCached(json: unknown): { result: ParseResult; key: string } {
-  const key = createHash("sha1").update(JSON.stringify(json) ?? "undefined").digest("base64");
+  const key = createHash("sha1").update(jsonText(json)).digest("base64");
   let result = parsedTemplates.get(key);
   if (!result) {
     result = parseTemplate(json);
