@@ -19,9 +19,10 @@ import { libraryEngine } from "../src/protocol/library-engine.js";
 import { LineSplitter } from "../src/protocol/line-splitter.js";
 import { runOneShot, runServe } from "../src/protocol/loops.js";
 import { Output } from "../src/protocol/output.js";
-import { responseSchema, type ErrorResponse, type OkResponse, type Response } from "../src/protocol/schema.js";
+import { responseSchema, type ErrorResponse, type OkLayoutResponse, type OkResponse, type Response } from "../src/protocol/schema.js";
 import { TemplateStore } from "../src/protocol/template-store.js";
 import { WARMUP_TEMPLATE } from "../src/protocol/warmup.js";
+import { listCases } from "../scripts/fixture-cases.js";
 
 const TEMPLATE = WARMUP_TEMPLATE;
 const DATA = { merge_tags: { text: { first_name: "Ada <&>" } }, context: { plan: "pro" } };
@@ -211,6 +212,84 @@ describe("template_ref", () => {
     store.set("big", { n: 4 }, 95); // over the byte bound with anything else: only it stays
     expect(store.size).toBe(1);
     expect(store.get("big")).toEqual({ n: 4 });
+  });
+});
+
+describe("output_format layout", () => {
+  /** What a client does: keep every layout's parts by id, and join them with each response's values. */
+  function layoutClient() {
+    const kept = new Map<number, readonly string[]>();
+    return (response: Response): string => {
+      const { layout, values } = response as OkLayoutResponse;
+      if (layout.parts) kept.set(layout.id, layout.parts);
+      const parts = kept.get(layout.id);
+      if (parts === undefined) throw new Error(`layout ${layout.id} arrived without parts and was never sent`);
+      expect(values.length).toBe(parts.length - 1);
+      return parts.map((part, i) => (i === 0 ? part : values[i - 1]! + part)).join("");
+    };
+  }
+
+  it("joined with its values, a layout gives exactly the string output, for every golden fixture and target", async () => {
+    const handle = handlerWith();
+    const join = layoutClient();
+    for (const c of listCases("render")) {
+      for (const target of ["html", "mjml", "react-email"] as const) {
+        const request = { template: c.template, target, dynamic_data: c.dynamicData, options: { minify: c.minify, strict: c.strict } };
+        const whole = checked(await handle(bytes(request))).response as OkResponse;
+        for (let round = 0; round < 2; round++) {
+          const layout = checked(await handle(bytes({ ...request, output_format: "layout" }))).response as OkLayoutResponse;
+          expect(join(layout), `${c.name} ${target}`).toBe(whole.output);
+          expect(layout.warnings).toEqual(whole.warnings);
+          expect(layout).not.toHaveProperty("output");
+        }
+      }
+    }
+  });
+
+  it("sends a layout's parts once per process; later renders name it by id and carry only values", async () => {
+    const handle = handlerWith();
+    const request = { template: TEMPLATE, template_ref: "t", target: "html", dynamic_data: DATA, output_format: "layout" };
+    const first = checked(await handle(bytes(request))).response as OkLayoutResponse;
+    const other = { ...DATA, merge_tags: { text: { first_name: "Grace" } } };
+    const second = checked(await handle(bytes({ id: 2, template_ref: "t", target: "html", dynamic_data: other, output_format: "layout" }))).response as OkLayoutResponse;
+    expect(first.layout.parts?.length).toBeGreaterThan(1);
+    expect(second).toMatchObject({ id: 2, layout: { id: first.layout.id } });
+    expect(second.layout.parts).toBeUndefined();
+    expect(second.values).toContain("Grace");
+    expect(JSON.stringify(second).length).toBeLessThan(JSON.stringify(first).length / 10);
+  });
+
+  it("layout_parts: true sends the parts again, for a client that dropped them", async () => {
+    const handle = handlerWith();
+    const request = { template: TEMPLATE, target: "mjml", dynamic_data: DATA, output_format: "layout" };
+    const first = (await handle(bytes(request))).response as OkLayoutResponse;
+    const again = checked(await handle(bytes({ ...request, layout_parts: true }))).response as OkLayoutResponse;
+    expect(again.layout).toEqual(first.layout);
+  });
+
+  it("gives a different id to a different layout: another target, or another visible set", async () => {
+    const handle = handlerWith();
+    const ids = new Set<number>();
+    for (const [target, plan] of [["html", "pro"], ["mjml", "pro"], ["html", "free"]] as const) {
+      const response = (await handle(bytes({ template: TEMPLATE, target, dynamic_data: { ...DATA, context: { plan } }, output_format: "layout" }))).response as OkLayoutResponse;
+      expect(response.layout.parts).toBeDefined();
+      ids.add(response.layout.id);
+    }
+    expect(ids.size).toBe(3);
+  });
+
+  it("an engine that cannot split its output gives a one-part layout", async () => {
+    const whole: EnginePort = { ...libraryEngine, render: async (t, o) => { const r = await libraryEngine.render(t, o); return { target: r.target, templateId: r.templateId, warnings: r.warnings, output: r.output }; } };
+    const handle = createHandler({ engine: whole, store: new TemplateStore() });
+    const response = checked(await handle(bytes({ template: TEMPLATE, target: "html", output_format: "layout" }))).response as OkLayoutResponse;
+    expect(response.values).toEqual([]);
+    expect(response.layout.parts).toEqual([(await render(TEMPLATE, { target: "html" })).output]);
+  });
+
+  it("refuses an unknown output_format as a bad request naming the field", async () => {
+    const handled = checked(await handlerWith()(bytes({ template: TEMPLATE, target: "html", output_format: "pieces" })));
+    expect(asError(handled).code).toBe("BAD_REQUEST");
+    expect(asError(handled).issues[0]?.loc).toEqual(["output_format"]);
   });
 });
 

@@ -44,7 +44,7 @@ beforeAll(async () => {
   const tarballs = readdirSync(work)
     .filter((f) => f.endsWith(".tgz"))
     .map((f) => path.join(work, f));
-  expect(tarballs.map((t) => path.basename(t)).sort()).toEqual(["mailrender-client-2.1.4.tgz", "mailrender-engine-1.0.0.tgz"]);
+  expect(tarballs.map((t) => path.basename(t)).sort()).toEqual(["mailrender-client-2.1.4.tgz", "mailrender-engine-1.1.0.tgz"]);
 
   mkdirSync(project);
   writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, version: "0.0.0" }));

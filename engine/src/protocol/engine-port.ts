@@ -8,6 +8,11 @@ import type { RenderOptions, RenderResult } from "../types.js";
 export interface EngineRender extends RenderResult {
   /** The output as UTF-8 pieces of a JSON string's body, without building or re-escaping the whole string. */
   readonly jsonOutput?: () => readonly Uint8Array[];
+  /**
+   * The output as `parts[0] values[0] parts[1] …`, with `layout` the object that owns `parts`: its
+   * identity says "same parts" across renders (output_format "layout").
+   */
+  readonly layout?: () => { readonly layout: object; readonly parts: readonly string[]; readonly values: readonly string[] };
 }
 
 export interface EnginePort {

@@ -2,7 +2,8 @@
 import type { RenderResult } from "../types.js";
 import { PROTOCOL_VERSION } from "./constants.js";
 import type { ErrorCode, Issue } from "./errors.js";
-import type { ErrorResponse, OkResponse } from "./schema.js";
+import type { LayoutRef } from "./layouts.js";
+import type { ErrorResponse, OkLayoutResponse, OkResponse } from "./schema.js";
 
 export type RequestId = string | number;
 
@@ -11,6 +12,16 @@ export function okEnvelope(result: RenderResult, engineVersion: string, id: Requ
     ...(id === undefined ? {} : { id }),
     ok: true,
     output: result.output,
+    ...okFields(result, engineVersion),
+  };
+}
+
+export function okLayoutEnvelope(result: RenderResult, layout: LayoutRef, values: readonly string[], engineVersion: string, id: RequestId | undefined): OkLayoutResponse {
+  return {
+    ...(id === undefined ? {} : { id }),
+    ok: true,
+    layout: layout.parts === undefined ? { id: layout.id } : { id: layout.id, parts: [...layout.parts] },
+    values: [...values],
     ...okFields(result, engineVersion),
   };
 }

@@ -5,10 +5,12 @@
 import type { z } from "zod";
 import { RenderError } from "../diagnostics.js";
 import { prepareTemplate } from "../render/pipeline.js";
-import { errorEnvelope, okEnvelope, okEnvelopeWire, type RequestId } from "./envelope.js";
+import { errorEnvelope, okEnvelope, okEnvelopeWire, okLayoutEnvelope, type RequestId } from "./envelope.js";
 import { decodeRequest } from "./decode.js";
 import type { EnginePort } from "./engine-port.js";
+import type { EngineRender } from "./engine-port.js";
 import { ERROR_CODES, EXIT, ProtocolError, type ExitCode, type Issue } from "./errors.js";
+import { LayoutRegistry } from "./layouts.js";
 import { renderRequestSchema, toDynamicData, type RenderRequest, type Response } from "./schema.js";
 import type { TemplateStore } from "./template-store.js";
 
@@ -29,6 +31,7 @@ export interface HandlerDeps {
 export type Handler = (bytes: Uint8Array) => Promise<Handled>;
 
 export function createHandler(deps: HandlerDeps): Handler {
+  const layouts = new LayoutRegistry();
   return async (bytes) => {
     let id: RequestId | undefined;
     try {
@@ -43,12 +46,22 @@ export function createHandler(deps: HandlerDeps): Handler {
         minify: request.options?.minify,
         strict: request.options?.strict,
       });
+      if (request.output_format === "layout") {
+        const { layout, parts, values } = layoutOf(result);
+        const ref = layouts.describe(layout, parts, request.layout_parts === true);
+        return { response: okLayoutEnvelope(result, ref, values, deps.engine.version, id), exitCode: EXIT.OK };
+      }
       const wire = result.jsonOutput ? okEnvelopeWire(result, result.jsonOutput(), deps.engine.version, id) : undefined;
       return { response: okEnvelope(result, deps.engine.version, id), exitCode: EXIT.OK, ...(wire ? { wire } : {}) };
     } catch (error) {
       return failure(error, deps, id);
     }
   };
+}
+
+/** An engine that cannot split its output gives it whole: a one-part layout, new each time. */
+function layoutOf(result: EngineRender): { layout: object; parts: readonly string[]; values: readonly string[] } {
+  return result.layout?.() ?? { layout: {}, parts: [result.output], values: [] };
 }
 
 function parseRequest(raw: unknown): RenderRequest {

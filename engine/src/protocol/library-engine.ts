@@ -16,6 +16,7 @@ async function render(template: unknown, options: Parameters<EnginePort["render"
       return (output ??= joinOutput(compiled, values));
     },
     jsonOutput: () => jsonOutputPieces(compiled, values),
+    layout: () => ({ layout: compiled, parts: compiled.parts, values }),
   };
 }
 

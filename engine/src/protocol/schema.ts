@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { RENDER_TARGETS, type DynamicData } from "../types.js";
 import { ERROR_CODE_LIST, type ErrorCode } from "./errors.js";
-import { PROTOCOL_VERSION, TEMPLATE_REF_MAX_LENGTH } from "./constants.js";
+import { OUTPUT_FORMATS, PROTOCOL_VERSION, TEMPLATE_REF_MAX_LENGTH } from "./constants.js";
 
 const requestId = z
   .union([z.string().max(256), z.number().int()])
@@ -54,6 +54,14 @@ export const renderRequestSchema = z
         strict: z.boolean().optional().meta({ description: "Missing merge tags fail the render (default false)." }),
       })
       .optional(),
+    output_format: z.enum(OUTPUT_FORMATS).optional().meta({
+      description:
+        "\"string\" (default): the response carries `output`. \"layout\": it carries `layout` and `values` instead, and the output is layout.parts[0] + values[0] + layout.parts[1] + … ; a process sends a layout's parts once, later responses name it by id (see spec/README.md).",
+    }),
+    layout_parts: z
+      .boolean()
+      .optional()
+      .meta({ description: "With output_format \"layout\": include the layout's parts even if this process sent them before (a client that dropped them)." }),
   })
   .refine((r) => r.template !== undefined || r.template_ref !== undefined, {
     message: "Either template or template_ref is required",
@@ -82,16 +90,40 @@ const warningSchema = z.strictObject({
   path: z.array(z.string()),
 });
 
-export const okResponseSchema = z.strictObject({
+// In wire order: id, ok, the output (whole or as layout + values), then the rest.
+const okHead = {
   id: requestId.optional().meta({ description: "Present when the request carried one." }),
   ok: z.literal(true),
-  output: z.string(),
+};
+const okTail = {
   target: z.enum(RENDER_TARGETS),
   template_id: z.string(),
   warnings: z.array(warningSchema),
   ...versions,
+};
+
+export const okResponseSchema = z.strictObject({
+  ...okHead,
+  output: z.string().meta({ description: "The rendered document (output_format \"string\", the default)." }),
+  ...okTail,
 });
 export type OkResponse = z.infer<typeof okResponseSchema>;
+
+export const okLayoutResponseSchema = z
+  .strictObject({
+    ...okHead,
+    layout: z.strictObject({
+      id: z.number().int().nonnegative().meta({ description: "Names this layout within this process." }),
+      parts: z
+        .array(z.string())
+        .optional()
+        .meta({ description: "The text around the values; present the first time this process sends the layout, or when the request asked for layout_parts." }),
+    }),
+    values: z.array(z.string()).meta({ description: "The recipient's values, escaped for where they land: one fewer than the layout's parts." }),
+    ...okTail,
+  })
+  .meta({ description: "output_format \"layout\": the output is layout.parts[0] + values[0] + layout.parts[1] + … + layout.parts[n]." });
+export type OkLayoutResponse = z.infer<typeof okLayoutResponseSchema>;
 
 export const errorResponseSchema = z.strictObject({
   id: requestId.optional().meta({ description: "Present when the request carried a readable one." }),
@@ -105,11 +137,11 @@ export const errorResponseSchema = z.strictObject({
 });
 export type ErrorResponse = z.infer<typeof errorResponseSchema> & { error: { code: ErrorCode } };
 
-export const responseSchema = z.discriminatedUnion("ok", [okResponseSchema, errorResponseSchema]).meta({
+export const responseSchema = z.union([okResponseSchema, okLayoutResponseSchema, errorResponseSchema]).meta({
   title: "mailrender engine response, protocol v1",
   description: "The envelope written for every request, on success and on failure: one JSON document (one line in --serve mode).",
 });
-export type Response = OkResponse | ErrorResponse;
+export type Response = OkResponse | OkLayoutResponse | ErrorResponse;
 
 /** zod's optional keys are `T | undefined`; the engine's types (exactOptionalPropertyTypes) want them absent. */
 export function toDynamicData(wire: DynamicDataWire): DynamicData {
