@@ -14,12 +14,15 @@ import mailrender._constants as constants
 from mailrender._core import (
     CachedScope,
     CacheEntry,
+    EngineProtocolError,
     FetchFailure,
     Fetched,
     NotModified,
     backoff_delay,
     cache_file_name,
+    Layouts,
     check_render_request,
+    engine_speaks_layouts,
     fresh_cached,
     interpret_response,
     key_fingerprint,
@@ -205,3 +208,26 @@ def test_dynamic_data_matches_the_engine_protocol() -> None:
 def test_render_targets_match_the_protocol() -> None:
     targets: List[str] = _schema("spec/protocol/v1/request.schema.json")["properties"]["target"]["enum"]
     assert list(constants.RENDER_TARGETS) == targets
+
+
+def test_layouts_join_parts_and_values_and_forget_the_least_recent() -> None:
+    layouts = Layouts(max_entries=2)
+    first: Dict[str, Any] = {"ok": True, "layout": {"id": 0, "parts": ["<p>", "</p><a href=\"", "\">x</a>"]}, "values": ["Ada", "https://a"]}
+    assert layouts.resolve(first) is True
+    assert first["output"] == '<p>Ada</p><a href="https://a">x</a>' and "layout" not in first and "values" not in first
+    again: Dict[str, Any] = {"ok": True, "layout": {"id": 0}, "values": ["Bo", ""]}
+    assert layouts.resolve(again) and again["output"] == '<p>Bo</p><a href="">x</a>'
+    assert layouts.resolve({"layout": {"id": 1, "parts": ["a"]}, "values": []})
+    assert layouts.resolve({"layout": {"id": 2, "parts": ["b"]}, "values": []})  # drops id 0 (least recent)
+    missing: Dict[str, Any] = {"ok": True, "layout": {"id": 0}, "values": ["Cy", ""]}
+    assert layouts.resolve(missing) is False and "output" not in missing
+    plain: Dict[str, Any] = {"ok": True, "output": "whole"}
+    assert layouts.resolve(plain) and plain == {"ok": True, "output": "whole"}
+    with pytest.raises(EngineProtocolError):
+        layouts.resolve({"layout": {"id": 3, "parts": ["a", "b"]}, "values": []})
+
+
+def test_engine_versions_that_speak_layouts() -> None:
+    assert [engine_speaks_layouts({"engine_version": v}) for v in ("1.0.0", "1.1.0", "1.12.3", "2.0.0", "1.1.0-rc.1", "x", None)] == [
+        False, True, True, True, True, False, False,
+    ]

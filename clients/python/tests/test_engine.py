@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import time
 from pathlib import Path
@@ -12,7 +13,7 @@ import pytest
 from conftest import ENGINE, load_case
 from fakes import engine_children, write_fake_engine
 from mailrender import MailrenderError
-from mailrender._core import CacheEntry, check_render_request, result_from_envelope
+from mailrender._core import CacheEntry, Layouts, check_render_request, result_from_envelope
 import mailrender._engine as engine_module
 from mailrender._engine import EngineRunner, bundled_engine_path, engine_platform, find_engine
 
@@ -35,8 +36,8 @@ def test_template_sent_once_then_by_ref_and_resent_when_unknown(runner: EngineRu
     lines: List[bytes] = []
     real = engine_module.engine_request_line
 
-    def spy(request_id: int, e: CacheEntry, r: Any, include: bool) -> bytes:
-        line = real(request_id, e, r, include)
+    def spy(*args: Any) -> bytes:
+        line = real(*args)
         lines.append(line)
         return line
 
@@ -51,6 +52,67 @@ def test_template_sent_once_then_by_ref_and_resent_when_unknown(runner: EngineRu
     third = runner.render(unseen, request)
     assert third["ok"] is True and third["output"] == first["output"]
     assert b'"template"' not in lines[2] and b'"template"' in lines[3]
+
+
+@pytest.fixture()
+def sent_lines(monkeypatch: pytest.MonkeyPatch) -> List[bytes]:
+    lines: List[bytes] = []
+    real = engine_module.engine_request_line
+
+    def spy(*args: Any) -> bytes:
+        line = real(*args)
+        lines.append(line)
+        return line
+
+    monkeypatch.setattr(engine_module, "engine_request_line", spy)
+    return lines
+
+
+def test_after_the_handshake_renders_ask_for_layouts_and_get_the_same_output(runner: EngineRunner, sent_lines: List[bytes]) -> None:
+    case = newsletter()
+    entry = CacheEntry(template_id="nl", template=case["template"], etag='"v1"', fetched_at=0, scope=None)
+    outputs: List[str] = []
+    for name in ("Ada", "Grace", "Ada"):
+        data = {**case["dynamic_data"], "merge_tags": {**case["dynamic_data"]["merge_tags"], "text": {"first_name": name}}}
+        outputs.append(runner.render(entry, check_render_request("nl", "html", data))["output"])
+    # The first line goes before the handshake says the engine speaks layouts; the rest ask for them.
+    assert b'"output_format"' not in sent_lines[0]
+    assert all(b'"output_format":"layout"' in line for line in sent_lines[1:])
+    assert outputs[0] == outputs[2] and "Grace" in outputs[1] and outputs[1].replace("Grace", "Ada") == outputs[0]
+    assert len(runner._process.layouts) == 1  # pyright: ignore[reportPrivateUsage, reportOptionalMemberAccess]
+
+
+def test_a_dropped_layout_is_asked_for_again(runner: EngineRunner, sent_lines: List[bytes]) -> None:
+    case = newsletter()
+    entry = CacheEntry(template_id="nl", template=case["template"], etag='"v1"', fetched_at=0, scope=None)
+    html, mjml = (check_render_request("nl", target, case["dynamic_data"]) for target in ("html", "mjml"))
+    first = runner.render(entry, html)["output"]
+    runner._process.layouts = Layouts(max_entries=1)  # pyright: ignore[reportPrivateUsage, reportOptionalMemberAccess]
+    assert runner.render(entry, html)["output"] == first
+    runner.render(entry, mjml)  # drops the html layout
+    assert runner.render(entry, html)["output"] == first
+    assert b'"layout_parts":true' in sent_lines[-1] and b'"layout_parts"' not in b"".join(sent_lines[:-1])
+
+
+def test_an_engine_before_1_1_is_never_asked_for_layouts(tmp_path: Path) -> None:
+    # It would refuse the unknown key; this stand-in says so in its output instead.
+    fake = tmp_path / "engine-1.0"
+    fake.write_text(
+        f"#!{sys.executable}\n"
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    output = 'asked for layouts' if 'output_format' in line else 'whole'\n"
+        "    print(json.dumps({'ok': True, 'output': output, 'target': 'html', 'template_id': 't', 'warnings': [],\n"
+        "                      'engine_version': '1.0.0', 'protocol_version': 1}), flush=True)\n",
+        encoding="utf-8",
+    )
+    fake.chmod(0o755)
+    r = EngineRunner(str(fake), {})
+    try:
+        entry = CacheEntry(template_id="t", template={}, etag=None, fetched_at=0, scope=None)
+        assert [r.render(entry, check_render_request("t", "html", None))["output"] for _ in range(3)] == ["whole"] * 3
+    finally:
+        r.close()
 
 
 def test_many_threads_pipeline_through_one_process(runner: EngineRunner) -> None:

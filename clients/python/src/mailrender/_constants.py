@@ -44,6 +44,9 @@ PROTOCOL_VERSION = 1
 ENGINE_MAJOR = 1
 #: Longest wait for one engine answer; a hung engine is killed (and restarted on the next render).
 ENGINE_RESPONSE_TIMEOUT = 60.0
+#: Layouts (output_format "layout") kept per engine process; one is the static text of one rendered
+#: variant of a template (60 KB for a newsletter), so this bounds the client's memory to a few MB.
+LAYOUT_CACHE_MAX_ENTRIES = 64
 #: The engine keeps templates under refs of at most this many characters (spec/README.md).
 MAX_TEMPLATE_REF = 256
 ENGINE_NAME = "mailrender-engine"

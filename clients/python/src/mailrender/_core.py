@@ -11,6 +11,7 @@ import hashlib
 import json
 import math
 import os
+from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from email.utils import parsedate_to_datetime
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union, cast
@@ -27,6 +28,7 @@ from ._constants import (
     ENV_API_KEY,
     ENV_BASE_URL,
     ENV_ENGINE_PATH,
+    LAYOUT_CACHE_MAX_ENTRIES,
     MAX_RETRIES,
     MAX_RETRY_AFTER,
     MAX_TEMPLATE_REF,
@@ -516,8 +518,12 @@ class EngineProtocolError(Exception):
     """The process answered something that is not a protocol-1 envelope (a wrong or broken engine)."""
 
 
-def engine_request_line(request_id: int, entry: CacheEntry, request: RenderRequest, include_template: bool) -> bytes:
-    """One ``--serve`` request line; the template goes along only when the process may not hold the ref."""
+def engine_request_line(request_id: int, entry: CacheEntry, request: RenderRequest, include_template: bool, layout: bool = False, layout_parts: bool = False) -> bytes:
+    """One ``--serve`` request line; the template goes along only when the process may not hold the ref.
+
+    ``layout`` asks for output_format "layout" (spec/README.md): the process sends each layout's
+    parts once and then only the recipient's values; ``layout_parts`` asks for the parts again.
+    """
     doc: Dict[str, Any] = {"id": request_id, "template_ref": entry.ref, "target": request.target}
     if include_template:
         doc["template"] = entry.template
@@ -530,8 +536,71 @@ def engine_request_line(request_id: int, entry: CacheEntry, request: RenderReque
         options["strict"] = request.strict
     if options:
         doc["options"] = options
+    if layout:
+        doc["output_format"] = "layout"
+        if layout_parts:
+            doc["layout_parts"] = True
     # ensure_ascii keeps the line pure ASCII: no raw U+2028 or invalid surrogates can reach the engine.
     return json.dumps(doc, separators=(",", ":")).encode("ascii") + b"\n"
+
+
+def engine_speaks_layouts(envelope: Mapping[str, Any]) -> bool:
+    """output_format "layout" came with engine 1.1; an older engine refuses the key as a bad request."""
+    version = envelope.get("engine_version")
+    if not isinstance(version, str):
+        return False
+    numbers = version.split("-")[0].split(".")
+    try:
+        return (int(numbers[0]), int(numbers[1])) >= (1, 1)
+    except (ValueError, IndexError):
+        return False
+
+
+class Layouts:
+    """The layouts one engine process has sent, by id, so its ``values``-only answers become output.
+
+    Ids are per process: a new process needs a new ``Layouts``. Bounded: the least recently used
+    layout goes first, and an answer naming a dropped one is re-requested with ``layout_parts``.
+    """
+
+    def __init__(self, max_entries: int = LAYOUT_CACHE_MAX_ENTRIES) -> None:
+        self._parts: "OrderedDict[int, List[str]]" = OrderedDict()
+        self._max_entries = max_entries
+
+    def __len__(self) -> int:
+        return len(self._parts)
+
+    def resolve(self, envelope: Dict[str, Any]) -> bool:
+        """Turns an ok layout answer into an ordinary one (``output``) in place; False if its parts
+        are not kept (ask again with ``layout_parts``). Any other envelope is left as it is."""
+        layout = envelope.get("layout")
+        if not isinstance(layout, dict):
+            return True
+        layout = cast(Dict[str, Any], layout)
+        layout_id = layout.get("id")
+        values = envelope.get("values")
+        if not isinstance(layout_id, int) or not isinstance(values, list):
+            raise EngineProtocolError(f"the engine sent a malformed layout answer: {str(envelope)[:120]}")
+        parts = layout.get("parts")
+        if isinstance(parts, list):
+            self._parts[layout_id] = cast(List[str], parts)
+            if len(self._parts) > self._max_entries:
+                self._parts.popitem(last=False)
+        else:
+            parts = self._parts.get(layout_id)
+            if parts is None:
+                return False
+            self._parts.move_to_end(layout_id)
+        parts = cast(List[str], parts)
+        values = cast(List[str], values)
+        if len(values) != len(parts) - 1:
+            raise EngineProtocolError(f"the engine sent {len(values)} values for a layout of {len(parts)} parts")
+        pieces = [parts[0]] * (2 * len(values) + 1)
+        pieces[1::2] = values
+        pieces[2::2] = parts[1:]
+        envelope["output"] = "".join(pieces)
+        del envelope["layout"], envelope["values"]
+        return True
 
 
 def parse_envelope(line: bytes) -> Dict[str, Any]:

@@ -27,7 +27,7 @@ from ._constants import (
     ENGINE_RESPONSE_TIMEOUT,
     ENV_ENGINE_PATH,
 )
-from ._core import CacheEntry, EngineProtocolError, RenderRequest, check_handshake, engine_request_line, is_ref_unknown, parse_envelope
+from ._core import CacheEntry, EngineProtocolError, Layouts, RenderRequest, check_handshake, engine_request_line, engine_speaks_layouts, is_ref_unknown, parse_envelope
 from ._errors import MailrenderError
 
 _BIN_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_bin")
@@ -70,6 +70,25 @@ def find_engine(engine_path: Optional[str], env: Mapping[str, str]) -> str:
     return os.path.abspath(path)
 
 
+#: Read buffer for the engine's answers: a layout's first answer is as large as the document.
+_PIPE_BUFFER = 1 << 16
+#: Linux's F_SETPIPE_SZ (fcntl has the name only from Python 3.10).
+_F_SETPIPE_SZ = 1031
+
+
+def _widen_pipe(pipe: Optional[IO[bytes]]) -> None:
+    """Best effort, Linux only: a 1 MiB pipe lets the engine write a whole document in one go instead
+    of 64 KiB at a time, each waiting for us to read."""
+    if pipe is None or not sys.platform.startswith("linux"):
+        return
+    try:
+        import fcntl
+
+        fcntl.fcntl(pipe.fileno(), _F_SETPIPE_SZ, 1 << 20)
+    except (OSError, ValueError):
+        pass  # over the system's pipe-max-size: the default 64 KiB works, only slower
+
+
 class _EngineDied(Exception):
     """The process ended (or broke the protocol) while a render waited: retried once on a new process."""
 
@@ -82,6 +101,7 @@ class _Process:
         try:
             self.popen = subprocess.Popen(
                 [path, "--serve"],
+                bufsize=_PIPE_BUFFER,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
@@ -89,10 +109,14 @@ class _Process:
             )
         except OSError as error:
             raise MailrenderError("UNKNOWN", 0, f"Could not start the mailrender engine {path}: {error}. Check that it is the engine for {engine_platform()}.") from None
+        _widen_pipe(self.popen.stdout)
         self.pending: Dict[int, "Future[Dict[str, Any]]"] = {}
         self.refs: Set[str] = set()
         self.dead: Optional[str] = None
         self.handshake_done = False
+        #: Set by the handshake: ask for output_format "layout" (values only, once the parts are here).
+        self.speaks_layouts = False
+        self.layouts = Layouts()  # only the reader thread touches it: answers are resolved in order
         self.stderr_tail: Deque[str] = collections.deque(maxlen=20)
         self.state_lock = threading.Lock()
         self.reader = threading.Thread(target=self._read, name="mailrender-engine-reader", daemon=True)
@@ -110,6 +134,7 @@ class _Process:
                     continue
                 try:
                     envelope = parse_envelope(line)
+                    self.layouts.resolve(envelope)  # False leaves "layout" in: the render asks again
                 except EngineProtocolError as error:
                     reason = str(error)
                     break
@@ -238,12 +263,13 @@ class EngineRunner:
             self._finalizer = weakref.finalize(self, _stop_quietly, process)
         return process
 
-    def _send(self, entry: CacheEntry, request: RenderRequest, force_template: bool) -> "tuple[_Process, Future[Dict[str, Any]]]":
+    def _send(self, entry: CacheEntry, request: RenderRequest, force_template: bool, layout_parts: bool) -> "tuple[_Process, Future[Dict[str, Any]]]":
         with self._write_lock:
             process = self._current()
             self._next_id += 1
             include = force_template or entry.ref not in process.refs
-            future = process.send(self._next_id, engine_request_line(self._next_id, entry, request, include))
+            line = engine_request_line(self._next_id, entry, request, include, process.speaks_layouts, layout_parts)
+            future = process.send(self._next_id, line)
             # Marked at write time: the engine reads in order, so a later ref-only line finds it kept.
             process.refs.add(entry.ref)
             return process, future
@@ -251,10 +277,11 @@ class EngineRunner:
     def render(self, entry: CacheEntry, request: RenderRequest) -> Dict[str, Any]:
         """The engine's envelope for one render (ok or not); MailrenderError when the engine fails."""
         force_template = False
+        layout_parts = False
         restarted = False
         while True:
             try:
-                process, future = self._send(entry, request, force_template)
+                process, future = self._send(entry, request, force_template, layout_parts)
                 try:
                     envelope = future.result(timeout=ENGINE_RESPONSE_TIMEOUT)
                 except FutureTimeout:
@@ -271,9 +298,15 @@ class EngineRunner:
                 except MailrenderError:
                     process.kill()
                     raise
+                process.speaks_layouts = engine_speaks_layouts(envelope)
                 process.handshake_done = True
             if is_ref_unknown(envelope) and not force_template:
                 force_template = True  # evicted from the engine's store: resend with the template
+                continue
+            if "layout" in envelope:
+                if layout_parts:
+                    raise MailrenderError("UNKNOWN", 0, "The mailrender engine named a layout without sending its parts, even when asked for them")
+                layout_parts = True  # we dropped this layout's parts: ask for them again
                 continue
             return envelope
 
