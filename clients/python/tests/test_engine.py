@@ -1,10 +1,12 @@
 """The engine runner with the real executable: template_ref reuse and resend, pipelining, discovery."""
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Dict, Iterator, List
 
@@ -189,3 +191,47 @@ def test_close_ends_the_process_and_is_final(runner: EngineRunner) -> None:
     assert engine_children() == [] and time.monotonic() - started < 2.5
     with pytest.raises(RuntimeError):
         runner.render(entry, check_render_request("t", "html", None))
+
+
+def _silent_engine(tmp_path: Path) -> str:
+    """Reads requests and never answers: a hung engine."""
+    fake = tmp_path / "hung-engine"
+    fake.write_text(f"#!{sys.executable}\nimport sys, time\nsys.stdin.readline()\ntime.sleep(60)\n", encoding="utf-8")
+    fake.chmod(0o755)
+    return str(fake)
+
+
+@pytest.mark.parametrize("driver", ["sync", "async"])
+def test_a_hung_engine_times_out_and_is_stopped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, driver: str) -> None:
+    monkeypatch.setattr(engine_module, "ENGINE_RESPONSE_TIMEOUT", 0.5)
+    r = EngineRunner(_silent_engine(tmp_path), {})
+    entry = CacheEntry(template_id="t", template={}, etag=None, fetched_at=0, scope=None)
+    request = check_render_request("t", "html", None)
+    try:
+        started = time.monotonic()
+        with pytest.raises(MailrenderError) as caught:
+            if driver == "sync":
+                r.render(entry, request)
+            else:
+                with ThreadPoolExecutor(1) as pool:
+                    asyncio.run(r.render_async(entry, request, pool))
+        assert caught.value.code == "TIMEOUT" and "restarted" in caught.value.message
+        assert time.monotonic() - started < 5
+        process = r._process  # pyright: ignore[reportPrivateUsage]
+        assert process is not None and process.popen.wait(timeout=5) != 0  # killed
+    finally:
+        r.close()
+
+
+def test_async_renders_need_no_thread_each(runner: EngineRunner) -> None:
+    case = newsletter()
+    entry = CacheEntry(template_id="nl", template=case["template"], etag='"v1"', fetched_at=0, scope=None)
+
+    async def many() -> List[str]:
+        with ThreadPoolExecutor(1) as pool:  # one writer thread; 40 renders in flight at once
+            requests = [check_render_request("nl", "html", {"merge_tags": {"text": {"first_name": f"R{i}"}}}) for i in range(40)]
+            envelopes = await asyncio.gather(*(runner.render_async(entry, r, pool) for r in requests))
+            return [e["output"] for e in envelopes]
+
+    outputs = asyncio.run(many())
+    assert all(f"R{i}" in out for i, out in enumerate(outputs)) and len(set(outputs)) == 40

@@ -1,8 +1,10 @@
 """AsyncMailrenderClient: the asyncio shell around the same sans-I/O core as MailrenderClient.
 
-Fetches use ``httpx.AsyncClient``. Renders (the engine round trip, JSON encoding of the request and
-decoding of the output) and disk-cache file operations run in the client's thread pool, so the event
-loop never blocks on them; many tasks' renders pipeline through the one engine process.
+Fetches use ``httpx.AsyncClient``. A render's request is encoded and written to the engine process in
+the client's thread pool, and its answer is decoded by the engine's reader thread, which completes
+an asyncio future: the event loop never blocks, no thread sits waiting for an answer, and any number
+of tasks' renders pipeline through the one engine process. Disk-cache file operations also run in the
+thread pool.
 """
 from __future__ import annotations
 
@@ -27,8 +29,8 @@ from ._types import CacheConfig, DynamicData, RenderResult, RenderTarget
 
 _T = TypeVar("_T")
 _FlightKey = Tuple[str, str]
-#: Threads mostly wait on the engine's answers; enough for deep pipelining, few enough to stay cheap.
-_RENDER_THREADS = 16
+#: Threads only write engine requests and use a disk cache; no thread waits for an engine answer.
+_RENDER_THREADS = 4
 
 
 class AsyncMailrenderClient:
@@ -87,10 +89,7 @@ class AsyncMailrenderClient:
         self._check_open()
         request = core.check_render_request(template_id, target, dynamic_data, minify, strict)
         resolved = await self._resolve(request)
-        return await self._off_loop(self._render_now, resolved, request)
-
-    def _render_now(self, resolved: core.Resolved, request: core.RenderRequest) -> RenderResult:
-        envelope = self._engine.render(resolved.entry, request)
+        envelope = await self._engine.render_async(resolved.entry, request, self._executor)
         return core.result_from_envelope(envelope, request, resolved.stale)
 
     async def render_html(self, template_id: str, dynamic_data: Optional[DynamicData] = None) -> str:

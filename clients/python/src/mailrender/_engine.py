@@ -11,6 +11,7 @@ process, started transparently. ``close()`` closes stdin, which makes the engine
 """
 from __future__ import annotations
 
+import asyncio
 import collections
 import os
 import platform
@@ -18,7 +19,7 @@ import subprocess
 import sys
 import threading
 import weakref
-from concurrent.futures import Future
+from concurrent.futures import Executor, Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import IO, Any, Deque, Dict, Mapping, Optional, Set
 
@@ -226,6 +227,70 @@ def _stop_quietly(process: _Process) -> None:
         pass
 
 
+class _Attempt:
+    """One render's way through the protocol: after each answer (or death of the process), whether
+    it is final or what the next request must do differently. No I/O, so both drivers share it."""
+
+    def __init__(self, engine_path: Optional[str]) -> None:
+        self.engine_path = engine_path
+        self.force_template = False
+        self.layout_parts = False
+        self.restarted = False
+
+    def after_death(self, died: _EngineDied) -> None:
+        if self.restarted:
+            raise MailrenderError("UNKNOWN", 0, f"Rendering failed because {died}. If this repeats, check that the engine runs on this machine ({process_hint(self.engine_path)}).") from None
+        self.restarted = True  # a render is idempotent: once more on a fresh process
+
+    def is_final(self, process: _Process, envelope: Dict[str, Any]) -> bool:
+        if not process.handshake_done:
+            try:
+                check_handshake(envelope, process.path)
+            except MailrenderError:
+                process.kill()
+                raise
+            process.speaks_layouts = engine_speaks_layouts(envelope)
+            process.handshake_done = True
+        if is_ref_unknown(envelope) and not self.force_template:
+            self.force_template = True  # evicted from the engine's store: resend with the template
+            return False
+        if "layout" in envelope:
+            if self.layout_parts:
+                raise MailrenderError("UNKNOWN", 0, "The mailrender engine named a layout without sending its parts, even when asked for them")
+            self.layout_parts = True  # we dropped this layout's parts: ask for them again
+            return False
+        return True
+
+
+def _timed_out(process: _Process) -> MailrenderError:
+    process.kill()  # the reader thread then fails every other render waiting on it
+    return MailrenderError("TIMEOUT", 0, f"The mailrender engine gave no answer within {ENGINE_RESPONSE_TIMEOUT:g} s; it was stopped and will be restarted on the next render")
+
+
+def _awaitable(loop: asyncio.AbstractEventLoop, future: "Future[Dict[str, Any]]") -> "asyncio.Future[Dict[str, Any]]":
+    """The reader thread's answer on the event loop. Unlike asyncio.wrap_future, a cancelled or timed
+    out await never cancels ``future``, which the reader thread still completes."""
+    waiter: "asyncio.Future[Dict[str, Any]]" = loop.create_future()
+
+    def settle(done: "Future[Dict[str, Any]]") -> None:
+        if waiter.done():
+            return
+        error = done.exception()
+        if error is None:
+            waiter.set_result(done.result())
+        else:
+            waiter.set_exception(error)
+
+    def on_done(done: "Future[Dict[str, Any]]") -> None:
+        try:
+            loop.call_soon_threadsafe(settle, done)
+        except RuntimeError:
+            pass  # the loop is closed: nobody waits any more
+
+    future.add_done_callback(on_done)
+    return waiter
+
+
 class EngineRunner:
     """Renders through one lazily started, transparently restarted ``--serve`` process."""
 
@@ -263,12 +328,12 @@ class EngineRunner:
             self._finalizer = weakref.finalize(self, _stop_quietly, process)
         return process
 
-    def _send(self, entry: CacheEntry, request: RenderRequest, force_template: bool, layout_parts: bool) -> "tuple[_Process, Future[Dict[str, Any]]]":
+    def _send(self, entry: CacheEntry, request: RenderRequest, attempt: "_Attempt") -> "tuple[_Process, Future[Dict[str, Any]]]":
         with self._write_lock:
             process = self._current()
             self._next_id += 1
-            include = force_template or entry.ref not in process.refs
-            line = engine_request_line(self._next_id, entry, request, include, process.speaks_layouts, layout_parts)
+            include = attempt.force_template or entry.ref not in process.refs
+            line = engine_request_line(self._next_id, entry, request, include, process.speaks_layouts, attempt.layout_parts)
             future = process.send(self._next_id, line)
             # Marked at write time: the engine reads in order, so a later ref-only line finds it kept.
             process.refs.add(entry.ref)
@@ -276,39 +341,37 @@ class EngineRunner:
 
     def render(self, entry: CacheEntry, request: RenderRequest) -> Dict[str, Any]:
         """The engine's envelope for one render (ok or not); MailrenderError when the engine fails."""
-        force_template = False
-        layout_parts = False
-        restarted = False
+        attempt = _Attempt(self._path)
         while True:
             try:
-                process, future = self._send(entry, request, force_template, layout_parts)
+                process, future = self._send(entry, request, attempt)
                 try:
                     envelope = future.result(timeout=ENGINE_RESPONSE_TIMEOUT)
                 except FutureTimeout:
-                    process.kill()  # the reader thread then fails every other render waiting on it
-                    raise MailrenderError("TIMEOUT", 0, f"The mailrender engine gave no answer within {ENGINE_RESPONSE_TIMEOUT:g} s; it was stopped and will be restarted on the next render") from None
+                    raise _timed_out(process) from None
             except _EngineDied as died:
-                if restarted:
-                    raise MailrenderError("UNKNOWN", 0, f"Rendering failed because {died}. If this repeats, check that the engine runs on this machine ({process_hint(self._path)}).") from None
-                restarted = True  # a render is idempotent: once more on a fresh process
+                attempt.after_death(died)
                 continue
-            if not process.handshake_done:
+            if attempt.is_final(process, envelope):
+                return envelope
+
+    async def render_async(self, entry: CacheEntry, request: RenderRequest, executor: Executor) -> Dict[str, Any]:
+        """``render`` on an event loop: the request is written in ``executor`` (a write may wait for a
+        full pipe) and no thread waits for the answer, so any number of renders can be in flight."""
+        loop = asyncio.get_running_loop()
+        attempt = _Attempt(self._path)
+        while True:
+            try:
+                process, future = await loop.run_in_executor(executor, self._send, entry, request, attempt)
                 try:
-                    check_handshake(envelope, process.path)
-                except MailrenderError:
-                    process.kill()
-                    raise
-                process.speaks_layouts = engine_speaks_layouts(envelope)
-                process.handshake_done = True
-            if is_ref_unknown(envelope) and not force_template:
-                force_template = True  # evicted from the engine's store: resend with the template
+                    envelope = await asyncio.wait_for(_awaitable(loop, future), ENGINE_RESPONSE_TIMEOUT)
+                except asyncio.TimeoutError:
+                    raise _timed_out(process) from None
+            except _EngineDied as died:
+                attempt.after_death(died)
                 continue
-            if "layout" in envelope:
-                if layout_parts:
-                    raise MailrenderError("UNKNOWN", 0, "The mailrender engine named a layout without sending its parts, even when asked for them")
-                layout_parts = True  # we dropped this layout's parts: ask for them again
-                continue
-            return envelope
+            if attempt.is_final(process, envelope):
+                return envelope
 
     def close(self) -> None:
         with self._write_lock:
