@@ -29,12 +29,18 @@ final class EngineRequest
     }
 
     /**
-     * The request as one line of JSON (no raw newline: --serve frames by lines).
+     * The request as one line of JSON (no raw newline: --serve frames by lines). `$asLayout` asks
+     * for output_format "layout", `$withLayoutParts` for the layout's parts even if sent before.
      *
      * @throws MailrenderError when the dynamic data cannot be encoded (e.g. invalid UTF-8)
      */
-    public function toJson(int|string|null $id, bool $withTemplate, bool $withRef): string
-    {
+    public function toJson(
+        int|string|null $id,
+        bool $withTemplate,
+        bool $withRef,
+        bool $asLayout = false,
+        bool $withLayoutParts = false,
+    ): string {
         $request = [];
         if ($id !== null) {
             $request['id'] = $id;
@@ -52,6 +58,13 @@ final class EngineRequest
         );
         if ($options !== []) {
             $request['options'] = $options;
+        }
+        if ($asLayout) {
+            // spec/README.md, output_format "layout": the static text once, then only the values.
+            $request['output_format'] = 'layout';
+            if ($withLayoutParts) {
+                $request['layout_parts'] = true;
+            }
         }
         try {
             $json = json_encode($request, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE | JSON_THROW_ON_ERROR);

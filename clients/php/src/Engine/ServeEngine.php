@@ -17,6 +17,9 @@ use Mailrender\MailrenderError;
  *   once on the new process: renders have no side effects.
  * - A render that overruns the timeout kills the process (it may be stuck); the next render starts a
  *   new one.
+ * - Once the first answer shows engine 1.1 or later, renders ask for output_format "layout": the
+ *   process sends a variant's static text once and then only the recipient's values (a few hundred
+ *   bytes instead of the whole document to read and json_decode per render); see Layouts.
  *
  * Not for php-fpm: the process would be tied to one worker and outlive requests unpredictably.
  */
@@ -36,14 +39,25 @@ final class ServeEngine implements Engine
     /** @var array<string, true> refs this process holds, oldest first */
     private array $knownRefs = [];
     private int $nextId = 1;
+    /** Null until the process's first answer says whether it speaks layouts. */
+    private ?bool $speaksLayouts = null;
+    private Layouts $layouts;
 
-    /** @var array{starts: int, requests: int, templatesSent: int, refResends: int} */
-    private array $stats = ['starts' => 0, 'requests' => 0, 'templatesSent' => 0, 'refResends' => 0];
+    /** @var array{starts: int, requests: int, templatesSent: int, refResends: int, layoutsResent: int} */
+    private array $stats = [
+        'starts' => 0,
+        'requests' => 0,
+        'templatesSent' => 0,
+        'refResends' => 0,
+        'layoutsResent' => 0,
+    ];
 
     public function __construct(
         public readonly string $path,
         private readonly int $timeoutMs = Defaults::TIMEOUT_MS,
+        private readonly int $maxLayouts = Layouts::MAX_ENTRIES,
     ) {
+        $this->layouts = new Layouts($maxLayouts);
     }
 
     public static function locate(?string $enginePath = null, int $timeoutMs = Defaults::TIMEOUT_MS): self
@@ -56,7 +70,7 @@ final class ServeEngine implements Engine
         $this->close();
     }
 
-    /** Counters for monitoring and tests: process starts, requests written, templates sent, ref resends. */
+    /** Counters for monitoring and tests: process starts, requests written, templates sent, ref and layout resends. */
     public function stats(): array
     {
         return $this->stats;
@@ -116,6 +130,20 @@ final class ServeEngine implements Engine
             $sendTemplate = true;
             $envelope = $this->exchange($request, true);
         }
+        $resolved = $this->layouts->resolve($envelope);
+        if ($resolved === false) {
+            // This client dropped the layout's parts (the bound in Layouts): ask for them again.
+            $this->stats['layoutsResent']++;
+            $resolved = $this->layouts->resolve($this->exchange($request, false, true));
+            if ($resolved === false) {
+                throw new MailrenderError(
+                    MailrenderError::RENDER_ERROR,
+                    0,
+                    "{$this->path} named a layout without its parts, even when asked for them",
+                );
+            }
+        }
+        $envelope = $resolved;
         if ($sendTemplate && $envelope['ok'] === true) {
             $this->remember($ref);
         } elseif (isset($this->knownRefs[$ref])) {
@@ -127,10 +155,10 @@ final class ServeEngine implements Engine
     }
 
     /** @return array<string, mixed> */
-    private function exchange(EngineRequest $request, bool $withTemplate): array
+    private function exchange(EngineRequest $request, bool $withTemplate, bool $withLayoutParts = false): array
     {
         $id = $this->nextId++;
-        $line = $request->toJson($id, $withTemplate, true) . "\n";
+        $line = $request->toJson($id, $withTemplate, true, $this->speaksLayouts === true, $withLayoutParts) . "\n";
         $this->stats['requests']++;
         if ($withTemplate) {
             $this->stats['templatesSent']++;
@@ -140,6 +168,7 @@ final class ServeEngine implements Engine
         for (;;) {
             $answer = $this->readLine($deadline);
             $envelope = Envelope::decode($answer, $this->path);
+            $this->speaksLayouts ??= Layouts::spokenBy($envelope);
             // Answers come in request order; one for an earlier request (there should be none) is skipped.
             if (($envelope['id'] ?? null) === $id) {
                 return $envelope;
@@ -167,8 +196,10 @@ final class ServeEngine implements Engine
         $this->pipes = $pipes;
         $this->buffer = '';
         $this->stderrTail = '';
-        // A new process holds no templates.
+        // A new process holds no templates, and numbers its layouts afresh.
         $this->knownRefs = [];
+        $this->speaksLayouts = null;
+        $this->layouts = new Layouts($this->maxLayouts);
         $this->stats['starts']++;
     }
 

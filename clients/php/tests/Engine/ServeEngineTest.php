@@ -24,7 +24,7 @@ final class ServeEngineTest extends EngineTestCase
         self::assertSame(self::referenceOutput('mjml', Paths::sampleTemplate()), $engine->render(self::request('mjml'))->output);
         self::assertSame(self::referenceOutput('html', Paths::sampleTemplate()), $first->output);
         self::assertSame($pid, $engine->pid(), 'the same process throughout');
-        self::assertSame(['starts' => 1, 'requests' => 12, 'templatesSent' => 1, 'refResends' => 0], $engine->stats());
+        self::assertSame(['starts' => 1, 'requests' => 12, 'templatesSent' => 1, 'refResends' => 0, 'layoutsResent' => 0], $engine->stats());
 
         // A new version of the template has a new ref: sent once more.
         $engine->render(self::request('html', [], Paths::sampleTemplate('v2'), 'sample@2'));
@@ -126,5 +126,34 @@ final class ServeEngineTest extends EngineTestCase
             self::assertMatchesRegularExpression('/--serve (exited with status 139|closed its output) before answering/', $e->getMessage());
         }
         self::assertSame(2, $engine->stats()['starts']);
+    }
+
+    /** Layouts are used after the first answer; one dropped by the client's bound is asked for again. */
+    public function testADroppedLayoutIsAskedForAgainAndTheOutputStaysTheEngines(): void
+    {
+        $engine = new ServeEngine(Paths::builtEngine(), maxLayouts: 1);
+        $html = self::referenceOutput('html', Paths::sampleTemplate());
+        self::assertSame($html, $engine->render(self::request('html'))->output, 'first answer: whole output');
+        self::assertSame($html, $engine->render(self::request('html'))->output, 'second: layout with parts');
+        self::assertSame($html, $engine->render(self::request('html'))->output, 'third: values only');
+        self::assertSame(0, $engine->stats()['layoutsResent']);
+        self::assertSame(self::referenceOutput('mjml', Paths::sampleTemplate()), $engine->render(self::request('mjml'))->output);
+        self::assertSame($html, $engine->render(self::request('html'))->output, 'its layout was dropped for the mjml one');
+        self::assertSame(1, $engine->stats()['layoutsResent']);
+        $engine->close();
+    }
+
+    public function testAnEngineBefore11IsNeverAskedForLayouts(): void
+    {
+        // An engine 1.0 would refuse the unknown key; this stand-in says so in its output instead.
+        $ok = '"ok":true,"target":"html","template_id":"t","warnings":[],"engine_version":"1.0.0","protocol_version":1';
+        $fake = FakeExecutables::write($this->dir, 'engine-1.0', 'id=0; while read -r line; do id=$((id+1)); '
+            . 'case "$line" in *output_format*) out=asked;; *) out=whole;; esac; '
+            . 'echo "{\"id\":$id,\"output\":\"$out\",' . str_replace('"', '\\"', $ok) . '}"; done');
+        $engine = new ServeEngine($fake);
+        for ($i = 0; $i < 3; $i++) {
+            self::assertSame('whole', $engine->render(self::request())->output);
+        }
+        $engine->close();
     }
 }
