@@ -31,6 +31,7 @@ test-engine: build
 test-binary: engine
 	fixtures/run --program $(ENGINE_BIN)
 	fixtures/run --program $(ENGINE_BIN) --serve
+	fixtures/run --program $(ENGINE_BIN) --serve --layout
 
 test-server: build
 	bash scripts/test-server.sh
