@@ -6,6 +6,7 @@
  * the function a launched binary runs. Everything that reads the process (argv, env, stdio) must
  * therefore happen inside `start`, never at module load.
  */
+import fs from "node:fs";
 import v8 from "node:v8";
 import { guardConsole } from "./protocol/console-guard.js";
 import { EXIT } from "./protocol/errors.js";
@@ -46,6 +47,9 @@ function fatal(error: unknown): void {
 const snapshot = v8.startupSnapshot;
 if (snapshot?.isBuildingSnapshot()) {
   snapshot.setDeserializeMainFunction(start);
+  // Node loads the stream classes behind a file stdin (`engine < request.json`) on first use of
+  // process.stdin; touched here, that code is in the snapshot like net's for a pipe already is.
+  void fs.ReadStream;
   void warmUp(libraryEngine, (line) => process.stderr.write(`mailrender-engine build: ${line}\n`));
 } else {
   start();
