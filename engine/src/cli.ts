@@ -6,6 +6,8 @@
  * the function a launched binary runs. Everything that reads the process (argv, env, stdio) must
  * therefore happen inside `start`, never at module load.
  */
+// First: configures zod before any schema is built.
+import "./protocol/zod-jitless.js";
 import fs from "node:fs";
 import v8 from "node:v8";
 import { guardConsole } from "./protocol/console-guard.js";
