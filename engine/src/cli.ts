@@ -14,6 +14,7 @@ import { guardConsole } from "./protocol/console-guard.js";
 import { EXIT } from "./protocol/errors.js";
 import { libraryEngine } from "./protocol/library-engine.js";
 import { runMain } from "./protocol/main.js";
+import { clearRenderCaches } from "./render/pipeline.js";
 import { warmUp } from "./protocol/warmup.js";
 
 function start(): void {
@@ -53,6 +54,8 @@ if (snapshot?.isBuildingSnapshot()) {
   // process.stdin; touched here, that code is in the snapshot like net's for a pipe already is.
   void fs.ReadStream;
   void warmUp(libraryEngine, (line) => process.stderr.write(`mailrender-engine build: ${line}\n`));
+  // The warm-up's templates and outputs would only be cache entries no request can hit.
+  snapshot.addSerializeCallback(clearRenderCaches);
 } else {
   start();
 }
