@@ -4,7 +4,13 @@
  * most of the module loading and first-call work.
  */
 import { RENDER_TARGETS } from "../types.js";
+import { Writable } from "node:stream";
 import type { EnginePort } from "./engine-port.js";
+import { EXIT } from "./errors.js";
+import { createHandler } from "./handler.js";
+import { runOneShot } from "./loops.js";
+import { Output } from "./output.js";
+import { TemplateStore } from "./template-store.js";
 
 const component = (id: string, componentType: string, props: Record<string, unknown>) => ({ id, type: "component", componentType, props });
 
@@ -48,19 +54,27 @@ export const WARMUP_TEMPLATE = {
   ],
 };
 
-/** Never fails: a warm-up that cannot render only makes the snapshot less warm, so it just says so on stderr. */
+/**
+ * Never fails: a warm-up that cannot render only makes the snapshot less warm, so it just says so on stderr.
+ * Each render goes through the one-shot protocol path a launched binary takes (decode, the request
+ * schema, the envelope, the output stream), not only the library: code first run in a launched
+ * process is interpreted cold, and zod compiles each object schema's fast path (`new Function`)
+ * on its first parse.
+ */
 export async function warmUp(engine: EnginePort, log: (line: string) => void): Promise<void> {
+  const handler = createHandler({ engine, store: new TemplateStore(), reportBug: (error) => log(`warm-up bug: ${String(error)}`) });
+  const output = new Output(new Writable({ write: (_chunk, _encoding, done) => done(), writev: (_chunks, done) => done() }));
   for (const target of RENDER_TARGETS) {
     for (const minify of [true, false]) {
-      try {
-        await engine.render(WARMUP_TEMPLATE, {
-          target,
-          minify,
-          dynamicData: { merge_tags: { text: { first_name: "Ada" }, url: { link: "https://example.com" } }, context: { plan: "pro" } },
-        });
-      } catch (error) {
-        log(`warm-up render (${target}) failed: ${error instanceof Error ? error.message : String(error)}`);
-      }
+      const request = {
+        template: WARMUP_TEMPLATE,
+        target,
+        dynamic_data: { merge_tags: { text: { first_name: "Ada" }, url: { link: "https://example.com" } }, context: { plan: "pro" } },
+        options: { minify, strict: false },
+      };
+      const input = [Buffer.from(JSON.stringify(request))];
+      const exit = await runOneShot({ handler, engineVersion: engine.version, input: (async function* () { yield* input; })(), output });
+      if (exit !== EXIT.OK) log(`warm-up render (${target}) failed with exit ${exit}`);
     }
   }
 }

@@ -22,6 +22,12 @@ import { compileOutput, joinOutput, substitute, type CompiledOutput } from "./su
 const parsedTemplates = new LruCache<string, ParseResult>(64);
 const compiledOutputs = new LruCache<string, CompiledOutput>(512);
 
+/** Forgets every parsed template and compiled output (the binary's snapshot keeps none of its warm-up's). */
+export function clearRenderCaches(): void {
+  parsedTemplates.clear();
+  compiledOutputs.clear();
+}
+
 /** The template's JSON text (its cache identity); a value JSON cannot carry is a template error. */
 function jsonText(json: unknown): string {
   try {
