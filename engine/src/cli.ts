@@ -6,18 +6,19 @@
  * the function a launched binary runs. Everything that reads the process (argv, env, stdio) must
  * therefore happen inside `start`, never at module load.
  */
-// First: configures zod before any schema is built.
-import "./protocol/zod-jitless.js";
 import fs from "node:fs";
 import v8 from "node:v8";
 import { guardConsole } from "./protocol/console-guard.js";
 import { EXIT } from "./protocol/errors.js";
 import { libraryEngine } from "./protocol/library-engine.js";
 import { runMain } from "./protocol/main.js";
+import { zodParseOptions } from "./parse-options.js";
 import { clearRenderCaches } from "./render/pipeline.js";
 import { warmUp } from "./protocol/warmup.js";
 
 function start(): void {
+  // One render per process except in --serve: zod's compiled parsers would run once, cold.
+  zodParseOptions.jitless = process.argv[2] !== "--serve";
   guardConsole();
   // Last line of defence: whatever escapes still never puts a stack trace on stdout.
   process.on("uncaughtException", fatal);
@@ -50,6 +51,7 @@ function fatal(error: unknown): void {
 const snapshot = v8.startupSnapshot;
 if (snapshot?.isBuildingSnapshot()) {
   snapshot.setDeserializeMainFunction(start);
+  zodParseOptions.jitless = true; // the warm-up warms the one-shot path (see start)
   // Node loads the stream classes behind a file stdin (`engine < request.json`) on first use of
   // process.stdin; touched here, that code is in the snapshot like net's for a pipe already is.
   void fs.ReadStream;

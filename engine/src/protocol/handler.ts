@@ -4,6 +4,7 @@
  */
 import type { z } from "zod";
 import { RenderError } from "../diagnostics.js";
+import { zodParseOptions } from "../parse-options.js";
 import { prepareTemplate } from "../render/pipeline.js";
 import { errorEnvelope, okEnvelope, okEnvelopeWire, okLayoutEnvelope, type RequestId } from "./envelope.js";
 import { decodeRequest } from "./decode.js";
@@ -70,7 +71,7 @@ function parseRequest(raw: unknown): RenderRequest {
       { loc: [], msg: "Expected an object", type: "invalid_type" },
     ]);
   }
-  const parsed = renderRequestSchema.safeParse(raw);
+  const parsed = renderRequestSchema.safeParse(raw, zodParseOptions);
   if (!parsed.success) {
     const issues = parsed.error.issues.flatMap(toIssues);
     throw new ProtocolError("BAD_REQUEST", `The request is malformed: ${summarise(issues)}`, issues);

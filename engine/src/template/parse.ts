@@ -8,6 +8,7 @@ import type { RenderWarning, ValidationIssue } from "../diagnostics.js";
 import { BLOCKS, isBlockType } from "../blocks/registry.js";
 import type { Visibility } from "./common.js";
 import { toValidationIssues } from "./issues.js";
+import { zodParseOptions } from "../parse-options.js";
 import type { ColumnChild, ColumnNode, ComponentNode, Condition, Path, RowLike, RowNode, SpacerNode, Template } from "./model.js";
 import { columnStyleSchema, documentHeaderSchema, MAX_NESTING_DEPTH, rowSpacerSchema, rowStyleSchema } from "./schema.js";
 
@@ -27,7 +28,7 @@ class Reader {
   readonly conditions: Condition[] = [];
 
   parse<S extends z.ZodType>(schema: S, value: unknown, path: Path): z.output<S> | undefined {
-    const result = schema.safeParse(value, { reportInput: true });
+    const result = schema.safeParse(value, { reportInput: true, jitless: zodParseOptions.jitless });
     if (result.success) return result.data;
     this.issues.push(...toValidationIssues(result.error, path));
     return undefined;
