@@ -50,6 +50,33 @@ describe("template reading", () => {
     expect(result.issues).toEqual([{ loc: ["rows", "0", "columns", "1", "children", "2", "props", "level"], msg: expect.any(String), type: "literal_error" }]);
   });
 
+  it("accepts CSS values in their grammar, and refuses anything that could leave the declaration", () => {
+    const valid = doc(
+      [{ type: "row", backgroundImage: "https://e.com/a.png", backgroundSize: "50% auto", backgroundPosition: "left 10px top", backgroundRepeat: "repeat-x", columns: [{ width: 100, children: [
+        component("paragraph", { fontFamily: "'Open Sans', \"Helvetica Neue\", sans-serif", fontWeight: 600 }),
+        component("button", { fontFamily: "Georgia, serif", fontWeight: "bolder" }),
+      ] }] }],
+      { canvas: { bodyBackgroundImage: "https://e.com/b.png", bodyBackgroundSize: "contain", bodyBackgroundPosition: "center", bodyBackgroundRepeat: "no-repeat" } },
+    );
+    expect(validateTemplate(valid).issues).toEqual([]);
+    const escape = "x;}</style><script>alert(1)</script>";
+    const hostile = doc(
+      [{ type: "row", backgroundSize: "cover;color:red", backgroundPosition: escape, backgroundRepeat: "no-repeat}", columns: [{ width: 100, children: [
+        component("heading", { fontFamily: `Arial${escape}`, fontWeight: "bold;color:red" }),
+        component("button", { fontFamily: "url(x)", fontWeight: 1001 }),
+      ] }] }],
+      { canvas: { bodyBackgroundSize: "<b>", bodyBackgroundPosition: "center\\", bodyBackgroundRepeat: "repeat;" } },
+    );
+    const block = (i: number, key: string) => `rows.0.columns.0.children.${i}.props.${key}`;
+    expect(validateTemplate(hostile).issues.map((issue) => issue.loc.join(".")).sort()).toEqual(
+      [
+        "canvas.bodyBackgroundSize", "canvas.bodyBackgroundPosition", "canvas.bodyBackgroundRepeat",
+        "rows.0.backgroundSize", "rows.0.backgroundPosition", "rows.0.backgroundRepeat",
+        block(0, "fontFamily"), block(0, "fontWeight"), block(1, "fontFamily"), block(1, "fontWeight"),
+      ].sort(),
+    );
+  });
+
   it("limits nesting to 5 levels and names the path", () => {
     let inner: unknown = row(component("spacer"));
     for (let i = 0; i < 5; i++) inner = row(inner);

@@ -118,11 +118,34 @@ export const gradientSchema = z
   .prefault({});
 export type Gradient = z.output<typeof gradientSchema>;
 
+/*
+ * Template values written into CSS (style attributes and the head stylesheet) may hold only what such
+ * values need: never `;`, braces, `<`, `>`, `(`, `)` or a backslash, so a value cannot add a
+ * declaration, end a rule or close the <style> element. A value outside the grammar is a validation
+ * issue naming its field, like a bad colour.
+ */
+const LENGTH = String.raw`(?:0|-?(?:\d+\.?\d*|\.\d+)(?:px|%|em|rem|pt|vw|vh))`;
+const cssValue = (pattern: string, message: string) => z.string().trim().regex(new RegExp(`^(?:${pattern})$`, "i"), { message });
+
+export const backgroundSizeSchema = cssValue(`cover|contain|(?:${LENGTH}|auto)(?:\\s+(?:${LENGTH}|auto))?`, "Expected a CSS background-size: cover, contain, auto, or one or two lengths");
+const POSITION = `left|right|top|bottom|center|${LENGTH}`;
+export const backgroundPositionSchema = cssValue(`(?:${POSITION})(?:\\s+(?:${POSITION})){0,3}`, "Expected a CSS background-position: keywords (left, center, top, …) or lengths");
+export const backgroundRepeatSchema = cssValue(
+  "(?:repeat|no-repeat|repeat-x|repeat-y|space|round)(?:\\s+(?:repeat|no-repeat|space|round))?",
+  "Expected a CSS background-repeat: repeat, no-repeat, repeat-x, repeat-y, space or round",
+);
+/** A font list: family names (quoted or not) and generic families, separated by commas. */
+export const fontFamilySchema = cssValue(String.raw`[\w .'"-]+(?:,[\w .'"-]+)*`, "Expected a CSS font-family list, e.g. 'Open Sans', Arial, sans-serif");
+export const fontWeightSchema = z.union([
+  cssValue("normal|bold|bolder|lighter|[1-9]\\d{0,2}|1000", "Expected a CSS font-weight: normal, bold, bolder, lighter or 1–1000"),
+  z.number().int().min(1).max(1000).transform(String),
+]);
+
 export const backgroundImageFields = {
   backgroundImage: z.string().default(""),
-  backgroundSize: z.string().default("cover"),
-  backgroundPosition: z.string().default("center center"),
-  backgroundRepeat: z.string().default("no-repeat"),
+  backgroundSize: backgroundSizeSchema.default("cover"),
+  backgroundPosition: backgroundPositionSchema.default("center center"),
+  backgroundRepeat: backgroundRepeatSchema.default("no-repeat"),
 };
 
 export const alignSchema = z.enum(["left", "center", "right"]);
@@ -134,8 +157,8 @@ export function typographyFields(overrides: { fontSize?: number; lineHeight?: nu
     fontSize: px.default(overrides.fontSize ?? 16),
     lineHeight: z.number().min(0).default(overrides.lineHeight ?? 1.5),
     color: colorSchema.default(overrides.color ?? "#111111"),
-    fontWeight: z.union([z.string(), z.number().transform(String)]).default(overrides.fontWeight ?? "normal"),
-    fontFamily: z.string().default("Arial"),
+    fontWeight: fontWeightSchema.default(overrides.fontWeight ?? "normal"),
+    fontFamily: fontFamilySchema.default("Arial"),
     align: alignSchema.default(overrides.align ?? "left"),
     letterSpacing: z.number().default(0),
     textTransform: z.enum(["none", "uppercase", "lowercase", "capitalize"]).default("none"),

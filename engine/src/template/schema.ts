@@ -6,6 +6,9 @@
 import { z } from "zod";
 import {
   backgroundImageFields,
+  backgroundPositionSchema,
+  backgroundRepeatSchema,
+  backgroundSizeSchema,
   borderSchema,
   colorSchema,
   gradientSchema,
@@ -22,9 +25,9 @@ export const canvasObjectSchema = z.object({
     backgroundColor: colorSchema.default("#ffffff"),
     bodyBackgroundColor: colorSchema.default("#f9fafb"),
     bodyBackgroundImage: z.string().default(""),
-    bodyBackgroundSize: z.string().default("cover"),
-    bodyBackgroundPosition: z.string().default("center center"),
-    bodyBackgroundRepeat: z.string().default("no-repeat"),
+    bodyBackgroundSize: backgroundSizeSchema.default("cover"),
+    bodyBackgroundPosition: backgroundPositionSchema.default("center center"),
+    bodyBackgroundRepeat: backgroundRepeatSchema.default("no-repeat"),
     padding: spacingSchema(ZERO_SPACING),
     preheaderText: z.string().default("View this email in your browser"),
     language: z.string().regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, { message: "Expected a language tag such as en-US" }).default("en-US"),

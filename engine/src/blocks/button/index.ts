@@ -1,5 +1,15 @@
 import { z } from "zod";
-import { alignSchema, borderSchema, colorSchema, commonBlockFields, gradientSchema, mobileOverridesSchema, toMjmlColor } from "../../template/common.js";
+import {
+  alignSchema,
+  borderSchema,
+  colorSchema,
+  commonBlockFields,
+  fontFamilySchema,
+  fontWeightSchema,
+  gradientSchema,
+  mobileOverridesSchema,
+  toMjmlColor,
+} from "../../template/common.js";
 import { cssText, jsxStyle, px, spacing, type Declarations } from "../../render/style.js";
 import { fontStack } from "../../render/fonts.js";
 import { defineBlock, type BlockRenderContext } from "../block.js";
@@ -12,8 +22,8 @@ export const buttonProps = z.object({
   backgroundGradient: gradientSchema,
   color: colorSchema.default("#fafafa"),
   fontSize: z.number().min(0).default(16),
-  fontWeight: z.union([z.string(), z.number().transform(String)]).default("bold"),
-  fontFamily: z.string().default("Arial"),
+  fontWeight: fontWeightSchema.default("bold"),
+  fontFamily: fontFamilySchema.default("Arial"),
   lineHeight: z.number().min(0).default(1.2),
   borderRadius: z.number().min(0).default(4),
   border: borderSchema,
