@@ -77,6 +77,16 @@ describe("template reading", () => {
     );
   });
 
+  it("encodes a template-authored background image URL so it cannot leave url('…') or close <style>", async () => {
+    const evil = "https://e.com/a.png');}</style><script>alert(1)</script>{x";
+    const template = doc([{ type: "row", backgroundImage: evil, columns: [{ width: 100, children: [] }] }], { canvas: { bodyBackgroundImage: evil } });
+    for (const target of ["html", "mjml", "react-email"] as const) {
+      const { output } = await render(template, { target, minify: false });
+      expect(output, target).not.toContain("<script");
+      expect(output, target).toContain("https://e.com/a.png%27%29;%7D%3C/style%3E%3Cscript%3Ealert%281%29%3C/script%3E%7Bx");
+    }
+  });
+
   it("limits nesting to 5 levels and names the path", () => {
     let inner: unknown = row(component("spacer"));
     for (let i = 0; i < 5; i++) inner = row(inner);

@@ -50,3 +50,11 @@ export function normalizeUrlValue(value: string): string {
 export function encodeUrlPart(value: string): string {
   return encodeURIComponent(value);
 }
+
+/**
+ * Characters never needed raw in a URL that could end a CSS `url('…')`, an attribute or a <style>
+ * element, percent-encoded: for merge-tag URLs and template-authored URLs written into CSS alike.
+ */
+export function encodeUnsafeUrlChars(url: string): string {
+  return url.replace(/['"()\\\s<>`{}]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+}

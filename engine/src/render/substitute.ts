@@ -3,7 +3,7 @@
  * for the position it lands in. Everything before this step is cached per template and visible set.
  */
 import type { RenderWarning } from "../diagnostics.js";
-import { encodeUrlPart, escapeHtml, escapeJsx, isSafeWholeUrl, normalizeUrlValue } from "../data/escape.js";
+import { encodeUnsafeUrlChars, encodeUrlPart, escapeHtml, escapeJsx, isSafeWholeUrl, normalizeUrlValue } from "../data/escape.js";
 import { MERGE_TAG_GROUPS, type MergeTagGroup, type MergeTagRef } from "../data/merge-tags.js";
 import type { DynamicData } from "../types.js";
 import { SLOT_TOKEN_PATTERN, type Flavor, type Slot, type SlotPosition } from "./emitter.js";
@@ -55,11 +55,6 @@ function resolve(ref: MergeTagRef, position: SlotPosition, lookup: Lookup): stri
     if (value !== undefined) return value;
   }
   return undefined;
-}
-
-/** Characters that are never needed raw in a URL and could end a CSS `url('…')` or an attribute. */
-function encodeUnsafeUrlChars(url: string): string {
-  return url.replace(/['"()\\\s<>`{}]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
 }
 
 /** The recipient's escaped value for every slot token of a compiled output, in output order. */

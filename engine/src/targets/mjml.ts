@@ -9,7 +9,8 @@ import { px, spacing } from "../render/style.js";
 import type { ColumnNode, RowLike, RowNode, SpacerNode } from "../template/model.js";
 import type { DocumentContext } from "./context.js";
 import { horizontal, layoutColumns } from "./layout.js";
-import { childHtml, columnInnerWidth, cssUrl, rowInnerWidth } from "./nested-html.js";
+import { childHtml, columnInnerWidth, rowInnerWidth } from "./nested-html.js";
+import { encodeUnsafeUrlChars } from "../data/escape.js";
 import { baseCss, META_TAGS, mobileCss, PREHEADER_SPACER } from "./responsive.js";
 
 function borderAttr(border: { width: number; style: string; color: string }): string | undefined {
@@ -30,7 +31,7 @@ function column(node: ColumnNode, percent: number, rowInner: number, doc: Docume
   let className = "";
   if (s.backgroundImage) {
     className = doc.nextUid("mr-c");
-    doc.headCss.push(`.${className}{background-image:url('${cssUrl(s.backgroundImage)}');background-size:${s.backgroundSize};background-position:${s.backgroundPosition};background-repeat:${s.backgroundRepeat}}`);
+    doc.headCss.push(`.${className}{background-image:url('${encodeUnsafeUrlChars(s.backgroundImage)}');background-size:${s.backgroundSize};background-position:${s.backgroundPosition};background-repeat:${s.backgroundRepeat}}`);
   }
   return `<mj-column${attrs({
     width: `${percent}%`,
@@ -99,7 +100,7 @@ export function renderMjmlDocument(doc: DocumentContext): string {
     head.push(`<mj-font${attrs({ name: first, href: fonts })} />`);
   }
   const bodyImage = canvas.bodyBackgroundImage
-    ? `\nbody{background-image:url('${cssUrl(canvas.bodyBackgroundImage)}');background-size:${canvas.bodyBackgroundSize};background-position:${canvas.bodyBackgroundPosition};background-repeat:${canvas.bodyBackgroundRepeat}}`
+    ? `\nbody{background-image:url('${encodeUnsafeUrlChars(canvas.bodyBackgroundImage)}');background-size:${canvas.bodyBackgroundSize};background-position:${canvas.bodyBackgroundPosition};background-repeat:${canvas.bodyBackgroundRepeat}}`
     : "";
   const css = [baseCss() + bodyImage, ...doc.headCss, mobileCss(canvas.mobileBreakpoint, doc.mobileCss)].join("\n");
   head.push(`<mj-style>\n${css}\n</mj-style>`);

@@ -2,6 +2,7 @@
  * Rows nested inside a column. MJML has no section-in-column, so a nested row is written as plain
  * email HTML (tables) from the blocks' `html` renderers; the MJML target embeds it with `mj-raw`.
  */
+import { encodeUnsafeUrlChars } from "../data/escape.js";
 import { attrs } from "../blocks/shared.js";
 import { cssText, px, spacing, type Declarations } from "../render/style.js";
 import type { ColumnNode, RowNode, SpacerNode } from "../template/model.js";
@@ -13,7 +14,7 @@ export function rowBoxDeclarations(row: RowNode): Declarations {
   const s = row.style;
   const decls: Declarations = [["background-color", s.backgroundColor]];
   if (s.backgroundGradient.useGradient) decls.push(["background-image", `linear-gradient(${s.backgroundGradient.angle}deg, ${s.backgroundGradient.from}, ${s.backgroundGradient.to})`]);
-  else if (s.backgroundImage) decls.push(["background-image", `url('${cssUrl(s.backgroundImage)}')`], ["background-size", s.backgroundSize], ["background-position", s.backgroundPosition], ["background-repeat", s.backgroundRepeat]);
+  else if (s.backgroundImage) decls.push(["background-image", `url('${encodeUnsafeUrlChars(s.backgroundImage)}')`], ["background-size", s.backgroundSize], ["background-position", s.backgroundPosition], ["background-repeat", s.backgroundRepeat]);
   if (s.border.width > 0) decls.push(["border", `${px(s.border.width)} ${s.border.style} ${s.border.color}`]);
   if (s.border.radius > 0) decls.push(["border-radius", px(s.border.radius)]);
   return decls;
@@ -23,15 +24,10 @@ export function columnBoxDeclarations(column: ColumnNode): Declarations {
   const s = column.style;
   const decls: Declarations = [];
   if (s.backgroundColor !== "transparent") decls.push(["background-color", s.backgroundColor]);
-  if (s.backgroundImage) decls.push(["background-image", `url('${cssUrl(s.backgroundImage)}')`], ["background-size", s.backgroundSize], ["background-position", s.backgroundPosition], ["background-repeat", s.backgroundRepeat]);
+  if (s.backgroundImage) decls.push(["background-image", `url('${encodeUnsafeUrlChars(s.backgroundImage)}')`], ["background-size", s.backgroundSize], ["background-position", s.backgroundPosition], ["background-repeat", s.backgroundRepeat]);
   if (s.border.width > 0) decls.push(["border", `${px(s.border.width)} ${s.border.style} ${s.border.color}`]);
   if (s.border.radius > 0) decls.push(["border-radius", px(s.border.radius)]);
   return decls;
-}
-
-/** A template-authored URL inside CSS `url('…')`: quotes, parentheses and backslashes are encoded. */
-export function cssUrl(url: string): string {
-  return url.replace(/['"()\\\s]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
 }
 
 export function rowInnerWidth(row: RowNode, outerWidth: number): number {

@@ -9,6 +9,7 @@ import type { DocumentContext } from "./context.js";
 import { horizontal, layoutColumns } from "./layout.js";
 import { columnBoxDeclarations, columnInnerWidth, rowBoxDeclarations, rowInnerWidth } from "./nested-html.js";
 import { baseCss, META_TAGS, mobileCss, STACK_ON_MOBILE } from "./responsive.js";
+import { encodeUnsafeUrlChars } from "../data/escape.js";
 
 const COMPONENTS = ["Body", "Button", "Column", "Container", "Head", "Heading", "Hr", "Html", "Img", "Link", "Preview", "Row", "Section", "Text"];
 
@@ -65,7 +66,7 @@ export function renderReactEmailDocument(doc: DocumentContext): string {
   const fonts = googleFontsHref(doc.fonts);
   const css = [baseCss(), ...doc.headCss, mobileCss(canvas.mobileBreakpoint, doc.mobileCss)].join("\n");
   const body: Declarations = [["background-color", canvas.bodyBackgroundColor], ["margin", "0"], ["padding", "0"], ["font-family", "Arial, Helvetica, sans-serif"]];
-  if (canvas.bodyBackgroundImage) body.push(["background-image", `url('${canvas.bodyBackgroundImage.replace(/['"()\\\s]/g, encodeURIComponent)}')`], ["background-size", canvas.bodyBackgroundSize], ["background-position", canvas.bodyBackgroundPosition], ["background-repeat", canvas.bodyBackgroundRepeat]);
+  if (canvas.bodyBackgroundImage) body.push(["background-image", `url('${encodeUnsafeUrlChars(canvas.bodyBackgroundImage)}')`], ["background-size", canvas.bodyBackgroundSize], ["background-position", canvas.bodyBackgroundPosition], ["background-repeat", canvas.bodyBackgroundRepeat]);
   const container: Declarations = [["width", "100%"], ["max-width", px(canvas.width)], ["margin", "0 auto"], ["background-color", canvas.backgroundColor], ["padding", spacing(canvas.padding)]];
 
   return [
