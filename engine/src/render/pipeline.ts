@@ -84,7 +84,8 @@ export async function compileMjml(mjml: string): Promise<string> {
     throw new RenderError(`MJML compilation failed: ${message}`, [{ loc: [], msg: message, type: "mjml_error" }]);
   }
   if (result.errors.length > 0) {
-    const issues = result.errors.map((e) => ({ loc: [] as string[], msg: e.formattedMessage ?? e.message, type: "mjml_error" }));
+    // Not mjml's formattedMessage: it names the process's working directory as the MJML's file.
+    const issues = result.errors.map((e) => ({ loc: [] as string[], msg: `${e.tagName ?? "mjml"}: ${e.message}`.trim(), type: "mjml_error" }));
     throw new RenderError(`MJML compilation failed: ${describeIssues(issues)}`, issues);
   }
   return result.html;

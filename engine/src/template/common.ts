@@ -4,19 +4,24 @@
  * every object is `prefault({})`: a missing object is parsed as an empty one and filled in.
  */
 import { z } from "zod";
+import { CSS_COLOR_NAMES } from "./color-names.js";
 
-/** CSS colours the targets can all carry: hex (3, 4, 6 or 8 digits), rgb()/rgba(), or a name. */
+/** CSS colours the targets can all carry: hex (3, 4, 6 or 8 digits), rgb()/rgba(), or a CSS colour name. */
 export const colorSchema = z
   .string()
   .trim()
-  .regex(/^(?:#[0-9a-fA-F]{3,4}|#[0-9a-fA-F]{6}|#[0-9a-fA-F]{8}|rgba?\(\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}\s*(?:,\s*(?:0|1|0?\.\d+)\s*)?\)|[a-zA-Z]+)$/, {
-    message: "Expected a CSS colour: #rgb, #rrggbb, #rrggbbaa, rgb(), rgba() or a colour name",
-  });
+  .regex(
+    new RegExp(
+      String.raw`^(?:#[0-9a-fA-F]{3,4}|#[0-9a-fA-F]{6}|#[0-9a-fA-F]{8}|rgba?\(\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}\s*(?:,\s*(?:0|1|0?\.\d+)\s*)?\)|${CSS_COLOR_NAMES.join("|")})$`,
+      "i",
+    ),
+    { message: "Expected a CSS colour: #rgb, #rrggbb, #rrggbbaa, rgb(), rgba() or a colour name" },
+  );
 
-/** MJML's validator knows #rgb, #rrggbb, rgb() and rgba(); other hex forms are written as rgba(). */
+/** MJML's validator knows #rgb, #rrggbb, rgb(), rgba() and lower-case names; other hex forms are written as rgba(). */
 export function toMjmlColor(color: string): string {
   const hex = /^#([0-9a-fA-F]{3,8})$/.exec(color)?.[1];
-  if (!hex || hex.length === 3 || hex.length === 6) return color.replace(/\s+/g, "").replace(/,/g, ",");
+  if (!hex || hex.length === 3 || hex.length === 6) return /^[a-z]+$/i.test(color) ? color.toLowerCase() : color.replace(/\s+/g, "");
   const full = hex.length === 4 ? [...hex].map((c) => c + c).join("") : hex;
   const [r, g, b, a] = [0, 2, 4, 6].map((i) => parseInt(full.slice(i, i + 2), 16)) as [number, number, number, number];
   return `rgba(${r},${g},${b},${Math.round((a / 255) * 100) / 100})`;
