@@ -5,6 +5,9 @@ lock and waits on a future; the reader thread reads response lines and completes
 echoed id. So renders from many threads pipeline through one process: none waits for another's
 response before writing, only for the engine's own one-at-a-time order. The engine keeps templates by
 ``template_ref``: a template is sent once per process, and again after ``TEMPLATE_REF_UNKNOWN``.
+After the handshake, renders ask for output_format "layout": the reader thread joins each answer's
+values with the layout's parts it keeps per process, so a render moves a few hundred bytes, not the
+whole document. The async client awaits the same futures from its event loop (``render_async``).
 
 A process that dies (killed, crashed) fails the renders waiting on it; each is retried once on a fresh
 process, started transparently. ``close()`` closes stdin, which makes the engine exit 0.
