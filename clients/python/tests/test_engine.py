@@ -235,3 +235,91 @@ def test_async_renders_need_no_thread_each(runner: EngineRunner) -> None:
 
     outputs = asyncio.run(many())
     assert all(f"R{i}" in out for i, out in enumerate(outputs)) and len(set(outputs)) == 40
+
+
+def test_a_lone_render_reads_its_own_answer(runner: EngineRunner, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Leader/follower: with nobody else reading, the waiting thread reads the answer itself (no
+    hand-off through the background reader); concurrent threads share the reading."""
+    readers: List[str] = []
+    lead = engine_module._Process._lead  # pyright: ignore[reportPrivateUsage]
+
+    def recording_lead(self: Any, until: Any, deadline: Any) -> None:
+        readers.append(threading.current_thread().name)
+        lead(self, until, deadline)
+
+    monkeypatch.setattr(engine_module._Process, "_lead", recording_lead)  # pyright: ignore[reportPrivateUsage]
+    case = newsletter()
+    entry = CacheEntry(template_id="nl", template=case["template"], etag='"v1"', fetched_at=0, scope=None)
+    for i in range(5):
+        runner.render(entry, check_render_request("nl", "html", {"merge_tags": {"text": {"first_name": f"R{i}"}}}))
+    assert readers == ["MainThread"] * 5
+
+
+def test_threads_and_async_renders_share_one_process(runner: EngineRunner) -> None:
+    case = newsletter()
+    entry = CacheEntry(template_id="nl", template=case["template"], etag='"v1"', fetched_at=0, scope=None)
+    sync_outputs: Dict[int, str] = {}
+
+    def work(i: int) -> None:
+        for k in range(5):
+            request = check_render_request("nl", "html", {"merge_tags": {"text": {"first_name": f"T{i}x{k}"}}})
+            sync_outputs[i * 5 + k] = runner.render(entry, request)["output"]
+
+    async def many() -> List[str]:
+        with ThreadPoolExecutor(1) as pool:
+            requests = [check_render_request("nl", "html", {"merge_tags": {"text": {"first_name": f"A{i}"}}}) for i in range(30)]
+            envelopes = await asyncio.gather(*(runner.render_async(entry, r, pool) for r in requests))
+            return [e["output"] for e in envelopes]
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    async_outputs = asyncio.run(many())
+    for t in threads:
+        t.join()
+    assert all(f"A{i}" in out for i, out in enumerate(async_outputs))
+    assert len(sync_outputs) == 20 and all(f"T{n // 5}x{n % 5}" in out for n, out in sync_outputs.items())
+    assert len(engine_children()) == 1
+
+
+def test_every_waiting_thread_times_out_on_a_hung_engine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(engine_module, "ENGINE_RESPONSE_TIMEOUT", 0.5)
+    r = EngineRunner(_silent_engine(tmp_path), {})
+    entry = CacheEntry(template_id="t", template={}, etag=None, fetched_at=0, scope=None)
+    codes: List[str] = []
+
+    def work() -> None:
+        try:
+            r.render(entry, check_render_request("t", "html", None))
+        except MailrenderError as error:
+            codes.append(error.code)
+
+    try:
+        threads = [threading.Thread(target=work) for _ in range(3)]
+        started = time.monotonic()
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=10)
+        # The first to time out stops the engine; the others were retried once on a new (hung) one.
+        assert codes == ["TIMEOUT"] * 3 and time.monotonic() - started < 5
+    finally:
+        r.close()
+
+
+def test_no_reader_thread_outlives_its_process(runner: EngineRunner) -> None:
+    entry = CacheEntry(template_id="t", template=load_case("render", "block-all-defaults")["template"], etag=None, fetched_at=0, scope=None)
+    request = check_render_request("t", "html", None)
+    runner.render(entry, request)
+    first = runner._process  # pyright: ignore[reportPrivateUsage]
+    assert first is not None and first.reader.is_alive()
+    os.kill(first.popen.pid, 9)
+    first.popen.wait()
+    runner.render(entry, request)  # on a new process: the idle, killed one is noticed and ended
+    first.reader.join(timeout=2)
+    assert not first.reader.is_alive()
+    second = runner._process  # pyright: ignore[reportPrivateUsage]
+    runner.close()
+    assert second is not None and second is not first
+    second.reader.join(timeout=2)
+    assert not second.reader.is_alive()

@@ -1,13 +1,15 @@
 """The engine executable: finding it, and one long-lived ``--serve`` process per client.
 
-Design: one writer lock, one reader thread. A render writes its request line (with an ``id``) under the
-lock and waits on a future; the reader thread reads response lines and completes the future with the
-echoed id. So renders from many threads pipeline through one process: none waits for another's
-response before writing, only for the engine's own one-at-a-time order. The engine keeps templates by
-``template_ref``: a template is sent once per process, and again after ``TEMPLATE_REF_UNKNOWN``.
-After the handshake, renders ask for output_format "layout": the reader thread joins each answer's
-values with the layout's parts it keeps per process, so a render moves a few hundred bytes, not the
-whole document. The async client awaits the same futures from its event loop (``render_async``).
+Design: one writer lock, answers read by whoever waits. A render writes its request line (with an
+``id``) under the lock and waits on a future. So renders from many threads pipeline through one
+process: none waits for another's response before writing, only for the engine's own one-at-a-time
+order. A waiting thread reads the answers itself when no other thread is reading (leader/follower,
+see ``_Process``), so a lone render is one write and one read with no thread hand-off; the background
+reader reads only for async renders. The engine keeps templates by ``template_ref``: a template is
+sent once per process, and again after ``TEMPLATE_REF_UNKNOWN``. After the handshake, renders ask for
+output_format "layout": the reading thread joins each answer's values with the layout's parts kept
+per process, so a render moves a few hundred bytes, not the whole document. The async client awaits
+the same futures from its event loop (``render_async``).
 
 A process that dies (killed, crashed) fails the renders waiting on it; each is retried once on a fresh
 process, started transparently. ``close()`` closes stdin, which makes the engine exit 0.
@@ -18,13 +20,14 @@ import asyncio
 import collections
 import os
 import platform
+import select
 import subprocess
 import sys
 import threading
+import time
 import weakref
 from concurrent.futures import Executor, Future
-from concurrent.futures import TimeoutError as FutureTimeout
-from typing import IO, Any, Deque, Dict, Mapping, Optional, Set
+from typing import IO, Any, Deque, Dict, List, Mapping, Optional, Set
 
 from ._constants import (
     ENGINE_NAME,
@@ -97,8 +100,61 @@ class _EngineDied(Exception):
     """The process ended (or broke the protocol) while a render waited: retried once on a new process."""
 
 
+class _EngineTimedOut(Exception):
+    """No answer in time: the process was stopped (the render is not retried)."""
+
+
+#: Whether a waiting thread can read the engine's answers itself: it must be able to wait for
+#: readable output with a deadline, which Windows cannot do on a pipe. Without it, the background
+#: reader reads every answer, one thread hand-off more per render.
+_CAN_LEAD = hasattr(select, "poll")
+
+
+class _Lines:
+    """The engine's output, line by line, with an optional deadline (``select.poll``) per line."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+        self._chunks: List[bytes] = []  # the start of a line whose end has not come yet
+        self._rest = b""  # complete lines read ahead, after the last one returned
+        self._poll: Optional[Any] = None
+        if _CAN_LEAD:
+            self._poll = select.poll()
+            self._poll.register(fd, select.POLLIN)
+
+    def next(self, deadline: Optional[float]) -> Optional[bytes]:
+        """The next line (with its newline); None at the end of the output; _EngineTimedOut past
+        ``deadline`` (a ``time.monotonic()``; None waits as long as it takes)."""
+        while True:
+            end = self._rest.find(b"\n")
+            if end >= 0:
+                line, self._rest = self._rest[: end + 1], self._rest[end + 1 :]
+                if self._chunks:
+                    self._chunks.append(line)
+                    line = b"".join(self._chunks)
+                    self._chunks = []
+                return line
+            if self._rest:
+                self._chunks.append(self._rest)
+                self._rest = b""
+            if deadline is not None and self._poll is not None:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or not self._poll.poll(remaining * 1000):
+                    raise _EngineTimedOut()
+            self._rest = os.read(self._fd, _PIPE_BUFFER)
+            if not self._rest:
+                return None
+
+
 class _Process:
-    """One ``--serve`` process, its pending renders and the refs it was sent."""
+    """One ``--serve`` process, its pending renders and the refs it was sent.
+
+    Leader/follower reading: a thread waiting for its answer reads the engine's output itself when
+    no other thread is reading (it leads), completing the other renders' futures with the answers
+    it meets on the way; then it hands the lead to a waiting thread. So a lone render costs one
+    write and one read, with no thread in between. Async renders have no waiting thread: the
+    background reader leads for them, woken only when answers are due and nobody else reads.
+    """
 
     def __init__(self, path: str) -> None:
         self.path = path
@@ -113,46 +169,112 @@ class _Process:
             )
         except OSError as error:
             raise MailrenderError("UNKNOWN", 0, f"Could not start the mailrender engine {path}: {error}. Check that it is the engine for {engine_platform()}.") from None
+        assert self.popen.stdout is not None
         _widen_pipe(self.popen.stdout)
+        self.lines = _Lines(self.popen.stdout.fileno())  # read only by the thread that leads
         self.pending: Dict[int, "Future[Dict[str, Any]]"] = {}
         self.refs: Set[str] = set()
         self.dead: Optional[str] = None
         self.handshake_done = False
         #: Set by the handshake: ask for output_format "layout" (values only, once the parts are here).
         self.speaks_layouts = False
-        self.layouts = Layouts()  # only the reader thread touches it: answers are resolved in order
+        self.layouts = Layouts()  # only the leading thread touches it: answers are resolved in order
         self.stderr_tail: Deque[str] = collections.deque(maxlen=20)
         self.state_lock = threading.Lock()
-        self.reader = threading.Thread(target=self._read, name="mailrender-engine-reader", daemon=True)
+        self.leading = False  # a thread is reading the output
+        self.followers = 0  # threads waiting for an answer while another leads
+        self.follower_turn = threading.Condition(self.state_lock)  # an answer came, or the lead is free
+        self.reader_turn = threading.Condition(self.state_lock)  # async answers are due and nobody reads
+        self.reader = threading.Thread(target=self._read_for_async, name="mailrender-engine-reader", daemon=True)
         self.stderr_reader = threading.Thread(target=self._drain_stderr, name="mailrender-engine-stderr", daemon=True)
-        self.stderr_reader.start()  # first: the reader joins it when the process ends
+        self.stderr_reader.start()  # first: the process's end waits for its last words
         self.reader.start()
 
-    def _read(self) -> None:
-        stdout = self.popen.stdout
-        assert stdout is not None
-        reason = "its output ended"
-        try:
-            for line in stdout:
-                if line.strip() == b"":
-                    continue
-                try:
-                    envelope = parse_envelope(line)
-                    self.layouts.resolve(envelope)  # False leaves "layout" in: the render asks again
-                except EngineProtocolError as error:
-                    reason = str(error)
-                    break
-                request_id = envelope.get("id")
+    # ------------------------------------------------------------ reading (whoever leads)
+
+    def _lead(self, until: "Optional[Future[Dict[str, Any]]]", deadline: Optional[float]) -> None:
+        """Reads answers until ``until`` is done (or, with None, until no render is pending); the
+        caller holds the lead. Ends the process's life here when its output ends or breaks."""
+        while True:
+            if until is not None and until.done():
+                return
+            if until is None:
                 with self.state_lock:
-                    future = self.pending.pop(request_id, None) if isinstance(request_id, int) else None
-                    if future is None and self.pending:
-                        # No readable id: responses come in request order, so it is the oldest pending one.
-                        future = self.pending.pop(next(iter(self.pending)))
+                    if not self.pending or self.dead is not None:
+                        return
+            try:
+                line = self.lines.next(deadline)
+            except OSError:
+                line = None
+            if line is None:
+                self._die("its output ended")
+                return
+            if line.strip() == b"":
+                continue
+            try:
+                envelope = parse_envelope(line)
+                self.layouts.resolve(envelope)  # False leaves "layout" in: the render asks again
+            except EngineProtocolError as error:
+                self._die(str(error))
+                return
+            request_id = envelope.get("id")
+            with self.state_lock:
+                future = self.pending.pop(request_id, None) if isinstance(request_id, int) else None
+                if future is None and self.pending:
+                    # No readable id: responses come in request order, so it is the oldest pending one.
+                    future = self.pending.pop(next(iter(self.pending)))
                 if future is not None:
                     future.set_result(envelope)
-        except (OSError, ValueError):
-            pass
-        self._die(reason)
+                    if self.followers:
+                        self.follower_turn.notify_all()
+
+    def _hand_over(self) -> None:
+        """Gives up the lead: to a waiting thread, else to the background reader if answers are due."""
+        with self.state_lock:
+            self.leading = False
+            if self.followers:
+                self.follower_turn.notify_all()
+            elif self.pending or self.dead is not None:
+                self.reader_turn.notify()
+
+    def wait(self, future: "Future[Dict[str, Any]]", deadline: float) -> Dict[str, Any]:
+        """A blocking render's answer: reads it itself when nobody else reads (see the class)."""
+        with self.state_lock:
+            while not future.done():
+                if _CAN_LEAD and not self.leading and self.dead is None:
+                    self.leading = True
+                    break
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise _EngineTimedOut()
+                self.followers += 1
+                try:
+                    self.follower_turn.wait(remaining)
+                finally:
+                    self.followers -= 1
+        if not future.done():
+            try:
+                self._lead(future, deadline)
+            except _EngineTimedOut:
+                self.popen.kill()
+                self._lead(None, None)  # to the end of the output: every waiting render learns why
+                raise
+            finally:
+                self._hand_over()
+        return future.result(timeout=0)
+
+    def _read_for_async(self) -> None:
+        while True:
+            with self.state_lock:
+                while self.dead is None and (self.leading or not self.pending):
+                    self.reader_turn.wait()
+                if self.dead is not None:
+                    return
+                self.leading = True
+            try:
+                self._lead(None, None)
+            finally:
+                self._hand_over()
 
     def _drain_stderr(self) -> None:
         # Read stderr so the engine never blocks on a full pipe; keep the tail for error messages.
@@ -164,7 +286,10 @@ class _Process:
         except (OSError, ValueError):
             pass
 
-    def _die(self, reason: str) -> None:
+    # ------------------------------------------------------------ the end of the process
+
+    def _die(self, reason: str) -> str:
+        """The process ended (or must): waits for its exit, then fails every render waiting on it."""
         try:
             code = self.popen.wait(timeout=2)
         except subprocess.TimeoutExpired:
@@ -175,20 +300,32 @@ class _Process:
         tail = " | ".join(line for line in self.stderr_tail if line)[-500:]
         if tail:
             detail += f": {tail}"
+        return self._finish(detail)
+
+    def _finish(self, detail: str) -> str:
         with self.state_lock:
-            self.dead = detail
+            if self.dead is None:
+                self.dead = detail
             waiting = list(self.pending.values())
             self.pending.clear()
+            self.follower_turn.notify_all()
+            self.reader_turn.notify_all()  # the background reader ends
         for future in waiting:
-            future.set_exception(_EngineDied(detail))
+            future.set_exception(_EngineDied(self.dead))
+        return self.dead
 
-    def send(self, request_id: int, line: bytes) -> "Future[Dict[str, Any]]":
-        """Writes one request; the caller holds the runner's writer lock."""
+    # ------------------------------------------------------------ writing
+
+    def send(self, request_id: int, line: bytes, will_wait: bool) -> "Future[Dict[str, Any]]":
+        """Writes one request; the caller holds the runner's writer lock. ``will_wait``: a thread
+        will wait for the answer (``wait``); otherwise the background reader is woken for it."""
         future: "Future[Dict[str, Any]]" = Future()
         with self.state_lock:
             if self.dead is not None:
                 raise _EngineDied(self.dead)
             self.pending[request_id] = future
+            if not (will_wait and _CAN_LEAD) and not self.leading:
+                self.reader_turn.notify()
         stdin = self.popen.stdin
         assert stdin is not None
         try:
@@ -197,10 +334,8 @@ class _Process:
         except (OSError, ValueError):
             with self.state_lock:
                 self.pending.pop(request_id, None)
-            # The pipe broke because the process ended: let the reader record how (exit code, stderr).
-            if threading.current_thread() is not self.reader:
-                self.reader.join(timeout=3)
-            raise _EngineDied(self.dead or f"the mailrender engine {self.path} closed its input") from None
+            # The pipe broke because the process ended: say how (exit code, stderr).
+            raise _EngineDied(self.dead or self._die("it closed its input")) from None
         return future
 
     def stop(self, timeout: float = 2.0) -> None:
@@ -216,11 +351,13 @@ class _Process:
         except subprocess.TimeoutExpired:
             self.popen.kill()
             self.popen.wait()
+        self._finish(f"the mailrender engine {self.path} was stopped")
 
     def kill(self) -> None:
         if self.popen.poll() is None:
             self.popen.kill()
         self.popen.wait()
+        self._finish(f"the mailrender engine {self.path} was stopped")
 
 
 def _stop_quietly(process: _Process) -> None:
@@ -266,7 +403,7 @@ class _Attempt:
 
 
 def _timed_out(process: _Process) -> MailrenderError:
-    process.kill()  # the reader thread then fails every other render waiting on it
+    process.kill()  # fails every other render waiting on it (each is retried on a new process)
     return MailrenderError("TIMEOUT", 0, f"The mailrender engine gave no answer within {ENGINE_RESPONSE_TIMEOUT:g} s; it was stopped and will be restarted on the next render")
 
 
@@ -331,13 +468,13 @@ class EngineRunner:
             self._finalizer = weakref.finalize(self, _stop_quietly, process)
         return process
 
-    def _send(self, entry: CacheEntry, request: RenderRequest, attempt: "_Attempt") -> "tuple[_Process, Future[Dict[str, Any]]]":
+    def _send(self, entry: CacheEntry, request: RenderRequest, attempt: "_Attempt", will_wait: bool) -> "tuple[_Process, Future[Dict[str, Any]]]":
         with self._write_lock:
             process = self._current()
             self._next_id += 1
             include = attempt.force_template or entry.ref not in process.refs
             line = engine_request_line(self._next_id, entry, request, include, process.speaks_layouts, attempt.layout_parts)
-            future = process.send(self._next_id, line)
+            future = process.send(self._next_id, line, will_wait)
             # Marked at write time: the engine reads in order, so a later ref-only line finds it kept.
             process.refs.add(entry.ref)
             return process, future
@@ -347,10 +484,10 @@ class EngineRunner:
         attempt = _Attempt(self._path)
         while True:
             try:
-                process, future = self._send(entry, request, attempt)
+                process, future = self._send(entry, request, attempt, will_wait=True)
                 try:
-                    envelope = future.result(timeout=ENGINE_RESPONSE_TIMEOUT)
-                except FutureTimeout:
+                    envelope = process.wait(future, time.monotonic() + ENGINE_RESPONSE_TIMEOUT)
+                except _EngineTimedOut:
                     raise _timed_out(process) from None
             except _EngineDied as died:
                 attempt.after_death(died)
@@ -365,7 +502,7 @@ class EngineRunner:
         attempt = _Attempt(self._path)
         while True:
             try:
-                process, future = await loop.run_in_executor(executor, self._send, entry, request, attempt)
+                process, future = await loop.run_in_executor(executor, self._send, entry, request, attempt, False)
                 try:
                     envelope = await asyncio.wait_for(_awaitable(loop, future), ENGINE_RESPONSE_TIMEOUT)
                 except asyncio.TimeoutError:
