@@ -8,7 +8,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Dict, Iterator, List
+from typing import Any, Dict, Iterator, List, Set
 
 import pytest
 
@@ -128,10 +128,13 @@ def test_many_threads_pipeline_through_one_process(runner: EngineRunner) -> None
         outputs[i] = result_from_envelope(runner.render(entry, request), request, False).output
 
     threads = [threading.Thread(target=work, args=(i,)) for i in range(24)]
+    started = time.monotonic()
     for t in threads:
         t.start()
     for t in threads:
         t.join()
+    # Well under the answer timeout (60 s): a thread left waiting with nobody reading would show here.
+    assert time.monotonic() - started < 20
     assert len(outputs) == 24 and len(engine_children()) == 1
     for i, out in outputs.items():
         assert f"Reader{i}," in out or f"Reader{i}<" in out or f"Reader{i} " in out
@@ -243,9 +246,9 @@ def test_a_lone_render_reads_its_own_answer(runner: EngineRunner, monkeypatch: p
     readers: List[str] = []
     lead = engine_module._Process._lead  # pyright: ignore[reportPrivateUsage]
 
-    def recording_lead(self: Any, until: Any, deadline: Any) -> None:
+    def recording_lead(self: Any, *args: Any) -> None:
         readers.append(threading.current_thread().name)
-        lead(self, until, deadline)
+        lead(self, *args)
 
     monkeypatch.setattr(engine_module._Process, "_lead", recording_lead)  # pyright: ignore[reportPrivateUsage]
     case = newsletter()
@@ -323,3 +326,91 @@ def test_no_reader_thread_outlives_its_process(runner: EngineRunner) -> None:
     assert second is not None and second is not first
     second.reader.join(timeout=2)
     assert not second.reader.is_alive()
+
+
+def test_spin_before_sleeping_is_configurable_and_off_on_one_cpu(monkeypatch: pytest.MonkeyPatch) -> None:
+    spin = engine_module._spin_seconds  # pyright: ignore[reportPrivateUsage]
+    monkeypatch.delenv("MAILRENDER_ENGINE_SPIN_US", raising=False)
+    if hasattr(os, "sched_getaffinity"):
+        cpus: Set[int] = {0, 1}
+        monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: cpus)  # pyright: ignore[reportUnknownLambdaType, reportUnknownArgumentType]
+        assert spin() == pytest.approx(200e-6)
+        cpus.discard(1)
+        assert spin() == 0.0  # one CPU: spinning would only delay the engine
+    monkeypatch.setenv("MAILRENDER_ENGINE_SPIN_US", "0")
+    assert spin() == 0.0
+    monkeypatch.setenv("MAILRENDER_ENGINE_SPIN_US", "50")
+    assert spin() == pytest.approx(50e-6)
+
+
+def test_only_a_lone_render_spins(runner: EngineRunner, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Spinning holds the GIL, so a render spins only while no other render of the client is in progress."""
+    spins: List[float] = []
+    wait = engine_module._Process.wait  # pyright: ignore[reportPrivateUsage]
+
+    def recording_wait(self: Any, future: Any, deadline: float, spin: float) -> Dict[str, Any]:
+        spins.append(spin)
+        return wait(self, future, deadline, spin)
+
+    monkeypatch.setattr(engine_module._Process, "wait", recording_wait)  # pyright: ignore[reportPrivateUsage]
+    monkeypatch.setattr(runner, "_spin", 1e-4)
+    case = newsletter()
+    entry = CacheEntry(template_id="nl", template=case["template"], etag='"v1"', fetched_at=0, scope=None)
+    request = check_render_request("nl", "html", case["dynamic_data"])
+    runner.render(entry, request)
+    assert spins == [1e-4]
+    spins.clear()
+    barrier = threading.Barrier(4)
+
+    def work() -> None:
+        barrier.wait()
+        for _ in range(10):
+            runner.render(entry, request)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    started = time.monotonic()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert time.monotonic() - started < 20  # no thread left waiting with nobody reading (timeout: 60 s)
+    assert len(spins) == 40 and spins.count(0.0) > 0
+
+
+def test_the_lead_passes_to_a_thread_still_waiting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The leader reads a follower's answer and its own in one go: it must hand the lead to the
+    follower still waiting, not to the one it just answered (which would leave with its answer and
+    strand the other until its timeout)."""
+    monkeypatch.setattr(engine_module, "ENGINE_RESPONSE_TIMEOUT", 10.0)
+    fake = tmp_path / "ordered-engine"
+    fake.write_text(
+        f"#!{sys.executable}\n"
+        "import json, sys, time\n"
+        "def answer(line):\n"
+        "    return json.dumps({'id': json.loads(line)['id'], 'ok': True, 'output': 'ok', 'warnings': [],\n"
+        "                       'engine_version': '1.0.0', 'protocol_version': 1}) + '\\n'\n"
+        "sys.stdout.write(answer(sys.stdin.readline())); sys.stdout.flush()  # the handshake\n"
+        "leader, first, second = (sys.stdin.readline() for _ in range(3))\n"
+        "sys.stdout.write(answer(first) + answer(leader)); sys.stdout.flush()  # one write: both at once\n"
+        "time.sleep(0.3)\n"
+        "sys.stdout.write(answer(second)); sys.stdout.flush()\n"
+        "sys.stdin.read()\n",
+        encoding="utf-8",
+    )
+    fake.chmod(0o755)
+    r = EngineRunner(str(fake), {})
+    entry = CacheEntry(template_id="t", template={}, etag=None, fetched_at=0, scope=None)
+    request = check_render_request("t", "html", None)
+    outputs: List[str] = []
+    try:
+        r.render(entry, request)
+        threads = [threading.Thread(target=lambda: outputs.append(r.render(entry, request)["output"])) for _ in range(3)]
+        started = time.monotonic()
+        for t in threads:
+            t.start()
+            time.sleep(0.2)  # in order: the first leads, the others follow
+        for t in threads:
+            t.join(timeout=15)
+        assert outputs == ["ok"] * 3 and time.monotonic() - started < 5
+    finally:
+        r.close()

@@ -16,6 +16,7 @@ DEFAULT_BASE_URL = "http://localhost:8787"
 ENV_BASE_URL = "MAILRENDER_BASE_URL"
 ENV_API_KEY = "MAILRENDER_API_KEY"
 ENV_ENGINE_PATH = "MAILRENDER_ENGINE_PATH"
+ENV_ENGINE_SPIN_US = "MAILRENDER_ENGINE_SPIN_US"
 
 #: Seconds per HTTP attempt (httpx applies it to connect, each read, write and pool wait).
 DEFAULT_TIMEOUT = 30.0
@@ -44,6 +45,8 @@ PROTOCOL_VERSION = 1
 ENGINE_MAJOR = 1
 #: Longest wait for one engine answer; a hung engine is killed (and restarted on the next render).
 ENGINE_RESPONSE_TIMEOUT = 60.0
+#: Microseconds a render waits for the engine's answer without sleeping first (see _engine._spin_seconds).
+DEFAULT_ENGINE_SPIN_US = 200.0
 #: Layouts (output_format "layout") kept per engine process; one is the static text of one rendered
 #: variant of a template (60 KB for a newsletter), so this bounds the client's memory to a few MB.
 LAYOUT_CACHE_MAX_ENTRIES = 64
