@@ -241,7 +241,7 @@ function makeBlob(bundle: string, id: string, node: string, snapshot: boolean): 
   const run = spawnSync(node, ["--experimental-sea-config", config], { encoding: "utf8" });
   if (run.status !== 0) throw new Error(`SEA blob for ${id} failed:\n${run.stderr}`);
   const warm = run.stderr.split("\n").filter((l) => l.includes("mailrender-engine build:"));
-  if (warm.length > 0) throw new Error(`warming the engine for the snapshot failed:\n${warm.join("\n")}`);
+  if (warm.length > 0) throw new Error(`building the startup snapshot failed:\n${warm.join("\n")}`);
   log(`SEA blob for ${id}${snapshot ? " with startup snapshot" : ""}`);
   return blob;
 }

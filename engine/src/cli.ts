@@ -13,12 +13,15 @@ import { EXIT } from "./protocol/errors.js";
 import { libraryEngine } from "./protocol/library-engine.js";
 import { runMain } from "./protocol/main.js";
 import { zodParseOptions } from "./parse-options.js";
-import { clearRenderCaches } from "./render/pipeline.js";
+import { renderCaching } from "./render/pipeline.js";
 import { warmUp } from "./protocol/warmup.js";
 
 function start(): void {
-  // One render per process except in --serve: zod's compiled parsers would run once, cold.
-  zodParseOptions.jitless = process.argv[2] !== "--serve";
+  // One render per process except in --serve: zod's compiled parsers would run once, cold, and
+  // render caches would only cost (src/render/pipeline.ts).
+  const serving = process.argv[2] === "--serve";
+  zodParseOptions.jitless = !serving;
+  renderCaching.enabled = serving;
   guardConsole();
   // Last line of defence: whatever escapes still never puts a stack trace on stdout.
   process.on("uncaughtException", fatal);
@@ -51,13 +54,19 @@ function fatal(error: unknown): void {
 const snapshot = v8.startupSnapshot;
 if (snapshot?.isBuildingSnapshot()) {
   snapshot.setDeserializeMainFunction(start);
-  zodParseOptions.jitless = true; // the warm-up warms the one-shot path (see start)
+  // The warm-up warms the one-shot path (see start), which also keeps node:crypto out of the snapshot.
+  zodParseOptions.jitless = true;
+  renderCaching.enabled = false;
   // Node loads the stream classes behind a file stdin (`engine < request.json`) on first use of
   // process.stdin; touched here, that code is in the snapshot like net's for a pipe already is.
   void fs.ReadStream;
-  void warmUp(libraryEngine, (line) => process.stderr.write(`mailrender-engine build: ${line}\n`));
-  // The warm-up's templates and outputs would only be cache entries no request can hit.
-  snapshot.addSerializeCallback(clearRenderCaches);
+  const log = (line: string): boolean => process.stderr.write(`mailrender-engine build: ${line}\n`);
+  void warmUp(libraryEngine, log);
+  // A guard, since any import of node:crypto would bring it back (the build fails on this line).
+  snapshot.addSerializeCallback(() => {
+    const loaded = (process as unknown as { moduleLoadList?: readonly string[] }).moduleLoadList ?? [];
+    if (loaded.includes("NativeModule crypto")) log("node:crypto is loaded at snapshot time: it adds ~7 ms to every launch (src/render/pipeline.ts)");
+  });
 } else {
   start();
 }

@@ -3,7 +3,6 @@
  * tokens (cached by template, target, minify and visible set) → substitution (per recipient).
  * A repeated render of an unchanged template therefore pays no MJML compile and no re-parse.
  */
-import { createHash } from "node:crypto";
 import mjml2html from "mjml";
 import { describeIssues, RenderError, type RenderWarning } from "../diagnostics.js";
 import { isVisible, normalizeContext } from "../data/visibility.js";
@@ -22,10 +21,18 @@ import { compileOutput, joinOutput, substitute, type CompiledOutput } from "./su
 const parsedTemplates = new LruCache<string, ParseResult>(64);
 const compiledOutputs = new LruCache<string, CompiledOutput>(512);
 
-/** Forgets every parsed template and compiled output (the binary's snapshot keeps none of its warm-up's). */
-export function clearRenderCaches(): void {
-  parsedTemplates.clear();
-  compiledOutputs.clear();
+/**
+ * Whether renders are cached (parsed templates by content, compiled outputs by variant). The
+ * binary's one-shot mode renders once and turns them off (src/cli.ts): a cache no request can hit
+ * would cost it the template's hash, and node:crypto, which the hash would load into the startup
+ * snapshot, adds ~7 ms to every launch (measured: engine/README.md).
+ */
+export const renderCaching: { enabled: boolean } = { enabled: true };
+
+/** node:crypto on first use only, so that it stays out of the binary's startup snapshot (above). */
+function sha1Base64(text: string): string {
+  const crypto = process.getBuiltinModule("node:crypto");
+  return crypto.createHash("sha1").update(text).digest("base64");
 }
 
 /** The template's JSON text (its cache identity); a value JSON cannot carry is a template error. */
@@ -40,7 +47,9 @@ function jsonText(json: unknown): string {
 
 /** Parses a template once per distinct content. */
 export function parseCached(json: unknown): { result: ParseResult; key: string } {
-  const key = createHash("sha1").update(jsonText(json)).digest("base64");
+  // Off only in the binary's one-shot mode, whose template comes from JSON.parse: no jsonText check needed.
+  if (!renderCaching.enabled) return { result: parseTemplate(json), key: "" };
+  const key = sha1Base64(jsonText(json));
   let result = parsedTemplates.get(key);
   if (!result) {
     result = parseTemplate(json);
@@ -143,10 +152,10 @@ export async function renderParts(json: unknown, options: RenderOptions): Promis
   const { template, warnings, key } = requireTemplate(json);
   const visible = visibleSet(template, options.dynamicData);
   const cacheKey = `${key}|${target}|${minify ? 1 : 0}|${visible.key}`;
-  let compiled = compiledOutputs.get(cacheKey);
+  let compiled = renderCaching.enabled ? compiledOutputs.get(cacheKey) : undefined;
   if (!compiled) {
     compiled = await compileTarget(template, target, minify, visible.bits);
-    compiledOutputs.set(cacheKey, compiled);
+    if (renderCaching.enabled) compiledOutputs.set(cacheKey, compiled);
   }
   const substitution = substitute(compiled, options.dynamicData);
   if (options.strict && substitution.missing.length > 0) {
