@@ -343,14 +343,14 @@ def test_spin_before_sleeping_is_configurable_and_off_on_one_cpu(monkeypatch: py
     assert spin() == pytest.approx(50e-6)
 
 
-def test_only_a_lone_render_spins(runner: EngineRunner, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Spinning holds the GIL, so a render spins only while no other render of the client is in progress."""
+def test_only_a_lone_render_reads_and_spins(runner: EngineRunner, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Spinning holds the GIL, so a render leads (and spins) only while no other render of the client is in progress."""
     spins: List[float] = []
     wait = engine_module._Process.wait  # pyright: ignore[reportPrivateUsage]
 
-    def recording_wait(self: Any, future: Any, deadline: float, spin: float) -> Dict[str, Any]:
-        spins.append(spin)
-        return wait(self, future, deadline, spin)
+    def recording_wait(self: Any, future: Any, deadline: float, lead: bool, spin: float) -> Dict[str, Any]:
+        spins.append(spin if lead else 0.0)
+        return wait(self, future, deadline, lead, spin)
 
     monkeypatch.setattr(engine_module._Process, "wait", recording_wait)  # pyright: ignore[reportPrivateUsage]
     monkeypatch.setattr(runner, "_spin", 1e-4)
@@ -377,10 +377,9 @@ def test_only_a_lone_render_spins(runner: EngineRunner, monkeypatch: pytest.Monk
     assert len(spins) == 40 and spins.count(0.0) > 0
 
 
-def test_the_lead_passes_to_a_thread_still_waiting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The leader reads a follower's answer and its own in one go: it must hand the lead to the
-    follower still waiting, not to the one it just answered (which would leave with its answer and
-    strand the other until its timeout)."""
+def test_no_render_is_stranded_when_the_reading_thread_leaves(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lone render's thread reads another's answer and its own in one go, then leaves: someone
+    must go on reading for the third render, or it waits until its timeout."""
     monkeypatch.setattr(engine_module, "ENGINE_RESPONSE_TIMEOUT", 10.0)
     fake = tmp_path / "ordered-engine"
     fake.write_text(
@@ -408,9 +407,35 @@ def test_the_lead_passes_to_a_thread_still_waiting(tmp_path: Path, monkeypatch: 
         started = time.monotonic()
         for t in threads:
             t.start()
-            time.sleep(0.2)  # in order: the first leads, the others follow
+            time.sleep(0.2)  # in order: the first is alone and reads, the others wait
         for t in threads:
             t.join(timeout=15)
         assert outputs == ["ok"] * 3 and time.monotonic() - started < 5
     finally:
         r.close()
+
+
+def test_a_lone_render_takes_the_lead_back_from_the_background_reader(runner: EngineRunner, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After async renders the background reader keeps reading while idle; the next lone render's
+    answer comes through it, and from then on lone renders read their own."""
+    readers: List[str] = []
+    lead = engine_module._Process._lead  # pyright: ignore[reportPrivateUsage]
+
+    def recording_lead(self: Any, *args: Any, **kwargs: Any) -> None:
+        readers.append(threading.current_thread().name)
+        lead(self, *args, **kwargs)
+
+    monkeypatch.setattr(engine_module._Process, "_lead", recording_lead)  # pyright: ignore[reportPrivateUsage]
+    case = newsletter()
+    entry = CacheEntry(template_id="nl", template=case["template"], etag='"v1"', fetched_at=0, scope=None)
+    request = check_render_request("nl", "html", case["dynamic_data"])
+
+    async def one() -> None:
+        with ThreadPoolExecutor(1) as pool:
+            await runner.render_async(entry, request, pool)
+
+    asyncio.run(one())
+    assert readers == ["mailrender-engine-reader"]
+    for _ in range(3):
+        runner.render(entry, request)
+    assert readers[1:] == ["MainThread", "MainThread"]  # the first sync answer came through the reader

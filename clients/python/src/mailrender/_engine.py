@@ -1,15 +1,14 @@
 """The engine executable: finding it, and one long-lived ``--serve`` process per client.
 
-Design: one writer lock, answers read by whoever waits. A render writes its request line (with an
-``id``) under the lock and waits on a future. So renders from many threads pipeline through one
-process: none waits for another's response before writing, only for the engine's own one-at-a-time
-order. A waiting thread reads the answers itself when no other thread is reading (leader/follower,
-see ``_Process``), so a lone render is one write and one read with no thread hand-off; the background
-reader reads only for async renders. The engine keeps templates by ``template_ref``: a template is
-sent once per process, and again after ``TEMPLATE_REF_UNKNOWN``. After the handshake, renders ask for
-output_format "layout": the reading thread joins each answer's values with the layout's parts kept
-per process, so a render moves a few hundred bytes, not the whole document. The async client awaits
-the same futures from its event loop (``render_async``).
+Design: one writer lock; answers read by one thread at a time. A render writes its request line
+(with an ``id``) under the lock and waits on a future. So renders from many threads pipeline through
+one process: none waits for another's response before writing, only for the engine's own
+one-at-a-time order. A lone render reads its answer on its own thread (see ``_Process``); otherwise a
+background reader reads and completes the futures. The engine keeps templates by ``template_ref``: a
+template is sent once per process, and again after ``TEMPLATE_REF_UNKNOWN``. After the handshake,
+renders ask for output_format "layout": the reading thread joins each answer's values with the
+layout's parts kept per process, so a render moves a few hundred bytes, not the whole document. The
+async client awaits the same futures from its event loop (``render_async``).
 
 A process that dies (killed, crashed) fails the renders waiting on it; each is retried once on a fresh
 process, started transparently. ``close()`` closes stdin, which makes the engine exit 0.
@@ -144,7 +143,6 @@ class _Lines:
         if _CAN_LEAD:
             self._poll = select.poll()
             self._poll.register(fd, select.POLLIN)
-            os.set_blocking(fd, False)  # reads never block: poll() does the waiting
 
     def next(self, deadline: Optional[float], spin: float = 0.0) -> Optional[bytes]:
         """The next line (with its newline); None at the end of the output; _EngineTimedOut past
@@ -166,32 +164,29 @@ class _Lines:
 
     def _read(self, deadline: Optional[float], spin: float) -> bytes:
         poll = self._poll
-        if poll is None:
-            return os.read(self._fd, _PIPE_BUFFER)  # a blocking pipe (Windows)
-        spin_until = time.perf_counter() + spin if spin > 0 else 0.0
-        while True:
-            try:
-                return os.read(self._fd, _PIPE_BUFFER)
-            except BlockingIOError:
-                pass
-            if spin_until and time.perf_counter() < spin_until:
-                continue
-            if deadline is None:
-                poll.poll()
-                continue
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or not poll.poll(remaining * 1000):
-                raise _EngineTimedOut()
+        if deadline is not None and poll is not None:
+            ready = False
+            if spin > 0:
+                spin_until = time.perf_counter() + spin
+                while not ready and time.perf_counter() < spin_until:
+                    ready = bool(poll.poll(0))
+            if not ready:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or not poll.poll(remaining * 1000):
+                    raise _EngineTimedOut()
+        return os.read(self._fd, _PIPE_BUFFER)  # readable (or no deadline): returns at once or when data comes
 
 
 class _Process:
     """One ``--serve`` process, its pending renders and the refs it was sent.
 
-    Leader/follower reading: a thread waiting for its answer reads the engine's output itself when
-    no other thread is reading (it leads), completing the other renders' futures with the answers
-    it meets on the way; then it hands the lead to a waiting thread. So a lone render costs one
-    write and one read, with no thread in between. Async renders have no waiting thread: the
-    background reader leads for them, woken only when answers are due and nobody else reads.
+    Who reads the output (leads): a lone render's thread reads its own answer when nobody else is
+    reading, so it costs one write and one read with no thread in between, and it checks the pipe
+    for a moment before it sleeps (``_spin_seconds``). Any answers it meets on the way complete
+    their renders' futures. Otherwise, and when that thread is done while answers are still due, the
+    background reader leads: for async renders and for renders from several threads at once, whose
+    threads just wait for their own answers (each woken alone). It keeps the lead until a lone
+    render asks for it and no answer is due.
     """
 
     def __init__(self, path: str) -> None:
@@ -220,6 +215,7 @@ class _Process:
         self.stderr_tail: Deque[str] = collections.deque(maxlen=20)
         self.state_lock = threading.Lock()
         self.leading = False  # a thread is reading the output
+        self.lead_wanted = False  # a lone render waits for the background reader to leave the lead
         #: Threads waiting for an answer while another leads, each woken alone: when its answer
         #: comes, or to take the lead.
         self.followers: "Dict[Future[Dict[str, Any]], threading.Condition]" = {}
@@ -231,15 +227,16 @@ class _Process:
 
     # ------------------------------------------------------------ reading (whoever leads)
 
-    def _lead(self, until: "Optional[Future[Dict[str, Any]]]", deadline: Optional[float], spin: float = 0.0) -> None:
-        """Reads answers until ``until`` is done (or, with None, until no render is pending); the
-        caller holds the lead. Ends the process's life here when its output ends or breaks."""
+    def _lead(self, until: "Optional[Future[Dict[str, Any]]]", deadline: Optional[float], spin: float = 0.0, background: bool = False) -> None:
+        """Reads answers until ``until`` is done; with None, until the output ends, or for the
+        ``background`` reader, until a lone render wants the lead and no answer is due. The caller
+        holds the lead. Ends the process's life here when its output ends or breaks."""
         while True:
             if until is not None and until.done():
                 return
-            if until is None:
+            if background:
                 with self.state_lock:
-                    if not self.pending or self.dead is not None:
+                    if self.dead is not None or (self.lead_wanted and not self.pending):
                         return
             try:
                 line = self.lines.next(deadline, spin)
@@ -269,24 +266,23 @@ class _Process:
                         follower.notify()
 
     def _hand_over(self) -> None:
-        """Gives up the lead: to a waiting thread, else to the background reader if answers are due."""
+        """Gives up the lead; the background reader takes it if answers are still due."""
         with self.state_lock:
             self.leading = False
-            # Not a follower whose answer this leader already read: woken, it would leave with it.
-            successor = next((turn for future, turn in self.followers.items() if not future.done()), None)
-            if successor is not None:
-                successor.notify()
-            elif self.pending or self.dead is not None:
+            if self.pending or self.dead is not None:
                 self.reader_turn.notify()
 
-    def wait(self, future: "Future[Dict[str, Any]]", deadline: float, spin: float) -> Dict[str, Any]:
-        """A blocking render's answer: reads it itself when nobody else reads (see the class),
-        checking for it without sleeping for ``spin`` seconds first."""
+    def wait(self, future: "Future[Dict[str, Any]]", deadline: float, lead: bool, spin: float) -> Dict[str, Any]:
+        """A blocking render's answer. With ``lead`` (a lone render), read it itself if nobody else
+        is reading, checking for it for ``spin`` seconds before sleeping; otherwise the thread that
+        leads hands it over."""
         with self.state_lock:
             while not future.done():
-                if _CAN_LEAD and not self.leading and self.dead is None:
-                    self.leading = True
-                    break
+                if lead and _CAN_LEAD and self.dead is None:
+                    if not self.leading:
+                        self.leading = True
+                        break
+                    self.lead_wanted = True  # the background reader leaves once no answer is due
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     raise _EngineTimedOut()
@@ -314,8 +310,12 @@ class _Process:
                 if self.dead is not None:
                     return
                 self.leading = True
+                self.lead_wanted = False
             try:
-                self._lead(None, None)
+                # It keeps reading while idle, blocked on the pipe like a dedicated reader, until a
+                # lone render wants the lead: renders from several threads then pay no hand-off
+                # each time the answers due drop to none.
+                self._lead(None, None, background=True)
             finally:
                 self._hand_over()
 
@@ -360,15 +360,15 @@ class _Process:
 
     # ------------------------------------------------------------ writing
 
-    def send(self, request_id: int, line: bytes, will_wait: bool) -> "Future[Dict[str, Any]]":
-        """Writes one request; the caller holds the runner's writer lock. ``will_wait``: a thread
-        will wait for the answer (``wait``); otherwise the background reader is woken for it."""
+    def send(self, request_id: int, line: bytes, will_lead: bool) -> "Future[Dict[str, Any]]":
+        """Writes one request; the caller holds the runner's writer lock. ``will_lead``: the caller
+        will read the answer itself (``wait``); otherwise the background reader is woken for it."""
         future: "Future[Dict[str, Any]]" = Future()
         with self.state_lock:
             if self.dead is not None:
                 raise _EngineDied(self.dead)
             self.pending[request_id] = future
-            if not (will_wait and _CAN_LEAD) and not self.leading:
+            if not (will_lead and _CAN_LEAD) and not self.leading:
                 self.reader_turn.notify()
         stdin = self.popen.stdin
         assert stdin is not None
@@ -515,13 +515,13 @@ class EngineRunner:
             self._finalizer = weakref.finalize(self, _stop_quietly, process)
         return process
 
-    def _send(self, entry: CacheEntry, request: RenderRequest, attempt: "_Attempt", will_wait: bool) -> "tuple[_Process, Future[Dict[str, Any]]]":
+    def _send(self, entry: CacheEntry, request: RenderRequest, attempt: "_Attempt", will_lead: bool) -> "tuple[_Process, Future[Dict[str, Any]]]":
         with self._write_lock:
             process = self._current()
             self._next_id += 1
             include = attempt.force_template or entry.ref not in process.refs
             line = engine_request_line(self._next_id, entry, request, include, process.speaks_layouts, attempt.layout_parts)
-            future = process.send(self._next_id, line, will_wait)
+            future = process.send(self._next_id, line, will_lead)
             # Marked at write time: the engine reads in order, so a later ref-only line finds it kept.
             process.refs.add(entry.ref)
             return process, future
@@ -542,11 +542,13 @@ class EngineRunner:
         with self._rendering():
             while True:
                 try:
-                    process, future = self._send(entry, request, attempt, will_wait=True)
-                    # Spinning holds the GIL: only a lone render spins, so it never slows other threads' renders.
-                    spin = self._spin if self._active == 1 else 0.0
+                    # A lone render reads its own answer, spinning first (see _Process). With others in
+                    # progress the background reader reads: spinning would hold the GIL they need, and a
+                    # thread reading for the others would delay its own caller.
+                    lone = self._active == 1
+                    process, future = self._send(entry, request, attempt, will_lead=lone)
                     try:
-                        envelope = process.wait(future, time.monotonic() + ENGINE_RESPONSE_TIMEOUT, spin)
+                        envelope = process.wait(future, time.monotonic() + ENGINE_RESPONSE_TIMEOUT, lone, self._spin)
                     except _EngineTimedOut:
                         raise _timed_out(process) from None
                 except _EngineDied as died:
