@@ -216,8 +216,8 @@ class _Process:
         self.state_lock = threading.Lock()
         self.leading = False  # a thread is reading the output
         self.lead_wanted = False  # a lone render waits for the background reader to leave the lead
-        #: Threads waiting for an answer while another leads, each woken alone: when its answer
-        #: comes, or to take the lead.
+        #: Threads waiting for an answer while another leads, each woken alone when its answer
+        #: comes (or the process ends).
         self.followers: "Dict[Future[Dict[str, Any]], threading.Condition]" = {}
         self.reader_turn = threading.Condition(self.state_lock)  # async answers are due and nobody reads
         self.reader = threading.Thread(target=self._read_for_async, name="mailrender-engine-reader", daemon=True)
