@@ -18,6 +18,9 @@ final class Defaults
 
     /** Per HTTP attempt and per engine call, in milliseconds. */
     public const TIMEOUT_MS = 30000;
+    /** Microseconds a ServeEngine render checks for the engine's answer before it sleeps (Engine\Spin). */
+    public const ENGINE_SPIN_US = 200;
+    public const ENV_ENGINE_SPIN_US = 'MAILRENDER_ENGINE_SPIN_US';
 
     public const CACHE_TYPE = 'memory';
     /** The seed's PHP default: 5 minutes. */

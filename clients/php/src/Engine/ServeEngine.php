@@ -52,12 +52,17 @@ final class ServeEngine implements Engine
         'layoutsResent' => 0,
     ];
 
+    private readonly int $spinNs;
+
+    /** @param int|null $spinMicros how long a render checks for its answer before it sleeps; null: Spin::micros() */
     public function __construct(
         public readonly string $path,
         private readonly int $timeoutMs = Defaults::TIMEOUT_MS,
         private readonly int $maxLayouts = Layouts::MAX_ENTRIES,
+        ?int $spinMicros = null,
     ) {
         $this->layouts = new Layouts($maxLayouts);
+        $this->spinNs = 1000 * max(0, $spinMicros ?? Spin::micros());
     }
 
     public static function locate(?string $enginePath = null, int $timeoutMs = Defaults::TIMEOUT_MS): self
@@ -208,12 +213,15 @@ final class ServeEngine implements Engine
         $written = 0;
         $length = strlen($data);
         while ($written < $length) {
-            $this->waitFor(false, $deadline);
+            // Written first, waited for only when the pipe is full: a request line usually fits.
             $n = @fwrite($this->pipes[0], substr($data, $written, self::CHUNK));
             if ($n === false || ($n === 0 && !$this->running())) {
                 throw new EngineDied($this->diedMessage());
             }
             $written += $n;
+            if ($written < $length) {
+                $this->waitFor(false, $deadline);
+            }
         }
     }
 
@@ -229,13 +237,33 @@ final class ServeEngine implements Engine
                 }
                 continue;
             }
-            $this->waitFor(true, $deadline);
+            if (!$this->answerWithin($this->spinNs)) {
+                $this->waitFor(true, $deadline);
+            }
             $chunk = fread($this->pipes[1], self::CHUNK);
             if ($chunk === false || ($chunk === '' && feof($this->pipes[1]))) {
                 throw new EngineDied($this->diedMessage());
             }
             $this->buffer .= $chunk;
         }
+    }
+
+    /** Whether stdout turns readable within $ns nanoseconds, checked without sleeping (see Spin). */
+    private function answerWithin(int $ns): bool
+    {
+        if ($ns <= 0) {
+            return false;
+        }
+        $until = hrtime(true) + $ns;
+        do {
+            $read = [$this->pipes[1]];
+            $write = null;
+            $except = null;
+            if (@stream_select($read, $write, $except, 0, 0) === 1) {
+                return true;
+            }
+        } while (hrtime(true) < $until);
+        return false;
     }
 
     /** Waits until stdin is writable or stdout readable, draining stderr meanwhile so the engine never blocks on it. */
