@@ -28,7 +28,7 @@ REPO = PYTHON_ROOT.parent.parent
 FIXTURES = REPO / "fixtures"
 sys.path.insert(0, str(PYTHON_ROOT / "src"))
 
-from mailrender._engine import engine_platform  # noqa: E402
+from mailrender._engine_discovery import engine_platform  # noqa: E402
 
 ENGINE = REPO / "engine" / "dist" / engine_platform() / "mailrender-engine"
 SERVER_CLI = REPO / "server" / "lib" / "cli.js"

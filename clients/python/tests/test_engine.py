@@ -17,7 +17,10 @@ from fakes import engine_children, write_fake_engine
 from mailrender import MailrenderError
 from mailrender._core import CacheEntry, Layouts, check_render_request, result_from_envelope
 import mailrender._engine as engine_module
-from mailrender._engine import EngineRunner, bundled_engine_path, engine_platform, find_engine
+import mailrender._engine_discovery as discovery_module
+import mailrender._engine_process as process_module
+from mailrender._engine import EngineRunner
+from mailrender._engine_discovery import bundled_engine_path, engine_platform, find_engine
 
 
 @pytest.fixture()
@@ -179,7 +182,7 @@ def test_discovery_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     assert find_engine(None, {"MAILRENDER_ENGINE_PATH": fake}) == fake
     assert bundled_engine_path().endswith(os.path.join("_bin", engine_platform(), "mailrender-engine"))
     # No bundled engine (a wheel for another platform, a source checkout): the message says what to do.
-    monkeypatch.setattr(engine_module, "_BIN_DIR", str(tmp_path / "no-bin"))
+    monkeypatch.setattr(discovery_module, "_BIN_DIR", str(tmp_path / "no-bin"))
     with pytest.raises(MailrenderError) as caught:
         find_engine(None, {})
     assert "MAILRENDER_ENGINE_PATH" in caught.value.message and "pip install" in caught.value.message
@@ -244,13 +247,13 @@ def test_a_lone_render_reads_its_own_answer(runner: EngineRunner, monkeypatch: p
     """Leader/follower: with nobody else reading, the waiting thread reads the answer itself (no
     hand-off through the background reader); concurrent threads share the reading."""
     readers: List[str] = []
-    lead = engine_module._Process._lead  # pyright: ignore[reportPrivateUsage]
+    lead = process_module.EngineProcess._lead  # pyright: ignore[reportPrivateUsage]
 
     def recording_lead(self: Any, *args: Any) -> None:
         readers.append(threading.current_thread().name)
         lead(self, *args)
 
-    monkeypatch.setattr(engine_module._Process, "_lead", recording_lead)  # pyright: ignore[reportPrivateUsage]
+    monkeypatch.setattr(process_module.EngineProcess, "_lead", recording_lead)
     case = newsletter()
     entry = CacheEntry(template_id="nl", template=case["template"], etag='"v1"', fetched_at=0, scope=None)
     for i in range(5):
@@ -329,7 +332,7 @@ def test_no_reader_thread_outlives_its_process(runner: EngineRunner) -> None:
 
 
 def test_spin_before_sleeping_is_configurable_and_off_on_one_cpu(monkeypatch: pytest.MonkeyPatch) -> None:
-    spin = engine_module._spin_seconds  # pyright: ignore[reportPrivateUsage]
+    spin = process_module.spin_seconds
     monkeypatch.delenv("MAILRENDER_ENGINE_SPIN_US", raising=False)
     if hasattr(os, "sched_getaffinity"):
         cpus: Set[int] = {0, 1}
@@ -346,13 +349,13 @@ def test_spin_before_sleeping_is_configurable_and_off_on_one_cpu(monkeypatch: py
 def test_only_a_lone_render_reads_and_spins(runner: EngineRunner, monkeypatch: pytest.MonkeyPatch) -> None:
     """Spinning holds the GIL, so a render leads (and spins) only while no other render of the client is in progress."""
     spins: List[float] = []
-    wait = engine_module._Process.wait  # pyright: ignore[reportPrivateUsage]
+    wait = process_module.EngineProcess.wait
 
     def recording_wait(self: Any, future: Any, deadline: float, lead: bool, spin: float) -> Dict[str, Any]:
         spins.append(spin if lead else 0.0)
         return wait(self, future, deadline, lead, spin)
 
-    monkeypatch.setattr(engine_module._Process, "wait", recording_wait)  # pyright: ignore[reportPrivateUsage]
+    monkeypatch.setattr(process_module.EngineProcess, "wait", recording_wait)
     monkeypatch.setattr(runner, "_spin", 1e-4)
     case = newsletter()
     entry = CacheEntry(template_id="nl", template=case["template"], etag='"v1"', fetched_at=0, scope=None)
@@ -419,13 +422,13 @@ def test_a_lone_render_takes_the_lead_back_from_the_background_reader(runner: En
     """After async renders the background reader keeps reading while idle; the next lone render's
     answer comes through it, and from then on lone renders read their own."""
     readers: List[str] = []
-    lead = engine_module._Process._lead  # pyright: ignore[reportPrivateUsage]
+    lead = process_module.EngineProcess._lead  # pyright: ignore[reportPrivateUsage]
 
     def recording_lead(self: Any, *args: Any, **kwargs: Any) -> None:
         readers.append(threading.current_thread().name)
         lead(self, *args, **kwargs)
 
-    monkeypatch.setattr(engine_module._Process, "_lead", recording_lead)  # pyright: ignore[reportPrivateUsage]
+    monkeypatch.setattr(process_module.EngineProcess, "_lead", recording_lead)
     case = newsletter()
     entry = CacheEntry(template_id="nl", template=case["template"], etag='"v1"', fetched_at=0, scope=None)
     request = check_render_request("nl", "html", case["dynamic_data"])

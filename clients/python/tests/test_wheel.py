@@ -22,7 +22,7 @@ WHEELHOUSE = PYTHON_ROOT / ".venv" / "wheelhouse"
 SCRIPT = """
 import json, os, sys
 import mailrender
-from mailrender._engine import bundled_engine_path, find_engine
+from mailrender._engine_discovery import bundled_engine_path, find_engine
 assert "MAILRENDER_ENGINE_PATH" not in os.environ
 base_url, key, tid, case_path = sys.argv[1:5]
 case = json.load(open(case_path, encoding="utf-8"))

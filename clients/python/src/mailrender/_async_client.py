@@ -24,7 +24,8 @@ from . import _core as core
 from ._cache import CacheStore, make_cache
 from ._client import describe_http_error
 from ._constants import DEFAULT_TARGET, DEFAULT_TIMEOUT
-from ._engine import EngineRunner, find_engine
+from ._engine import EngineRunner
+from ._engine_discovery import find_engine
 from ._types import CacheConfig, DynamicData, RenderResult, RenderTarget
 
 _T = TypeVar("_T")

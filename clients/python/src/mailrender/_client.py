@@ -21,7 +21,8 @@ import httpx
 from . import _core as core
 from ._cache import CacheStore, make_cache
 from ._constants import DEFAULT_TARGET, DEFAULT_TIMEOUT
-from ._engine import EngineRunner, find_engine
+from ._engine import EngineRunner
+from ._engine_discovery import find_engine
 from ._types import CacheConfig, DynamicData, RenderResult, RenderTarget
 
 _FlightKey = Tuple[str, str]

@@ -45,7 +45,7 @@ PROTOCOL_VERSION = 1
 ENGINE_MAJOR = 1
 #: Longest wait for one engine answer; a hung engine is killed (and restarted on the next render).
 ENGINE_RESPONSE_TIMEOUT = 60.0
-#: Microseconds a render waits for the engine's answer without sleeping first (see _engine._spin_seconds).
+#: Microseconds a render waits for the engine's answer without sleeping first (see _engine_process.spin_seconds).
 DEFAULT_ENGINE_SPIN_US = 200.0
 #: Layouts (output_format "layout") kept per engine process; one is the static text of one rendered
 #: variant of a template (60 KB for a newsletter), so this bounds the client's memory to a few MB.
