@@ -3,7 +3,6 @@
  * tokens (cached by template, target, minify and visible set) → substitution (per recipient).
  * A repeated render of an unchanged template therefore pays no MJML compile and no re-parse.
  */
-import mjml2html from "mjml";
 import { describeIssues, RenderError, type RenderWarning } from "../diagnostics.js";
 import { isVisible, normalizeContext } from "../data/visibility.js";
 import { minifyJsx, minifyMarkup } from "../minify.js";
@@ -11,6 +10,7 @@ import type { Template } from "../template/model.js";
 import { parseTemplate, type ParseResult } from "../template/parse.js";
 import { DocumentContext } from "../targets/context.js";
 import { renderMjmlDocument } from "../targets/mjml.js";
+import { compileMjmlToHtml } from "../mjml-to-html/index.js";
 import { renderReactEmailDocument } from "../targets/react-email.js";
 import type { DynamicData, RenderOptions, RenderResult, RenderTarget } from "../types.js";
 import { RENDER_TARGETS } from "../types.js";
@@ -77,27 +77,22 @@ async function compileTarget(template: Template, target: RenderTarget, minify: b
   }
   const mjml = renderMjmlDocument(doc);
   if (target === "mjml") return compileOutput(minify ? minifyMarkup(mjml) : mjml, out.slots, "markup");
-  const html = await compileMjml(mjml);
+  const html = compileMjml(mjml);
   return compileOutput(minify ? minifyMarkup(html) : html, out.slots, "markup");
 }
 
 /**
- * Compiles our own MJML. `fonts: {}` stops mjml adding its own Google Fonts links (our single link is
- * the document's `mj-font`); `ignoreIncludes` keeps it from reading files. Errors here are engine bugs, reported as RENDER_ERROR without internals. */
-export async function compileMjml(mjml: string): Promise<string> {
-  let result: Awaited<ReturnType<typeof mjml2html>>;
+ * Compiles our own MJML to HTML with the engine's port of mjml (src/mjml-to-html): the same HTML
+ * mjml 5 makes of it, without loading mjml. A failure here is an engine bug, reported as a
+ * RENDER_ERROR without internals.
+ */
+function compileMjml(mjml: string): string {
   try {
-    result = await mjml2html(mjml, { validationLevel: "strict", minify: false, beautify: false, keepComments: true, ignoreIncludes: true, fonts: {} } as Parameters<typeof mjml2html>[1]);
+    return compileMjmlToHtml(mjml);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new RenderError(`MJML compilation failed: ${message}`, [{ loc: [], msg: message, type: "mjml_error" }]);
   }
-  if (result.errors.length > 0) {
-    // Not mjml's formattedMessage: it names the process's working directory as the MJML's file.
-    const issues = result.errors.map((e) => ({ loc: [] as string[], msg: `${e.tagName ?? "mjml"}: ${e.message}`.trim(), type: "mjml_error" }));
-    throw new RenderError(`MJML compilation failed: ${describeIssues(issues)}`, issues);
-  }
-  return result.html;
 }
 
 const PREPARED = Symbol("mailrender.preparedTemplate");

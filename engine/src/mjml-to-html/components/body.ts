@@ -1,0 +1,63 @@
+/** mj-body (mjml-body 5.4.1) and mj-raw (mjml-raw 5.4.1). */
+import { BodyComponent, type BodyContext, type StyleObject } from "../component.js";
+
+/** mjml-core's preview helper: the hidden preheader at the top of the body. */
+function preview(content: string): string {
+  if (content === "") return "";
+  return `
+    <div style="display:none;font-size:1px;color:#ffffff;line-height:1px;max-height:0px;max-width:0px;opacity:0;overflow:hidden;">${content}</div>
+  `;
+}
+
+export class MjBody extends BodyComponent {
+  static override readonly componentName = "mj-body";
+  static override readonly allowedAttributes = { width: "unit(px)", "background-color": "color", id: "string" };
+  static override readonly defaultAttributes = { width: "600px" };
+
+  override getChildContext(): BodyContext {
+    return { ...this.context, containerWidth: this.getAttribute("width") };
+  }
+
+  override getStyles(): Record<string, StyleObject> {
+    return {
+      body: { "word-spacing": "normal", "background-color": this.getAttribute("background-color") },
+      div: { "word-spacing": "normal", "background-color": this.getAttribute("background-color") },
+    };
+  }
+
+  render(): string {
+    const { lang, dir, title, preview: previewText } = this.context.globalData;
+    return `
+      <body ${this.htmlAttributes({
+        id: this.getAttribute("id"),
+        class: this.getAttribute("css-class"),
+        style: "body",
+      })}>
+        ${preview(previewText)}
+        <div
+          ${this.htmlAttributes({
+        ...(title && { "aria-label": title }),
+        "aria-roledescription": "email",
+        role: "article",
+        lang,
+        dir,
+        style: "div",
+      })}
+        >
+        ${this.renderChildren()}
+      </div>
+      </body>
+    `;
+  }
+}
+
+export class MjRaw extends BodyComponent {
+  static override readonly componentName = "mj-raw";
+  static override readonly allowedAttributes = { position: "enum(file-start)" };
+  static override readonly rawElement = true;
+  static override readonly endingTag = true;
+
+  render(): string {
+    return this.getContent();
+  }
+}

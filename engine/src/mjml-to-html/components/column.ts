@@ -1,0 +1,371 @@
+/** mj-column (mjml-column 5.4.1), with its gutter support. */
+import { BodyComponent, type BodyContext, type StyleObject } from "../component.js";
+import { widthParser } from "../helpers.js";
+
+type Unit = string;
+interface Box {
+  top: number;
+  right: number;
+  bottom: number;
+  left: number;
+}
+
+export class MjColumn extends BodyComponent {
+  static override readonly componentName = "mj-column";
+  static override readonly allowedAttributes = {
+    "background-color": "color",
+    border: "string",
+    "border-bottom": "string",
+    "border-left": "string",
+    "border-radius": "string",
+    "border-right": "string",
+    "border-top": "string",
+    direction: "enum(ltr,rtl)",
+    "inner-background-color": "color",
+    "padding-bottom": "unit(px,%)",
+    "padding-left": "unit(px,%)",
+    "padding-right": "unit(px,%)",
+    "padding-top": "unit(px,%)",
+    "inner-border": "string",
+    "inner-border-bottom": "string",
+    "inner-border-left": "string",
+    "inner-border-radius": "string",
+    "inner-border-right": "string",
+    "inner-border-top": "string",
+    padding: "unit(px,%){1,4}",
+    "vertical-align": "enum(top,bottom,middle)",
+    width: "unit(px,%)",
+  };
+  static override readonly defaultAttributes = { direction: "ltr", "vertical-align": "top" };
+
+  static normalizeUnitValue(value: number | string): number {
+    return Number(parseFloat(String(value)).toFixed(6));
+  }
+
+  static normalizePxValue(value: number | string): number {
+    return Math.round(parseFloat(String(value)));
+  }
+
+  static formatPadding(top: number, right: number, bottom: number, left: number, unit: Unit): string {
+    if (unit === "px") {
+      const px = MjColumn.normalizePxValue;
+      return `${px(top)}px ${px(right)}px ${px(bottom)}px ${px(left)}px`;
+    }
+    const n = MjColumn.normalizeUnitValue;
+    return `${n(top)}${unit} ${n(right)}${unit} ${n(bottom)}${unit} ${n(left)}${unit}`;
+  }
+
+  private get siblingProps(): { first: boolean; last: boolean; index: number; sibling: number; nonRawSiblings: number } {
+    const { first = false, last = false, index = 0, sibling = 0, nonRawSiblings = 0 } = this.props;
+    return { first, last, index, sibling, nonRawSiblings };
+  }
+
+  private get containerWidth(): string {
+    return this.context.containerWidth ?? "";
+  }
+
+  override getChildContext(): BodyContext {
+    const parentWidth = this.containerWidth;
+    const { nonRawSiblings } = this.siblingProps;
+    const { borders, paddings } = this.getBoxWidths();
+    const innerBorders = this.getShorthandBorderValue("left", "inner-border") + this.getShorthandBorderValue("right", "inner-border");
+    const allPaddings = paddings + borders + innerBorders;
+    let containerWidth = this.getAttribute("width") || `${parseFloat(parentWidth) / nonRawSiblings}px`;
+    const { unit, parsedWidth } = widthParser(containerWidth, { parseFloatToInt: false });
+    if (unit === "%") containerWidth = `${(parseFloat(parentWidth) * parsedWidth) / 100 - allPaddings}px`;
+    else containerWidth = `${parsedWidth - allPaddings}px`;
+    return { ...this.context, containerWidth };
+  }
+
+  override getStyles(): Record<string, StyleObject> {
+    const hasBorderRadius = this.hasBorderRadius();
+    const hasInnerBorderRadius = this.hasInnerBorderRadius();
+    const tableStyle: StyleObject = {
+      "background-color": this.getAttribute("background-color"),
+      border: this.getAttribute("border"),
+      "border-bottom": this.getAttribute("border-bottom"),
+      "border-left": this.getAttribute("border-left"),
+      "border-radius": this.getAttribute("border-radius"),
+      "border-right": this.getAttribute("border-right"),
+      "border-top": this.getAttribute("border-top"),
+      "vertical-align": this.getAttribute("vertical-align"),
+      ...(hasBorderRadius && { "border-collapse": "separate" }),
+    };
+    return {
+      div: {
+        "font-size": "0px",
+        "text-align": "left",
+        direction: this.getAttribute("direction"),
+        display: "inline-block",
+        "vertical-align": this.getAttribute("vertical-align"),
+        width: this.getMobileWidth(),
+        ...this.getMobileGutterStyles(),
+      },
+      table: {
+        ...(this.hasGutter()
+          ? {
+              "background-color": this.getAttribute("inner-background-color"),
+              border: this.getAttribute("inner-border"),
+              "border-bottom": this.getAttribute("inner-border-bottom"),
+              "border-left": this.getAttribute("inner-border-left"),
+              "border-radius": this.getAttribute("inner-border-radius"),
+              "border-right": this.getAttribute("inner-border-right"),
+              "border-top": this.getAttribute("inner-border-top"),
+            }
+          : tableStyle),
+        ...(hasInnerBorderRadius && { "border-collapse": "separate" }),
+      },
+      tdOutlook: {
+        "vertical-align": this.getAttribute("vertical-align"),
+        width: this.getWidthAsPixel(),
+        ...this.getOutlookGutterStyles(),
+      },
+      gutter: {
+        ...tableStyle,
+        padding: this.getAttribute("padding"),
+        "padding-top": this.getAttribute("padding-top"),
+        "padding-right": this.getAttribute("padding-right"),
+        "padding-bottom": this.getAttribute("padding-bottom"),
+        "padding-left": this.getAttribute("padding-left"),
+      },
+    };
+  }
+
+  getMobileWidth(): string {
+    const { isInGroup } = this.context;
+    const containerWidth = this.containerWidth;
+    const { nonRawSiblings } = this.siblingProps;
+    const width = this.getAttribute("width");
+    if (this.getAttribute("mobileWidth") !== "mobileWidth") return "100%";
+    // columns in a group do not stack on mobile: the gutter-reduced desktop width
+    if (isInGroup && this.hasColumnGutter()) {
+      const { parsedWidth, unit } = this.getDesktopWidth();
+      if (unit === "%") return `${parsedWidth}%`;
+      return `${MjColumn.normalizeUnitValue((parsedWidth / parseInt(containerWidth, 10)) * 100)}%`;
+    }
+    if (width === undefined) return `${parseInt(String(100 / nonRawSiblings), 10)}%`;
+    const { unit, parsedWidth } = widthParser(width, { parseFloatToInt: false });
+    if (unit === "%") return width;
+    return `${MjColumn.normalizeUnitValue((parsedWidth / parseInt(containerWidth, 10)) * 100)}%`;
+  }
+
+  getWidthAsPixel(): string {
+    const { unit, parsedWidth } = widthParser(this.getParsedWidthString(), { parseFloatToInt: false });
+    if (unit === "%") return `${MjColumn.normalizePxValue((parseFloat(this.containerWidth) * parsedWidth) / 100)}px`;
+    return `${MjColumn.normalizePxValue(parsedWidth)}px`;
+  }
+
+  getParsedWidth(): { unit: Unit; parsedWidth: number } {
+    const { nonRawSiblings } = this.siblingProps;
+    const width = this.getAttribute("width") || `${100 / nonRawSiblings}%`;
+    return widthParser(width, { parseFloatToInt: false });
+  }
+
+  getParsedWidthString(): string {
+    const { unit, parsedWidth } = this.getParsedWidth();
+    return `${parsedWidth}${unit}`;
+  }
+
+  getColumnClass(): string {
+    const { addMediaQuery, isInGroup } = this.context;
+    const { parsedWidth, unit } = this.hasColumnGutter() ? this.getDesktopWidth() : this.getParsedWidth();
+    const normalizedParsedWidth = unit === "px" ? MjColumn.normalizePxValue(parsedWidth) : parsedWidth;
+    const formattedClassNb = normalizedParsedWidth.toString().replace(".", "-");
+    const className = unit === "%" ? `mj-column-per-${formattedClassNb}` : `mj-column-px-${formattedClassNb}`;
+    addMediaQuery(className, { parsedWidth: normalizedParsedWidth, unit });
+    // columns in a group carry their gutter padding inline already
+    if (this.hasColumnGutter() && !isInGroup) addMediaQuery(this.getDesktopGutterClassName(), { padding: this.getDesktopPadding() });
+    return className;
+  }
+
+  getDesktopGutterClassName(): string {
+    const gutterUnit = this.getDesktopUnit();
+    const gutter = this.getNormalizedGutterValue(gutterUnit);
+    const gutterUnitToken = gutterUnit === "%" ? "per" : gutterUnit;
+    const directionToken = this.context.direction === "rtl" ? "-rtl" : "";
+    const normalizedGutter = gutterUnit === "px" ? MjColumn.normalizePxValue(gutter) : gutter;
+    const gutterToken = MjColumn.normalizeUnitValue(normalizedGutter).toString().replace(".", "-");
+    const { sibling, index } = this.siblingProps;
+    return `mj-column-gutter-${sibling}-${index + 1}-${gutterUnitToken}-${gutterToken}${directionToken}`;
+  }
+
+  getDesktopUnit(): Unit {
+    return this.getParsedWidth().unit;
+  }
+
+  getDesktopWidth(): { parsedWidth: number; unit: Unit } {
+    const { sibling, index } = this.siblingProps;
+    const { parsedWidth, unit } = this.getParsedWidth();
+    if (!this.hasColumnGutter()) return { parsedWidth: unit === "px" ? MjColumn.normalizePxValue(parsedWidth) : parsedWidth, unit };
+    const gutter = this.getNormalizedGutterValue(unit);
+    const reduction = (gutter * (sibling - 1)) / sibling;
+    const reducedWidth = Math.max(0, MjColumn.normalizeUnitValue(parsedWidth - reduction));
+    if (unit === "px") {
+      const floorWidth = Math.floor(reducedWidth);
+      const extraPixels = Math.max(0, Math.min(sibling, Math.round(sibling * (reducedWidth - floorWidth))));
+      return { parsedWidth: floorWidth + (index < extraPixels ? 1 : 0), unit };
+    }
+    return { parsedWidth: reducedWidth, unit };
+  }
+
+  getNormalizedGutterValue(targetUnit: Unit): number {
+    const gutter = this.context.gutter;
+    if (!gutter) return 0;
+    const { unit, parsedWidth } = widthParser(String(gutter), { parseFloatToInt: false });
+    if (unit === targetUnit) return parsedWidth;
+    if (targetUnit === "%" && unit === "px") return (parsedWidth / parseFloat(this.containerWidth)) * 100;
+    if (targetUnit === "px" && unit === "%") return (parseFloat(this.containerWidth) * parsedWidth) / 100;
+    return parsedWidth;
+  }
+
+  hasColumnGutter(): boolean {
+    const { gutter } = this.context;
+    return gutter != null && gutter !== "";
+  }
+
+  getDesktopPaddingValues(unit: Unit): Box {
+    const { first, last, sibling } = this.siblingProps;
+    const gutter = this.getNormalizedGutterValue(unit);
+    const normalizedGutter = unit === "px" ? MjColumn.normalizePxValue(gutter) : gutter;
+    const isPx = unit === "px";
+    const halfLeading = isPx ? Math.ceil(normalizedGutter / 2) : normalizedGutter / 2;
+    const halfTrailing = isPx ? Math.floor(normalizedGutter / 2) : normalizedGutter / 2;
+    if (sibling === 1) return { top: 0, right: 0, bottom: 0, left: 0 };
+    // right to left: the first and last visual positions swap
+    if (this.context.direction === "rtl") return { top: 0, right: first ? 0 : halfTrailing, bottom: 0, left: last ? 0 : halfLeading };
+    return { top: 0, right: last ? 0 : halfLeading, bottom: 0, left: first ? 0 : halfTrailing };
+  }
+
+  getMobilePaddingValues(): Box {
+    const { first, last } = this.siblingProps;
+    const half = this.getNormalizedGutterValue("%") / 2;
+    // stacked on mobile, the gutter becomes vertical space between columns, not at the outer edges
+    return { top: first ? 0 : half, right: 0, bottom: last ? 0 : half, left: 0 };
+  }
+
+  getDesktopPadding(): string {
+    const unit = this.getDesktopUnit();
+    const { top, right, bottom, left } = this.getDesktopPaddingValues(unit);
+    return MjColumn.formatPadding(top, right, bottom, left, unit);
+  }
+
+  getMobilePadding(): string {
+    const { top, right, bottom, left } = this.getMobilePaddingValues();
+    return MjColumn.formatPadding(top, right, bottom, left, "%");
+  }
+
+  getMobileGutterStyles(): StyleObject {
+    if (!this.hasColumnGutter()) return {};
+    // columns in a group do not stack on mobile: they keep the desktop padding
+    if (this.context.isInGroup) return { padding: this.getDesktopPadding() };
+    return { padding: this.getMobilePadding() };
+  }
+
+  getOutlookGutterStyles(): StyleObject {
+    if (!this.hasColumnGutter()) return {};
+    const { top, right, bottom, left } = this.getDesktopPaddingValues("px");
+    return { padding: MjColumn.formatPadding(top, right, bottom, left, "px") };
+  }
+
+  hasBorderRadius(): boolean {
+    const borderRadius = this.getAttribute("border-radius");
+    return borderRadius !== "" && typeof borderRadius !== "undefined";
+  }
+
+  hasInnerBorderRadius(): boolean {
+    const innerBorderRadius = this.getAttribute("inner-border-radius");
+    return innerBorderRadius !== "" && typeof innerBorderRadius !== "undefined";
+  }
+
+  hasGutter(): boolean {
+    return ["padding", "padding-bottom", "padding-left", "padding-right", "padding-top"].some((attr) => this.getAttribute(attr) != null);
+  }
+
+  renderGutter(): string {
+    const hasBorderRadius = this.hasBorderRadius();
+    return `
+      <table
+        ${this.htmlAttributes({
+        border: "0",
+        cellpadding: "0",
+        cellspacing: "0",
+        role: "presentation",
+        width: "100%",
+        ...(hasBorderRadius && { style: { "border-collapse": "separate" } }),
+      })}
+      >
+        <tbody>
+          <tr>
+            <td ${this.htmlAttributes({ style: "gutter" })}>
+              ${this.renderColumn()}
+            </td>
+          </tr>
+        </tbody>
+      </table>
+    `;
+  }
+
+  renderColumn(): string {
+    const { children } = this.props;
+    return `
+      <table
+        ${this.htmlAttributes({
+        border: "0",
+        cellpadding: "0",
+        cellspacing: "0",
+        role: "presentation",
+        style: "table",
+        width: "100%",
+      })}
+      >
+        <tbody>
+          ${this.renderChildren(children, {
+        renderer: (component) =>
+          (component.constructor as typeof BodyComponent).rawElement
+            ? component.render()
+            : `
+              <tr>
+                <td
+                  ${component.htmlAttributes({
+          align: component.getAttribute("align"),
+          class: component.getAttribute("css-class"),
+          style: {
+            background: component.getAttribute("container-background-color"),
+            "font-size": "0px",
+            padding: component.getAttribute("padding"),
+            "padding-top": component.getAttribute("padding-top"),
+            "padding-right": component.getAttribute("padding-right"),
+            "padding-bottom": component.getAttribute("padding-bottom"),
+            "padding-left": component.getAttribute("padding-left"),
+            "word-break": "break-word",
+          },
+        })}
+                >
+                  ${component.render()}
+                </td>
+              </tr>
+            `,
+      })}
+        </tbody>
+      </table>
+    `;
+  }
+
+  render(): string {
+    let classesName = this.getColumnClass();
+    if (this.hasColumnGutter()) classesName += ` ${this.getDesktopGutterClassName()}`;
+    classesName += " mj-outlook-group-fix";
+    const cssClass = this.getAttribute("css-class");
+    if (cssClass) classesName += ` ${cssClass}`;
+    return `
+      <div
+        ${this.htmlAttributes({
+        class: classesName,
+        style: "div",
+      })}
+      >
+        ${this.hasGutter() ? this.renderGutter() : this.renderColumn()}
+      </div>
+    `;
+  }
+}

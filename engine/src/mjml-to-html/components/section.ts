@@ -1,0 +1,449 @@
+/** mj-section (mjml-section 5.4.1) and mj-wrapper (mjml-wrapper 5.4.1), which is a section of sections. */
+import { BodyComponent, type BodyContext, type StyleObject } from "../component.js";
+import { suffixCssClasses } from "../helpers.js";
+
+const isPercentage = (value: string) => /^\d+(\.\d+)?%$/.test(value);
+
+export class MjSection extends BodyComponent {
+  static override readonly componentName: string = "mj-section";
+  static override readonly allowedAttributes: Readonly<Record<string, string>> = {
+    "background-color": "color",
+    "background-url": "string",
+    "background-repeat": "enum(repeat,no-repeat)",
+    "background-size": "string",
+    "background-position": "string",
+    "background-position-x": "string",
+    "background-position-y": "string",
+    border: "string",
+    "border-bottom": "string",
+    "border-left": "string",
+    "border-radius": "string",
+    "border-right": "string",
+    "border-top": "string",
+    direction: "enum(ltr,rtl)",
+    "full-width": "enum(full-width,false,)",
+    gutter: "unit(px,%)",
+    padding: "unit(px,%){1,4}",
+    "padding-top": "unit(px,%)",
+    "padding-bottom": "unit(px,%)",
+    "padding-left": "unit(px,%)",
+    "padding-right": "unit(px,%)",
+    "text-align": "enum(left,center,right)",
+    "text-padding": "unit(px,%){1,4}",
+  };
+  static override readonly defaultAttributes = {
+    "background-repeat": "repeat",
+    "background-size": "auto",
+    "background-position": "top center",
+    direction: "ltr",
+    padding: "20px 0",
+    "text-align": "center",
+    "text-padding": "4px 4px 4px 0",
+  };
+
+  override getChildContext(): BodyContext {
+    const { box } = this.getBoxWidths();
+    return {
+      ...this.context,
+      containerWidth: `${box}px`,
+      gap: this.getAttribute("gap"),
+      gutter: this.getAttribute("gutter"),
+      direction: this.getAttribute("direction"),
+    };
+  }
+
+  override getStyles(): Record<string, StyleObject> {
+    const { containerWidth } = this.context;
+    const fullWidth = this.isFullWidth();
+    const hasBorderRadius = this.hasBorderRadius();
+    const isFirstSection = this.props.index === 0;
+    const background: StyleObject = this.getAttribute("background-url")
+      ? {
+          background: this.getBackground(),
+          // background size, repeat and position have to be separate since yahoo does not support the shorthand
+          "background-position": this.getBackgroundString(),
+          "background-repeat": this.getAttribute("background-repeat"),
+          "background-size": this.getAttribute("background-size"),
+        }
+      : {
+          background: this.getAttribute("background-color"),
+          "background-color": this.getAttribute("background-color"),
+        };
+    return {
+      tableFullwidth: {
+        ...(fullWidth ? background : {}),
+        width: "100%",
+      },
+      table: {
+        ...(fullWidth ? {} : background),
+        width: "100%",
+        ...(hasBorderRadius && { "border-collapse": "separate" }),
+      },
+      td: {
+        border: this.getAttribute("border"),
+        "border-bottom": this.getAttribute("border-bottom"),
+        "border-left": this.getAttribute("border-left"),
+        "border-right": this.getAttribute("border-right"),
+        "border-top": this.getAttribute("border-top"),
+        "border-radius": this.getAttribute("border-radius"),
+        direction: this.getAttribute("direction"),
+        "font-size": "0px",
+        padding: this.getAttribute("padding"),
+        "padding-bottom": this.getAttribute("padding-bottom"),
+        "padding-left": this.getAttribute("padding-left"),
+        "padding-right": this.getAttribute("padding-right"),
+        "padding-top": this.getAttribute("padding-top"),
+        "text-align": this.getAttribute("text-align"),
+      },
+      div: {
+        ...(fullWidth ? {} : background),
+        margin: "0px auto",
+        "max-width": containerWidth,
+        "border-radius": this.getAttribute("border-radius"),
+        ...(hasBorderRadius && { overflow: "hidden" }),
+        "margin-top": !isFirstSection ? (this.context.gap as string | undefined) : undefined,
+      },
+      innerDiv: {
+        "line-height": "0",
+        "font-size": "0",
+      },
+    };
+  }
+
+  getBackground(): string {
+    const parts = [
+      this.getAttribute("background-color"),
+      ...(this.hasBackground()
+        ? [`url('${this.getAttribute("background-url")}')`, this.getBackgroundString(), `/ ${this.getAttribute("background-size")}`, this.getAttribute("background-repeat")]
+        : []),
+    ];
+    return parts.filter(Boolean).join(" ");
+  }
+
+  getBackgroundString(): string {
+    const { posX, posY } = this.getBackgroundPosition();
+    return `${posX} ${posY}`;
+  }
+
+  getBackgroundPosition(): { posX: string; posY: string } {
+    const { x, y } = this.parseBackgroundPosition();
+    return {
+      posX: this.getAttribute("background-position-x") || x,
+      posY: this.getAttribute("background-position-y") || y,
+    };
+  }
+
+  parseBackgroundPosition(): { x: string; y: string } {
+    const posSplit = (this.getAttribute("background-position") ?? "").split(" ");
+    if (posSplit.length === 1) {
+      const val = posSplit[0] as string;
+      // one value: it says x or y, and the other is center
+      if (["top", "bottom"].includes(val)) return { x: "center", y: val };
+      return { x: val, y: "center" };
+    }
+    if (posSplit.length === 2) {
+      // x and y may come in either order
+      const val1 = posSplit[0] as string;
+      const val2 = posSplit[1] as string;
+      if (["top", "bottom"].includes(val1) || (val1 === "center" && ["left", "right"].includes(val2))) return { x: val2, y: val1 };
+      return { x: val1, y: val2 };
+    }
+    // more than 2 values is not supported: the default
+    return { x: "center", y: "top" };
+  }
+
+  hasBackground(): boolean {
+    return this.getAttribute("background-url") != null;
+  }
+
+  isFullWidth(): boolean {
+    return this.getAttribute("full-width") === "full-width";
+  }
+
+  hasBorderRadius(): boolean {
+    const borderRadius = this.getAttribute("border-radius");
+    return borderRadius !== "" && typeof borderRadius !== "undefined";
+  }
+
+  hasGap(): boolean {
+    const { gap } = this.context;
+    return gap != null && gap !== "";
+  }
+
+  renderBefore(): string {
+    const { containerWidth } = this.context;
+    const bgcolorAttr = this.getAttribute("background-color") ? { bgcolor: this.getAttribute("background-color") } : {};
+    const isFirstSection = this.props.index === 0;
+    const hasGap = this.hasGap();
+    return `
+      <!--[if mso | IE]>
+      <table
+        ${this.htmlAttributes({
+        align: "center",
+        border: "0",
+        cellpadding: "0",
+        cellspacing: "0",
+        class: suffixCssClasses(this.getAttribute("css-class"), "outlook"),
+        role: "presentation",
+        style: {
+          width: `${containerWidth}`,
+          "padding-top": !isFirstSection ? (this.context.gap as string | undefined) : undefined,
+        },
+        width: parseInt(containerWidth ?? "", 10),
+        ...(!hasGap && { ...bgcolorAttr }),
+      })}
+      >
+        <tr>
+          <td style="line-height:0px;font-size:0px;mso-line-height-rule:exactly;">
+      <![endif]-->
+    `;
+  }
+
+  renderAfter(): string {
+    return `
+      <!--[if mso | IE]>
+          </td>
+        </tr>
+      </table>
+      <![endif]-->
+    `;
+  }
+
+  renderWrappedChildren(): string {
+    const { children } = this.props;
+    return `
+      <!--[if mso | IE]>
+        <tr>
+      <![endif]-->
+      ${this.renderChildren(children, {
+        renderer: (component) =>
+          (component.constructor as typeof BodyComponent).rawElement
+            ? component.render()
+            : `
+          <!--[if mso | IE]>
+            <td
+              ${component.htmlAttributes({
+          align: component.getAttribute("align"),
+          class: suffixCssClasses(component.getAttribute("css-class"), "outlook"),
+          style: "tdOutlook",
+        })}
+            >
+          <![endif]-->
+            ${component.render()}
+          <!--[if mso | IE]>
+            </td>
+          <![endif]-->
+    `,
+      })}
+
+      <!--[if mso | IE]>
+        </tr>
+      <![endif]-->
+    `;
+  }
+
+  renderWithBackground(content: string): string {
+    const fullWidth = this.isFullWidth();
+    const { containerWidth } = this.context;
+    let vSizeAttributes: Record<string, string> = {};
+    let { posX: bgPosX, posY: bgPosY } = this.getBackgroundPosition();
+    switch (bgPosX) {
+      case "left":
+        bgPosX = "0%";
+        break;
+      case "center":
+        bgPosX = "50%";
+        break;
+      case "right":
+        bgPosX = "100%";
+        break;
+      default:
+        if (!isPercentage(bgPosX)) bgPosX = "50%";
+        break;
+    }
+    switch (bgPosY) {
+      case "top":
+        bgPosY = "0%";
+        break;
+      case "center":
+        bgPosY = "50%";
+        break;
+      case "bottom":
+        bgPosY = "100%";
+        break;
+      default:
+        if (!isPercentage(bgPosY)) bgPosY = "0%";
+        break;
+    }
+    // the VML origin and position differ between repeat and no-repeat
+    const bgRepeat = this.getAttribute("background-repeat") === "repeat";
+    const vml = (isX: boolean): [string | number, string | number] => {
+      const pos = isX ? bgPosX : bgPosY;
+      if (isPercentage(pos)) {
+        const decimal = parseInt((/^(\d+(\.\d+)?)%$/.exec(pos) as RegExpExecArray)[1] as string, 10) / 100;
+        const value = bgRepeat ? decimal : (-50 + decimal * 100) / 100;
+        return [value, value];
+      }
+      if (bgRepeat) return isX ? ["0.5", "0.5"] : ["0", "0"];
+      return isX ? ["0", "0"] : ["-0.5", "-0.5"];
+    };
+    let [vOriginX, vPosX] = vml(true);
+    let [vOriginY, vPosY] = vml(false);
+    const backgroundSize = this.getAttribute("background-size") ?? "";
+    // cover and contain: VML keeps the aspect and fills the element
+    if (backgroundSize === "cover" || backgroundSize === "contain") {
+      vSizeAttributes = { size: "1,1", aspect: backgroundSize === "cover" ? "atleast" : "atmost" };
+    } else if (backgroundSize !== "auto") {
+      const bgSplit = backgroundSize.split(" ");
+      vSizeAttributes = bgSplit.length === 1 ? { size: backgroundSize, aspect: "atmost" } : { size: bgSplit.join(",") };
+    }
+    let vmlType = this.getAttribute("background-repeat") === "no-repeat" ? "frame" : "tile";
+    if (backgroundSize === "auto") {
+      // Outlook cannot use the image's own size with "frame"; crop as before
+      vmlType = "tile";
+      [vOriginX, vPosX, vOriginY, vPosY] = [0.5, 0.5, 0, 0];
+    }
+    return `
+      <!--[if mso | IE]>
+        <v:rect ${this.htmlAttributes({
+        style: fullWidth ? { "mso-width-percent": "1000" } : { width: containerWidth },
+        "xmlns:v": "urn:schemas-microsoft-com:vml",
+        fill: "true",
+        stroke: "false",
+      })}>
+        <v:fill ${this.htmlAttributes({
+        origin: `${vOriginX}, ${vOriginY}`,
+        position: `${vPosX}, ${vPosY}`,
+        src: this.getAttribute("background-url"),
+        color: this.getAttribute("background-color"),
+        type: vmlType,
+        ...vSizeAttributes,
+      })} />
+        <v:textbox style="mso-fit-shape-to-text:true" inset="0,0,0,0">
+      <![endif]-->
+          ${content}
+        <!--[if mso | IE]>
+        </v:textbox>
+      </v:rect>
+    <![endif]-->
+    `;
+  }
+
+  renderSection(): string {
+    const hasBackground = this.hasBackground();
+    return `
+      <div ${this.htmlAttributes({
+        class: this.isFullWidth() ? null : this.getAttribute("css-class"),
+        style: "div",
+      })}>
+        ${hasBackground ? `<div ${this.htmlAttributes({ style: "innerDiv" })}>` : ""}
+        <table
+          ${this.htmlAttributes({
+        align: "center",
+        background: this.isFullWidth() ? null : this.getAttribute("background-url"),
+        border: "0",
+        cellpadding: "0",
+        cellspacing: "0",
+        role: "presentation",
+        style: "table",
+      })}
+        >
+          <tbody>
+            <tr>
+              <td
+                ${this.htmlAttributes({ style: "td" })}
+              >
+                <!--[if mso | IE]>
+                  <table role="presentation" border="0" cellpadding="0" cellspacing="0">
+                <![endif]-->
+                  ${this.renderWrappedChildren()}
+                <!--[if mso | IE]>
+                  </table>
+                <![endif]-->
+              </td>
+            </tr>
+          </tbody>
+        </table>
+        ${hasBackground ? "</div>" : ""}
+      </div>
+    `;
+  }
+
+  renderFullWidth(): string {
+    const inner = `
+        ${this.renderBefore()}
+        ${this.renderSection()}
+        ${this.renderAfter()}
+      `;
+    const content = this.hasBackground() ? this.renderWithBackground(inner) : inner;
+    return `
+      <table
+        ${this.htmlAttributes({
+        align: "center",
+        class: this.getAttribute("css-class"),
+        background: this.getAttribute("background-url"),
+        border: "0",
+        cellpadding: "0",
+        cellspacing: "0",
+        role: "presentation",
+        style: "tableFullwidth",
+      })}
+      >
+        <tbody>
+          <tr>
+            <td>
+              ${content}
+            </td>
+          </tr>
+        </tbody>
+      </table>
+    `;
+  }
+
+  renderSimple(): string {
+    const section = this.renderSection();
+    return `
+      ${this.renderBefore()}
+      ${this.hasBackground() ? this.renderWithBackground(section) : section}
+      ${this.renderAfter()}
+    `;
+  }
+
+  render(): string {
+    return this.isFullWidth() ? this.renderFullWidth() : this.renderSimple();
+  }
+}
+
+export class MjWrapper extends MjSection {
+  static override readonly componentName: string = "mj-wrapper";
+  static override readonly allowedAttributes: Readonly<Record<string, string>> = { ...MjSection.allowedAttributes, gap: "unit(px)" };
+
+  override renderWrappedChildren(): string {
+    const { children } = this.props;
+    const { containerWidth } = this.context;
+    return `
+      ${this.renderChildren(children, {
+        renderer: (component) =>
+          (component.constructor as typeof BodyComponent).rawElement
+            ? component.render()
+            : `
+          <!--[if mso | IE]>
+            <tr>
+              <td
+                ${component.htmlAttributes({
+          align: component.getAttribute("align"),
+          class: suffixCssClasses(component.getAttribute("css-class"), "outlook"),
+          width: containerWidth,
+        })}
+              >
+          <![endif]-->
+            ${component.render()}
+          <!--[if mso | IE]>
+              </td>
+            </tr>
+          <![endif]-->
+        `,
+      })}
+    `;
+  }
+}

@@ -1,0 +1,464 @@
+/** mj-social and mj-social-element (mjml-social 5.4.1). */
+import { BodyComponent, type Attributes, type BodyComponentClass, type StyleObject } from "../component.js";
+
+export class MjSocial extends BodyComponent {
+  static override readonly componentName = "mj-social";
+  static override readonly allowedAttributes = {
+    align: "enum(left,right,center)",
+    border: "string",
+    "border-radius": "string",
+    "container-background-color": "color",
+    color: "color",
+    "font-family": "string",
+    "font-size": "unit(px)",
+    "font-style": "string",
+    "font-weight": "string",
+    "icon-size": "unit(px,%)",
+    "icon-height": "unit(px,%)",
+    "icon-padding": "unit(px,%){1,4}",
+    "inner-padding": "unit(px,%){1,4}",
+    "line-height": "unit(px,%,)",
+    mode: "enum(horizontal,vertical)",
+    "padding-bottom": "unit(px,%)",
+    "padding-left": "unit(px,%)",
+    "padding-right": "unit(px,%)",
+    "padding-top": "unit(px,%)",
+    padding: "unit(px,%){1,4}",
+    "table-layout": "enum(auto,fixed)",
+    "text-padding": "unit(px,%){1,4}",
+    "text-decoration": "string",
+    "vertical-align": "enum(top,bottom,middle)",
+  };
+  // mjml also lists `inner-padding` with the default null, which reads as no default.
+  static override readonly defaultAttributes = {
+    align: "center",
+    "border-radius": "3px",
+    color: "#333333",
+    "font-family": "Ubuntu, Helvetica, Arial, sans-serif",
+    "font-size": "13px",
+    "icon-size": "20px",
+    "line-height": "22px",
+    mode: "horizontal",
+    padding: "10px 25px",
+    "text-decoration": "none",
+  };
+
+  override getStyles(): Record<string, StyleObject> {
+    return {
+      tableVertical: {
+        margin: "0px",
+      },
+    };
+  }
+
+  /** The attributes every mj-social-element inherits (weaker than its own). */
+  getSocialElementAttributes(): Attributes {
+    const base: Attributes = {};
+    const innerPadding = this.attributes["inner-padding"];
+    if (innerPadding) {
+      base.padding = innerPadding;
+    }
+    for (const attr of [
+      "border",
+      "border-radius",
+      "color",
+      "font-family",
+      "font-size",
+      "font-weight",
+      "font-style",
+      "icon-size",
+      "icon-height",
+      "icon-padding",
+      "text-padding",
+      "line-height",
+      "text-decoration",
+    ]) {
+      const value = this.attributes[attr];
+      if (value !== undefined) base[attr] = value;
+    }
+    return base;
+  }
+
+  renderHorizontal(): string {
+    const { children } = this.props;
+    return `
+     <!--[if mso | IE]>
+      <table
+        ${this.htmlAttributes({
+        align: this.getAttribute("align"),
+        border: "0",
+        cellpadding: "0",
+        cellspacing: "0",
+        role: "presentation",
+      })}
+      >
+        <tr>
+      <![endif]-->
+      ${this.renderChildren(children, {
+        attributes: this.getSocialElementAttributes(),
+        renderer: (component) => (component.constructor as BodyComponentClass).rawElement ? component.render() : `
+            <!--[if mso | IE]>
+              <td>
+            <![endif]-->
+              <table
+                ${component.htmlAttributes({
+          align: this.getAttribute("align"),
+          border: "0",
+          cellpadding: "0",
+          cellspacing: "0",
+          role: "presentation",
+          style: {
+            float: "none",
+            display: "inline-table",
+          },
+        })}
+              >
+                <tbody>
+                  ${component.render()}
+                </tbody>
+              </table>
+            <!--[if mso | IE]>
+              </td>
+            <![endif]-->
+          `,
+      })}
+      <!--[if mso | IE]>
+          </tr>
+        </table>
+      <![endif]-->
+    `;
+  }
+
+  renderVertical(): string {
+    const { children } = this.props;
+    return `
+      <table
+        ${this.htmlAttributes({
+        border: "0",
+        cellpadding: "0",
+        cellspacing: "0",
+        role: "presentation",
+        style: "tableVertical",
+      })}
+      >
+        <tbody>
+          ${this.renderChildren(children, {
+        attributes: this.getSocialElementAttributes(),
+      })}
+        </tbody>
+      </table>
+    `;
+  }
+
+  render(): string {
+    return `
+      ${this.getAttribute("mode") === "horizontal" ? this.renderHorizontal() : this.renderVertical()}
+    `;
+  }
+}
+
+const IMG_BASE_URL = "https://www.mailjet.com/images/theme/v1/icons/ico-social/";
+
+const defaultSocialNetworks: Record<string, Readonly<Record<string, string>>> = {
+  facebook: {
+    "share-url": "https://www.facebook.com/sharer/sharer.php?u=[[URL]]",
+    "background-color": "#3b5998",
+    src: `${IMG_BASE_URL}facebook.png`,
+  },
+  twitter: {
+    "share-url": "https://twitter.com/intent/tweet?url=[[URL]]",
+    "background-color": "#55acee",
+    src: `${IMG_BASE_URL}twitter.png`,
+  },
+  x: {
+    "share-url": "https://twitter.com/intent/tweet?url=[[URL]]",
+    "background-color": "#000000",
+    src: `${IMG_BASE_URL}twitter-x.png`,
+  },
+  google: {
+    "share-url": "https://plus.google.com/share?url=[[URL]]",
+    "background-color": "#dc4e41",
+    src: `${IMG_BASE_URL}google-plus.png`,
+  },
+  pinterest: {
+    "share-url": "https://pinterest.com/pin/create/button/?url=[[URL]]&media=&description=",
+    "background-color": "#bd081c",
+    src: `${IMG_BASE_URL}pinterest.png`,
+  },
+  linkedin: {
+    "share-url": "https://www.linkedin.com/shareArticle?mini=true&url=[[URL]]&title=&summary=&source=",
+    "background-color": "#0077b5",
+    src: `${IMG_BASE_URL}linkedin.png`,
+  },
+  instagram: {
+    "background-color": "#3f729b",
+    src: `${IMG_BASE_URL}instagram.png`,
+  },
+  web: {
+    src: `${IMG_BASE_URL}web.png`,
+    "background-color": "#4BADE9",
+  },
+  snapchat: {
+    src: `${IMG_BASE_URL}snapchat.png`,
+    "background-color": "#FFFA54",
+  },
+  youtube: {
+    src: `${IMG_BASE_URL}youtube.png`,
+    "background-color": "#EB3323",
+  },
+  tumblr: {
+    src: `${IMG_BASE_URL}tumblr.png`,
+    "share-url": "https://www.tumblr.com/widgets/share/tool?canonicalUrl=[[URL]]",
+    "background-color": "#344356",
+  },
+  github: {
+    src: `${IMG_BASE_URL}github.png`,
+    "background-color": "#000000",
+  },
+  xing: {
+    src: `${IMG_BASE_URL}xing.png`,
+    "share-url": "https://www.xing.com/app/user?op=share&url=[[URL]]",
+    "background-color": "#296366",
+  },
+  vimeo: {
+    src: `${IMG_BASE_URL}vimeo.png`,
+    "background-color": "#53B4E7",
+  },
+  medium: {
+    src: `${IMG_BASE_URL}medium.png`,
+    "background-color": "#000000",
+  },
+  soundcloud: {
+    src: `${IMG_BASE_URL}soundcloud.png`,
+    "background-color": "#EF7F31",
+  },
+  dribbble: {
+    src: `${IMG_BASE_URL}dribbble.png`,
+    "background-color": "#D95988",
+  },
+};
+
+for (const [key, val] of Object.entries(defaultSocialNetworks)) {
+  defaultSocialNetworks[`${key}-noshare`] = {
+    ...val,
+    "share-url": "[[URL]]",
+  };
+}
+
+interface SocialAttributes {
+  readonly href: string | undefined;
+  readonly "icon-size": string | undefined;
+  readonly "icon-height": string | undefined;
+  readonly srcset: string | undefined;
+  readonly sizes: string | undefined;
+  readonly src: string | undefined;
+  readonly "background-color": string | undefined;
+}
+
+export class MjSocialElement extends BodyComponent {
+  static override readonly componentName = "mj-social-element";
+  static override readonly endingTag = true;
+  static override readonly allowedAttributes = {
+    align: "enum(left,center,right)",
+    "icon-position": "enum(left,right)",
+    "background-color": "color",
+    color: "color",
+    border: "string",
+    "border-radius": "string",
+    "font-family": "string",
+    "font-size": "unit(px)",
+    "font-style": "string",
+    "font-weight": "string",
+    href: "string",
+    "icon-size": "unit(px,%)",
+    "icon-height": "unit(px,%)",
+    "icon-padding": "unit(px,%){1,4}",
+    "line-height": "unit(px,%,)",
+    name: "string",
+    "padding-bottom": "unit(px,%)",
+    "padding-left": "unit(px,%)",
+    "padding-right": "unit(px,%)",
+    "padding-top": "unit(px,%)",
+    padding: "unit(px,%){1,4}",
+    "text-padding": "unit(px,%){1,4}",
+    rel: "string",
+    src: "string",
+    srcset: "string",
+    sizes: "string",
+    alt: "string",
+    title: "string",
+    target: "string",
+    "text-decoration": "string",
+    "vertical-align": "enum(top,middle,bottom)",
+  };
+  static override readonly defaultAttributes = {
+    alt: "",
+    align: "left",
+    "icon-position": "left",
+    color: "#000",
+    border: "0",
+    "border-radius": "3px",
+    "font-family": "Ubuntu, Helvetica, Arial, sans-serif",
+    "font-size": "13px",
+    "line-height": "1",
+    padding: "4px",
+    "text-padding": "4px 4px 4px 0",
+    target: "_blank",
+    "text-decoration": "none",
+    "vertical-align": "middle",
+  };
+
+  override getStyles(): Record<string, StyleObject> {
+    const {
+      "icon-size": iconSize,
+      "icon-height": iconHeight,
+      "background-color": backgroundColor,
+    } = this.getSocialAttributes();
+    return {
+      td: {
+        padding: this.getAttribute("padding"),
+        "padding-top": this.getAttribute("padding-top"),
+        "padding-right": this.getAttribute("padding-right"),
+        "padding-bottom": this.getAttribute("padding-bottom"),
+        "padding-left": this.getAttribute("padding-left"),
+        "vertical-align": this.getAttribute("vertical-align"),
+      },
+      table: {
+        background: backgroundColor,
+        "border-radius": this.getAttribute("border-radius"),
+        width: iconSize,
+      },
+      icon: {
+        padding: this.getAttribute("icon-padding"),
+        "font-size": "0",
+        height: iconHeight || iconSize,
+        "vertical-align": "middle",
+        width: iconSize,
+      },
+      img: {
+        border: this.getAttribute("border"),
+        "border-radius": this.getAttribute("border-radius"),
+        display: "block",
+      },
+      tdText: {
+        "vertical-align": "middle",
+        padding: this.getAttribute("text-padding"),
+        "text-align": this.getAttribute("align"),
+      },
+      text: {
+        color: this.getAttribute("color"),
+        "font-size": this.getAttribute("font-size"),
+        "font-weight": this.getAttribute("font-weight"),
+        "font-style": this.getAttribute("font-style"),
+        "font-family": this.getAttribute("font-family"),
+        "line-height": this.getAttribute("line-height"),
+        "text-decoration": this.getAttribute("text-decoration"),
+      },
+    };
+  }
+
+  getSocialAttributes(): SocialAttributes {
+    // String(): mjml indexes the table with the attribute as it is, undefined included.
+    const socialNetwork = defaultSocialNetworks[String(this.getAttribute("name"))] || {};
+    let href = this.getAttribute("href");
+    const shareUrl = socialNetwork["share-url"];
+    if (href && shareUrl) {
+      href = shareUrl.replace("[[URL]]", href);
+    }
+    const attr = (name: string): string | undefined => this.getAttribute(name) || socialNetwork[name];
+    return {
+      href,
+      "icon-size": attr("icon-size"),
+      "icon-height": attr("icon-height"),
+      srcset: attr("srcset"),
+      sizes: attr("sizes"),
+      src: attr("src"),
+      "background-color": attr("background-color"),
+    };
+  }
+
+  render(): string {
+    const {
+      src,
+      srcset,
+      sizes,
+      href,
+      "icon-size": iconSize,
+    } = this.getSocialAttributes();
+    const hasLink = !!this.getAttribute("href");
+    const iconPosition = this.getAttribute("icon-position");
+    const makeIcon = (): string => `
+        <td ${this.htmlAttributes({
+        style: "td",
+      })}>
+          <table
+            ${this.htmlAttributes({
+        border: "0",
+        cellpadding: "0",
+        cellspacing: "0",
+        role: "presentation",
+        style: "table",
+      })}
+          >
+            <tbody>
+              <tr>
+                <td ${this.htmlAttributes({
+        style: "icon",
+      })}>
+                  ${hasLink ? `<a ${this.htmlAttributes({
+        href,
+        rel: this.getAttribute("rel"),
+        target: this.getAttribute("target"),
+      })}>` : ""}
+                    <img
+                      ${this.htmlAttributes({
+        alt: this.getAttribute("alt"),
+        title: this.getAttribute("title"),
+        src,
+        style: "img",
+        // String(): parseInt converts its argument the same way.
+        width: parseInt(String(iconSize), 10),
+        sizes,
+        srcset,
+      })}
+                    />
+                  ${hasLink ? `</a>` : ""}
+                </td>
+              </tr>
+            </tbody>
+          </table>
+        </td>
+      `;
+    const makeContent = (): string => `
+        ${this.getContent() ? `
+          <td ${this.htmlAttributes({
+        style: "tdText",
+      })}>
+            ${hasLink ? `<a
+                ${this.htmlAttributes({
+        href,
+        style: "text",
+        rel: this.getAttribute("rel"),
+        target: this.getAttribute("target"),
+      })}>` : `<span
+                    ${this.htmlAttributes({
+        style: "text",
+      })}>`}
+              ${this.getContent()}
+            ${hasLink ? `</a>` : "</span>"}
+          </td>
+          ` : ""}
+      `;
+    const renderLeft = (): string => `${makeIcon()} ${makeContent()}`;
+    const renderRight = (): string => `${makeContent()} ${makeIcon()}`;
+    return `
+      <tr
+        ${this.htmlAttributes({
+        class: this.getAttribute("css-class"),
+      })}
+      >
+        ${iconPosition === "left" ? renderLeft() : renderRight()}
+      </tr>
+    `;
+  }
+}

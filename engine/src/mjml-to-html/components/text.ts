@@ -1,0 +1,78 @@
+/** mj-text (mjml-text 5.4.1). */
+import { BodyComponent, type StyleObject } from "../component.js";
+import { conditionalTag } from "../helpers.js";
+
+export class MjText extends BodyComponent {
+  static override readonly componentName = "mj-text";
+  static override readonly endingTag = true;
+  static override readonly allowedAttributes = {
+    align: "enum(left,right,center,justify)",
+    "background-color": "color",
+    color: "color",
+    "container-background-color": "color",
+    "font-family": "string",
+    "font-size": "unit(px)",
+    "font-style": "string",
+    "font-weight": "string",
+    height: "unit(px,%)",
+    "letter-spacing": "unitWithNegative(px,em)",
+    "line-height": "unit(px,%,)",
+    "padding-bottom": "unit(px,%)",
+    "padding-left": "unit(px,%)",
+    "padding-right": "unit(px,%)",
+    "padding-top": "unit(px,%)",
+    padding: "unit(px,%){1,4}",
+    "text-decoration": "string",
+    "text-transform": "string",
+    "vertical-align": "enum(top,bottom,middle)",
+  };
+  static override readonly defaultAttributes = {
+    align: "left",
+    color: "#000000",
+    "font-family": "Ubuntu, Helvetica, Arial, sans-serif",
+    "font-size": "13px",
+    "line-height": "1",
+    padding: "10px 25px",
+  };
+
+  override getStyles(): Record<string, StyleObject> {
+    return {
+      text: {
+        "font-family": this.getAttribute("font-family"),
+        "font-size": this.getAttribute("font-size"),
+        "font-style": this.getAttribute("font-style"),
+        "font-weight": this.getAttribute("font-weight"),
+        "letter-spacing": this.getAttribute("letter-spacing"),
+        "line-height": this.getAttribute("line-height"),
+        "text-align": this.getAttribute("align"),
+        "text-decoration": this.getAttribute("text-decoration"),
+        "text-transform": this.getAttribute("text-transform"),
+        color: this.getAttribute("color"),
+        height: this.getAttribute("height"),
+      },
+    };
+  }
+
+  renderContent(): string {
+    return `
+      <div
+        ${this.htmlAttributes({
+        style: "text",
+      })}
+      >${this.getContent()}</div>
+    `;
+  }
+
+  render(): string {
+    const height = this.getAttribute("height");
+    return height ? `
+        ${conditionalTag(`
+          <table role="presentation" border="0" cellpadding="0" cellspacing="0"><tr><td height="${height}" style="vertical-align:top;height:${height};">
+        `)}
+        ${this.renderContent()}
+        ${conditionalTag(`
+          </td></tr></table>
+        `)}
+      ` : this.renderContent();
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * The HTML document around the rendered body: mjml-core 5.4.1's skeleton and the head parts it
+ * builds (font imports, media queries, component and document styles), and the two passes over
+ * Outlook conditional comments that mjml2html makes.
+ */
+import type { GlobalData } from "./component.js";
+
+function buildFontsTags(content: string, fonts: Readonly<Record<string, string>>): string {
+  const toImport: string[] = [];
+  for (const [name, url] of Object.entries(fonts)) {
+    // as in mjml, the name is used as a regular expression
+    const regex = new RegExp(`"[^"]*font-family:[^"]*${name}[^"]*"`, "gmi");
+    if (regex.test(content)) toImport.push(url);
+  }
+  if (toImport.length === 0) return "";
+  return `
+      <!--[if !mso]><!-->
+        ${toImport.map((url) => `<link href="${url}" rel="stylesheet" type="text/css">`).join("\n")}
+        <style type="text/css">
+          ${toImport.map((url) => `@import url(${url});`).join("\n")}
+        </style>
+      <!--<![endif]-->\n
+    `;
+}
+
+function groupMediaQueries(mediaQueries: Readonly<Record<string, string>>, prefix = ""): string[] {
+  const grouped = new Map<string, string[]>();
+  for (const [className, mediaQuery] of Object.entries(mediaQueries)) {
+    const selectors = grouped.get(mediaQuery) ?? [];
+    selectors.push(`${prefix}.${className}`);
+    grouped.set(mediaQuery, selectors);
+  }
+  return [...grouped].map(([mediaQuery, selectors]) => `${selectors.join(", ")} ${mediaQuery}`);
+}
+
+function buildMediaQueriesTags(breakpoint: string, mediaQueries: Readonly<Record<string, string>>, forceOWADesktop: boolean): string {
+  if (Object.keys(mediaQueries).length === 0) return "";
+  const baseMediaQueries = groupMediaQueries(mediaQueries);
+  const thunderbirdMediaQueries = groupMediaQueries(mediaQueries, ".moz-text-html ");
+  const owaQueries = baseMediaQueries.map((mq) => `[owa] ${mq}`);
+  return `
+    <style type="text/css">
+      @media only screen and (min-width:${breakpoint}) {
+        ${baseMediaQueries.join("\n")}
+      }
+    </style>
+    <style media="screen and (min-width:${breakpoint})">
+      ${thunderbirdMediaQueries.join("\n")}
+    </style>
+    ${``}
+    ${forceOWADesktop ? `<style type="text/css">\n${owaQueries.join("\n")}\n</style>` : ``}
+  `;
+}
+
+function buildStyleFromComponents(globalData: GlobalData): string {
+  const styles = [...globalData.componentsHeadStyle, ...Object.values(globalData.headStyle)];
+  if (styles.length === 0) return "";
+  return `
+    <style type="text/css">${styles.reduce((result, style) => `${result}\n${style(globalData.breakpoint)}`, "")}
+    </style>`;
+}
+
+function buildStyleFromTags(styles: readonly string[]): string {
+  if (styles.length === 0) return "";
+  return ` 
+    <style type="text/css">${styles.reduce((result, style) => `${result}\n${style}`, "")}
+    </style>`;
+}
+
+export function skeleton(content: string, globalData: GlobalData): string {
+  const { lang, dir, title, breakpoint } = globalData;
+  return `<!doctype html>
+<html lang="${lang}" dir="${dir}" xmlns="http://www.w3.org/1999/xhtml" xmlns:v="urn:schemas-microsoft-com:vml" xmlns:o="urn:schemas-microsoft-com:office:office">
+  <head>
+    <title>${title}</title>
+    <!--[if !mso]><!-->
+    <meta http-equiv="X-UA-Compatible" content="IE=edge">
+    <!--<![endif]-->
+    <meta http-equiv="Content-Type" content="text/html; charset=UTF-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <style type="text/css">
+      #outlook a { padding:0; }
+      body { margin:0;padding:0;-webkit-text-size-adjust:100%;-ms-text-size-adjust:100%; }
+      table, td { border-collapse:collapse;mso-table-lspace:0pt;mso-table-rspace:0pt; }
+      img { border:0;height:auto;line-height:100%; outline:none;text-decoration:none;-ms-interpolation-mode:bicubic; }
+      p { display:block;margin:13px 0; }
+    </style>
+    <!--[if mso]>
+    <noscript>
+    <xml>
+    <o:OfficeDocumentSettings>
+      <o:AllowPNG/>
+      <o:PixelsPerInch>96</o:PixelsPerInch>
+    </o:OfficeDocumentSettings>
+    </xml>
+    </noscript>
+    <![endif]-->
+    <!--[if lte mso 11]>
+    <style type="text/css">
+      .mj-outlook-group-fix { width:100% !important; }
+    </style>
+    <![endif]-->
+    ${buildFontsTags(content, globalData.fonts)}
+    ${buildMediaQueriesTags(breakpoint, globalData.mediaQueries, globalData.forceOWADesktop)}
+    ${buildStyleFromComponents(globalData)}
+    ${buildStyleFromTags(globalData.style)}
+    ${globalData.headRaw.filter((raw) => raw !== null).join("\n")}
+  </head>
+  ${content}
+</html>
+  `;
+}
+
+/** Removes the whitespace between tags inside conditional comments (mjml-core's minifyOutlookConditionnals). */
+export function minifyOutlookConditionnals(content: string): string {
+  return content.replace(/(<!--\[if\s[^\]]+]>)([\s\S]*?)(<!\[endif]-->)/gm, (_match, prefix: string, inner: string, suffix: string) => {
+    const processed = inner.replace(/(^|>)(\s+)(<|$)/gm, (_m, before: string, _space: string, after: string) => `${before}${after}`).replace(/\s{2,}/gm, " ");
+    return `${prefix}${processed}${suffix}`;
+  });
+}
+
+/** Joins adjacent `mso | IE` conditional comments into one (mjml-core's mergeOutlookConditionnals). */
+export function mergeOutlookConditionnals(content: string): string {
+  return content.replace(/(<!\[endif]-->\s*?<!--\[if mso \| IE]>)/gm, "");
+}

@@ -1,0 +1,66 @@
+/** mjml-core 5.4.1's helpers (`lib/helpers/*`) that components use, ported as they are. */
+
+export const startConditionalTag = "<!--[if mso | IE]>";
+export const startMsoConditionalTag = "<!--[if mso]>";
+export const endConditionalTag = "<![endif]-->";
+export const startNegationConditionalTag = "<!--[if !mso | IE]><!-->";
+export const startMsoNegationConditionalTag = "<!--[if !mso]><!-->";
+export const endNegationConditionalTag = "<!--<![endif]-->";
+
+export function conditionalTag(content: string, negation = false): string {
+  return `
+    ${negation ? startNegationConditionalTag : startConditionalTag}
+    ${content}
+    ${negation ? endNegationConditionalTag : endConditionalTag}
+  `;
+}
+
+export function msoConditionalTag(content: string, negation = false): string {
+  return `
+    ${negation ? startMsoNegationConditionalTag : startMsoConditionalTag}
+    ${content}
+    ${negation ? endNegationConditionalTag : endConditionalTag}
+  `;
+}
+
+type Direction = "top" | "right" | "bottom" | "left";
+
+const SHORTHAND_INDEXES: Record<number, Record<Direction, number>> = {
+  2: { top: 0, bottom: 0, left: 1, right: 1 },
+  3: { top: 0, left: 1, right: 1, bottom: 2 },
+  4: { top: 0, right: 1, bottom: 2, left: 3 },
+};
+
+/** One side of a CSS shorthand such as `padding: 10px 20px`, as an integer. */
+export function shorthandParser(cssValue: string, direction: Direction): number {
+  const parts = cssValue.trim().replace(/\s+/g, " ").split(" ", 4);
+  const indexes = SHORTHAND_INDEXES[parts.length];
+  if (!indexes) return parseInt(cssValue, 10);
+  return parseInt(parts[indexes[direction]] || "0", 10);
+}
+
+/** The width of a CSS border shorthand (`1px solid #000` → 1). */
+export function borderParser(border: string): number {
+  return parseInt(/(?:(?:^| )(\d+))/.exec(border)?.[1] ?? "", 10) || 0;
+}
+
+const UNIT = /[\d.,]*(\D*)$/;
+
+/** `50%` → { parsedWidth: 50, unit: "%" }; unitless means px. */
+export function widthParser(width: string | number, options: { parseFloatToInt?: boolean } = {}): { parsedWidth: number; unit: string } {
+  const { parseFloatToInt = true } = options;
+  const unit = UNIT.exec(width.toString())?.[1] ?? "";
+  const parse = unit === "%" && !parseFloatToInt ? parseFloat : (value: string) => parseInt(value, 10);
+  return { parsedWidth: parse(String(width)), unit: unit || "px" };
+}
+
+/** `a b` + `outlook` → `a-outlook b-outlook`. */
+export function suffixCssClasses(classes: string | undefined, suffix: string): string {
+  return classes ? classes.split(" ").map((c) => `${c}-${suffix}`).join(" ") : "";
+}
+
+/** The width one pixel below the breakpoint, for `max-width` media queries. */
+export function makeLowerBreakpoint(breakpoint: string): string {
+  const match = /[0-9]+/.exec(breakpoint);
+  return match ? `${Number.parseInt(match[0], 10) - 1}px` : breakpoint;
+}

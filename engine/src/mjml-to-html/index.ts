@@ -1,0 +1,135 @@
+/**
+ * MJML → HTML for the MJML our own MJML target writes: a port of mjml2html (mjml 5.4.1) restricted
+ * to the components and features that MJML uses, byte-identical to mjml's output for it
+ * (test/mjml-to-html.test.ts compares the two on every fixture and on generated documents).
+ * It exists so that the html target needs no mjml at render time: mjml's parser, validator and
+ * component machinery made a cold render of the binary several times Node's start-up
+ * (engine/README.md). Not supported, because our MJML never has them: mj-include, mj-class,
+ * inline mj-style, mj-html-attributes, mjml's minifier and beautifier. Unknown tags are an error.
+ */
+import type { AppliedNode, Attributes, BodyContext, ComponentRegistry, GlobalData, MjmlNode } from "./component.js";
+import { createComponent } from "./component.js";
+import { MjBody, MjRaw } from "./components/body.js";
+import { MjButton } from "./components/button.js";
+import { MjColumn } from "./components/column.js";
+import { MjDivider } from "./components/divider.js";
+import { MjGroup } from "./components/group.js";
+import { MjImage } from "./components/image.js";
+import { MjNavbar, MjNavbarLink } from "./components/navbar.js";
+import { MjSection, MjWrapper } from "./components/section.js";
+import { MjSocial, MjSocialElement } from "./components/social.js";
+import { MjSpacer } from "./components/spacer.js";
+import { MjText } from "./components/text.js";
+import { mergeOutlookConditionnals, minifyOutlookConditionnals, skeleton } from "./document.js";
+import { MjmlSyntaxError, parseMjml } from "./parse.js";
+
+export { MjmlSyntaxError } from "./parse.js";
+
+const BODY_COMPONENTS: ComponentRegistry = Object.fromEntries(
+  [MjBody, MjRaw, MjWrapper, MjSection, MjColumn, MjGroup, MjText, MjImage, MjButton, MjDivider, MjSpacer, MjNavbar, MjNavbarLink, MjSocial, MjSocialElement].map((c) => [c.componentName, c]),
+);
+
+/** Head elements whose inner markup is content, not children (their mjml classes' `endingTag`). */
+const HEAD_ENDING_TAGS = ["mj-title", "mj-preview", "mj-breakpoint", "mj-style"];
+const ENDING_TAGS: ReadonlySet<string> = new Set([
+  ...HEAD_ENDING_TAGS,
+  ...Object.values(BODY_COMPONENTS).filter((c) => c.endingTag).map((c) => c.componentName),
+]);
+
+function unsupported(what: string): never {
+  throw new MjmlSyntaxError(`${what} is not supported by the html target's MJML compiler`);
+}
+
+/** mj-head's children write into the document's global data (each mjml head component's handler). */
+function readHead(head: MjmlNode | undefined, globalData: GlobalData): void {
+  for (const child of head?.children ?? []) {
+    const content = child.content.trim();
+    switch (child.tagName) {
+      case "mj-title":
+        globalData.title = content;
+        break;
+      case "mj-preview":
+        globalData.preview = content;
+        break;
+      case "mj-breakpoint":
+        globalData.breakpoint = String(child.attributes["width"]);
+        break;
+      case "mj-font":
+        globalData.fonts[String(child.attributes["name"])] = String(child.attributes["href"]);
+        break;
+      case "mj-style":
+        if (child.attributes["inline"] === "inline") unsupported("<mj-style inline>");
+        globalData.style.push(content);
+        break;
+      case "mj-attributes":
+        for (const { tagName, attributes } of child.children) {
+          if (tagName === "mj-class") unsupported("<mj-class>");
+          globalData.defaultAttributes[tagName] = { ...globalData.defaultAttributes[tagName], ...attributes };
+        }
+        break;
+      case "mj-raw":
+        globalData.headRaw.push(content);
+        continue;
+      default:
+        unsupported(`<${child.tagName}> in <mj-head>`);
+    }
+    globalData.headRaw.push(null);
+  }
+}
+
+/** mjml-core's applyAttributes without mj-class: per-tag defaults under the node's own attributes. */
+function applyAttributes(node: MjmlNode, defaults: Readonly<Record<string, Attributes>>): AppliedNode {
+  if (node.tagName !== "mj-raw" && !BODY_COMPONENTS[node.tagName]) unsupported(`<${node.tagName}>`);
+  if ("mj-class" in node.attributes) unsupported("mj-class");
+  return {
+    tagName: node.tagName,
+    attributes: { ...defaults[node.tagName], ...node.attributes },
+    globalAttributes: { ...defaults["mj-all"] },
+    children: node.children.map((child) => applyAttributes(child, defaults)),
+    content: node.content,
+  };
+}
+
+export function compileMjmlToHtml(mjml: string): string {
+  const root = parseMjml(mjml, ENDING_TAGS);
+  if (root.tagName !== "mjml") unsupported(`<${root.tagName}> as the root element`);
+  const body = root.children.find((c) => c.tagName === "mj-body");
+  if (!body) unsupported("a document without <mj-body>");
+  for (const child of root.children) if (child.tagName !== "mj-head" && child.tagName !== "mj-body") unsupported(`<${child.tagName}> outside <mj-head> and <mj-body>`);
+  const globalData: GlobalData = {
+    breakpoint: "480px",
+    defaultAttributes: {},
+    fonts: {},
+    headStyle: {},
+    componentsHeadStyle: [],
+    headRaw: [],
+    mediaQueries: {},
+    preview: "",
+    style: [],
+    title: "",
+    forceOWADesktop: root.attributes["owa"] === "desktop",
+    lang: String(root.attributes["lang"] || "und"),
+    dir: String(root.attributes["dir"] || "auto"),
+  };
+  readHead(root.children.find((c) => c.tagName === "mj-head"), globalData);
+  const context: BodyContext = {
+    components: BODY_COMPONENTS,
+    globalData,
+    addMediaQuery(className, { parsedWidth, unit, padding }) {
+      let rule = "{";
+      if (parsedWidth != null && unit != null) rule += ` width:${parsedWidth}${unit} !important; max-width: ${parsedWidth}${unit};`;
+      if (padding) rule += ` padding: ${padding} !important;`;
+      rule += ` }`;
+      globalData.mediaQueries[className] = rule;
+    },
+    addHeadStyle(identifier, style) {
+      globalData.headStyle[identifier] = style;
+    },
+    addComponentHeadSyle(style) {
+      globalData.componentsHeadStyle.push(style);
+    },
+  };
+  const component = createComponent(BODY_COMPONENTS, applyAttributes(body, globalData.defaultAttributes), context);
+  const content = minifyOutlookConditionnals(component?.render() ?? "");
+  return mergeOutlookConditionnals(skeleton(content, globalData));
+}

@@ -1,0 +1,46 @@
+/**
+ * The html target's own MJML compiler (src/mjml-to-html) against mjml itself: for every fixture,
+ * each MJML document the engine writes (minified and not, with merge values and with slot tokens)
+ * and hand-written documents per component (support/mjml-cases), our HTML must equal mjml2html's
+ * byte for byte, with the options the engine used with mjml.
+ */
+import mjml2html from "mjml";
+import { describe, expect, it } from "vitest";
+import { compileMjmlToHtml } from "../src/mjml-to-html/index.js";
+import { render } from "../src/index.js";
+import { listCases } from "../scripts/fixture-cases.js";
+import { cases as containerCases } from "./support/mjml-cases/containers.js";
+import { cases as leafCases } from "./support/mjml-cases/leaf-blocks.js";
+import { cases as navbarSocialCases } from "./support/mjml-cases/navbar-social.js";
+
+async function mjmlReference(mjml: string): Promise<string> {
+  const options = { validationLevel: "strict", minify: false, beautify: false, keepComments: true, ignoreIncludes: true, fonts: {} };
+  const result = await mjml2html(mjml, options as Parameters<typeof mjml2html>[1]);
+  return result.html;
+}
+
+async function expectSameAsMjml(mjml: string): Promise<void> {
+  expect(compileMjmlToHtml(mjml)).toBe(await mjmlReference(mjml));
+}
+
+describe("fixtures: our HTML equals mjml's for the MJML the engine writes", () => {
+  it.each(listCases("render").map((c) => [c.name, c] as const))("%s", async (_name, fixture) => {
+    for (const minify of [false, true]) {
+      const { output } = await render(fixture.template, { target: "mjml", dynamicData: fixture.dynamicData, minify });
+      await expectSameAsMjml(output);
+    }
+  });
+});
+
+const HEAD = `<mj-head><mj-title>Cases</mj-title><mj-preview>Preview</mj-preview><mj-breakpoint width="481px" /><mj-attributes><mj-all font-family="Arial, Helvetica, sans-serif" /></mj-attributes><mj-font name="Roboto" href="https://fonts.googleapis.com/css?family=Roboto" /><mj-style>\n.x{color:red}\n</mj-style><mj-raw><meta name="x-apple-disable-message-reformatting"></mj-raw></mj-head>`;
+
+const cases = Object.entries({ containers: containerCases, "leaf blocks": leafCases, "navbar and social": navbarSocialCases }).flatMap(([group, byName]) =>
+  Object.entries(byName).map(([name, fragment]) => [`${group}: ${name}`, fragment] as const),
+);
+
+describe("hand-written documents per component", () => {
+  it.each(cases)("%s", async (_name, fragment) => {
+    await expectSameAsMjml(`<mjml lang="en" dir="ltr">${HEAD}<mj-body width="600px" background-color="#f0f0f0">${fragment}</mj-body></mjml>`);
+    await expectSameAsMjml(`<mjml>\n${HEAD}\n<mj-body>\n<mj-wrapper padding="10px 20px" background-color="#fff">\n${fragment}\n</mj-wrapper>\n</mj-body>\n</mjml>`);
+  });
+});
