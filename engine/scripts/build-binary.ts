@@ -134,43 +134,13 @@ function lockedIntegrity(pkg: string, version: string): string | undefined {
  * Modules replaced by an empty module in the bundle. Each is reachable only through a code path the
  * engine never takes, and each costs start-up: a launched binary deserialises every object its
  * modules built at load (the startup snapshot), so a module in the bundle costs even if never run.
- * - undici: only cheerio's fromURL needs it, and it blocks the V8 snapshot;
- * - encoding-sniffer, whatwg-encoding (and with them iconv-lite's ~500 KB of code tables): cheerio's
- *   loadBuffer/decodeStream and remote-resource decoding; the engine hands mjml strings;
- * - juice (with web-resource-inliner, mime, mensch, slick): mjml-core inlines CSS only for
- *   `<mj-style inline="inline">`, which the engine never emits;
- * - cheerio (with parse5 and css-select): mjml-core loads HTML into it only for
- *   `<mj-html-attributes>`, which the engine never emits (and juice, stubbed above);
- * - htmlnano, cssnano-preset-lite (with posthtml, postcss plugins), cosmiconfig: mjml's own
- *   minifier, run only with its `minify` option (the engine passes minify: false and minifies with
- *   its own code);
- * - js-beautify: mjml's `beautify` option (the engine passes beautify: false);
  * - domutils, dom-serializer, domhandler (and entities' encoding tables): htmlparser2 re-exports
- *   them for its DOM helpers; mjml-parser-xml and the engine use only its streaming Parser.
+ *   them for its DOM helpers; the engine's minifier uses only its streaming Parser.
  * A stubbed module is a function that throws if called, so a path that does reach one fails loudly
  * (RENDER_ERROR) instead of rendering something else. The binary tests compare the binary's output
  * with the library's, byte for byte.
  */
-const STUBBED = [
-  "undici",
-  "encoding-sniffer",
-  "whatwg-encoding",
-  "juice",
-  "cheerio",
-  "htmlnano",
-  "cssnano-preset-lite",
-  "cosmiconfig",
-  "js-beautify",
-  "domutils",
-  "dom-serializer",
-  "domhandler",
-];
-/** Modules replaced by a smaller equivalent in engine/scripts/sea-shims (each file says why). */
-const SHIMMED: Record<string, string> = {
-  "lodash/fp": "lodash-fp.cjs",
-  "@babel/runtime/helpers/isNativeReflectConstruct": "is-native-reflect-construct.cjs",
-};
-const SHIMS = join(ENGINE, "scripts", "sea-shims");
+const STUBBED = ["domutils", "dom-serializer", "domhandler"];
 const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 const stubs: Plugin = {
   name: "stubs",
@@ -180,15 +150,6 @@ const stubs: Plugin = {
       contents: `module.exports = function stubbed() { throw new Error(${JSON.stringify(`${args.path} is left out of the mailrender-engine binary`)}); };`,
       loader: "js",
     }));
-    // callSuper and friends require the babel helper relatively ("./isNativeReflectConstruct.js").
-    b.onResolve({ filter: /^\.\/isNativeReflectConstruct(\.js)?$/ }, (args) =>
-      /[\\/]@babel[\\/]runtime[\\/]helpers[\\/]/.test(args.importer) ? { path: join(SHIMS, SHIMMED["@babel/runtime/helpers/isNativeReflectConstruct"] as string) } : undefined,
-    );
-    b.onResolve({ filter: new RegExp(`^(${Object.keys(SHIMMED).map(escapeRe).join("|")})(\\.js)?$`) }, (args) => {
-      const shim = SHIMMED[args.path.replace(/\.js$/, "")];
-      // The shims themselves require the real lodash; only other importers are redirected.
-      return shim === undefined || args.importer.startsWith(SHIMS) ? undefined : { path: join(SHIMS, shim) };
-    });
     // zod's `z.locales` (every language's messages, ~300 KB): the engine keeps zod's default English,
     // which zod loads from locales/en.js directly.
     b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => (/[\\/]zod[\\/]/.test(args.importer) ? { path: "zod-locales", namespace: "empty" } : undefined));
@@ -205,8 +166,6 @@ async function bundleCli(): Promise<string> {
     platform: "node",
     format: "cjs",
     target: "node22",
-    // mjml 5 optionally requires typescript (for its own config files); never reached by the engine.
-    external: ["typescript"],
     plugins: [stubs],
     // Whitespace and syntax only: identifiers stay readable in the stack of a bug report.
     minifyWhitespace: true,

@@ -161,6 +161,18 @@ export abstract class BodyComponent {
     return {};
   }
 
+  private computedStyles: Record<string, StyleObject> | undefined;
+
+  /**
+   * getStyles() once per component: mjml recomputes every style of a component for each one it
+   * names, which is most of the html compile in a cold process. getStyles() is a pure function of
+   * the component's attributes, props and context, which do not change after construction.
+   */
+  private namedStyles(): Record<string, StyleObject> {
+    this.computedStyles ??= this.getStyles();
+    return this.computedStyles;
+  }
+
   getShorthandAttrValue(attribute: string, direction: "top" | "right" | "bottom" | "left"): number {
     const mjAttributeDirection = this.getAttribute(`${attribute}-${direction}`);
     const mjAttribute = this.getAttribute(attribute);
@@ -194,7 +206,7 @@ export abstract class BodyComponent {
   }
 
   styles(styles: string | StyleObject | undefined): string {
-    const object = typeof styles === "string" ? this.getStyles()[styles] : styles;
+    const object = typeof styles === "string" ? this.namedStyles()[styles] : styles;
     if (!object) return "";
     let output = "";
     for (const name of Object.keys(object)) {

@@ -58,17 +58,24 @@ export function parseCached(json: unknown): { result: ParseResult; key: string }
   return { result, key };
 }
 
-/** One bit per conditional node, in document order: the cache key of what a recipient sees. */
-function visibleSet(template: Template, data: DynamicData | undefined): { key: string; bits: Uint8Array } {
-  const bits = new Uint8Array(template.conditions.length);
-  if (bits.length === 0) return { key: "", bits };
+/** Whether each conditional node is shown, in document order: what a recipient sees. */
+function visibleSet(template: Template, data: DynamicData | undefined): boolean[] {
+  if (template.conditions.length === 0) return [];
+  const shown: boolean[] = [];
   const context = normalizeContext(data?.context);
-  for (const { rules, slot } of template.conditions) bits[slot] = isVisible(rules, context) ? 1 : 0;
-  return { key: Buffer.from(bits).toString("base64"), bits };
+  for (const { rules, slot } of template.conditions) shown[slot] = isVisible(rules, context);
+  return shown;
 }
 
-async function compileTarget(template: Template, target: RenderTarget, minify: boolean, bits: Uint8Array): Promise<CompiledOutput> {
-  const shown = (node: { readonly condition: { readonly slot: number } | undefined }) => !node.condition || bits[node.condition.slot] === 1;
+/** The cache key of a visible set: one character per conditional node. */
+function visibleSetKey(shown: readonly boolean[]): string {
+  let key = "";
+  for (const visible of shown) key += visible ? "1" : "0";
+  return key;
+}
+
+async function compileTarget(template: Template, target: RenderTarget, minify: boolean, visible: readonly boolean[]): Promise<CompiledOutput> {
+  const shown = (node: { readonly condition: { readonly slot: number } | undefined }) => !node.condition || visible[node.condition.slot] === true;
   const out = new Emitter(target === "react-email" ? "jsx" : "markup");
   const doc = new DocumentContext(template, out, shown);
   if (target === "react-email") {
@@ -146,11 +153,11 @@ export async function renderParts(json: unknown, options: RenderOptions): Promis
   const minify = options.minify ?? true;
   const { template, warnings, key } = requireTemplate(json);
   const visible = visibleSet(template, options.dynamicData);
-  const cacheKey = `${key}|${target}|${minify ? 1 : 0}|${visible.key}`;
-  let compiled = renderCaching.enabled ? compiledOutputs.get(cacheKey) : undefined;
+  const cacheKey = renderCaching.enabled ? `${key}|${target}|${minify ? 1 : 0}|${visibleSetKey(visible)}` : undefined;
+  let compiled = cacheKey === undefined ? undefined : compiledOutputs.get(cacheKey);
   if (!compiled) {
-    compiled = await compileTarget(template, target, minify, visible.bits);
-    if (renderCaching.enabled) compiledOutputs.set(cacheKey, compiled);
+    compiled = await compileTarget(template, target, minify, visible);
+    if (cacheKey !== undefined) compiledOutputs.set(cacheKey, compiled);
   }
   const substitution = substitute(compiled, options.dynamicData);
   if (options.strict && substitution.missing.length > 0) {
