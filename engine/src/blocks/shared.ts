@@ -2,7 +2,7 @@
 import type { Spacing, Typography } from "../template/common.js";
 import { toMjmlColor } from "../template/common.js";
 import { fontStack } from "../render/fonts.js";
-import { px, spacing, type Declarations } from "../render/style.js";
+import { cssNumber, px, spacing, type Declarations } from "../render/style.js";
 import type { BlockRenderContext } from "./block.js";
 
 /** Escapes a template-authored (trusted) value for a double-quoted attribute. */
@@ -30,7 +30,7 @@ export function typographyDeclarations(t: Typography, ctx: BlockRenderContext): 
   const decls: Declarations = [
     ["font-family", fontStack(t.fontFamily)],
     ["font-size", px(t.fontSize)],
-    ["line-height", String(t.lineHeight)],
+    ["line-height", cssNumber(t.lineHeight)],
     ["color", t.color],
     ["font-weight", t.fontWeight],
     ["text-align", t.align],
@@ -47,7 +47,7 @@ export function mjmlTypography(t: Typography, ctx: BlockRenderContext): Record<s
   return {
     "font-family": fontStack(t.fontFamily),
     "font-size": px(t.fontSize),
-    "line-height": String(t.lineHeight),
+    "line-height": cssNumber(t.lineHeight),
     color: toMjmlColor(t.color),
     "font-weight": t.fontWeight,
     "letter-spacing": t.letterSpacing !== 0 ? px(t.letterSpacing) : undefined,

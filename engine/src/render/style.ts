@@ -27,6 +27,11 @@ export function px(value: number): string {
   return `${round(value)}px`;
 }
 
+/** A unitless CSS number in decimal notation (JavaScript writes 1e-7 for a tiny one, which CSS and mjml refuse). */
+export function cssNumber(value: number): string {
+  return String(round(value, 4));
+}
+
 export function round(value: number, digits = 2): number {
   const factor = 10 ** digits;
   return Math.round(value * factor) / factor;

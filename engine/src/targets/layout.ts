@@ -27,9 +27,10 @@ export function layoutColumns(declared: ReadonlyArray<number | undefined>, gapPx
   if (sum > available + 0.01) widths = widths.map((w) => (w * available) / sum);
   const rounded = widths.map((w) => round(w));
   if (sum > available + 0.01) {
-    // The rounding remainder goes into the last column, as the exporter does.
+    // The rounding remainder goes into the last column, as the exporter does; an empty last
+    // column would otherwise get the others' rounding excess as a negative width.
     const others = rounded.slice(0, -1).reduce((a, b) => a + b, 0);
-    rounded[n - 1] = round(available - others);
+    rounded[n - 1] = Math.max(0, round(available - others));
   }
   return { widths: rounded, gap: n > 1 ? round(gapTotal / (n - 1)) : 0 };
 }

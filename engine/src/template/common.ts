@@ -20,11 +20,24 @@ export const colorSchema = z
 
 /** MJML's validator knows #rgb, #rrggbb, rgb(), rgba() and lower-case names; other hex forms are written as rgba(). */
 export function toMjmlColor(color: string): string {
+  const functional = /^rgba?\(([^)]*)\)$/i.exec(color.replace(/\s+/g, ""))?.[1];
+  if (functional !== undefined) return functionalColor(functional.split(","));
   const hex = /^#([0-9a-fA-F]{3,8})$/.exec(color)?.[1];
-  if (!hex || hex.length === 3 || hex.length === 6) return /^[a-z]+$/i.test(color) ? color.toLowerCase() : color.replace(/\s+/g, "");
+  if (!hex || hex.length === 3 || hex.length === 6) return /^[a-z]+$/i.test(color) ? color.toLowerCase() : color;
   const full = hex.length === 4 ? [...hex].map((c) => c + c).join("") : hex;
   const [r, g, b, a] = [0, 2, 4, 6].map((i) => parseInt(full.slice(i, i + 2), 16)) as [number, number, number, number];
   return `rgba(${r},${g},${b},${Math.round((a / 255) * 100) / 100})`;
+}
+
+/**
+ * rgb()/rgba() as MJML's validator takes them: lower case, rgb() with three channels, rgba() with
+ * four and an alpha of one digit and at most three decimals (the schema also accepts `RGB(`, `.5`,
+ * `0.12345`, rgba() without alpha and rgb() with one).
+ */
+function functionalColor(channels: string[]): string {
+  const [r, g, b, alpha] = channels;
+  if (alpha === undefined) return `rgb(${r},${g},${b})`;
+  return `rgba(${r},${g},${b},${Math.round(Number(alpha) * 1000) / 1000})`;
 }
 
 export const VISIBILITY_OPERATORS = [

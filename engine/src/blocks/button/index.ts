@@ -10,7 +10,7 @@ import {
   mobileOverridesSchema,
   toMjmlColor,
 } from "../../template/common.js";
-import { cssText, jsxStyle, px, spacing, type Declarations } from "../../render/style.js";
+import { cssNumber, cssText, jsxStyle, px, spacing, type Declarations } from "../../render/style.js";
 import { fontStack } from "../../render/fonts.js";
 import { defineBlock, type BlockRenderContext } from "../block.js";
 import { attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
@@ -62,7 +62,7 @@ function labelDeclarations(p: ButtonProps, ctx: BlockRenderContext): Declaration
     ["font-family", fontStack(p.fontFamily)],
     ["font-size", px(p.fontSize)],
     ["font-weight", p.fontWeight],
-    ["line-height", String(p.lineHeight)],
+    ["line-height", cssNumber(p.lineHeight)],
     ["text-decoration", "none"],
   ];
 }
@@ -94,7 +94,7 @@ export const button = defineBlock({
       "font-family": fontStack(p.fontFamily),
       "font-size": px(p.fontSize),
       "font-weight": p.fontWeight,
-      "line-height": String(p.lineHeight),
+      "line-height": cssNumber(p.lineHeight),
       "inner-padding": spacing(p.padding),
       "border-radius": px(p.borderRadius),
       border,
