@@ -1,7 +1,8 @@
 /**
  * Warm render cost of the realistic newsletter (issue 2's performance claim), side by side in one run:
  *   - engine `render(..., {target: "html"})`, repeated with varying merge tags and context
- *   - `mjml2html` of our own MJML output for the same template (what hand-written MJML pays)
+ *   - `mjml2html` of our own MJML output for the same template (what hand-written MJML pays), and
+ *     the engine's own compile of that MJML (src/mjml-to-html, the html target's, same HTML)
  *   - `@react-email/render` of our own react-email output (what a React Email user pays)
  * Prints figures; asserts nothing (targets are read off the table).
  */
@@ -13,6 +14,7 @@ import mjml2html from "mjml";
 import { createElement, type FunctionComponent } from "react";
 import { render as renderReactEmail } from "@react-email/render";
 import { render } from "../engine/src/index.js";
+import { compileMjmlToHtml } from "../engine/src/mjml-to-html/index.js";
 
 const RUNS = Number(process.env["BENCH_RUNS"] ?? 1000);
 const CASE = process.env["BENCH_CASE"] ?? fileURLToPath(new URL("../fixtures/render/realistic-newsletter/case.json", import.meta.url));
@@ -56,6 +58,7 @@ rmSync(tmp, { recursive: true, force: true });
 const engineHtml = await time(RUNS, (i) => render(fixture.template, { target: "html", dynamicData: recipients[i % recipients.length] }));
 const engineMjml = await time(RUNS, (i) => render(fixture.template, { target: "mjml", dynamicData: recipients[i % recipients.length] }));
 const mjml = await time(Math.max(500, Math.floor(RUNS / 2)), () => mjml2html(ourMjml, { validationLevel: "skip", minify: false } as Parameters<typeof mjml2html>[1]));
+const ourCompile = await time(Math.max(500, Math.floor(RUNS / 2)), () => compileMjmlToHtml(ourMjml));
 const reactEmail = await time(RUNS, () => renderReactEmail(createElement(Component)));
 
 const ms = (v: number) => `${v.toFixed(3)} ms`.padStart(12);
@@ -65,6 +68,7 @@ const row = (label: string, s: { median: number; p99: number }) => console.log(`
 row("engine render → html (repeat, data varying)", engineHtml);
 row("engine render → mjml (repeat, data varying)", engineMjml);
 row("mjml2html of our MJML (hand-written MJML path)", mjml);
+row("the engine's own MJML → HTML of the same MJML", ourCompile);
 row("@react-email/render of our TSX (React Email path)", reactEmail);
 console.log(`engine first (cold) render → html: ${cold.toFixed(1)} ms`);
 console.log(`repeat html render / mjml2html = 1/${(mjml.median / engineHtml.median).toFixed(1)} (target ≤ 1/20)`);

@@ -4,9 +4,11 @@
  * and hand-written documents per component (support/mjml-cases), our HTML must equal mjml2html's
  * byte for byte, with the options the engine used with mjml.
  */
+import { createRequire } from "node:module";
 import mjml2html from "mjml";
 import { describe, expect, it } from "vitest";
 import { compileMjmlToHtml } from "../src/mjml-to-html/index.js";
+import { minifyOutlookConditionnals } from "../src/mjml-to-html/document.js";
 import { render } from "../src/index.js";
 import { listCases } from "../scripts/fixture-cases.js";
 import { cases as containerCases } from "./support/mjml-cases/containers.js";
@@ -42,5 +44,23 @@ describe("hand-written documents per component", () => {
   it.each(cases)("%s", async (_name, fragment) => {
     await expectSameAsMjml(`<mjml lang="en" dir="ltr">${HEAD}<mj-body width="600px" background-color="#f0f0f0">${fragment}</mj-body></mjml>`);
     await expectSameAsMjml(`<mjml>\n${HEAD}\n<mj-body>\n<mj-wrapper padding="10px 20px" background-color="#fff">\n${fragment}\n</mj-wrapper>\n</mj-body>\n</mjml>`);
+  });
+});
+
+describe("conditional comments: our scan equals mjml-core's regular expression", () => {
+  it.each([
+    ["plain", "<div>\n  <!--[if mso | IE]>\n    <table>\n      <tr>\n  <![endif]-->\n</div>"],
+    ["two, and text between", "a<!--[if mso]> <b> </b> <![endif]-->b\n<!--[if !mso | IE]>  x  \n\n <i>\t</i><![endif]-->c"],
+    ["no space after if", "<!--[ifmso]> <b> </b> <![endif]-->"],
+    ["empty condition", "<!--[if ]> <b> </b> <![endif]--><!--[if  ]> <b> </b> <![endif]-->"],
+    ["bracket not followed by >", "<!--[if a]b]> <b> </b> <![endif]--> <!--[if c]> <i> </i> <![endif]-->"],
+    ["no endif", "<!--[if mso]> <b> </b> "],
+    ["endif before start", "<![endif]--> <!--[if mso]> <b> </b> <![endif]-->"],
+    ["nested start", "<!--[if mso]> <!--[if ie]> <b> </b> <![endif]--> <i> </i> <![endif]-->"],
+    ["unicode spaces", "<!--[if\u00a0mso]>\u2003<b>\u3000\u3000</b>\ufeff<![endif]-->"],
+    ["line ends", "<!--[if mso]>x  \n  y\n\n<b>\r\n</b>  z<![endif]-->"],
+  ])("%s", (_name, content) => {
+    const reference = createRequire(import.meta.url)("mjml-core/lib/helpers/minifyOutlookConditionnals") as (content: string) => string;
+    expect(minifyOutlookConditionnals(content)).toBe(reference(content));
   });
 });

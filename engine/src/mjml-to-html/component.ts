@@ -127,13 +127,15 @@ export abstract class BodyComponent {
   static readonly rawElement: boolean = false;
   static readonly endingTag: boolean = false;
 
-  readonly props: ComponentProps;
-  readonly attributes: Attributes;
-  readonly context: BodyContext;
+  // `declare`: set by the constructor or a subclass, never defined empty first (class-field
+  // definitions were a tenth of a compile, with one component per MJML element).
+  declare readonly props: ComponentProps;
+  declare readonly attributes: Attributes;
+  declare readonly context: BodyContext;
 
   /** A `headStyle` is registered once per component name; a `componentHeadStyle` once per instance. */
-  headStyle?: HeadStyle;
-  componentHeadStyle?: HeadStyle;
+  declare headStyle?: HeadStyle;
+  declare componentHeadStyle?: HeadStyle;
 
   constructor({ node, context, props = {}, attributes = {} }: ComponentInit) {
     const type = this.constructor as BodyComponentClass;
@@ -161,7 +163,7 @@ export abstract class BodyComponent {
     return {};
   }
 
-  private computedStyles: Record<string, StyleObject> | undefined;
+  declare private computedStyles?: Record<string, StyleObject>;
 
   /**
    * getStyles() once per component: mjml recomputes every style of a component for each one it
