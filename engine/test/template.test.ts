@@ -1,7 +1,10 @@
 import { readFileSync } from "node:fs";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ENGINE_VERSION, inspectTemplate, prepareTemplate, render, validateTemplate } from "../src/index.js";
 import { parseTemplate } from "../src/template/parse.js";
+import { CssColorPattern } from "../src/template/common.js";
+import { CSS_COLOR_NAMES } from "../src/template/color-names.js";
 import { TEMPLATE_SCHEMA_PATH, templateJsonSchemaText } from "../scripts/template-schema.js";
 
 const doc = (rows: unknown[], extra: Record<string, unknown> = {}) => ({ template_id: "t", template_name: "T", schema_version: "1.0", canvas: {}, rows, ...extra });
@@ -175,5 +178,18 @@ describe("published contracts", () => {
   it("ENGINE_VERSION matches package.json", () => {
     const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
     expect(ENGINE_VERSION).toBe(pkg.version);
+  });
+});
+
+describe("the colour pattern", () => {
+  it("tests exactly what its expression (the spec's pattern) matches", () => {
+    const pattern = new CssColorPattern();
+    const expression = new RegExp(pattern.source, pattern.flags);
+    const names = CSS_COLOR_NAMES.flatMap((name) => [name, name.toUpperCase(), name[0]!.toUpperCase() + name.slice(1), ` ${name}`, `${name}x`]);
+    const special = ["", "#fff", "#FFFF", "#abcde", "#12345678", "#1234567", "rgb(1,2,3)", "RGBA( 1 , 2 , 3 , .5 )", "rgb(1,2,3,1)", "rgba(1,2)", "rgb(1,2,3)\n", "red\n"];
+    // Letters that change case outside ASCII: Kelvin sign, long s, dotted capital I, sharp s.
+    const unicode = ["blac\u212a", "\u017fienna", "\u0130ndigo", "whi\u00dfe", "gr\u00e9y"];
+    const random = fc.sample(fc.string({ unit: fc.constantFrom(..."#0123456789abcdefABCDEFrgbaRGBA(),. \n\u212a\u017fxyz".split("")), maxLength: 24 }), { numRuns: 5000, seed: 7 });
+    for (const value of [...names, ...special, ...unicode, ...random]) expect(pattern.test(value), JSON.stringify(value)).toBe(expression.test(value));
   });
 });
