@@ -3,7 +3,8 @@
 
 Prints figures side by side; asserts nothing:
   - cold one-shot render: one process per request, wall time per run (median, p90), against
-    `node -e ""` on the same Node runtime (the floor no Node-based binary can beat);
+    `node -e ""` on the same Node runtime (the floor no Node-based binary can beat), the two
+    alternating run by run;
   - --serve: one long-lived process; the template is sent once with a template_ref, then every
     request names the ref and waits for its response (round trip median, p90, renders/second);
   - throughput of --serve against one process per render.
@@ -24,17 +25,20 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p * (len(ordered) - 1))))]
 
 
-def time_spawns(argv: list[str], stdin: bytes, runs: int) -> list[float]:
-    """Wall milliseconds of `runs` processes, after two unmeasured warm-up runs (page cache)."""
-    times: list[float] = []
+def time_spawns(commands: list[tuple[list[str], bytes]], runs: int) -> list[list[float]]:
+    """Wall milliseconds of `runs` processes of each command, after two unmeasured warm-up rounds
+    (page cache). The commands alternate run by run, so that a noisy neighbour slows them alike
+    instead of whichever happened to run during the noise."""
+    times: list[list[float]] = [[] for _ in commands]
     for i in range(runs + 2):
-        start = time.perf_counter()
-        done = subprocess.run(argv, input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
-        elapsed = (time.perf_counter() - start) * 1000
-        if argv[-1] != "" and done.returncode != 0:
-            raise SystemExit(f"{argv[0]} exited {done.returncode}: {done.stdout[:300]!r} {done.stderr[:300]!r}")
-        if i >= 2:
-            times.append(elapsed)
+        for (argv, stdin), samples in zip(commands, times):
+            start = time.perf_counter()
+            done = subprocess.run(argv, input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
+            elapsed = (time.perf_counter() - start) * 1000
+            if done.returncode != 0:
+                raise SystemExit(f"{argv[0]} exited {done.returncode}: {done.stdout[:300]!r} {done.stderr[:300]!r}")
+            if i >= 2:
+                samples.append(elapsed)
     return times
 
 
@@ -80,8 +84,7 @@ def main() -> None:
     raw = open(args.request, "rb").read()
     request = json.loads(raw)
 
-    cold = time_spawns([args.binary], raw, args.cold_runs)
-    floor = time_spawns([args.node, "-e", ""], b"", args.cold_runs)
+    cold, floor = time_spawns([([args.binary], raw), ([args.node, "-e", ""], b"")], args.cold_runs)
     round_trips, serve_rps = serve_round_trips(args.binary, request, args.serve_renders)
     spawn_rps = 1000 / statistics.mean(cold)
 
