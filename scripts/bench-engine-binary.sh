@@ -3,7 +3,7 @@
 #   cold one-shot html render of the newsletter fixture vs `node -e ""` on the same Node,
 #   --serve round trip and renders/s (from a Python driver) vs one process per render.
 # Builds the host binary first when it is missing. Uses hyperfine for the cold figures when present.
-# Env: COLD_RUNS (default 30), SERVE_RENDERS (default 2000).
+# Env: COLD_RUNS (default 60), SERVE_RENDERS (default 2000).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,7 +11,7 @@ platform="$(node -p 'process.platform + "-" + process.arch')"
 binary="engine/dist/$platform/mailrender-engine"
 node_pkg="node-$(node -p '(process.platform === "win32" ? "win" : process.platform) + "-" + process.arch')"
 runtime="engine/runtimes/node_modules/$node_pkg/bin/node"
-cold_runs="${COLD_RUNS:-30}"
+cold_runs="${COLD_RUNS:-60}"
 serve_renders="${SERVE_RENDERS:-2000}"
 
 if [[ ! -x "$binary" || ! -x "$runtime" ]]; then
