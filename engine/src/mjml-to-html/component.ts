@@ -231,9 +231,11 @@ export abstract class BodyComponent {
     const sibling = children.length;
     let nonRawSiblings = 0;
     for (const child of children) if (!components[child.tagName]?.rawElement) nonRawSiblings++;
+    // mjml asks for the child context once per child; it is a pure function of this component.
+    const context = this.getChildContext();
     let output = "";
     children.forEach((child, index) => {
-      const component = createComponent(components, child, this.getChildContext(), {
+      const component = createComponent(components, child, context, {
         props: { ...props, first: index === 0, index, last: index + 1 === sibling, sibling, nonRawSiblings },
         attributes,
       });
