@@ -7,11 +7,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Writable } from "node:stream";
+import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { RenderError } from "../src/diagnostics.js";
 import { ENGINE_VERSION, render } from "../src/index.js";
 import { MAX_JSON_DEPTH, MAX_REQUEST_BYTES, PROTOCOL_VERSION } from "../src/protocol/constants.js";
 import type { EnginePort } from "../src/protocol/engine-port.js";
+import { maxNesting } from "../src/protocol/decode.js";
 import { ERROR_CODES, EXIT } from "../src/protocol/errors.js";
 import { createHandler, type Handled } from "../src/protocol/handler.js";
 import { PROTOCOL_SCHEMA_DIR, protocolSchemaFiles } from "../src/protocol/json-schema.js";
@@ -151,6 +153,26 @@ describe("bad requests", () => {
     const template = { ...TEMPLATE, template_name: "[".repeat(MAX_JSON_DEPTH * 2) };
     const handled = await handlerWith()(bytes({ template, target: "html" }));
     expect(handled.exitCode).toBe(EXIT.OK);
+  });
+
+  it("measures nesting like a character-by-character scan, escapes and unclosed strings included", () => {
+    const reference = (text: string): number => {
+      let depth = 0;
+      let max = 0;
+      let inString = false;
+      for (let i = 0; i < text.length; i++) {
+        const c = text[i];
+        if (inString) {
+          if (c === "\\") i++;
+          else if (c === '"') inString = false;
+        } else if (c === '"') inString = true;
+        else if (c === "[" || c === "{") max = Math.max(max, ++depth);
+        else if (c === "]" || c === "}") depth--;
+      }
+      return max;
+    };
+    const texts = fc.sample(fc.string({ unit: fc.constantFrom(..."[]{}\"\\ab,:".split("")), maxLength: 40 }), { numRuns: 20_000, seed: 3 });
+    for (const text of [...texts, '"\\\\"[', '"\\\\\\"[', '["a\\"]"]', '"']) expect(maxNesting(text), JSON.stringify(text)).toBe(reference(text));
   });
 
   it("echoes a readable id even when the rest of the request is malformed", async () => {

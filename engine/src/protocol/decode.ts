@@ -37,20 +37,33 @@ export function tooLarge(bytes: number): ProtocolError {
   );
 }
 
-/** Deepest bracket nesting outside strings; one linear scan, no allocation. Invalid JSON is left to JSON.parse. */
+/**
+ * Deepest bracket nesting outside strings; one linear scan, no allocation. Invalid JSON is left to
+ * JSON.parse. A string's contents are skipped with indexOf (to its first unescaped quote) rather
+ * than character by character: in a launched binary this scan runs interpreted, once, and most of a
+ * template's characters are inside strings.
+ */
 export function maxNesting(text: string): number {
   let depth = 0;
   let max = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c /* \ */) i++;
-      else if (c === 0x22 /* " */) inString = false;
-    } else if (c === 0x22) inString = true;
+    if (c === 0x22 /* " */) i = stringEnd(text, i);
     else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
       if (++depth > max) max = depth;
     } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) depth--;
   }
   return max;
+}
+
+/** The index of the quote closing the string opened at `open` (the text's end if unclosed). */
+function stringEnd(text: string, open: number): number {
+  let quote = text.indexOf('"', open + 1);
+  while (quote !== -1) {
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === 0x5c /* \ */) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+    quote = text.indexOf('"', quote + 1);
+  }
+  return text.length;
 }
