@@ -7,6 +7,7 @@ import type { BlockRenderContext } from "./block.js";
 
 /** Escapes a template-authored (trusted) value for a double-quoted attribute. */
 export function attrValue(value: string): string {
+  if (!value.includes("&") && !value.includes("<") && !value.includes('"')) return value;
   return value.replace(/&(?![a-zA-Z][a-zA-Z0-9]*;|#\d+;|#x[0-9a-fA-F]+;)/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;");
 }
 

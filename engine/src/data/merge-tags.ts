@@ -28,6 +28,8 @@ const parsedCache = new Map<string, TemplatedString>();
 const PARSED_CACHE_LIMIT = 10_000;
 
 export function parseMergeTags(input: string): TemplatedString {
+  // Most strings hold no tag: no match to look for (a cold process pays for every regex run).
+  if (!input.includes("{{")) return input === "" ? [] : [input];
   const cached = parsedCache.get(input);
   if (cached) return cached;
   const parts: Array<string | MergeTagRef> = [];
