@@ -4,7 +4,7 @@
 NODE_BIN := node_modules/.bin
 export PATH := $(CURDIR)/$(NODE_BIN):$(PATH)
 
-.PHONY: setup build test test-engine test-binary test-server test-client-js test-client-python test-client-php run bench fixtures fixtures-lint spec engine engine-all typecheck
+.PHONY: bootstrap lint lint-fix test-quick setup build test test-engine test-binary test-server test-client-js test-client-python test-client-php run bench fixtures fixtures-lint spec engine engine-all typecheck
 
 # Installs the workspaces and compiles the engine library, so `@mailrender/engine` is importable.
 setup: node_modules/.setup-done
@@ -21,8 +21,22 @@ typecheck: setup
 	tsc -p server --noEmit
 	tsc -p clients/js --noEmit
 
-test: build typecheck test-engine test-binary test-server test-client-js test-client-python test-client-php
+# System packages (PostgreSQL, PHP, Chromium, qemu-user), installed in one step when missing.
+bootstrap:
+	bash scripts/bootstrap
+
+test: bootstrap build typecheck test-engine test-binary test-server test-client-js test-client-python test-client-php
 	@echo "make test: all suites passed"
+
+# The inner loop: type checks, the engine suite and the fixtures' completeness; no executable,
+# no databases, no clients. `make test` (what CI runs) stays complete.
+test-quick: build typecheck test-engine fixtures-lint
+
+lint: setup
+	bash scripts/lint.sh
+
+lint-fix: setup
+	bash scripts/lint.sh --fix
 
 test-engine: build
 	cd engine && vitest run

@@ -4,8 +4,7 @@
 #   eval "$(bash scripts/ensure-postgres.sh start)"   # exports DATABASE_URL, MAILRENDER_PG_DATA, MAILRENDER_PG_BIN
 #   bash scripts/ensure-postgres.sh stop "$MAILRENDER_PG_DATA"
 #
-# `start` installs the Debian `postgresql` package when no server binaries are found (needs root or
-# sudo), initialises a cluster in a temp directory owned by the `postgres` user (initdb refuses to run
+# `start` needs the PostgreSQL server binaries (`scripts/bootstrap` installs them), initialises a cluster in a temp directory owned by the `postgres` user (initdb refuses to run
 # as root), starts it on a free loopback port and prints `export` lines on stdout. Progress goes to
 # stderr. Any failure exits non-zero: callers must fail rather than skip the PostgreSQL tests.
 set -euo pipefail
@@ -28,19 +27,6 @@ find_bin_dir() {
   return 1
 }
 
-as_root() {
-  if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null 2>&1; then sudo -n "$@"; else
-    log "need root (or passwordless sudo) to run: $*"
-    return 1
-  fi
-}
-
-install_postgres() {
-  log "PostgreSQL server binaries not found; installing the Debian package"
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q >&2
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql >&2
-}
-
 free_port() {
   node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'
 }
@@ -56,8 +42,8 @@ as_owner() {
 
 start() {
   local bin_dir data_dir port
-  bin_dir="$(find_bin_dir)" || { install_postgres; bin_dir="$(find_bin_dir)"; } || {
-    log "PostgreSQL is still not available after installing"
+  bin_dir="$(find_bin_dir)" || {
+    log "PostgreSQL server binaries not found: run scripts/bootstrap (make test does)"
     exit 1
   }
   data_dir="$(mktemp -d /tmp/mailrender-pg.XXXXXX)"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The PHP client's suite: PHP 8.2, PHPUnit 9 and PHP_CodeSniffer from Debian (installed when missing),
+# The PHP client's suite: PHP 8.2, PHPUnit 9 and PHP_CodeSniffer from Debian (scripts/bootstrap),
 # the engine executable (make engine) copied into the package's bin/, the server built, then phpcs
 # (PSR-12) and PHPUnit against the real server and the real engine. If PHP cannot be installed the
 # suite fails; it never skips.
@@ -10,29 +10,9 @@ pkg="$root/clients/php"
 
 say() { printf 'test-client-php: %s\n' "$*" >&2; }
 
-# --- PHP and tools from Debian (idempotent, non-interactive) -----------------------------------------
-# php-psr-http-* and php-guzzlehttp-guzzle only serve the Psr18Transport test (a real PSR-18 client);
-# the package itself merely suggests the PSR interfaces.
-packages=(php-cli php-curl php-mbstring php-xml phpunit php-codesniffer composer
-  php-psr-http-client php-psr-http-message php-psr-http-factory php-guzzlehttp-guzzle php-guzzlehttp-psr7)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-done
-if ((${#missing[@]} > 0)); then
-  say "installing ${missing[*]}"
-  sudo_cmd=()
-  if [ "$(id -u)" -ne 0 ]; then
-    command -v sudo >/dev/null || { say "need root (or sudo) to install: ${missing[*]}"; exit 1; }
-    sudo_cmd=(sudo)
-  fi
-  export DEBIAN_FRONTEND=noninteractive
-  "${sudo_cmd[@]}" apt-get update -qq || { say "apt-get update failed"; exit 1; }
-  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
-    || { say "could not install ${missing[*]}"; exit 1; }
-fi
+# --- PHP and tools from Debian, installed by scripts/bootstrap ----------------------------------------
 for tool in php phpunit phpcs; do
-  command -v "$tool" >/dev/null || { say "$tool is not available after installation"; exit 1; }
+  command -v "$tool" >/dev/null || { say "$tool is missing: run scripts/bootstrap (make test does)"; exit 1; }
 done
 php -r 'exit(PHP_VERSION_ID >= 80100 ? 0 : 1);' || { say "PHP >= 8.1 is needed, found $(php -r 'echo PHP_VERSION;')"; exit 1; }
 

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# `make lint`: formatters and linters for every language, checking only (`--fix` rewrites files).
+#   TypeScript/JavaScript: Biome (format + lint), then knip (exports nothing imports)
+#   Python: ruff (format + lint), from the Python client's dev virtualenv
+#   PHP: PHP_CodeSniffer, PSR-12 (clients/php/phpcs.xml)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root="$PWD"
+fix=0
+[ "${1:-}" = "--fix" ] && fix=1
+
+bin="$root/node_modules/.bin"
+venv="$root/clients/python/.venv"
+bash "$root/scripts/python-dev-venv.sh" >/dev/null
+
+if ((fix)); then
+  "$bin/biome" check --write .
+  "$venv/bin/ruff" format .
+  "$venv/bin/ruff" check --fix .
+  (cd clients/php && phpcbf -q || true)
+else
+  "$bin/biome" check .
+  "$venv/bin/ruff" format --check .
+  "$venv/bin/ruff" check .
+  (cd clients/php && phpcs -q --report=full)
+fi
+"$bin/knip" --include exports,types,files --no-progress
+echo "lint: clean"
