@@ -2,7 +2,7 @@ import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyInstance } from "fastify";
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler } from "fastify-type-provider-zod";
-import { authHook } from "./auth/authenticate.js";
+import { authHook, routeAuth, type AuthLevel } from "./auth/authenticate.js";
 import { RateLimiter } from "./auth/rate-limit.js";
 import { CachedLookups } from "./cache/lookups.js";
 import type { ServerConfig } from "./config.js";
@@ -27,9 +27,18 @@ export interface AppOptions {
   logger?: false | NodeJS.WritableStream;
 }
 
+/** One registered route and who may call it, as the auth hook will decide. */
+export interface RouteEntry {
+  method: string;
+  url: string;
+  auth: AuthLevel;
+}
+
 export interface App {
   app: FastifyInstance;
   context: RouteContext;
+  /** Every registered route (HEAD included) with its auth level, so the coverage can be audited. */
+  routes(): RouteEntry[];
 }
 
 function loggerOptions(config: ServerConfig, logger: AppOptions["logger"]) {
@@ -73,6 +82,11 @@ export async function buildApp({ config, store, logger }: AppOptions): Promise<A
   registerJsonBodyParser(app);
   registerErrorHandler(app);
   registerNotFound(app);
+  // The route options objects themselves: hooks of inner scopes (the docs) may still set `auth`.
+  const registered: { method: string | string[]; url: string; config?: { auth?: unknown } }[] = [];
+  app.addHook("onRoute", (route) => void registered.push(route));
+  const routes = () =>
+    registered.flatMap((r) => [r.method].flat().map((method) => ({ method, url: r.url, auth: routeAuth(r.config) })));
   app.addHook("onRequest", authHook(context.lookups, new RateLimiter(config.rateLimit)));
 
   await app.register(fastifySwagger, {
@@ -98,7 +112,13 @@ export async function buildApp({ config, store, logger }: AppOptions): Promise<A
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: "/docs" });
+  await app.register(async (docs) => {
+    // The documentation pages are public, like the document they show.
+    docs.addHook("onRoute", (route) => {
+      route.config = { ...route.config, auth: "public" };
+    });
+    await docs.register(fastifySwaggerUi, { routePrefix: "/docs" });
+  });
   app.get("/openapi.json", { schema: { hide: true }, config: { auth: "public" } }, async (_request, reply) =>
     reply.type("application/json; charset=utf-8").send(JSON.stringify(app.swagger())),
   );
@@ -109,5 +129,6 @@ export async function buildApp({ config, store, logger }: AppOptions): Promise<A
   await app.register(keyRoutes, context);
   await app.register(templateRoutes, context);
   await app.ready();
-  return { app, context };
+  routes(); // a misspelt auth level stops the start here instead of opening a route
+  return { app, context, routes };
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { buildApp, type AppOptions } from "./app.js";
+import { buildApp, type App, type AppOptions } from "./app.js";
 import { ensureAdminKey } from "./bootstrap.js";
 import type { ServerConfig } from "./config.js";
 import type { RouteContext } from "./routes/context.js";
@@ -8,6 +8,7 @@ import type { Store } from "./store/types.js";
 
 export interface RunningServer {
   app: FastifyInstance;
+  routes: App["routes"];
   context: RouteContext;
   store: Store;
   url: string;
@@ -25,11 +26,12 @@ export async function startServer(config: ServerConfig, logger?: AppOptions["log
     await store.close();
     throw err;
   }
-  const { app, context } = await buildApp({ config, store, ...(logger === undefined ? {} : { logger }) });
+  const { app, context, routes } = await buildApp({ config, store, ...(logger === undefined ? {} : { logger }) });
   const url = await app.listen({ host: config.host, port: config.port });
   let closing: Promise<void> | undefined;
   return {
     app,
+    routes,
     context,
     store,
     url,
