@@ -182,17 +182,16 @@ export class KyselyStore implements Store {
   ): Promise<TemplateRecord | undefined> {
     return guard(() =>
       this.db.transaction().execute(async (trx) => {
-        const current = await trx.selectFrom("templates").select(["version"]).where("id", "=", id).executeTakeFirst();
-        if (current === undefined) return undefined;
-        const version = Number(current.version) + 1;
-        // The version guard makes a concurrent replace lose cleanly instead of reusing a version.
-        const result = await trx
+        // One statement bumps the version, so concurrent replaces queue on the row lock and each
+        // gets the next version (last writer wins), instead of losing a read-then-write race.
+        const bumped = await trx
           .updateTable("templates")
-          .set({ name: next.name, body: next.body, version, etag: next.etagFor(version), updated_at: next.updatedAt })
+          .set((eb) => ({ name: next.name, body: next.body, version: eb("version", "+", 1), updated_at: next.updatedAt }))
           .where("id", "=", id)
-          .where("version", "=", current.version)
+          .returning("version")
           .executeTakeFirst();
-        if (Number(result.numUpdatedRows) !== 1) throw new Error("concurrent template replace");
+        if (bumped === undefined) return undefined;
+        await trx.updateTable("templates").set({ etag: next.etagFor(Number(bumped.version)) }).where("id", "=", id).execute();
         const row = await trx.selectFrom("templates").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
         return toTemplate(row);
       }),
