@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { buildApp, type App, type AppOptions } from "./app.js";
-import { ensureAdminKey } from "./bootstrap.js";
+import { ensureAdminKey, type BootstrapOutcome } from "./bootstrap.js";
 import type { ServerConfig } from "./config.js";
 import type { RouteContext } from "./routes/context.js";
 import { KyselyStore } from "./store/kysely-store.js";
@@ -19,14 +19,17 @@ export interface RunningServer {
 /** Opens the store, migrates, registers the bootstrap admin key, then listens. */
 export async function startServer(config: ServerConfig, logger?: AppOptions["logger"]): Promise<RunningServer> {
   const store = KyselyStore.open(config.database);
+  let bootstrap: BootstrapOutcome;
   try {
     await store.migrate();
-    await ensureAdminKey(store, config.adminKey);
+    bootstrap = await ensureAdminKey(store, config.adminKey);
   } catch (err) {
     await store.close();
     throw err;
   }
   const { app, context, routes } = await buildApp({ config, store, ...(logger === undefined ? {} : { logger }) });
+  if (bootstrap.outcome === "retired") app.log.warn(bootstrap.message);
+  else app.log.info(bootstrap.message);
   const url = await app.listen({ host: config.host, port: config.port });
   let closing: Promise<void> | undefined;
   return {

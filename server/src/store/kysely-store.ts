@@ -141,17 +141,16 @@ export class KyselyStore implements Store {
       this.db.transaction().execute(async (trx) => {
         const exists = await trx.selectFrom("api_keys").select("id").where("id", "=", id).executeTakeFirst();
         if (exists === undefined) return undefined;
-        if (oldSecretsEndAt === null) {
-          await trx.deleteFrom("api_key_secrets").where("key_id", "=", id).execute();
-        } else {
-          // Shorten, never lengthen, the life of secrets already in a grace period.
-          await trx
-            .updateTable("api_key_secrets")
-            .set({ expires_at: oldSecretsEndAt })
-            .where("key_id", "=", id)
-            .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", oldSecretsEndAt)]))
-            .execute();
-        }
+        // Old secrets are ended, never deleted: a rotated-out secret stays known (401 "rotated"), so
+        // it cannot come back as a new key, e.g. from MAILRENDER_ADMIN_KEY at the next start.
+        // Shorten, never lengthen, the life of secrets already in a grace period.
+        const endAt = oldSecretsEndAt ?? now;
+        await trx
+          .updateTable("api_key_secrets")
+          .set({ expires_at: endAt })
+          .where("key_id", "=", id)
+          .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", endAt)]))
+          .execute();
         await trx.insertInto("api_key_secrets").values({ hash: secret.hash, key_id: id, prefix: secret.prefix, created_at: now, expires_at: null }).execute();
         return this.readKey(trx, id);
       }),
