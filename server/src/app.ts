@@ -7,9 +7,11 @@ import { RateLimiter } from "./auth/rate-limit.js";
 import { CachedLookups } from "./cache/lookups.js";
 import type { ServerConfig } from "./config.js";
 import { ApiError } from "./errors.js";
+import { answerClientError, refuseConnect } from "./http/client-errors.js";
 import { registerErrorHandler, sendError } from "./http/error-handler.js";
 import { registerJsonBodyParser } from "./http/json-body.js";
 import { registerNotFound } from "./http/not-found.js";
+import { REDACTED, redactHeaders, redactUrl } from "./http/redact.js";
 import { zodValidatorCompiler } from "./http/validation.js";
 import type { RouteContext } from "./routes/context.js";
 import { healthRoutes } from "./routes/health.js";
@@ -46,11 +48,12 @@ function loggerOptions(config: ServerConfig, logger: AppOptions["logger"]) {
   return {
     level: config.logLevel,
     ...(logger === undefined ? {} : { stream: logger }),
-    // Secrets never reach the logs, whatever a serializer or an error object carries.
-    redact: { paths: ["req.headers.authorization", "req.headers.cookie", "headers.authorization", "*.headers.authorization"], censor: "[REDACTED]" },
+    // Secrets never reach the logs: the request serializer removes credentials by name and by shape,
+    // and the redact paths catch an Authorization header carried by any other logged object.
+    redact: { paths: ["headers.authorization", "*.headers.authorization", "*.headers.cookie"], censor: REDACTED },
     serializers: {
       req(request: { method: string; url: string; headers: Record<string, unknown>; ip: string }) {
-        return { method: request.method, url: request.url, remoteAddress: request.ip, headers: request.headers };
+        return { method: request.method, url: redactUrl(request.url), remoteAddress: request.ip, headers: redactHeaders(request.headers) };
       },
     },
   };
@@ -61,9 +64,13 @@ export async function buildApp({ config, store, logger }: AppOptions): Promise<A
   const app = Fastify({
     logger: loggerOptions(config, logger),
     bodyLimit: config.bodyLimitBytes,
+    // A slow sender is cut off (408) instead of holding a connection for minutes; Node checks every second.
+    requestTimeout: config.requestTimeoutMs,
+    http: { connectionsCheckingInterval: 1_000, headersTimeout: Math.min(10_000, config.requestTimeoutMs) },
     // Idle keep-alive sockets are closed at shutdown; requests in flight are allowed to finish.
     forceCloseConnections: "idle",
     return503OnClosing: true,
+    clientErrorHandler: answerClientError,
     frameworkErrors: (err, _request, reply) => {
       void sendError(reply, new ApiError(400, "BAD_REQUEST", err.code === "FST_ERR_BAD_URL" ? "Malformed URL" : "Bad request"));
     },
@@ -80,8 +87,8 @@ export async function buildApp({ config, store, logger }: AppOptions): Promise<A
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerJsonBodyParser(app);
-  registerErrorHandler(app);
-  registerNotFound(app);
+  registerErrorHandler(app, registerNotFound(app));
+  refuseConnect(app);
   // The route options objects themselves: hooks of inner scopes (the docs) may still set `auth`.
   const registered: { method: string | string[]; url: string; config?: { auth?: unknown } }[] = [];
   app.addHook("onRoute", (route) => void registered.push(route));
@@ -98,7 +105,7 @@ export async function buildApp({ config, store, logger }: AppOptions): Promise<A
         description:
           "Email-template rendering service: API keys, templates and the SDK endpoints. Every endpoint except the " +
           "health probes and the documentation needs `Authorization: Bearer <API_KEY>`. Errors are " +
-          "`{code, message, issues?}`; see spec/errors.md.",
+          "`{code, message, detail, issues?}`; see spec/errors.md.",
       },
       servers: [{ url: "http://localhost:8787", description: "Local development (make run)" }],
       tags: [

@@ -14,7 +14,9 @@ export async function generateOpenApiYaml(): Promise<string> {
     database: { kind: "sqlite", path: ":memory:" },
     cacheTtlMs: DEFAULTS.cacheTtlMs,
     bodyLimitBytes: DEFAULTS.bodyLimitBytes,
-    rateLimit: { max: DEFAULTS.rateLimitMax, windowMs: DEFAULTS.rateLimitWindowMs },
+    rateLimit: { max: DEFAULTS.rateLimitMax, adminMax: DEFAULTS.adminRateLimitMax, windowMs: DEFAULTS.rateLimitWindowMs },
+    requestTimeoutMs: DEFAULTS.requestTimeoutMs,
+    shutdownGraceMs: DEFAULTS.shutdownGraceMs,
     adminKey: undefined,
     logLevel: "silent",
   };

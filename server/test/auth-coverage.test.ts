@@ -62,7 +62,7 @@ describe("auth fails closed", () => {
     await store.migrate();
     const app = Fastify();
     registerErrorHandler(app);
-    app.addHook("onRequest", authHook(new CachedLookups(store, 0), new RateLimiter({ max: 0, windowMs: 1_000 })));
+    app.addHook("onRequest", authHook(new CachedLookups(store, 0), new RateLimiter({ max: 0, adminMax: 0, windowMs: 1_000 })));
     app.get("/forgotten", async () => ({ secret: true }));
     app.get("/open", { config: { auth: "public" } }, async () => ({ open: true }));
     try {
@@ -79,7 +79,7 @@ describe("auth fails closed", () => {
   it("a misspelt auth level is refused, never treated as public", async () => {
     const store = KyselyStore.open({ kind: "sqlite", path: ":memory:" });
     const app = Fastify();
-    app.addHook("onRequest", authHook(new CachedLookups(store, 0), new RateLimiter({ max: 0, windowMs: 1_000 })));
+    app.addHook("onRequest", authHook(new CachedLookups(store, 0), new RateLimiter({ max: 0, adminMax: 0, windowMs: 1_000 })));
     app.get("/typo", { config: { auth: "pubic" as never } }, async () => ({}));
     try {
       expect((await app.inject({ method: "GET", url: "/typo" })).statusCode).toBe(500);

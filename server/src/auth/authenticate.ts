@@ -66,7 +66,7 @@ export function authHook(lookups: CachedLookups, limiter: RateLimiter) {
     if (level === "admin" && key.role !== "admin") {
       throw new ApiError(403, "FORBIDDEN", "This endpoint needs an admin API key");
     }
-    const retryAfter = limiter.hit(key.id);
+    const retryAfter = limiter.hit(key.id, key.role);
     if (retryAfter > 0) {
       throw new ApiError(429, "RATE_LIMITED", `Rate limit exceeded for this API key; retry in ${retryAfter} s`, undefined, {
         "retry-after": String(retryAfter),

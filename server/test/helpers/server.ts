@@ -12,6 +12,7 @@ export interface TestServerOptions {
   cacheTtlMs?: number;
   bodyLimitBytes?: number;
   rateLimit?: ServerConfig["rateLimit"];
+  requestTimeoutMs?: number;
   logger?: false | NodeJS.WritableStream;
 }
 
@@ -24,7 +25,9 @@ export async function startTestServer(opts: TestServerOptions): Promise<TestServ
     database: opts.database,
     cacheTtlMs: opts.cacheTtlMs ?? 1_000,
     bodyLimitBytes: opts.bodyLimitBytes ?? DEFAULTS.bodyLimitBytes,
-    rateLimit: opts.rateLimit ?? { max: 0, windowMs: 60_000 },
+    rateLimit: opts.rateLimit ?? { max: 0, adminMax: 0, windowMs: 60_000 },
+    requestTimeoutMs: opts.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
+    shutdownGraceMs: DEFAULTS.shutdownGraceMs,
     adminKey,
     logLevel: opts.logger ? "info" : "warn",
   };
