@@ -67,9 +67,10 @@ export async function buildApp({ config, store, logger }: AppOptions): Promise<A
     // A slow sender is cut off (408) instead of holding a connection for minutes; Node checks every second.
     requestTimeout: config.requestTimeoutMs,
     http: { connectionsCheckingInterval: 1_000, headersTimeout: Math.min(10_000, config.requestTimeoutMs) },
-    // Idle keep-alive sockets are closed at shutdown; requests in flight are allowed to finish.
+    // At shutdown idle keep-alive sockets are closed at once; a request already on its way is still
+    // answered (the database stays open until the last connection ends), with `Connection: close`.
     forceCloseConnections: "idle",
-    return503OnClosing: true,
+    return503OnClosing: false,
     clientErrorHandler: answerClientError,
     frameworkErrors: (err, _request, reply) => {
       void sendError(reply, new ApiError(400, "BAD_REQUEST", err.code === "FST_ERR_BAD_URL" ? "Malformed URL" : "Bad request"));
@@ -94,6 +95,10 @@ export async function buildApp({ config, store, logger }: AppOptions): Promise<A
   app.addHook("onRoute", (route) => void registered.push(route));
   const routes = () =>
     registered.flatMap((r) => [r.method].flat().map((method) => ({ method, url: r.url, auth: routeAuth(r.config) })));
+  app.addHook("onSend", async (_request, reply, payload) => {
+    if (context.lifecycle.closing) reply.header("connection", "close");
+    return payload;
+  });
   app.addHook("onRequest", authHook(context.lookups, new RateLimiter(config.rateLimit)));
 
   await app.register(fastifySwagger, {

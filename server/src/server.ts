@@ -12,7 +12,10 @@ export interface RunningServer {
   context: RouteContext;
   store: Store;
   url: string;
-  /** Stops accepting connections, lets requests in flight finish, then closes the database. */
+  /**
+   * Stops accepting connections, closes idle ones, answers requests in flight with `Connection: close`
+   * within the grace period, then closes the database.
+   */
   close(): Promise<void>;
 }
 
@@ -41,11 +44,38 @@ export async function startServer(config: ServerConfig, logger?: AppOptions["log
     close() {
       closing ??= (async () => {
         context.lifecycle.closing = true;
-        await app.close();
+        lingerBeforeClosingIdle(app);
+        // Requests still running when the grace period ends lose their connection; the process must exit.
+        const deadline = setTimeout(() => app.server.closeAllConnections(), config.shutdownGraceMs);
+        try {
+          await app.close();
+        } finally {
+          clearTimeout(deadline);
+        }
         await store.close();
       })();
       return closing;
     },
+  };
+}
+
+/** How long idle keep-alive connections stay open after shutdown begins; see lingerBeforeClosingIdle. */
+const IDLE_LINGER_MS = 200;
+
+/**
+ * Node closes idle keep-alive connections the moment `close()` is called. A request a client has
+ * already written, but the server has not read yet (it sits in the socket buffer), counts as idle and
+ * would be reset unanswered. Reading for a moment first turns it into a request in flight, which is
+ * answered with `Connection: close`; connections still idle after that are closed.
+ */
+function lingerBeforeClosingIdle(app: FastifyInstance): void {
+  const server = app.server;
+  const closeIdle = server.closeIdleConnections.bind(server);
+  let scheduled = false;
+  server.closeIdleConnections = () => {
+    if (scheduled) return;
+    scheduled = true;
+    setTimeout(closeIdle, IDLE_LINGER_MS);
   };
 }
 
