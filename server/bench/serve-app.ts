@@ -19,6 +19,7 @@ const server = await startServer(
     rateLimit: { max: 1_000_000_000, adminMax: 0, windowMs: DEFAULTS.rateLimitWindowMs },
     requestTimeoutMs: DEFAULTS.requestTimeoutMs,
     shutdownGraceMs: DEFAULTS.shutdownGraceMs,
+    render: { workers: DEFAULTS.renderWorkers, timeoutMs: DEFAULTS.renderTimeoutMs },
     adminKey: generateApiKey(),
     logLevel: "warn",
   },

@@ -11,6 +11,7 @@ import { answerClientError, refuseConnect } from "./http/client-errors.js";
 import { registerErrorHandler, sendError } from "./http/error-handler.js";
 import { registerJsonBodyParser } from "./http/json-body.js";
 import { registerNotFound } from "./http/not-found.js";
+import { RenderPool } from "./render/pool.js";
 import { REDACTED, redactHeaders, redactUrl } from "./http/redact.js";
 import { zodValidatorCompiler } from "./http/validation.js";
 import type { RouteContext } from "./routes/context.js";
@@ -81,9 +82,11 @@ export async function buildApp({ config, store, logger }: AppOptions): Promise<A
     config,
     store,
     lookups: new CachedLookups(store, config.cacheTtlMs),
+    renderPool: new RenderPool({ size: config.render.workers, timeoutMs: config.render.timeoutMs, maxQueue: 64 * config.render.workers, maxHeapMb: 1_024 }),
     lifecycle: { closing: false },
   };
 
+  app.addHook("onClose", () => context.renderPool.close());
   app.decorateRequest("apiKey", null);
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

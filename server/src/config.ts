@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 
 /** Where the data lives: an embedded SQLite file (default) or a PostgreSQL server. */
@@ -25,6 +26,8 @@ export interface ServerConfig {
   requestTimeoutMs: number;
   /** After SIGTERM: how long requests in flight may take before the remaining connections are cut. */
   shutdownGraceMs: number;
+  /** The deprecated render endpoint renders on this many worker threads, each within this budget. */
+  render: { workers: number; timeoutMs: number };
   adminKey: string | undefined;
   logLevel: string;
 }
@@ -46,6 +49,8 @@ export const DEFAULTS = {
   rateLimitWindowMs: 60_000,
   requestTimeoutMs: 30_000,
   shutdownGraceMs: 10_000,
+  renderWorkers: Math.max(1, Math.min(4, os.availableParallelism())),
+  renderTimeoutMs: 10_000,
   logLevel: "info",
 } as const;
 
@@ -95,6 +100,10 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     },
     requestTimeoutMs: intVar(env, "MAILRENDER_REQUEST_TIMEOUT_MS", DEFAULTS.requestTimeoutMs, 1_000, 600_000),
     shutdownGraceMs: intVar(env, "MAILRENDER_SHUTDOWN_GRACE_MS", DEFAULTS.shutdownGraceMs, 0, 600_000),
+    render: {
+      workers: intVar(env, "MAILRENDER_RENDER_WORKERS", DEFAULTS.renderWorkers, 1, 64),
+      timeoutMs: intVar(env, "MAILRENDER_RENDER_TIMEOUT_MS", DEFAULTS.renderTimeoutMs, 100, 600_000),
+    },
     adminKey: adminKey === "" ? undefined : adminKey,
     logLevel: env["LOG_LEVEL"]?.trim() || DEFAULTS.logLevel,
   };

@@ -17,6 +17,7 @@ export async function generateOpenApiYaml(): Promise<string> {
     rateLimit: { max: DEFAULTS.rateLimitMax, adminMax: DEFAULTS.adminRateLimitMax, windowMs: DEFAULTS.rateLimitWindowMs },
     requestTimeoutMs: DEFAULTS.requestTimeoutMs,
     shutdownGraceMs: DEFAULTS.shutdownGraceMs,
+    render: { workers: DEFAULTS.renderWorkers, timeoutMs: DEFAULTS.renderTimeoutMs },
     adminKey: undefined,
     logLevel: "silent",
   };

@@ -13,6 +13,7 @@ export interface TestServerOptions {
   bodyLimitBytes?: number;
   rateLimit?: ServerConfig["rateLimit"];
   requestTimeoutMs?: number;
+  renderTimeoutMs?: number;
   logger?: false | NodeJS.WritableStream;
 }
 
@@ -28,6 +29,7 @@ export async function startTestServer(opts: TestServerOptions): Promise<TestServ
     rateLimit: opts.rateLimit ?? { max: 0, adminMax: 0, windowMs: 60_000 },
     requestTimeoutMs: opts.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
     shutdownGraceMs: DEFAULTS.shutdownGraceMs,
+    render: { workers: DEFAULTS.renderWorkers, timeoutMs: opts.renderTimeoutMs ?? DEFAULTS.renderTimeoutMs },
     adminKey,
     logLevel: opts.logger ? "info" : "warn",
   };
