@@ -16,7 +16,10 @@ const server = await startServer(
     cacheTtlMs: DEFAULTS.cacheTtlMs,
     bodyLimitBytes: DEFAULTS.bodyLimitBytes,
     // The limiter stays in the request path, with a budget the benchmark cannot exhaust.
-    rateLimit: { max: 1_000_000_000, windowMs: DEFAULTS.rateLimitWindowMs },
+    rateLimit: { max: 1_000_000_000, adminMax: 0, windowMs: DEFAULTS.rateLimitWindowMs },
+    requestTimeoutMs: DEFAULTS.requestTimeoutMs,
+    shutdownGraceMs: DEFAULTS.shutdownGraceMs,
+    render: { workers: DEFAULTS.renderWorkers, timeoutMs: DEFAULTS.renderTimeoutMs },
     adminKey: generateApiKey(),
     logLevel: "warn",
   },

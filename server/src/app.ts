@@ -2,14 +2,17 @@ import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyInstance } from "fastify";
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler } from "fastify-type-provider-zod";
-import { authHook } from "./auth/authenticate.js";
+import { authHook, routeAuth, type AuthLevel } from "./auth/authenticate.js";
 import { RateLimiter } from "./auth/rate-limit.js";
 import { CachedLookups } from "./cache/lookups.js";
 import type { ServerConfig } from "./config.js";
 import { ApiError } from "./errors.js";
+import { answerClientError, refuseConnect } from "./http/client-errors.js";
 import { registerErrorHandler, sendError } from "./http/error-handler.js";
 import { registerJsonBodyParser } from "./http/json-body.js";
 import { registerNotFound } from "./http/not-found.js";
+import { RenderPool } from "./render/pool.js";
+import { REDACTED, redactHeaders, redactUrl } from "./http/redact.js";
 import { zodValidatorCompiler } from "./http/validation.js";
 import type { RouteContext } from "./routes/context.js";
 import { healthRoutes } from "./routes/health.js";
@@ -27,9 +30,18 @@ export interface AppOptions {
   logger?: false | NodeJS.WritableStream;
 }
 
+/** One registered route and who may call it, as the auth hook will decide. */
+export interface RouteEntry {
+  method: string;
+  url: string;
+  auth: AuthLevel;
+}
+
 export interface App {
   app: FastifyInstance;
   context: RouteContext;
+  /** Every registered route (HEAD included) with its auth level, so the coverage can be audited. */
+  routes(): RouteEntry[];
 }
 
 function loggerOptions(config: ServerConfig, logger: AppOptions["logger"]) {
@@ -37,11 +49,12 @@ function loggerOptions(config: ServerConfig, logger: AppOptions["logger"]) {
   return {
     level: config.logLevel,
     ...(logger === undefined ? {} : { stream: logger }),
-    // Secrets never reach the logs, whatever a serializer or an error object carries.
-    redact: { paths: ["req.headers.authorization", "req.headers.cookie", "headers.authorization", "*.headers.authorization"], censor: "[REDACTED]" },
+    // Secrets never reach the logs: the request serializer removes credentials by name and by shape,
+    // and the redact paths catch an Authorization header carried by any other logged object.
+    redact: { paths: ["headers.authorization", "*.headers.authorization", "*.headers.cookie"], censor: REDACTED },
     serializers: {
       req(request: { method: string; url: string; headers: Record<string, unknown>; ip: string }) {
-        return { method: request.method, url: request.url, remoteAddress: request.ip, headers: request.headers };
+        return { method: request.method, url: redactUrl(request.url), remoteAddress: request.ip, headers: redactHeaders(request.headers) };
       },
     },
   };
@@ -52,9 +65,14 @@ export async function buildApp({ config, store, logger }: AppOptions): Promise<A
   const app = Fastify({
     logger: loggerOptions(config, logger),
     bodyLimit: config.bodyLimitBytes,
-    // Idle keep-alive sockets are closed at shutdown; requests in flight are allowed to finish.
+    // A slow sender is cut off (408) instead of holding a connection for minutes; Node checks every second.
+    requestTimeout: config.requestTimeoutMs,
+    http: { connectionsCheckingInterval: 1_000, headersTimeout: Math.min(10_000, config.requestTimeoutMs) },
+    // At shutdown idle keep-alive sockets are closed at once; a request already on its way is still
+    // answered (the database stays open until the last connection ends), with `Connection: close`.
     forceCloseConnections: "idle",
-    return503OnClosing: true,
+    return503OnClosing: false,
+    clientErrorHandler: answerClientError,
     frameworkErrors: (err, _request, reply) => {
       void sendError(reply, new ApiError(400, "BAD_REQUEST", err.code === "FST_ERR_BAD_URL" ? "Malformed URL" : "Bad request"));
     },
@@ -64,15 +82,26 @@ export async function buildApp({ config, store, logger }: AppOptions): Promise<A
     config,
     store,
     lookups: new CachedLookups(store, config.cacheTtlMs),
+    renderPool: new RenderPool({ size: config.render.workers, timeoutMs: config.render.timeoutMs, maxQueue: 64 * config.render.workers, maxHeapMb: 1_024 }),
     lifecycle: { closing: false },
   };
 
+  app.addHook("onClose", () => context.renderPool.close());
   app.decorateRequest("apiKey", null);
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerJsonBodyParser(app);
-  registerErrorHandler(app);
-  registerNotFound(app);
+  registerErrorHandler(app, registerNotFound(app));
+  refuseConnect(app);
+  // The route options objects themselves: hooks of inner scopes (the docs) may still set `auth`.
+  const registered: { method: string | string[]; url: string; config?: { auth?: unknown } }[] = [];
+  app.addHook("onRoute", (route) => void registered.push(route));
+  const routes = () =>
+    registered.flatMap((r) => [r.method].flat().map((method) => ({ method, url: r.url, auth: routeAuth(r.config) })));
+  app.addHook("onSend", async (_request, reply, payload) => {
+    if (context.lifecycle.closing) reply.header("connection", "close");
+    return payload;
+  });
   app.addHook("onRequest", authHook(context.lookups, new RateLimiter(config.rateLimit)));
 
   await app.register(fastifySwagger, {
@@ -84,7 +113,7 @@ export async function buildApp({ config, store, logger }: AppOptions): Promise<A
         description:
           "Email-template rendering service: API keys, templates and the SDK endpoints. Every endpoint except the " +
           "health probes and the documentation needs `Authorization: Bearer <API_KEY>`. Errors are " +
-          "`{code, message, issues?}`; see spec/errors.md.",
+          "`{code, message, detail, issues?}`; see spec/errors.md.",
       },
       servers: [{ url: "http://localhost:8787", description: "Local development (make run)" }],
       tags: [
@@ -98,7 +127,13 @@ export async function buildApp({ config, store, logger }: AppOptions): Promise<A
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: "/docs" });
+  await app.register(async (docs) => {
+    // The documentation pages are public, like the document they show.
+    docs.addHook("onRoute", (route) => {
+      route.config = { ...route.config, auth: "public" };
+    });
+    await docs.register(fastifySwaggerUi, { routePrefix: "/docs" });
+  });
   app.get("/openapi.json", { schema: { hide: true }, config: { auth: "public" } }, async (_request, reply) =>
     reply.type("application/json; charset=utf-8").send(JSON.stringify(app.swagger())),
   );
@@ -109,5 +144,6 @@ export async function buildApp({ config, store, logger }: AppOptions): Promise<A
   await app.register(keyRoutes, context);
   await app.register(templateRoutes, context);
   await app.ready();
-  return { app, context };
+  routes(); // a misspelt auth level stops the start here instead of opening a route
+  return { app, context, routes };
 }

@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 
 /** Where the data lives: an embedded SQLite file (default) or a PostgreSQL server. */
@@ -6,8 +7,10 @@ export type DatabaseConfig =
   | { kind: "postgres"; url: string };
 
 export interface RateLimitConfig {
-  /** Requests allowed per key per window; 0 disables the limiter. */
+  /** Requests allowed per render key per window; 0 disables the limit for render keys. */
   max: number;
+  /** The same for admin keys; 0 (default) means unlimited, so load can never lock the operator out. */
+  adminMax: number;
   windowMs: number;
 }
 
@@ -19,6 +22,12 @@ export interface ServerConfig {
   cacheTtlMs: number;
   bodyLimitBytes: number;
   rateLimit: RateLimitConfig;
+  /** Longest time a client may take to send a whole request (headers and body); then 408. */
+  requestTimeoutMs: number;
+  /** After SIGTERM: how long requests in flight may take before the remaining connections are cut. */
+  shutdownGraceMs: number;
+  /** The deprecated render endpoint renders on this many worker threads, each within this budget. */
+  render: { workers: number; timeoutMs: number };
   adminKey: string | undefined;
   logLevel: string;
 }
@@ -36,7 +45,12 @@ export const DEFAULTS = {
   bodyLimitBytes: 1024 * 1024,
   // Generous: a busy client fetching one template per render never sees it; tests lower it.
   rateLimitMax: 6_000,
+  adminRateLimitMax: 0,
   rateLimitWindowMs: 60_000,
+  requestTimeoutMs: 30_000,
+  shutdownGraceMs: 10_000,
+  renderWorkers: Math.max(1, Math.min(4, os.availableParallelism())),
+  renderTimeoutMs: 10_000,
   logLevel: "info",
 } as const;
 
@@ -81,7 +95,14 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     bodyLimitBytes: intVar(env, "MAILRENDER_BODY_LIMIT_BYTES", DEFAULTS.bodyLimitBytes, 1_024, 100 * 1024 * 1024),
     rateLimit: {
       max: intVar(env, "MAILRENDER_RATE_LIMIT_MAX", DEFAULTS.rateLimitMax, 0, 1_000_000_000),
+      adminMax: intVar(env, "MAILRENDER_ADMIN_RATE_LIMIT_MAX", DEFAULTS.adminRateLimitMax, 0, 1_000_000_000),
       windowMs: intVar(env, "MAILRENDER_RATE_LIMIT_WINDOW_MS", DEFAULTS.rateLimitWindowMs, 100, 86_400_000),
+    },
+    requestTimeoutMs: intVar(env, "MAILRENDER_REQUEST_TIMEOUT_MS", DEFAULTS.requestTimeoutMs, 1_000, 600_000),
+    shutdownGraceMs: intVar(env, "MAILRENDER_SHUTDOWN_GRACE_MS", DEFAULTS.shutdownGraceMs, 0, 600_000),
+    render: {
+      workers: intVar(env, "MAILRENDER_RENDER_WORKERS", DEFAULTS.renderWorkers, 1, 64),
+      timeoutMs: intVar(env, "MAILRENDER_RENDER_TIMEOUT_MS", DEFAULTS.renderTimeoutMs, 100, 600_000),
     },
     adminKey: adminKey === "" ? undefined : adminKey,
     logLevel: env["LOG_LEVEL"]?.trim() || DEFAULTS.logLevel,

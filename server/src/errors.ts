@@ -14,6 +14,9 @@ export type ErrorCode =
   | "KEY_NOT_FOUND"
   | "KEY_REVOKED"
   | "METHOD_NOT_ALLOWED"
+  | "NOT_IMPLEMENTED"
+  | "REQUEST_TIMEOUT"
+  | "HEADERS_TOO_LARGE"
   | "PAYLOAD_TOO_LARGE"
   | "UNSUPPORTED_MEDIA_TYPE"
   | "RENDER_ERROR"
@@ -24,6 +27,8 @@ export type ErrorCode =
 export interface ErrorBody {
   code: ErrorCode;
   message: string;
+  /** The same text as `message`, for clients written against RFC 9457-style `detail`. */
+  detail: string;
   issues?: Issue[];
 }
 
@@ -40,9 +45,8 @@ export class ApiError extends Error {
   }
 
   body(): ErrorBody {
-    return this.issues === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, issues: this.issues };
+    const body: ErrorBody = { code: this.code, message: this.message, detail: this.message };
+    return this.issues === undefined ? body : { ...body, issues: this.issues };
   }
 }
 

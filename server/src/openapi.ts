@@ -14,7 +14,10 @@ export async function generateOpenApiYaml(): Promise<string> {
     database: { kind: "sqlite", path: ":memory:" },
     cacheTtlMs: DEFAULTS.cacheTtlMs,
     bodyLimitBytes: DEFAULTS.bodyLimitBytes,
-    rateLimit: { max: DEFAULTS.rateLimitMax, windowMs: DEFAULTS.rateLimitWindowMs },
+    rateLimit: { max: DEFAULTS.rateLimitMax, adminMax: DEFAULTS.adminRateLimitMax, windowMs: DEFAULTS.rateLimitWindowMs },
+    requestTimeoutMs: DEFAULTS.requestTimeoutMs,
+    shutdownGraceMs: DEFAULTS.shutdownGraceMs,
+    render: { workers: DEFAULTS.renderWorkers, timeoutMs: DEFAULTS.renderTimeoutMs },
     adminKey: undefined,
     logLevel: "silent",
   };

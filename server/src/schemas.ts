@@ -15,7 +15,8 @@ export const IssueSchema = z
 export const ErrorSchema = z
   .object({
     code: z.string().describe("Stable error code, see spec/errors.md"),
-    message: z.string(),
+    message: z.string().describe("For humans; never carries internals"),
+    detail: z.string().describe("The same text as `message`"),
     issues: z.array(IssueSchema).optional().describe("Present on 422 only"),
   })
   .meta({ id: "Error" });

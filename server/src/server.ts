@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
-import { buildApp, type AppOptions } from "./app.js";
-import { ensureAdminKey } from "./bootstrap.js";
+import { buildApp, type App, type AppOptions } from "./app.js";
+import { ensureAdminKey, type BootstrapOutcome } from "./bootstrap.js";
 import type { ServerConfig } from "./config.js";
 import type { RouteContext } from "./routes/context.js";
 import { KyselyStore } from "./store/kysely-store.js";
@@ -8,39 +8,74 @@ import type { Store } from "./store/types.js";
 
 export interface RunningServer {
   app: FastifyInstance;
+  routes: App["routes"];
   context: RouteContext;
   store: Store;
   url: string;
-  /** Stops accepting connections, lets requests in flight finish, then closes the database. */
+  /**
+   * Stops accepting connections, closes idle ones, answers requests in flight with `Connection: close`
+   * within the grace period, then closes the database.
+   */
   close(): Promise<void>;
 }
 
 /** Opens the store, migrates, registers the bootstrap admin key, then listens. */
 export async function startServer(config: ServerConfig, logger?: AppOptions["logger"]): Promise<RunningServer> {
   const store = KyselyStore.open(config.database);
+  let bootstrap: BootstrapOutcome;
   try {
     await store.migrate();
-    await ensureAdminKey(store, config.adminKey);
+    bootstrap = await ensureAdminKey(store, config.adminKey);
   } catch (err) {
     await store.close();
     throw err;
   }
-  const { app, context } = await buildApp({ config, store, ...(logger === undefined ? {} : { logger }) });
+  const { app, context, routes } = await buildApp({ config, store, ...(logger === undefined ? {} : { logger }) });
+  if (bootstrap.outcome === "retired") app.log.warn(bootstrap.message);
+  else app.log.info(bootstrap.message);
   const url = await app.listen({ host: config.host, port: config.port });
   let closing: Promise<void> | undefined;
   return {
     app,
+    routes,
     context,
     store,
     url,
     close() {
       closing ??= (async () => {
         context.lifecycle.closing = true;
-        await app.close();
+        lingerBeforeClosingIdle(app);
+        // Requests still running when the grace period ends lose their connection; the process must exit.
+        const deadline = setTimeout(() => app.server.closeAllConnections(), config.shutdownGraceMs);
+        try {
+          await app.close();
+        } finally {
+          clearTimeout(deadline);
+        }
         await store.close();
       })();
       return closing;
     },
+  };
+}
+
+/** How long idle keep-alive connections stay open after shutdown begins; see lingerBeforeClosingIdle. */
+const IDLE_LINGER_MS = 200;
+
+/**
+ * Node closes idle keep-alive connections the moment `close()` is called. A request a client has
+ * already written, but the server has not read yet (it sits in the socket buffer), counts as idle and
+ * would be reset unanswered. Reading for a moment first turns it into a request in flight, which is
+ * answered with `Connection: close`; connections still idle after that are closed.
+ */
+function lingerBeforeClosingIdle(app: FastifyInstance): void {
+  const server = app.server;
+  const closeIdle = server.closeIdleConnections.bind(server);
+  let scheduled = false;
+  server.closeIdleConnections = () => {
+    if (scheduled) return;
+    scheduled = true;
+    setTimeout(closeIdle, IDLE_LINGER_MS);
   };
 }
 

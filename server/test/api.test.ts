@@ -465,7 +465,7 @@ describe.each(BACKENDS)("HTTP API on %s", (backend) => {
   describe("limits configured lower on a second server on the same database", () => {
     let limited: TestServer;
     beforeAll(async () => {
-      limited = await startTestServer({ database: db.config, adminKey: admin, bodyLimitBytes: 2_048, rateLimit: { max: 3, windowMs: 60_000 } });
+      limited = await startTestServer({ database: db.config, adminKey: admin, bodyLimitBytes: 2_048, rateLimit: { max: 3, adminMax: 5, windowMs: 60_000 } });
     });
     afterAll(async () => {
       await limited?.close();

@@ -99,7 +99,7 @@ describe("mailrender-server as a process", () => {
     } finally {
       child.kill("SIGKILL");
     }
-  });
+  }, 90_000); // five CLI processes, each compiling TypeScript on start: slow on a loaded 2-core machine
 
   it("SIGTERM lets a request in flight finish, then exits 0", async () => {
     const port = await freePort();
@@ -133,6 +133,58 @@ describe("mailrender-server as a process", () => {
     const res = await response;
     expect(res.status, res.text).toBe(201);
     expect(await exited).toBe(0);
+  });
+  it("SIGTERM under keep-alive load: every written request is answered (0 resets), idle connections do not hold the process", async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, CLI, {
+      cwd: SERVER_DIR,
+      env: env({ MAILRENDER_SQLITE_PATH: path.join(tmp, "sigterm-load.db"), PORT: String(port), LOG_LEVEL: "warn", MAILRENDER_SHUTDOWN_GRACE_MS: "8000" }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const exitedAt = new Promise<number>((resolve) => child.on("exit", () => resolve(Date.now())));
+    for (let i = 0; i < 200; i++) {
+      try {
+        await fetch(`http://127.0.0.1:${port}/healthz`);
+        break;
+      } catch {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    const outcomes: Record<string, number> = {};
+    const count = (k: string) => (outcomes[k] = (outcomes[k] ?? 0) + 1);
+    let stop = false;
+    // Clients that send one request after another on their kept-alive connection …
+    const busy = Array.from({ length: 8 }, async () => {
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      while (!stop) {
+        await new Promise<void>((resolve) => {
+          const req = http.get({ host: "127.0.0.1", port, path: "/healthz", agent }, (res) => {
+            res.resume();
+            res.on("end", () => (count(String(res.statusCode)), resolve()));
+          });
+          req.on("error", (e: NodeJS.ErrnoException) => {
+            // Refused: the server no longer listens, nothing was written. Anything else lost a written request.
+            count(e.code === "ECONNREFUSED" ? "refused" : `reset ${e.code ?? e.message}`);
+            if (e.code === "ECONNREFUSED") stop = true;
+            resolve();
+          });
+        });
+      }
+      agent.destroy();
+    });
+    // … and connections that stay open and idle.
+    const idle = new http.Agent({ keepAlive: true, maxSockets: 2 });
+    for (let i = 0; i < 2; i++) await new Promise((r) => http.get({ host: "127.0.0.1", port, path: "/healthz", agent: idle }, (res) => (res.resume(), res.on("end", r))));
+    await new Promise((r) => setTimeout(r, 500));
+    const sentAt = Date.now();
+    child.kill("SIGTERM");
+    const exitMs = (await exitedAt) - sentAt;
+    stop = true;
+    await Promise.all(busy);
+    idle.destroy();
+    expect(Object.keys(outcomes).filter((k) => k.startsWith("reset")), JSON.stringify(outcomes)).toEqual([]);
+    expect(outcomes["200"]).toBeGreaterThan(8);
+    expect(exitMs).toBeLessThan(5_000); // well within the 8 s grace: idle connections are closed, not waited for
   });
 });
 

@@ -60,7 +60,7 @@ describe("TtlCache", () => {
 describe("RateLimiter", () => {
   it("allows max per window per key and reports the wait in seconds", () => {
     let now = 0;
-    const limiter = new RateLimiter({ max: 2, windowMs: 10_000 }, () => now);
+    const limiter = new RateLimiter({ max: 2, adminMax: 0, windowMs: 10_000 }, () => now);
     expect(limiter.hit("k")).toBe(0);
     expect(limiter.hit("k")).toBe(0);
     expect(limiter.hit("other")).toBe(0);
@@ -71,8 +71,18 @@ describe("RateLimiter", () => {
   });
 
   it("is off with max 0", () => {
-    const limiter = new RateLimiter({ max: 0, windowMs: 1_000 });
+    const limiter = new RateLimiter({ max: 0, adminMax: 0, windowMs: 1_000 });
     for (let i = 0; i < 100; i++) expect(limiter.hit("k")).toBe(0);
+  });
+
+  it("has a budget per role: by default load never locks an admin key out", () => {
+    const defaults = loadConfig({}).rateLimit;
+    const limiter = new RateLimiter(defaults);
+    for (let i = 0; i < defaults.max; i++) expect(limiter.hit("render", "render")).toBe(0);
+    expect(limiter.hit("render", "render")).toBeGreaterThan(0);
+    for (let i = 0; i < defaults.max * 2; i++) expect(limiter.hit("admin", "admin")).toBe(0);
+    const capped = new RateLimiter({ max: 0, adminMax: 2, windowMs: 1_000 });
+    expect([capped.hit("a", "admin"), capped.hit("a", "admin"), capped.hit("a", "admin") > 0]).toEqual([0, 0, true]);
   });
 });
 

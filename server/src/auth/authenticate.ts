@@ -9,6 +9,19 @@ import type { RateLimiter } from "./rate-limit.js";
 /** Who may call a route: anyone (health, docs), any valid key, or an admin key. */
 export type AuthLevel = "public" | "key" | "admin";
 
+const AUTH_LEVELS: readonly AuthLevel[] = ["public", "key", "admin"];
+
+/**
+ * A route is private unless it says otherwise: no `config.auth` means any valid key. Failing closed
+ * means a route added without thinking about auth is protected, not exposed.
+ */
+export function routeAuth(config: { auth?: unknown } | undefined): AuthLevel {
+  const auth = config?.auth;
+  if (auth === undefined) return "key";
+  if (!AUTH_LEVELS.includes(auth as AuthLevel)) throw new Error(`unknown auth level '${String(auth)}'`);
+  return auth as AuthLevel;
+}
+
 declare module "fastify" {
   interface FastifyContextConfig {
     auth?: AuthLevel;
@@ -47,13 +60,13 @@ export async function resolveKey(header: string | undefined, lookups: CachedLook
 /** onRequest hook: authenticate, authorise the role, then count the request against the key's limit. */
 export function authHook(lookups: CachedLookups, limiter: RateLimiter) {
   return async (request: FastifyRequest): Promise<void> => {
-    const level = request.routeOptions.config.auth ?? "public";
+    const level = routeAuth(request.routeOptions.config);
     if (level === "public") return;
     const key = await resolveKey(request.headers.authorization, lookups, Date.now());
     if (level === "admin" && key.role !== "admin") {
       throw new ApiError(403, "FORBIDDEN", "This endpoint needs an admin API key");
     }
-    const retryAfter = limiter.hit(key.id);
+    const retryAfter = limiter.hit(key.id, key.role);
     if (retryAfter > 0) {
       throw new ApiError(429, "RATE_LIMITED", `Rate limit exceeded for this API key; retry in ${retryAfter} s`, undefined, {
         "retry-after": String(retryAfter),

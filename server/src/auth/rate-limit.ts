@@ -1,7 +1,8 @@
 import type { RateLimitConfig } from "../config.js";
+import type { KeyRole } from "../store/types.js";
 
 /**
- * Fixed-window request counter per key, in this process's memory (each server instance limits on its
+ * Fixed-window request counter per key, with a budget per role (admin keys unlimited by default), in this process's memory (each server instance limits on its
  * own; behind N instances a key gets at most N × max). Cheap enough for the hot path: one map lookup.
  */
 export class RateLimiter {
@@ -13,8 +14,9 @@ export class RateLimiter {
   ) {}
 
   /** Counts one request; returns the seconds to wait when the key is over its limit, else 0. */
-  hit(keyId: string): number {
-    if (this.config.max <= 0) return 0;
+  hit(keyId: string, role: KeyRole = "render"): number {
+    const max = role === "admin" ? this.config.adminMax : this.config.max;
+    if (max <= 0) return 0;
     const now = this.now();
     let window = this.windows.get(keyId);
     if (window === undefined || now - window.start >= this.config.windowMs) {
@@ -23,7 +25,7 @@ export class RateLimiter {
       this.windows.set(keyId, window);
     }
     window.count += 1;
-    if (window.count <= this.config.max) return 0;
+    if (window.count <= max) return 0;
     return Math.max(1, Math.ceil((window.start + this.config.windowMs - now) / 1000));
   }
 

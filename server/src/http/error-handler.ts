@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError, validationError, type ErrorBody } from "../errors.js";
 import { isUnavailable } from "../store/unavailable.js";
+import type { RouteMiss } from "./not-found.js";
 import { RequestValidationError } from "./validation.js";
 
 /** Fastify's own request errors we answer with a specific status; anything else is a 500. */
@@ -16,8 +17,11 @@ const FRAMEWORK_ERRORS: Record<string, () => ApiError> = {
 };
 
 /** Maps any error to the public `{code, message, issues?}` body; never exposes internals. */
-export function toApiError(err: unknown, request: FastifyRequest): ApiError {
+export function toApiError(err: unknown, request: FastifyRequest, routeMiss?: RouteMiss): ApiError {
   if (err instanceof ApiError) return err;
+  // No route matched, and Fastify failed before the not-found handler (e.g. a QUERY request without
+  // Content-Type): the answer is still 404/405, not a parsing error about a route that does not exist.
+  if (routeMiss !== undefined && request.is404) return routeMiss(request);
   if (err instanceof RequestValidationError) return validationError(err.issues);
   if (isUnavailable(err)) {
     request.log.error({ err }, "database unavailable");
@@ -36,9 +40,12 @@ export function toApiError(err: unknown, request: FastifyRequest): ApiError {
 
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   const body: ErrorBody = error.body();
+  // Refused before its body arrived (e.g. 401): close afterwards, so a slow or endless body does not
+  // keep the connection busy after the answer.
+  if (!reply.request.raw.complete) reply.header("connection", "close");
   return reply.code(error.status).headers(error.headers).type("application/json; charset=utf-8").send(body);
 }
 
-export function registerErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((err, request, reply) => sendError(reply, toApiError(err, request)));
+export function registerErrorHandler(app: FastifyInstance, routeMiss?: RouteMiss): void {
+  app.setErrorHandler((err, request, reply) => sendError(reply, toApiError(err, request, routeMiss)));
 }

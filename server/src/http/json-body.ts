@@ -3,7 +3,7 @@ import { validationError } from "../errors.js";
 
 /**
  * JSON is the only body format. Our own parser (instead of Fastify's) so that malformed JSON is a 422
- * `json_invalid` issue with the position, like the FastAPI service, and an empty body is `missing`.
+ * `json_invalid` issue with the position, like the FastAPI service.
  */
 export function registerJsonBodyParser(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
@@ -13,8 +13,10 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
 
 function parseJson(body: string | Buffer, done: (err: Error | null, value?: unknown) => void): void {
   const text = typeof body === "string" ? body : body.toString("utf8");
+  // An empty body with a JSON Content-Type is no body: clients that set the header on every request
+  // (DELETE, a body-less rotate) must not be refused. Routes that need a body say `missing`.
   if (text.trim() === "") {
-    done(validationError([{ loc: ["body"], msg: "Field required", type: "missing" }]));
+    done(null, undefined);
     return;
   }
   let value: unknown;

@@ -1,12 +1,15 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ApiError } from "../errors.js";
 import { sendError } from "./error-handler.js";
+
+/** The answer for a request no route matched: 405 with `Allow` when the path exists, else 404. */
+export type RouteMiss = (request: FastifyRequest) => ApiError;
 
 /**
  * Fastify answers an unknown method on a known path with 404; HTTP says 405 with `Allow`. We keep a
  * table of route patterns (filled by the onRoute hook) to tell the two apart.
  */
-export function registerNotFound(app: FastifyInstance): void {
+export function registerNotFound(app: FastifyInstance): RouteMiss {
   const routes: { pattern: RegExp; methods: Set<string> }[] = [];
   app.addHook("onRoute", (route) => {
     const source = "^" + route.url.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[^/]+/g, "[^/]+").replace(/\*/g, ".*") + "/?$";
@@ -18,14 +21,16 @@ export function registerNotFound(app: FastifyInstance): void {
     for (const m of Array.isArray(route.method) ? route.method : [route.method]) entry.methods.add(m);
   });
 
-  app.setNotFoundHandler((request, reply) => {
+  const miss: RouteMiss = (request) => {
     const path = request.url.split("?")[0] ?? "/";
     const allowed = new Set<string>();
     for (const r of routes) if (r.pattern.test(path)) for (const m of r.methods) allowed.add(m);
     if (allowed.size > 0) {
       const allow = [...allowed].sort().join(", ");
-      return sendError(reply, new ApiError(405, "METHOD_NOT_ALLOWED", `Method ${request.method} is not allowed here; allowed: ${allow}`, undefined, { allow }));
+      return new ApiError(405, "METHOD_NOT_ALLOWED", `Method ${request.method} is not allowed here; allowed: ${allow}`, undefined, { allow });
     }
-    return sendError(reply, new ApiError(404, "NOT_FOUND", `No route for ${request.method} ${path}`));
-  });
+    return new ApiError(404, "NOT_FOUND", `No route for ${request.method} ${path}`);
+  };
+  app.setNotFoundHandler((request, reply) => sendError(reply, miss(request)));
+  return miss;
 }

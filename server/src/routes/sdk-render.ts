@@ -1,8 +1,9 @@
-import { render, RenderError, type DynamicData } from "@mailrender/engine";
+import type { DynamicData } from "@mailrender/engine";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireTarget } from "../auth/authenticate.js";
-import { templateNotFound, validationError } from "../errors.js";
+import { ApiError, templateNotFound, validationError } from "../errors.js";
+import { RenderFailure } from "../render/pool.js";
 import { RenderTargetSchema } from "../schemas.js";
 import { currentKey, type RouteContext } from "./context.js";
 import { errors, SECURED } from "./responses.js";
@@ -49,6 +50,22 @@ function toDynamicData(input: z.output<typeof DynamicDataSchema> | undefined): D
   return { ...(mergeTags && { merge_tags: mergeTags }), ...(input.context && { context: input.context }) };
 }
 
+/** Engine issues pass through unchanged, so they match what a client's in-process render reports. */
+function renderFailureError(err: RenderFailure): Error {
+  switch (err.kind) {
+    case "render":
+      return validationError(err.issues, err.message);
+    case "timeout":
+      return validationError([{ loc: ["body", "template_id"], msg: err.message, type: "render_timeout" }], err.message);
+    case "memory":
+      return validationError([{ loc: ["body", "template_id"], msg: err.message, type: "render_memory" }], err.message);
+    case "overloaded":
+      return new ApiError(503, "UNAVAILABLE", err.message, undefined, { "retry-after": "1" });
+    default:
+      return err;
+  }
+}
+
 const CONTENT_TYPES = { html: "text/html; charset=utf-8", "react-email": "text/plain; charset=utf-8", mjml: "text/plain; charset=utf-8" } as const;
 
 /** POST /v1/sdk/render (deprecated): renders on the server with the same engine the clients embed. */
@@ -64,7 +81,9 @@ export const sdkRenderRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, 
         description:
           "Deprecated: clients render in-process from `GET /v1/sdk/template/{id}`. Every response carries `Deprecation`, " +
           "`Sunset` and `Link: <…>; rel=\"deprecation\"`. The body of a 200 is the raw output (minified, byte-identical to " +
-          "the clients'), `text/html` for `html` and `text/plain` for `react-email` and `mjml`.",
+          "the clients'), `text/html` for `html` and `text/plain` for `react-email` and `mjml`. Renders run on worker " +
+          "threads within a time budget (`MAILRENDER_RENDER_TIMEOUT_MS`, default 10 s): past it, 422 with issue type " +
+          "`render_timeout`; 503 when too many renders are waiting.",
         deprecated: true,
         security: SECURED,
         body: RenderRequestSchema,
@@ -89,12 +108,10 @@ export const sdkRenderRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, 
       const template = await ctx.lookups.template(id);
       if (template === null) throw templateNotFound(id);
       try {
-        const result = await render(JSON.parse(template.body) as unknown, { target, dynamicData: toDynamicData(dynamic_data), minify: true });
-        return reply.type(CONTENT_TYPES[target]).send(result.output);
+        const output = await ctx.renderPool.render(template.body, { target, dynamicData: toDynamicData(dynamic_data), minify: true });
+        return reply.type(CONTENT_TYPES[target]).send(output);
       } catch (err) {
-        // Engine issues pass through unchanged, so they match what a client's in-process render reports.
-        if (err instanceof RenderError) throw validationError([...err.issues].map((i) => ({ loc: [...i.loc], msg: i.msg, type: i.type })), err.message);
-        throw err;
+        throw err instanceof RenderFailure ? renderFailureError(err) : err;
       }
     },
   );

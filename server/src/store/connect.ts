@@ -1,10 +1,31 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type SqliteDialectConfig } from "kysely";
 import pg from "pg";
 import type { DatabaseConfig } from "../config.js";
 import type { Database } from "./schema.js";
+
+/**
+ * Write transactions take the write lock at BEGIN (`BEGIN IMMEDIATE`), so they wait for
+ * `busy_timeout` when another process (a CLI import, a second server) holds it. A deferred BEGIN
+ * reads first and then fails at once with SQLITE_BUSY when it tries to upgrade to a writer.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly sqliteConfig: SqliteDialectConfig) {
+    super(sqliteConfig);
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.sqliteConfig);
+  }
+}
 
 /** Opens the one Kysely instance the store queries through, whichever database is configured. */
 export function connect(config: DatabaseConfig): Kysely<Database> {
@@ -15,7 +36,7 @@ export function connect(config: DatabaseConfig): Kysely<Database> {
     db.pragma("journal_mode = WAL");
     db.pragma("busy_timeout = 5000");
     db.pragma("foreign_keys = ON");
-    return new Kysely<Database>({ dialect: new SqliteDialect({ database: db }) });
+    return new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: db }) });
   }
   const pool = new pg.Pool({
     connectionString: config.url,

@@ -141,17 +141,16 @@ export class KyselyStore implements Store {
       this.db.transaction().execute(async (trx) => {
         const exists = await trx.selectFrom("api_keys").select("id").where("id", "=", id).executeTakeFirst();
         if (exists === undefined) return undefined;
-        if (oldSecretsEndAt === null) {
-          await trx.deleteFrom("api_key_secrets").where("key_id", "=", id).execute();
-        } else {
-          // Shorten, never lengthen, the life of secrets already in a grace period.
-          await trx
-            .updateTable("api_key_secrets")
-            .set({ expires_at: oldSecretsEndAt })
-            .where("key_id", "=", id)
-            .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", oldSecretsEndAt)]))
-            .execute();
-        }
+        // Old secrets are ended, never deleted: a rotated-out secret stays known (401 "rotated"), so
+        // it cannot come back as a new key, e.g. from MAILRENDER_ADMIN_KEY at the next start.
+        // Shorten, never lengthen, the life of secrets already in a grace period.
+        const endAt = oldSecretsEndAt ?? now;
+        await trx
+          .updateTable("api_key_secrets")
+          .set({ expires_at: endAt })
+          .where("key_id", "=", id)
+          .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", endAt)]))
+          .execute();
         await trx.insertInto("api_key_secrets").values({ hash: secret.hash, key_id: id, prefix: secret.prefix, created_at: now, expires_at: null }).execute();
         return this.readKey(trx, id);
       }),
@@ -182,17 +181,16 @@ export class KyselyStore implements Store {
   ): Promise<TemplateRecord | undefined> {
     return guard(() =>
       this.db.transaction().execute(async (trx) => {
-        const current = await trx.selectFrom("templates").select(["version"]).where("id", "=", id).executeTakeFirst();
-        if (current === undefined) return undefined;
-        const version = Number(current.version) + 1;
-        // The version guard makes a concurrent replace lose cleanly instead of reusing a version.
-        const result = await trx
+        // One statement bumps the version, so concurrent replaces queue on the row lock and each
+        // gets the next version (last writer wins), instead of losing a read-then-write race.
+        const bumped = await trx
           .updateTable("templates")
-          .set({ name: next.name, body: next.body, version, etag: next.etagFor(version), updated_at: next.updatedAt })
+          .set((eb) => ({ name: next.name, body: next.body, version: eb("version", "+", 1), updated_at: next.updatedAt }))
           .where("id", "=", id)
-          .where("version", "=", current.version)
+          .returning("version")
           .executeTakeFirst();
-        if (Number(result.numUpdatedRows) !== 1) throw new Error("concurrent template replace");
+        if (bumped === undefined) return undefined;
+        await trx.updateTable("templates").set({ etag: next.etagFor(Number(bumped.version)) }).where("id", "=", id).execute();
         const row = await trx.selectFrom("templates").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
         return toTemplate(row);
       }),

@@ -12,6 +12,8 @@ export interface TestServerOptions {
   cacheTtlMs?: number;
   bodyLimitBytes?: number;
   rateLimit?: ServerConfig["rateLimit"];
+  requestTimeoutMs?: number;
+  renderTimeoutMs?: number;
   logger?: false | NodeJS.WritableStream;
 }
 
@@ -24,7 +26,10 @@ export async function startTestServer(opts: TestServerOptions): Promise<TestServ
     database: opts.database,
     cacheTtlMs: opts.cacheTtlMs ?? 1_000,
     bodyLimitBytes: opts.bodyLimitBytes ?? DEFAULTS.bodyLimitBytes,
-    rateLimit: opts.rateLimit ?? { max: 0, windowMs: 60_000 },
+    rateLimit: opts.rateLimit ?? { max: 0, adminMax: 0, windowMs: 60_000 },
+    requestTimeoutMs: opts.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
+    shutdownGraceMs: DEFAULTS.shutdownGraceMs,
+    render: { workers: DEFAULTS.renderWorkers, timeoutMs: opts.renderTimeoutMs ?? DEFAULTS.renderTimeoutMs },
     adminKey,
     logLevel: opts.logger ? "info" : "warn",
   };

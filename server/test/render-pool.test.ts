@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "./helpers/databases.js";
+import { call, startTestServer, type TestServer } from "./helpers/server.js";
+import { sampleTemplate } from "./helpers/templates.js";
+
+/** Rows need no content: a few KB of `{}` rows take seconds to render (about 0.6 ms each here). */
+function bigTemplate(rows: number): Record<string, unknown> {
+  return { ...sampleTemplate("big"), rows: Array.from({ length: rows }, () => ({})) };
+}
+
+describe("the render endpoint renders off the event loop", () => {
+  let db: TestDatabase;
+  let server: TestServer;
+  let renderKey: string;
+  let bigId: string;
+  let smallId: string;
+
+  beforeAll(async () => {
+    db = await createTestDatabase("sqlite");
+    server = await startTestServer({ database: db.config });
+    renderKey = (await call(server.url, "POST", "/api/v1/keys", { key: server.adminKey, body: { name: "render", targets: ["all"] } })).json.key;
+    const big = await call(server.url, "POST", "/api/v1/templates", { key: server.adminKey, body: bigTemplate(1_500) });
+    expect(big.status, big.text).toBe(201);
+    bigId = big.json.id;
+    smallId = (await call(server.url, "POST", "/api/v1/templates", { key: server.adminKey, body: sampleTemplate() })).json.id;
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await db?.drop();
+  });
+
+  it("health checks stay fast while a large template renders", async () => {
+    const started = Date.now();
+    let done = false;
+    const rendering = call(server.url, "POST", "/v1/sdk/render", { key: renderKey, body: { template_id: bigId } }).finally(() => (done = true));
+    const latencies: number[] = [];
+    while (!done) {
+      const t0 = performance.now();
+      expect((await call(server.url, "GET", "/healthz")).status).toBe(200);
+      latencies.push(performance.now() - t0);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    const res = await rendering;
+    const renderMs = Date.now() - started;
+    expect(res.status, res.text.slice(0, 300)).toBe(200);
+    expect(res.text.length).toBeGreaterThan(1_000_000);
+    const worst = Math.max(...latencies);
+    // A render on the event loop would hold every health check for its whole duration.
+    expect(latencies.length, `render took ${renderMs} ms`).toBeGreaterThan(5);
+    expect(worst, `worst health check ${worst.toFixed(0)} ms during a ${renderMs} ms render`).toBeLessThan(Math.min(500, renderMs / 3));
+  });
+
+  it("a render past the time budget is stopped with a coded 422, and the next render works", async () => {
+    const strict = await startTestServer({ database: db.config, adminKey: server.adminKey, renderTimeoutMs: 150 });
+    try {
+      const started = Date.now();
+      const res = await call(strict.url, "POST", "/v1/sdk/render", { key: renderKey, body: { template_id: bigId } });
+      expect(res.status).toBe(422);
+      expect(res.json.code).toBe("RENDER_ERROR");
+      expect(res.json.issues).toEqual([{ loc: ["body", "template_id"], msg: expect.stringContaining("150 ms"), type: "render_timeout" }]);
+      expect(Date.now() - started).toBeLessThan(3_000);
+      const next = await call(strict.url, "POST", "/v1/sdk/render", { key: renderKey, body: { template_id: smallId } });
+      expect(next.status, next.text).toBe(200);
+      expect(next.text).toContain("Hi there");
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it("renders in parallel requests all arrive, in any order", async () => {
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        call(server.url, "POST", "/v1/sdk/render", { key: renderKey, body: { template_id: smallId, dynamic_data: { merge_tags: { text: { first_name: `R${i}` } } } } }),
+      ),
+    );
+    results.forEach((res, i) => {
+      expect(res.status).toBe(200);
+      expect(res.text).toContain(`Hi R${i}`);
+    });
+  });
+});
