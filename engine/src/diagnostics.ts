@@ -16,6 +16,7 @@ export type WarningCode =
   | "UNKNOWN_BLOCK_TYPE"
   | "MISSING_MERGE_TAG"
   | "UNSAFE_URL"
+  | "MALFORMED_MERGE_TAG_VALUE"
   | "EMPTY_ROW_SPACER";
 
 export interface RenderWarning {

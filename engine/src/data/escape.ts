@@ -33,6 +33,18 @@ export function escapeJsx(value: string): string {
   return value.replace(/[&<>"'{}]/g, (ch) => JSX_ESCAPES[ch] ?? ch);
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * A lone UTF-16 surrogate is not text: UTF-8 cannot carry it and `encodeURIComponent` throws on it.
+ * Each one becomes U+FFFD, as a UTF-8 decoder would show it; `undefined` when the value is well formed.
+ */
+export function replaceLoneSurrogates(value: string): string | undefined {
+  LONE_SURROGATE.lastIndex = 0;
+  if (!LONE_SURROGATE.test(value)) return undefined;
+  return value.replace(LONE_SURROGATE, "\uFFFD");
+}
+
 const SAFE_URL_SCHEME = /^(?:https?:|mailto:|tel:)/i;
 
 /** A value that supplies a whole URL must carry an allowed scheme; anything else is refused. */
