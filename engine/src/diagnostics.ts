@@ -17,6 +17,7 @@ export type WarningCode =
   | "MISSING_MERGE_TAG"
   | "UNSAFE_URL"
   | "MALFORMED_MERGE_TAG_VALUE"
+  | "UNSAFE_CONTENT"
   | "EMPTY_ROW_SPACER";
 
 export interface RenderWarning {
