@@ -2,6 +2,7 @@
  * Escaping by the place a value lands. Recipient data is untrusted: every function here must make it
  * impossible for a value to leave the position it was put in.
  */
+import { parseMergeTags } from "./merge-tags.js";
 
 const HTML_ESCAPES: Record<string, string> = {
   "&": "&amp;",
@@ -69,4 +70,14 @@ export function encodeUrlPart(value: string): string {
  */
 export function encodeUnsafeUrlChars(url: string): string {
   return url.replace(/['"()\\\s<>`{}]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+}
+
+/**
+ * A template-authored URL that may hold merge tags, for CSS `url('…')`: its literal text as
+ * `encodeUnsafeUrlChars` makes it, its tags kept as written (their values are encoded when substituted).
+ */
+export function encodeUnsafeUrlCharsOutsideTags(url: string): string {
+  return parseMergeTags(url)
+    .map((part) => (typeof part === "string" ? encodeUnsafeUrlChars(part) : part.source))
+    .join("");
 }
