@@ -12,14 +12,20 @@ import { DocumentContext } from "../targets/context.js";
 import { renderMjmlDocument } from "../targets/mjml.js";
 import { compileMjmlToHtml } from "../mjml-to-html/index.js";
 import { renderReactEmailDocument } from "../targets/react-email.js";
-import { firstNodeOverLimit, outputTooLarge, resolveLimits, tooManyNodes } from "../template/limits.js";
+import { countNodes, outputTooLarge, resolveLimits, tooManyNodes } from "../template/limits.js";
 import type { DynamicData, RenderLimits, RenderOptions, RenderResult, RenderTarget } from "../types.js";
 import { RENDER_TARGETS } from "../types.js";
 import { Emitter } from "./emitter.js";
 import { LruCache } from "./lru.js";
 import { compileOutput, joinOutput, substitute, type CompiledOutput } from "./substitute.js";
 
-const parsedTemplates = new LruCache<string, ParseResult>(64);
+/** A parse and the template's node count, which later renders check against their own limit. */
+interface ParsedTemplate {
+  readonly result: ParseResult;
+  readonly nodes: number;
+}
+
+const parsedTemplates = new LruCache<string, ParsedTemplate>(64);
 const compiledOutputs = new LruCache<string, CompiledOutput>(512);
 
 /**
@@ -46,17 +52,24 @@ function jsonText(json: unknown): string {
   }
 }
 
-/** Parses a template once per distinct content. */
-export function parseCached(json: unknown): { result: ParseResult; key: string } {
+/** Parses a template within the node limit; over it, a RenderError before any parsing. */
+function parseWithin(json: unknown, maxNodes: number): ParsedTemplate {
+  const { count, over } = countNodes(json, maxNodes);
+  if (over !== undefined) throw tooManyNodes(over, maxNodes);
+  return { result: parseTemplate(json), nodes: count };
+}
+
+/** Parses a template once per distinct content (its node count is checked on every render). */
+export function parseCached(json: unknown, maxNodes: number): { result: ParseResult; key: string } {
   // Off only in the binary's one-shot mode, whose template comes from JSON.parse: no jsonText check needed.
-  if (!renderCaching.enabled) return { result: parseTemplate(json), key: "" };
+  if (!renderCaching.enabled) return { result: parseWithin(json, maxNodes).result, key: "" };
   const key = sha1Base64(jsonText(json));
-  let result = parsedTemplates.get(key);
-  if (!result) {
-    result = parseTemplate(json);
-    parsedTemplates.set(key, result);
+  let parsed = parsedTemplates.get(key);
+  if (parsed === undefined || parsed.nodes > maxNodes) {
+    parsed = parseWithin(json, maxNodes);
+    parsedTemplates.set(key, parsed);
   }
-  return { result, key };
+  return { result: parsed.result, key };
 }
 
 /** Whether each conditional node is shown, in document order: what a recipient sees. */
@@ -126,10 +139,7 @@ function isPrepared(value: unknown): value is PreparedTemplate {
 
 /** A template given as JSON or prepared: its parse result and cache key. Over the node limit, a RenderError. */
 export function readTemplate(json: unknown, limits: { readonly maxNodes: number }): { result: ParseResult; key: string } {
-  if (isPrepared(json)) return json[PREPARED];
-  const over = firstNodeOverLimit(json, limits.maxNodes);
-  if (over !== undefined) throw tooManyNodes(over, limits.maxNodes);
-  return parseCached(json);
+  return isPrepared(json) ? json[PREPARED] : parseCached(json, limits.maxNodes);
 }
 
 export function requireTemplate(json: unknown, limits: { readonly maxNodes: number }): { template: Template; warnings: RenderWarning[]; key: string } {

@@ -2,8 +2,8 @@
  * Size limits that keep one template from occupying a renderer: a row needs no content, so a small
  * document can hold enough nodes to take seconds and hundreds of megabytes to render. The node count
  * is checked before the template is parsed (counting stops at the limit, so an oversized document is
- * refused in microseconds); the output size after the render, for what nodes do not bound (long
- * content, long recipient values).
+ * refused in milliseconds, and the count is kept with the parse); the output size after the render,
+ * for what nodes do not bound (long content, long recipient values).
  */
 import { RenderError, type ValidationIssue } from "../diagnostics.js";
 import type { RenderLimits } from "../types.js";
@@ -15,7 +15,7 @@ export interface ResolvedLimits {
 }
 
 export const DEFAULT_LIMITS: ResolvedLimits = Object.freeze({
-  /** Rows, row spacers, columns, blocks and the entries of a block's lists: ~5× a long newsletter. */
+  /** Rows, row spacers, columns, blocks and the entries of a block's lists (the newsletter fixture has 110). */
   maxNodes: 2_000,
   /** 2 MiB of UTF-8; Gmail already clips a message over ~102 KB. */
   maxOutputBytes: 2 * 1024 * 1024,
@@ -39,45 +39,68 @@ function positiveOr(value: number | undefined, name: string, fallback: number): 
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
-const arrayAt = (node: Json, key: string): unknown[] => (Array.isArray(node[key]) ? (node[key] as unknown[]) : []);
+const arrayAt = (node: Json, key: string): readonly unknown[] => (Array.isArray(node[key]) ? (node[key] as unknown[]) : []);
+const isRow = (child: Json): boolean => child["type"] === "row" || (child["type"] === undefined && Array.isArray(child["columns"]));
 
 /**
- * The path of the first node past `max`, or `undefined` when the document has at most `max` nodes.
- * Walks only the raw structure (no validation: the reader reports shape errors) and stops at the
- * nesting the reader accepts, so its cost is bounded by the limit, not by the document.
+ * The document's node count when it is at most `max`; otherwise `over`, the path of the first node
+ * past the limit. Walks only the raw structure (no validation: the reader reports shape errors) and
+ * stops at the nesting the reader accepts and at the limit, so its cost is bounded by the limit, not
+ * by the document. The path is one array, pushed and popped.
  */
-export function firstNodeOverLimit(json: unknown, max: number): string[] | undefined {
-  if (!isObject(json)) return undefined;
+export function countNodes(json: unknown, max: number): { count: number; over: string[] | undefined } {
   let count = 0;
-  let over: string[] | undefined;
-  const visit = (path: string[]): boolean => {
-    count++;
-    if (count > max) over = path;
-    return over === undefined;
-  };
-  const row = (node: unknown, path: string[], depth: number): boolean => {
-    if (!visit(path)) return false;
+  const path: string[] = [];
+  /** Counts the node at `path`; false once over the limit, with `path` left at that node. */
+  const visit = (): boolean => ++count <= max;
+  const row = (node: unknown, depth: number): boolean => {
+    if (!visit()) return false;
     if (!isObject(node) || depth > MAX_NESTING_DEPTH) return true;
-    return arrayAt(node, "columns").every((column, i) => {
-      const at = [...path, "columns", String(i)];
-      if (!visit(at)) return false;
-      if (!isObject(column)) return true;
-      const key = column["children"] !== undefined ? "children" : "components";
-      return arrayAt(column, key).every((child, j) => {
-        const childPath = [...at, key, String(j)];
-        if (isObject(child) && (child["type"] === "row" || (child["type"] === undefined && Array.isArray(child["columns"])))) return row(child, childPath, depth + 1);
-        return visit(childPath) && (!isObject(child) || listEntries(child, childPath));
-      });
-    });
+    const columns = arrayAt(node, "columns");
+    for (let i = 0; i < columns.length; i++) {
+      path.push("columns", String(i));
+      if (!column(columns[i], depth)) return false;
+      path.length -= 2;
+    }
+    return true;
+  };
+  const column = (node: unknown, depth: number): boolean => {
+    if (!visit()) return false;
+    if (!isObject(node)) return true;
+    const key = node["children"] !== undefined ? "children" : "components";
+    const children = arrayAt(node, key);
+    for (let j = 0; j < children.length; j++) {
+      const child = children[j];
+      path.push(key, String(j));
+      if (isObject(child) && isRow(child) ? !row(child, depth + 1) : !block(child)) return false;
+      path.length -= 2;
+    }
+    return true;
   };
   // A block's lists (list items, menu links, social icons) grow its output like nodes do.
-  const listEntries = (block: Json, path: string[]): boolean => {
-    const props = block["props"];
+  const block = (node: unknown): boolean => {
+    if (!visit()) return false;
+    const props = isObject(node) ? node["props"] : undefined;
     if (!isObject(props)) return true;
-    return Object.entries(props).every(([key, value]) => !Array.isArray(value) || value.every((_, i) => visit([...path, "props", key, String(i)])));
+    for (const key in props) {
+      const value = props[key];
+      if (!Array.isArray(value)) continue;
+      if (count + value.length <= max) count += value.length;
+      else {
+        path.push("props", key, String(max - count));
+        count = max + 1;
+        return false;
+      }
+    }
+    return true;
   };
-  arrayAt(json, "rows").every((node, i) => row(node, ["rows", String(i)], 1));
-  return over;
+  const rows = isObject(json) ? arrayAt(json, "rows") : [];
+  for (let i = 0; i < rows.length; i++) {
+    path.push("rows", String(i));
+    if (!row(rows[i], 1)) return { count, over: path };
+    path.length = 0;
+  }
+  return { count, over: undefined };
 }
 
 export function tooManyNodes(path: readonly string[], max: number): RenderError {
