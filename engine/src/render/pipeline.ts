@@ -63,6 +63,9 @@ function parseWithin(json: unknown, maxNodes: number): ParsedTemplate {
 export function parseCached(json: unknown, maxNodes: number): { result: ParseResult; key: string } {
   // Off only in the binary's one-shot mode, whose template comes from JSON.parse: no jsonText check needed.
   if (!renderCaching.enabled) return { result: parseWithin(json, maxNodes).result, key: "" };
+  // Too many rows alone: refused before the document is hashed (a 600 KB one takes milliseconds).
+  const rows = (json as { rows?: unknown } | null)?.rows;
+  if (Array.isArray(rows) && rows.length > maxNodes) parseWithin(json, maxNodes);
   const key = sha1Base64(jsonText(json));
   let parsed = parsedTemplates.get(key);
   if (parsed === undefined || parsed.nodes > maxNodes) {
