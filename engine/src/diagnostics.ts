@@ -16,6 +16,8 @@ export type WarningCode =
   | "UNKNOWN_BLOCK_TYPE"
   | "MISSING_MERGE_TAG"
   | "UNSAFE_URL"
+  | "MALFORMED_MERGE_TAG_VALUE"
+  | "UNSAFE_CONTENT"
   | "EMPTY_ROW_SPACER";
 
 export interface RenderWarning {

@@ -8,6 +8,7 @@ import type { ParseResult } from "./template/parse.js";
 import type { MergeTagGroup } from "./data/merge-tags.js";
 import { Emitter, type SlotPosition } from "./render/emitter.js";
 import { readTemplate } from "./render/pipeline.js";
+import { DEFAULT_LIMITS } from "./template/limits.js";
 import { DocumentContext } from "./targets/context.js";
 import { renderMjmlDocument } from "./targets/mjml.js";
 import type { Template } from "./template/model.js";
@@ -37,7 +38,7 @@ const GROUP_FOR_POSITION: Record<SlotPosition, MergeTagGroup> = { text: "text", 
 export function inspectTemplate(json: unknown): InspectResult {
   let result: ParseResult;
   try {
-    result = readTemplate(json).result;
+    result = readTemplate(json, DEFAULT_LIMITS).result;
   } catch (error) {
     if (error instanceof RenderError) return { valid: false, templateId: null, mergeTags: [], contextKeys: [], issues: error.issues, warnings: [] };
     throw error;

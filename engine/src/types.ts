@@ -23,6 +23,15 @@ export interface RenderOptions {
   readonly minify?: boolean | undefined;
   /** Turn missing merge tags into a `RENDER_ERROR` listing them all (default false). */
   readonly strict?: boolean | undefined;
+  /** Size limits (defaults in spec/template.md, "Limits"); over one, the render fails with `RENDER_ERROR`. */
+  readonly limits?: RenderLimits | undefined;
+}
+
+export interface RenderLimits {
+  /** Rows, row spacers, columns, blocks and block list entries (default 2,000). */
+  readonly maxNodes?: number | undefined;
+  /** UTF-8 bytes of the output (default 2 MiB). */
+  readonly maxOutputBytes?: number | undefined;
 }
 
 export interface RenderResult {

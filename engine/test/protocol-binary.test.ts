@@ -12,6 +12,7 @@ import { ENGINE_VERSION, render } from "../src/index.js";
 import { MAX_REQUEST_BYTES, PROTOCOL_VERSION } from "../src/protocol/constants.js";
 import { responseSchema, type OkResponse, type Response } from "../src/protocol/schema.js";
 import { WARMUP_TEMPLATE } from "../src/protocol/warmup.js";
+import { LONE_SURROGATE, POSITIONS, positionTemplate } from "./support/malformed-values.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const BINARY = join(ROOT, "engine", "dist", `${process.platform}-${process.arch}`, process.platform === "win32" ? "mailrender-engine.exe" : "mailrender-engine");
@@ -165,5 +166,40 @@ describe("--serve binary", () => {
     const responses = stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as Response);
     expect(responses.map((r) => r.id)).toEqual(ids);
     expect(responses.every((r) => r.ok)).toBe(true);
+  });
+});
+
+describe("recipient values that are not valid Unicode", () => {
+  const positions = Object.keys(POSITIONS) as Array<keyof typeof POSITIONS>;
+  const values = ["\uD800", "x\uDFFFy", "%\uDBFF<>\"'{}"];
+
+  it("one-shot: a lone surrogate in a URL part renders, exit 0, with a warning", () => {
+    const run = oneShot(JSON.stringify({ template: positionTemplate("url-part"), target: "html", dynamic_data: { merge_tags: { text: { v: "\uD800" } } } }));
+    const envelope = envelopeOf(run) as OkResponse;
+    expect(run.status).toBe(0);
+    expect(envelope.output).toContain("?q=%EF%BF%BD");
+    expect(envelope.warnings.map((w) => w.code)).toEqual(["MALFORMED_MERGE_TAG_VALUE"]);
+  });
+
+  it("--serve: every position × target × value renders like the library, never an error", async () => {
+    const child = spawn(BINARY, ["--serve"], { stdio: ["pipe", "pipe", "inherit"] });
+    let stdout = "";
+    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+    const requests = positions.flatMap((position) =>
+      (["html", "mjml", "react-email"] as const).flatMap((target) => values.map((v) => ({ template: positionTemplate(position), target, dynamic_data: POSITIONS[position].data(v) }))),
+    );
+    for (const request of requests) child.stdin.write(`${JSON.stringify(request)}\n`);
+    child.stdin.end();
+    expect(await new Promise((resolve) => child.on("close", resolve))).toBe(0);
+    const responses = stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as Response);
+    expect(responses).toHaveLength(requests.length);
+    for (const [i, response] of responses.entries()) {
+      expect(codeOf(response)).toBe("ok");
+      const ok = response as OkResponse;
+      expect(ok.output).not.toMatch(LONE_SURROGATE);
+      expect(ok.warnings.map((w) => w.code)).toContain("MALFORMED_MERGE_TAG_VALUE");
+      const request = requests[i]!;
+      expect(ok.output).toBe((await render(request.template, { target: request.target, dynamicData: request.dynamic_data })).output);
+    }
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Template-authored values are trusted to be the author's, not to be well formed: apart from the
- * blocks' HTML `content` (inserted as written, by design), no string a template carries can add
+ * blocks' HTML `content` (reduced to its email-safe subset: content-sanitize.test.ts), no string a template carries can add
  * markup to any target. Each string field gets a value that tries to close its attribute, its
  * <style> and <title> and open a <script>; it must either fail validation at its path or render
  * without that script.
@@ -41,7 +41,8 @@ describe("template values", () => {
     for (const [label, template] of CASES) {
       const validation = validateTemplate(template);
       if (!validation.valid) {
-        expect(validation.issues.map((issue) => issue.loc.at(-1)), label).toEqual([label.split(".").at(-1)]);
+        // At the field, or inside it (a mobile override is refused at its key).
+        for (const issue of validation.issues) expect(issue.loc, label).toContain(label.split(".").at(-1));
         continue;
       }
       for (const target of RENDER_TARGETS) {

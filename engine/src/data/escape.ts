@@ -2,6 +2,7 @@
  * Escaping by the place a value lands. Recipient data is untrusted: every function here must make it
  * impossible for a value to leave the position it was put in.
  */
+import { parseMergeTags } from "./merge-tags.js";
 
 const HTML_ESCAPES: Record<string, string> = {
   "&": "&amp;",
@@ -33,6 +34,18 @@ export function escapeJsx(value: string): string {
   return value.replace(/[&<>"'{}]/g, (ch) => JSX_ESCAPES[ch] ?? ch);
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * A lone UTF-16 surrogate is not text: UTF-8 cannot carry it and `encodeURIComponent` throws on it.
+ * Each one becomes U+FFFD, as a UTF-8 decoder would show it; `undefined` when the value is well formed.
+ */
+export function replaceLoneSurrogates(value: string): string | undefined {
+  LONE_SURROGATE.lastIndex = 0;
+  if (!LONE_SURROGATE.test(value)) return undefined;
+  return value.replace(LONE_SURROGATE, "\uFFFD");
+}
+
 const SAFE_URL_SCHEME = /^(?:https?:|mailto:|tel:)/i;
 
 /** A value that supplies a whole URL must carry an allowed scheme; anything else is refused. */
@@ -57,4 +70,14 @@ export function encodeUrlPart(value: string): string {
  */
 export function encodeUnsafeUrlChars(url: string): string {
   return url.replace(/['"()\\\s<>`{}]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+}
+
+/**
+ * A template-authored URL that may hold merge tags, for CSS `url('…')`: its literal text as
+ * `encodeUnsafeUrlChars` makes it, its tags kept as written (their values are encoded when substituted).
+ */
+export function encodeUnsafeUrlCharsOutsideTags(url: string): string {
+  return parseMergeTags(url)
+    .map((part) => (typeof part === "string" ? encodeUnsafeUrlChars(part) : part.source))
+    .join("");
 }

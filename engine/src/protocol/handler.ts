@@ -6,6 +6,7 @@ import type { z } from "zod";
 import { RenderError } from "../diagnostics.js";
 import { zodParseOptions } from "../parse-options.js";
 import { prepareTemplate } from "../render/pipeline.js";
+import type { RenderLimits } from "../types.js";
 import { errorEnvelope, okEnvelope, okEnvelopeWire, okLayoutEnvelope, type RequestId } from "./envelope.js";
 import { decodeRequest } from "./decode.js";
 import type { EnginePort } from "./engine-port.js";
@@ -40,12 +41,14 @@ export function createHandler(deps: HandlerDeps): Handler {
       id = readableId(raw);
       const request = parseRequest(raw);
       // zod hands `template` through by reference: a kept template keeps its identity across requests.
-      const template = resolveTemplate(request, bytes.byteLength, deps.store);
+      const limits = { maxNodes: request.options?.max_nodes, maxOutputBytes: request.options?.max_output_bytes };
+      const template = resolveTemplate(request, bytes.byteLength, deps.store, limits);
       const result = await deps.engine.render(template, {
         target: request.target,
         dynamicData: request.dynamic_data === undefined ? undefined : toDynamicData(request.dynamic_data),
         minify: request.options?.minify,
         strict: request.options?.strict,
+        limits,
       });
       if (request.output_format === "layout") {
         const { layout, parts, values } = layoutOf(result);
@@ -79,12 +82,12 @@ function parseRequest(raw: unknown): RenderRequest {
   return parsed.data;
 }
 
-function resolveTemplate(request: RenderRequest, requestBytes: number, store: TemplateStore): unknown {
+function resolveTemplate(request: RenderRequest, requestBytes: number, store: TemplateStore, limits: RenderLimits): unknown {
   const ref = request.template_ref;
   if (request.template !== undefined) {
     if (ref === undefined) return request.template;
     // Kept prepared: later requests naming the ref skip parsing and even hashing the template.
-    const prepared = prepareTemplate(request.template);
+    const prepared = prepareTemplate(request.template, { limits });
     store.set(ref, prepared, requestBytes);
     return prepared;
   }

@@ -1,13 +1,15 @@
 /**
- * Block `content` is trusted rich-text HTML written by the template's author. It is inserted as
- * HTML (markup targets) or converted to JSX elements (react-email); in both, the merge tags it holds
- * become slots whose position (text, attribute, URL) comes from where they stand in the markup.
+ * Block `content` is rich-text HTML written by the template's author, reduced to the email-safe
+ * subset (sanitize-html.ts). It is inserted as HTML (markup targets) or converted to JSX elements
+ * (react-email); in both, the merge tags it holds become slots whose position (text, attribute, URL)
+ * comes from where they stand in the markup.
  */
 import { Parser } from "htmlparser2";
 import { parseMergeTags } from "../data/merge-tags.js";
 import type { Emitter, SlotPosition } from "./emitter.js";
 import { jsxStyle, parseCssText } from "./style.js";
 import { stripTokenDelimiters } from "./emitter.js";
+import { sanitizeNodes } from "./sanitize-html.js";
 
 interface ElementNode {
   readonly kind: "element";
@@ -28,10 +30,25 @@ export type ContentNode = ElementNode | TextNode | CommentNode;
 const VOID_ELEMENTS = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
 const URL_ATTRIBUTES = new Set(["href", "src"]);
 
-const parsedCache = new Map<string, ContentNode[]>();
+interface ParsedContent {
+  readonly nodes: ContentNode[];
+  /** What the sanitiser removed, for the `UNSAFE_CONTENT` warning. */
+  readonly removed: readonly string[];
+}
 
-/** Parses content HTML into a small tree, keeping entities exactly as the author wrote them. */
+const parsedCache = new Map<string, ParsedContent>();
+
+/** Content HTML as a small tree of its allowed subset, keeping entities exactly as the author wrote them. */
 export function parseContent(html: string): ContentNode[] {
+  return parseAndSanitize(html).nodes;
+}
+
+/** What the sanitiser removes from content HTML (empty when it is all allowed). */
+export function contentRemovals(html: string): readonly string[] {
+  return parseAndSanitize(html).removed;
+}
+
+function parseAndSanitize(html: string): ParsedContent {
   const cached = parsedCache.get(html);
   if (cached) return cached;
   const root: ContentNode[] = [];
@@ -60,9 +77,10 @@ export function parseContent(html: string): ContentNode[] {
   );
   parser.write(stripTokenDelimiters(html));
   parser.end();
+  const sanitized = sanitizeNodes(root) as ParsedContent;
   if (parsedCache.size > 2000) parsedCache.clear();
-  parsedCache.set(html, root);
-  return root;
+  parsedCache.set(html, sanitized);
+  return sanitized;
 }
 
 function attributePosition(name: string): SlotPosition {

@@ -80,6 +80,7 @@ export class Emitter {
   private escapeTrusted(value: string, position: "text" | "attr" | "url"): string {
     if (this.flavor === "markup") return position === "text" ? value : value.replace(/"/g, "&quot;");
     const braces = value.replace(/[{}]/g, (ch) => (ch === "{" ? "&#123;" : "&#125;"));
-    return position === "text" ? braces.replace(/>/g, "&gt;") : braces.replace(/"/g, "&quot;");
+    // A `<` or `>` that is text in HTML (`a < b`) would open or close an element in JSX.
+    return position === "text" ? braces.replace(/[<>]/g, (ch) => (ch === "<" ? "&lt;" : "&gt;")) : braces.replace(/"/g, "&quot;");
   }
 }

@@ -12,13 +12,20 @@ import { DocumentContext } from "../targets/context.js";
 import { renderMjmlDocument } from "../targets/mjml.js";
 import { compileMjmlToHtml } from "../mjml-to-html/index.js";
 import { renderReactEmailDocument } from "../targets/react-email.js";
-import type { DynamicData, RenderOptions, RenderResult, RenderTarget } from "../types.js";
+import { countNodes, outputTooLarge, resolveLimits, tooManyNodes } from "../template/limits.js";
+import type { DynamicData, RenderLimits, RenderOptions, RenderResult, RenderTarget } from "../types.js";
 import { RENDER_TARGETS } from "../types.js";
 import { Emitter } from "./emitter.js";
 import { LruCache } from "./lru.js";
 import { compileOutput, joinOutput, substitute, type CompiledOutput } from "./substitute.js";
 
-const parsedTemplates = new LruCache<string, ParseResult>(64);
+/** A parse and the template's node count, which later renders check against their own limit. */
+interface ParsedTemplate {
+  readonly result: ParseResult;
+  readonly nodes: number;
+}
+
+const parsedTemplates = new LruCache<string, ParsedTemplate>(64);
 const compiledOutputs = new LruCache<string, CompiledOutput>(512);
 
 /**
@@ -45,17 +52,27 @@ function jsonText(json: unknown): string {
   }
 }
 
-/** Parses a template once per distinct content. */
-export function parseCached(json: unknown): { result: ParseResult; key: string } {
+/** Parses a template within the node limit; over it, a RenderError before any parsing. */
+function parseWithin(json: unknown, maxNodes: number): ParsedTemplate {
+  const { count, over } = countNodes(json, maxNodes);
+  if (over !== undefined) throw tooManyNodes(over, maxNodes);
+  return { result: parseTemplate(json), nodes: count };
+}
+
+/** Parses a template once per distinct content (its node count is checked on every render). */
+export function parseCached(json: unknown, maxNodes: number): { result: ParseResult; key: string } {
   // Off only in the binary's one-shot mode, whose template comes from JSON.parse: no jsonText check needed.
-  if (!renderCaching.enabled) return { result: parseTemplate(json), key: "" };
+  if (!renderCaching.enabled) return { result: parseWithin(json, maxNodes).result, key: "" };
+  // Too many rows alone: refused before the document is hashed (a 600 KB one takes milliseconds).
+  const rows = (json as { rows?: unknown } | null)?.rows;
+  if (Array.isArray(rows) && rows.length > maxNodes) parseWithin(json, maxNodes);
   const key = sha1Base64(jsonText(json));
-  let result = parsedTemplates.get(key);
-  if (!result) {
-    result = parseTemplate(json);
-    parsedTemplates.set(key, result);
+  let parsed = parsedTemplates.get(key);
+  if (parsed === undefined || parsed.nodes > maxNodes) {
+    parsed = parseWithin(json, maxNodes);
+    parsedTemplates.set(key, parsed);
   }
-  return { result, key };
+  return { result: parsed.result, key };
 }
 
 /** Whether each conditional node is shown, in document order: what a recipient sees. */
@@ -113,22 +130,23 @@ export interface PreparedTemplate {
   readonly [PREPARED]: { readonly key: string; readonly result: ParseResult };
 }
 
-export function prepareTemplate(json: unknown): PreparedTemplate {
+/** `limits.maxNodes` is checked here, once: a prepared template is not re-counted when rendered. */
+export function prepareTemplate(json: unknown, options: { readonly limits?: RenderLimits | undefined } = {}): PreparedTemplate {
   if (isPrepared(json)) return json;
-  return Object.freeze({ [PREPARED]: parseCached(json) });
+  return Object.freeze({ [PREPARED]: readTemplate(json, resolveLimits(options.limits)) });
 }
 
 function isPrepared(value: unknown): value is PreparedTemplate {
   return typeof value === "object" && value !== null && PREPARED in value;
 }
 
-/** A template given as JSON or prepared: its parse result and cache key. */
-export function readTemplate(json: unknown): { result: ParseResult; key: string } {
-  return isPrepared(json) ? json[PREPARED] : parseCached(json);
+/** A template given as JSON or prepared: its parse result and cache key. Over the node limit, a RenderError. */
+export function readTemplate(json: unknown, limits: { readonly maxNodes: number }): { result: ParseResult; key: string } {
+  return isPrepared(json) ? json[PREPARED] : parseCached(json, limits.maxNodes);
 }
 
-export function requireTemplate(json: unknown): { template: Template; warnings: RenderWarning[]; key: string } {
-  const { result, key } = readTemplate(json);
+export function requireTemplate(json: unknown, limits: { readonly maxNodes: number }): { template: Template; warnings: RenderWarning[]; key: string } {
+  const { result, key } = readTemplate(json, limits);
   if (!result.template) throw new RenderError(`Invalid template: ${describeIssues(result.issues)}`, result.issues);
   return { template: result.template, warnings: result.warnings, key };
 }
@@ -151,7 +169,8 @@ export async function renderParts(json: unknown, options: RenderOptions): Promis
     ]);
   }
   const minify = options.minify ?? true;
-  const { template, warnings, key } = requireTemplate(json);
+  const limits = resolveLimits(options.limits);
+  const { template, warnings, key } = requireTemplate(json, limits);
   const visible = visibleSet(template, options.dynamicData);
   const cacheKey = renderCaching.enabled ? `${key}|${target}|${minify ? 1 : 0}|${visibleSetKey(visible)}` : undefined;
   let compiled = cacheKey === undefined ? undefined : compiledOutputs.get(cacheKey);
@@ -166,7 +185,22 @@ export async function renderParts(json: unknown, options: RenderOptions): Promis
       substitution.missing.map((name) => ({ loc: ["dynamic_data", "merge_tags", name], msg: `Merge tag "${name}" has no value and no default`, type: "missing_merge_tag" })),
     );
   }
+  const bytes = outputBytes(compiled, substitution.values);
+  if (bytes > limits.maxOutputBytes) throw outputTooLarge(bytes, limits.maxOutputBytes);
   return { target, templateId: template.id, warnings: [...warnings, ...substitution.warnings], compiled, values: substitution.values };
+}
+
+const staticBytes = new WeakMap<CompiledOutput, number>();
+
+/** The output's UTF-8 size without building it: the static parts are measured once per compiled output. */
+function outputBytes(compiled: CompiledOutput, values: readonly string[]): number {
+  let bytes = staticBytes.get(compiled);
+  if (bytes === undefined) {
+    bytes = compiled.parts.reduce((sum, part) => sum + Buffer.byteLength(part, "utf8"), 0);
+    staticBytes.set(compiled, bytes);
+  }
+  for (const value of values) bytes += Buffer.byteLength(value, "utf8");
+  return bytes;
 }
 
 export async function render(json: unknown, options: RenderOptions): Promise<RenderResult> {

@@ -3,7 +3,7 @@
  * for the position it lands in. Everything before this step is cached per template and visible set.
  */
 import type { RenderWarning } from "../diagnostics.js";
-import { encodeUnsafeUrlChars, encodeUrlPart, escapeHtml, escapeJsx, isSafeWholeUrl, normalizeUrlValue } from "../data/escape.js";
+import { encodeUnsafeUrlChars, encodeUrlPart, escapeHtml, escapeJsx, isSafeWholeUrl, normalizeUrlValue, replaceLoneSurrogates } from "../data/escape.js";
 import { MERGE_TAG_GROUPS, type MergeTagGroup, type MergeTagRef } from "../data/merge-tags.js";
 import type { DynamicData } from "../types.js";
 import { SLOT_TOKEN_PATTERN, type Flavor, type Slot, type SlotPosition } from "./emitter.js";
@@ -126,6 +126,15 @@ export function substitute(compiled: CompiledOutput, data: DynamicData | undefin
         });
       }
       value = ref.fallback ?? "";
+    }
+    const wellFormed = replaceLoneSurrogates(value);
+    if (wellFormed !== undefined) {
+      value = wellFormed;
+      const key = `malformed:${ref.source}`;
+      if (!reported.has(key)) {
+        reported.add(key);
+        warnings.push({ code: "MALFORMED_MERGE_TAG_VALUE", message: `Merge tag "${ref.source}" gave text that is not valid Unicode (a lone UTF-16 surrogate); each was replaced by U+FFFD`, path: [] });
+      }
     }
     let escaped: string;
     if (position === "url") {

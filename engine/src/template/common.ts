@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { CSS_COLOR_NAMES } from "./color-names.js";
+import { cssValueProblem } from "./css-values.js";
 
 const HEX_OR_FUNCTIONAL_COLOR = String.raw`#[0-9a-fA-F]{3,4}|#[0-9a-fA-F]{6}|#[0-9a-fA-F]{8}|rgba?\(\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}\s*(?:,\s*(?:0|1|0?\.\d+)\s*)?\)`;
 const HEX_OR_FUNCTIONAL_COLOR_RE = new RegExp(`^(?:${HEX_OR_FUNCTIONAL_COLOR})$`, "i");
@@ -168,7 +169,9 @@ export const backgroundRepeatSchema = cssValue(
   "Expected a CSS background-repeat: repeat, no-repeat, repeat-x, repeat-y, space or round",
 );
 /** A font list: family names (quoted or not) and generic families, separated by commas. */
-export const fontFamilySchema = cssValue(String.raw`[\w .'"-]+(?:,[\w .'"-]+)*`, "Expected a CSS font-family list, e.g. 'Open Sans', Arial, sans-serif");
+/** A family name: quoted (with its quotes balanced) or bare; each alternative matches spaces one way only. */
+const FONT_NAME = String.raw`\s*'[\w .-]+'\s*|\s*"[\w .-]+"\s*|[\w .-]+`;
+export const fontFamilySchema = cssValue(`(?:${FONT_NAME})(?:,(?:${FONT_NAME}))*`, "Expected a CSS font-family list, e.g. 'Open Sans', Arial, sans-serif");
 export const fontWeightSchema = z.union([
   cssValue("normal|bold|bolder|lighter|[1-9]\\d{0,2}|1000", "Expected a CSS font-weight: normal, bold, bolder, lighter or 1–1000"),
   z.number().int().min(1).max(1000).transform(String),
@@ -225,8 +228,12 @@ export function commonBlockFields(defaults: { padding?: Spacing; margin?: Spacin
  * Per-breakpoint overrides: a partial of the block's style values, where `null` means unset.
  * Only scalar style values can be overridden; they are applied by the mobile media query.
  */
+const cssOverrideString = z.string().superRefine((value, ctx) => {
+  const problem = cssValueProblem(value);
+  if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem, input: value });
+});
 export const mobileOverridesSchema = z
-  .record(z.string(), z.union([z.string(), z.number(), z.null()]))
+  .record(z.string(), z.union([cssOverrideString, z.number(), z.null()]))
   .nullable()
   .optional()
   .transform((value) => {

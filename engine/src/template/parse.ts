@@ -5,7 +5,8 @@
  */
 import type { z } from "zod";
 import type { RenderWarning, ValidationIssue } from "../diagnostics.js";
-import { BLOCKS, isBlockType } from "../blocks/registry.js";
+import { BLOCKS, isBlockType, type BlockType } from "../blocks/registry.js";
+import { contentRemovals } from "../render/content.js";
 import type { Visibility } from "./common.js";
 import { toValidationIssues } from "./issues.js";
 import { zodParseOptions } from "../parse-options.js";
@@ -19,6 +20,9 @@ export interface ParseResult {
 }
 
 type Json = Record<string, unknown>;
+
+/** Block props holding content HTML, which renders as its email-safe subset. */
+const CONTENT_HTML_PROPS: Partial<Record<BlockType, readonly string[]>> = { paragraph: ["content"], heading: ["content"], list: ["content"] };
 
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
@@ -127,7 +131,15 @@ class Reader {
     const propsRaw = raw["props"] ?? {};
     const props = this.parse(BLOCKS[blockType].props as z.ZodType, propsRaw, [...path, "props"]) as { visibility?: Visibility } | undefined;
     if (!props) return undefined;
+    for (const field of CONTENT_HTML_PROPS[blockType] ?? []) this.contentWarning((props as Json)[field], [...path, "props", field]);
     return { kind: "component", id: idOf(raw, path), path, condition: this.condition(props.visibility), block: blockType, props };
+  }
+
+  contentWarning(html: unknown, path: Path): void {
+    if (typeof html !== "string" || html === "") return;
+    const removed = contentRemovals(html);
+    if (removed.length === 0) return;
+    this.warnings.push({ code: "UNSAFE_CONTENT", message: `Content HTML outside the email-safe subset was removed: ${[...new Set(removed)].join("; ")}`, path });
   }
 }
 

@@ -3,6 +3,7 @@ import { alignSchema, commonBlockFields, mobileOverridesSchema } from "../../tem
 import { cssText, jsxStyle, px, spacing, type Declarations } from "../../render/style.js";
 import { defineBlock, type BlockRenderContext } from "../block.js";
 import { hasMergeTags } from "../../data/merge-tags.js";
+import { encodeUnsafeUrlCharsOutsideTags } from "../../data/escape.js";
 import { addSpacing, attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
 
 export const videoProps = z.object({
@@ -56,7 +57,7 @@ const BADGE: Declarations = [
 
 function videoMarkup(p: VideoProps, ctx: BlockRenderContext): string {
   const { width, height } = geometry(p, ctx);
-  const cover = ctx.out.url(p.coverImage);
+  const cover = ctx.out.url(encodeUnsafeUrlCharsOutsideTags(p.coverImage));
   const link = ctx.out.url(p.src || p.fallbackLink);
   const alt = ctx.out.attr(p.alt);
   const frame = cssText(frameDeclarations(cover, width, height, p.align));
@@ -82,7 +83,7 @@ export const video = defineBlock({
   },
   jsx(p, ctx) {
     const { width, height } = geometry(p, ctx);
-    const cover = ctx.out.url(p.coverImage);
+    const cover = ctx.out.url(encodeUnsafeUrlCharsOutsideTags(p.coverImage));
     // A JS string in a style object decodes no entities, so only a literal cover URL goes into CSS there;
     // the `background` attribute carries it in every case.
     const cssCover = hasMergeTags(p.coverImage) ? undefined : cover;

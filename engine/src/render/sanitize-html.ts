@@ -1,0 +1,124 @@
+/**
+ * Block content HTML is written by whoever holds a template key, and lands in every email rendered
+ * from the template: it is reduced to what email clients render (spec/template.md, "Content HTML").
+ * Works on the tree the content parser builds from htmlparser2's tokens; the element, attribute and
+ * URL checks are allow-lists, so what is not known to be safe is removed and reported.
+ */
+import { parseMergeTags } from "../data/merge-tags.js";
+
+/** Elements kept, with their allowed attributes. */
+const ALLOWED_ELEMENTS: ReadonlySet<string> = new Set(
+  (
+    "a abbr b bdi bdo big blockquote br caption center cite code col colgroup dd del dfn div dl dt em " +
+    "figcaption figure font h1 h2 h3 h4 h5 h6 hr i img ins kbd li mark ol p pre q s samp small span " +
+    "strike strong sub sup table tbody td tfoot th thead time tr tt u ul var wbr"
+  ).split(" "),
+);
+
+/** Elements removed with everything inside them: active content, forms, embedded documents, head markup. */
+const DROPPED_WITH_CONTENT: ReadonlySet<string> = new Set(
+  (
+    "script style iframe frame frameset noframes object embed applet param noscript noembed template " +
+    "title head meta link base form input button select textarea option optgroup datalist svg math " +
+    "audio video canvas source track portal dialog xmp plaintext"
+  ).split(" "),
+);
+
+const ALLOWED_ATTRIBUTES: ReadonlySet<string> = new Set(
+  (
+    "style class id title dir lang align valign width height bgcolor border role href target rel name " +
+    "src alt colspan rowspan nowrap scope cellpadding cellspacing color face size start type reversed " +
+    "value datetime span"
+  ).split(" "),
+);
+
+const URL_ATTRIBUTES: ReadonlySet<string> = new Set(["href", "src"]);
+const SAFE_SCHEMES: ReadonlySet<string> = new Set(["http", "https", "mailto", "tel"]);
+/** Inline images (not SVG, which can carry script) and attached ones. */
+const SAFE_IMAGE_SOURCE = /^(?:data:image\/(?:png|gif|jpe?g|webp);base64,|cid:)/i;
+
+/** A CSS declaration that runs code or loads a binding in some client (old IE, old Firefox). */
+const UNSAFE_CSS = /expression\s*\(|javascript:|vbscript:|-moz-binding|behavior\s*:|@import/i;
+
+export interface SanitizableElement {
+  readonly kind: "element";
+  readonly name: string;
+  readonly attrs: ReadonlyArray<readonly [string, string]>;
+  readonly children: SanitizableNode[];
+}
+export type SanitizableNode = SanitizableElement | { readonly kind: "text"; readonly text: string } | { readonly kind: "comment"; readonly text: string };
+
+/** The allowed subset of `nodes`, and a description of each thing removed (empty when nothing was). */
+export function sanitizeNodes(nodes: readonly SanitizableNode[]): { nodes: SanitizableNode[]; removed: string[] } {
+  const removed: string[] = [];
+  return { nodes: sanitizeList(nodes, removed), removed };
+}
+
+function sanitizeList(nodes: readonly SanitizableNode[], removed: string[]): SanitizableNode[] {
+  const kept: SanitizableNode[] = [];
+  for (const node of nodes) {
+    if (node.kind === "text") kept.push(node);
+    else if (node.kind === "comment") {
+      // A conditional comment (`<!--[if mso]>…`) holds markup that some client parses: not checked, so not kept.
+      if (/[<>]|\[if/i.test(node.text)) removed.push("a conditional comment");
+      else kept.push(node);
+    } else if (DROPPED_WITH_CONTENT.has(node.name)) removed.push(`<${node.name}> with its content`);
+    else if (!ALLOWED_ELEMENTS.has(node.name)) {
+      removed.push(`the <${printable(node.name)}> tag (its content is kept)`);
+      kept.push(...sanitizeList(node.children, removed));
+    } else kept.push({ ...node, attrs: sanitizeAttributes(node, removed), children: sanitizeList(node.children, removed) });
+  }
+  return kept;
+}
+
+function sanitizeAttributes(node: SanitizableElement, removed: string[]): Array<readonly [string, string]> {
+  const kept: Array<readonly [string, string]> = [];
+  for (const [name, value] of node.attrs) {
+    const where = `<${node.name} ${printable(name)}>`;
+    if (/^on/i.test(name)) removed.push(`the event handler ${where}`);
+    else if (!ALLOWED_ATTRIBUTES.has(name) && !/^(?:data|aria)-[a-z0-9-]+$/.test(name)) removed.push(`the attribute ${where}`);
+    else if (URL_ATTRIBUTES.has(name) && !isSafeContentUrl(value, node.name === "img" && name === "src")) removed.push(`the URL of ${where} (scheme not allowed)`);
+    else if (name === "style" && UNSAFE_CSS.test(decodeCharacterReferences(value))) {
+      const style = value.split(";").filter((declaration) => !UNSAFE_CSS.test(decodeCharacterReferences(declaration)));
+      removed.push(`a declaration of ${where}`);
+      kept.push([name, style.join(";")]);
+    } else kept.push([name, value]);
+  }
+  return kept;
+}
+
+/** A tag or attribute name as the author wrote it, short and on one line, for a message. */
+function printable(name: string): string {
+  const clean = name.replace(/[\s<>]/g, "");
+  return clean.length > 40 ? `${clean.slice(0, 40)}…` : clean;
+}
+
+/**
+ * A URL a browser would follow to an allowed scheme, or a relative one. Character references are
+ * decoded first (`javascript&#58;` is `javascript:` to a browser), controls and whitespace removed
+ * (browsers ignore them), and merge tags left out (a tag's value is checked when it is substituted).
+ */
+export function isSafeContentUrl(value: string, imageSource: boolean): boolean {
+  const literal = parseMergeTags(value)
+    .map((part) => (typeof part === "string" ? part : ""))
+    .join("");
+  // eslint-disable-next-line no-control-regex
+  const url = decodeCharacterReferences(literal).replace(/[\u0000-\u0020\u007f-\u009f]/g, "");
+  const head = /^[^/?#]*/.exec(url)?.[0] ?? "";
+  if (!head.includes(":")) return !head.includes("&"); // relative; an undecoded reference could still spell a scheme
+  if (imageSource && SAFE_IMAGE_SOURCE.test(url)) return true;
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(head)?.[1];
+  return scheme !== undefined && SAFE_SCHEMES.has(scheme.toLowerCase());
+}
+
+const NAMED_REFERENCES: Record<string, string> = { colon: ":", tab: "\t", newline: "\n", amp: "&", lpar: "(", rpar: ")", sol: "/", bsol: "\\", period: "." };
+
+/** Numeric references (with or without `;`) and the few named ones that can spell a scheme or a CSS function. */
+function decodeCharacterReferences(value: string): string {
+  if (!value.includes("&")) return value;
+  return value.replace(/&(?:#x([0-9a-f]+)|#(\d+)|([a-z]+));?/gi, (match, hex: string | undefined, dec: string | undefined, name: string | undefined) => {
+    if (name !== undefined) return NAMED_REFERENCES[name.toLowerCase()] ?? match;
+    const code = hex !== undefined ? parseInt(hex, 16) : Number(dec);
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : "\uFFFD";
+  });
+}

@@ -1,0 +1,119 @@
+/**
+ * Size limits that keep one template from occupying a renderer: a row needs no content, so a small
+ * document can hold enough nodes to take seconds and hundreds of megabytes to render. The node count
+ * is checked before the template is parsed (counting stops at the limit, so an oversized document is
+ * refused in milliseconds, and the count is kept with the parse); the output size after the render,
+ * for what nodes do not bound (long content, long recipient values).
+ */
+import { RenderError, type ValidationIssue } from "../diagnostics.js";
+import type { RenderLimits } from "../types.js";
+import { MAX_NESTING_DEPTH } from "./schema.js";
+
+export interface ResolvedLimits {
+  readonly maxNodes: number;
+  readonly maxOutputBytes: number;
+}
+
+export const DEFAULT_LIMITS: ResolvedLimits = Object.freeze({
+  /** Rows, row spacers, columns, blocks and the entries of a block's lists (the newsletter fixture has 110). */
+  maxNodes: 2_000,
+  /** 2 MiB of UTF-8; Gmail already clips a message over ~102 KB. */
+  maxOutputBytes: 2 * 1024 * 1024,
+});
+
+export function resolveLimits(limits: RenderLimits | undefined): ResolvedLimits {
+  if (limits === undefined) return DEFAULT_LIMITS;
+  return {
+    maxNodes: positiveOr(limits.maxNodes, "maxNodes", DEFAULT_LIMITS.maxNodes),
+    maxOutputBytes: positiveOr(limits.maxOutputBytes, "maxOutputBytes", DEFAULT_LIMITS.maxOutputBytes),
+  };
+}
+
+function positiveOr(value: number | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new RenderError(`Invalid limits.${name}: expected a positive integer`, [{ loc: ["limits", name], msg: "Input should be a positive integer", type: "greater_than_equal" }]);
+  }
+  return value;
+}
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+const arrayAt = (node: Json, key: string): readonly unknown[] => (Array.isArray(node[key]) ? (node[key] as unknown[]) : []);
+const isRow = (child: Json): boolean => child["type"] === "row" || (child["type"] === undefined && Array.isArray(child["columns"]));
+
+/**
+ * The document's node count when it is at most `max`; otherwise `over`, the path of the first node
+ * past the limit. Walks only the raw structure (no validation: the reader reports shape errors) and
+ * stops at the nesting the reader accepts and at the limit, so its cost is bounded by the limit, not
+ * by the document. The path is one array, pushed and popped.
+ */
+export function countNodes(json: unknown, max: number): { count: number; over: string[] | undefined } {
+  let count = 0;
+  const path: string[] = [];
+  /** Counts the node at `path`; false once over the limit, with `path` left at that node. */
+  const visit = (): boolean => ++count <= max;
+  const row = (node: unknown, depth: number): boolean => {
+    if (!visit()) return false;
+    if (!isObject(node) || depth > MAX_NESTING_DEPTH) return true;
+    const columns = arrayAt(node, "columns");
+    for (let i = 0; i < columns.length; i++) {
+      path.push("columns", String(i));
+      if (!column(columns[i], depth)) return false;
+      path.length -= 2;
+    }
+    return true;
+  };
+  const column = (node: unknown, depth: number): boolean => {
+    if (!visit()) return false;
+    if (!isObject(node)) return true;
+    const key = node["children"] !== undefined ? "children" : "components";
+    const children = arrayAt(node, key);
+    for (let j = 0; j < children.length; j++) {
+      const child = children[j];
+      path.push(key, String(j));
+      if (isObject(child) && isRow(child) ? !row(child, depth + 1) : !block(child)) return false;
+      path.length -= 2;
+    }
+    return true;
+  };
+  // A block's lists (list items, menu links, social icons) grow its output like nodes do.
+  const block = (node: unknown): boolean => {
+    if (!visit()) return false;
+    const props = isObject(node) ? node["props"] : undefined;
+    if (!isObject(props)) return true;
+    for (const key in props) {
+      const value = props[key];
+      if (!Array.isArray(value)) continue;
+      if (count + value.length <= max) count += value.length;
+      else {
+        path.push("props", key, String(max - count));
+        count = max + 1;
+        return false;
+      }
+    }
+    return true;
+  };
+  const rows = isObject(json) ? arrayAt(json, "rows") : [];
+  for (let i = 0; i < rows.length; i++) {
+    path.push("rows", String(i));
+    if (!row(rows[i], 1)) return { count, over: path };
+    path.length = 0;
+  }
+  return { count, over: undefined };
+}
+
+export function tooManyNodes(path: readonly string[], max: number): RenderError {
+  const issue: ValidationIssue = {
+    loc: [...path],
+    msg: `The template has more than ${max} nodes (rows, row spacers, columns, blocks and block list entries); this one is over the limit`,
+    type: "too_many_nodes",
+  };
+  return new RenderError(`Template too large: more than ${max} nodes`, [issue]);
+}
+
+export function outputTooLarge(bytes: number, max: number): RenderError {
+  return new RenderError(`Output too large: ${bytes} bytes, the limit is ${max}`, [
+    { loc: [], msg: `The rendered output is ${bytes} bytes of UTF-8, over the limit of ${max}`, type: "output_too_large" },
+  ]);
+}

@@ -1,0 +1,133 @@
+/**
+ * Content HTML is reduced to the email-safe subset (spec/template.md, "Content HTML") in every target,
+ * with an UNSAFE_CONTENT warning at the prop's path; hostile and malformed markup never gives a
+ * react-email module that does not compile. The golden cases render/content-* show whole documents.
+ */
+import { transformSync } from "esbuild";
+import fc from "fast-check";
+import { Parser } from "htmlparser2";
+import { describe, expect, it } from "vitest";
+import { render, RENDER_TARGETS, validateTemplate } from "../src/index.js";
+import { isSafeContentUrl } from "../src/render/sanitize-html.js";
+
+const doc = (content: string) => ({
+  template_id: "t",
+  template_name: "t",
+  schema_version: "1.0",
+  canvas: {},
+  rows: [{ columns: [{ children: [{ type: "component", componentType: "paragraph", props: { content } }] }] }],
+});
+const CONTENT_PATH = ["rows", "0", "columns", "0", "children", "0", "props", "content"];
+
+/** Every element and attribute of an html/mjml output, and every URL. */
+function markup(output: string) {
+  const elements = new Set<string>();
+  const attributes = new Set<string>();
+  const urls: string[] = [];
+  const parser = new Parser(
+    {
+      onopentag(name, attribs) {
+        elements.add(name);
+        for (const [key, value] of Object.entries(attribs)) {
+          attributes.add(key);
+          if (key === "href" || key === "src") urls.push(value);
+        }
+      },
+    },
+    { decodeEntities: true },
+  );
+  parser.write(output);
+  parser.end();
+  return { elements, attributes, urls };
+}
+
+const compiles = (tsx: string) => transformSync(tsx, { loader: "tsx", jsx: "automatic" });
+
+describe("content sanitiser", () => {
+  it.each([
+    ["<script>", "<p>a</p><script>alert(1)</script>", "alert(1)"],
+    ["<iframe>", '<iframe src="https://evil.example/x"></iframe>', "evil.example"],
+    ["<object>", '<object data="https://evil.example/x.swf"></object>', "evil.example"],
+    ["<embed>", '<embed src="https://evil.example/x.swf">', "evil.example"],
+    ["<style>", "<style>.evil{color:red}</style>", ".evil"],
+    ["<svg>", "<svg><a href='javascript:alert(1)'>x</a></svg>", "javascript:"],
+    ["a handler", '<p onmouseover="steal()">x</p>', "steal()"],
+    ["a handler without quotes", "<img src=x onerror=steal()>", "steal()"],
+    ["javascript:", '<a href="javascript:steal()">x</a>', "steal()"],
+    ["javascript: with spaces and case", '<a href=" \tJaVaScRiPt:steal()">x</a>', "steal()"],
+    ["javascript: spelled with references", '<a href="&#106;ava&#x73;cript&colon;steal()">x</a>', "steal()"],
+    ["javascript: split by a newline reference", '<a href="java&#10;script:steal()">x</a>', "steal()"],
+    ["vbscript:", '<a href="vbscript:steal()">x</a>', "steal()"],
+    ["data:text/html", '<a href="data:text/html;base64,c3RlYWwoKQ==">x</a>', "c3RlYWwoKQ"],
+    ["an SVG data image", '<img src="data:image/svg+xml;base64,c3RlYWwoKQ==">', "c3RlYWwoKQ"],
+    ["a script URL after an empty tag", '<a href="{{ u }}javascript:steal()">x</a>', "steal()"],
+    ["a CSS expression", '<span style="width:expression(steal())">x</span>', "steal()"],
+    ["a conditional comment", "<!--[if mso]><script>steal()</script><![endif]-->", "steal()"],
+  ])("removes %s in every target, with a warning at the content's path", async (_label, content, marker) => {
+    for (const target of RENDER_TARGETS) {
+      const result = await render(doc(content), { target });
+      expect(result.output).not.toContain(marker);
+      expect(result.warnings).toEqual([expect.objectContaining({ code: "UNSAFE_CONTENT", path: CONTENT_PATH })]);
+    }
+  });
+
+  it("keeps email-safe markup exactly as written, without a warning", async () => {
+    const content =
+      '<p style="color:#333;font-size:14px" class="lead">Hi <strong>there</strong>, <a href="https://example.com/?a=1&amp;b=2" target="_blank" rel="noopener">read</a> ' +
+      '<a href="mailto:a@example.com">mail</a> <a href="tel:+331">call</a> <a href="#top">top</a> <a href="/relative">rel</a></p>' +
+      '<table role="presentation" cellpadding="0"><tr><td colspan="2" bgcolor="#eeeeee" data-id="x" aria-label="cell">cell</td></tr></table>' +
+      '<p><img src="data:image/png;base64,iVBORw0KGgo=" alt="dot"><img src="cid:logo@example" alt="logo"><!-- note --></p>';
+    const result = await render(doc(content), { target: "mjml" });
+    expect(result.warnings).toEqual([]);
+    expect(result.output).toContain(content);
+    expect(validateTemplate(doc(content)).warnings).toEqual([]);
+  });
+
+  it("unwraps an unknown element and keeps its text", async () => {
+    const result = await render(doc("<p><blink>hello</blink> <custom-tag>world</custom-tag></p>"), { target: "html" });
+    expect(result.output).toContain("<p>hello world</p>");
+    expect(result.warnings.map((w) => w.code)).toEqual(["UNSAFE_CONTENT"]);
+  });
+
+  it("the warning is also a validation warning, before any render", () => {
+    const report = validateTemplate(doc("<script>x</script>"));
+    expect(report.valid).toBe(true);
+    expect(report.warnings).toEqual([expect.objectContaining({ code: "UNSAFE_CONTENT", path: CONTENT_PATH, message: expect.stringContaining("<script>") })]);
+  });
+
+  it("URL rule: allowed schemes, relative URLs, inline raster images only in img src", () => {
+    for (const url of ["https://a.example/", "HTTP://a", "mailto:x@y", "tel:1", "#x", "/p", "p?q=a:b", "https://{{ host }}/x", "{{ url.x }}"]) expect(isSafeContentUrl(url, false)).toBe(true);
+    for (const url of ["javascript:x", "jAvAscript:x", "\u0000javascript:x", "java\tscript:x", "data:image/png;base64,AA", "file:///etc/passwd", "x&colon;y", "&#0000106avascript:x", "ftp://a", "foo&bar:x"]) expect(isSafeContentUrl(url, false)).toBe(false);
+    expect(isSafeContentUrl("data:image/jpeg;base64,AA", true)).toBe(true);
+    expect(isSafeContentUrl("data:image/svg+xml;base64,AA", true)).toBe(false);
+  });
+});
+
+/** Fragments an author (or an attacker with a template key) might paste, mixed at random. */
+const fragment = fc.constantFrom(
+  "<p>", "</p>", "<span {x}>", "<span {{ y }}=\"1\">", "<a{b>", "</a{b>", "<em }>", "<div on{z}=1>", "<a href=\"javascript:x()\">", "</a>",
+  "<img src=x onerror=y()>", "<script>", "</script>", "<style>", "</style>", "<b>", "</b>", "{", "}", "{{ name }}", "text", "&amp;", "&#123;",
+  "<svg>", "<!--[if mso]>", "<![endif]-->", "<!-- c -->", "<table><tr><td>", "</td></tr></table>", "<p class=\"{a}\" style=\"color:{b}\">", "<p data-{x}=\"1\">", "\"", "'", "=", "<", ">",
+);
+const hostileContent = fc.array(fragment, { maxLength: 25 }).map((parts) => parts.join(""));
+const ACTIVE_ELEMENT = /^(?:script|iframe|object|embed|style|svg|form)$/;
+
+describe("hostile content never escapes the allow-list nor breaks a target", () => {
+  it("html and mjml keep no active element or handler; react-email always compiles", async () => {
+    await fc.assert(
+      fc.asyncProperty(hostileContent, async (content) => {
+        const template = doc(`<p>start</p>${content}<p>end</p>`);
+        const tsx = await render(template, { target: "react-email", dynamicData: { merge_tags: { text: { name: "{}" } } } });
+        expect(() => compiles(tsx.output)).not.toThrow();
+        const mjml = await render(template, { target: "mjml" });
+        const body = mjml.output.slice(mjml.output.indexOf("<mj-body"));
+        const { elements, attributes, urls } = markup(body);
+        for (const name of elements) expect(name).not.toMatch(ACTIVE_ELEMENT);
+        for (const name of attributes) expect(name).not.toMatch(/^on|[{}]/);
+        for (const url of urls) expect(url).not.toMatch(/^\s*javascript:/i);
+        await expect(render(template, { target: "html" })).resolves.toBeDefined();
+      }),
+      { numRuns: 300, seed: 20261124 },
+    );
+  });
+});
