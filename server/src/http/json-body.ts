@@ -30,6 +30,12 @@ function parseJson(body: string | Buffer, done: (err: Error | null, value?: unkn
     done(validationError([{ loc, msg: `JSON decode error: ${detail}`, type: "json_invalid" }]));
     return;
   }
+  // Every body of this API is an object. A JSON `null` is refused here because Fastify hands an absent
+  // body to the validators as `null` too, and an optional body must not accept it.
+  if (value === null) {
+    done(validationError([{ loc: ["body"], msg: "Input should be a valid dictionary", type: "dict_type" }]));
+    return;
+  }
   done(null, value);
 }
 
