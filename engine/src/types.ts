@@ -30,7 +30,7 @@ export interface RenderOptions {
 export interface RenderLimits {
   /** Rows, row spacers, columns, blocks and block list entries (default 2,000). */
   readonly maxNodes?: number | undefined;
-  /** UTF-8 bytes of the output (default 2 MiB). */
+  /** UTF-8 bytes of the output (default 16 MiB). */
   readonly maxOutputBytes?: number | undefined;
 }
 

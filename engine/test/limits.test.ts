@@ -29,7 +29,7 @@ describe("node limit", () => {
   });
 
   it("the default accepts exactly maxNodes nodes and refuses one more", () => {
-    expect(DEFAULT_LIMITS).toEqual({ maxNodes: 2000, maxOutputBytes: 2 * 1024 * 1024 });
+    expect(DEFAULT_LIMITS).toEqual({ maxNodes: 2000, maxOutputBytes: 16 * 1024 * 1024 });
     expect(validateTemplate(doc(Array.from({ length: 2000 }, () => ({})))).valid).toBe(true);
     expect(validateTemplate(doc(Array.from({ length: 2001 }, () => ({})))).valid).toBe(false);
   });

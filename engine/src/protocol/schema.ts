@@ -53,7 +53,7 @@ export const renderRequestSchema = z
         minify: z.boolean().optional().meta({ description: "Minify the output (default true)." }),
         strict: z.boolean().optional().meta({ description: "Missing merge tags fail the render (default false)." }),
         max_nodes: z.number().int().min(1).optional().meta({ description: "Limit on rows, row spacers, columns, blocks and block list entries (default 2000); over it, RENDER_ERROR with issue type too_many_nodes." }),
-        max_output_bytes: z.number().int().min(1).optional().meta({ description: "Limit on the output's UTF-8 size (default 2097152); over it, RENDER_ERROR with issue type output_too_large." }),
+        max_output_bytes: z.number().int().min(1).optional().meta({ description: "Limit on the output's UTF-8 size (default 16777216); over it, RENDER_ERROR with issue type output_too_large." }),
       })
       .optional(),
     output_format: z.enum(OUTPUT_FORMATS).optional().meta({

@@ -17,8 +17,11 @@ export interface ResolvedLimits {
 export const DEFAULT_LIMITS: ResolvedLimits = Object.freeze({
   /** Rows, row spacers, columns, blocks and the entries of a block's lists (the newsletter fixture has 110). */
   maxNodes: 2_000,
-  /** 2 MiB of UTF-8; Gmail already clips a message over ~102 KB. */
-  maxOutputBytes: 2 * 1024 * 1024,
+  /**
+   * 16 MiB of UTF-8: twice the executable's request limit, so a template whose own text is large (long
+   * content) still renders, while a render cannot grow without bound in a library caller's memory.
+   */
+  maxOutputBytes: 16 * 1024 * 1024,
 });
 
 export function resolveLimits(limits: RenderLimits | undefined): ResolvedLimits {
