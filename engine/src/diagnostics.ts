@@ -16,7 +16,9 @@ export type WarningCode =
   | "UNKNOWN_BLOCK_TYPE"
   | "MISSING_MERGE_TAG"
   | "UNSAFE_URL"
-  | "EMPTY_ROW_SPACER";
+  | "EMPTY_ROW_SPACER"
+  | "MEANINGLESS_VISIBILITY_RULE"
+  | "VISIBILITY_OPERATOR_ALIAS";
 
 export interface RenderWarning {
   readonly code: WarningCode;

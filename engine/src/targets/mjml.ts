@@ -3,7 +3,7 @@
  * that do not stack, and the blocks' own mj-* components), `mj-raw` only for nested rows.
  */
 import { attrs } from "../blocks/shared.js";
-import { toMjmlColor } from "../template/common.js";
+import { activeGradient, toMjmlColor } from "../template/common.js";
 import { googleFontsHref, primaryFamily, isWebSafe } from "../render/fonts.js";
 import { px, spacing } from "../render/style.js";
 import type { ColumnNode, RowLike, RowNode, SpacerNode } from "../template/model.js";
@@ -56,7 +56,7 @@ function section(row: RowNode, outerWidth: number, doc: DocumentContext): string
   });
   const body = s.mobileStack ? parts.join("") : `<mj-group>${parts.join("")}</mj-group>`;
   const rules: string[] = [];
-  if (s.backgroundGradient.useGradient) rules.push(`background-image:linear-gradient(${s.backgroundGradient.angle}deg, ${s.backgroundGradient.from}, ${s.backgroundGradient.to}) !important`);
+  if (activeGradient(s.backgroundGradient)) rules.push(`background-image:${s.backgroundGradient.css} !important`);
   if (s.minHeight > 0) rules.push(`min-height:${px(s.minHeight)}`);
   let className = "";
   if (rules.length > 0) {
@@ -65,7 +65,7 @@ function section(row: RowNode, outerWidth: number, doc: DocumentContext): string
   }
   return `<mj-section${attrs({
     "background-color": toMjmlColor(s.backgroundColor),
-    "background-url": s.backgroundImage && !s.backgroundGradient.useGradient ? s.backgroundImage : undefined,
+    "background-url": s.backgroundImage && !activeGradient(s.backgroundGradient) ? s.backgroundImage : undefined,
     "background-size": s.backgroundImage ? s.backgroundSize : undefined,
     "background-position": s.backgroundImage ? s.backgroundPosition : undefined,
     "background-repeat": s.backgroundImage ? (s.backgroundRepeat === "no-repeat" ? "no-repeat" : "repeat") : undefined,

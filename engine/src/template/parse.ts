@@ -6,7 +6,8 @@
 import type { z } from "zod";
 import type { RenderWarning, ValidationIssue } from "../diagnostics.js";
 import { BLOCKS, isBlockType } from "../blocks/registry.js";
-import type { Visibility } from "./common.js";
+import { VISIBILITY_OPERATOR_ALIASES, type Visibility, type VisibilityRule } from "./common.js";
+import { meaninglessRuleReason } from "../data/visibility.js";
 import { toValidationIssues } from "./issues.js";
 import { zodParseOptions } from "../parse-options.js";
 import type { ColumnChild, ColumnNode, ComponentNode, Condition, Path, RowLike, RowNode, SpacerNode, Template } from "./model.js";
@@ -38,12 +39,35 @@ class Reader {
     this.issues.push({ loc: [...loc], msg, type });
   }
 
-  condition(visibility: Visibility | undefined): Condition | undefined {
+  /** `path` is the visibility object's own path; `raw` its JSON, for what parsing normalises away. */
+  condition(visibility: Visibility | undefined, path: Path, raw: unknown): Condition | undefined {
     if (!visibility?.enabled) return undefined;
     if (visibility.rules.length === 0 && visibility.groups.length === 0) return undefined;
+    this.ruleWarnings(visibility.rules, rawRules(raw), [...path, "rules"]);
+    visibility.groups.forEach((group, index) => {
+      const rawGroup = isObject(raw) && Array.isArray(raw["groups"]) ? raw["groups"][index] : undefined;
+      this.ruleWarnings(group.rules, rawRules(rawGroup), [...path, "groups", String(index), "rules"]);
+    });
     const condition = { rules: visibility, slot: this.conditions.length };
     this.conditions.push(condition);
     return condition;
+  }
+
+  ruleWarnings(rules: readonly VisibilityRule[], raw: readonly unknown[], path: Path): void {
+    rules.forEach((rule, index) => {
+      const rulePath = [...path, String(index)];
+      const reason = meaninglessRuleReason(rule);
+      if (reason) this.warnings.push({ code: "MEANINGLESS_VISIBILITY_RULE", message: `Visibility rule ${reason}`, path: rulePath });
+      const operator = raw[index];
+      const written = isObject(operator) && typeof operator["operator"] === "string" ? operator["operator"].trim().toLowerCase() : "";
+      if (Object.hasOwn(VISIBILITY_OPERATOR_ALIASES, written)) {
+        this.warnings.push({
+          code: "VISIBILITY_OPERATOR_ALIAS",
+          message: `Operator "${written}" is read as "${rule.operator}"; the Maildeno engine does not know it and treats the rule as true, so write "${rule.operator}"`,
+          path: [...rulePath, "operator"],
+        });
+      }
+    });
   }
 
   rows(value: unknown[], path: Path, depth: number): RowLike[] {
@@ -74,7 +98,7 @@ class Reader {
       .map((column, index) => this.column(column, [...path, "columns", String(index)], depth))
       .filter((column): column is ColumnNode => column !== undefined);
     if (!style) return undefined;
-    return { kind: "row", id: idOf(raw, path), path, condition: this.condition(style.visibility), style, columns };
+    return { kind: "row", id: idOf(raw, path), path, condition: this.condition(style.visibility, [...path, "visibility"], raw["visibility"]), style, columns };
   }
 
   spacer(raw: Json, path: Path): SpacerNode | undefined {
@@ -84,7 +108,7 @@ class Reader {
       this.warnings.push({ code: "EMPTY_ROW_SPACER", message: "Row spacer without a positive height is dropped", path });
       return undefined;
     }
-    return { kind: "spacer", id: idOf(raw, path), path, condition: this.condition(parsed.visibility), height: parsed.height, backgroundColor: parsed.backgroundColor };
+    return { kind: "spacer", id: idOf(raw, path), path, condition: this.condition(parsed.visibility, [...path, "visibility"], raw["visibility"]), height: parsed.height, backgroundColor: parsed.backgroundColor };
   }
 
   column(raw: unknown, path: Path, depth: number): ColumnNode | undefined {
@@ -100,7 +124,7 @@ class Reader {
       if (node) children.push(node);
     });
     if (!style) return undefined;
-    return { kind: "column", id: idOf(raw, path), path, condition: this.condition(style.props.visibility), width: style.width, style, children };
+    return { kind: "column", id: idOf(raw, path), path, condition: this.condition(style.props.visibility, [...path, "props", "visibility"], isObject(raw["props"]) ? raw["props"]["visibility"] : undefined), width: style.width, style, children };
   }
 
   child(raw: unknown, path: Path, depth: number): ColumnChild | undefined {
@@ -127,8 +151,12 @@ class Reader {
     const propsRaw = raw["props"] ?? {};
     const props = this.parse(BLOCKS[blockType].props as z.ZodType, propsRaw, [...path, "props"]) as { visibility?: Visibility } | undefined;
     if (!props) return undefined;
-    return { kind: "component", id: idOf(raw, path), path, condition: this.condition(props.visibility), block: blockType, props };
+    return { kind: "component", id: idOf(raw, path), path, condition: this.condition(props.visibility, [...path, "props", "visibility"], isObject(propsRaw) ? propsRaw["visibility"] : undefined), block: blockType, props };
   }
+}
+
+function rawRules(visibility: unknown): readonly unknown[] {
+  return isObject(visibility) && Array.isArray(visibility["rules"]) ? visibility["rules"] : [];
 }
 
 function idOf(raw: Json, path: Path): string {

@@ -6,6 +6,7 @@ import {
   commonBlockFields,
   fontFamilySchema,
   fontWeightSchema,
+  activeGradient,
   gradientSchema,
   mobileOverridesSchema,
   toMjmlColor,
@@ -42,8 +43,12 @@ export const buttonProps = z.object({
 type ButtonProps = z.output<typeof buttonProps>;
 
 function gradient(p: ButtonProps): string | undefined {
-  const g = p.backgroundGradient;
-  return g.useGradient ? `linear-gradient(${g.angle}deg, ${g.from}, ${g.to})` : undefined;
+  return activeGradient(p.backgroundGradient) ? p.backgroundGradient.css : undefined;
+}
+
+/** The solid colour: the gradient's fallback under a gradient, else the button's colour. */
+function solidColor(p: ButtonProps): string {
+  return (activeGradient(p.backgroundGradient) && p.backgroundGradient.fallback) || p.backgroundColor;
 }
 
 /** No link, no `href`: mjml then renders a plain label, and the other targets do the same. */
@@ -89,7 +94,7 @@ export const button = defineBlock({
     if (background) ctx.headCss.push(`.${ctx.uid} td,.${ctx.uid} a{background-image:${background} !important}`);
     const border = p.border.width > 0 ? `${px(p.border.width)} ${p.border.style} ${toMjmlColor(p.border.color)}` : undefined;
     return `<mj-button${href(p, ctx)}${attrs({
-      "background-color": toMjmlColor(p.backgroundGradient.useGradient ? p.backgroundGradient.from : p.backgroundColor),
+      "background-color": toMjmlColor(solidColor(p)),
       color: toMjmlColor(p.color),
       "font-family": fontStack(p.fontFamily),
       "font-size": px(p.fontSize),
@@ -109,7 +114,7 @@ export const button = defineBlock({
     const background = gradient(p);
     const cell = cssText([
       ["border-radius", px(p.borderRadius)],
-      ["background-color", p.backgroundGradient.useGradient ? p.backgroundGradient.from : p.backgroundColor],
+      ["background-color", solidColor(p)],
       ...(background ? ([["background-image", background]] as const) : []),
       ...(borderValue(p) ? ([["border", borderValue(p) as string]] as const) : []),
     ]);
@@ -127,7 +132,7 @@ export const button = defineBlock({
     const background = gradient(p);
     const style: Declarations = [
       ...labelDeclarations(p, ctx),
-      ["background-color", p.backgroundGradient.useGradient ? p.backgroundGradient.from : p.backgroundColor],
+      ["background-color", solidColor(p)],
       ...(background ? ([["background-image", background]] as const) : []),
       ["border-radius", px(p.borderRadius)],
       ...(borderValue(p) ? ([["border", borderValue(p) as string]] as const) : []),

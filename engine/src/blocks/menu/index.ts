@@ -42,7 +42,7 @@ export const menu = defineBlock({
   mjml(p, ctx) {
     const typography = mjmlTypography(p, ctx);
     const links = visibleItems(p)
-      .map((item) => `<mj-navbar-link href="${ctx.out.url(item.link)}"${attrs({ ...typography, "text-decoration": p.textDecoration, padding: `0px ${px(p.spacing / 2)}`, color: toMjmlColor(p.color) })}>${ctx.out.text(item.label)}</mj-navbar-link>`)
+      .map((item) => `<mj-navbar-link href="${ctx.out.url(item.link)}"${attrs({ ...typography, "text-decoration": p.textDecoration, "text-transform": p.textTransform, padding: `0px ${px(p.spacing / 2)}`, color: toMjmlColor(p.color) })}>${ctx.out.text(item.label)}</mj-navbar-link>`)
       .join("");
     const classes = [ctx.className, stackRule(p, ctx)].filter(Boolean).join(" ");
     return `<mj-navbar${attrs({ align: p.align, padding: spacing(addSpacing(p.margin, p.padding)), "css-class": classes })}>${links}</mj-navbar>`;
