@@ -17,8 +17,13 @@ function borderAttr(border: { width: number; style: string; color: string }): st
   return border.width > 0 ? `${px(border.width)} ${border.style} ${toMjmlColor(border.color)}` : undefined;
 }
 
-function spacerSection(spacer: SpacerNode): string {
-  return `<mj-section${attrs({ padding: "0px", "background-color": toMjmlColor(spacer.backgroundColor) })}><mj-column><mj-spacer${attrs({ height: px(spacer.height), padding: "0px" })} /></mj-column></mj-section>`;
+function spacerSection(spacer: SpacerNode, doc: DocumentContext): string {
+  let className = "";
+  if (activeGradient(spacer.backgroundGradient)) {
+    className = doc.nextUid("mr-r");
+    doc.headCss.push(`.${className}{background-image:${spacer.backgroundGradient.css} !important}`);
+  }
+  return `<mj-section${attrs({ padding: "0px", "background-color": toMjmlColor(spacer.backgroundColor), "css-class": className })}><mj-column><mj-spacer${attrs({ height: px(spacer.height), padding: "0px" })} /></mj-column></mj-section>`;
 }
 
 function column(node: ColumnNode, percent: number, rowInner: number, doc: DocumentContext): string {
@@ -77,7 +82,7 @@ function section(row: RowNode, outerWidth: number, doc: DocumentContext): string
 }
 
 function rowLike(node: RowLike, width: number, doc: DocumentContext): string {
-  return node.kind === "spacer" ? spacerSection(node) : section(node, width, doc);
+  return node.kind === "spacer" ? spacerSection(node, doc) : section(node, width, doc);
 }
 
 /** The MJML source with slot tokens for merge tags (see `render/emitter.ts`). */

@@ -39,8 +39,12 @@ export function columnInnerWidth(column: ColumnNode, rowInner: number, percent: 
   return Math.max(1, (rowInner * percent) / 100 - horizontal(column.style.padding) - 2 * column.style.border.width);
 }
 
+export function spacerGradient(spacer: SpacerNode): Declarations {
+  return activeGradient(spacer.backgroundGradient) ? [["background-image", spacer.backgroundGradient.css]] : [];
+}
+
 export function spacerHtml(spacer: SpacerNode): string {
-  const style = cssText([["height", px(spacer.height)], ["line-height", px(spacer.height)], ["font-size", "1px"], ["background-color", spacer.backgroundColor]]);
+  const style = cssText([["height", px(spacer.height)], ["line-height", px(spacer.height)], ["font-size", "1px"], ["background-color", spacer.backgroundColor], ...spacerGradient(spacer)]);
   return `<div${attrs({ style })}>&#8202;</div>`;
 }
 

@@ -293,6 +293,7 @@ export function typographyFields(overrides: { fontSize?: number; lineHeight?: nu
     color: colorSchema.default(overrides.color ?? "#111111"),
     fontWeight: fontWeightSchema.default(overrides.fontWeight ?? "normal"),
     fontFamily: fontFamilySchema.default("Arial"),
+    fontStyle: z.enum(["normal", "italic", "oblique"]).default("normal"),
     align: alignSchema.default(overrides.align ?? "left"),
     letterSpacing: z.number().default(0),
     textTransform: z.enum(["none", "uppercase", "lowercase", "capitalize"]).default("none"),
@@ -305,10 +306,21 @@ export interface Typography {
   color: string;
   fontWeight: string;
   fontFamily: string;
+  fontStyle: string;
   align: Align;
   letterSpacing: number;
   textTransform: string;
   textDecoration: string;
+}
+
+/** A block's background: a colour, and the editor's gradient over it. Transparent by default. */
+export const surfaceFields = {
+  backgroundColor: colorSchema.default("transparent"),
+  backgroundGradient: gradientSchema,
+};
+export interface Surface {
+  backgroundColor: string;
+  backgroundGradient: Gradient;
 }
 
 /** Props every block carries, whatever its type. */

@@ -108,7 +108,7 @@ class Reader {
       this.warnings.push({ code: "EMPTY_ROW_SPACER", message: "Row spacer without a positive height is dropped", path });
       return undefined;
     }
-    return { kind: "spacer", id: idOf(raw, path), path, condition: this.condition(parsed.visibility, [...path, "visibility"], raw["visibility"]), height: parsed.height, backgroundColor: parsed.backgroundColor };
+    return { kind: "spacer", id: idOf(raw, path), path, condition: this.condition(parsed.visibility, [...path, "visibility"], raw["visibility"]), height: parsed.height, backgroundColor: parsed.backgroundColor, backgroundGradient: parsed.backgroundGradient };
   }
 
   column(raw: unknown, path: Path, depth: number): ColumnNode | undefined {

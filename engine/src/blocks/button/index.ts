@@ -26,6 +26,7 @@ export const buttonProps = z.object({
   fontWeight: fontWeightSchema.default("bold"),
   fontFamily: fontFamilySchema.default("Arial"),
   lineHeight: z.number().min(0).default(1.2),
+  letterSpacing: z.number().default(0),
   borderRadius: z.number().min(0).default(4),
   border: borderSchema,
   align: alignSchema.default("center"),
@@ -68,6 +69,7 @@ function labelDeclarations(p: ButtonProps, ctx: BlockRenderContext): Declaration
     ["font-size", px(p.fontSize)],
     ["font-weight", p.fontWeight],
     ["line-height", cssNumber(p.lineHeight)],
+    ...(p.letterSpacing !== 0 ? ([["letter-spacing", px(p.letterSpacing)]] as const) : []),
     ["text-decoration", "none"],
   ];
 }
@@ -100,6 +102,7 @@ export const button = defineBlock({
       "font-size": px(p.fontSize),
       "font-weight": p.fontWeight,
       "line-height": cssNumber(p.lineHeight),
+      "letter-spacing": p.letterSpacing !== 0 ? px(p.letterSpacing) : undefined,
       "inner-padding": spacing(p.padding),
       "border-radius": px(p.borderRadius),
       border,
