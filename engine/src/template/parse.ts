@@ -8,6 +8,7 @@ import type { RenderWarning, ValidationIssue } from "../diagnostics.js";
 import { BLOCKS, isBlockType } from "../blocks/registry.js";
 import { VISIBILITY_OPERATOR_ALIASES, type Visibility, type VisibilityRule } from "./common.js";
 import { meaninglessRuleReason } from "../data/visibility.js";
+import { isUnsafeAuthorUrl } from "../data/escape.js";
 import { toValidationIssues } from "./issues.js";
 import { zodParseOptions } from "../parse-options.js";
 import type { ColumnChild, ColumnNode, ComponentNode, Condition, Path, RowLike, RowNode, SpacerNode, Template } from "./model.js";
@@ -51,6 +52,24 @@ class Reader {
     const condition = { rules: visibility, slot: this.conditions.length };
     this.conditions.push(condition);
     return condition;
+  }
+
+  /**
+   * Author-written URL props with a scheme other than http, https, mailto or tel are refused as a
+   * merge value would be: the prop reads as empty (no link, no image) and a warning names its path.
+   */
+  refuseUnsafeUrls(props: Json, path: Path): void {
+    for (const key of URL_PROPS) {
+      const value = props[key];
+      if (typeof value === "string" && isUnsafeAuthorUrl(value)) {
+        props[key] = "";
+        this.warnings.push({ code: "UNSAFE_URL", message: `URL without an allowed scheme (http, https, mailto, tel) was dropped`, path: [...path, key] });
+      }
+    }
+    for (const list of ["items", "platforms"]) {
+      const entries = props[list];
+      if (Array.isArray(entries)) entries.forEach((entry: unknown, index) => isObject(entry) && this.refuseUnsafeUrls(entry, [...path, list, String(index)]));
+    }
   }
 
   ruleWarnings(rules: readonly VisibilityRule[], raw: readonly unknown[], path: Path): void {
@@ -151,9 +170,13 @@ class Reader {
     const propsRaw = raw["props"] ?? {};
     const props = this.parse(BLOCKS[blockType].props as z.ZodType, propsRaw, [...path, "props"]) as { visibility?: Visibility } | undefined;
     if (!props) return undefined;
+    this.refuseUnsafeUrls(props as Json, [...path, "props"]);
     return { kind: "component", id: idOf(raw, path), path, condition: this.condition(props.visibility, [...path, "props", "visibility"], isObject(propsRaw) ? propsRaw["visibility"] : undefined), block: blockType, props };
   }
 }
+
+/** Props that hold a URL, in any block (menu items and social platforms included). */
+const URL_PROPS = ["link", "src", "icon", "coverImage", "fallbackLink"] as const;
 
 function rawRules(visibility: unknown): readonly unknown[] {
   return isObject(visibility) && Array.isArray(visibility["rules"]) ? visibility["rules"] : [];
