@@ -4,6 +4,8 @@ import { Parser } from "htmlparser2";
 export interface VisibleContent {
   readonly text: string;
   readonly links: string[];
+  /** Every shown `<img>` source. */
+  readonly images: string[];
 }
 
 const SKIPPED = new Set(["head", "style", "script", "title"]);
@@ -17,12 +19,14 @@ export function visibleContent(html: string): VisibleContent {
   const hidden: boolean[] = [];
   let text = "";
   const links: string[] = [];
+  const images: string[] = [];
   const parser = new Parser(
     {
       onopentag(name, attribs) {
         const style = (attribs["style"] ?? "").replace(/\s+/g, "").toLowerCase();
         const hide = SKIPPED.has(name) || style.includes("display:none") || (hidden.at(-1) ?? false);
         if (!hide && name === "a" && attribs["href"] !== undefined) links.push(attribs["href"]);
+        if (!hide && name === "img" && attribs["src"] !== undefined) images.push(attribs["src"]);
         if (!VOID.has(name)) hidden.push(hide);
         if (BREAKS.has(name)) text += " ";
       },
@@ -38,5 +42,5 @@ export function visibleContent(html: string): VisibleContent {
   );
   parser.write(html);
   parser.end();
-  return { text: text.replace(INVISIBLE, " ").replace(/\u00a0/g, " ").replace(/\s+/g, " ").trim(), links };
+  return { text: text.replace(INVISIBLE, " ").replace(/\u00a0/g, " ").replace(/\s+/g, " ").trim(), links, images };
 }
