@@ -4,7 +4,7 @@ import { Parser } from "htmlparser2";
 export interface VisibleContent {
   readonly text: string;
   readonly links: string[];
-  /** Every shown `<img>` source. */
+  /** Every shown `<img>` source and table `background` image. */
   readonly images: string[];
 }
 
@@ -27,6 +27,8 @@ export function visibleContent(html: string): VisibleContent {
         const hide = SKIPPED.has(name) || style.includes("display:none") || (hidden.at(-1) ?? false);
         if (!hide && name === "a" && attribs["href"] !== undefined) links.push(attribs["href"]);
         if (!hide && name === "img" && attribs["src"] !== undefined) images.push(attribs["src"]);
+        // A video's cover is the background of its linked frame.
+        if (!hide && attribs["background"]) images.push(attribs["background"]);
         if (!VOID.has(name)) hidden.push(hide);
         if (BREAKS.has(name)) text += " ";
       },
