@@ -18,7 +18,8 @@ export type WarningCode =
   | "UNSAFE_URL"
   | "EMPTY_ROW_SPACER"
   | "MEANINGLESS_VISIBILITY_RULE"
-  | "VISIBILITY_OPERATOR_ALIAS";
+  | "VISIBILITY_OPERATOR_ALIAS"
+  | "VISIBILITY_SPELLING";
 
 export interface RenderWarning {
   readonly code: WarningCode;

@@ -97,9 +97,11 @@ describe("visibility operators", () => {
 
   it("reads the editor's spellings: empty tag, operator and match in any case, enabled as a string", () => {
     expect(visibilityRuleSchema.parse({ tag: "", operator: "==", value: "" })).toEqual({ tag: "", operator: "==", value: "" });
-    expect(visibilityRuleSchema.parse({ tag: "k", operator: "Starts_With", value: null }).operator).toBe("starts_with");
-    const parsed = visibilitySchema.parse({ enabled: "true", match: "ANY", rules: [], groups: [{ match: "All" }] });
-    expect(parsed).toMatchObject({ enabled: true, match: "any", groups: [{ match: "all" }] });
+    // Another case is read as the Maildeno editor and engine read it: an unknown operator (true), match "all".
+    expect(visibilityRuleSchema.parse({ tag: "k", operator: "Starts_With", value: null })).toEqual({ tag: "k", operator: "starts_with", value: "", alwaysTrue: true });
+    expect(check(rule("CONTAINS", "zz"), { k: "pro" })).toBe(true);
+    const parsed = visibilitySchema.parse({ enabled: "true", match: "ANY", rules: [], groups: [{ match: "Any" }, { match: "any" }] });
+    expect(parsed).toMatchObject({ enabled: true, match: "all", groups: [{ match: "all" }, { match: "any" }] });
     expect(visibilitySchema.parse({ enabled: "FALSE" }).enabled).toBe(false);
     expect(visibilitySchema.safeParse({ enabled: "yes" }).success).toBe(false);
   });

@@ -52,6 +52,7 @@ export function asUtcDay(text: string): number | undefined {
 }
 
 export function evaluateRule(rule: VisibilityRule, context: NormalizedContext): boolean {
+  if ("alwaysTrue" in rule && rule.alwaysTrue) return true;
   const raw = context.get(rule.tag);
   const present = raw !== undefined;
   const actual = (raw ?? "").toLowerCase();
@@ -73,7 +74,8 @@ export function evaluateRule(rule: VisibilityRule, context: NormalizedContext): 
     case "in":
     case "not_in": {
       const items = expected.split(LIST_SEPARATORS).map((item) => item.trim()).filter((item) => item !== "");
-      const found = present && items.includes(actual.trim());
+      // The context value is compared as it is (untrimmed), as the editor and its engine do.
+      const found = present && items.includes(actual);
       return rule.operator === "in" ? found : !found;
     }
     case ">":

@@ -90,16 +90,35 @@ const contextScalar = z.union([z.string(), z.number(), z.boolean()]);
 /** Lower-cased, trimmed text, so that `"ANY"`, `" all "` or `"Contains"` read as the editor means them. */
 const caseless = <S extends z.ZodType>(schema: S) => z.preprocess((value) => (typeof value === "string" ? value.trim().toLowerCase() : value), schema);
 
-export const visibilityRuleSchema = z.object({
-  /** The context key; the editor creates every new rule with an empty one (see `visibilityRuleWarnings`). */
-  tag: z.string().default(""),
-  operator: caseless(
-    z.enum([...VISIBILITY_OPERATORS, ...(Object.keys(VISIBILITY_OPERATOR_ALIASES) as Array<keyof typeof VISIBILITY_OPERATOR_ALIASES>)]),
-  ).transform((op): VisibilityOperator => (op in VISIBILITY_OPERATOR_ALIASES ? VISIBILITY_OPERATOR_ALIASES[op as keyof typeof VISIBILITY_OPERATOR_ALIASES] : (op as VisibilityOperator))),
-  value: z.union([contextScalar, z.null().transform(() => "")]).optional().default(""),
-});
+const OPERATOR_NAMES = [...VISIBILITY_OPERATORS, ...(Object.keys(VISIBILITY_OPERATOR_ALIASES) as Array<keyof typeof VISIBILITY_OPERATOR_ALIASES>)] as const;
 
-const matchSchema = caseless(z.enum(["all", "any"])).default("all");
+export const visibilityRuleSchema = z
+  .object({
+    /** The context key; the editor creates every new rule with an empty one (see `meaninglessRuleReason`). */
+    tag: z.string().default(""),
+    /** Known names in any case; `written` keeps the spelling for the rule's meaning (below). */
+    operator: z
+      .string()
+      .refine((op) => (OPERATOR_NAMES as readonly string[]).includes(op.trim().toLowerCase()), {
+        message: `Input should be ${OPERATOR_NAMES.map((op) => JSON.stringify(op)).join(", ")} (any case)`,
+        params: { type: "literal_error" },
+      }),
+    value: z.union([contextScalar, z.null().transform(() => "")]).optional().default(""),
+  })
+  .transform((rule) => {
+    const name = rule.operator.trim().toLowerCase();
+    const operator: VisibilityOperator = name in VISIBILITY_OPERATOR_ALIASES ? VISIBILITY_OPERATOR_ALIASES[name as keyof typeof VISIBILITY_OPERATOR_ALIASES] : (name as VisibilityOperator);
+    // The Maildeno editor and engine compare operator names exactly: one in another case is unknown
+    // to them, and an unknown operator is true. Such a rule is read the same way (and warned about).
+    return { tag: rule.tag, operator, value: rule.value, ...(rule.operator !== name ? { alwaysTrue: true as const } : {}) };
+  });
+
+/** `all` or `any` in any case; only the exact `any` means any, as in the editor and its engine (others are warned about). */
+const matchSchema = z
+  .string()
+  .refine((m) => ["all", "any"].includes(m.trim().toLowerCase()), { message: 'Input should be "all" or "any"', params: { type: "literal_error" } })
+  .transform((m): "all" | "any" => (m === "any" ? "any" : "all"))
+  .default("all");
 
 export const visibilityGroupSchema = z.object({
   match: matchSchema,

@@ -44,9 +44,11 @@ class Reader {
   condition(visibility: Visibility | undefined, path: Path, raw: unknown): Condition | undefined {
     if (!visibility?.enabled) return undefined;
     if (visibility.rules.length === 0 && visibility.groups.length === 0) return undefined;
+    this.matchWarning(raw, path);
     this.ruleWarnings(visibility.rules, rawRules(raw), [...path, "rules"]);
     visibility.groups.forEach((group, index) => {
       const rawGroup = isObject(raw) && Array.isArray(raw["groups"]) ? raw["groups"][index] : undefined;
+      this.matchWarning(rawGroup, [...path, "groups", String(index)]);
       this.ruleWarnings(group.rules, rawRules(rawGroup), [...path, "groups", String(index), "rules"]);
     });
     const condition = { rules: visibility, slot: this.conditions.length };
@@ -72,6 +74,14 @@ class Reader {
     }
   }
 
+  /** `match` other than exactly "all"/"any" reads as "all", as in the editor and its engine. */
+  matchWarning(raw: unknown, path: Path): void {
+    const match = isObject(raw) ? raw["match"] : undefined;
+    if (typeof match === "string" && match !== "all" && match !== "any") {
+      this.warnings.push({ code: "VISIBILITY_SPELLING", message: `match "${match}" is read as "all", as the Maildeno editor and engine read it; write "all" or "any"`, path: [...path, "match"] });
+    }
+  }
+
   ruleWarnings(rules: readonly VisibilityRule[], raw: readonly unknown[], path: Path): void {
     rules.forEach((rule, index) => {
       const rulePath = [...path, String(index)];
@@ -79,7 +89,13 @@ class Reader {
       if (reason) this.warnings.push({ code: "MEANINGLESS_VISIBILITY_RULE", message: `Visibility rule ${reason}`, path: rulePath });
       const operator = raw[index];
       const written = isObject(operator) && typeof operator["operator"] === "string" ? operator["operator"].trim().toLowerCase() : "";
-      if (Object.hasOwn(VISIBILITY_OPERATOR_ALIASES, written)) {
+      if ("alwaysTrue" in rule) {
+        this.warnings.push({
+          code: "VISIBILITY_SPELLING",
+          message: `Operator "${String(isObject(operator) ? operator["operator"] : "")}" is not spelled in lower case: the Maildeno editor and engine do not know it and treat the rule as true, and so does this engine; write "${written}"`,
+          path: [...rulePath, "operator"],
+        });
+      } else if (Object.hasOwn(VISIBILITY_OPERATOR_ALIASES, written)) {
         this.warnings.push({
           code: "VISIBILITY_OPERATOR_ALIAS",
           message: `Operator "${written}" is read as "${rule.operator}"; the Maildeno engine does not know it and treats the rule as true, so write "${rule.operator}"`,

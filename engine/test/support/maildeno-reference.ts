@@ -25,8 +25,15 @@ export function referenceWasmPath(): string {
   return WASM;
 }
 
+/** The part of the WebAssembly API used here (the engine's TypeScript lib has no DOM types). */
+interface WasmApi {
+  compile(bytes: Uint8Array): Promise<object>;
+  instantiate(module: object, imports: object): Promise<{ exports: unknown }>;
+}
+const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+
 interface Exports {
-  memory: WebAssembly.Memory;
+  memory: { buffer: ArrayBuffer };
   alloc(len: number): number;
   dealloc(ptr: number, len: number): void;
   dealloc_str(ptr: number): void;
@@ -43,11 +50,11 @@ export interface ReferenceRequest {
 
 /** Renders requests with the reference engine, a fresh instance for every `batch` of them. */
 export async function renderWithReference(requests: readonly ReferenceRequest[], batch = 200): Promise<ReferenceResult[]> {
-  const module = await WebAssembly.compile(readFileSync(referenceWasmPath()));
+  const module = await wasm.compile(readFileSync(referenceWasmPath()));
   const results: ReferenceResult[] = [];
   let exports: Exports | undefined;
   for (const [index, request] of requests.entries()) {
-    if (index % batch === 0) exports = (await WebAssembly.instantiate(module, {})).exports as unknown as Exports;
+    if (index % batch === 0) exports = (await wasm.instantiate(module, {})).exports as unknown as Exports;
     results.push(renderOne(exports!, request));
   }
   return results;
