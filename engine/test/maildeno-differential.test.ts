@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { render } from "../src/index.js";
-import { toHydrated } from "./support/editor-form.js";
+import { toExport, toHydrated } from "./support/editor-form.js";
 import { CONTEXT, generateTemplates, MERGE_TAGS } from "./support/generated-templates.js";
 import { visibleContent, type VisibleContent } from "./support/html-text.js";
 import { renderWithReference } from "./support/maildeno-reference.js";
@@ -61,6 +61,9 @@ describe("the Maildeno engine and ours read the same", () => {
         continue;
       }
       accepted++;
+      // The editor's export form of the same template reads the same here.
+      const exported = await render(toExport(c.template), { target: "html", dynamicData });
+      expect(reading(visibleContent(exported.output)), `${c.name} export form`).toEqual(reading(visibleContent(ours.output)));
       const a = reading(visibleContent(ours.output));
       const b = reading(visibleContent(ref.output));
       for (const key of ["markers", "links", "images"] as const) {
@@ -76,4 +79,41 @@ describe("the Maildeno engine and ours read the same", () => {
     expect(unexplained).toEqual([]);
     expect(accepted).toBe(COUNT);
   }, 300_000);
+});
+
+/** Visibility spellings and semantics the generator does not vary, one shown/hidden probe each. */
+const PROBES: Array<{ name: string; visibility: unknown; deviation?: string }> = [
+  { name: "match ANY", visibility: { enabled: true, match: "ANY", rules: [{ tag: "plan", operator: "==", value: "x" }, { tag: "plan", operator: "==", value: "pro" }] } },
+  { name: "enabled 'false'", visibility: { enabled: "false", match: "all", rules: [{ tag: "plan", operator: "==", value: "x" }] } },
+  { name: "enabled 'true'", visibility: { enabled: "true", match: "all", rules: [{ tag: "plan", operator: "==", value: "x" }] }, deviation: "enabled as the string true is on" },
+  { name: "operator CONTAINS", visibility: { enabled: true, match: "all", rules: [{ tag: "plan", operator: "CONTAINS", value: "zz" }] } },
+  { name: "empty tag == ''", visibility: { enabled: true, match: "all", rules: [{ tag: "", operator: "==", value: "" }] } },
+  { name: "empty tag == 'pro'", visibility: { enabled: true, match: "all", rules: [{ tag: "", operator: "==", value: "pro" }] } },
+  { name: "alias equals", visibility: { enabled: true, match: "all", rules: [{ tag: "plan", operator: "equals", value: "x" }] }, deviation: "aliases keep their meaning" },
+  { name: "date_on a non-date", visibility: { enabled: true, match: "all", rules: [{ tag: "n", operator: "date_on", value: "2001-02-01" }] } },
+  { name: "date-time without offset", visibility: { enabled: true, match: "all", rules: [{ tag: "d", operator: "date_on", value: "2026-03-04" }] } },
+  { name: "contains '' on a missing key", visibility: { enabled: true, match: "all", rules: [{ tag: "nope", operator: "contains", value: "" }] } },
+  { name: "not_contains '' on a missing key", visibility: { enabled: true, match: "all", rules: [{ tag: "nope", operator: "not_contains", value: "" }] } },
+  { name: "keys differing in case", visibility: { enabled: true, match: "all", rules: [{ tag: "Plan", operator: "==", value: "a" }] }, deviation: "the exact-case key wins" },
+  { name: "number with a unit", visibility: { enabled: true, match: "all", rules: [{ tag: "w", operator: ">", value: "5" }] } },
+  { name: "in with an untrimmed value", visibility: { enabled: true, match: "all", rules: [{ tag: "sp", operator: "in", value: "pro" }] } },
+];
+
+describe("visibility probes against the Maildeno engine", () => {
+  it("shows the same blocks, except the deviations spec/template.md lists", async () => {
+    const context = { plan: "pro", Plan: "a", n: "2", d: "2026-03-04T23:30:00", w: "10px", sp: " pro " };
+    const templates = PROBES.map(({ visibility }) =>
+      toHydrated({ template_id: "probe", template_name: "Probe", canvas: {}, schema_version: "1.0", rows: [{ type: "row", visibility, columns: [{ width: 100, children: [{ type: "component", componentType: "paragraph", props: { content: "<p>PROBE</p>" } }] }] }] }),
+    );
+    const reference = await renderWithReference(templates.map((template) => ({ template, target: "html", dynamic_data: { context } })));
+    const outcome = await Promise.all(
+      PROBES.map(async (probe, index) => {
+        const ref = reference[index]!;
+        const theirs = "error" in ref ? "error" : visibleContent(ref.output).text.includes("PROBE");
+        const ours = visibleContent((await render(templates[index], { target: "html", dynamicData: { context } })).output).text.includes("PROBE");
+        return { probe: probe.name, agrees: ours === theirs, deviation: probe.deviation };
+      }),
+    );
+    expect(outcome.filter((o) => o.agrees === (o.deviation !== undefined))).toEqual([]);
+  });
 });
