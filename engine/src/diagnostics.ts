@@ -18,7 +18,10 @@ export type WarningCode =
   | "UNSAFE_URL"
   | "MALFORMED_MERGE_TAG_VALUE"
   | "UNSAFE_CONTENT"
-  | "EMPTY_ROW_SPACER";
+  | "EMPTY_ROW_SPACER"
+  | "MEANINGLESS_VISIBILITY_RULE"
+  | "VISIBILITY_OPERATOR_ALIAS"
+  | "VISIBILITY_SPELLING";
 
 export interface RenderWarning {
   readonly code: WarningCode;

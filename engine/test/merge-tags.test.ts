@@ -69,7 +69,7 @@ describe("merge-tag resolution", () => {
     expect(ok.output).toContain('href="https://example.com/s?q=a%20b%26c"');
     expect(ok.output).toContain('href="mailto:a@b.c"');
     const bad = await render(t, { target: "mjml", dynamicData: { merge_tags: { text: { q: "x" }, url: { next: " javascript:alert(1)" } } } });
-    expect(bad.output).toContain('<mj-button href=""');
+    expect(bad.output).toContain('<mj-button href="#"');
     expect(bad.warnings).toContainEqual(expect.objectContaining({ code: "UNSAFE_URL" }));
   });
 

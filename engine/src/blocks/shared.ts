@@ -1,6 +1,6 @@
 /** Small helpers the block renderers share: attribute printing, spacing, typography. */
-import type { Spacing, Typography } from "../template/common.js";
-import { toMjmlColor } from "../template/common.js";
+import type { Spacing, Surface, Typography } from "../template/common.js";
+import { activeGradient, toMjmlColor } from "../template/common.js";
 import { fontStack } from "../render/fonts.js";
 import { cssNumber, px, spacing, type Declarations } from "../render/style.js";
 import type { BlockRenderContext } from "./block.js";
@@ -36,6 +36,7 @@ export function typographyDeclarations(t: Typography, ctx: BlockRenderContext): 
     ["font-weight", t.fontWeight],
     ["text-align", t.align],
   ];
+  if (t.fontStyle !== "normal") decls.push(["font-style", t.fontStyle]);
   if (t.letterSpacing !== 0) decls.push(["letter-spacing", px(t.letterSpacing)]);
   if (t.textTransform !== "none") decls.push(["text-transform", t.textTransform]);
   if (t.textDecoration !== "none") decls.push(["text-decoration", t.textDecoration]);
@@ -51,6 +52,7 @@ export function mjmlTypography(t: Typography, ctx: BlockRenderContext): Record<s
     "line-height": cssNumber(t.lineHeight),
     color: toMjmlColor(t.color),
     "font-weight": t.fontWeight,
+    "font-style": t.fontStyle !== "normal" ? t.fontStyle : undefined,
     "letter-spacing": t.letterSpacing !== 0 ? px(t.letterSpacing) : undefined,
     "text-transform": t.textTransform !== "none" ? t.textTransform : undefined,
     "text-decoration": t.textDecoration !== "none" ? t.textDecoration : undefined,
@@ -59,6 +61,32 @@ export function mjmlTypography(t: Typography, ctx: BlockRenderContext): Record<s
 
 export function paddingDeclaration(value: Spacing): Declarations {
   return value.top || value.right || value.bottom || value.left ? [["padding", spacing(value)]] : [];
+}
+
+/** A block's background as declarations: its colour unless transparent, and its gradient when on. */
+export function surfaceDeclarations(s: Surface): Declarations {
+  const decls: Declarations = [];
+  const gradient = activeGradient(s.backgroundGradient);
+  const color = gradient && s.backgroundColor === "transparent" ? s.backgroundGradient.fallback : s.backgroundColor;
+  if (color && color !== "transparent") decls.push(["background-color", color]);
+  if (gradient) decls.push(["background-image", s.backgroundGradient.css]);
+  return decls;
+}
+
+/**
+ * A block's background in MJML: the colour as the component's `container-background-color` where it
+ * has one, everything else as head CSS on the block's own class. Returns the attributes and classes.
+ */
+export function mjmlSurface(s: Surface, ctx: BlockRenderContext, hasContainerColor = true): { attributes: Record<string, string | undefined>; className: string } {
+  const decls = surfaceDeclarations(s);
+  if (decls.length === 0) return { attributes: {}, className: ctx.className };
+  const color = decls.find(([prop]) => prop === "background-color")?.[1];
+  const rest = hasContainerColor ? decls.filter(([prop]) => prop !== "background-color") : decls;
+  if (rest.length > 0) ctx.headCss.push(`.${ctx.uid}{${rest.map(([prop, value]) => `${prop}:${value} !important`).join(";")}}`);
+  return {
+    attributes: hasContainerColor && color ? { "container-background-color": toMjmlColor(color) } : {},
+    className: rest.length > 0 && !ctx.className.split(" ").includes(ctx.uid) ? [ctx.className, ctx.uid].filter(Boolean).join(" ") : ctx.className,
+  };
 }
 
 /** ` className="…"` for JSX, or nothing. */

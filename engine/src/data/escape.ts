@@ -53,6 +53,17 @@ export function isSafeWholeUrl(value: string): boolean {
   return SAFE_URL_SCHEME.test(value);
 }
 
+/**
+ * A URL the template's author wrote with a scheme other than http, https, mailto or tel
+ * (`javascript:`, `data:`, `vbscript:`, …). A value starting with a merge tag is judged when its value
+ * is known; a relative URL has no scheme and is kept.
+ */
+export function isUnsafeAuthorUrl(value: string): boolean {
+  const url = normalizeUrlValue(value);
+  if (url.startsWith("{{")) return false;
+  return /^[a-z][a-z0-9+.-]*:/i.test(url.replace(/\s+/g, "")) && !isSafeWholeUrl(url.replace(/\s+/g, ""));
+}
+
 /** Strips what browsers ignore in URLs (controls and edge whitespace) before the scheme check. */
 export function normalizeUrlValue(value: string): string {
   // eslint-disable-next-line no-control-regex

@@ -5,7 +5,7 @@
  * comes from where they stand in the markup.
  */
 import { Parser } from "htmlparser2";
-import { parseMergeTags } from "../data/merge-tags.js";
+import { parseMergeTags, type MergeTagRef } from "../data/merge-tags.js";
 import type { Emitter, SlotPosition } from "./emitter.js";
 import { jsxStyle, parseCssText } from "./style.js";
 import { stripTokenDelimiters } from "./emitter.js";
@@ -38,6 +38,40 @@ interface ParsedContent {
 
 const parsedCache = new Map<string, ParsedContent>();
 
+const TAG_OPEN = "\uE002";
+const TAG_CLOSE = "\uE003";
+const PROTECTED_TAG = /\uE002(\d+)\uE003/g;
+
+/**
+ * Merge tags are set aside before the HTML parser sees the content, so that markup inside a tag (a
+ * pipe default such as `{{ nick|'<b>friend</b>' }}`) cannot become elements around it. The default
+ * is text: its markup is removed, never shown as tag text.
+ */
+function protectMergeTags(html: string): { html: string; restore: (text: string) => string } {
+  const sources: string[] = [];
+  const cleaned = html.includes(TAG_OPEN) || html.includes(TAG_CLOSE) ? html.replace(/[\uE002\uE003]/g, "") : html;
+  if (!cleaned.includes("{{")) return { html: cleaned, restore: (text) => text };
+  const protectedHtml = parseMergeTags(cleaned)
+    .map((part) => (typeof part === "string" ? part : `${TAG_OPEN}${sources.push(part.source.replace(/<[^>]*>/g, "")) - 1}${TAG_CLOSE}`))
+    .join("");
+  return { html: protectedHtml, restore: (text) => (text.includes(TAG_OPEN) ? text.replace(PROTECTED_TAG, (_, i: string) => sources[Number(i)] ?? "") : text) };
+}
+
+/** The editor's merge span `<span data-merge="first_name" data-merge-default="friend"></span>` as a merge tag. */
+function mergeSpanRef(node: ElementNode): MergeTagRef | undefined {
+  if (node.name !== "span") return undefined;
+  const name = node.attrs.find(([attr]) => attr === "data-merge")?.[1]?.trim();
+  if (!name) return undefined;
+  const fallback = node.attrs.find(([attr]) => attr === "data-merge-default")?.[1];
+  const qualified = /^(text|url|attr)\.(.+)$/.exec(name);
+  return {
+    name: qualified ? qualified[2]! : name,
+    group: qualified ? (qualified[1] as MergeTagRef["group"]) : undefined,
+    fallback: fallback === undefined || fallback === "" ? undefined : fallback.replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#39;/g, "'"),
+    source: `<span data-merge="${name}">`,
+  };
+}
+
 /** Content HTML as a small tree of its allowed subset, keeping entities exactly as the author wrote them. */
 export function parseContent(html: string): ContentNode[] {
   return parseAndSanitize(html).nodes;
@@ -51,13 +85,14 @@ export function contentRemovals(html: string): readonly string[] {
 function parseAndSanitize(html: string): ParsedContent {
   const cached = parsedCache.get(html);
   if (cached) return cached;
+  const { html: protectedHtml, restore } = protectMergeTags(stripTokenDelimiters(html));
   const root: ContentNode[] = [];
   const stack: ElementNode[] = [];
   const append = (node: ContentNode) => (stack.at(-1)?.children ?? root).push(node);
   const parser = new Parser(
     {
       onopentag(name, attribs) {
-        const element: ElementNode = { kind: "element", name, attrs: Object.entries(attribs), children: [] };
+        const element: ElementNode = { kind: "element", name, attrs: Object.entries(attribs).map(([key, value]) => [key, restore(value)] as const), children: [] };
         append(element);
         if (!VOID_ELEMENTS.has(name)) stack.push(element);
       },
@@ -66,16 +101,16 @@ function parseAndSanitize(html: string): ParsedContent {
       },
       ontext(text) {
         const last = (stack.at(-1)?.children ?? root).at(-1);
-        if (last?.kind === "text") (last as { text: string }).text += text;
-        else append({ kind: "text", text });
+        if (last?.kind === "text") (last as { text: string }).text += restore(text);
+        else append({ kind: "text", text: restore(text) });
       },
       oncomment(text) {
-        append({ kind: "comment", text });
+        append({ kind: "comment", text: restore(text) });
       },
     },
     { decodeEntities: false, lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeSelfClosing: true },
   );
-  parser.write(stripTokenDelimiters(html));
+  parser.write(protectedHtml);
   parser.end();
   const sanitized = sanitizeNodes(root) as ParsedContent;
   if (parsedCache.size > 2000) parsedCache.clear();
@@ -98,6 +133,7 @@ function nodesToMarkup(nodes: readonly ContentNode[], out: Emitter): string {
   for (const node of nodes) {
     if (node.kind === "text") result += out.trusted(node.text, "text");
     else if (node.kind === "comment") result += `<!--${node.text}-->`;
+    else if (mergeSpanRef(node)) result += out.slot(mergeSpanRef(node)!, "text");
     else {
       const attrs = node.attrs.map(([name, value]) => ` ${name}="${attributeValue(name, value, out)}"`).join("");
       result += VOID_ELEMENTS.has(node.name) ? `<${node.name}${attrs}>` : `<${node.name}${attrs}>${nodesToMarkup(node.children, out)}</${node.name}>`;
@@ -152,6 +188,7 @@ export function nodesToJsx(nodes: readonly ContentNode[], out: Emitter, mapper: 
   for (const node of nodes) {
     if (node.kind === "text") result += out.trusted(node.text, "text");
     else if (node.kind === "comment") continue; // JSX has no comments in markup position
+    else if (mergeSpanRef(node)) result += out.slot(mergeSpanRef(node)!, "text");
     else result += elementToJsx(node, out, mapper, []);
   }
   return result;

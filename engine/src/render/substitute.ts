@@ -143,9 +143,11 @@ export function substitute(compiled: CompiledOutput, data: DynamicData | undefin
         const key = `unsafe:${ref.source}`;
         if (!reported.has(key)) {
           reported.add(key);
-          warnings.push({ code: "UNSAFE_URL", message: `Merge tag "${ref.source}" gave a URL without an allowed scheme (http, https, mailto, tel); it was dropped`, path: [] });
+          warnings.push({ code: "UNSAFE_URL", message: `Merge tag "${ref.source}" gave a URL without an allowed scheme (http, https, mailto, tel); it was replaced by \"#\"`, path: [] });
         }
-        escaped = "";
+        // "#", not "": the html target's anchor was compiled before the value was known, and mjml turns an
+        // empty href into no link at all; an inert "#" reads the same in every target.
+        escaped = "#";
       } else escaped = escape(encodeUnsafeUrlChars(url));
     } else if (position === "url-part") {
       escaped = escape(encodeUnsafeUrlChars(encodeUrlPart(value)));

@@ -3,7 +3,7 @@
  * that do not stack, and the blocks' own mj-* components), `mj-raw` only for nested rows.
  */
 import { attrs } from "../blocks/shared.js";
-import { toMjmlColor } from "../template/common.js";
+import { activeGradient, toMjmlColor } from "../template/common.js";
 import { googleFontsHref, primaryFamily, isWebSafe } from "../render/fonts.js";
 import { px, spacing } from "../render/style.js";
 import type { ColumnNode, RowLike, RowNode, SpacerNode } from "../template/model.js";
@@ -17,8 +17,13 @@ function borderAttr(border: { width: number; style: string; color: string }): st
   return border.width > 0 ? `${px(border.width)} ${border.style} ${toMjmlColor(border.color)}` : undefined;
 }
 
-function spacerSection(spacer: SpacerNode): string {
-  return `<mj-section${attrs({ padding: "0px", "background-color": toMjmlColor(spacer.backgroundColor) })}><mj-column><mj-spacer${attrs({ height: px(spacer.height), padding: "0px" })} /></mj-column></mj-section>`;
+function spacerSection(spacer: SpacerNode, doc: DocumentContext): string {
+  let className = "";
+  if (activeGradient(spacer.backgroundGradient)) {
+    className = doc.nextUid("mr-r");
+    doc.headCss.push(`.${className}{background-image:${spacer.backgroundGradient.css} !important}`);
+  }
+  return `<mj-section${attrs({ padding: "0px", "background-color": toMjmlColor(spacer.backgroundColor), "css-class": className })}><mj-column><mj-spacer${attrs({ height: px(spacer.height), padding: "0px" })} /></mj-column></mj-section>`;
 }
 
 function column(node: ColumnNode, percent: number, rowInner: number, doc: DocumentContext): string {
@@ -56,7 +61,7 @@ function section(row: RowNode, outerWidth: number, doc: DocumentContext): string
   });
   const body = s.mobileStack ? parts.join("") : `<mj-group>${parts.join("")}</mj-group>`;
   const rules: string[] = [];
-  if (s.backgroundGradient.useGradient) rules.push(`background-image:linear-gradient(${s.backgroundGradient.angle}deg, ${s.backgroundGradient.from}, ${s.backgroundGradient.to}) !important`);
+  if (activeGradient(s.backgroundGradient)) rules.push(`background-image:${s.backgroundGradient.css} !important`);
   if (s.minHeight > 0) rules.push(`min-height:${px(s.minHeight)}`);
   let className = "";
   if (rules.length > 0) {
@@ -65,7 +70,7 @@ function section(row: RowNode, outerWidth: number, doc: DocumentContext): string
   }
   return `<mj-section${attrs({
     "background-color": toMjmlColor(s.backgroundColor),
-    "background-url": s.backgroundImage && !s.backgroundGradient.useGradient ? s.backgroundImage : undefined,
+    "background-url": s.backgroundImage && !activeGradient(s.backgroundGradient) ? s.backgroundImage : undefined,
     "background-size": s.backgroundImage ? s.backgroundSize : undefined,
     "background-position": s.backgroundImage ? s.backgroundPosition : undefined,
     "background-repeat": s.backgroundImage ? (s.backgroundRepeat === "no-repeat" ? "no-repeat" : "repeat") : undefined,
@@ -77,7 +82,7 @@ function section(row: RowNode, outerWidth: number, doc: DocumentContext): string
 }
 
 function rowLike(node: RowLike, width: number, doc: DocumentContext): string {
-  return node.kind === "spacer" ? spacerSection(node) : section(node, width, doc);
+  return node.kind === "spacer" ? spacerSection(node, doc) : section(node, width, doc);
 }
 
 /** The MJML source with slot tokens for merge tags (see `render/emitter.ts`). */

@@ -9,11 +9,12 @@ import type { ColumnNode, RowNode, SpacerNode } from "../template/model.js";
 import type { DocumentContext } from "./context.js";
 import { horizontal, layoutColumns } from "./layout.js";
 import { STACK_ON_MOBILE } from "./responsive.js";
+import { activeGradient } from "../template/common.js";
 
 export function rowBoxDeclarations(row: RowNode): Declarations {
   const s = row.style;
   const decls: Declarations = [["background-color", s.backgroundColor]];
-  if (s.backgroundGradient.useGradient) decls.push(["background-image", `linear-gradient(${s.backgroundGradient.angle}deg, ${s.backgroundGradient.from}, ${s.backgroundGradient.to})`]);
+  if (activeGradient(s.backgroundGradient)) decls.push(["background-image", s.backgroundGradient.css]);
   else if (s.backgroundImage) decls.push(["background-image", `url('${encodeUnsafeUrlChars(s.backgroundImage)}')`], ["background-size", s.backgroundSize], ["background-position", s.backgroundPosition], ["background-repeat", s.backgroundRepeat]);
   if (s.border.width > 0) decls.push(["border", `${px(s.border.width)} ${s.border.style} ${s.border.color}`]);
   if (s.border.radius > 0) decls.push(["border-radius", px(s.border.radius)]);
@@ -38,8 +39,12 @@ export function columnInnerWidth(column: ColumnNode, rowInner: number, percent: 
   return Math.max(1, (rowInner * percent) / 100 - horizontal(column.style.padding) - 2 * column.style.border.width);
 }
 
+export function spacerGradient(spacer: SpacerNode): Declarations {
+  return activeGradient(spacer.backgroundGradient) ? [["background-image", spacer.backgroundGradient.css]] : [];
+}
+
 export function spacerHtml(spacer: SpacerNode): string {
-  const style = cssText([["height", px(spacer.height)], ["line-height", px(spacer.height)], ["font-size", "1px"], ["background-color", spacer.backgroundColor]]);
+  const style = cssText([["height", px(spacer.height)], ["line-height", px(spacer.height)], ["font-size", "1px"], ["background-color", spacer.backgroundColor], ...spacerGradient(spacer)]);
   return `<div${attrs({ style })}>&#8202;</div>`;
 }
 

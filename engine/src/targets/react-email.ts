@@ -7,7 +7,7 @@ import { googleFontsHref } from "../render/fonts.js";
 import type { ColumnNode, RowLike, RowNode, SpacerNode } from "../template/model.js";
 import type { DocumentContext } from "./context.js";
 import { horizontal, layoutColumns } from "./layout.js";
-import { columnBoxDeclarations, columnInnerWidth, rowBoxDeclarations, rowInnerWidth } from "./nested-html.js";
+import { columnBoxDeclarations, columnInnerWidth, rowBoxDeclarations, rowInnerWidth, spacerGradient } from "./nested-html.js";
 import { baseCss, META_TAGS, mobileCss, STACK_ON_MOBILE } from "./responsive.js";
 import { encodeUnsafeUrlChars } from "../data/escape.js";
 
@@ -16,6 +16,7 @@ const COMPONENTS = ["Body", "Button", "Column", "Container", "Head", "Heading", 
 function spacerJsx(spacer: SpacerNode): string {
   const decls: Declarations = [["height", px(spacer.height)], ["line-height", px(spacer.height)], ["font-size", "1px"]];
   if (spacer.backgroundColor !== "transparent") decls.push(["background-color", spacer.backgroundColor]);
+  decls.push(...spacerGradient(spacer));
   return `<Section style={${jsxStyle(decls)}}>&#8202;</Section>`;
 }
 

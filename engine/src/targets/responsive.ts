@@ -3,6 +3,8 @@
  * classes plus CSS in the document head. The same rules serve the three targets.
  */
 import { px } from "../render/style.js";
+import { fontStack } from "../render/fonts.js";
+import { activeGradient, NAMED_FONT_WEIGHTS, type Border, type Gradient, type MobileOverrides, type PartialSpacing, type Spacing } from "../template/common.js";
 
 export const HIDE_ON_DESKTOP = "mr-hide-desktop";
 export const HIDE_ON_MOBILE = "mr-hide-mobile";
@@ -11,22 +13,36 @@ export const STACK_ON_MOBILE = "mr-stack";
 export interface ResponsiveProps {
   readonly desktopHide?: boolean;
   readonly mobileHide?: boolean;
-  readonly mobile?: Readonly<Record<string, string | number>>;
+  readonly mobile?: Readonly<MobileOverrides>;
+  readonly margin?: Spacing;
+  readonly padding?: Spacing;
 }
 
+type Scope = "text" | "box" | "height" | "image" | "surface" | "frame" | "items" | "icons" | "listItems";
+
 /** Mobile override keys and the CSS property each sets. */
-const OVERRIDES: Record<string, { property: string; unit: "px" | "%" | ""; scope: "text" | "box" | "height" | "image" }> = {
+const OVERRIDES: Record<string, { property: string; unit: "px" | "%" | ""; scope: Scope }> = {
   fontSize: { property: "font-size", unit: "px", scope: "text" },
   lineHeight: { property: "line-height", unit: "", scope: "text" },
   color: { property: "color", unit: "", scope: "text" },
   letterSpacing: { property: "letter-spacing", unit: "px", scope: "text" },
   align: { property: "text-align", unit: "", scope: "text" },
+  fontWeight: { property: "font-weight", unit: "", scope: "text" },
+  fontFamily: { property: "font-family", unit: "", scope: "text" },
+  fontStyle: { property: "font-style", unit: "", scope: "text" },
+  textTransform: { property: "text-transform", unit: "", scope: "text" },
+  textDecoration: { property: "text-decoration", unit: "", scope: "text" },
   paddingTop: { property: "padding-top", unit: "px", scope: "box" },
   paddingRight: { property: "padding-right", unit: "px", scope: "box" },
   paddingBottom: { property: "padding-bottom", unit: "px", scope: "box" },
   paddingLeft: { property: "padding-left", unit: "px", scope: "box" },
   height: { property: "height", unit: "px", scope: "height" },
   width: { property: "width", unit: "%", scope: "image" },
+  backgroundColor: { property: "background-color", unit: "", scope: "surface" },
+  borderRadius: { property: "border-radius", unit: "px", scope: "frame" },
+  spacing: { property: "padding", unit: "px", scope: "items" },
+  iconSize: { property: "width", unit: "px", scope: "icons" },
+  itemSpacing: { property: "margin-bottom", unit: "px", scope: "listItems" },
 };
 
 function cssValue(value: string | number, unit: "px" | "%" | ""): string {
@@ -34,21 +50,75 @@ function cssValue(value: string | number, unit: "px" | "%" | ""): string {
   return value.replace(/[;{}<>"\\]/g, "");
 }
 
+/** The element that draws a block's background or frame: the button's cell and link, the divider's line, else the block. */
+function surfaceSelector(uid: string, block: string): string {
+  if (block === "button") return `.${uid} table td,.${uid} a`;
+  if (block === "divider") return `.${uid} p`;
+  if (block === "image") return `.${uid} img`;
+  if (block === "video") return `.${uid} table`;
+  return `.${uid}`;
+}
+
 /** Where the block's markup keeps what an override changes, per renderer. */
-function overrideRule(scope: string, property: string, value: string, uid: string, block: string, renderer: "mjml" | "html" | "jsx"): string {
-  const set = (selector: string, prop = property) => `${selector}{${prop}:${value} !important}`;
+function overrideRule(scope: Scope, property: string, value: string, uid: string, block: string, renderer: "mjml" | "html" | "jsx"): string {
+  const set = (selector: string, prop = property, v = value) => `${selector}{${prop}:${v} !important}`;
   switch (scope) {
     case "text":
-      return set(`.${uid},.${uid} *`);
+      return set(`.${uid},.${uid} *`, property, property === "font-family" ? fontStack(value) : property === "font-weight" ? (NAMED_FONT_WEIGHTS[value.toLowerCase()] ?? value) : value);
     case "box":
       // A button's padding is the space inside it, which lives on its link.
       return set(block === "button" ? `.${uid} a` : `.${uid}`);
     case "height":
       return set(`.${uid},.${uid} div`) + set(`.${uid} div`, "line-height");
-    default:
+    case "surface":
+      // A divider's colour is its line.
+      return block === "divider" ? set(`.${uid} p`, "border-top-color") : set(surfaceSelector(uid, block));
+    case "frame":
+      return set(surfaceSelector(uid, block));
+    case "items":
+      return set(`.${uid} a`, "padding-left", px(parseFloat(value) / 2)) + set(`.${uid} a`, "padding-right", px(parseFloat(value) / 2));
+    case "icons":
+      return set(`.${uid} img`, "width") + set(`.${uid} img`, "height");
+    case "listItems":
+      return set(`.${uid} li`);
+    case "image":
       // mj-image sizes the image by its inner table; plain HTML sizes the <img> itself.
       return renderer === "mjml" ? set(`.${uid} table`) + `.${uid} td td{width:auto !important}` : set(`.${uid} img`) + set(`.${uid} img`, "max-width");
   }
+}
+
+const SIDES = ["top", "right", "bottom", "left"] as const;
+
+/** The editor's object overrides: padding and margin per side, border, background gradient. */
+function objectRules(props: ResponsiveProps, uid: string, block: string): string[] {
+  const mobile = props.mobile ?? {};
+  const rules: string[] = [];
+  const padding = mobile["padding"] as PartialSpacing | undefined;
+  const margin = mobile["margin"] as PartialSpacing | undefined;
+  if (padding || margin) {
+    for (const side of SIDES) {
+      const inner = padding?.[side] ?? props.padding?.[side] ?? 0;
+      const outer = margin?.[side] ?? props.margin?.[side] ?? 0;
+      // A button's padding is inside it (on its link) and its margin around it; other blocks have one box.
+      if (block === "button") {
+        if (padding?.[side] !== undefined) rules.push(`.${uid} a{padding-${side}:${px(inner)} !important}`);
+        if (margin?.[side] !== undefined) rules.push(`.${uid}{padding-${side}:${px(outer)} !important}`);
+      } else if (padding?.[side] !== undefined || margin?.[side] !== undefined) rules.push(`.${uid}{padding-${side}:${px(inner + outer)} !important}`);
+    }
+  }
+  const border = mobile["border"] as Partial<Border> | undefined;
+  if (border) {
+    const decls: string[] = [];
+    if (border.width !== undefined) decls.push(`border-width:${px(border.width)} !important`);
+    if (border.style !== undefined) decls.push(`border-style:${border.style} !important`);
+    if (border.color !== undefined) decls.push(`border-color:${border.color} !important`);
+    if (border.radius !== undefined) decls.push(`border-radius:${px(border.radius)} !important`);
+    // A button draws its border on its cell only (its link sits inside it).
+    if (decls.length > 0) rules.push(`${block === "button" ? `.${uid} table td` : surfaceSelector(uid, block)}{${decls.join(";")}}`);
+  }
+  const gradient = mobile["backgroundGradient"] as Gradient | undefined;
+  if (activeGradient(gradient)) rules.push(`${surfaceSelector(uid, block)}{background-image:${gradient.css} !important}`);
+  return rules;
 }
 
 /** Classes for a block, registering the mobile rules its overrides need. */
@@ -56,13 +126,15 @@ export function blockClasses(props: ResponsiveProps, uid: string, mobileCss: str
   const classes: string[] = [];
   if (props.desktopHide) classes.push(HIDE_ON_DESKTOP);
   if (props.mobileHide) classes.push(HIDE_ON_MOBILE);
-  const overrides = Object.entries(props.mobile ?? {}).filter(([key]) => key in OVERRIDES);
-  if (overrides.length > 0) {
+  const rules: string[] = [];
+  for (const [key, value] of Object.entries(props.mobile ?? {})) {
+    const rule = OVERRIDES[key];
+    if (rule && (typeof value === "string" || typeof value === "number")) rules.push(overrideRule(rule.scope, rule.property, cssValue(value, rule.unit), uid, block, renderer));
+  }
+  rules.push(...objectRules(props, uid, block));
+  if (rules.length > 0) {
     classes.push(uid);
-    for (const [key, value] of overrides) {
-      const rule = OVERRIDES[key];
-      if (rule) mobileCss.push(overrideRule(rule.scope, rule.property, cssValue(value, rule.unit), uid, block, renderer));
-    }
+    mobileCss.push(...rules);
   }
   return classes.join(" ");
 }

@@ -88,23 +88,49 @@ export type VisibilityOperator = (typeof VISIBILITY_OPERATORS)[number];
 
 const contextScalar = z.union([z.string(), z.number(), z.boolean()]);
 
-export const visibilityRuleSchema = z.object({
-  tag: z.string().min(1),
-  operator: z
-    .enum([...VISIBILITY_OPERATORS, ...(Object.keys(VISIBILITY_OPERATOR_ALIASES) as Array<keyof typeof VISIBILITY_OPERATOR_ALIASES>)])
-    .transform((op): VisibilityOperator => (op in VISIBILITY_OPERATOR_ALIASES ? VISIBILITY_OPERATOR_ALIASES[op as keyof typeof VISIBILITY_OPERATOR_ALIASES] : (op as VisibilityOperator))),
-  value: contextScalar.optional().default(""),
-});
+/** Lower-cased, trimmed text, so that `"ANY"`, `" all "` or `"Contains"` read as the editor means them. */
+const caseless = <S extends z.ZodType>(schema: S) => z.preprocess((value) => (typeof value === "string" ? value.trim().toLowerCase() : value), schema);
 
-const matchSchema = z.enum(["all", "any"]).default("all");
+const OPERATOR_NAMES = [...VISIBILITY_OPERATORS, ...(Object.keys(VISIBILITY_OPERATOR_ALIASES) as Array<keyof typeof VISIBILITY_OPERATOR_ALIASES>)] as const;
+
+export const visibilityRuleSchema = z
+  .object({
+    /** The context key; the editor creates every new rule with an empty one (see `meaninglessRuleReason`). */
+    tag: z.string().default(""),
+    /** Known names in any case; `written` keeps the spelling for the rule's meaning (below). */
+    operator: z
+      .string()
+      .refine((op) => (OPERATOR_NAMES as readonly string[]).includes(op.trim().toLowerCase()), {
+        message: `Input should be ${OPERATOR_NAMES.map((op) => JSON.stringify(op)).join(", ")} (any case)`,
+        params: { type: "literal_error" },
+      }),
+    value: z.union([contextScalar, z.null().transform(() => "")]).optional().default(""),
+  })
+  .transform((rule) => {
+    const name = rule.operator.trim().toLowerCase();
+    const operator: VisibilityOperator = name in VISIBILITY_OPERATOR_ALIASES ? VISIBILITY_OPERATOR_ALIASES[name as keyof typeof VISIBILITY_OPERATOR_ALIASES] : (name as VisibilityOperator);
+    // The Maildeno editor and engine compare operator names exactly: one in another case is unknown
+    // to them, and an unknown operator is true. Such a rule is read the same way (and warned about).
+    return { tag: rule.tag, operator, value: rule.value, ...(rule.operator !== name ? { alwaysTrue: true as const } : {}) };
+  });
+
+/** `all` or `any` in any case; only the exact `any` means any, as in the editor and its engine (others are warned about). */
+const matchSchema = z
+  .string()
+  .refine((m) => ["all", "any"].includes(m.trim().toLowerCase()), { message: 'Input should be "all" or "any"', params: { type: "literal_error" } })
+  .transform((m): "all" | "any" => (m === "any" ? "any" : "all"))
+  .default("all");
 
 export const visibilityGroupSchema = z.object({
   match: matchSchema,
   rules: z.array(visibilityRuleSchema).default([]),
 });
 
+/** `true`/`false`, also as the strings `"true"`/`"false"` some exports write. */
+const flagSchema = z.union([z.boolean(), caseless(z.enum(["true", "false"])).transform((v) => v === "true")]);
+
 export const visibilitySchema = z.object({
-  enabled: z.boolean().default(false),
+  enabled: flagSchema.default(false),
   match: matchSchema,
   rules: z.array(visibilityRuleSchema).default([]),
   groups: z.array(visibilityGroupSchema).default([]),
@@ -142,15 +168,79 @@ export const borderSchema = z
   .prefault({});
 export type Border = z.output<typeof borderSchema>;
 
+const SIDE = "left|right|top|bottom";
+const LINEAR_DIRECTION = new RegExp(`^(?:to\\s+(?:${SIDE})(?:\\s+(?:${SIDE}))?|-?\\d+(?:\\.\\d+)?(?:deg|turn|rad|grad)?)$`, "i");
+const RADIAL_SHAPE = new RegExp(`^(?:circle|ellipse)(?:\\s+at\\s+(?:${SIDE}|center|\\d+%)(?:\\s+(?:${SIDE}|center|\\d+%))?)?$`, "i");
+
+const gradientStopSchema = z.object({
+  color: colorSchema,
+  /** Percent along the gradient line; stops without one are spread by CSS. */
+  position: z.number().min(0).max(100).optional(),
+});
+
+/** The editor's shape: `{useGradient, solid, gradient: {type, direction, colors: [{color, position}]}}`. */
+const editorGradientSchema = z.object({
+  useGradient: z.boolean().default(false),
+  solid: colorSchema.optional(),
+  gradient: z
+    .object({
+      type: caseless(z.enum(["linear", "radial"])).default("linear"),
+      direction: z
+        .union([z.number().transform((deg) => `${deg}deg`), z.string().trim()])
+        .refine((d) => d === "" || LINEAR_DIRECTION.test(d) || RADIAL_SHAPE.test(d), {
+          message: "Expected a gradient direction: to right, to bottom left, …, an angle such as 45deg, or circle/ellipse for a radial gradient",
+        })
+        .default("to right"),
+      colors: z.array(gradientStopSchema).default([]),
+    })
+    .prefault({}),
+});
+
+/** The engine's earlier two-colour shape, still read: `{useGradient, from, to, angle}`. */
+const twoColorGradientSchema = z.object({
+  useGradient: z.boolean().default(false),
+  from: colorSchema.default("#ffffff"),
+  to: colorSchema.default("#000000"),
+  angle: z.number().default(180),
+});
+
+/** A background gradient as the targets write it: the CSS image and the colour shown where gradients are not supported. */
+export interface Gradient {
+  readonly useGradient: boolean;
+  /** `linear-gradient(…)` / `radial-gradient(…)`, or "" when there is nothing to draw. */
+  readonly css: string;
+  /** The solid colour under the gradient (the editor's `solid`, else the first stop). */
+  readonly fallback: string | undefined;
+}
+
+function stopList(stops: ReadonlyArray<{ color: string; position?: number | undefined }>): string {
+  return stops.map((s) => (s.position === undefined ? s.color : `${s.color} ${s.position}%`)).join(", ");
+}
+
+function editorGradient(g: z.output<typeof editorGradientSchema>): Gradient {
+  const { type, direction, colors } = g.gradient;
+  const fallback = g.solid ?? colors[0]?.color;
+  // One stop is a solid colour; none is nothing to draw.
+  if (colors.length < 2) return { useGradient: g.useGradient && colors.length > 0, css: colors.length === 1 ? `linear-gradient(${colors[0]!.color}, ${colors[0]!.color})` : "", fallback };
+  const css =
+    type === "radial"
+      ? `radial-gradient(${RADIAL_SHAPE.test(direction) ? direction.toLowerCase() : "circle"}, ${stopList(colors)})`
+      : `linear-gradient(${LINEAR_DIRECTION.test(direction) ? direction.toLowerCase() : "to right"}, ${stopList(colors)})`;
+  return { useGradient: g.useGradient, css, fallback };
+}
+
+/** Either gradient shape; `null` (the editor's "not set" in mobile overrides) reads as none. */
 export const gradientSchema = z
-  .object({
-    useGradient: z.boolean().default(false),
-    from: colorSchema.default("#ffffff"),
-    to: colorSchema.default("#000000"),
-    angle: z.number().default(180),
-  })
-  .prefault({});
-export type Gradient = z.output<typeof gradientSchema>;
+  .union([
+    twoColorGradientSchema.strict().transform((g): Gradient => ({ useGradient: g.useGradient, css: `linear-gradient(${g.angle}deg, ${g.from}, ${g.to})`, fallback: g.from })),
+    editorGradientSchema.transform(editorGradient),
+  ])
+  .prefault({ useGradient: false, gradient: {} });
+
+/** Whether a gradient is switched on and has something to draw. */
+export function activeGradient(g: Gradient | undefined): g is Gradient {
+  return g !== undefined && g.useGradient && g.css !== "";
+}
 
 /*
  * Template values written into CSS (style attributes and the head stylesheet) may hold only what such
@@ -172,8 +262,38 @@ export const backgroundRepeatSchema = cssValue(
 /** A family name: quoted (with its quotes balanced) or bare; each alternative matches spaces one way only. */
 const FONT_NAME = String.raw`\s*'[\w .-]+'\s*|\s*"[\w .-]+"\s*|[\w .-]+`;
 export const fontFamilySchema = cssValue(`(?:${FONT_NAME})(?:,(?:${FONT_NAME}))*`, "Expected a CSS font-family list, e.g. 'Open Sans', Arial, sans-serif");
+/** Weight names editors and design tools use (the Maildeno editor's buttons default to `medium`), as CSS numbers. */
+export const NAMED_FONT_WEIGHTS: Readonly<Record<string, string>> = {
+  thin: "100",
+  hairline: "100",
+  extralight: "200",
+  "extra-light": "200",
+  ultralight: "200",
+  "ultra-light": "200",
+  light: "300",
+  regular: "400",
+  book: "400",
+  medium: "500",
+  semibold: "600",
+  "semi-bold": "600",
+  demibold: "600",
+  "demi-bold": "600",
+  extrabold: "800",
+  "extra-bold": "800",
+  ultrabold: "800",
+  "ultra-bold": "800",
+  black: "900",
+  heavy: "900",
+};
+const CSS_FONT_WEIGHT = "normal|bold|bolder|lighter|[1-9]\\d{0,2}|1000";
 export const fontWeightSchema = z.union([
-  cssValue("normal|bold|bolder|lighter|[1-9]\\d{0,2}|1000", "Expected a CSS font-weight: normal, bold, bolder, lighter or 1–1000"),
+  z
+    .string()
+    .trim()
+    .regex(new RegExp(`^(?:${CSS_FONT_WEIGHT}|${Object.keys(NAMED_FONT_WEIGHTS).join("|")})$`, "i"), {
+      message: "Expected a CSS font-weight: normal, bold, bolder, lighter, a name such as medium or semibold, or 1–1000",
+    })
+    .transform((weight) => NAMED_FONT_WEIGHTS[weight.toLowerCase()] ?? weight.toLowerCase()),
   z.number().int().min(1).max(1000).transform(String),
 ]);
 
@@ -195,6 +315,7 @@ export function typographyFields(overrides: { fontSize?: number; lineHeight?: nu
     color: colorSchema.default(overrides.color ?? "#111111"),
     fontWeight: fontWeightSchema.default(overrides.fontWeight ?? "normal"),
     fontFamily: fontFamilySchema.default("Arial"),
+    fontStyle: z.enum(["normal", "italic", "oblique"]).default("normal"),
     align: alignSchema.default(overrides.align ?? "left"),
     letterSpacing: z.number().default(0),
     textTransform: z.enum(["none", "uppercase", "lowercase", "capitalize"]).default("none"),
@@ -207,10 +328,21 @@ export interface Typography {
   color: string;
   fontWeight: string;
   fontFamily: string;
+  fontStyle: string;
   align: Align;
   letterSpacing: number;
   textTransform: string;
   textDecoration: string;
+}
+
+/** A block's background: a colour, and the editor's gradient over it. Transparent by default. */
+export const surfaceFields = {
+  backgroundColor: colorSchema.default("transparent"),
+  backgroundGradient: gradientSchema,
+};
+export interface Surface {
+  backgroundColor: string;
+  backgroundGradient: Gradient;
 }
 
 /** Props every block carries, whatever its type. */
@@ -224,20 +356,37 @@ export function commonBlockFields(defaults: { padding?: Spacing; margin?: Spacin
   };
 }
 
+const partialSpacing = z.union([
+  px.transform((all) => ({ top: all, right: all, bottom: all, left: all })),
+  z.object({ top: px.optional(), right: px.optional(), bottom: px.optional(), left: px.optional() }),
+]);
+export type PartialSpacing = z.output<typeof partialSpacing>;
+
 /**
- * Per-breakpoint overrides: a partial of the block's style values, where `null` means unset.
- * Only scalar style values can be overridden; they are applied by the mobile media query.
+ * Per-breakpoint overrides, applied by the mobile media query: a partial of the block's style values
+ * where `null` means unset (the editor writes every key, null until set). Scalars (`fontSize`,
+ * `color`, …) and the editor's object values: `padding`, `margin`, `border` and `backgroundGradient`.
  */
 const cssOverrideString = z.string().superRefine((value, ctx) => {
   const problem = cssValueProblem(value);
   if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem, input: value });
 });
 export const mobileOverridesSchema = z
-  .record(z.string(), z.union([cssOverrideString, z.number(), z.null()]))
+  .object({
+    padding: partialSpacing.nullish(),
+    margin: partialSpacing.nullish(),
+    border: z
+      .object({ width: px.optional(), style: z.enum(["solid", "dashed", "dotted", "double", "none"]).optional(), color: colorSchema.optional(), radius: px.optional() })
+      .nullish(),
+    backgroundGradient: gradientSchema.nullish(),
+    fontWeight: fontWeightSchema.nullish(),
+  })
+  .catchall(z.union([cssOverrideString, z.number(), z.boolean(), z.null()]))
   .nullable()
   .optional()
   .transform((value) => {
-    const set: Record<string, string | number> = {};
-    for (const [key, v] of Object.entries(value ?? {})) if (v !== null) set[key] = v;
+    const set: MobileOverrides = {};
+    for (const [key, v] of Object.entries(value ?? {})) if (v !== null && v !== undefined) set[key] = v as MobileOverrides[string];
     return set;
   });
+export type MobileOverrides = Record<string, string | number | boolean | PartialSpacing | Partial<Border> | Gradient>;

@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { BLOCKS, BLOCK_TYPES } from "../blocks/registry.js";
-import { visibilityRuleSchema, visibilitySchema } from "./common.js";
+import { gradientSchema, mobileOverridesSchema, visibilityRuleSchema, visibilitySchema } from "./common.js";
 import { columnStyleSchema, documentHeaderSchema, idSchema, rowSpacerSchema, rowStyleSchema } from "./schema.js";
 
 const pascal = (type: string) => type[0]!.toUpperCase() + type.slice(1);
@@ -24,6 +24,8 @@ function named<S extends z.ZodType>(schema: S, id: string): S {
 }
 named(visibilitySchema, "Visibility");
 named(visibilityRuleSchema, "VisibilityRule");
+named(gradientSchema, "Gradient");
+named(mobileOverridesSchema, "MobileOverrides");
 
 /** One named props schema per block, shared by the current and the legacy component shapes. */
 const propsSchemas = Object.fromEntries(BLOCK_TYPES.map((type) => [type, named(BLOCKS[type].props.clone(), `${pascal(type)}Props`)]));

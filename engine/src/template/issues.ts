@@ -34,6 +34,9 @@ function convert(issue: z.core.$ZodIssue, prefix: Path): ValidationIssue[] {
       if (first?.type === "missing") return [first];
       return [{ loc, msg: issue.message === "Invalid input" ? (first?.msg ?? issue.message) : issue.message, type: first?.type ?? "union_error" }];
     }
+    case "custom":
+      // A refinement may name the pydantic type it stands for (an enum read in any case: `literal_error`).
+      return [{ loc, msg: issue.message, type: typeof issue.params?.["type"] === "string" ? issue.params["type"] : "value_error" }];
     default:
       return [{ loc, msg: issue.message, type: "value_error" }];
   }

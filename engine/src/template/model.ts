@@ -1,5 +1,5 @@
 /** The parsed document: defaults applied, legacy shapes read, each node knowing its path. */
-import type { Visibility } from "./common.js";
+import type { Gradient, Visibility } from "./common.js";
 import type { Canvas, ColumnStyle, RowStyle } from "./schema.js";
 import type { BlockType } from "../blocks/registry.js";
 
@@ -27,6 +27,7 @@ export interface SpacerNode extends NodeBase {
   readonly kind: "spacer";
   readonly height: number;
   readonly backgroundColor: string;
+  readonly backgroundGradient: Gradient;
 }
 
 export interface ComponentNode extends NodeBase {

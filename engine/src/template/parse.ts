@@ -7,7 +7,9 @@ import type { z } from "zod";
 import type { RenderWarning, ValidationIssue } from "../diagnostics.js";
 import { BLOCKS, isBlockType, type BlockType } from "../blocks/registry.js";
 import { contentRemovals } from "../render/content.js";
-import type { Visibility } from "./common.js";
+import { VISIBILITY_OPERATOR_ALIASES, type Visibility, type VisibilityRule } from "./common.js";
+import { meaninglessRuleReason } from "../data/visibility.js";
+import { isUnsafeAuthorUrl } from "../data/escape.js";
 import { toValidationIssues } from "./issues.js";
 import { zodParseOptions } from "../parse-options.js";
 import type { ColumnChild, ColumnNode, ComponentNode, Condition, Path, RowLike, RowNode, SpacerNode, Template } from "./model.js";
@@ -42,12 +44,69 @@ class Reader {
     this.issues.push({ loc: [...loc], msg, type });
   }
 
-  condition(visibility: Visibility | undefined): Condition | undefined {
+  /** `path` is the visibility object's own path; `raw` its JSON, for what parsing normalises away. */
+  condition(visibility: Visibility | undefined, path: Path, raw: unknown): Condition | undefined {
     if (!visibility?.enabled) return undefined;
     if (visibility.rules.length === 0 && visibility.groups.length === 0) return undefined;
+    this.matchWarning(raw, path);
+    this.ruleWarnings(visibility.rules, rawRules(raw), [...path, "rules"]);
+    visibility.groups.forEach((group, index) => {
+      const rawGroup = isObject(raw) && Array.isArray(raw["groups"]) ? raw["groups"][index] : undefined;
+      this.matchWarning(rawGroup, [...path, "groups", String(index)]);
+      this.ruleWarnings(group.rules, rawRules(rawGroup), [...path, "groups", String(index), "rules"]);
+    });
     const condition = { rules: visibility, slot: this.conditions.length };
     this.conditions.push(condition);
     return condition;
+  }
+
+  /**
+   * Author-written URL props with a scheme other than http, https, mailto or tel are refused as a
+   * merge value would be: the prop reads as empty (no link, no image) and a warning names its path.
+   */
+  refuseUnsafeUrls(props: Json, path: Path): void {
+    for (const key of URL_PROPS) {
+      const value = props[key];
+      if (typeof value === "string" && isUnsafeAuthorUrl(value)) {
+        props[key] = "";
+        this.warnings.push({ code: "UNSAFE_URL", message: `URL without an allowed scheme (http, https, mailto, tel) was dropped`, path: [...path, key] });
+      }
+    }
+    for (const list of ["items", "platforms"]) {
+      const entries = props[list];
+      if (Array.isArray(entries)) entries.forEach((entry: unknown, index) => isObject(entry) && this.refuseUnsafeUrls(entry, [...path, list, String(index)]));
+    }
+  }
+
+  /** `match` other than exactly "all"/"any" reads as "all", as in the editor and its engine. */
+  matchWarning(raw: unknown, path: Path): void {
+    const match = isObject(raw) ? raw["match"] : undefined;
+    if (typeof match === "string" && match !== "all" && match !== "any") {
+      this.warnings.push({ code: "VISIBILITY_SPELLING", message: `match "${match}" is read as "all", as the Maildeno editor and engine read it; write "all" or "any"`, path: [...path, "match"] });
+    }
+  }
+
+  ruleWarnings(rules: readonly VisibilityRule[], raw: readonly unknown[], path: Path): void {
+    rules.forEach((rule, index) => {
+      const rulePath = [...path, String(index)];
+      const reason = meaninglessRuleReason(rule);
+      if (reason) this.warnings.push({ code: "MEANINGLESS_VISIBILITY_RULE", message: `Visibility rule ${reason}`, path: rulePath });
+      const operator = raw[index];
+      const written = isObject(operator) && typeof operator["operator"] === "string" ? operator["operator"].trim().toLowerCase() : "";
+      if ("alwaysTrue" in rule) {
+        this.warnings.push({
+          code: "VISIBILITY_SPELLING",
+          message: `Operator "${String(isObject(operator) ? operator["operator"] : "")}" is not spelled in lower case: the Maildeno editor and engine do not know it and treat the rule as true, and so does this engine; write "${written}"`,
+          path: [...rulePath, "operator"],
+        });
+      } else if (Object.hasOwn(VISIBILITY_OPERATOR_ALIASES, written)) {
+        this.warnings.push({
+          code: "VISIBILITY_OPERATOR_ALIAS",
+          message: `Operator "${written}" is read as "${rule.operator}"; the Maildeno engine does not know it and treats the rule as true, so write "${rule.operator}"`,
+          path: [...rulePath, "operator"],
+        });
+      }
+    });
   }
 
   rows(value: unknown[], path: Path, depth: number): RowLike[] {
@@ -78,7 +137,7 @@ class Reader {
       .map((column, index) => this.column(column, [...path, "columns", String(index)], depth))
       .filter((column): column is ColumnNode => column !== undefined);
     if (!style) return undefined;
-    return { kind: "row", id: idOf(raw, path), path, condition: this.condition(style.visibility), style, columns };
+    return { kind: "row", id: idOf(raw, path), path, condition: this.condition(style.visibility, [...path, "visibility"], raw["visibility"]), style, columns };
   }
 
   spacer(raw: Json, path: Path): SpacerNode | undefined {
@@ -88,7 +147,7 @@ class Reader {
       this.warnings.push({ code: "EMPTY_ROW_SPACER", message: "Row spacer without a positive height is dropped", path });
       return undefined;
     }
-    return { kind: "spacer", id: idOf(raw, path), path, condition: this.condition(parsed.visibility), height: parsed.height, backgroundColor: parsed.backgroundColor };
+    return { kind: "spacer", id: idOf(raw, path), path, condition: this.condition(parsed.visibility, [...path, "visibility"], raw["visibility"]), height: parsed.height, backgroundColor: parsed.backgroundColor, backgroundGradient: parsed.backgroundGradient };
   }
 
   column(raw: unknown, path: Path, depth: number): ColumnNode | undefined {
@@ -104,7 +163,7 @@ class Reader {
       if (node) children.push(node);
     });
     if (!style) return undefined;
-    return { kind: "column", id: idOf(raw, path), path, condition: this.condition(style.props.visibility), width: style.width, style, children };
+    return { kind: "column", id: idOf(raw, path), path, condition: this.condition(style.props.visibility, [...path, "props", "visibility"], isObject(raw["props"]) ? raw["props"]["visibility"] : undefined), width: style.width, style, children };
   }
 
   child(raw: unknown, path: Path, depth: number): ColumnChild | undefined {
@@ -132,7 +191,8 @@ class Reader {
     const props = this.parse(BLOCKS[blockType].props as z.ZodType, propsRaw, [...path, "props"]) as { visibility?: Visibility } | undefined;
     if (!props) return undefined;
     for (const field of CONTENT_HTML_PROPS[blockType] ?? []) this.contentWarning((props as Json)[field], [...path, "props", field]);
-    return { kind: "component", id: idOf(raw, path), path, condition: this.condition(props.visibility), block: blockType, props };
+    this.refuseUnsafeUrls(props as Json, [...path, "props"]);
+    return { kind: "component", id: idOf(raw, path), path, condition: this.condition(props.visibility, [...path, "props", "visibility"], isObject(propsRaw) ? propsRaw["visibility"] : undefined), block: blockType, props };
   }
 
   contentWarning(html: unknown, path: Path): void {
@@ -141,6 +201,13 @@ class Reader {
     if (removed.length === 0) return;
     this.warnings.push({ code: "UNSAFE_CONTENT", message: `Content HTML outside the email-safe subset was removed: ${[...new Set(removed)].join("; ")}`, path });
   }
+}
+
+/** Props that hold a URL, in any block (menu items and social platforms included). */
+const URL_PROPS = ["link", "src", "icon", "coverImage", "fallbackLink"] as const;
+
+function rawRules(visibility: unknown): readonly unknown[] {
+  return isObject(visibility) && Array.isArray(visibility["rules"]) ? visibility["rules"] : [];
 }
 
 function idOf(raw: Json, path: Path): string {

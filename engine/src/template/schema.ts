@@ -55,6 +55,7 @@ export type RowStyle = z.output<typeof rowStyleSchema>;
 export const rowSpacerSchema = z.object({
   height: z.number().optional(),
   backgroundColor: colorSchema.default("transparent"),
+  backgroundGradient: gradientSchema,
   visibility: visibilitySchema.optional(),
 });
 

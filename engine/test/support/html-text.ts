@@ -4,6 +4,8 @@ import { Parser } from "htmlparser2";
 export interface VisibleContent {
   readonly text: string;
   readonly links: string[];
+  /** Every shown `<img>` source and table `background` image. */
+  readonly images: string[];
 }
 
 const SKIPPED = new Set(["head", "style", "script", "title"]);
@@ -17,12 +19,16 @@ export function visibleContent(html: string): VisibleContent {
   const hidden: boolean[] = [];
   let text = "";
   const links: string[] = [];
+  const images: string[] = [];
   const parser = new Parser(
     {
       onopentag(name, attribs) {
         const style = (attribs["style"] ?? "").replace(/\s+/g, "").toLowerCase();
         const hide = SKIPPED.has(name) || style.includes("display:none") || (hidden.at(-1) ?? false);
         if (!hide && name === "a" && attribs["href"] !== undefined) links.push(attribs["href"]);
+        if (!hide && name === "img" && attribs["src"] !== undefined) images.push(attribs["src"]);
+        // A video's cover is the background of its linked frame.
+        if (!hide && attribs["background"]) images.push(attribs["background"]);
         if (!VOID.has(name)) hidden.push(hide);
         if (BREAKS.has(name)) text += " ";
       },
@@ -38,5 +44,5 @@ export function visibleContent(html: string): VisibleContent {
   );
   parser.write(html);
   parser.end();
-  return { text: text.replace(INVISIBLE, " ").replace(/\u00a0/g, " ").replace(/\s+/g, " ").trim(), links };
+  return { text: text.replace(INVISIBLE, " ").replace(/\u00a0/g, " ").replace(/\s+/g, " ").trim(), links, images };
 }

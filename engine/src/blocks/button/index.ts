@@ -6,6 +6,7 @@ import {
   commonBlockFields,
   fontFamilySchema,
   fontWeightSchema,
+  activeGradient,
   gradientSchema,
   mobileOverridesSchema,
   toMjmlColor,
@@ -25,6 +26,7 @@ export const buttonProps = z.object({
   fontWeight: fontWeightSchema.default("bold"),
   fontFamily: fontFamilySchema.default("Arial"),
   lineHeight: z.number().min(0).default(1.2),
+  letterSpacing: z.number().default(0),
   borderRadius: z.number().min(0).default(4),
   border: borderSchema,
   align: alignSchema.default("center"),
@@ -42,8 +44,12 @@ export const buttonProps = z.object({
 type ButtonProps = z.output<typeof buttonProps>;
 
 function gradient(p: ButtonProps): string | undefined {
-  const g = p.backgroundGradient;
-  return g.useGradient ? `linear-gradient(${g.angle}deg, ${g.from}, ${g.to})` : undefined;
+  return activeGradient(p.backgroundGradient) ? p.backgroundGradient.css : undefined;
+}
+
+/** The solid colour: the gradient's fallback under a gradient, else the button's colour. */
+function solidColor(p: ButtonProps): string {
+  return (activeGradient(p.backgroundGradient) && p.backgroundGradient.fallback) || p.backgroundColor;
 }
 
 /** No link, no `href`: mjml then renders a plain label, and the other targets do the same. */
@@ -63,6 +69,7 @@ function labelDeclarations(p: ButtonProps, ctx: BlockRenderContext): Declaration
     ["font-size", px(p.fontSize)],
     ["font-weight", p.fontWeight],
     ["line-height", cssNumber(p.lineHeight)],
+    ...(p.letterSpacing !== 0 ? ([["letter-spacing", px(p.letterSpacing)]] as const) : []),
     ["text-decoration", "none"],
   ];
 }
@@ -89,12 +96,13 @@ export const button = defineBlock({
     if (background) ctx.headCss.push(`.${ctx.uid} td,.${ctx.uid} a{background-image:${background} !important}`);
     const border = p.border.width > 0 ? `${px(p.border.width)} ${p.border.style} ${toMjmlColor(p.border.color)}` : undefined;
     return `<mj-button${href(p, ctx)}${attrs({
-      "background-color": toMjmlColor(p.backgroundGradient.useGradient ? p.backgroundGradient.from : p.backgroundColor),
+      "background-color": toMjmlColor(solidColor(p)),
       color: toMjmlColor(p.color),
       "font-family": fontStack(p.fontFamily),
       "font-size": px(p.fontSize),
       "font-weight": p.fontWeight,
       "line-height": cssNumber(p.lineHeight),
+      "letter-spacing": p.letterSpacing !== 0 ? px(p.letterSpacing) : undefined,
       "inner-padding": spacing(p.padding),
       "border-radius": px(p.borderRadius),
       border,
@@ -109,7 +117,7 @@ export const button = defineBlock({
     const background = gradient(p);
     const cell = cssText([
       ["border-radius", px(p.borderRadius)],
-      ["background-color", p.backgroundGradient.useGradient ? p.backgroundGradient.from : p.backgroundColor],
+      ["background-color", solidColor(p)],
       ...(background ? ([["background-image", background]] as const) : []),
       ...(borderValue(p) ? ([["border", borderValue(p) as string]] as const) : []),
     ]);
@@ -127,7 +135,7 @@ export const button = defineBlock({
     const background = gradient(p);
     const style: Declarations = [
       ...labelDeclarations(p, ctx),
-      ["background-color", p.backgroundGradient.useGradient ? p.backgroundGradient.from : p.backgroundColor],
+      ["background-color", solidColor(p)],
       ...(background ? ([["background-image", background]] as const) : []),
       ["border-radius", px(p.borderRadius)],
       ...(borderValue(p) ? ([["border", borderValue(p) as string]] as const) : []),

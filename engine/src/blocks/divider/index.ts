@@ -1,11 +1,13 @@
 import { z } from "zod";
-import { colorSchema, commonBlockFields, mobileOverridesSchema, alignSchema, toMjmlColor } from "../../template/common.js";
+import { activeGradient, colorSchema, commonBlockFields, gradientSchema, mobileOverridesSchema, alignSchema, toMjmlColor } from "../../template/common.js";
 import { cssText, jsxStyle, px, spacing } from "../../render/style.js";
 import { defineBlock } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
 
 export const dividerProps = z.object({
   backgroundColor: colorSchema.default("#cccccc"),
+  /** The line drawn as a gradient (a bar of the line's height) over the solid line colour. */
+  backgroundGradient: gradientSchema,
   height: z.number().min(0).default(1),
   width: z.number().min(0).max(100).default(100),
   borderStyle: z.enum(["solid", "dashed", "dotted"]).default("solid"),
@@ -18,6 +20,18 @@ type DividerProps = z.output<typeof dividerProps>;
 
 function lineDeclarations(p: DividerProps): Array<readonly [string, string]> {
   const margin = p.align === "center" ? "0 auto" : p.align === "right" ? "0 0 0 auto" : "0";
+  if (activeGradient(p.backgroundGradient)) {
+    return [
+      ["border", "none"],
+      ["height", px(p.height)],
+      ["background-color", p.backgroundGradient.fallback ?? p.backgroundColor],
+      ["background-image", p.backgroundGradient.css],
+      ["width", `${p.width}%`],
+      ["margin", margin],
+      ["font-size", "1px"],
+      ["line-height", "1px"],
+    ];
+  }
   return [
     ["border", "none"],
     ["border-top", `${px(p.height)} ${p.borderStyle} ${p.backgroundColor}`],
@@ -32,14 +46,17 @@ export const divider = defineBlock({
   type: "divider",
   props: dividerProps,
   mjml(p, ctx) {
+    // mj-divider draws a border line; a gradient replaces it with a bar of the same height (head CSS).
+    const gradient = activeGradient(p.backgroundGradient);
+    if (gradient) ctx.headCss.push(`.${ctx.uid} p{border-top-color:transparent !important;border-top-width:0 !important;height:${px(p.height)} !important;background-image:${p.backgroundGradient.css} !important}`);
     return `<mj-divider${attrs({
-      "border-color": toMjmlColor(p.backgroundColor),
+      "border-color": toMjmlColor(activeGradient(p.backgroundGradient) ? (p.backgroundGradient.fallback ?? p.backgroundColor) : p.backgroundColor),
       "border-width": px(p.height),
       "border-style": p.borderStyle,
       width: `${p.width}%`,
       align: p.align,
       padding: spacing(addSpacing(p.margin, p.padding)),
-      "css-class": ctx.className,
+      "css-class": gradient && !ctx.className.split(" ").includes(ctx.uid) ? [ctx.className, ctx.uid].filter(Boolean).join(" ") : ctx.className,
     })} />`;
   },
   html(p, ctx) {

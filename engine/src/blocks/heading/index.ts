@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { commonBlockFields, mobileOverridesSchema, typographyFields } from "../../template/common.js";
+import { commonBlockFields, mobileOverridesSchema, surfaceFields, typographyFields } from "../../template/common.js";
 import { contentToJsx, contentToMarkup } from "../../render/content.js";
 import { cssText, jsxStyle, spacing } from "../../render/style.js";
 import { defineBlock } from "../block.js";
-import { addSpacing, attrs, htmlClass, jsxClass, paddingDeclaration, typographyDeclarations } from "../shared.js";
+import { addSpacing, attrs, htmlClass, jsxClass, mjmlSurface, paddingDeclaration, surfaceDeclarations, typographyDeclarations } from "../shared.js";
 
 const LEVELS = ["h1", "h2", "h3", "h4", "h5", "h6"] as const;
 
@@ -15,6 +15,7 @@ export const headingProps = z.object({
     })
     .default("h2"),
   ...typographyFields({ fontSize: 32, lineHeight: 1.2, fontWeight: "bold" }),
+  ...surfaceFields,
   ...commonBlockFields(),
   mobile: mobileOverridesSchema,
 });
@@ -24,16 +25,17 @@ export const heading = defineBlock({
   props: headingProps,
   mjml(p, ctx) {
     const style = cssText([...typographyDeclarations(p, ctx), ["margin", "0"]]);
-    const attributes = attrs({ align: p.align, padding: spacing(addSpacing(p.margin, p.padding)), "css-class": ctx.className });
+    const surface = mjmlSurface(p, ctx);
+    const attributes = attrs({ align: p.align, padding: spacing(addSpacing(p.margin, p.padding)), ...surface.attributes, "css-class": surface.className });
     return `<mj-text${attributes}><${p.level}${attrs({ style })}>${contentToMarkup(p.content, ctx.out)}</${p.level}></mj-text>`;
   },
   html(p, ctx) {
     const style = cssText([...typographyDeclarations(p, ctx), ["margin", "0"]]);
-    const outer = cssText(paddingDeclaration(addSpacing(p.margin, p.padding)));
+    const outer = cssText([...surfaceDeclarations(p), ...paddingDeclaration(addSpacing(p.margin, p.padding))]);
     return `<div${htmlClass(ctx.className)}${attrs({ style: outer })}><${p.level}${attrs({ style })}>${contentToMarkup(p.content, ctx.out)}</${p.level}></div>`;
   },
   jsx(p, ctx) {
-    const style = jsxStyle([...typographyDeclarations(p, ctx), ["margin", "0"], ...paddingDeclaration(addSpacing(p.margin, p.padding))]);
+    const style = jsxStyle([...typographyDeclarations(p, ctx), ["margin", "0"], ...surfaceDeclarations(p), ...paddingDeclaration(addSpacing(p.margin, p.padding))]);
     return `<Heading${jsxClass(ctx.className)} as="${p.level}" style={${style}}>${contentToJsx(p.content, ctx.out)}</Heading>`;
   },
 });

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { commonBlockFields, mobileOverridesSchema, typographyFields } from "../../template/common.js";
+import { commonBlockFields, mobileOverridesSchema, surfaceFields, typographyFields } from "../../template/common.js";
 import { contentToMarkup, elementToJsx, isElement, parseContent, DEFAULT_JSX_MAPPER, type ContentNode } from "../../render/content.js";
 import { cssText, jsxStyle, px, spacing, type Declarations } from "../../render/style.js";
 import { defineBlock } from "../block.js";
-import { addSpacing, attrs, htmlClass, jsxClass, mjmlTypography, paddingDeclaration, typographyDeclarations } from "../shared.js";
+import { addSpacing, attrs, htmlClass, jsxClass, mjmlSurface, mjmlTypography, paddingDeclaration, surfaceDeclarations, typographyDeclarations } from "../shared.js";
 
 export const listProps = z.object({
   /** An HTML list: `<ul>`/`<ol>` with `<li>` items. */
@@ -11,6 +11,7 @@ export const listProps = z.object({
   ...typographyFields(),
   paddingLeft: z.number().min(0).default(20),
   itemSpacing: z.number().min(0).default(8),
+  ...surfaceFields,
   ...commonBlockFields(),
   mobile: mobileOverridesSchema,
 });
@@ -29,16 +30,17 @@ export const list = defineBlock({
   type: "list",
   props: listProps,
   mjml(p, ctx) {
-    const attributes = attrs({ ...mjmlTypography(p, ctx), align: p.align, padding: spacing(addSpacing(p.margin, p.padding)), "css-class": ctx.className });
+    const surface = mjmlSurface(p, ctx);
+    const attributes = attrs({ ...mjmlTypography(p, ctx), align: p.align, padding: spacing(addSpacing(p.margin, p.padding)), ...surface.attributes, "css-class": surface.className });
     return `<mj-text${attributes}>${contentToMarkup(styledContent(p), ctx.out)}</mj-text>`;
   },
   html(p, ctx) {
-    const style = cssText([...typographyDeclarations(p, ctx), ...paddingDeclaration(addSpacing(p.margin, p.padding))]);
+    const style = cssText([...typographyDeclarations(p, ctx), ...surfaceDeclarations(p), ...paddingDeclaration(addSpacing(p.margin, p.padding))]);
     return `<div${htmlClass(ctx.className)}${attrs({ style })}>${contentToMarkup(styledContent(p), ctx.out)}</div>`;
   },
   jsx(p, ctx) {
     const typography: Declarations = typographyDeclarations(p, ctx);
-    const outer = jsxStyle([...typography, ...paddingDeclaration(addSpacing(p.margin, p.padding))]);
+    const outer = jsxStyle([...typography, ...surfaceDeclarations(p), ...paddingDeclaration(addSpacing(p.margin, p.padding))]);
     const nodes: ContentNode[] = parseContent(styledContent(p));
     const body = nodes.map((node) => (isElement(node) ? elementToJsx(node, ctx.out, DEFAULT_JSX_MAPPER, []) : node.kind === "text" ? ctx.out.trusted(node.text, "text") : "")).join("");
     return `<Section${jsxClass(ctx.className)} style={${outer}}>${body}</Section>`;

@@ -1,15 +1,16 @@
 import { z } from "zod";
-import { commonBlockFields, mobileOverridesSchema, typographyFields } from "../../template/common.js";
+import { commonBlockFields, mobileOverridesSchema, surfaceFields, typographyFields } from "../../template/common.js";
 import { contentToMarkup, isElement, parseContent, elementToJsx, nodesToJsx, DEFAULT_JSX_MAPPER } from "../../render/content.js";
 import { cssText, jsxStyle, spacing } from "../../render/style.js";
 import { defineBlock, type BlockRenderContext } from "../block.js";
-import { addSpacing, attrs, htmlClass, jsxClass, mjmlTypography, paddingDeclaration, typographyDeclarations } from "../shared.js";
+import { addSpacing, attrs, htmlClass, jsxClass, mjmlSurface, mjmlTypography, paddingDeclaration, surfaceDeclarations, typographyDeclarations } from "../shared.js";
 import type { Typography } from "../../template/common.js";
 import type { Emitter } from "../../render/emitter.js";
 
 export const paragraphProps = z.object({
   content: z.string().default(""),
   ...typographyFields(),
+  ...surfaceFields,
   ...commonBlockFields(),
   mobile: mobileOverridesSchema,
 });
@@ -42,20 +43,22 @@ export const paragraph = defineBlock({
   type: "paragraph",
   props: paragraphProps,
   mjml(p, ctx) {
+    const surface = mjmlSurface(p, ctx);
     const attributes = attrs({
       ...mjmlTypography(p, ctx),
       align: p.align,
       padding: spacing(addSpacing(p.margin, p.padding)),
-      "css-class": ctx.className,
+      ...surface.attributes,
+      "css-class": surface.className,
     });
     return `<mj-text${attributes}>${contentToMarkup(p.content, ctx.out)}</mj-text>`;
   },
   html(p, ctx) {
-    const style = cssText([...typographyDeclarations(p, ctx), ...paddingDeclaration(addSpacing(p.margin, p.padding))]);
+    const style = cssText([...typographyDeclarations(p, ctx), ...surfaceDeclarations(p), ...paddingDeclaration(addSpacing(p.margin, p.padding))]);
     return `<div${htmlClass(ctx.className)}${attrs({ style })}>${contentToMarkup(p.content, ctx.out)}</div>`;
   },
   jsx(p, ctx) {
-    const outer = paddingDeclaration(addSpacing(p.margin, p.padding));
+    const outer = [...surfaceDeclarations(p), ...paddingDeclaration(addSpacing(p.margin, p.padding))];
     const style = outer.length > 0 ? ` style={${jsxStyle(outer)}}` : "";
     return `<Section${jsxClass(ctx.className)}${style}>${richTextJsx(p.content, p, ctx.out, ctx)}</Section>`;
   },

@@ -73,7 +73,12 @@ export const socials = defineBlock({
   html(p, ctx) {
     const size = p.iconSize;
     const icons = visiblePlatforms(p)
-      .map((platform) => `<a href="${ctx.out.url(platform.link)}" target="_blank" style="display:inline-block;padding:0 ${px(p.spacing / 2)}"><img src="${ctx.out.url(iconUrl(platform))}" alt="${ctx.out.attr(platform.name)}" width="${size}" height="${size}" style="display:block;border:0;width:${px(size)};height:${px(size)}"></a>`)
+      .map((platform) => {
+        const img = `<img src="${ctx.out.url(iconUrl(platform))}" alt="${ctx.out.attr(platform.name)}" width="${size}" height="${size}" style="display:block;border:0;width:${px(size)};height:${px(size)}">`;
+        // Without a link mjml writes the icon alone; so do the other renderers.
+        const box = `display:inline-block;padding:0 ${px(p.spacing / 2)}`;
+        return platform.link === "" ? `<span style="${box}">${img}</span>` : `<a href="${ctx.out.url(platform.link)}" target="_blank" style="${box}">${img}</a>`;
+      })
       .join("");
     const outer = cssText([["text-align", p.align], ["font-size", "0"], ...paddingDeclaration(addSpacing(p.margin, p.padding))]);
     return `<div${htmlClass(ctx.className)}${attrs({ style: outer })}>${icons}</div>`;
@@ -81,7 +86,11 @@ export const socials = defineBlock({
   jsx(p, ctx) {
     const size = p.iconSize;
     const icons = visiblePlatforms(p)
-      .map((platform) => `<Link href="${ctx.out.url(platform.link)}" target="_blank" style={{ display: "inline-block", padding: "0 ${px(p.spacing / 2)}" }}><Img src="${ctx.out.url(iconUrl(platform))}" alt="${ctx.out.attr(platform.name)}" width="${size}" height="${size}" style={{ display: "block", border: "0", width: "${px(size)}", height: "${px(size)}" }} /></Link>`)
+      .map((platform) => {
+        const img = `<Img src="${ctx.out.url(iconUrl(platform))}" alt="${ctx.out.attr(platform.name)}" width="${size}" height="${size}" style={{ display: "block", border: "0", width: "${px(size)}", height: "${px(size)}" }} />`;
+        const box = `{{ display: "inline-block", padding: "0 ${px(p.spacing / 2)}" }}`;
+        return platform.link === "" ? `<span style=${box}>${img}</span>` : `<Link href="${ctx.out.url(platform.link)}" target="_blank" style=${box}>${img}</Link>`;
+      })
       .join("");
     const outer = jsxStyle([["text-align", p.align], ["font-size", "0"], ...paddingDeclaration(addSpacing(p.margin, p.padding))]);
     return `<Section${jsxClass(ctx.className)} style={${outer}}>${icons}</Section>`;

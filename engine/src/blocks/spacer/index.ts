@@ -1,11 +1,12 @@
 import { z } from "zod";
-import { commonBlockFields, mobileOverridesSchema } from "../../template/common.js";
+import { commonBlockFields, mobileOverridesSchema, surfaceFields } from "../../template/common.js";
 import { cssText, jsxStyle, px } from "../../render/style.js";
 import { defineBlock } from "../block.js";
-import { attrs, htmlClass, jsxClass } from "../shared.js";
+import { attrs, htmlClass, jsxClass, mjmlSurface, surfaceDeclarations } from "../shared.js";
 
 export const spacerProps = z.object({
   height: z.number().min(0).default(20),
+  ...surfaceFields,
   ...commonBlockFields(),
   mobile: mobileOverridesSchema,
 });
@@ -19,14 +20,15 @@ export const spacer = defineBlock({
   type: "spacer",
   props: spacerProps,
   mjml(p, ctx) {
-    return `<mj-spacer${attrs({ height: px(totalHeight(p)), "css-class": ctx.className })} />`;
+    const surface = mjmlSurface(p, ctx);
+    return `<mj-spacer${attrs({ height: px(totalHeight(p)), ...surface.attributes, "css-class": surface.className })} />`;
   },
   html(p, ctx) {
     const h = px(totalHeight(p));
-    return `<div${htmlClass(ctx.className)}${attrs({ style: cssText([["height", h], ["line-height", h], ["font-size", "1px"]]) })}>&#8202;</div>`;
+    return `<div${htmlClass(ctx.className)}${attrs({ style: cssText([["height", h], ["line-height", h], ["font-size", "1px"], ...surfaceDeclarations(p)]) })}>&#8202;</div>`;
   },
   jsx(p, ctx) {
     const h = px(totalHeight(p));
-    return `<Section${jsxClass(ctx.className)} style={${jsxStyle([["height", h], ["line-height", h], ["font-size", "1px"]])}}>&#8202;</Section>`;
+    return `<Section${jsxClass(ctx.className)} style={${jsxStyle([["height", h], ["line-height", h], ["font-size", "1px"], ...surfaceDeclarations(p)])}}>&#8202;</Section>`;
   },
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { alignSchema, commonBlockFields, mobileOverridesSchema } from "../../template/common.js";
+import { alignSchema, borderSchema, commonBlockFields, mobileOverridesSchema } from "../../template/common.js";
 import { cssText, jsxStyle, px, spacing, type Declarations } from "../../render/style.js";
 import { defineBlock, type BlockRenderContext } from "../block.js";
 import { hasMergeTags } from "../../data/merge-tags.js";
@@ -14,6 +14,10 @@ export const videoProps = z.object({
   fallbackLink: z.string().default(""),
   alt: z.string().default("Watch video"),
   width: z.number().min(0).max(100).default(100),
+  /** `auto` (16:9 of the width) or a height in px. */
+  height: z.union([z.literal("auto"), z.number().min(0)]).default("auto"),
+  borderRadius: z.number().min(0).default(0),
+  border: borderSchema,
   align: alignSchema.default("center"),
   ...commonBlockFields(),
   mobile: mobileOverridesSchema,
@@ -23,11 +27,12 @@ type VideoProps = z.output<typeof videoProps>;
 function geometry(p: VideoProps, ctx: BlockRenderContext) {
   const available = ctx.width - p.margin.left - p.margin.right - p.padding.left - p.padding.right;
   const width = Math.max(1, Math.round((available * p.width) / 100));
-  return { width, height: Math.round((width * 9) / 16) };
+  return { width, height: p.height === "auto" ? Math.round((width * 9) / 16) : Math.round(p.height) };
 }
 
 /** A 16:9 box showing the cover as its background with a centred play badge: no image hosting needed. */
-function frameDeclarations(cover: string | undefined, width: number, height: number, align: string): Declarations {
+function frameDeclarations(p: VideoProps, cover: string | undefined, width: number, height: number): Declarations {
+  const align = p.align;
   const margin = align === "center" ? "0 auto" : align === "right" ? "0 0 0 auto" : "0";
   const decls: Declarations = [
     ["width", px(width)],
@@ -38,6 +43,8 @@ function frameDeclarations(cover: string | undefined, width: number, height: num
   ];
   if (cover !== undefined) decls.push(["background-image", `url('${cover}')`]);
   decls.push(["background-size", "cover"], ["background-position", "center center"], ["background-repeat", "no-repeat"]);
+  if (p.borderRadius > 0) decls.push(["border-radius", px(p.borderRadius)]);
+  if (p.border.width > 0) decls.push(["border", `${px(p.border.width)} ${p.border.style} ${p.border.color}`]);
   return decls;
 }
 
@@ -60,7 +67,7 @@ function videoMarkup(p: VideoProps, ctx: BlockRenderContext): string {
   const cover = ctx.out.url(encodeUnsafeUrlCharsOutsideTags(p.coverImage));
   const link = ctx.out.url(p.src || p.fallbackLink);
   const alt = ctx.out.attr(p.alt);
-  const frame = cssText(frameDeclarations(cover, width, height, p.align));
+  const frame = cssText(frameDeclarations(p, cover, width, height));
   return (
     `<a href="${link}" target="_blank" title="${alt}" style="display:block;text-decoration:none">` +
     `<table role="presentation" border="0" cellpadding="0" cellspacing="0" width="${width}" background="${cover}" style="${frame}">` +
@@ -92,7 +99,7 @@ export const video = defineBlock({
     return (
       `<Section${jsxClass(ctx.className)} style={${outer}}>` +
       `<Link href="${ctx.out.url(p.src || p.fallbackLink)}" target="_blank" title="${alt}" style={{ display: "block", textDecoration: "none" }}>` +
-      `<table role="presentation" border={0} cellPadding={0} cellSpacing={0} width="${width}" background="${cover}" style={${jsxStyle(frameDeclarations(cssCover, width, height, p.align))}}>` +
+      `<table role="presentation" border={0} cellPadding={0} cellSpacing={0} width="${width}" background="${cover}" style={${jsxStyle(frameDeclarations(p, cssCover, width, height))}}>` +
       `<tbody><tr><td align="center" valign="middle" height="${height}" style={${jsxStyle([["height", px(height)], ["text-align", "center"]])}}>` +
       `<span style={${jsxStyle(BADGE)}}>&#9654;</span><span style={{ display: "none" }}>${alt}</span>` +
       `</td></tr></tbody></table></Link></Section>`
