@@ -46,6 +46,7 @@ export function createHandler(deps: HandlerDeps): Handler {
         dynamicData: request.dynamic_data === undefined ? undefined : toDynamicData(request.dynamic_data),
         minify: request.options?.minify,
         strict: request.options?.strict,
+        plainText: request.options?.plain_text,
       });
       if (request.output_format === "layout") {
         const { layout, parts, values } = layoutOf(result);

@@ -52,6 +52,7 @@ export const renderRequestSchema = z
       .strictObject({
         minify: z.boolean().optional().meta({ description: "Minify the output (default true)." }),
         strict: z.boolean().optional().meta({ description: "Missing merge tags fail the render (default false)." }),
+        plain_text: z.boolean().optional().meta({ description: "Also return `text`, the plain-text version of the email (default false)." }),
       })
       .optional(),
     output_format: z.enum(OUTPUT_FORMATS).optional().meta({
@@ -96,6 +97,10 @@ const okHead = {
   ok: z.literal(true),
 };
 const okTail = {
+  text: z
+    .string()
+    .optional()
+    .meta({ description: "With options.plain_text: the plain-text version (visible content in reading order, merge values unescaped, wrapped at 78 columns)." }),
   target: z.enum(RENDER_TARGETS),
   template_id: z.string(),
   warnings: z.array(warningSchema),
