@@ -49,6 +49,14 @@ function toDynamicData(input: z.output<typeof DynamicDataSchema> | undefined): D
   return { ...(mergeTags && { merge_tags: mergeTags }), ...(input.context && { context: input.context }) };
 }
 
+/** `?format=text`: the plain-text version instead of the output (a query parameter, since `text/plain` is already the type of two targets' output). */
+export const RenderQuerySchema = z.strictObject({
+  format: z
+    .enum(["output", "text"])
+    .default("output")
+    .describe("`output` (default): the rendered target. `text`: the email's plain-text version (text/plain; the same for every target)"),
+});
+
 const CONTENT_TYPES = { html: "text/html; charset=utf-8", "react-email": "text/plain; charset=utf-8", mjml: "text/plain; charset=utf-8" } as const;
 
 /** POST /v1/sdk/render (deprecated): renders on the server with the same engine the clients embed. */
@@ -64,10 +72,12 @@ export const sdkRenderRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, 
         description:
           "Deprecated: clients render in-process from `GET /v1/sdk/template/{id}`. Every response carries `Deprecation`, " +
           "`Sunset` and `Link: <…>; rel=\"deprecation\"`. The body of a 200 is the raw output (minified, byte-identical to " +
-          "the clients'), `text/html` for `html` and `text/plain` for `react-email` and `mjml`.",
+          "the clients'), `text/html` for `html` and `text/plain` for `react-email` and `mjml`. With `?format=text` it is the " +
+          "email's plain-text version (`text/plain`), the same the clients return as `text` with their plain-text option.",
         deprecated: true,
         security: SECURED,
         body: RenderRequestSchema,
+        querystring: RenderQuerySchema,
         response: {
           200: {
             description: "The rendered output, not wrapped in JSON",
@@ -85,11 +95,13 @@ export const sdkRenderRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, 
     async (request, reply) => {
       const key = currentKey(request);
       const { template_id: id, target, dynamic_data } = request.body;
+      const plainText = request.query.format === "text";
       requireTarget(key, target);
       const template = await ctx.lookups.template(id);
       if (template === null) throw templateNotFound(id);
       try {
-        const result = await render(JSON.parse(template.body) as unknown, { target, dynamicData: toDynamicData(dynamic_data), minify: true });
+        const result = await render(JSON.parse(template.body) as unknown, { target, dynamicData: toDynamicData(dynamic_data), minify: true, plainText });
+        if (plainText) return reply.type("text/plain; charset=utf-8").send(result.text ?? "");
         return reply.type(CONTENT_TYPES[target]).send(result.output);
       } catch (err) {
         // Engine issues pass through unchanged, so they match what a client's in-process render reports.
