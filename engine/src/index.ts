@@ -8,6 +8,7 @@ import { RenderError, type RenderWarning, type ValidationIssue } from "./diagnos
 
 export { prepareTemplate, render, type PreparedTemplate } from "./render/pipeline.js";
 export { inspectTemplate, type InspectResult, type InspectedMergeTag } from "./inspect.js";
+export { explainVisibility, type RuleOutcome, type VisibilityDecision } from "./explain-visibility.js";
 export { RenderError, type RenderWarning, type ValidationIssue, type WarningCode } from "./diagnostics.js";
 export { RENDER_TARGETS, type DynamicData, type MergeTagValues, type RenderOptions, type RenderResult, type RenderTarget } from "./types.js";
 export { templateDocumentSchema, type TemplateJson } from "./template/document-schema.js";
