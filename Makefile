@@ -19,6 +19,7 @@ build: setup
 typecheck: setup
 	tsc -p engine --noEmit
 	tsc -p server --noEmit
+	tsc -p server/studio
 	tsc -p clients/js --noEmit
 
 test: build typecheck test-engine test-binary test-server test-client-js test-client-python test-client-php
