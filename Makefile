@@ -4,7 +4,7 @@
 NODE_BIN := node_modules/.bin
 export PATH := $(CURDIR)/$(NODE_BIN):$(PATH)
 
-.PHONY: setup build test test-engine test-binary test-server test-client-js test-client-python test-client-php run bench fixtures fixtures-lint spec engine engine-all typecheck
+.PHONY: setup build test test-engine test-binary test-server test-studio test-client-js test-client-python test-client-php run bench fixtures fixtures-lint spec engine engine-all typecheck
 
 # Installs the workspaces and compiles the engine library, so `@mailrender/engine` is importable.
 setup: node_modules/.setup-done
@@ -20,9 +20,10 @@ typecheck: setup
 	tsc -p engine --noEmit
 	tsc -p server --noEmit
 	tsc -p server/studio
+	tsc -p server/browser
 	tsc -p clients/js --noEmit
 
-test: build typecheck test-engine test-binary test-server test-client-js test-client-python test-client-php
+test: build typecheck test-engine test-binary test-server test-studio test-client-js test-client-python test-client-php
 	@echo "make test: all suites passed"
 
 test-engine: build
@@ -36,6 +37,10 @@ test-binary: engine
 
 test-server: build
 	bash scripts/test-server.sh
+
+# The studio page in Debian's chromium (installed when missing) through puppeteer-core.
+test-studio: build
+	bash scripts/test-studio.sh
 
 test-client-js: build
 	bash scripts/test-client-js.sh

@@ -424,4 +424,6 @@ function VisibilityPanel({ decisions }: { decisions: Decision[] }) {
   `;
 }
 
-render(html`<${App} />`, document.getElementById("app")!);
+const root = document.getElementById("app")!;
+root.textContent = ""; // the "Loading…" placeholder
+render(html`<${App} />`, root);
