@@ -14,6 +14,8 @@ import { parseMergeTags } from "../data/merge-tags.js";
 import { resolveMergeTag, type Lookup } from "../render/substitute.js";
 import type { Shown } from "../targets/context.js";
 import type { ColumnChild, ComponentNode, RowLike, Template } from "../template/model.js";
+import { visibleItems } from "../blocks/menu/index.js";
+import { visiblePlatforms } from "../blocks/socials/index.js";
 import { linked, paragraphsOfHtml, type TextParagraph } from "./html-to-text.js";
 import { wrapParagraph } from "./wrap.js";
 
@@ -87,6 +89,12 @@ function joinColumns(columns: TextParagraph[][]): TextParagraph[] {
   return filled.flat();
 }
 
+/** Menu items and social links: the ones the html shows, one per line. */
+function linkLines(lines: readonly string[]): TextParagraph[] {
+  const shown = lines.map((line) => line.replace(/\s+/g, " ").trim()).filter((line) => line !== "");
+  return shown.length === 0 ? [] : [{ first: "", rest: "", text: shown.join("\n") }];
+}
+
 function plain(text: string): TextParagraph[] {
   const collapsed = text.replace(/\s+/g, " ").trim();
   return collapsed === "" ? [] : [{ first: "", rest: "", text: collapsed }];
@@ -114,13 +122,8 @@ function blockText(node: ComponentNode, values: TagValues): TextParagraph[] {
     case "spacer":
       return [];
     case "menu":
-    case "socials": {
-      const items = (node.block === "menu" ? props.items : props.platforms) as ReadonlyArray<{ label?: string; name?: string; link: string; enabled: boolean }>;
-      const lines = items
-        .filter((item) => item.enabled)
-        .map((item) => linked(values.text(item.label ?? item.name ?? "").replace(/\s+/g, " "), values.url(item.link)))
-        .filter((line) => line !== "");
-      return lines.length === 0 ? [] : [{ first: "", rest: "", text: lines.join("\n") }];
-    }
+      return linkLines(visibleItems(props as Parameters<typeof visibleItems>[0]).map((item) => linked(values.text(item.label), values.url(item.link))));
+    case "socials":
+      return linkLines(visiblePlatforms(props as Parameters<typeof visiblePlatforms>[0]).map((platform) => linked(values.text(platform.name), values.url(platform.link))));
   }
 }
