@@ -35,7 +35,13 @@ const VOID = new Set(["area", "br", "col", "embed", "hr", "img", "input", "sourc
 const BLOCK = new Set(["p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "table", "tbody", "thead", "tfoot", "tr", "section", "article", "header", "footer", "center", "dl", "dt", "dd", "figure", "figcaption"]);
 const SKIPPED = new Set(["script", "style", "head", "title"]);
 
+const parsed = new Map<string, Node[]>();
+const PARSED_LIMIT = 2000;
+
+/** Parsed once per distinct content (the tree is never changed): a render then only walks it. */
 function parse(html: string): Node[] {
+  const known = parsed.get(html);
+  if (known !== undefined) return known;
   const root: Node[] = [];
   const stack: Element[] = [];
   const append = (node: Node) => (stack.at(-1)?.children ?? root).push(node);
@@ -57,6 +63,8 @@ function parse(html: string): Node[] {
   );
   parser.write(html);
   parser.end();
+  if (parsed.size >= PARSED_LIMIT) parsed.clear();
+  parsed.set(html, root);
   return root;
 }
 
