@@ -4,7 +4,7 @@
 NODE_BIN := node_modules/.bin
 export PATH := $(CURDIR)/$(NODE_BIN):$(PATH)
 
-.PHONY: bootstrap lint lint-fix test-quick setup build test test-engine test-binary test-server test-client-js test-client-python test-client-php run bench fixtures fixtures-lint spec engine engine-all typecheck
+.PHONY: bootstrap lint lint-fix test-quick setup build test test-engine test-binary test-server test-studio test-client-js test-client-python test-client-php run bench fixtures fixtures-lint spec engine engine-all typecheck
 
 # Installs the workspaces and compiles the engine library, so `@mailrender/engine` is importable.
 setup: node_modules/.setup-done
@@ -19,13 +19,15 @@ build: setup
 typecheck: setup
 	tsc -p engine --noEmit
 	tsc -p server --noEmit
+	tsc -p server/studio
+	tsc -p server/browser
 	tsc -p clients/js --noEmit
 
 # System packages (PostgreSQL, PHP, Chromium, qemu-user), installed in one step when missing.
 bootstrap:
 	bash scripts/bootstrap
 
-test: bootstrap build typecheck test-engine test-binary test-server test-client-js test-client-python test-client-php
+test: bootstrap build typecheck test-engine test-binary test-server test-studio test-client-js test-client-python test-client-php
 	@echo "make test: all suites passed"
 
 # The inner loop: type checks, the engine suite and the fixtures' completeness; no executable,
@@ -49,6 +51,10 @@ test-binary: engine
 
 test-server: build
 	bash scripts/test-server.sh
+
+# The studio page in Debian's chromium (installed when missing) through puppeteer-core.
+test-studio: build
+	bash scripts/test-studio.sh
 
 test-client-js: build
 	bash scripts/test-client-js.sh

@@ -5,5 +5,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 node_modules/.bin/tsc -p server/tsconfig.build.json
+node_modules/.bin/tsx server/scripts/build-studio.ts
 export PORT="${PORT:-8787}"
 exec node server/lib/cli.js serve --demo

@@ -15,6 +15,8 @@ trap 'bash "$root/scripts/ensure-postgres.sh" stop "$MAILRENDER_PG_DATA"' EXIT
 export MAILRENDER_TEST_DATABASE_URL="$DATABASE_URL"
 unset DATABASE_URL # the suite creates its own databases; the server must not pick this one up by accident
 
+node_modules/.bin/tsx server/scripts/build-studio.ts # the studio's assets, served by the server
+
 (cd server && ../node_modules/.bin/vitest run "$@")
 
 # The property-based run against a real server, unless a subset of the suite was asked for.

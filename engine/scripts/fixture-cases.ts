@@ -59,6 +59,15 @@ export function expectedPath(fixture: FixtureCase, target: RenderTarget): string
   return join(fixture.dir, `expected.${EXTENSION[target]}`);
 }
 
+/** The plain-text golden: the same for every target. */
+export function expectedTextPath(fixture: FixtureCase): string {
+  return join(fixture.dir, "expected.txt");
+}
+
+export function readExpectedText(fixture: FixtureCase): string {
+  return readFileSync(expectedTextPath(fixture), "utf8");
+}
+
 export function readExpected(fixture: FixtureCase, target: RenderTarget): string {
   return readFileSync(expectedPath(fixture, target), "utf8");
 }

@@ -1,7 +1,7 @@
 /** `make fixtures-lint`: every case folder is complete and its case.json well formed. */
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { expectedPath, FIXTURES_DIR, listCases, RENDER_TARGETS } from "./fixture-cases.js";
+import { expectedPath, expectedTextPath, FIXTURES_DIR, listCases, RENDER_TARGETS } from "./fixture-cases.js";
 
 const problems: string[] = [];
 for (const kind of ["render", "errors"] as const) {
@@ -14,6 +14,7 @@ for (const kind of ["render", "errors"] as const) {
     if (fixture.template === undefined) problems.push(`${where}: template is missing`);
     if (kind === "render") {
       for (const target of RENDER_TARGETS) if (!existsSync(expectedPath(fixture, target))) problems.push(`${where}: expected output for ${target} is missing (run make fixtures)`);
+      if (!existsSync(expectedTextPath(fixture))) problems.push(`${where}: expected.txt (plain text) is missing (run make fixtures)`);
       if (!existsSync(join(fixture.dir, "expected.warnings.json"))) problems.push(`${where}: expected.warnings.json is missing`);
     } else {
       if (!fixture.target || !RENDER_TARGETS.includes(fixture.target)) problems.push(`${where}: target must be one of ${RENDER_TARGETS.join(", ")}`);

@@ -10,6 +10,7 @@ import type { RenderLimits } from "./types.js";
 
 export { prepareTemplate, render, type PreparedTemplate } from "./render/pipeline.js";
 export { inspectTemplate, type InspectResult, type InspectedMergeTag } from "./inspect.js";
+export { explainVisibility, type RuleOutcome, type VisibilityDecision } from "./explain-visibility.js";
 export { RenderError, type RenderWarning, type ValidationIssue, type WarningCode } from "./diagnostics.js";
 export { RENDER_TARGETS, type DynamicData, type MergeTagValues, type RenderLimits, type RenderOptions, type RenderResult, type RenderTarget } from "./types.js";
 export { DEFAULT_LIMITS } from "./template/limits.js";

@@ -23,6 +23,8 @@ export interface RenderOptions {
   readonly minify?: boolean | undefined;
   /** Turn missing merge tags into a `RENDER_ERROR` listing them all (default false). */
   readonly strict?: boolean | undefined;
+  /** Also return `text`, the plain-text version of the email (default false). */
+  readonly plainText?: boolean | undefined;
   /** Size limits (defaults in spec/template.md, "Limits"); over one, the render fails with `RENDER_ERROR`. */
   readonly limits?: RenderLimits | undefined;
 }
@@ -38,5 +40,7 @@ export interface RenderResult {
   readonly output: string;
   readonly target: RenderTarget;
   readonly templateId: string;
+  /** The plain-text version (visible content in reading order, wrapped at 78 columns), with `plainText`. */
+  readonly text?: string;
   readonly warnings: readonly import("./diagnostics.js").RenderWarning[];
 }

@@ -63,6 +63,14 @@ describe("render", () => {
     expect((await cli("render", "--template", file("t.json"), "--target", "html", "--strict")).code).toBe(strictLibrary);
   });
 
+  it("--plain-text prints the plain-text version instead of the output", async () => {
+    const run = await cli("render", "--template", file("t.json"), "--data", file("d.json"), "--target", "html", "--plain-text");
+    const direct = await render(WARMUP_TEMPLATE, { target: "html", dynamicData: { merge_tags: { text: { first_name: "Grace" } }, context: { plan: "pro" } }, plainText: true });
+    expect(run.code).toBe(0);
+    expect(direct.text).toMatch(/\S/);
+    expect(run.stdout).toBe(direct.text);
+  });
+
   it("an invalid template: exit 1 and the issues on stderr", async () => {
     const run = await cli("render", "--template", file("invalid.json"), "--target", "html");
     expect(run.code).toBe(1);

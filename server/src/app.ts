@@ -20,6 +20,7 @@ import { healthRoutes } from "./routes/health.js";
 import { keyRoutes } from "./routes/keys.js";
 import { sdkRenderRoutes } from "./routes/sdk-render.js";
 import { sdkTemplateRoutes } from "./routes/sdk-template.js";
+import { studioRoutes } from "./routes/studio.js";
 import { templateRoutes } from "./routes/templates.js";
 import type { Store } from "./store/types.js";
 import { SERVER_VERSION } from "./version.js";
@@ -122,6 +123,7 @@ export async function buildApp({ config, store, logger }: AppOptions): Promise<A
         { name: "sdk", description: "Endpoints the client libraries call" },
         { name: "keys", description: "API key management (admin key)" },
         { name: "templates", description: "Template management (admin key)" },
+        { name: "studio", description: "What the studio page (/studio) uses besides template management (admin key)" },
         { name: "health", description: "Probes (no authentication)" },
       ],
       components: { securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "`sk_live_` + 64 hex characters" } } },
@@ -158,6 +160,7 @@ export async function buildApp({ config, store, logger }: AppOptions): Promise<A
   await app.register(sdkRenderRoutes, context);
   await app.register(keyRoutes, context);
   await app.register(templateRoutes, context);
+  await app.register(studioRoutes, context);
   await app.ready();
   routes(); // a misspelt auth level stops the start here instead of opening a route
   return { app, context, routes };

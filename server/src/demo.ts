@@ -11,10 +11,11 @@ export interface DemoState {
   admin_key: string;
 }
 
-const DEMO_TEMPLATE = new URL("../demo/newsletter.json", import.meta.url);
+/** The starters (server/demo/), also offered by the studio; the newsletter is the one the banner's commands use. */
+const DEMO_TEMPLATES = ["newsletter.json", "receipt.json", "password-reset.json"].map((file) => new URL(`../demo/${file}`, import.meta.url));
 
 /**
- * First start of `make run`: a demo template, a render key and an admin key. Only hashes go to the
+ * First start of `make run`: the starter templates, a render key and an admin key. Only hashes go to the
  * database; the plaintext demo secrets are kept in `<dataDir>/demo.json` (mode 0600) so later starts
  * can print the same copy-paste commands. Local development only.
  */
@@ -28,8 +29,9 @@ export async function seedDemo(store: Store, dataDir: string): Promise<{ state: 
       (await store.findKeyBySecretHash(hashApiKey(state.admin_key))) !== undefined;
     if (stillThere) return { state, created: false };
   }
-  const doc = JSON.parse(readFileSync(DEMO_TEMPLATE, "utf8")) as Record<string, unknown>;
-  const { record } = await createTemplate(store, doc);
+  const records = [];
+  for (const url of DEMO_TEMPLATES) records.push((await createTemplate(store, JSON.parse(readFileSync(url, "utf8")) as Record<string, unknown>)).record);
+  const record = records[0]!;
   const render = await issueKey(store, { name: "local-demo-all", targets: ["all"] });
   const admin = await issueKey(store, { name: "local-demo-admin", targets: [], role: "admin" });
   const state: DemoState = { template_id: record.id, render_key: render.secret, admin_key: admin.secret };
@@ -43,6 +45,9 @@ export function demoBanner(baseUrl: string, state: DemoState): string {
   return [
     "",
     `mailrender is listening on ${baseUrl}  (docs: ${baseUrl}/docs)`,
+    "",
+    `Studio (see, check and try templates in the browser): ${baseUrl}/studio`,
+    "  sign in with the admin key below; it stays in that browser tab only",
     "",
     "Render the demo newsletter to HTML (deprecated server-side render):",
     `  curl -sS -X POST ${baseUrl}/v1/sdk/render \\`,

@@ -193,6 +193,19 @@ describe.each(BACKENDS)("HTTP API on %s", (backend) => {
       expect(res.text).not.toContain("<Ada>");
     });
 
+    it("?format=text returns the plain-text version, values unescaped, as text/plain", async () => {
+      const res = await req("POST", "/v1/sdk/render?format=text", { key: htmlMjmlKey, body: { template_id: templateId, dynamic_data: { merge_tags: { text: { first_name: "<Ada> & Bo" } } } } });
+      expect(res.status, res.text).toBe(200);
+      expect(res.headers.get("content-type")).toMatch(/^text\/plain/);
+      expect(res.text).toBe("Hi <Ada> & Bo\n\nBody text");
+      expectDeprecationHeaders(res);
+      const scoped = await req("POST", "/v1/sdk/render?format=text", { key: htmlMjmlKey, body: { template_id: templateId, target: "react-email" } });
+      expectError(scoped, 403, "FORBIDDEN");
+      const unknown = await req("POST", "/v1/sdk/render?format=pdf", { key: htmlMjmlKey, body: { template_id: templateId } });
+      expectError(unknown, 422, "RENDER_ERROR");
+      expect(unknown.json.issues[0].loc).toEqual(["query", "format"]);
+    });
+
     it("403 for a target outside the key's scope, with the deprecation headers", async () => {
       const res = await render({ template_id: templateId, target: "react-email" });
       expectError(res, 403, "FORBIDDEN");

@@ -68,5 +68,9 @@ describe("deprecated render endpoint equals the engine for every golden fixture"
         expect(res.text, `${name}/${target} differs from the engine`).toBe(engine.output);
       }
     }
+    // ?format=text: the plain-text version, the same for every target and whatever the options.
+    const text = await call(server.url, "POST", "/v1/sdk/render?format=text", { key: renderKey, body: { template_id: created.json.id, dynamic_data: spec.dynamic_data ?? {} } });
+    expect(text.status, text.text.slice(0, 300)).toBe(200);
+    expect(text.text, `${name}: the plain text differs from expected.txt`).toBe(readFileSync(path.join(FIXTURES, name, "expected.txt"), "utf8"));
   });
 });

@@ -33,7 +33,20 @@ describe("OpenAPI document, docs and logs", () => {
     expect(res.status).toBe(200);
     expect(res.json.openapi).toBe("3.1.0");
     expect(Object.keys(res.json.paths).sort()).toEqual(
-      ["/api/v1/keys", "/api/v1/keys/{id}", "/api/v1/keys/{id}/rotate", "/api/v1/templates", "/api/v1/templates/{id}", "/healthz", "/readyz", "/v1/sdk/render", "/v1/sdk/template/{id}"].sort(),
+      [
+        "/api/v1/keys",
+        "/api/v1/keys/{id}",
+        "/api/v1/keys/{id}/rotate",
+        "/api/v1/studio/starters",
+        "/api/v1/templates",
+        "/api/v1/templates/{id}",
+        "/api/v1/templates/{id}/preview",
+        "/api/v1/templates/{id}/sample",
+        "/healthz",
+        "/readyz",
+        "/v1/sdk/render",
+        "/v1/sdk/template/{id}",
+      ].sort(),
     );
     expect(res.json.paths["/v1/sdk/render"].post.deprecated).toBe(true);
     expect(res.json.paths["/api/v1/keys"].post.responses["201"]).toBeDefined();

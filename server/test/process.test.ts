@@ -191,7 +191,7 @@ describe("mailrender-server as a process", { timeout: 3 * PROCESS_TIMEOUT_MS }, 
 });
 
 describe("serve --demo (what `make run` starts)", { timeout: 3 * PROCESS_TIMEOUT_MS }, () => {
-  it("seeds a demo template and key on first start and prints curl commands that work", async () => {
+  it("seeds the starter templates and keys on first start and prints the studio URL and curl commands that work", async () => {
     const port = await freePort();
     const dbPath = path.join(tmp, "demo", "mailrender.db");
     const start = () => spawn(process.execPath, [...CLI, "serve", "--demo"], { cwd: SERVER_DIR, env: env({ MAILRENDER_SQLITE_PATH: dbPath, PORT: String(port) }), stdio: ["ignore", "pipe", "pipe"] });
@@ -201,6 +201,8 @@ describe("serve --demo (what `make run` starts)", { timeout: 3 * PROCESS_TIMEOUT
       const key = /Bearer (sk_live_[0-9a-f]{64})/.exec(out)?.[1];
       const id = /"template_id":"([0-9a-f-]{36})"/.exec(out)?.[1];
       expect(out).toContain(`http://localhost:${port}/v1/sdk/render`);
+      expect(out).toContain(`Studio (see, check and try templates in the browser): http://localhost:${port}/studio`);
+      expect((await call(`http://127.0.0.1:${port}`, "GET", "/studio")).status).toBe(200);
       const res = await call(`http://127.0.0.1:${port}`, "POST", "/v1/sdk/render", { key, body: { template_id: id, dynamic_data: { merge_tags: { text: { first_name: "Ada" } } } } });
       expect(res.status, res.text).toBe(200);
       expect(res.text).toContain("Hello Ada!");
@@ -211,7 +213,7 @@ describe("serve --demo (what `make run` starts)", { timeout: 3 * PROCESS_TIMEOUT
       const again = await waitForOutput(child, /Admin key/);
       expect(again).toContain(`Bearer ${key}`);
       const list = await call(`http://127.0.0.1:${port}`, "GET", "/api/v1/templates", { key: /Admin key[^:]*: (sk_live_[0-9a-f]{64})/.exec(again)?.[1] });
-      expect(list.json.templates).toHaveLength(1);
+      expect(list.json.templates.map((t: { name: string }) => t.name).sort()).toEqual(["Password reset", "Receipt", "mailrender demo newsletter"]);
     } finally {
       child.kill("SIGKILL");
     }

@@ -51,8 +51,8 @@ export class MailrenderClient {
   async render(options: RenderOptions): Promise<RenderResult> {
     const request = checkRenderRequest(options);
     const { entry, stale } = await this.#resolve(request);
-    const { output, warnings } = await renderLocally(entry.template, request);
-    return { output, target: request.target, templateId: request.templateId, warnings, fromStaleCache: stale };
+    const { output, text, warnings } = await renderLocally(entry.template, request);
+    return { output, target: request.target, templateId: request.templateId, ...(text === undefined ? {} : { text }), warnings, fromStaleCache: stale };
   }
 
   async renderHtml(templateId: string, dynamicData?: DynamicData): Promise<string> {

@@ -35,6 +35,7 @@ export function loadEngine(): Promise<Engine> {
 
 export interface LocalRender {
   readonly output: string;
+  readonly text?: string;
   readonly warnings: readonly RenderWarning[];
 }
 
@@ -56,12 +57,12 @@ function preparedFor(engine: Engine, template: unknown): unknown {
 
 export async function renderLocally(
   template: unknown,
-  options: { target: RenderTarget; dynamicData: DynamicData | undefined; minify: boolean | undefined; strict: boolean | undefined },
+  options: { target: RenderTarget; dynamicData: DynamicData | undefined; minify: boolean | undefined; strict: boolean | undefined; plainText: boolean | undefined },
 ): Promise<LocalRender> {
   const engine = await loadEngine();
   try {
     const result = await engine.render(preparedFor(engine, template), options);
-    return { output: result.output, warnings: result.warnings };
+    return { output: result.output, ...(result.text === undefined ? {} : { text: result.text }), warnings: result.warnings };
   } catch (error) {
     // 422 like the service's render endpoint gives for the same failure, so both paths compare equal.
     if (error instanceof engine.RenderError) throw new MailrenderError("RENDER_ERROR", 422, error.message, error.issues, { cause: error });

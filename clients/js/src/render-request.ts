@@ -14,9 +14,10 @@ export interface RenderRequest {
   readonly dynamicData: DynamicData | undefined;
   readonly minify: boolean | undefined;
   readonly strict: boolean | undefined;
+  readonly plainText: boolean | undefined;
 }
 
-const KEYS = ["templateId", "target", "dynamicData", "minify", "strict"] as const satisfies readonly (keyof RenderOptions)[];
+const KEYS = ["templateId", "target", "dynamicData", "minify", "strict", "plainText"] as const satisfies readonly (keyof RenderOptions)[];
 
 function isTarget(value: unknown): value is RenderTarget {
   return RENDER_TARGETS.some((t) => t === value);
@@ -31,14 +32,14 @@ export function checkRenderRequest(options: unknown): RenderRequest {
   for (const key of Object.keys(o)) {
     if (!(KEYS as readonly string[]).includes(key)) issues.push({ loc: [key], msg: "Extra inputs are not permitted", type: "extra_forbidden" });
   }
-  const { templateId, target = DEFAULT_TARGET, dynamicData, minify, strict } = o;
+  const { templateId, target = DEFAULT_TARGET, dynamicData, minify, strict, plainText } = o;
   if (templateId === undefined) issues.push({ loc: ["templateId"], msg: "Field required", type: "missing" });
   else if (typeof templateId !== "string" || templateId.trim() === "") issues.push({ loc: ["templateId"], msg: "Input should be a non-empty string", type: "string_type" });
   if (!isTarget(target)) issues.push({ loc: ["target"], msg: `Input should be ${RENDER_TARGETS.map((t) => `'${t}'`).join(", ")}`, type: "literal_error" });
   if (dynamicData !== undefined && (typeof dynamicData !== "object" || dynamicData === null || Array.isArray(dynamicData))) {
     issues.push({ loc: ["dynamicData"], msg: "Input should be an object: { merge_tags, context }", type: "dict_type" });
   }
-  for (const [name, value] of [["minify", minify], ["strict", strict]] as const) {
+  for (const [name, value] of [["minify", minify], ["strict", strict], ["plainText", plainText]] as const) {
     if (value !== undefined && typeof value !== "boolean") issues.push({ loc: [name], msg: "Input should be a valid boolean", type: "bool_type" });
   }
   if (issues.length > 0) throw invalidRequest(issues);
@@ -48,5 +49,6 @@ export function checkRenderRequest(options: unknown): RenderRequest {
     dynamicData: dynamicData as DynamicData | undefined,
     minify: minify as boolean | undefined,
     strict: strict as boolean | undefined,
+    plainText: plainText as boolean | undefined,
   };
 }

@@ -39,12 +39,16 @@ export interface RenderOptions {
   readonly minify?: boolean | undefined;
   /** Fail with RENDER_ERROR listing every merge tag that has no value and no default (default false). */
   readonly strict?: boolean | undefined;
+  /** Also return `text`, the email's plain-text version (default false). */
+  readonly plainText?: boolean | undefined;
 }
 
 export interface RenderResult {
   readonly output: string;
   readonly target: RenderTarget;
   readonly templateId: string;
+  /** The plain-text version, with the `plainText` option. */
+  readonly text?: string;
   /** Problems that did not stop the render (unknown block types, unsafe URLs, missing merge tags). */
   readonly warnings: readonly RenderWarning[];
   /** True when the service could not be reached and the expired cached copy was used. */

@@ -2,7 +2,7 @@
  * Every golden fixture through the client path: the case's template is stored on the real server
  * through the admin API, then rendered by the client (fetch → cache → in-process engine) with the
  * case's dynamic_data and options, for every target. Output must equal the golden byte for byte and
- * the warnings' code and path must equal expected.warnings.json (fixtures/README.md).
+ * the warnings' code and path must equal expected.warnings.json, the plain text expected.txt (fixtures/README.md).
  *
  * errors/ cases: a template the server accepts (the strict merge-tag cases) is rendered through the
  * client and must fail with the expected code and issues. A template the server refuses can never
@@ -77,9 +77,11 @@ describe("render fixtures through the client", () => {
         dynamicData: spec.dynamic_data ?? {},
         minify: spec.options?.minify,
         strict: spec.options?.strict,
+        plainText: true,
       });
       const golden = readFileSync(path.join(FIXTURES_DIR, "render", name, `expected.${EXT[target]}`), "utf8");
       expect(result.output, `${name}/${target}`).toBe(golden);
+      expect(result.text, `${name}/${target} plain text`).toBe(readFileSync(path.join(FIXTURES_DIR, "render", name, "expected.txt"), "utf8"));
       expect(result.warnings.map(({ code, path: p }) => ({ code, path: p })), `${name}/${target} warnings`).toEqual(expectedWarnings[target]);
     }
   });

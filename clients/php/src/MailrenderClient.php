@@ -31,7 +31,7 @@ final class MailrenderClient
 {
     public const VERSION = Defaults::CLIENT_VERSION;
 
-    private const RENDER_KEYS = ['templateId', 'target', 'dynamicData', 'minify', 'strict'];
+    private const RENDER_KEYS = ['templateId', 'target', 'dynamicData', 'minify', 'strict', 'plainText'];
 
     private readonly Config $config;
     private readonly TemplateFetcher $fetcher;
@@ -94,12 +94,12 @@ final class MailrenderClient
 
     /**
      * @param array{templateId: string, target?: string, dynamicData?: array<string, mixed>, minify?: bool,
-     *     strict?: bool} $request
+     *     strict?: bool, plainText?: bool} $request
      * @throws MailrenderError
      */
     public function render(array $request): RenderResult
     {
-        [$templateId, $target, $dynamicData, $minify, $strict] = self::checkRequest($request);
+        [$templateId, $target, $dynamicData, $minify, $strict, $plainText] = self::checkRequest($request);
         [$entry, $stale] = $this->resolve($templateId, $target);
         $result = $this->engine->render(new EngineRequest(
             $entry->templateJson,
@@ -108,8 +108,9 @@ final class MailrenderClient
             $dynamicData,
             $minify,
             $strict,
+            $plainText,
         ));
-        return new RenderResult($result->output, $target, $templateId, $stale, $result->warnings);
+        return new RenderResult($result->output, $target, $templateId, $stale, $result->warnings, $result->text);
     }
 
     /** @param array<string, mixed> $dynamicData */
@@ -167,7 +168,7 @@ final class MailrenderClient
 
     /**
      * @param array<mixed> $request
-     * @return array{string, string, array<string, mixed>, ?bool, ?bool}
+     * @return array{string, string, array<string, mixed>, ?bool, ?bool, ?bool}
      */
     private static function checkRequest(array $request): array
     {
@@ -193,7 +194,7 @@ final class MailrenderClient
             $msg = "Input should be an array ['merge_tags' => [...], 'context' => [...]]";
             $issues[] = self::issue('dynamicData', $msg, 'dict_type');
         }
-        foreach (['minify', 'strict'] as $flag) {
+        foreach (['minify', 'strict', 'plainText'] as $flag) {
             if (isset($request[$flag]) && !is_bool($request[$flag])) {
                 $issues[] = self::issue($flag, 'Input should be a valid boolean', 'bool_type');
             }
@@ -213,7 +214,14 @@ final class MailrenderClient
         /** @var string $templateId */
         /** @var string $target */
         /** @var array<string, mixed> $dynamicData */
-        return [$templateId, $target, $dynamicData, $request['minify'] ?? null, $request['strict'] ?? null];
+        return [
+            $templateId,
+            $target,
+            $dynamicData,
+            $request['minify'] ?? null,
+            $request['strict'] ?? null,
+            $request['plainText'] ?? null,
+        ];
     }
 
     /** @return array{loc: list<string>, msg: string, type: string} shaped like the service's 422 issues */

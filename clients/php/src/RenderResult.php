@@ -16,6 +16,8 @@ final class RenderResult
         public readonly string $templateId,
         public readonly bool $fromStaleCache = false,
         public readonly array $warnings = [],
+        /** The email's plain-text version, with the `plainText` option. */
+        public readonly ?string $text = null,
     ) {
     }
 }

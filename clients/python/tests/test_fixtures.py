@@ -50,9 +50,11 @@ def test_render_case_through_the_client(name: str, server: Server, client: Mailr
             dynamic_data=case.get("dynamic_data") or None,
             minify=options.get("minify"),
             strict=options.get("strict"),
+            plain_text=True,
         )
         golden = (FIXTURES / "render" / name / f"expected.{ext}").read_bytes().decode("utf-8")
         assert result.output == golden, f"{name}/{target} differs from its golden"
+        assert result.text == (FIXTURES / "render" / name / "expected.txt").read_bytes().decode("utf-8"), f"{name}/{target} plain text"
         got = [(w.code, list(w.path)) for w in result.warnings]
         assert got == [(w["code"], w["path"]) for w in warnings_expected[target]], f"{name}/{target} warnings"
 

@@ -57,6 +57,7 @@ async function renderCommand(argv: readonly string[], io: CommandIO): Promise<Ex
     out: { type: "string" },
     "no-minify": { type: "boolean" },
     strict: { type: "boolean" },
+    "plain-text": { type: "boolean" },
   });
   const target = values.target;
   if (!isTarget(target)) throw new UsageError(`--target must be one of ${RENDER_TARGETS.join(", ")}`);
@@ -70,10 +71,13 @@ async function renderCommand(argv: readonly string[], io: CommandIO): Promise<Ex
     dynamicData: data === undefined ? undefined : toDynamicData(data.data),
     minify: values["no-minify"] !== true,
     strict: values.strict === true,
+    plainText: values["plain-text"] === true,
   });
   for (const w of result.warnings) io.stderr(`warning ${w.code}${w.path.length ? ` at ${w.path.join(".")}` : ""}: ${w.message}\n`);
-  if (values.out === undefined) io.stdout(result.output);
-  else writeFileSync(values.out, result.output);
+  // --plain-text: the plain-text version instead of the output.
+  const written = values["plain-text"] === true ? (result.text ?? "") : result.output;
+  if (values.out === undefined) io.stdout(written);
+  else writeFileSync(values.out, written);
   return EXIT.OK;
 }
 

@@ -28,6 +28,7 @@ export function okLayoutEnvelope(result: RenderResult, layout: LayoutRef, values
 
 function okFields(result: RenderResult, engineVersion: string) {
   return {
+    ...(result.text === undefined ? {} : { text: result.text }),
     target: result.target,
     template_id: result.templateId,
     warnings: result.warnings.map((w) => ({ code: w.code, message: w.message, path: [...w.path] })),

@@ -49,6 +49,7 @@ export function createHandler(deps: HandlerDeps): Handler {
         minify: request.options?.minify,
         strict: request.options?.strict,
         limits,
+        plainText: request.options?.plain_text,
       });
       if (request.output_format === "layout") {
         const { layout, parts, values } = layoutOf(result);

@@ -5,11 +5,12 @@ import { joinOutput, jsonOutputPieces } from "../render/substitute.js";
 import type { EnginePort, EngineRender } from "./engine-port.js";
 
 async function render(template: unknown, options: Parameters<EnginePort["render"]>[1]): Promise<EngineRender> {
-  const { compiled, values, target, templateId, warnings } = await renderParts(template, options);
+  const { compiled, values, target, templateId, text, warnings } = await renderParts(template, options);
   let output: string | undefined;
   return {
     target,
     templateId,
+    ...(text === undefined ? {} : { text }),
     warnings,
     // Built only if someone reads it: the --serve loop writes `jsonOutput` instead.
     get output() {

@@ -22,7 +22,7 @@ Protocol (for programs; see spec/README.md):
   mailrender-engine --serve    newline-delimited requests in, one response line each out, until stdin closes
 
 Human commands:
-  mailrender-engine render --template t.json --target html|react-email|mjml [--data d.json] [--out file] [--no-minify] [--strict]
+  mailrender-engine render --template t.json --target html|react-email|mjml [--data d.json] [--out file] [--no-minify] [--strict] [--plain-text]
   mailrender-engine validate --template t.json     print the validation report (exit 1 if invalid)
   mailrender-engine inspect --template t.json      print the merge tags and context keys the template reads
   (a file of "-" is read from stdin)

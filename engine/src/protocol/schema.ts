@@ -54,6 +54,7 @@ export const renderRequestSchema = z
         strict: z.boolean().optional().meta({ description: "Missing merge tags fail the render (default false)." }),
         max_nodes: z.number().int().min(1).optional().meta({ description: "Limit on rows, row spacers, columns, blocks and block list entries (default 2000); over it, RENDER_ERROR with issue type too_many_nodes." }),
         max_output_bytes: z.number().int().min(1).optional().meta({ description: "Limit on the output's UTF-8 size (default 16777216); over it, RENDER_ERROR with issue type output_too_large." }),
+        plain_text: z.boolean().optional().meta({ description: "Also return `text`, the plain-text version of the email (default false)." }),
       })
       .optional(),
     output_format: z.enum(OUTPUT_FORMATS).optional().meta({
@@ -98,6 +99,10 @@ const okHead = {
   ok: z.literal(true),
 };
 const okTail = {
+  text: z
+    .string()
+    .optional()
+    .meta({ description: "With options.plain_text: the plain-text version (visible content in reading order, merge values unescaped, wrapped at 78 columns)." }),
   target: z.enum(RENDER_TARGETS),
   template_id: z.string(),
   warnings: z.array(warningSchema),

@@ -8,7 +8,7 @@ import { isVisible, normalizeContext } from "../data/visibility.js";
 import { minifyJsx, minifyMarkup } from "../minify.js";
 import type { Template } from "../template/model.js";
 import { parseTemplate, type ParseResult } from "../template/parse.js";
-import { DocumentContext } from "../targets/context.js";
+import { DocumentContext, type Shown } from "../targets/context.js";
 import { renderMjmlDocument } from "../targets/mjml.js";
 import { compileMjmlToHtml } from "../mjml-to-html/index.js";
 import { renderReactEmailDocument } from "../targets/react-email.js";
@@ -17,7 +17,8 @@ import type { DynamicData, RenderLimits, RenderOptions, RenderResult, RenderTarg
 import { RENDER_TARGETS } from "../types.js";
 import { Emitter } from "./emitter.js";
 import { LruCache } from "./lru.js";
-import { compileOutput, joinOutput, substitute, type CompiledOutput } from "./substitute.js";
+import { compileOutput, joinOutput, lookupIn, substitute, type CompiledOutput } from "./substitute.js";
+import { renderPlainText, tagValues } from "../text/plain-text.js";
 
 /** A parse and the template's node count, which later renders check against their own limit. */
 interface ParsedTemplate {
@@ -91,8 +92,12 @@ function visibleSetKey(shown: readonly boolean[]): string {
   return key;
 }
 
+function shownIn(visible: readonly boolean[]): Shown {
+  return (node) => !node.condition || visible[node.condition.slot] === true;
+}
+
 async function compileTarget(template: Template, target: RenderTarget, minify: boolean, visible: readonly boolean[]): Promise<CompiledOutput> {
-  const shown = (node: { readonly condition: { readonly slot: number } | undefined }) => !node.condition || visible[node.condition.slot] === true;
+  const shown = shownIn(visible);
   const out = new Emitter(target === "react-email" ? "jsx" : "markup");
   const doc = new DocumentContext(template, out, shown);
   if (target === "react-email") {
@@ -158,6 +163,8 @@ export interface RenderedParts {
   readonly warnings: readonly RenderWarning[];
   readonly compiled: CompiledOutput;
   readonly values: readonly string[];
+  /** With `plainText` only. */
+  readonly text?: string;
 }
 
 export async function renderParts(json: unknown, options: RenderOptions): Promise<RenderedParts> {
@@ -187,7 +194,15 @@ export async function renderParts(json: unknown, options: RenderOptions): Promis
   }
   const bytes = outputBytes(compiled, substitution.values);
   if (bytes > limits.maxOutputBytes) throw outputTooLarge(bytes, limits.maxOutputBytes);
-  return { target, templateId: template.id, warnings: [...warnings, ...substitution.warnings], compiled, values: substitution.values };
+  const text = options.plainText === true ? renderPlainText(template, shownIn(visible), tagValues(lookupIn(options.dynamicData))) : undefined;
+  return {
+    target,
+    templateId: template.id,
+    ...(text === undefined ? {} : { text }),
+    warnings: [...warnings, ...substitution.warnings],
+    compiled,
+    values: substitution.values,
+  };
 }
 
 const staticBytes = new WeakMap<CompiledOutput, number>();
@@ -204,6 +219,6 @@ function outputBytes(compiled: CompiledOutput, values: readonly string[]): numbe
 }
 
 export async function render(json: unknown, options: RenderOptions): Promise<RenderResult> {
-  const { compiled, values, ...result } = await renderParts(json, options);
-  return { output: joinOutput(compiled, values), ...result };
+  const { compiled, values, target, templateId, text, warnings } = await renderParts(json, options);
+  return { output: joinOutput(compiled, values), target, templateId, ...(text === undefined ? {} : { text }), warnings };
 }

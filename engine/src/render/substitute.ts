@@ -31,9 +31,9 @@ export function compileOutput(source: string, slots: readonly Slot[], flavor: Fl
 
 const PREFERRED_GROUP: Record<SlotPosition, MergeTagGroup> = { text: "text", attr: "attr", url: "url", "url-part": "url" };
 
-type Lookup = (group: MergeTagGroup, name: string) => string | undefined;
+export type Lookup = (group: MergeTagGroup, name: string) => string | undefined;
 
-function lookupIn(data: DynamicData | undefined): Lookup {
+export function lookupIn(data: DynamicData | undefined): Lookup {
   const tags = data?.merge_tags;
   return (group, name) => {
     const values = tags?.[group];
@@ -44,7 +44,7 @@ function lookupIn(data: DynamicData | undefined): Lookup {
 }
 
 /** A qualified tag reads its own group; a bare tag reads the group that fits, then the others. */
-function resolve(ref: MergeTagRef, position: SlotPosition, lookup: Lookup): string | undefined {
+export function resolveMergeTag(ref: MergeTagRef, position: SlotPosition, lookup: Lookup): string | undefined {
   if (ref.group) return lookup(ref.group, ref.name);
   const preferred = PREFERRED_GROUP[position];
   const direct = lookup(preferred, ref.name);
@@ -112,7 +112,7 @@ export function substitute(compiled: CompiledOutput, data: DynamicData | undefin
     const slot = slots[slotId];
     if (!slot) return "";
     const { ref, position } = slot;
-    let value = resolve(ref, position, lookup);
+    let value = resolveMergeTag(ref, position, lookup);
     if (value === undefined) {
       const key = `missing:${ref.group ?? ""}.${ref.name}`;
       if (!reported.has(key)) {

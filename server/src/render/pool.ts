@@ -6,7 +6,8 @@ export interface RenderJob {
   id: number;
   /** The stored template JSON text, parsed in the worker (parsing a big template is work too). */
   template: string;
-  options: { target: RenderTarget; dynamicData?: DynamicData | undefined; minify: boolean };
+  /** With `plainText`, the job's output is the plain-text version instead of the target's output. */
+  options: { target: RenderTarget; dynamicData?: DynamicData | undefined; minify: boolean; plainText?: boolean | undefined };
 }
 
 export type RenderOutcome =

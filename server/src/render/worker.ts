@@ -15,7 +15,7 @@ port.postMessage("ready");
 async function run({ id, template, options }: RenderJob): Promise<RenderOutcome> {
   try {
     const result = await render(JSON.parse(template) as unknown, options as RenderOptions);
-    return { id, ok: true, output: result.output };
+    return { id, ok: true, output: options.plainText === true ? (result.text ?? "") : result.output };
   } catch (err) {
     if (err instanceof RenderError) {
       return { id, ok: false, kind: "render", message: err.message, issues: err.issues.map((i) => ({ loc: [...i.loc], msg: i.msg, type: i.type })) };

@@ -66,6 +66,14 @@ function renderFailureError(err: RenderFailure): Error {
   }
 }
 
+/** `?format=text`: the plain-text version instead of the output (a query parameter, since `text/plain` is already the type of two targets' output). */
+export const RenderQuerySchema = z.strictObject({
+  format: z
+    .enum(["output", "text"])
+    .default("output")
+    .describe("`output` (default): the rendered target. `text`: the email's plain-text version (text/plain; the same for every target)"),
+});
+
 const CONTENT_TYPES = { html: "text/html; charset=utf-8", "react-email": "text/plain; charset=utf-8", mjml: "text/plain; charset=utf-8" } as const;
 
 /** POST /v1/sdk/render (deprecated): renders on the server with the same engine the clients embed. */
@@ -83,10 +91,12 @@ export const sdkRenderRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, 
           "`Sunset` and `Link: <…>; rel=\"deprecation\"`. The body of a 200 is the raw output (minified, byte-identical to " +
           "the clients'), `text/html` for `html` and `text/plain` for `react-email` and `mjml`. Renders run on worker " +
           "threads within a time budget (`MAILRENDER_RENDER_TIMEOUT_MS`, default 10 s): past it, 422 with issue type " +
-          "`render_timeout`; 503 when too many renders are waiting.",
+          "`render_timeout`; 503 when too many renders are waiting. " +
+          "With `?format=text` it is the email's plain-text version (`text/plain`), the same the clients return as `text` with their plain-text option.",
         deprecated: true,
         security: SECURED,
         body: RenderRequestSchema,
+        querystring: RenderQuerySchema,
         response: {
           200: {
             description: "The rendered output, not wrapped in JSON",
@@ -104,12 +114,13 @@ export const sdkRenderRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, 
     async (request, reply) => {
       const key = currentKey(request);
       const { template_id: id, target, dynamic_data } = request.body;
+      const plainText = request.query.format === "text";
       requireTarget(key, target);
       const template = await ctx.lookups.template(id);
       if (template === null) throw templateNotFound(id);
       try {
-        const output = await ctx.renderPool.render(template.body, { target, dynamicData: toDynamicData(dynamic_data), minify: true });
-        return reply.type(CONTENT_TYPES[target]).send(output);
+        const output = await ctx.renderPool.render(template.body, { target, dynamicData: toDynamicData(dynamic_data), minify: true, plainText });
+        return reply.type(plainText ? "text/plain; charset=utf-8" : CONTENT_TYPES[target]).send(output);
       } catch (err) {
         throw err instanceof RenderFailure ? renderFailureError(err) : err;
       }

@@ -217,4 +217,26 @@ export class KyselyStore implements Store {
       return Number(result.numDeletedRows) > 0;
     });
   }
+
+  getTemplateSample(templateId: string): Promise<string | undefined> {
+    return guard(async () => {
+      const row = await this.db.selectFrom("template_samples").select("dynamic_data").where("template_id", "=", templateId).executeTakeFirst();
+      return row?.dynamic_data;
+    });
+  }
+
+  putTemplateSample(templateId: string, dynamicData: string, at: string): Promise<boolean> {
+    return guard(() =>
+      this.db.transaction().execute(async (trx) => {
+        const template = await trx.selectFrom("templates").select("id").where("id", "=", templateId).executeTakeFirst();
+        if (template === undefined) return false;
+        await trx
+          .insertInto("template_samples")
+          .values({ template_id: templateId, dynamic_data: dynamicData, updated_at: at })
+          .onConflict((oc) => oc.column("template_id").doUpdateSet({ dynamic_data: dynamicData, updated_at: at }))
+          .execute();
+        return true;
+      }),
+    );
+  }
 }

@@ -40,6 +40,17 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex("templates_created_at").on("templates").columns(["created_at", "id"]).execute();
     },
   },
+  // The studio's sample data (dynamic_data JSON) per template; goes with its template.
+  "0002_template_samples": {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("template_samples")
+        .addColumn("template_id", "varchar(64)", (c) => c.primaryKey().references("templates.id").onDelete("cascade"))
+        .addColumn("dynamic_data", "text", (c) => c.notNull())
+        .addColumn("updated_at", "varchar(32)", (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

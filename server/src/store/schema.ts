@@ -28,8 +28,17 @@ export interface TemplatesTable {
   updated_at: string;
 }
 
+/** Sample dynamic data the studio renders a template with. */
+export interface TemplateSamplesTable {
+  template_id: string;
+  /** The dynamic_data JSON text. */
+  dynamic_data: string;
+  updated_at: string;
+}
+
 export interface Database {
   api_keys: ApiKeysTable;
   api_key_secrets: ApiKeySecretsTable;
   templates: TemplatesTable;
+  template_samples: TemplateSamplesTable;
 }

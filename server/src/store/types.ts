@@ -73,6 +73,11 @@ export interface Store {
   getTemplate(id: string): Promise<TemplateRecord | undefined>;
   listTemplates(page: Page): Promise<TemplateMeta[]>;
   deleteTemplate(id: string): Promise<boolean>;
+
+  /** The studio's sample dynamic data (JSON text) for a template, if any was saved. */
+  getTemplateSample(templateId: string): Promise<string | undefined>;
+  /** Saves it; false when the template does not exist. */
+  putTemplateSample(templateId: string, dynamicData: string, at: string): Promise<boolean>;
 }
 
 /** The database could not be reached or used; answered with 503 and no details. */

@@ -55,8 +55,9 @@ export interface RequestOptions {
 export async function call(baseUrl: string, method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.key !== undefined) headers["authorization"] = `Bearer ${opts.key}`;
-  let body: string | Buffer | undefined;
-  if (opts.rawBody !== undefined) body = opts.rawBody;
+  // A copy as a plain Uint8Array: what fetch accepts with both Node's and the DOM's typings.
+  let body: string | Uint8Array<ArrayBuffer> | undefined;
+  if (opts.rawBody !== undefined) body = typeof opts.rawBody === "string" ? opts.rawBody : new Uint8Array(opts.rawBody);
   else if (opts.body !== undefined) {
     body = JSON.stringify(opts.body);
     headers["content-type"] ??= "application/json";

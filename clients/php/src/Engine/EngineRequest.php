@@ -25,6 +25,7 @@ final class EngineRequest
         public readonly array $dynamicData = [],
         public readonly ?bool $minify = null,
         public readonly ?bool $strict = null,
+        public readonly ?bool $plainText = null,
     ) {
     }
 
@@ -53,7 +54,7 @@ final class EngineRequest
             $request['dynamic_data'] = self::objects($this->dynamicData);
         }
         $options = array_filter(
-            ['minify' => $this->minify, 'strict' => $this->strict],
+            ['minify' => $this->minify, 'strict' => $this->strict, 'plain_text' => $this->plainText],
             static fn (?bool $v): bool => $v !== null,
         );
         if ($options !== []) {

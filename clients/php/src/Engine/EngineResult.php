@@ -13,6 +13,8 @@ final class EngineResult
         public readonly string $output,
         public readonly array $warnings = [],
         public readonly ?string $engineVersion = null,
+        /** The plain-text version, when the request asked for it. */
+        public readonly ?string $text = null,
     ) {
     }
 }

@@ -65,7 +65,8 @@ final class Envelope
                 throw new MailrenderError(MailrenderError::RENDER_ERROR, 0, 'The engine answered ok without an output');
             }
             $warnings = is_array($envelope['warnings'] ?? null) ? array_values($envelope['warnings']) : [];
-            return new EngineResult($envelope['output'], $warnings, $engineVersion);
+            $text = is_string($envelope['text'] ?? null) ? $envelope['text'] : null;
+            return new EngineResult($envelope['output'], $warnings, $engineVersion, $text);
         }
         $error = is_array($envelope['error'] ?? null) ? $envelope['error'] : [];
         $code = is_string($error['code'] ?? null) ? $error['code'] : 'INTERNAL_ERROR';

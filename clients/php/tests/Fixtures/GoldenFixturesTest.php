@@ -81,7 +81,8 @@ final class GoldenFixturesTest extends TestCase
     /** @return array<string, mixed> */
     private static function renderArgs(string $id, string $target, array $data, array $options): array
     {
-        return ['templateId' => $id, 'target' => $target, 'dynamicData' => $data] + array_intersect_key($options, ['minify' => 1, 'strict' => 1]);
+        return ['templateId' => $id, 'target' => $target, 'dynamicData' => $data, 'plainText' => true]
+            + array_intersect_key($options, ['minify' => 1, 'strict' => 1]);
     }
 
     /** @dataProvider renderCases */
@@ -100,6 +101,7 @@ final class GoldenFixturesTest extends TestCase
                 $result = $client->render(self::renderArgs($id, $target, $data, $options));
                 $where = basename($dir) . " [{$target}, {$mode}]";
                 self::assertSame((string) file_get_contents("{$dir}/expected.{$ext}"), $result->output, "{$where}: output differs from the golden");
+                self::assertSame((string) file_get_contents("{$dir}/expected.txt"), $result->text, "{$where}: plain text differs from expected.txt");
                 $pick = static fn (array $w): array => ['code' => $w['code'], 'path' => $w['path']];
                 self::assertSame(array_map($pick, $warnings[$target] ?? []), array_map($pick, $result->warnings), "{$where}: warnings differ");
                 self::assertSame($target, $result->target);

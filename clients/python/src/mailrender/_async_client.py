@@ -86,9 +86,10 @@ class AsyncMailrenderClient:
         dynamic_data: Optional[DynamicData] = None,
         minify: Optional[bool] = None,
         strict: Optional[bool] = None,
+        plain_text: Optional[bool] = None,
     ) -> RenderResult:
         self._check_open()
-        request = core.check_render_request(template_id, target, dynamic_data, minify, strict)
+        request = core.check_render_request(template_id, target, dynamic_data, minify, strict, plain_text)
         resolved = await self._resolve(request)
         envelope = await self._engine.render_async(resolved.entry, request, self._executor)
         return core.result_from_envelope(envelope, request, resolved.stale)

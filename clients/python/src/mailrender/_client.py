@@ -86,11 +86,13 @@ class MailrenderClient:
         dynamic_data: Optional[DynamicData] = None,
         minify: Optional[bool] = None,
         strict: Optional[bool] = None,
+        plain_text: Optional[bool] = None,
     ) -> RenderResult:
         """Renders a template for one recipient. ``minify`` (default True) and ``strict`` (default
-        False: a missing merge tag is a warning, not a RENDER_ERROR) are the engine's options."""
+        False: a missing merge tag is a warning, not a RENDER_ERROR) are the engine's options;
+        ``plain_text=True`` also returns ``text``, the email's plain-text version."""
         self._check_open()
-        request = core.check_render_request(template_id, target, dynamic_data, minify, strict)
+        request = core.check_render_request(template_id, target, dynamic_data, minify, strict, plain_text)
         resolved = self._resolve(request)
         envelope = self._engine.render(resolved.entry, request)
         return core.result_from_envelope(envelope, request, resolved.stale)

@@ -157,10 +157,11 @@ class RenderRequest:
     dynamic_data: Optional[DynamicData]
     minify: Optional[bool]
     strict: Optional[bool]
+    plain_text: Optional[bool] = None
 
 
 def check_render_request(
-    template_id: object, target: object, dynamic_data: object, minify: object = None, strict: object = None
+    template_id: object, target: object, dynamic_data: object, minify: object = None, strict: object = None, plain_text: object = None
 ) -> RenderRequest:
     """Checks a render call's arguments; a bad one fails like the service's 422 for a bad body."""
     issues: List[ValidationIssue] = []
@@ -176,7 +177,7 @@ def check_render_request(
         for key in cast("Mapping[str, object]", dynamic_data):
             if key not in ("merge_tags", "context"):
                 issues.append({"loc": ["dynamic_data", str(key)], "msg": "Extra inputs are not permitted", "type": "extra_forbidden"})
-    for name, value in (("minify", minify), ("strict", strict)):
+    for name, value in (("minify", minify), ("strict", strict), ("plain_text", plain_text)):
         if value is not None and not isinstance(value, bool):
             issues.append({"loc": [name], "msg": "Input should be a valid boolean", "type": "bool_type"})
     if issues:
@@ -187,6 +188,7 @@ def check_render_request(
         dynamic_data=cast("Optional[DynamicData]", dynamic_data),
         minify=cast("Optional[bool]", minify),
         strict=cast("Optional[bool]", strict),
+        plain_text=cast("Optional[bool]", plain_text),
     )
 
 
@@ -536,6 +538,8 @@ def engine_request_line(request_id: int, entry: CacheEntry, request: RenderReque
         options["minify"] = request.minify
     if request.strict is not None:
         options["strict"] = request.strict
+    if request.plain_text is not None:
+        options["plain_text"] = request.plain_text
     if options:
         doc["options"] = options
     if layout:
@@ -649,6 +653,7 @@ def result_from_envelope(envelope: Mapping[str, Any], request: RenderRequest, st
             template_id=request.template_id,
             from_stale_cache=stale,
             warnings=tuple(warnings),
+            text=str(envelope["text"]) if "text" in envelope else None,
         )
     error = cast("Dict[str, Any]", envelope.get("error") or {})
     code, message = str(error.get("code")), str(error.get("message"))

@@ -6,7 +6,7 @@ the two drift apart); the inside of a template stays opaque to the client, as th
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Dict, List, Literal, Tuple, TypedDict, Union
+from typing import Any, Dict, List, Literal, Optional, Tuple, TypedDict, Union
 
 RenderTarget = Literal["html", "react-email", "mjml"]
 CacheType = Literal["memory", "disk"]
@@ -83,3 +83,5 @@ class RenderResult:
     #: True when the service could not be reached and the expired cached copy was used.
     from_stale_cache: bool = False
     warnings: Tuple[RenderWarning, ...] = ()
+    #: The email's plain-text version, with ``plain_text=True``.
+    text: Optional[str] = None

@@ -24,7 +24,7 @@ export const menuProps = z.object({
 });
 type MenuProps = z.output<typeof menuProps>;
 
-const visibleItems = (p: MenuProps) => p.items.filter((item) => item.enabled && item.label !== "");
+export const visibleItems = (p: MenuProps) => p.items.filter((item) => item.enabled && item.label !== "");
 
 function itemDeclarations(p: MenuProps, ctx: BlockRenderContext): Declarations {
   const text = typographyDeclarations(p, ctx).filter(([prop]) => prop !== "text-align");

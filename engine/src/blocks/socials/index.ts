@@ -44,7 +44,7 @@ const MJML_NETWORKS: Record<string, { icon: string; share: boolean }> = {
   dribbble: { icon: "dribbble", share: false },
 };
 
-const visiblePlatforms = (p: SocialsProps) => p.platforms.filter((platform) => platform.enabled && (platform.icon !== "" || platform.name.toLowerCase() in MJML_NETWORKS));
+export const visiblePlatforms = (p: SocialsProps) => p.platforms.filter((platform) => platform.enabled && (platform.icon !== "" || platform.name.toLowerCase() in MJML_NETWORKS));
 
 function iconUrl(platform: z.output<typeof socialPlatformSchema>): string {
   if (platform.icon) return platform.icon;

@@ -1,0 +1,191 @@
+/**
+ * The studio: a page served at /studio (its assets built by server/scripts/build-studio.ts into
+ * server/studio/dist, no CDN), and the admin endpoints it uses besides template management: a
+ * template's sample data, a preview of all three targets with plain text and visibility, starters.
+ */
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { explainVisibility, render, RenderError, RENDER_TARGETS, type DynamicData, type RenderTarget } from "@mailrender/engine";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { ApiError, templateNotFound, validationError } from "../errors.js";
+import { TemplateIdParams, TemplateJsonSchema, WarningSchema } from "../schemas.js";
+import { sampleFromTemplate } from "../services/samples.js";
+import type { RouteContext } from "./context.js";
+import { errors, SECURED } from "./responses.js";
+import { DynamicDataSchema } from "./sdk-render.js";
+
+const STUDIO_DIR = new URL("../../studio/", import.meta.url);
+const STARTERS_DIR = new URL("../../demo/", import.meta.url);
+
+/** Gmail clips a message whose HTML is larger than this (102 KB) behind "View entire message". */
+export const GMAIL_CLIP_BYTES = 102 * 1024;
+
+const ASSET_TYPES: Record<string, string> = { js: "text/javascript; charset=utf-8", css: "text/css; charset=utf-8", map: "application/json; charset=utf-8" };
+
+const SampleSchema = z.strictObject({ dynamic_data: DynamicDataSchema, saved: z.boolean().describe("false: built from the template's merge tags and context keys, not saved yet") }).meta({ id: "TemplateSample" });
+
+const TargetPreviewSchema = z.object({
+  output: z.string(),
+  bytes: z.number().int().describe("UTF-8 size of the output"),
+  warnings: z.array(WarningSchema),
+});
+
+const DecisionSchema = z.object({
+  id: z.string(),
+  path: z.array(z.string()),
+  kind: z.enum(["row", "spacer", "column", "component"]),
+  block: z.string().nullable(),
+  visible: z.boolean(),
+  reason: z.string(),
+  match: z.enum(["all", "any"]).nullable(),
+  rules: z.array(z.object({ tag: z.string(), operator: z.string(), value: z.string(), actual: z.string().nullable(), passed: z.boolean() })),
+  hiddenOn: z.array(z.enum(["desktop", "mobile"])),
+});
+
+const PreviewSchema = z
+  .object({
+    targets: z.object({ html: TargetPreviewSchema, mjml: TargetPreviewSchema, "react-email": TargetPreviewSchema }),
+    text: z.string().describe("The plain-text version"),
+    gmail_clip_bytes: z.number().int(),
+    visibility: z.array(DecisionSchema),
+  })
+  .meta({ id: "TemplatePreview" });
+
+const StarterSchema = z.object({ name: z.string(), file: z.string(), template: TemplateJsonSchema });
+
+/** zod's optional keys may hold `undefined`; the engine's exact optional types may not. */
+function toDynamicData(input: z.output<typeof DynamicDataSchema>): DynamicData {
+  return JSON.parse(JSON.stringify(input)) as DynamicData;
+}
+
+function readStudioFile(relative: string): Buffer | undefined {
+  const url = new URL(relative, STUDIO_DIR);
+  return existsSync(url) ? readFileSync(url) : undefined;
+}
+
+export const studioRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx) => {
+  const admin = { auth: "admin" } as const;
+  const page = { schema: { hide: true }, config: { auth: "public" } } as const;
+
+  const index = async (_request: unknown, reply: { type(t: string): { send(b: Buffer | string): unknown }; header(k: string, v: string): unknown }) => {
+    const html = readStudioFile("index.html");
+    if (html === undefined) throw new ApiError(500, "INTERNAL_ERROR", "The studio page is missing from this installation");
+    // The page runs only its own script; previews are sandboxed srcdoc frames without scripts.
+    reply.header("content-security-policy", "default-src 'self'; img-src * data:; style-src 'self' 'unsafe-inline' https:; font-src * data:; object-src 'none'; base-uri 'none'");
+    return reply.type("text/html; charset=utf-8").send(html);
+  };
+  app.get("/studio", page, index);
+  app.get("/studio/templates/:id", page, index);
+  app.get("/studio/assets/:file", page, async (request, reply) => {
+    const { file } = request.params as { file: string };
+    const type = ASSET_TYPES[file.split(".").pop() ?? ""];
+    const body = /^[\w.-]+$/.test(file) && type !== undefined ? readStudioFile(`dist/${file}`) : undefined;
+    if (body === undefined) throw new ApiError(404, "NOT_FOUND", `No studio asset ${JSON.stringify(file)} (is the studio built? make setup)`);
+    return reply.type(type!).header("cache-control", "no-cache").send(body);
+  });
+
+  app.get(
+    "/api/v1/templates/:id/sample",
+    {
+      config: admin,
+      schema: {
+        tags: ["studio"],
+        operationId: "getTemplateSample",
+        summary: "The template's sample dynamic data for the studio (saved, or built from its merge tags and context keys)",
+        security: SECURED,
+        params: TemplateIdParams,
+        response: { 200: SampleSchema, ...errors(401, 403, 404, 422, 429) },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const saved = await ctx.store.getTemplateSample(id);
+      if (saved !== undefined) return { dynamic_data: JSON.parse(saved) as z.output<typeof DynamicDataSchema>, saved: true };
+      const template = await ctx.store.getTemplate(id);
+      if (template === undefined) throw templateNotFound(id);
+      return { dynamic_data: sampleFromTemplate(JSON.parse(template.body)), saved: false };
+    },
+  );
+
+  app.put(
+    "/api/v1/templates/:id/sample",
+    {
+      config: admin,
+      schema: {
+        tags: ["studio"],
+        operationId: "putTemplateSample",
+        summary: "Save the template's sample dynamic data",
+        security: SECURED,
+        params: TemplateIdParams,
+        body: z.strictObject({ dynamic_data: DynamicDataSchema }),
+        response: { 200: SampleSchema, ...errors(401, 403, 404, 413, 415, 422, 429) },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const saved = await ctx.store.putTemplateSample(id, JSON.stringify(request.body.dynamic_data), new Date().toISOString());
+      if (!saved) throw templateNotFound(id);
+      return { dynamic_data: request.body.dynamic_data, saved: true };
+    },
+  );
+
+  app.post(
+    "/api/v1/templates/:id/preview",
+    {
+      config: admin,
+      schema: {
+        tags: ["studio"],
+        operationId: "previewTemplate",
+        summary: "Render a stored template to every target with the given dynamic data, with its plain text and visibility decisions",
+        security: SECURED,
+        params: TemplateIdParams,
+        body: z.strictObject({ dynamic_data: DynamicDataSchema.optional() }),
+        response: { 200: PreviewSchema, ...errors(401, 403, 404, 413, 415, 422, 429) },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const record = await ctx.store.getTemplate(id);
+      if (record === undefined) throw templateNotFound(id);
+      const template = JSON.parse(record.body) as unknown;
+      const dynamicData = toDynamicData(request.body.dynamic_data ?? {});
+      try {
+        const renders = await Promise.all(RENDER_TARGETS.map((target: RenderTarget) => render(template, { target, dynamicData, plainText: target === "html" })));
+        const targets = Object.fromEntries(
+          renders.map((r) => [r.target, { output: r.output, bytes: Buffer.byteLength(r.output), warnings: r.warnings.map((w) => ({ ...w, path: [...w.path] })) }]),
+        ) as z.output<typeof PreviewSchema>["targets"];
+        return {
+          targets,
+          text: renders[0]?.text ?? "",
+          gmail_clip_bytes: GMAIL_CLIP_BYTES,
+          visibility: explainVisibility(template, dynamicData.context).map((d) => ({ ...d, path: [...d.path], rules: [...d.rules], hiddenOn: [...d.hiddenOn] })),
+        };
+      } catch (err) {
+        if (err instanceof RenderError) throw validationError([...err.issues].map((i) => ({ loc: [...i.loc], msg: i.msg, type: i.type })), err.message);
+        throw err;
+      }
+    },
+  );
+
+  app.get(
+    "/api/v1/studio/starters",
+    {
+      config: admin,
+      schema: {
+        tags: ["studio"],
+        operationId: "listStarters",
+        summary: "Starter templates to create a template from",
+        security: SECURED,
+        response: { 200: z.object({ starters: z.array(StarterSchema) }), ...errors(401, 403, 429) },
+      },
+    },
+    async () => {
+      const files = readdirSync(STARTERS_DIR).filter((f) => f.endsWith(".json")).sort();
+      const starters = files.map((file) => {
+        const template = JSON.parse(readFileSync(new URL(file, STARTERS_DIR), "utf8")) as Record<string, unknown>;
+        return { name: typeof template["template_name"] === "string" ? template["template_name"] : file, file, template };
+      });
+      return { starters };
+    },
+  );
+};

@@ -1,0 +1,129 @@
+/** The studio: its page and assets (public), and every admin endpoint it uses, on both databases. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BACKENDS, createTestDatabase, type TestDatabase } from "./helpers/databases.js";
+import { call, startTestServer, type TestServer } from "./helpers/server.js";
+import { sampleTemplate } from "./helpers/templates.js";
+
+const MISSING_UUID = "3f1c2a4e-8b7d-4c6e-9f0a-1b2c3d4e5f60";
+
+function conditional(): Record<string, unknown> {
+  const doc = sampleTemplate("Conditional");
+  const rows = doc["rows"] as Array<Record<string, unknown>>;
+  rows.push({
+    id: "r-pro",
+    type: "row",
+    visibility: { enabled: true, match: "all", rules: [{ tag: "plan", operator: "==", value: "pro" }] },
+    columns: [{ id: "c-pro", width: 100, children: [{ id: "p-pro", type: "component", componentType: "button", props: { text: "Pro perks", link: "{{ url.perks }}" } }] }],
+  });
+  return doc;
+}
+
+describe.each(BACKENDS)("studio on %s", (backend) => {
+  let db: TestDatabase;
+  let server: TestServer;
+  let renderKey: string;
+  let templateId: string;
+  const req = (method: string, path: string, opts: Parameters<typeof call>[3] = {}) => call(server.url, method, path, opts);
+  const admin = (method: string, path: string, body?: unknown) => req(method, path, { key: server.adminKey, ...(body === undefined ? {} : { body }) });
+
+  beforeAll(async () => {
+    db = await createTestDatabase(backend);
+    server = await startTestServer({ database: db.config });
+    renderKey = (await admin("POST", "/api/v1/keys", { name: "render", targets: ["all"] })).json.key;
+    const created = await admin("POST", "/api/v1/templates", conditional());
+    expect(created.status, created.text).toBe(201);
+    templateId = created.json.id;
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await db?.drop();
+  });
+
+  it("serves the page and its built assets without a key, each under its own URL", async () => {
+    for (const path of ["/studio", `/studio/templates/${templateId}`]) {
+      const page = await req("GET", path);
+      expect(page.status).toBe(200);
+      expect(page.headers.get("content-type")).toMatch(/^text\/html/);
+      expect(page.text).toContain('src="/studio/assets/studio.js"');
+      expect(page.headers.get("content-security-policy")).toMatch(/default-src 'self'/);
+    }
+    const js = await req("GET", "/studio/assets/studio.js");
+    expect(js.status).toBe(200);
+    expect(js.headers.get("content-type")).toMatch(/^text\/javascript/);
+    expect(js.text.length).toBeGreaterThan(5_000);
+    expect((await req("GET", "/studio/assets/studio.css")).headers.get("content-type")).toMatch(/^text\/css/);
+    expect((await req("GET", "/studio/assets/..%2Fsrc%2Fmain.ts")).status).toBe(404);
+    expect((await req("GET", "/studio/assets/nope.js")).status).toBe(404);
+  });
+
+  it("sample data: built from the template's tags and context keys until saved, then as saved", async () => {
+    const built = await admin("GET", `/api/v1/templates/${templateId}/sample`);
+    expect(built.status, built.text).toBe(200);
+    expect(built.json).toEqual({
+      saved: false,
+      dynamic_data: { merge_tags: { text: { first_name: "there" }, url: { perks: "https://example.com/perks" }, attr: {} }, context: { plan: "" } },
+    });
+    const data = { merge_tags: { text: { first_name: "Ada" } }, context: { plan: "pro" } };
+    const put = await admin("PUT", `/api/v1/templates/${templateId}/sample`, { dynamic_data: data });
+    expect(put.status, put.text).toBe(200);
+    const read = await admin("GET", `/api/v1/templates/${templateId}/sample`);
+    expect(read.json).toEqual({ saved: true, dynamic_data: data });
+  });
+
+  it("sample data: 404 for an unknown template, 422 for data that is not dynamic data, 401/403 without an admin key", async () => {
+    expect((await admin("GET", `/api/v1/templates/${MISSING_UUID}/sample`)).status).toBe(404);
+    expect((await admin("PUT", `/api/v1/templates/${MISSING_UUID}/sample`, { dynamic_data: {} })).json.code).toBe("TEMPLATE_NOT_FOUND");
+    const bad = await admin("PUT", `/api/v1/templates/${templateId}/sample`, { dynamic_data: { merge_tags: { text: { a: 1 } } } });
+    expect(bad.status).toBe(422);
+    expect(bad.json.issues[0].loc).toEqual(["body", "dynamic_data", "merge_tags", "text", "a"]);
+    expect((await req("GET", `/api/v1/templates/${templateId}/sample`)).status).toBe(401);
+    expect((await req("GET", `/api/v1/templates/${templateId}/sample`, { key: renderKey })).status).toBe(403);
+  });
+
+  it("preview: every target, sizes, warnings, plain text and the visibility decisions for the sample", async () => {
+    const hidden = await admin("POST", `/api/v1/templates/${templateId}/preview`, { dynamic_data: { context: { plan: "free" } } });
+    expect(hidden.status, hidden.text).toBe(200);
+    expect(Object.keys(hidden.json.targets).sort()).toEqual(["html", "mjml", "react-email"]);
+    expect(hidden.json.targets.html.output).toMatch(/^<!doctype html>/i);
+    expect(hidden.json.targets.html.bytes).toBe(Buffer.byteLength(hidden.json.targets.html.output));
+    expect(hidden.json.targets.mjml.output).toContain("<mjml");
+    expect(hidden.json.targets["react-email"].output).toContain("@react-email/components");
+    expect(hidden.json.gmail_clip_bytes).toBe(102 * 1024);
+    expect(hidden.json.text).toBe("Hi there\n\nBody text");
+    const row = hidden.json.visibility.find((d: { id: string }) => d.id === "r-pro");
+    expect(row).toMatchObject({ visible: false, reason: "rules failed (all)", rules: [{ tag: "plan", operator: "==", value: "pro", actual: "free", passed: false }] });
+
+    const shown = await admin("POST", `/api/v1/templates/${templateId}/preview`, { dynamic_data: { context: { plan: "pro" }, merge_tags: { url: { perks: "javascript:alert(1)" } } } });
+    expect(shown.json.text).toBe("Hi there\n\nBody text\n\nPro perks");
+    expect(shown.json.targets.html.warnings.map((w: { code: string }) => w.code)).toEqual(["MISSING_MERGE_TAG", "UNSAFE_URL"]);
+    expect(shown.json.visibility.find((d: { id: string }) => d.id === "p-pro").visible).toBe(true);
+  });
+
+  it("preview: 404 for an unknown template, 422 for bad dynamic data, admin only", async () => {
+    expect((await admin("POST", `/api/v1/templates/${MISSING_UUID}/preview`, {})).status).toBe(404);
+    const bad = await admin("POST", `/api/v1/templates/${templateId}/preview`, { dynamic_data: { context: { a: null } } });
+    expect(bad.status).toBe(422);
+    expect((await req("POST", `/api/v1/templates/${templateId}/preview`, { key: renderKey, body: {} })).status).toBe(403);
+  });
+
+  it("starters: the demo templates, each valid and creatable", async () => {
+    const res = await admin("GET", "/api/v1/studio/starters");
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.starters.map((s: { name: string }) => s.name).sort()).toEqual(["Password reset", "Receipt", "mailrender demo newsletter"].sort());
+    for (const starter of res.json.starters) {
+      const created = await admin("POST", "/api/v1/templates", starter.template);
+      expect(created.status, created.text).toBe(201);
+      expect(created.json.warnings).toEqual([]);
+    }
+    expect((await req("GET", "/api/v1/studio/starters", { key: renderKey })).status).toBe(403);
+  });
+
+  it("deleting a template deletes its sample data", async () => {
+    const created = await admin("POST", "/api/v1/templates", sampleTemplate("Doomed"));
+    const id = created.json.id as string;
+    expect((await admin("PUT", `/api/v1/templates/${id}/sample`, { dynamic_data: { context: { a: "b" } } })).status).toBe(200);
+    expect((await admin("DELETE", `/api/v1/templates/${id}`)).status).toBe(204);
+    expect((await admin("GET", `/api/v1/templates/${id}/sample`)).status).toBe(404);
+  });
+});
