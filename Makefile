@@ -4,7 +4,7 @@
 NODE_BIN := node_modules/.bin
 export PATH := $(CURDIR)/$(NODE_BIN):$(PATH)
 
-.PHONY: setup build test test-engine test-binary test-server test-client-js test-client-python test-client-php run bench fixtures fixtures-lint spec engine engine-all typecheck
+.PHONY: email-client-report test-browser setup build test test-engine test-binary test-server test-client-js test-client-python test-client-php run bench fixtures fixtures-lint spec engine engine-all typecheck
 
 # Installs the workspaces and compiles the engine library, so `@mailrender/engine` is importable.
 setup: node_modules/.setup-done
@@ -57,6 +57,11 @@ fixtures: build
 
 fixtures-lint: setup
 	tsx engine/scripts/lint-fixtures.ts
+
+# What caniemail flags per client family (Gmail, Outlook, Apple Mail) in every fixture's html and
+# react-email output; `--features` lists them.
+email-client-report: build
+	tsx engine/scripts/email-client-report.ts --features
 
 # Regenerate the generated contracts in spec/ (template JSON Schema, OpenAPI).
 spec: build
