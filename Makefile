@@ -18,14 +18,19 @@ build: setup
 
 typecheck: setup
 	tsc -p engine --noEmit
+	tsc -p engine/test-browser --noEmit
 	tsc -p server --noEmit
 	tsc -p clients/js --noEmit
 
-test: build typecheck test-engine test-binary test-server test-client-js test-client-python test-client-php
+test: build typecheck test-engine test-browser test-binary test-server test-client-js test-client-python test-client-php
 	@echo "make test: all suites passed"
 
 test-engine: build
 	cd engine && vitest run
+
+# Every fixture's html and react-email output in headless Chromium at 800 and 375 px.
+test-browser: build
+	bash scripts/test-browser.sh
 
 # The shipped executable against the golden fixtures, one process per render and long-lived.
 test-binary: engine

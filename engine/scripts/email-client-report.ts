@@ -32,8 +32,9 @@ for (const [family, glob] of Object.entries(FAMILIES)) {
         unreadable.push(document.fixture.name);
         continue;
       }
-      const flagged = new Set((result.errors ?? []).map(feature));
-      errors += result.errors?.length ?? 0;
+      const messages = result.success ? [] : result.errors;
+      const flagged = new Set(messages.map(feature));
+      errors += messages.length;
       for (const name of flagged) features.set(name, (features.get(name) ?? 0) + 1);
     }
     const label = output === "html" ? "html" : "react-email";

@@ -8,7 +8,7 @@ import type { ColumnNode, RowLike, RowNode, SpacerNode } from "../template/model
 import type { DocumentContext } from "./context.js";
 import { horizontal, layoutColumns } from "./layout.js";
 import { columnBoxDeclarations, columnInnerWidth, rowBoxDeclarations, rowInnerWidth } from "./nested-html.js";
-import { baseCss, META_TAGS, mobileCss, STACK_ON_MOBILE } from "./responsive.js";
+import { APPLE_NO_REFORMAT, baseCss, META_TAGS, mobileCss, STACK_ON_MOBILE } from "./responsive.js";
 import { encodeUnsafeUrlChars } from "../data/escape.js";
 
 const COMPONENTS = ["Body", "Button", "Column", "Container", "Head", "Heading", "Hr", "Html", "Img", "Link", "Preview", "Row", "Section", "Text"];
@@ -77,7 +77,9 @@ export function renderReactEmailDocument(doc: DocumentContext): string {
     `<Html lang="${out.trusted(canvas.language, "attr")}" dir="ltr">`,
     `<Head>`,
     `<title>${out.text(template.name)}</title>`,
-    ...META_TAGS.map((meta) => `<meta name="${meta["name"]}" content="${meta["content"]}" />`),
+    // <Head> writes the charset and x-apple-disable-message-reformatting meta tags itself.
+    `<meta name="viewport" content="width=device-width, initial-scale=1" />`,
+    ...META_TAGS.filter((meta) => meta["name"] !== APPLE_NO_REFORMAT).map((meta) => `<meta name="${meta["name"]}" content="${meta["content"]}" />`),
     ...(fonts ? [`<link href="${out.trusted(fonts, "attr")}" rel="stylesheet" />`] : []),
     `<style>{${JSON.stringify(css)}}</style>`,
     `</Head>`,

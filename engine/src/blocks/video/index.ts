@@ -29,8 +29,9 @@ function geometry(p: VideoProps, ctx: BlockRenderContext) {
 function frameDeclarations(cover: string | undefined, width: number, height: number, align: string): Declarations {
   const margin = align === "center" ? "0 auto" : align === "right" ? "0 0 0 auto" : "0";
   const decls: Declarations = [
-    ["width", px(width)],
-    ["max-width", "100%"],
+    // Its width attribute sizes it in Outlook; elsewhere it narrows to fit a phone.
+    ["width", "100%"],
+    ["max-width", px(width)],
     ["height", px(height)],
     ["margin", margin],
     ["background-color", "#000000"],
