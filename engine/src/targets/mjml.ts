@@ -11,7 +11,7 @@ import type { DocumentContext } from "./context.js";
 import { horizontal, layoutColumns } from "./layout.js";
 import { childHtml, columnInnerWidth, rowInnerWidth } from "./nested-html.js";
 import { encodeUnsafeUrlChars } from "../data/escape.js";
-import { baseCss, META_TAGS, mobileCss, PREHEADER_SPACER } from "./responsive.js";
+import { baseCss, desktopCss, META_TAGS, mobileCss, PREHEADER_SPACER } from "./responsive.js";
 
 function borderAttr(border: { width: number; style: string; color: string }): string | undefined {
   return border.width > 0 ? `${px(border.width)} ${border.style} ${toMjmlColor(border.color)}` : undefined;
@@ -21,7 +21,7 @@ function spacerSection(spacer: SpacerNode): string {
   return `<mj-section${attrs({ padding: "0px", "background-color": toMjmlColor(spacer.backgroundColor) })}><mj-column><mj-spacer${attrs({ height: px(spacer.height), padding: "0px" })} /></mj-column></mj-section>`;
 }
 
-function column(node: ColumnNode, percent: number, rowInner: number, doc: DocumentContext): string {
+function column(node: ColumnNode, percent: number, rowInner: number, fillHeight: boolean, doc: DocumentContext): string {
   const s = node.style;
   const width = columnInnerWidth(node, rowInner, percent);
   const children = doc
@@ -32,6 +32,11 @@ function column(node: ColumnNode, percent: number, rowInner: number, doc: Docume
   if (s.backgroundImage) {
     className = doc.nextUid("mr-c");
     doc.headCss.push(`.${className}{background-image:url('${encodeUnsafeUrlChars(s.backgroundImage)}');background-size:${s.backgroundSize};background-position:${s.backgroundPosition};background-repeat:${s.backgroundRepeat}}`);
+  }
+  if (fillHeight && s.backgroundColor !== "transparent") {
+    // mj-column paints its colour inside its content box; side by side, the column box paints the rest.
+    className ||= doc.nextUid("mr-c");
+    doc.desktopCss.push(`.${className}{background-color:${s.backgroundColor}}`);
   }
   return `<mj-column${attrs({
     width: `${percent}%`,
@@ -49,20 +54,22 @@ function section(row: RowNode, outerWidth: number, doc: DocumentContext): string
   const inner = rowInnerWidth(row, outerWidth);
   const columns = doc.visibleChildren(row.columns);
   const layout = layoutColumns(columns.map((c) => c.width), s.gap, inner);
+  // Side by side, columns with a background are as tall as the row (table cells, above the breakpoint).
+  const fillHeight = s.mobileStack && columns.length > 1 && columns.some((c) => c.style.backgroundColor !== "transparent");
   const parts: string[] = [];
   columns.forEach((node, index) => {
     if (index > 0 && layout.gap > 0) parts.push(`<mj-column${attrs({ width: `${layout.gap}%` })}></mj-column>`);
-    parts.push(column(node, layout.widths[index] ?? 0, inner, doc));
+    parts.push(column(node, layout.widths[index] ?? 0, inner, fillHeight, doc));
   });
   const body = s.mobileStack ? parts.join("") : `<mj-group>${parts.join("")}</mj-group>`;
-  const rules: string[] = [];
-  if (s.backgroundGradient.useGradient) rules.push(`background-image:linear-gradient(${s.backgroundGradient.angle}deg, ${s.backgroundGradient.from}, ${s.backgroundGradient.to}) !important`);
-  if (s.minHeight > 0) rules.push(`min-height:${px(s.minHeight)}`);
-  let className = "";
-  if (rules.length > 0) {
-    className = doc.nextUid("mr-r");
-    doc.headCss.push(`.${className}{${rules.join(";")}}`);
+  const className = s.backgroundGradient.useGradient || s.minHeight > 0 || fillHeight ? doc.nextUid("mr-r") : "";
+  if (s.backgroundGradient.useGradient) {
+    // On the section's table too, whose background colour would cover the one of its box.
+    const gradient = `linear-gradient(${s.backgroundGradient.angle}deg, ${s.backgroundGradient.from}, ${s.backgroundGradient.to})`;
+    doc.headCss.push(`.${className},.${className}>table{background-image:${gradient} !important}`);
   }
+  if (s.minHeight > 0) doc.headCss.push(`.${className}{min-height:${px(s.minHeight)}}`);
+  if (fillHeight) doc.desktopCss.push(`.${className}>table>tbody>tr>td>div{display:table-cell !important}`);
   return `<mj-section${attrs({
     "background-color": toMjmlColor(s.backgroundColor),
     "background-url": s.backgroundImage && !s.backgroundGradient.useGradient ? s.backgroundImage : undefined,
@@ -102,7 +109,7 @@ export function renderMjmlDocument(doc: DocumentContext): string {
   const bodyImage = canvas.bodyBackgroundImage
     ? `\nbody{background-image:url('${encodeUnsafeUrlChars(canvas.bodyBackgroundImage)}');background-size:${canvas.bodyBackgroundSize};background-position:${canvas.bodyBackgroundPosition};background-repeat:${canvas.bodyBackgroundRepeat}}`
     : "";
-  const css = [baseCss() + bodyImage, ...doc.headCss, mobileCss(canvas.mobileBreakpoint, doc.mobileCss)].join("\n");
+  const css = [baseCss() + bodyImage, ...doc.headCss, ...desktopCss(canvas.mobileBreakpoint, doc.desktopCss), mobileCss(canvas.mobileBreakpoint, doc.mobileCss)].join("\n");
   head.push(`<mj-style>\n${css}\n</mj-style>`);
   head.push(`<mj-raw>${META_TAGS.map((meta) => `<meta${attrs({ name: meta["name"], content: meta["content"] })}${meta["content"] === "" ? ` content=""` : ""}>`).join("")}</mj-raw>`);
 

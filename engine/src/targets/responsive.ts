@@ -86,6 +86,11 @@ export function mobileCss(breakpoint: number, rules: readonly string[]): string 
   return `@media only screen and (max-width:${breakpoint}px){\n${all.join("\n")}\n}`;
 }
 
+/** Rules for screens wider than the breakpoint only (none: no media query at all). */
+export function desktopCss(breakpoint: number, rules: readonly string[]): string[] {
+  return rules.length === 0 ? [] : [`@media only screen and (min-width:${breakpoint + 1}px){\n${rules.join("\n")}\n}`];
+}
+
 export const APPLE_NO_REFORMAT = "x-apple-disable-message-reformatting";
 
 export const META_TAGS: ReadonlyArray<Readonly<Record<string, string>>> = [
