@@ -31,7 +31,7 @@ function column(node: ColumnNode, percent: number, rowInner: number, fillHeight:
   let className = "";
   if (s.backgroundImage) {
     className = doc.nextUid("mr-c");
-    doc.headCss.push(`.${className}{background-image:url('${encodeUnsafeUrlChars(s.backgroundImage)}');background-size:${s.backgroundSize};background-position:${s.backgroundPosition};background-repeat:${s.backgroundRepeat}}`);
+    doc.headCss.push(`.${className}{background-image:url('${encodeUnsafeUrlChars(s.backgroundImage)}') !important;background-size:${s.backgroundSize};background-position:${s.backgroundPosition};background-repeat:${s.backgroundRepeat}}`);
   }
   if (fillHeight && s.backgroundColor !== "transparent") {
     // mj-column paints its colour inside its content box; side by side, the column box paints the rest.
@@ -64,12 +64,14 @@ function section(row: RowNode, outerWidth: number, doc: DocumentContext): string
   const body = s.mobileStack ? parts.join("") : `<mj-group>${parts.join("")}</mj-group>`;
   const className = s.backgroundGradient.useGradient || s.minHeight > 0 || fillHeight ? doc.nextUid("mr-r") : "";
   if (s.backgroundGradient.useGradient) {
-    // On the section's table too, whose background colour would cover the one of its box.
+    // On the section's cell, which paints above the colour of its table; not on the cells inside.
+    // (Descendant selectors only: caniemail flags `>` in Gmail and Outlook.)
     const gradient = `linear-gradient(${s.backgroundGradient.angle}deg, ${s.backgroundGradient.from}, ${s.backgroundGradient.to})`;
-    doc.headCss.push(`.${className},.${className}>table{background-image:${gradient} !important}`);
+    // Not !important, so that a gradient button inside keeps its own.
+    doc.headCss.push(`.${className} td{background-image:${gradient}}.${className} td td{background-image:none}`);
   }
   if (s.minHeight > 0) doc.headCss.push(`.${className}{min-height:${px(s.minHeight)}}`);
-  if (fillHeight) doc.desktopCss.push(`.${className}>table>tbody>tr>td>div{display:table-cell !important}`);
+  if (fillHeight) doc.desktopCss.push(`.${className} .mj-outlook-group-fix{display:table-cell !important}`);
   return `<mj-section${attrs({
     "background-color": toMjmlColor(s.backgroundColor),
     "background-url": s.backgroundImage && !s.backgroundGradient.useGradient ? s.backgroundImage : undefined,
@@ -86,6 +88,13 @@ function section(row: RowNode, outerWidth: number, doc: DocumentContext): string
 function rowLike(node: RowLike, width: number, doc: DocumentContext): string {
   return node.kind === "spacer" ? spacerSection(node) : section(node, width, doc);
 }
+
+/**
+ * On <body> (mjml puts mj-body's class there). mj-body's own box paints the page colour over the
+ * body, so the page image goes on that box too, and on no box inside it (column images win by
+ * `!important`); descendant selectors only, as caniemail flags `>` in Gmail and Outlook.
+ */
+const PAGE_CLASS = "mr-page";
 
 /** The MJML source with slot tokens for merge tags (see `render/emitter.ts`). */
 export function renderMjmlDocument(doc: DocumentContext): string {
@@ -107,7 +116,7 @@ export function renderMjmlDocument(doc: DocumentContext): string {
     head.push(`<mj-font${attrs({ name: first, href: fonts })} />`);
   }
   const bodyImage = canvas.bodyBackgroundImage
-    ? `\nbody{background-image:url('${encodeUnsafeUrlChars(canvas.bodyBackgroundImage)}');background-size:${canvas.bodyBackgroundSize};background-position:${canvas.bodyBackgroundPosition};background-repeat:${canvas.bodyBackgroundRepeat}}`
+    ? `\nbody,.${PAGE_CLASS} div{background-image:url('${encodeUnsafeUrlChars(canvas.bodyBackgroundImage)}');background-size:${canvas.bodyBackgroundSize};background-position:${canvas.bodyBackgroundPosition};background-repeat:${canvas.bodyBackgroundRepeat}}.${PAGE_CLASS} div div{background-image:none}`
     : "";
   const css = [baseCss() + bodyImage, ...doc.headCss, ...desktopCss(canvas.mobileBreakpoint, doc.desktopCss), mobileCss(canvas.mobileBreakpoint, doc.mobileCss)].join("\n");
   head.push(`<mj-style>\n${css}\n</mj-style>`);
@@ -118,7 +127,7 @@ export function renderMjmlDocument(doc: DocumentContext): string {
     `<mj-head>`,
     ...head,
     `</mj-head>`,
-    `<mj-body${attrs({ width: px(canvas.width), "background-color": toMjmlColor(canvas.bodyBackgroundColor) })}>`,
+    `<mj-body${attrs({ width: px(canvas.width), "background-color": toMjmlColor(canvas.bodyBackgroundColor), "css-class": canvas.bodyBackgroundImage ? PAGE_CLASS : undefined })}>`,
     `<mj-wrapper${attrs({ padding: spacing(canvas.padding), "background-color": toMjmlColor(canvas.backgroundColor) })}>`,
     sections,
     `</mj-wrapper>`,

@@ -65,8 +65,12 @@ export function renderReactEmailDocument(doc: DocumentContext): string {
   const rows = doc.visibleChildren(template.rows).map((row) => rowLike(row, contentWidth, doc)).join("\n");
   const fonts = googleFontsHref(doc.fonts);
   const css = [baseCss(), ...doc.headCss, mobileCss(canvas.mobileBreakpoint, doc.mobileCss)].join("\n");
-  const body: Declarations = [["background-color", canvas.bodyBackgroundColor], ["margin", "0"], ["padding", "0"], ["font-family", "Arial, Helvetica, sans-serif"]];
-  if (canvas.bodyBackgroundImage) body.push(["background-image", `url('${encodeUnsafeUrlChars(canvas.bodyBackgroundImage)}')`], ["background-size", canvas.bodyBackgroundSize], ["background-position", canvas.bodyBackgroundPosition], ["background-repeat", canvas.bodyBackgroundRepeat]);
+  // <Body> gives <body> only the `background` shorthand and the colour (its inner cell gets the whole
+  // style), so a page image goes in the shorthand to cover the page, as in the html target.
+  const pageBackground = canvas.bodyBackgroundImage
+    ? `${canvas.bodyBackgroundColor} url('${encodeUnsafeUrlChars(canvas.bodyBackgroundImage)}') ${canvas.bodyBackgroundPosition} / ${canvas.bodyBackgroundSize} ${canvas.bodyBackgroundRepeat}`
+    : undefined;
+  const body: Declarations = [pageBackground ? ["background", pageBackground] : ["background-color", canvas.bodyBackgroundColor], ["margin", "0"], ["padding", "0"], ["font-family", "Arial, Helvetica, sans-serif"]];
   const container: Declarations = [["width", "100%"], ["max-width", px(canvas.width)], ["margin", "0 auto"], ["background-color", canvas.backgroundColor], ["padding", spacing(canvas.padding)]];
 
   return [
