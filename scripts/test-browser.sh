@@ -23,4 +23,4 @@ if [ -z "$chromium" ]; then
 fi
 export CHROMIUM="$chromium"
 cd engine
-exec vitest run --config test-browser/vitest.config.ts "$@"
+exec ../node_modules/.bin/vitest run --config test-browser/vitest.config.ts "$@"

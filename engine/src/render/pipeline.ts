@@ -12,6 +12,7 @@ import { DocumentContext } from "../targets/context.js";
 import { renderMjmlDocument } from "../targets/mjml.js";
 import { compileMjmlToHtml } from "../mjml-to-html/index.js";
 import { renderReactEmailDocument } from "../targets/react-email.js";
+import { removeHtmlWaste } from "../targets/html-waste.js";
 import type { DynamicData, RenderOptions, RenderResult, RenderTarget } from "../types.js";
 import { RENDER_TARGETS } from "../types.js";
 import { Emitter } from "./emitter.js";
@@ -84,7 +85,7 @@ async function compileTarget(template: Template, target: RenderTarget, minify: b
   }
   const mjml = renderMjmlDocument(doc);
   if (target === "mjml") return compileOutput(minify ? minifyMarkup(mjml) : mjml, out.slots, "markup");
-  const html = compileMjml(mjml);
+  const html = removeHtmlWaste(compileMjml(mjml));
   return compileOutput(minify ? minifyMarkup(html) : html, out.slots, "markup");
 }
 
