@@ -4,7 +4,7 @@
 NODE_BIN := node_modules/.bin
 export PATH := $(CURDIR)/$(NODE_BIN):$(PATH)
 
-.PHONY: bootstrap lint lint-fix test-quick setup build test test-engine test-binary test-server test-studio test-client-js test-client-python test-client-php run bench fixtures fixtures-lint spec engine engine-all typecheck
+.PHONY: email-client-report test-browser bootstrap lint lint-fix test-quick setup build test test-engine test-binary test-server test-studio test-client-js test-client-python test-client-php run bench fixtures fixtures-lint spec engine engine-all typecheck
 
 # Installs the workspaces and compiles the engine library, so `@mailrender/engine` is importable.
 setup: node_modules/.setup-done
@@ -18,6 +18,7 @@ build: setup
 
 typecheck: setup
 	tsc -p engine --noEmit
+	tsc -p engine/test-browser --noEmit
 	tsc -p server --noEmit
 	tsc -p server/studio
 	tsc -p server/browser
@@ -27,7 +28,7 @@ typecheck: setup
 bootstrap:
 	bash scripts/bootstrap
 
-test: bootstrap build typecheck test-engine test-binary test-server test-studio test-client-js test-client-python test-client-php
+test: bootstrap build typecheck test-engine test-browser test-binary test-server test-studio test-client-js test-client-python test-client-php
 	@echo "make test: all suites passed"
 
 # The inner loop: type checks, the engine suite and the fixtures' completeness; no executable,
@@ -42,6 +43,10 @@ lint-fix: setup
 
 test-engine: build
 	cd engine && vitest run
+
+# Every fixture's html and react-email output in headless Chromium at 800 and 375 px.
+test-browser: build
+	bash scripts/test-browser.sh
 
 # The shipped executable against the golden fixtures, one process per render and long-lived.
 test-binary: engine
@@ -77,6 +82,11 @@ fixtures: build
 
 fixtures-lint: setup
 	tsx engine/scripts/lint-fixtures.ts
+
+# What caniemail flags per client family (Gmail, Outlook, Apple Mail) in every fixture's html and
+# react-email output; `--features` lists them.
+email-client-report: build
+	tsx engine/scripts/email-client-report.ts --features
 
 # Regenerate the generated contracts in spec/ (template JSON Schema, OpenAPI).
 spec: build

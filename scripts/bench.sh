@@ -5,6 +5,7 @@ cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$PATH"
 tsx bench/engine-render.ts          # issue 2: warm render vs mjml2html and @react-email/render
 tsx bench/engine-limits.ts          # template size limits: refusing an oversized template, rendering the largest accepted
+tsx bench/output-size.ts            # html bytes and gzip bytes against Gmail's 102 KB clip
 bash scripts/bench-engine-binary.sh # issue 3: cold start, --serve round trip and throughput
 bash scripts/bench-server.sh        # issue 4: SDK template fetch vs a bare route
 bash scripts/bench-client-python.sh # issue 6: Python client vs the engine in-process

@@ -13,6 +13,7 @@ import { renderMjmlDocument } from "../targets/mjml.js";
 import { compileMjmlToHtml } from "../mjml-to-html/index.js";
 import { renderReactEmailDocument } from "../targets/react-email.js";
 import { countNodes, outputTooLarge, resolveLimits, tooManyNodes } from "../template/limits.js";
+import { removeHtmlWaste } from "../targets/html-waste.js";
 import type { DynamicData, RenderLimits, RenderOptions, RenderResult, RenderTarget } from "../types.js";
 import { RENDER_TARGETS } from "../types.js";
 import { Emitter } from "./emitter.js";
@@ -106,7 +107,7 @@ async function compileTarget(template: Template, target: RenderTarget, minify: b
   }
   const mjml = renderMjmlDocument(doc);
   if (target === "mjml") return compileOutput(minify ? minifyMarkup(mjml) : mjml, out.slots, "markup");
-  const html = compileMjml(mjml);
+  const html = removeHtmlWaste(compileMjml(mjml));
   return compileOutput(minify ? minifyMarkup(html) : html, out.slots, "markup");
 }
 

@@ -11,6 +11,8 @@ export class DocumentContext {
   readonly fonts = new Set<string>();
   readonly headCss: string[] = [];
   readonly mobileCss: string[] = [];
+  /** CSS rules for screens wider than the mobile breakpoint. */
+  readonly desktopCss: string[] = [];
   private uidCounter = 0;
 
   constructor(

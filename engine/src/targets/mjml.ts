@@ -11,7 +11,7 @@ import type { DocumentContext } from "./context.js";
 import { horizontal, layoutColumns } from "./layout.js";
 import { childHtml, columnInnerWidth, rowInnerWidth } from "./nested-html.js";
 import { encodeUnsafeUrlChars } from "../data/escape.js";
-import { baseCss, META_TAGS, mobileCss, PREHEADER_SPACER } from "./responsive.js";
+import { baseCss, desktopCss, META_TAGS, mobileCss, PREHEADER_SPACER } from "./responsive.js";
 
 function borderAttr(border: { width: number; style: string; color: string }): string | undefined {
   return border.width > 0 ? `${px(border.width)} ${border.style} ${toMjmlColor(border.color)}` : undefined;
@@ -26,7 +26,7 @@ function spacerSection(spacer: SpacerNode, doc: DocumentContext): string {
   return `<mj-section${attrs({ padding: "0px", "background-color": toMjmlColor(spacer.backgroundColor), "css-class": className })}><mj-column><mj-spacer${attrs({ height: px(spacer.height), padding: "0px" })} /></mj-column></mj-section>`;
 }
 
-function column(node: ColumnNode, percent: number, rowInner: number, doc: DocumentContext): string {
+function column(node: ColumnNode, percent: number, rowInner: number, fillHeight: boolean, doc: DocumentContext): string {
   const s = node.style;
   const width = columnInnerWidth(node, rowInner, percent);
   const children = doc
@@ -36,7 +36,12 @@ function column(node: ColumnNode, percent: number, rowInner: number, doc: Docume
   let className = "";
   if (s.backgroundImage) {
     className = doc.nextUid("mr-c");
-    doc.headCss.push(`.${className}{background-image:url('${encodeUnsafeUrlChars(s.backgroundImage)}');background-size:${s.backgroundSize};background-position:${s.backgroundPosition};background-repeat:${s.backgroundRepeat}}`);
+    doc.headCss.push(`.${className}{background-image:url('${encodeUnsafeUrlChars(s.backgroundImage)}') !important;background-size:${s.backgroundSize};background-position:${s.backgroundPosition};background-repeat:${s.backgroundRepeat}}`);
+  }
+  if (fillHeight && s.backgroundColor !== "transparent") {
+    // mj-column paints its colour inside its content box; side by side, the column box paints the rest.
+    className ||= doc.nextUid("mr-c");
+    doc.desktopCss.push(`.${className}{background-color:${s.backgroundColor}}`);
   }
   return `<mj-column${attrs({
     width: `${percent}%`,
@@ -54,20 +59,24 @@ function section(row: RowNode, outerWidth: number, doc: DocumentContext): string
   const inner = rowInnerWidth(row, outerWidth);
   const columns = doc.visibleChildren(row.columns);
   const layout = layoutColumns(columns.map((c) => c.width), s.gap, inner);
+  // Side by side, columns with a background are as tall as the row (table cells, above the breakpoint).
+  const fillHeight = s.mobileStack && columns.length > 1 && columns.some((c) => c.style.backgroundColor !== "transparent");
   const parts: string[] = [];
   columns.forEach((node, index) => {
     if (index > 0 && layout.gap > 0) parts.push(`<mj-column${attrs({ width: `${layout.gap}%` })}></mj-column>`);
-    parts.push(column(node, layout.widths[index] ?? 0, inner, doc));
+    parts.push(column(node, layout.widths[index] ?? 0, inner, fillHeight, doc));
   });
   const body = s.mobileStack ? parts.join("") : `<mj-group>${parts.join("")}</mj-group>`;
-  const rules: string[] = [];
-  if (activeGradient(s.backgroundGradient)) rules.push(`background-image:${s.backgroundGradient.css} !important`);
-  if (s.minHeight > 0) rules.push(`min-height:${px(s.minHeight)}`);
-  let className = "";
-  if (rules.length > 0) {
-    className = doc.nextUid("mr-r");
-    doc.headCss.push(`.${className}{${rules.join(";")}}`);
+  const className = activeGradient(s.backgroundGradient) || s.minHeight > 0 || fillHeight ? doc.nextUid("mr-r") : "";
+  if (activeGradient(s.backgroundGradient)) {
+    // On the section's cell, which paints above the colour of its table; not on the cells inside.
+    // (Descendant selectors only: caniemail flags `>` in Gmail and Outlook.)
+    const gradient = s.backgroundGradient.css;
+    // Not !important, so that a gradient button inside keeps its own.
+    doc.headCss.push(`.${className} td{background-image:${gradient}}.${className} td td{background-image:none}`);
   }
+  if (s.minHeight > 0) doc.headCss.push(`.${className}{min-height:${px(s.minHeight)}}`);
+  if (fillHeight) doc.desktopCss.push(`.${className} .mj-outlook-group-fix{display:table-cell !important}`);
   return `<mj-section${attrs({
     "background-color": toMjmlColor(s.backgroundColor),
     "background-url": s.backgroundImage && !activeGradient(s.backgroundGradient) ? s.backgroundImage : undefined,
@@ -84,6 +93,13 @@ function section(row: RowNode, outerWidth: number, doc: DocumentContext): string
 function rowLike(node: RowLike, width: number, doc: DocumentContext): string {
   return node.kind === "spacer" ? spacerSection(node, doc) : section(node, width, doc);
 }
+
+/**
+ * On <body> (mjml puts mj-body's class there). mj-body's own box paints the page colour over the
+ * body, so the page image goes on that box too, and on no box inside it (column images win by
+ * `!important`); descendant selectors only, as caniemail flags `>` in Gmail and Outlook.
+ */
+const PAGE_CLASS = "mr-page";
 
 /** The MJML source with slot tokens for merge tags (see `render/emitter.ts`). */
 export function renderMjmlDocument(doc: DocumentContext): string {
@@ -105,9 +121,9 @@ export function renderMjmlDocument(doc: DocumentContext): string {
     head.push(`<mj-font${attrs({ name: first, href: fonts })} />`);
   }
   const bodyImage = canvas.bodyBackgroundImage
-    ? `\nbody{background-image:url('${encodeUnsafeUrlChars(canvas.bodyBackgroundImage)}');background-size:${canvas.bodyBackgroundSize};background-position:${canvas.bodyBackgroundPosition};background-repeat:${canvas.bodyBackgroundRepeat}}`
+    ? `\nbody,.${PAGE_CLASS} div{background-image:url('${encodeUnsafeUrlChars(canvas.bodyBackgroundImage)}');background-size:${canvas.bodyBackgroundSize};background-position:${canvas.bodyBackgroundPosition};background-repeat:${canvas.bodyBackgroundRepeat}}.${PAGE_CLASS} div div{background-image:none}`
     : "";
-  const css = [baseCss() + bodyImage, ...doc.headCss, mobileCss(canvas.mobileBreakpoint, doc.mobileCss)].join("\n");
+  const css = [baseCss() + bodyImage, ...doc.headCss, ...desktopCss(canvas.mobileBreakpoint, doc.desktopCss), mobileCss(canvas.mobileBreakpoint, doc.mobileCss)].join("\n");
   head.push(`<mj-style>\n${css}\n</mj-style>`);
   head.push(`<mj-raw>${META_TAGS.map((meta) => `<meta${attrs({ name: meta["name"], content: meta["content"] })}${meta["content"] === "" ? ` content=""` : ""}>`).join("")}</mj-raw>`);
 
@@ -116,7 +132,7 @@ export function renderMjmlDocument(doc: DocumentContext): string {
     `<mj-head>`,
     ...head,
     `</mj-head>`,
-    `<mj-body${attrs({ width: px(canvas.width), "background-color": toMjmlColor(canvas.bodyBackgroundColor) })}>`,
+    `<mj-body${attrs({ width: px(canvas.width), "background-color": toMjmlColor(canvas.bodyBackgroundColor), "css-class": canvas.bodyBackgroundImage ? PAGE_CLASS : undefined })}>`,
     `<mj-wrapper${attrs({ padding: spacing(canvas.padding), "background-color": toMjmlColor(canvas.backgroundColor) })}>`,
     sections,
     `</mj-wrapper>`,

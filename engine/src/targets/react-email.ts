@@ -8,7 +8,7 @@ import type { ColumnNode, RowLike, RowNode, SpacerNode } from "../template/model
 import type { DocumentContext } from "./context.js";
 import { horizontal, layoutColumns } from "./layout.js";
 import { columnBoxDeclarations, columnInnerWidth, rowBoxDeclarations, rowInnerWidth, spacerGradient } from "./nested-html.js";
-import { baseCss, META_TAGS, mobileCss, STACK_ON_MOBILE } from "./responsive.js";
+import { APPLE_NO_REFORMAT, baseCss, META_TAGS, mobileCss, STACK_ON_MOBILE } from "./responsive.js";
 import { encodeUnsafeUrlChars } from "../data/escape.js";
 
 const COMPONENTS = ["Body", "Button", "Column", "Container", "Head", "Heading", "Hr", "Html", "Img", "Link", "Preview", "Row", "Section", "Text"];
@@ -66,8 +66,12 @@ export function renderReactEmailDocument(doc: DocumentContext): string {
   const rows = doc.visibleChildren(template.rows).map((row) => rowLike(row, contentWidth, doc)).join("\n");
   const fonts = googleFontsHref(doc.fonts);
   const css = [baseCss(), ...doc.headCss, mobileCss(canvas.mobileBreakpoint, doc.mobileCss)].join("\n");
-  const body: Declarations = [["background-color", canvas.bodyBackgroundColor], ["margin", "0"], ["padding", "0"], ["font-family", "Arial, Helvetica, sans-serif"]];
-  if (canvas.bodyBackgroundImage) body.push(["background-image", `url('${encodeUnsafeUrlChars(canvas.bodyBackgroundImage)}')`], ["background-size", canvas.bodyBackgroundSize], ["background-position", canvas.bodyBackgroundPosition], ["background-repeat", canvas.bodyBackgroundRepeat]);
+  // <Body> gives <body> only the `background` shorthand and the colour (its inner cell gets the whole
+  // style), so a page image goes in the shorthand to cover the page, as in the html target.
+  const pageBackground = canvas.bodyBackgroundImage
+    ? `${canvas.bodyBackgroundColor} url('${encodeUnsafeUrlChars(canvas.bodyBackgroundImage)}') ${canvas.bodyBackgroundPosition} / ${canvas.bodyBackgroundSize} ${canvas.bodyBackgroundRepeat}`
+    : undefined;
+  const body: Declarations = [pageBackground ? ["background", pageBackground] : ["background-color", canvas.bodyBackgroundColor], ["margin", "0"], ["padding", "0"], ["font-family", "Arial, Helvetica, sans-serif"]];
   const container: Declarations = [["width", "100%"], ["max-width", px(canvas.width)], ["margin", "0 auto"], ["background-color", canvas.backgroundColor], ["padding", spacing(canvas.padding)]];
 
   return [
@@ -78,7 +82,9 @@ export function renderReactEmailDocument(doc: DocumentContext): string {
     `<Html lang="${out.trusted(canvas.language, "attr")}" dir="ltr">`,
     `<Head>`,
     `<title>${out.text(template.name)}</title>`,
-    ...META_TAGS.map((meta) => `<meta name="${meta["name"]}" content="${meta["content"]}" />`),
+    // <Head> writes the charset and x-apple-disable-message-reformatting meta tags itself.
+    `<meta name="viewport" content="width=device-width, initial-scale=1" />`,
+    ...META_TAGS.filter((meta) => meta["name"] !== APPLE_NO_REFORMAT).map((meta) => `<meta name="${meta["name"]}" content="${meta["content"]}" />`),
     ...(fonts ? [`<link href="${out.trusted(fonts, "attr")}" rel="stylesheet" />`] : []),
     `<style>{${JSON.stringify(css)}}</style>`,
     `</Head>`,

@@ -152,14 +152,21 @@ export function mobileCss(breakpoint: number, rules: readonly string[]): string 
   const all = [
     `.${HIDE_ON_DESKTOP}{display:block !important;max-height:none !important;overflow:visible !important}`,
     `.${HIDE_ON_MOBILE}{display:none !important;mso-hide:all !important}`,
-    `.${STACK_ON_MOBILE}{display:block !important;width:100% !important;max-width:100% !important}`,
+    `.${STACK_ON_MOBILE}{display:block !important;width:auto !important;max-width:100% !important}`,
     ...rules,
   ];
   return `@media only screen and (max-width:${breakpoint}px){\n${all.join("\n")}\n}`;
 }
 
+/** Rules for screens wider than the breakpoint only (none: no media query at all). */
+export function desktopCss(breakpoint: number, rules: readonly string[]): string[] {
+  return rules.length === 0 ? [] : [`@media only screen and (min-width:${breakpoint + 1}px){\n${rules.join("\n")}\n}`];
+}
+
+export const APPLE_NO_REFORMAT = "x-apple-disable-message-reformatting";
+
 export const META_TAGS: ReadonlyArray<Readonly<Record<string, string>>> = [
-  { name: "x-apple-disable-message-reformatting", content: "" },
+  { name: APPLE_NO_REFORMAT, content: "" },
   { name: "color-scheme", content: "light dark" },
   { name: "supported-color-schemes", content: "light dark" },
   { name: "format-detection", content: "telephone=no,date=no,address=no,email=no,url=no" },

@@ -94,9 +94,13 @@ export const button = defineBlock({
     // mj-button has no gradient attribute: the gradient goes in head CSS over the solid fallback.
     const background = gradient(p);
     if (background) ctx.headCss.push(`.${ctx.uid} td,.${ctx.uid} a{background-image:${background} !important}`);
+    const fill = toMjmlColor(solidColor(p));
+    // mj-button paints its colour on the cell and again on the link: a translucent one only once.
+    const translucent = !background && /^rgba\(.*,(0(\.\d+)?|\.\d+)\)$/.test(fill);
+    if (translucent) ctx.headCss.push(`.${ctx.uid} a{background:none !important}`);
     const border = p.border.width > 0 ? `${px(p.border.width)} ${p.border.style} ${toMjmlColor(p.border.color)}` : undefined;
     return `<mj-button${href(p, ctx)}${attrs({
-      "background-color": toMjmlColor(solidColor(p)),
+      "background-color": fill,
       color: toMjmlColor(p.color),
       "font-family": fontStack(p.fontFamily),
       "font-size": px(p.fontSize),
@@ -110,7 +114,7 @@ export const button = defineBlock({
       align: p.align,
       padding: spacing(p.margin),
       target: "_blank",
-      "css-class": [ctx.className, background ? ctx.uid : ""].filter(Boolean).join(" "),
+      "css-class": [...new Set([ctx.className, background || translucent ? ctx.uid : ""])].filter(Boolean).join(" "),
     })}>${withIcon(p, ctx, ctx.out.text(p.text), "img")}</mj-button>`;
   },
   html(p, ctx) {

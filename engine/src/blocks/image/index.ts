@@ -43,6 +43,14 @@ function imgDeclarations(p: ImageProps, width: number): Declarations {
   return decls;
 }
 
+/**
+ * mj-image fixes its cell at the image's width, wider than a phone for a large image: such an image
+ * fills its column on phones instead. A small one (a logo, an icon) keeps its size, and so does one
+ * with a fixed height, which would be distorted.
+ */
+const FLUID_FROM_PX = 200;
+const fluidOnMobile = (p: ImageProps, width: number) => width > FLUID_FROM_PX && p.height === "auto" && p.mobile?.["width"] === undefined;
+
 const hasLink = (p: ImageProps) => p.enabled && p.link !== "";
 
 export const image = defineBlock({
@@ -51,14 +59,23 @@ export const image = defineBlock({
   mjml(p, ctx) {
     const width = pixelWidth(p, ctx);
     const border = p.border.width > 0 ? `${px(p.border.width)} ${p.border.style} ${toMjmlColor(p.border.color)}` : undefined;
+    // mj-image draws the border outside its width: the image is narrower by it, so that both fit.
+    const borders = 2 * p.border.width;
+    const fluid = fluidOnMobile(p, width);
+    let className = ctx.className;
+    if (fluid && borders > 0) {
+      className = `${className} ${ctx.uid}`.trim();
+      ctx.mobileCss.push(`.${ctx.uid} img{width:calc(100% - ${px(borders)}) !important}`);
+    }
     return `<mj-image src="${ctx.out.url(p.src)}" alt="${ctx.out.attr(p.alt)}"${hasLink(p) ? ` href="${ctx.out.url(p.link)}"` : ""}${attrs({
-      width: px(width),
+      width: px(Math.max(1, width - borders)),
       height: p.height === "auto" ? undefined : px(p.height),
       align: p.align,
       "border-radius": p.borderRadius > 0 ? px(p.borderRadius) : undefined,
       border,
       padding: spacing(addSpacing(p.margin, p.padding)),
-      "css-class": ctx.className,
+      "css-class": className,
+      "fluid-on-mobile": fluid ? "true" : undefined,
     })} />`;
   },
   html(p, ctx) {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { alignSchema, commonBlockFields, mobileOverridesSchema } from "../../template/common.js";
 import { cssText, jsxStyle, px, spacing } from "../../render/style.js";
-import { defineBlock } from "../block.js";
+import { defineBlock, type BlockRenderContext } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
 
 export const socialPlatformSchema = z.object({
@@ -44,18 +44,38 @@ const MJML_NETWORKS: Record<string, { icon: string; share: boolean }> = {
   dribbble: { icon: "dribbble", share: false },
 };
 
-export const visiblePlatforms = (p: SocialsProps) => p.platforms.filter((platform) => platform.enabled && (platform.icon !== "" || platform.name.toLowerCase() in MJML_NETWORKS));
+type Platform = z.output<typeof socialPlatformSchema>;
 
-function iconUrl(platform: z.output<typeof socialPlatformSchema>): string {
+export const visiblePlatforms = (p: SocialsProps) => p.platforms.filter((platform) => platform.enabled && (platform.name !== "" || platform.icon !== ""));
+
+/** A network with neither an icon of its own nor one MJML ships (Bluesky, Threads, …) shows its name as a link. */
+const hasIcon = (platform: Platform) => platform.icon !== "" || platform.name.toLowerCase() in MJML_NETWORKS;
+
+function iconUrl(platform: Platform): string {
   if (platform.icon) return platform.icon;
   return `${MJML_ICON_BASE}${MJML_NETWORKS[platform.name.toLowerCase()]?.icon ?? "web"}.png`;
 }
+
+/** `bluesky` → `Bluesky`. */
+const label = (platform: Platform) => platform.name.charAt(0).toUpperCase() + platform.name.slice(1);
+
+const LABEL_STYLE = (size: number): Array<readonly [string, string]> => [
+  ["display", "inline-block"],
+  ["color", "#000000"],
+  ["font-size", "13px"],
+  ["line-height", px(size)],
+  ["text-decoration", "none"],
+];
 
 /** mjml turns a known network's href into a share link; the `-noshare` name keeps the profile link. */
 function mjmlName(name: string): string {
   const known = MJML_NETWORKS[name.toLowerCase()];
   if (!known) return name.toLowerCase().replace(/[^a-z0-9-]/g, "") || "web";
   return known.share ? `${name.toLowerCase()}-noshare` : name.toLowerCase();
+}
+
+function labelLink(platform: Platform, p: SocialsProps, ctx: BlockRenderContext): string {
+  return `<a href="${ctx.out.url(platform.link)}" target="_blank"${attrs({ style: cssText(LABEL_STYLE(p.iconSize)) })}>${ctx.out.text(label(platform))}</a>`;
 }
 
 export const socials = defineBlock({
@@ -65,7 +85,13 @@ export const socials = defineBlock({
     const elements = visiblePlatforms(p)
       .map((platform) => {
         const src = platform.icon ? ` src="${ctx.out.url(platform.icon)}"` : "";
-        return `<mj-social-element name="${mjmlName(platform.name)}" href="${ctx.out.url(platform.link)}"${src} alt="${ctx.out.attr(platform.name)}"${attrs({ padding: `0px ${px(p.spacing / 2)}`, "background-color": "transparent" })}></mj-social-element>`;
+        const padding = `0px ${px(p.spacing / 2)}`;
+        if (!hasIcon(platform)) {
+          // mj-social-element always draws an icon: the label is a cell of its own, laid out like one.
+          const cell = `<table${attrs({ align: p.align })} border="0" cellpadding="0" cellspacing="0" role="presentation" style="float:none;display:inline-table"><tbody><tr><td style="padding:${padding};vertical-align:middle">${labelLink(platform, p, ctx)}</td></tr></tbody></table>`;
+          return `<mj-raw><!--[if mso | IE]><td><![endif]-->${cell}<!--[if mso | IE]></td><![endif]--></mj-raw>`;
+        }
+        return `<mj-social-element name="${mjmlName(platform.name)}" href="${ctx.out.url(platform.link)}"${src} alt="${ctx.out.attr(platform.name)}"${attrs({ padding, "background-color": "transparent" })}></mj-social-element>`;
       })
       .join("");
     return `<mj-social${attrs({ mode: "horizontal", align: p.align, "icon-size": px(p.iconSize), "icon-padding": "0px", "border-radius": "0px", padding: spacing(addSpacing(p.margin, p.padding)), "css-class": ctx.className })}>${elements}</mj-social>`;
@@ -74,9 +100,10 @@ export const socials = defineBlock({
     const size = p.iconSize;
     const icons = visiblePlatforms(p)
       .map((platform) => {
+        const box = `display:inline-block;padding:0 ${px(p.spacing / 2)}`;
+        if (!hasIcon(platform)) return `<span style="${box}">${labelLink(platform, p, ctx)}</span>`;
         const img = `<img src="${ctx.out.url(iconUrl(platform))}" alt="${ctx.out.attr(platform.name)}" width="${size}" height="${size}" style="display:block;border:0;width:${px(size)};height:${px(size)}">`;
         // Without a link mjml writes the icon alone; so do the other renderers.
-        const box = `display:inline-block;padding:0 ${px(p.spacing / 2)}`;
         return platform.link === "" ? `<span style="${box}">${img}</span>` : `<a href="${ctx.out.url(platform.link)}" target="_blank" style="${box}">${img}</a>`;
       })
       .join("");
@@ -87,6 +114,9 @@ export const socials = defineBlock({
     const size = p.iconSize;
     const icons = visiblePlatforms(p)
       .map((platform) => {
+        if (!hasIcon(platform)) {
+          return `<Link href="${ctx.out.url(platform.link)}" target="_blank" style={${jsxStyle([...LABEL_STYLE(size), ["padding", `0 ${px(p.spacing / 2)}`]])}}>${ctx.out.text(label(platform))}</Link>`;
+        }
         const img = `<Img src="${ctx.out.url(iconUrl(platform))}" alt="${ctx.out.attr(platform.name)}" width="${size}" height="${size}" style={{ display: "block", border: "0", width: "${px(size)}", height: "${px(size)}" }} />`;
         const box = `{{ display: "inline-block", padding: "0 ${px(p.spacing / 2)}" }}`;
         return platform.link === "" ? `<span style=${box}>${img}</span>` : `<Link href="${ctx.out.url(platform.link)}" target="_blank" style=${box}>${img}</Link>`;

@@ -35,8 +35,9 @@ function frameDeclarations(p: VideoProps, cover: string | undefined, width: numb
   const align = p.align;
   const margin = align === "center" ? "0 auto" : align === "right" ? "0 0 0 auto" : "0";
   const decls: Declarations = [
-    ["width", px(width)],
-    ["max-width", "100%"],
+    // Its width attribute sizes it in Outlook; elsewhere it narrows to fit a phone.
+    ["width", "100%"],
+    ["max-width", px(width)],
     ["height", px(height)],
     ["margin", margin],
     ["background-color", "#000000"],

@@ -1,0 +1,22 @@
+/**
+ * Output size: html bytes and gzip bytes of the realistic newsletter, the receipt and the largest
+ * fixture (Gmail clips a message at 102 KB of html), rendered by the engine library.
+ */
+import { gzipSync } from "node:zlib";
+import { render } from "../engine/src/index.js";
+import { listCases } from "../engine/scripts/fixture-cases.js";
+
+const GMAIL_CLIP = 102 * 1024;
+const rendered = await Promise.all(
+  listCases("render").map(async (fixture) => {
+    const { output } = await render(fixture.template, { target: "html", dynamicData: fixture.dynamicData, minify: fixture.minify, strict: fixture.strict });
+    return { name: fixture.name, bytes: Buffer.byteLength(output), gzip: gzipSync(output).length };
+  }),
+);
+const largest = rendered.reduce((a, b) => (b.bytes > a.bytes ? b : a));
+const shown = ["realistic-newsletter", "realistic-receipt", largest.name].filter((name, i, all) => all.indexOf(name) === i);
+console.log("html output size (gzip level 6)");
+for (const name of shown) {
+  const r = rendered.find((x) => x.name === name)!;
+  console.log(`  ${name.padEnd(24)} ${String(r.bytes).padStart(7)} B html ${String(r.gzip).padStart(6)} B gzip  ${((r.bytes / GMAIL_CLIP) * 100).toFixed(0)}% of Gmail's clip${name === largest.name ? "  (largest fixture)" : ""}`);
+}
