@@ -4,7 +4,7 @@
 Side by side, in one run:
   - the engine library in-process (bench/engine_inprocess_bench.ts under tsx): the yardstick;
   - the bare --serve pipe, whole output and layout + values: no client logic, blocking reads (the
-    client beats it on one thread by checking the pipe before it sleeps: clients/python/README.md);
+    client reads through its engine process's reader thread);
   - MailrenderClient.render_html with the template cached (no network per render; the engine process
     holds the template by template_ref), one thread and several threads;
   - AsyncMailrenderClient with 50 renders in flight.
