@@ -17,16 +17,14 @@ import argparse
 import asyncio
 import json
 import os
-import secrets
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Callable, Dict, List, Tuple
 
 import httpx
 
@@ -35,19 +33,9 @@ sys.path.insert(0, str(ROOT / "clients" / "python" / "src"))
 
 from mailrender import AsyncMailrenderClient, DynamicData, MailrenderClient  # noqa: E402
 from mailrender._engine_discovery import engine_platform  # noqa: E402
+from python_client_bench import CASE, recipients, start_server  # noqa: E402  (bench/, this script's folder)
 
-CASE = json.loads((ROOT / "fixtures" / "render" / "realistic-newsletter" / "case.json").read_text(encoding="utf-8"))
 TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def recipients(n: int) -> List[DynamicData]:
-    base: Dict[str, Any] = CASE.get("dynamic_data") or {}
-    out: List[DynamicData] = []
-    for i in range(n):
-        tags = dict(base.get("merge_tags") or {})
-        tags["text"] = {**(tags.get("text") or {}), "first_name": f"Reader {i}"}
-        out.append({**base, "merge_tags": tags})  # type: ignore[typeddict-item]
-    return out
 
 
 def engine_cpu() -> float:
@@ -80,25 +68,6 @@ def measure(work: Callable[[], None], runs: int) -> Tuple[float, float]:
     seconds = time.perf_counter() - t0
     cpu = (self_cpu() - c0) + (engine_cpu() - e0)
     return runs / seconds, cpu / runs * 1e6
-
-
-def start_server(tmp: str) -> "Tuple[subprocess.Popen[bytes], str, str]":
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    admin = "sk_live_" + secrets.token_hex(32)
-    env = {**os.environ, "PORT": str(port), "HOST": "127.0.0.1", "MAILRENDER_SQLITE_PATH": os.path.join(tmp, "db.sqlite"),
-           "MAILRENDER_ADMIN_KEY": admin, "MAILRENDER_RATE_LIMIT_MAX": "0", "LOG_LEVEL": "warn"}
-    env.pop("DATABASE_URL", None)
-    proc = subprocess.Popen(["node", str(ROOT / "server" / "lib" / "cli.js"), "serve"], env=env, cwd=tmp, stdout=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(400):
-        try:
-            if httpx.get(url + "/healthz", timeout=1).status_code == 200:
-                return proc, url, admin
-        except httpx.HTTPError:
-            time.sleep(0.05)
-    raise SystemExit("the server did not start")
 
 
 def python_rows(key: str, url: str, tid: str, data: List[DynamicData], runs: int, threads: int) -> List[Tuple[str, float, float]]:
