@@ -177,4 +177,27 @@ void [result, html, target, cacheConfig, template, issue, code, ids, deleted, cl
       rmSync(copy, { recursive: true, force: true });
     }
   }, 180_000);
+
+  it("runs on the lowest Node.js its engines field declares", async () => {
+    const declared = (JSON.parse(readFileSync(path.join(CLIENT_DIR, "package.json"), "utf8")) as { engines: { node: string } }).engines.node;
+    const floor = /^>=(\d+\.\d+)$/.exec(declared)?.[1];
+    expect(floor, declared).toBeDefined();
+    // That Node release from the npm registry (the same source as the engine executable's runtime).
+    const dir = mkdtempSync(path.join(work, "node-floor-"));
+    const runtime = `node-${process.platform}-${process.arch}@${floor!}.0`;
+    await npm(["pack", "--silent", "--pack-destination", dir, runtime], dir);
+    const tarball = readdirSync(dir).find((f) => f.endsWith(".tgz"))!;
+    await run("tar", ["-xzf", path.join(dir, tarball), "-C", dir]);
+    writeFileSync(
+      path.join(project, "floor.mjs"),
+      `import { MailrenderClient } from "@mailrender/client";
+const client = new MailrenderClient({ apiKey: process.env.KEY, baseUrl: process.env.URL });
+const html = await client.renderHtml(process.env.ID, { merge_tags: { text: { first_name: "Floor" } } });
+process.stdout.write(process.version + " " + html);`,
+    );
+    const env = { ...process.env, KEY: apiKey, URL: server.url, ID: templateId };
+    const { stdout } = await run(path.join(dir, "package", "bin", "node"), ["floor.mjs"], { cwd: project, env });
+    expect(stdout.startsWith(`v${floor!}.0 `)).toBe(true);
+    expect(stdout).toContain("Packed Floor");
+  }, 240_000);
 });
