@@ -26,14 +26,12 @@ import time
 from pathlib import Path
 from typing import Callable, Dict, List, Tuple
 
-import httpx
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "clients" / "python" / "src"))
 
 from mailrender import AsyncMailrenderClient, DynamicData, MailrenderClient  # noqa: E402
 from mailrender._engine_discovery import engine_platform  # noqa: E402
-from python_client_bench import CASE, recipients, start_server  # noqa: E402  (bench/, this script's folder)
+from python_client_bench import recipients, start_with_newsletter  # noqa: E402  (bench/, this script's folder)
 
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -134,11 +132,8 @@ def main() -> None:
     data = recipients(100)
     results: Dict[Tuple[str, str], List[Tuple[float, float]]] = {}
     with tempfile.TemporaryDirectory(prefix="mailrender-bench-") as tmp:
-        server, url, admin = start_server(tmp)
+        server, url, key, tid = start_with_newsletter(tmp)
         try:
-            h = {"authorization": f"Bearer {admin}"}
-            key = httpx.post(url + "/api/v1/keys", json={"name": "bench", "targets": ["all"]}, headers=h).json()["key"]
-            tid = httpx.post(url + "/api/v1/templates", json=CASE["template"], headers=h).json()["id"]
             for _ in range(args.rounds):
                 for mode in ("idle", "loaded"):
                     load = [subprocess.Popen(["yes"], stdout=subprocess.DEVNULL) for _ in range(args.load if mode == "loaded" else 0)]
