@@ -4,7 +4,7 @@
 Side by side, in one run:
   - the engine library in-process (bench/engine_inprocess_bench.ts under tsx): the yardstick;
   - the bare --serve pipe, whole output and layout + values: no client logic, blocking reads (the
-    client beats it on one thread by checking the pipe before it sleeps: clients/python/README.md);
+    client reads through its engine process's reader thread);
   - MailrenderClient.render_html with the template cached (no network per render; the engine process
     holds the template by template_ref), one thread and several threads;
   - AsyncMailrenderClient with 50 renders in flight.
@@ -68,6 +68,15 @@ def start_server(tmp: str) -> "tuple[subprocess.Popen[bytes], str, str]":
         except httpx.HTTPError:
             time.sleep(0.05)
     raise SystemExit("the server did not start")
+
+
+def start_with_newsletter(tmp: str) -> "tuple[subprocess.Popen[bytes], str, str, str]":
+    """The service with the newsletter stored: its process, URL, an all-targets key and the template id."""
+    proc, url, admin = start_server(tmp)
+    h = {"authorization": f"Bearer {admin}"}
+    key = httpx.post(url + "/api/v1/keys", json={"name": "bench", "targets": ["all"]}, headers=h).json()["key"]
+    tid = httpx.post(url + "/api/v1/templates", json=CASE["template"], headers=h).json()["id"]
+    return proc, url, key, tid
 
 
 def in_process(runs: int) -> Dict[str, Any]:
@@ -150,11 +159,8 @@ def main() -> None:
     os.environ.setdefault("MAILRENDER_ENGINE_PATH", str(ROOT / "engine" / "dist" / engine_platform() / "mailrender-engine"))
     data = recipients(100)
     with tempfile.TemporaryDirectory(prefix="mailrender-bench-") as tmp:
-        proc, url, admin = start_server(tmp)
+        proc, url, key, tid = start_with_newsletter(tmp)
         try:
-            h = {"authorization": f"Bearer {admin}"}
-            key = httpx.post(url + "/api/v1/keys", json={"name": "bench", "targets": ["all"]}, headers=h).json()["key"]
-            tid = httpx.post(url + "/api/v1/templates", json=CASE["template"], headers=h).json()["id"]
             reference = in_process(args.runs)
             pipe = raw_pipe(data, args.runs, layout=False)
             pipe_layout = raw_pipe(data, args.runs, layout=True)

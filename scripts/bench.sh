@@ -9,10 +9,5 @@ tsx bench/output-size.ts            # html bytes and gzip bytes against Gmail's 
 bash scripts/bench-engine-binary.sh # issue 3: cold start, --serve round trip and throughput
 bash scripts/bench-server.sh        # issue 4: SDK template fetch vs a bare route
 bash scripts/bench-client-python.sh # issue 6: Python client vs the engine in-process
-# PHP ServeEngine with and without its spin before sleeping (needs php and clients/php/vendor, which
-# `make test-client-php` installs).
-if command -v php >/dev/null && [ -f clients/php/vendor/autoload.php ]; then
-  MAILRENDER_ENGINE_PATH="engine/dist/$(node -p 'process.platform + "-" + process.arch')/mailrender-engine" php bench/php_serve_bench.php
-else
-  echo "PHP ServeEngine bench skipped: run make test-client-php once (installs php-cli and clients/php/vendor)"
-fi
+# Python and PHP engine runners: renders/s and CPU per render, idle and with two busy loops running.
+clients/python/.venv/bin/python bench/client_runners_bench.py

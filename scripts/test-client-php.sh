@@ -32,6 +32,15 @@ if ! cmp -s "$engine" "$pkg/bin/$platform/mailrender-engine"; then
 fi
 npm run build -w @mailrender/server --silent >"$log" 2>&1 || { cat "$log" >&2; say "the server build failed"; exit 1; }
 
+# --- the other clients, for the cross-language disk-cache test (tests/Integration/CacheInteropTest.php) --
+# JS runs from source under tsx (root npm install); Python in its test virtualenv, made here if the
+# Python suite has not made it yet (only the runtime dependency is needed).
+venv="$root/clients/python/.venv"
+if [ ! -x "$venv/bin/python" ]; then
+  python3 -m venv "$venv"
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "$(grep '^httpx==' "$root/clients/python/requirements-dev.txt")"
+fi
+
 # --- autoloader: composer works offline for this (no dependencies); a PSR-4 fallback otherwise ------
 cd "$pkg"
 if command -v composer >/dev/null; then

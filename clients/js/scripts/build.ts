@@ -4,7 +4,7 @@
  *   dist/cjs/index.js  (CommonJS bundle) + dist/cjs/*.d.ts  (the same declarations; dist/cjs/package.json
  *                                          says "commonjs" so TypeScript reads them as CommonJS typings)
  * The engine stays external (it is the one runtime dependency) and is loaded with import() in both
- * formats; esbuild keeps that import() as written, so the CommonJS build runs on Node >= 18.
+ * formats; esbuild keeps that import() as written, so the CommonJS build runs without require(esm).
  */
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -25,7 +25,7 @@ for (const format of ["esm", "cjs"] as const) {
     bundle: true,
     format,
     platform: "node",
-    target: "node18",
+    target: "node20",
     external: ["@mailrender/engine"],
     sourcemap: true,
     logLevel: "warning",

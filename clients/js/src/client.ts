@@ -11,7 +11,7 @@ import { DiskCache } from "./cache/disk.js";
 import { MemoryCache } from "./cache/memory.js";
 import type { CacheEntry, CacheStore } from "./cache/types.js";
 import { renderLocally } from "./engine.js";
-import { forbiddenTarget, isOutage, MailrenderError } from "./errors.js";
+import { forbiddenTarget, MailrenderError, mayServeStale } from "./errors.js";
 import { fetchTemplateOnce, type FetchOutcome, type FetchSettings } from "./http/fetch-template.js";
 import { withRetries } from "./http/retry.js";
 import { resolveConfig, type ResolvedConfig } from "./options.js";
@@ -121,7 +121,7 @@ export class MailrenderClient {
     } catch (error) {
       if (error instanceof MailrenderError) {
         if (error.code === "TEMPLATE_NOT_FOUND") this.#cache.delete(templateId);
-        if (cached !== undefined && isOutage(error) && scopeVerdict(cached.scope, this.#fingerprint, target) === "allowed") {
+        if (cached !== undefined && mayServeStale(error, scopeVerdict(cached.scope, this.#fingerprint, target))) {
           return { entry: cached, stale: true };
         }
       }

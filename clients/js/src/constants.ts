@@ -5,6 +5,8 @@
 import type { RenderTarget } from "@mailrender/engine";
 
 export const CLIENT_VERSION = "2.1.4";
+/** spec/clients.md: mailrender-<language>/<version> <runtime>/<runtime version>. */
+export const USER_AGENT = `mailrender-js/${CLIENT_VERSION} node/${process.versions.node}`;
 
 export const DEFAULT_BASE_URL = "http://localhost:8787";
 export const ENV_BASE_URL = "MAILRENDER_BASE_URL";

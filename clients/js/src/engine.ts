@@ -1,6 +1,6 @@
 /**
  * The in-process renderer. The engine is ESM-only; it is loaded with a dynamic import() (kept as-is by
- * both builds), which lets the CommonJS build use it on every Node >= 18 without require(esm).
+ * both builds), which lets the CommonJS build use it on every supported Node without require(esm).
  * Merge tags and context are handed to it here and go nowhere else.
  */
 import type { DynamicData, PreparedTemplate, RenderTarget, RenderWarning } from "@mailrender/engine";

@@ -63,3 +63,11 @@ export function invalidRequest(issues: readonly ValidationIssue[]): MailrenderEr
 export function isOutage(error: MailrenderError): boolean {
   return error.code === "NETWORK_ERROR" || error.code === "TIMEOUT" || error.status === 429 || error.status >= 500;
 }
+
+/**
+ * Whether a failed fetch may fall back to the expired cached copy: only for an outage, and only when
+ * the cached scope allows the target for this key (a scope verdict, see scope.ts).
+ */
+export function mayServeStale(error: MailrenderError, verdict: "allowed" | "forbidden" | "unknown"): boolean {
+  return isOutage(error) && verdict === "allowed";
+}

@@ -83,6 +83,14 @@ function resolveApiKey(raw: unknown, env: Env): string {
     // The message names where a key comes from, never a key's value.
     throw new MailrenderError("INVALID_API_KEY", 0, `An API key is required: pass apiKey or set ${C.ENV_API_KEY}`);
   }
+  if (!/^[\x20-\x7e]+$/.test(key)) {
+    // fetch() would refuse the header with a TypeError; no issued key has such characters.
+    throw new MailrenderError(
+      "INVALID_API_KEY",
+      0,
+      "The API key contains characters that cannot be sent in an HTTP header (only printable ASCII can be): check for a copy-paste accident",
+    );
+  }
   return key;
 }
 
@@ -107,7 +115,7 @@ export function resolveConfig(config: MailrenderConfig | undefined, env: Env = p
   if (!isPlainObject(raw)) throw new TypeError("MailrenderClient: the configuration must be an object");
   rejectUnknown(raw, TOP_LEVEL, "");
   const fetchImpl = raw["fetch"] ?? globalThis.fetch;
-  if (typeof fetchImpl !== "function") throw new TypeError("MailrenderClient: fetch must be a function (no global fetch found: Node >= 18 is required)");
+  if (typeof fetchImpl !== "function") throw new TypeError("MailrenderClient: fetch must be a function (no global fetch found: Node >= 20.16 is required)");
   return {
     // The timeout is capped at setTimeout's limit so a huge value cannot fire at once.
     timeout: raw["timeout"] === undefined ? C.DEFAULT_TIMEOUT_MS : Math.min(checkNumber(raw["timeout"], "timeout (milliseconds)", 1, false), 2_147_483_647),

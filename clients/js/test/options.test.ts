@@ -110,3 +110,16 @@ describe("render arguments are checked before any network call", () => {
     expect(error).toMatchObject({ code: "RENDER_ERROR", status: 422, issues: [{ loc, type }] });
   });
 });
+
+describe("an API key no HTTP header can carry", () => {
+  it("is INVALID_API_KEY at construction, not fetch's TypeError, and the message does not show it", () => {
+    const attempt = (): unknown => new MailrenderClient({ apiKey: "sk_live_été" });
+    expect(attempt).toThrow(MailrenderError);
+    try {
+      attempt();
+    } catch (error) {
+      expect(error).toMatchObject({ code: "INVALID_API_KEY", status: 0 });
+      expect((error as Error).message).not.toContain("sk_live");
+    }
+  });
+});

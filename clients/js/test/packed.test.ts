@@ -6,7 +6,7 @@
  * and the engine's are checked too).
  */
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -40,7 +40,9 @@ let templateId: string;
 beforeAll(async () => {
   work = mkdtempSync(path.join(os.tmpdir(), "mailrender-packed-"));
   project = path.join(work, "consumer");
-  await npm(["pack", "--silent", "--pack-destination", work, path.join(REPO_ROOT, "engine"), CLIENT_DIR], REPO_ROOT);
+  // --ignore-scripts: the suite's global setup built dist/ already; a prepack rebuild would replace it
+  // under the other test files (the prepack itself is tested below, on a copy).
+  await npm(["pack", "--silent", "--ignore-scripts", "--pack-destination", work, path.join(REPO_ROOT, "engine"), CLIENT_DIR], REPO_ROOT);
   const tarballs = readdirSync(work)
     .filter((f) => f.endsWith(".tgz"))
     .map((f) => path.join(work, f));
@@ -68,7 +70,7 @@ afterAll(async () => {
 
 describe("the packed package", () => {
   it("ships only dist/, README and CHANGELOG besides package.json", async () => {
-    const listing = JSON.parse(await npm(["pack", "--dry-run", "--json", CLIENT_DIR], work)) as { files: { path: string }[] }[];
+    const listing = JSON.parse(await npm(["pack", "--dry-run", "--ignore-scripts", "--json", CLIENT_DIR], work)) as { files: { path: string }[] }[];
     const files = listing[0]!.files.map((f) => f.path);
     expect(files).toContain("dist/esm/index.js");
     expect(files).toContain("dist/cjs/index.js");
@@ -145,5 +147,57 @@ void [result, html, target, cacheConfig, template, issue, code, ids, deleted, cl
     );
     const result = await run(TSC, ["-p", project], { cwd: project }).catch((e: { stdout?: string }) => ({ stdout: `FAILED\n${e.stdout ?? ""}` }));
     expect(result.stdout).toBe("");
+  }, 120_000);
+
+  it("follows the README's quick start literally (only the template id is the user's own)", async () => {
+    const readme = readFileSync(path.join(CLIENT_DIR, "README.md"), "utf8");
+    const code = /## Quick start\n+```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(code).toBeDefined();
+    const script = code!.replace(/const templateId = "[^"]+";/, `const templateId = ${JSON.stringify(templateId)};`);
+    expect(script).not.toBe(code);
+    writeFileSync(path.join(project, "quickstart.mjs"), `${script}\nprocess.stdout.write(html);\n`);
+    const env = { ...process.env, MAILRENDER_API_KEY: apiKey, MAILRENDER_BASE_URL: server.url };
+    const { stdout } = await run(process.execPath, ["quickstart.mjs"], { cwd: project, env });
+    expect(stdout).toContain("Packed Ada");
   });
+
+  it("npm pack builds the package first (prepack), so a pack from a clean checkout ships code", async () => {
+    // A copy of the package without dist/, at the same depth so that its build finds the repo's tools.
+    const copy = mkdtempSync(path.join(REPO_ROOT, "clients", ".pack-check-"));
+    try {
+      for (const item of ["package.json", "src", "scripts", "tsconfig.build.json", "README.md", "CHANGELOG.md"]) {
+        cpSync(path.join(CLIENT_DIR, item), path.join(copy, item), { recursive: true });
+      }
+      const out = await npm(["pack", "--dry-run", "--json"], copy);
+      const listing = JSON.parse(out.slice(out.indexOf("\n[") + 1)) as { files: { path: string }[] }[];
+      const files = listing[0]!.files.map((f) => f.path);
+      expect(files).toContain("dist/esm/index.js");
+      expect(files).toContain("dist/cjs/index.js");
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+  }, 180_000);
+
+  it("runs on the lowest Node.js its engines field declares", async () => {
+    const declared = (JSON.parse(readFileSync(path.join(CLIENT_DIR, "package.json"), "utf8")) as { engines: { node: string } }).engines.node;
+    const floor = /^>=(\d+\.\d+)$/.exec(declared)?.[1];
+    expect(floor, declared).toBeDefined();
+    // That Node release from the npm registry (the same source as the engine executable's runtime).
+    const dir = mkdtempSync(path.join(work, "node-floor-"));
+    const runtime = `node-${process.platform}-${process.arch}@${floor!}.0`;
+    await npm(["pack", "--silent", "--pack-destination", dir, runtime], dir);
+    const tarball = readdirSync(dir).find((f) => f.endsWith(".tgz"))!;
+    await run("tar", ["-xzf", path.join(dir, tarball), "-C", dir]);
+    writeFileSync(
+      path.join(project, "floor.mjs"),
+      `import { MailrenderClient } from "@mailrender/client";
+const client = new MailrenderClient({ apiKey: process.env.KEY, baseUrl: process.env.URL });
+const html = await client.renderHtml(process.env.ID, { merge_tags: { text: { first_name: "Floor" } } });
+process.stdout.write(process.version + " " + html);`,
+    );
+    const env = { ...process.env, KEY: apiKey, URL: server.url, ID: templateId };
+    const { stdout } = await run(path.join(dir, "package", "bin", "node"), ["floor.mjs"], { cwd: project, env });
+    expect(stdout.startsWith(`v${floor!}.0 `)).toBe(true);
+    expect(stdout).toContain("Packed Floor");
+  }, 240_000);
 });

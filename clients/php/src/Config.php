@@ -81,7 +81,7 @@ final class Config
                 'cache.maxEntries',
                 1,
             ),
-            enginePath: $enginePath,
+            enginePath: $enginePath ?? self::env($env, Defaults::ENV_ENGINE_PATH),
         );
     }
 
@@ -121,6 +121,15 @@ final class Config
                 MailrenderError::INVALID_API_KEY,
                 0,
                 "An API key is required: pass 'apiKey' or set " . Defaults::ENV_API_KEY,
+            );
+        }
+        if (preg_match('/^[\x20-\x7E]+$/', $key) !== 1) {
+            // It could not be sent in an Authorization header, and no issued key has such characters.
+            throw new MailrenderError(
+                MailrenderError::INVALID_API_KEY,
+                0,
+                'The API key contains characters that cannot be sent in an HTTP header (only printable ASCII '
+                . 'can be): check for a copy-paste accident',
             );
         }
         return $key;

@@ -15,12 +15,11 @@ final class Defaults
     public const BASE_URL = 'http://localhost:8787';
     public const ENV_BASE_URL = 'MAILRENDER_BASE_URL';
     public const ENV_API_KEY = 'MAILRENDER_API_KEY';
+    /** The engine executable when no enginePath is configured (before the bundled one). */
+    public const ENV_ENGINE_PATH = 'MAILRENDER_ENGINE_PATH';
 
     /** Per HTTP attempt and per engine call, in milliseconds. */
     public const TIMEOUT_MS = 30000;
-    /** Microseconds a ServeEngine render checks for the engine's answer before it sleeps (Engine\Spin). */
-    public const ENGINE_SPIN_US = 200;
-    public const ENV_ENGINE_SPIN_US = 'MAILRENDER_ENGINE_SPIN_US';
 
     public const CACHE_TYPE = 'memory';
     /** The seed's PHP default: 5 minutes. */
@@ -47,4 +46,10 @@ final class Defaults
     /** The engine protocol this client speaks (spec/README.md, version handshake). */
     public const PROTOCOL_VERSION = 1;
     public const ENGINE_NAME = 'mailrender-engine';
+
+    /** spec/clients.md: mailrender-<language>/<version> <runtime>/<runtime version>. */
+    public static function userAgent(): string
+    {
+        return 'mailrender-php/' . self::CLIENT_VERSION . ' php/' . PHP_VERSION;
+    }
 }

@@ -57,7 +57,7 @@ final class MailrenderClient
         ?RetryPolicy $retryPolicy = null,
     ) {
         $this->config = Config::resolve($config);
-        if ($engine !== null && $this->config->enginePath !== null) {
+        if ($engine !== null && isset($config['enginePath'])) {
             throw new InvalidArgumentException('MailrenderClient: pass either an Engine or enginePath, not both');
         }
         $this->fetcher = new TemplateFetcher(
@@ -255,11 +255,8 @@ final class MailrenderClient
             if ($error->getErrorCode() === MailrenderError::TEMPLATE_NOT_FOUND) {
                 $this->cache->delete($templateId);
             }
-            if (
-                $cached !== null
-                && $error->isOutage()
-                && CachedScope::verdict($cached->scope, $this->fingerprint, $target) === 'allowed'
-            ) {
+            $verdict = $cached === null ? null : CachedScope::verdict($cached->scope, $this->fingerprint, $target);
+            if ($verdict !== null && self::mayServeStale($error, $verdict)) {
                 return [$cached, true];
             }
             throw $error;
@@ -302,6 +299,15 @@ final class MailrenderClient
                 );
             }
         }
+    }
+
+    /**
+     * Whether a failed fetch may fall back to the expired cached copy: only for an outage, and only
+     * when the cached scope allows the target for this key (a CachedScope::verdict).
+     */
+    public static function mayServeStale(MailrenderError $error, string $verdict): bool
+    {
+        return $error->isOutage() && $verdict === 'allowed';
     }
 
     private static function nowMs(): int

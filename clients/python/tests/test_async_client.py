@@ -76,7 +76,7 @@ async def test_invalid_arguments_fail_before_any_request(server: Server, render_
 
 async def test_ttl_expiry_revalidates_with_if_none_match_and_304(server: Server, render_key: str, template_id: str) -> None:
     log = RequestLog()
-    async with log.async_client() as http, AsyncMailrenderClient(render_key, base_url=server.url, http_client=http, cache={"ttl": 0.5}) as client:
+    async with log.async_client() as http, AsyncMailrenderClient(render_key, base_url=server.url, http_client=http, cache={"ttl": 500}) as client:
         first = await client.render(template_id=template_id, dynamic_data=FIRST)
         await asyncio.sleep(0.6)
         again = await client.render(template_id=template_id, dynamic_data=FIRST)
@@ -90,7 +90,7 @@ async def test_ttl_expiry_revalidates_with_if_none_match_and_304(server: Server,
 
 async def test_replaced_template_is_refetched_and_rendered(server: Server, render_key: str) -> None:
     tid = server.create_template(sample_template(heading="Version one {{first_name}}"))
-    async with AsyncMailrenderClient(render_key, base_url=server.url, cache={"ttl": 1.0}) as client:
+    async with AsyncMailrenderClient(render_key, base_url=server.url, cache={"ttl": 1000}) as client:
         assert "Version one Ada" in await client.render_html(tid, FIRST)
         server.replace_template(tid, sample_template(heading="Version two {{first_name}}"))
         assert "Version one Ada" in await client.render_html(tid, FIRST)  # still fresh: no request
@@ -104,7 +104,7 @@ async def test_stale_on_error_with_the_server_stopped(own_server: Server) -> Non
     key = str(own_server.create_key(["all"])["key"])
     tid = own_server.create_template()
     log = RequestLog()
-    async with log.async_client() as http, AsyncMailrenderClient(key, base_url=own_server.url, http_client=http, cache={"ttl": 0.2}) as client:
+    async with log.async_client() as http, AsyncMailrenderClient(key, base_url=own_server.url, http_client=http, cache={"ttl": 200}) as client:
         fresh = await client.render(template_id=tid, dynamic_data=FIRST)
         own_server.stop()
         await asyncio.sleep(0.3)
@@ -175,7 +175,7 @@ async def test_scope_refused_by_the_service_reads_the_same(server: Server, templ
 
 async def test_deleted_template_is_404_and_dropped_not_served_stale(server: Server, render_key: str) -> None:
     tid = server.create_template()
-    async with AsyncMailrenderClient(render_key, base_url=server.url, cache={"ttl": 0.2}) as client:
+    async with AsyncMailrenderClient(render_key, base_url=server.url, cache={"ttl": 200}) as client:
         await client.render_html(tid)
         assert tid in client.list_cached()
         server.delete_template(tid)
@@ -188,7 +188,7 @@ async def test_deleted_template_is_404_and_dropped_not_served_stale(server: Serv
 
 async def test_revoked_key_is_refused_not_served_stale(server: Server, template_id: str) -> None:
     created = server.create_key(["all"])
-    async with AsyncMailrenderClient(str(created["key"]), base_url=server.url, cache={"ttl": 0.2}) as client:
+    async with AsyncMailrenderClient(str(created["key"]), base_url=server.url, cache={"ttl": 200}) as client:
         await client.render_html(template_id)
         assert server.admin("DELETE", f"/api/v1/keys/{created['id']}").status_code in (200, 204)
         await asyncio.sleep(0.3)
@@ -219,7 +219,7 @@ async def test_cache_management_and_deprecated_invalidate(server: Server, render
         with pytest.warns(DeprecationWarning, match="delete_cached"):
             assert client.invalidate(template_id) is True
         await client.render_html(template_id)
-        await client.clear_cache()
+        client.clear_cache()
         assert client.list_cached() == []
 
 
@@ -247,7 +247,7 @@ async def test_disk_cache_shared_by_two_processes(server: Server, render_key: st
     ids = [server.create_template() for _ in range(3)]
     cache_dir = str(tmp_path / "shared")
     # Another process fetches and writes; this one then renders from those files without a request.
-    other = run_disk_worker(server.url, render_key, cache_dir, 300, *ids)
+    other = run_disk_worker(server.url, render_key, cache_dir, 300_000, *ids)
     assert other["requests"] == 3
     log = RequestLog()
     async with log.async_client() as http, AsyncMailrenderClient(render_key, base_url=server.url, http_client=http, cache={"type": "disk", "path": cache_dir}) as client:
@@ -257,7 +257,7 @@ async def test_disk_cache_shared_by_two_processes(server: Server, render_key: st
         # And the other way round: a template this process cached is a hit over there.
         extra = server.create_template()
         await client.render_html(extra, FIRST)
-    assert run_disk_worker(server.url, render_key, cache_dir, 300, extra)["requests"] == 0
+    assert run_disk_worker(server.url, render_key, cache_dir, 300_000, extra)["requests"] == 0
     # Two processes rewriting the same files at once (ttl 0: every render refetches and rewrites).
     workers = [start_disk_worker(server.url, render_key, cache_dir, 0, *(ids * 5)) for _ in range(2)]
     for w in workers:
@@ -399,7 +399,7 @@ async def test_429_with_a_long_retry_after_serves_stale(tmp_path: Path) -> None:
         tid = limited.create_template()
         limited.restart({"MAILRENDER_RATE_LIMIT_MAX": "1", "MAILRENDER_RATE_LIMIT_WINDOW_MS": "600000"})
         log = RequestLog()
-        async with log.async_client() as http, AsyncMailrenderClient(key, base_url=limited.url, http_client=http, cache={"ttl": 0.1}) as client:
+        async with log.async_client() as http, AsyncMailrenderClient(key, base_url=limited.url, http_client=http, cache={"ttl": 100}) as client:
             await client.render_html(tid)
             await asyncio.sleep(0.2)
             result = await client.render(template_id=tid)

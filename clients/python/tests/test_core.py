@@ -98,7 +98,7 @@ def test_render_arguments() -> None:
 def test_retry_schedule_jittered_backoff() -> None:
     assert backoff_delay(0, lambda: 0.0) == 0.125 and backoff_delay(0, lambda: 0.999999) < 0.25
     assert backoff_delay(1, lambda: 0.0) == 0.25
-    outage = FetchFailure(MailrenderError("NETWORK_ERROR", 0, "x"))
+    outage = FetchFailure(MailrenderError("NETWORK_ERROR", "x", 0))
     assert retry_delay(outage, 0, lambda: 0.0) == 0.125
     assert retry_delay(outage, 1, lambda: 0.0) == 0.25
     assert retry_delay(outage, 2, lambda: 0.0) is None  # 2 retries, then stop
@@ -106,11 +106,11 @@ def test_retry_schedule_jittered_backoff() -> None:
 
 def test_retry_only_for_outages_and_honour_retry_after() -> None:
     for status in (400, 401, 403, 404, 422):
-        assert retry_delay(FetchFailure(MailrenderError("UNKNOWN", status, "x")), 0, lambda: 0.5) is None
-    assert retry_delay(FetchFailure(MailrenderError("TIMEOUT", 0, "x")), 0, lambda: 0.5) is None
-    assert retry_delay(FetchFailure(MailrenderError("UNKNOWN", 503, "x")), 0, lambda: 0.0) == 0.125
-    assert retry_delay(FetchFailure(MailrenderError("UNKNOWN", 429, "x"), retry_after=2.0), 0, lambda: 0.0) == 2.0
-    assert retry_delay(FetchFailure(MailrenderError("UNKNOWN", 429, "x"), retry_after=60.0), 0, lambda: 0.0) is None
+        assert retry_delay(FetchFailure(MailrenderError("UNKNOWN", "x", status)), 0, lambda: 0.5) is None
+    assert retry_delay(FetchFailure(MailrenderError("TIMEOUT", "x", 0)), 0, lambda: 0.5) is None
+    assert retry_delay(FetchFailure(MailrenderError("UNKNOWN", "x", 503)), 0, lambda: 0.0) == 0.125
+    assert retry_delay(FetchFailure(MailrenderError("UNKNOWN", "x", 429), retry_after=2.0), 0, lambda: 0.0) == 2.0
+    assert retry_delay(FetchFailure(MailrenderError("UNKNOWN", "x", 429), retry_after=60.0), 0, lambda: 0.0) is None
     assert retry_delay(Fetched({}, None, None), 0, lambda: 0.0) is None
 
 
@@ -147,13 +147,13 @@ def test_scope_and_freshness() -> None:
 
 def test_stale_on_error_rules() -> None:
     cached = entry()
-    for error in (MailrenderError("NETWORK_ERROR", 0, "x"), MailrenderError("TIMEOUT", 0, "x"), MailrenderError("UNKNOWN", 503, "x"), MailrenderError("UNKNOWN", 429, "x")):
+    for error in (MailrenderError("NETWORK_ERROR", "x", 0), MailrenderError("TIMEOUT", "x", 0), MailrenderError("UNKNOWN", "x", 503), MailrenderError("UNKNOWN", "x", 429)):
         settled = settle_fetch("t1", "html", cached, FetchFailure(error), FP, 2000)
         assert settled.resolved is not None and settled.resolved.stale and settled.resolved.entry is cached
     for code, status in (("INVALID_API_KEY", 401), ("FORBIDDEN", 403)):
-        settled = settle_fetch("t1", "html", cached, FetchFailure(MailrenderError(code, status, "x")), FP, 2000)  # type: ignore[arg-type]
+        settled = settle_fetch("t1", "html", cached, FetchFailure(MailrenderError(code, "x", status)), FP, 2000)  # type: ignore[arg-type]
         assert settled.error is not None and not settled.drop
-    gone = settle_fetch("t1", "html", cached, FetchFailure(MailrenderError("TEMPLATE_NOT_FOUND", 404, "x")), FP, 2000)
+    gone = settle_fetch("t1", "html", cached, FetchFailure(MailrenderError("TEMPLATE_NOT_FOUND", "x", 404)), FP, 2000)
     assert gone.error is not None and gone.drop
     renewed = settle_fetch("t1", "html", cached, NotModified('"e1"', ("html",)), FP, 2000)
     assert renewed.store is not None and renewed.store.fetched_at == 2000 and renewed.store.ref == cached.ref
@@ -182,7 +182,7 @@ def test_cache_file_names_match_the_js_client() -> None:
 
 
 def test_error_type() -> None:
-    error = MailrenderError("RENDER_ERROR", 422, "bad", [{"loc": ["a"], "msg": "m", "type": "t"}])
+    error = MailrenderError("RENDER_ERROR", "bad", 422, [{"loc": ["a"], "msg": "m", "type": "t"}])
     copy = pickle.loads(pickle.dumps(error))
     assert (copy.code, copy.status, copy.message, copy.issues) == (error.code, error.status, error.message, error.issues)
     assert str(error) == "bad"

@@ -8,7 +8,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Set
+from typing import Any, Dict, Iterator, List
 
 import pytest
 
@@ -18,7 +18,6 @@ from mailrender import MailrenderError
 from mailrender._core import CacheEntry, Layouts, check_render_request, result_from_envelope
 import mailrender._engine as engine_module
 import mailrender._engine_discovery as discovery_module
-import mailrender._engine_process as process_module
 from mailrender._engine import EngineRunner
 from mailrender._engine_discovery import bundled_engine_path, engine_platform, find_engine
 
@@ -243,24 +242,6 @@ def test_async_renders_need_no_thread_each(runner: EngineRunner) -> None:
     assert all(f"R{i}" in out for i, out in enumerate(outputs)) and len(set(outputs)) == 40
 
 
-def test_a_lone_render_reads_its_own_answer(runner: EngineRunner, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Leader/follower: with nobody else reading, the waiting thread reads the answer itself (no
-    hand-off through the background reader); concurrent threads share the reading."""
-    readers: List[str] = []
-    lead = process_module.EngineProcess._lead  # pyright: ignore[reportPrivateUsage]
-
-    def recording_lead(self: Any, *args: Any) -> None:
-        readers.append(threading.current_thread().name)
-        lead(self, *args)
-
-    monkeypatch.setattr(process_module.EngineProcess, "_lead", recording_lead)
-    case = newsletter()
-    entry = CacheEntry(template_id="nl", template=case["template"], etag='"v1"', fetched_at=0, scope=None)
-    for i in range(5):
-        runner.render(entry, check_render_request("nl", "html", {"merge_tags": {"text": {"first_name": f"R{i}"}}}))
-    assert readers == ["MainThread"] * 5
-
-
 def test_threads_and_async_renders_share_one_process(runner: EngineRunner) -> None:
     case = newsletter()
     entry = CacheEntry(template_id="nl", template=case["template"], etag='"v1"', fetched_at=0, scope=None)
@@ -331,55 +312,6 @@ def test_no_reader_thread_outlives_its_process(runner: EngineRunner) -> None:
     assert not second.reader.is_alive()
 
 
-def test_spin_before_sleeping_is_configurable_and_off_on_one_cpu(monkeypatch: pytest.MonkeyPatch) -> None:
-    spin = process_module.spin_seconds
-    monkeypatch.delenv("MAILRENDER_ENGINE_SPIN_US", raising=False)
-    if hasattr(os, "sched_getaffinity"):
-        cpus: Set[int] = {0, 1}
-        monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: cpus)  # pyright: ignore[reportUnknownLambdaType, reportUnknownArgumentType]
-        assert spin() == pytest.approx(200e-6)
-        cpus.discard(1)
-        assert spin() == 0.0  # one CPU: spinning would only delay the engine
-    monkeypatch.setenv("MAILRENDER_ENGINE_SPIN_US", "0")
-    assert spin() == 0.0
-    monkeypatch.setenv("MAILRENDER_ENGINE_SPIN_US", "50")
-    assert spin() == pytest.approx(50e-6)
-
-
-def test_only_a_lone_render_reads_and_spins(runner: EngineRunner, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Spinning holds the GIL, so a render leads (and spins) only while no other render of the client is in progress."""
-    spins: List[float] = []
-    wait = process_module.EngineProcess.wait
-
-    def recording_wait(self: Any, future: Any, deadline: float, lead: bool, spin: float) -> Dict[str, Any]:
-        spins.append(spin if lead else 0.0)
-        return wait(self, future, deadline, lead, spin)
-
-    monkeypatch.setattr(process_module.EngineProcess, "wait", recording_wait)
-    monkeypatch.setattr(runner, "_spin", 1e-4)
-    case = newsletter()
-    entry = CacheEntry(template_id="nl", template=case["template"], etag='"v1"', fetched_at=0, scope=None)
-    request = check_render_request("nl", "html", case["dynamic_data"])
-    runner.render(entry, request)
-    assert spins == [1e-4]
-    spins.clear()
-    barrier = threading.Barrier(4)
-
-    def work() -> None:
-        barrier.wait()
-        for _ in range(10):
-            runner.render(entry, request)
-
-    threads = [threading.Thread(target=work) for _ in range(4)]
-    started = time.monotonic()
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert time.monotonic() - started < 20  # no thread left waiting with nobody reading (timeout: 60 s)
-    assert len(spins) == 40 and spins.count(0.0) > 0
-
-
 def test_no_render_is_stranded_when_the_reading_thread_leaves(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A lone render's thread reads another's answer and its own in one go, then leaves: someone
     must go on reading for the third render, or it waits until its timeout."""
@@ -416,29 +348,3 @@ def test_no_render_is_stranded_when_the_reading_thread_leaves(tmp_path: Path, mo
         assert outputs == ["ok"] * 3 and time.monotonic() - started < 5
     finally:
         r.close()
-
-
-def test_a_lone_render_takes_the_lead_back_from_the_background_reader(runner: EngineRunner, monkeypatch: pytest.MonkeyPatch) -> None:
-    """After async renders the background reader keeps reading while idle; the next lone render's
-    answer comes through it, and from then on lone renders read their own."""
-    readers: List[str] = []
-    lead = process_module.EngineProcess._lead  # pyright: ignore[reportPrivateUsage]
-
-    def recording_lead(self: Any, *args: Any, **kwargs: Any) -> None:
-        readers.append(threading.current_thread().name)
-        lead(self, *args, **kwargs)
-
-    monkeypatch.setattr(process_module.EngineProcess, "_lead", recording_lead)
-    case = newsletter()
-    entry = CacheEntry(template_id="nl", template=case["template"], etag='"v1"', fetched_at=0, scope=None)
-    request = check_render_request("nl", "html", case["dynamic_data"])
-
-    async def one() -> None:
-        with ThreadPoolExecutor(1) as pool:
-            await runner.render_async(entry, request, pool)
-
-    asyncio.run(one())
-    assert readers == ["mailrender-engine-reader"]
-    for _ in range(3):
-        runner.render(entry, request)
-    assert readers[1:] == ["MainThread", "MainThread"]  # the first sync answer came through the reader

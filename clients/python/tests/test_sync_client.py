@@ -74,7 +74,7 @@ def test_invalid_arguments_fail_before_any_request(server: Server, render_key: s
 
 def test_ttl_expiry_revalidates_with_if_none_match_and_304(server: Server, render_key: str, template_id: str) -> None:
     log = RequestLog()
-    with log.sync_client() as http, MailrenderClient(render_key, base_url=server.url, http_client=http, cache={"ttl": 0.5}) as client:
+    with log.sync_client() as http, MailrenderClient(render_key, base_url=server.url, http_client=http, cache={"ttl": 500}) as client:
         first = client.render(template_id=template_id, dynamic_data=FIRST)
         time.sleep(0.6)
         again = client.render(template_id=template_id, dynamic_data=FIRST)
@@ -88,7 +88,7 @@ def test_ttl_expiry_revalidates_with_if_none_match_and_304(server: Server, rende
 
 def test_replaced_template_is_refetched_and_rendered(server: Server, render_key: str) -> None:
     tid = server.create_template(sample_template(heading="Version one {{first_name}}"))
-    with MailrenderClient(render_key, base_url=server.url, cache={"ttl": 1.0}) as client:
+    with MailrenderClient(render_key, base_url=server.url, cache={"ttl": 1000}) as client:
         assert "Version one Ada" in client.render_html(tid, FIRST)
         server.replace_template(tid, sample_template(heading="Version two {{first_name}}"))
         assert "Version one Ada" in client.render_html(tid, FIRST)  # still fresh: no request
@@ -102,7 +102,7 @@ def test_stale_on_error_with_the_server_stopped(own_server: Server) -> None:
     key = str(own_server.create_key(["all"])["key"])
     tid = own_server.create_template()
     log = RequestLog()
-    with log.sync_client() as http, MailrenderClient(key, base_url=own_server.url, http_client=http, cache={"ttl": 0.2}) as client:
+    with log.sync_client() as http, MailrenderClient(key, base_url=own_server.url, http_client=http, cache={"ttl": 200}) as client:
         fresh = client.render(template_id=tid, dynamic_data=FIRST)
         own_server.stop()
         time.sleep(0.3)
@@ -173,7 +173,7 @@ def test_scope_refused_by_the_service_reads_the_same(server: Server, template_id
 
 def test_deleted_template_is_404_and_dropped_not_served_stale(server: Server, render_key: str) -> None:
     tid = server.create_template()
-    with MailrenderClient(render_key, base_url=server.url, cache={"ttl": 0.2}) as client:
+    with MailrenderClient(render_key, base_url=server.url, cache={"ttl": 200}) as client:
         client.render_html(tid)
         assert tid in client.list_cached()
         server.delete_template(tid)
@@ -186,7 +186,7 @@ def test_deleted_template_is_404_and_dropped_not_served_stale(server: Server, re
 
 def test_revoked_key_is_refused_not_served_stale(server: Server, template_id: str) -> None:
     created = server.create_key(["all"])
-    with MailrenderClient(str(created["key"]), base_url=server.url, cache={"ttl": 0.2}) as client:
+    with MailrenderClient(str(created["key"]), base_url=server.url, cache={"ttl": 200}) as client:
         client.render_html(template_id)
         assert server.admin("DELETE", f"/api/v1/keys/{created['id']}").status_code in (200, 204)
         time.sleep(0.3)
@@ -245,7 +245,7 @@ def test_disk_cache_shared_by_two_processes(server: Server, render_key: str, tmp
     ids = [server.create_template() for _ in range(3)]
     cache_dir = str(tmp_path / "shared")
     # Another process fetches and writes; this one then renders from those files without a request.
-    other = run_disk_worker(server.url, render_key, cache_dir, 300, *ids)
+    other = run_disk_worker(server.url, render_key, cache_dir, 300_000, *ids)
     assert other["requests"] == 3
     log = RequestLog()
     with log.sync_client() as http, MailrenderClient(render_key, base_url=server.url, http_client=http, cache={"type": "disk", "path": cache_dir}) as client:
@@ -255,7 +255,7 @@ def test_disk_cache_shared_by_two_processes(server: Server, render_key: str, tmp
         # And the other way round: a template this process cached is a hit over there.
         extra = server.create_template()
         client.render_html(extra, FIRST)
-    assert run_disk_worker(server.url, render_key, cache_dir, 300, extra)["requests"] == 0
+    assert run_disk_worker(server.url, render_key, cache_dir, 300_000, extra)["requests"] == 0
     # Two processes rewriting the same files at once (ttl 0: every render refetches and rewrites).
     workers = [start_disk_worker(server.url, render_key, cache_dir, 0, *(ids * 5)) for _ in range(2)]
     for w in workers:
@@ -383,7 +383,7 @@ def test_429_with_a_long_retry_after_serves_stale(tmp_path: Path) -> None:
         tid = limited.create_template()
         limited.restart({"MAILRENDER_RATE_LIMIT_MAX": "1", "MAILRENDER_RATE_LIMIT_WINDOW_MS": "600000"})
         log = RequestLog()
-        with log.sync_client() as http, MailrenderClient(key, base_url=limited.url, http_client=http, cache={"ttl": 0.1}) as client:
+        with log.sync_client() as http, MailrenderClient(key, base_url=limited.url, http_client=http, cache={"ttl": 100}) as client:
             client.render_html(tid)
             time.sleep(0.2)
             result = client.render(template_id=tid)

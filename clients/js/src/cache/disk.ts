@@ -25,7 +25,8 @@ function encodeId(id: string): string {
   return encodeURIComponent(id).replace(/[!'()*.~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
-function fileNameFor(id: string): string {
+/** The entry file of a template id (spec/clients.md, Disk cache). */
+export function cacheFileName(id: string): string {
   const encoded = encodeId(id);
   return (encoded.length <= MAX_NAME ? encoded : HASHED_PREFIX + createHash("sha256").update(id).digest("hex")) + SUFFIX;
 }
@@ -50,7 +51,7 @@ export class DiskCache implements CacheStore {
   async get(templateId: string): Promise<CacheEntry | undefined> {
     let text: string;
     try {
-      text = await readFile(path.join(this.dir, fileNameFor(templateId)), "utf8");
+      text = await readFile(path.join(this.dir, cacheFileName(templateId)), "utf8");
     } catch {
       return undefined;
     }
@@ -59,7 +60,7 @@ export class DiskCache implements CacheStore {
 
   async set(entry: CacheEntry): Promise<void> {
     await mkdir(this.dir, { recursive: true });
-    const name = fileNameFor(entry.templateId);
+    const name = cacheFileName(entry.templateId);
     const temp = path.join(this.dir, `.${name}.${process.pid}.${randomBytes(6).toString("hex")}${TEMP_SUFFIX}`);
     try {
       await writeFile(temp, serializeEntry(entry), "utf8");
@@ -73,7 +74,7 @@ export class DiskCache implements CacheStore {
 
   delete(templateId: string): boolean {
     try {
-      unlinkSync(path.join(this.dir, fileNameFor(templateId)));
+      unlinkSync(path.join(this.dir, cacheFileName(templateId)));
       return true;
     } catch (error) {
       if (isMissing(error)) return false;

@@ -4,7 +4,7 @@
  * MailrenderError value (never thrown) so the retry loop can decide what to do with it.
  */
 import type { RenderTarget, ValidationIssue } from "@mailrender/engine";
-import { CLIENT_VERSION, RENDER_TARGETS, TEMPLATE_PATH } from "../constants.js";
+import { RENDER_TARGETS, TEMPLATE_PATH, USER_AGENT } from "../constants.js";
 import { codeForStatus, MailrenderError } from "../errors.js";
 import { parseRetryAfter, type Attempt } from "./retry.js";
 
@@ -65,7 +65,7 @@ export async function fetchTemplateOnce(settings: FetchSettings, request: FetchR
   const headers: Record<string, string> = {
     authorization: `Bearer ${settings.apiKey}`,
     accept: "application/json",
-    "user-agent": `mailrender-client-js/${CLIENT_VERSION}`,
+    "user-agent": USER_AGENT,
   };
   if (request.etag !== null) headers["if-none-match"] = request.etag;
 

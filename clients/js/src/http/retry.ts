@@ -36,6 +36,8 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
   if (value === null || value.trim() === "") return undefined;
   const text = value.trim();
   if (/^\d+$/.test(text)) return Number(text) * 1000;
+  // An HTTP-date starts with the day's name; Date.parse would also read "1.5" or "-5" as dates.
+  if (!/^[A-Za-z]{3}/.test(text)) return undefined;
   const date = Date.parse(text);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
@@ -45,13 +47,20 @@ export function backoffDelay(retryIndex: number, policy: RetryPolicy): number {
   return Math.round(policy.baseDelayMs * 2 ** retryIndex * (0.5 + policy.random() / 2));
 }
 
+/** Milliseconds to wait before retry `retryIndex` (0-based), or undefined to stop and report `error`. */
+export function retryDelay(error: MailrenderError, retryAfterMs: number | undefined, retryIndex: number, policy: RetryPolicy = DEFAULT_RETRY_POLICY): number | undefined {
+  if (retryIndex >= policy.retries || !isRetryable(error)) return undefined;
+  // The server's Retry-After wins over our schedule; one longer than we are willing to wait ends the tries.
+  if (retryAfterMs !== undefined) return retryAfterMs > policy.maxRetryAfterMs ? undefined : retryAfterMs;
+  return backoffDelay(retryIndex, policy);
+}
+
 export async function withRetries<T>(attempt: () => Promise<Attempt<T>>, policy: RetryPolicy = DEFAULT_RETRY_POLICY): Promise<T> {
   for (let retry = 0; ; retry++) {
     const result = await attempt();
     if (result.ok) return result.value;
-    if (retry >= policy.retries || !isRetryable(result.error)) throw result.error;
-    // The server's Retry-After wins over our schedule; one longer than we are willing to wait ends the tries.
-    if (result.retryAfterMs !== undefined && result.retryAfterMs > policy.maxRetryAfterMs) throw result.error;
-    await policy.sleep(result.retryAfterMs ?? backoffDelay(retry, policy));
+    const delay = retryDelay(result.error, result.retryAfterMs, retry, policy);
+    if (delay === undefined) throw result.error;
+    await policy.sleep(delay);
   }
 }

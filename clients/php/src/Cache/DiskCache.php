@@ -12,15 +12,15 @@ use RuntimeException;
  *
  * - Writes go to a unique temp file in the same folder, then rename() over the entry: a reader sees
  *   the old file or the new one, never half of one, so reads take no lock.
- * - Writers and clear() hold an exclusive flock() on `.lock` in the folder: that keeps the entry
- *   count bound (write + evict is one step) and stops a clear() from racing a half-done eviction.
+ * - Nobody locks: two writers racing both write a good entry and the later rename wins. After a
+ *   write the folder is trimmed to maxEntries (a trim racing another may leave one or two more).
  * - A file that is missing, unreadable or malformed is a miss (the next fetch rewrites it).
  * - Deleting a file another process already deleted is not an error.
  */
 final class DiskCache implements CacheStore
 {
     private const SUFFIX = '.json';
-    private const LOCK_FILE = '.lock';
+    private const TEMP_SUFFIX = '.tmp';
     /** Longer encoded names would risk the 255-byte file-name limit: those files are named by a hash. */
     private const MAX_NAME = 200;
     private const HASHED_PREFIX = '~';
@@ -41,19 +41,18 @@ final class DiskCache implements CacheStore
     public function set(CacheEntry $entry): void
     {
         $this->ensureDir();
-        $this->locked(function () use ($entry): void {
-            $target = $this->pathFor($entry->templateId);
-            $temp = $this->dir . '/.' . bin2hex(random_bytes(8)) . '.tmp';
-            if (@file_put_contents($temp, $entry->toJson()) === false) {
-                @unlink($temp);
-                throw new RuntimeException("cannot write {$temp}: " . self::lastError());
-            }
-            if (!@rename($temp, $target)) {
-                @unlink($temp);
-                throw new RuntimeException("cannot rename a cache file into {$target}: " . self::lastError());
-            }
-            $this->evict();
-        });
+        $name = self::fileNameFor($entry->templateId);
+        $target = $this->dir . '/' . $name;
+        $temp = $this->dir . '/.' . $name . '.' . bin2hex(random_bytes(6)) . self::TEMP_SUFFIX;
+        if (@file_put_contents($temp, $entry->toJson()) === false) {
+            @unlink($temp);
+            throw new RuntimeException("cannot write {$temp}: " . self::lastError());
+        }
+        if (!@rename($temp, $target)) {
+            @unlink($temp);
+            throw new RuntimeException("cannot rename a cache file into {$target}: " . self::lastError());
+        }
+        $this->evict();
     }
 
     public function delete(string $templateId): bool
@@ -78,19 +77,26 @@ final class DiskCache implements CacheStore
         if (!is_dir($this->dir)) {
             return;
         }
-        $this->locked(function (): void {
-            foreach ($this->entryFiles() as $name) {
+        foreach (@scandir($this->dir) ?: [] as $name) {
+            $temp = str_starts_with($name, '.') && str_ends_with($name, self::TEMP_SUFFIX);
+            if ($temp || self::isEntryFile($name)) {
                 @unlink($this->dir . '/' . $name);
             }
-        });
+        }
     }
 
     /** The file an id is stored in (public for tests and tooling). */
     public function pathFor(string $templateId): string
     {
+        return $this->dir . '/' . self::fileNameFor($templateId);
+    }
+
+    /** The entry file name of a template id (spec/clients.md, Disk cache). */
+    public static function fileNameFor(string $templateId): string
+    {
         $encoded = self::encodeId($templateId);
         $name = strlen($encoded) <= self::MAX_NAME ? $encoded : self::HASHED_PREFIX . hash('sha256', $templateId);
-        return $this->dir . '/' . $name . self::SUFFIX;
+        return $name . self::SUFFIX;
     }
 
     /** A file-name-safe, reversible name: everything outside [A-Za-z0-9_-] is %-encoded. */
@@ -123,7 +129,7 @@ final class DiskCache implements CacheStore
         }
         return array_values(array_filter(
             $names,
-            static fn (string $n): bool => str_ends_with($n, self::SUFFIX) && !str_starts_with($n, '.'),
+            static fn (string $n): bool => self::isEntryFile($n),
         ));
     }
 
@@ -158,21 +164,9 @@ final class DiskCache implements CacheStore
         }
     }
 
-    private function locked(callable $fn): void
+    private static function isEntryFile(string $name): bool
     {
-        $handle = @fopen($this->dir . '/' . self::LOCK_FILE, 'c');
-        if ($handle === false) {
-            throw new RuntimeException("cannot open the cache lock file in {$this->dir}");
-        }
-        try {
-            if (!flock($handle, LOCK_EX)) {
-                throw new RuntimeException("cannot lock the cache folder {$this->dir}");
-            }
-            $fn();
-        } finally {
-            flock($handle, LOCK_UN);
-            fclose($handle);
-        }
+        return str_ends_with($name, self::SUFFIX) && !str_starts_with($name, '.');
     }
 
     private static function lastError(): string

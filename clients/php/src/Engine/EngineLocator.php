@@ -48,7 +48,7 @@ final class EngineLocator
         return self::packageRoot() . '/bin/' . $platform . '/' . Defaults::ENGINE_NAME . $exe;
     }
 
-    /** @throws MailrenderError RENDER_ERROR naming the missing piece */
+    /** @throws MailrenderError UNKNOWN naming the missing piece */
     public static function assertProcessFunctions(): void
     {
         $disabled = array_map('trim', explode(',', (string) ini_get('disable_functions')));
@@ -58,7 +58,7 @@ final class EngineLocator
         ));
         if ($missing !== []) {
             throw new MailrenderError(
-                MailrenderError::RENDER_ERROR,
+                MailrenderError::UNKNOWN,
                 0,
                 sprintf(
                     'mailrender/client runs its engine executable as a subprocess, but %s %s disabled in this PHP '
@@ -75,7 +75,7 @@ final class EngineLocator
     /**
      * The executable to run, checked: exists, is a file, is executable.
      *
-     * @throws MailrenderError RENDER_ERROR
+     * @throws MailrenderError UNKNOWN
      */
     public static function locate(?string $enginePath = null): string
     {
@@ -91,7 +91,7 @@ final class EngineLocator
         if (!file_exists($path)) {
             $available = array_map(static fn (string $p): string => basename(dirname($p)), $bundled);
             throw new MailrenderError(
-                MailrenderError::RENDER_ERROR,
+                MailrenderError::UNKNOWN,
                 0,
                 sprintf(
                     'No mailrender-engine for %s: %s does not exist (bundled platforms: %s). '
@@ -112,15 +112,15 @@ final class EngineLocator
     {
         clearstatcache(true, $path);
         if (!file_exists($path)) {
-            throw new MailrenderError(MailrenderError::RENDER_ERROR, 0, "{$what} does not exist. {$fix}");
+            throw new MailrenderError(MailrenderError::UNKNOWN, 0, "{$what} does not exist. {$fix}");
         }
         if (is_dir($path)) {
             $message = "{$what} is a directory, not the mailrender-engine executable. {$fix}";
-            throw new MailrenderError(MailrenderError::RENDER_ERROR, 0, $message);
+            throw new MailrenderError(MailrenderError::UNKNOWN, 0, $message);
         }
         if (!is_executable($path)) {
             throw new MailrenderError(
-                MailrenderError::RENDER_ERROR,
+                MailrenderError::UNKNOWN,
                 0,
                 "{$what} is not executable by this PHP process (check its permissions: chmod +x). {$fix}",
             );

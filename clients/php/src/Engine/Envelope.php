@@ -11,17 +11,19 @@ use Mailrender\MailrenderError;
 final class Envelope
 {
     public const TEMPLATE_REF_UNKNOWN = 'TEMPLATE_REF_UNKNOWN';
+    /** Engine error codes that mean the request itself was bad (spec/README.md). */
+    private const CALLER_ERRORS = ['BAD_REQUEST', 'REQUEST_TOO_LARGE', 'INVALID_JSON'];
 
     /**
      * @return array<string, mixed> the decoded envelope, after the handshake
-     * @throws MailrenderError RENDER_ERROR when the text is not an envelope or the protocol differs
+     * @throws MailrenderError UNKNOWN when the text is not an envelope or the protocol differs
      */
     public static function decode(string $text, string $enginePath): array
     {
         $envelope = json_decode($text, true);
         if (!is_array($envelope) || !is_bool($envelope['ok'] ?? null)) {
             throw new MailrenderError(
-                MailrenderError::RENDER_ERROR,
+                MailrenderError::UNKNOWN,
                 0,
                 "{$enginePath} did not answer with a mailrender-engine envelope: " . self::excerpt($text),
             );
@@ -30,7 +32,7 @@ final class Envelope
         if ($protocol !== Defaults::PROTOCOL_VERSION) {
             $engineVersion = is_string($envelope['engine_version'] ?? null) ? $envelope['engine_version'] : 'unknown';
             throw new MailrenderError(
-                MailrenderError::RENDER_ERROR,
+                MailrenderError::UNKNOWN,
                 0,
                 sprintf(
                     '%s speaks engine protocol %s (engine %s), but mailrender/client %s speaks protocol %d: '
@@ -54,15 +56,18 @@ final class Envelope
     }
 
     /**
+     * The render's result, or its error (spec/clients.md, Errors): the caller's fault is RENDER_ERROR
+     * 422 as the service's render endpoint answers it; an engine fault is UNKNOWN with status 0.
+     *
      * @param array<string, mixed> $envelope
-     * @throws MailrenderError RENDER_ERROR with the engine's message and issues
+     * @throws MailrenderError
      */
     public static function result(array $envelope): EngineResult
     {
         $engineVersion = is_string($envelope['engine_version'] ?? null) ? $envelope['engine_version'] : null;
         if ($envelope['ok'] === true) {
             if (!is_string($envelope['output'] ?? null)) {
-                throw new MailrenderError(MailrenderError::RENDER_ERROR, 0, 'The engine answered ok without an output');
+                throw new MailrenderError(MailrenderError::UNKNOWN, 0, 'The engine answered ok without an output');
             }
             $warnings = is_array($envelope['warnings'] ?? null) ? array_values($envelope['warnings']) : [];
             $text = is_string($envelope['text'] ?? null) ? $envelope['text'] : null;
@@ -72,12 +77,19 @@ final class Envelope
         $code = is_string($error['code'] ?? null) ? $error['code'] : 'INTERNAL_ERROR';
         $message = is_string($error['message'] ?? null) ? $error['message'] : 'The engine failed without a message';
         $issues = MailrenderError::normalizeIssues($error['issues'] ?? null);
-        // A render failure is the caller's 422, as the service's render endpoint answers it; an engine bug is not.
-        $status = $code === 'INTERNAL_ERROR' ? 0 : 422;
-        if ($code !== MailrenderError::RENDER_ERROR) {
-            $message = "{$message} (engine error {$code})";
+        if ($code === MailrenderError::RENDER_ERROR) {
+            throw new MailrenderError(MailrenderError::RENDER_ERROR, 422, $message, $issues);
         }
-        throw new MailrenderError(MailrenderError::RENDER_ERROR, $status, $message, $issues);
+        if (in_array($code, self::CALLER_ERRORS, true)) {
+            // The engine refused the request itself: the caller's dynamic data (or its size) is the cause.
+            throw new MailrenderError(
+                MailrenderError::RENDER_ERROR,
+                422,
+                "The engine refused the render request ({$code}): {$message}",
+                $issues,
+            );
+        }
+        throw new MailrenderError(MailrenderError::UNKNOWN, 0, "The engine failed ({$code}): {$message}");
     }
 
     public static function excerpt(string $text): string

@@ -84,6 +84,6 @@ final class Layouts
 
     private static function malformed(string $what): MailrenderError
     {
-        return new MailrenderError(MailrenderError::RENDER_ERROR, 0, "The mailrender engine sent {$what}");
+        return new MailrenderError(MailrenderError::UNKNOWN, 0, "The mailrender engine sent {$what}");
     }
 }

@@ -35,7 +35,7 @@ final class ProcessEngine implements Engine
         [$status, $stdout, $stderr] = $this->run($input);
         if (trim($stdout) === '') {
             throw new MailrenderError(
-                MailrenderError::RENDER_ERROR,
+                MailrenderError::UNKNOWN,
                 0,
                 "{$this->path} exited with status {$status} without an answer"
                 . (trim($stderr) === '' ? '' : ': ' . Envelope::excerpt(self::lastLines($stderr))),
@@ -66,7 +66,7 @@ final class ProcessEngine implements Engine
                 self::closeAll($pipes);
                 proc_close($process);
                 throw new MailrenderError(
-                    MailrenderError::RENDER_ERROR,
+                    MailrenderError::TIMEOUT,
                     0,
                     "{$this->path} did not answer within {$this->timeoutMs} ms and was stopped",
                 );

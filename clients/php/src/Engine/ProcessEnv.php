@@ -23,7 +23,7 @@ final class ProcessEnv
      *
      * @param list<string> $command
      * @return array{resource, array<int, resource>} the process and its stdin, stdout and stderr pipes
-     * @throws MailrenderError RENDER_ERROR when the process cannot be started
+     * @throws MailrenderError UNKNOWN when the process cannot be started
      */
     public static function start(array $command): array
     {
@@ -37,7 +37,7 @@ final class ProcessEnv
         );
         if (!is_resource($process)) {
             throw new MailrenderError(
-                MailrenderError::RENDER_ERROR,
+                MailrenderError::UNKNOWN,
                 0,
                 'Could not start ' . implode(' ', $command) . ': '
                     . (error_get_last()['message'] ?? 'proc_open failed'),

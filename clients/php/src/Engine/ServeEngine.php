@@ -52,17 +52,12 @@ final class ServeEngine implements Engine
         'layoutsResent' => 0,
     ];
 
-    private readonly int $spinNs;
-
-    /** @param int|null $spinMicros how long a render checks for its answer before it sleeps; null: Spin::micros() */
     public function __construct(
         public readonly string $path,
         private readonly int $timeoutMs = Defaults::TIMEOUT_MS,
         private readonly int $maxLayouts = Layouts::MAX_ENTRIES,
-        ?int $spinMicros = null,
     ) {
         $this->layouts = new Layouts($maxLayouts);
-        $this->spinNs = 1000 * max(0, $spinMicros ?? Spin::micros());
     }
 
     public static function locate(?string $enginePath = null, int $timeoutMs = Defaults::TIMEOUT_MS): self
@@ -99,7 +94,7 @@ final class ServeEngine implements Engine
             } catch (EngineDied $died) {
                 $this->stop();
                 if ($attempt >= 1) {
-                    throw new MailrenderError(MailrenderError::RENDER_ERROR, 0, $died->getMessage());
+                    throw new MailrenderError(MailrenderError::UNKNOWN, 0, $died->getMessage());
                 }
             }
         }
@@ -142,7 +137,7 @@ final class ServeEngine implements Engine
             $resolved = $this->layouts->resolve($this->exchange($request, false, true));
             if ($resolved === false) {
                 throw new MailrenderError(
-                    MailrenderError::RENDER_ERROR,
+                    MailrenderError::UNKNOWN,
                     0,
                     "{$this->path} named a layout without its parts, even when asked for them",
                 );
@@ -183,7 +178,7 @@ final class ServeEngine implements Engine
             }
             $this->stop();
             throw new MailrenderError(
-                MailrenderError::RENDER_ERROR,
+                MailrenderError::UNKNOWN,
                 0,
                 "{$this->path} --serve answered out of order (expected id {$id}): " . Envelope::excerpt($answer),
             );
@@ -237,33 +232,13 @@ final class ServeEngine implements Engine
                 }
                 continue;
             }
-            if (!$this->answerWithin($this->spinNs)) {
-                $this->waitFor(true, $deadline);
-            }
+            $this->waitFor(true, $deadline);
             $chunk = fread($this->pipes[1], self::CHUNK);
             if ($chunk === false || ($chunk === '' && feof($this->pipes[1]))) {
                 throw new EngineDied($this->diedMessage());
             }
             $this->buffer .= $chunk;
         }
-    }
-
-    /** Whether stdout turns readable within $ns nanoseconds, checked without sleeping (see Spin). */
-    private function answerWithin(int $ns): bool
-    {
-        if ($ns <= 0) {
-            return false;
-        }
-        $until = hrtime(true) + $ns;
-        do {
-            $read = [$this->pipes[1]];
-            $write = null;
-            $except = null;
-            if (@stream_select($read, $write, $except, 0, 0) === 1) {
-                return true;
-            }
-        } while (hrtime(true) < $until);
-        return false;
     }
 
     /** Waits until stdin is writable or stdout readable, draining stderr meanwhile so the engine never blocks on it. */
@@ -274,7 +249,7 @@ final class ServeEngine implements Engine
             if ($remainingNs <= 0) {
                 $this->stop();
                 throw new MailrenderError(
-                    MailrenderError::RENDER_ERROR,
+                    MailrenderError::TIMEOUT,
                     0,
                     "{$this->path} --serve did not answer within {$this->timeoutMs} ms and was stopped",
                 );

@@ -52,6 +52,19 @@ final class RetryPolicy
         return (int) round($this->baseDelayMs * (2 ** $retryIndex) * (0.5 + ($this->random)() / 2));
     }
 
+    /** Milliseconds to wait before retry $retryIndex (0-based), or null to stop and report $error. */
+    public function delayFor(MailrenderError $error, ?int $retryAfterMs, int $retryIndex): ?int
+    {
+        if ($retryIndex >= $this->retries || !self::isRetryable($error)) {
+            return null;
+        }
+        // The server's Retry-After wins over our schedule; one longer than we will wait ends the tries.
+        if ($retryAfterMs !== null) {
+            return $retryAfterMs > $this->maxRetryAfterMs ? null : $retryAfterMs;
+        }
+        return $this->backoffDelay($retryIndex);
+    }
+
     /** Retry-After as delta-seconds or an HTTP-date, in milliseconds from now; null when absent or unreadable. */
     public static function parseRetryAfter(?string $value, ?int $nowMs = null): ?int
     {
@@ -61,6 +74,10 @@ final class RetryPolicy
         $text = trim($value);
         if (preg_match('/^\d+$/', $text) === 1) {
             return (int) $text * 1000;
+        }
+        // An HTTP-date starts with the day's name; strtotime() would also read "1.5" or "-5".
+        if (preg_match('/^[A-Za-z]{3}/', $text) !== 1) {
+            return null;
         }
         $time = strtotime($text);
         if ($time === false) {
@@ -81,15 +98,11 @@ final class RetryPolicy
             try {
                 return $attempt();
             } catch (FetchFailure $failure) {
-                $error = $failure->error;
-                if ($retry >= $this->retries || !self::isRetryable($error)) {
-                    throw $error;
+                $delay = $this->delayFor($failure->error, $failure->retryAfterMs, $retry);
+                if ($delay === null) {
+                    throw $failure->error;
                 }
-                // The server's Retry-After wins over our schedule; one longer than we will wait ends the tries.
-                if ($failure->retryAfterMs !== null && $failure->retryAfterMs > $this->maxRetryAfterMs) {
-                    throw $error;
-                }
-                ($this->sleep)($failure->retryAfterMs ?? $this->backoffDelay($retry));
+                ($this->sleep)($delay);
             }
         }
     }

@@ -40,7 +40,7 @@ final class TemplateFetcher
         $headers = [
             'authorization' => 'Bearer ' . $this->apiKey,
             'accept' => 'application/json',
-            'user-agent' => 'mailrender-client-php/' . Defaults::CLIENT_VERSION,
+            'user-agent' => Defaults::userAgent(),
         ];
         if ($etag !== null) {
             $headers['if-none-match'] = $etag;

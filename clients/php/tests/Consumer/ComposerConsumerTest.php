@@ -74,9 +74,46 @@ PHP);
             self::assertSame($project . '/vendor/mailrender/client/src/MailrenderClient.php', $classFile);
             self::assertSame($project . '/vendor/mailrender/client/bin/linux-x64/mailrender-engine', $enginePath);
             self::assertFileExists($project . '/var/mailrender-cache/' . rawurlencode($id) . '.json');
+
+            // The README's quick start, as written; only the template id is the reader's own.
+            $quickId = $server->createTemplate(Paths::sampleTemplate('Quick', 'Quick {{first_name}}'))['id'];
+            $quickStart = self::readmeBlocks()[0];
+            $pattern = '/\$templateId = \'[^\']+\';/';
+            $script = (string) preg_replace($pattern, '$templateId = \'' . $quickId . '\';', $quickStart, 1, $replaced);
+            self::assertSame(1, $replaced, 'the quick start names a $templateId');
+            file_put_contents($project . '/quickstart.php', $script);
+            $run = 'cd ' . escapeshellarg($project) . ' && MAILRENDER_API_KEY=' . escapeshellarg($key)
+                . ' MAILRENDER_BASE_URL=' . escapeshellarg($server->url) . ' ' . escapeshellarg(PHP_BINARY) . ' quickstart.php 2>&1';
+            exec($run, $out, $status);
+            self::assertSame(0, $status, implode("\n", $out));
+            self::assertStringContainsString('Quick Ada', implode("\n", $out));
         } finally {
             $server->destroy();
             Paths::removeTree($project);
         }
+    }
+
+    public function testEveryPhpExampleInTheReadmeParses(): void
+    {
+        $blocks = self::readmeBlocks();
+        self::assertGreaterThanOrEqual(3, count($blocks));
+        foreach ($blocks as $i => $code) {
+            $file = tempnam(sys_get_temp_dir(), 'readme-php-');
+            file_put_contents($file, str_starts_with($code, '<?php') ? $code : "<?php\n{$code}");
+            exec(escapeshellarg(PHP_BINARY) . ' -l ' . escapeshellarg($file) . ' 2>&1', $out, $status);
+            unlink($file);
+            self::assertSame(0, $status, "README php block {$i}: " . implode("\n", $out) . "\n{$code}");
+        }
+    }
+
+    /** @return list<string> the ```php blocks of the README, in order (indented ones unindented) */
+    private static function readmeBlocks(): array
+    {
+        $readme = (string) file_get_contents(Paths::packageRoot() . '/README.md');
+        preg_match_all('/^( *)```php\n(.*?)^\1```/ms', $readme, $matches, PREG_SET_ORDER);
+        return array_map(
+            static fn (array $m): string => (string) preg_replace('/^' . $m[1] . '/m', '', $m[2]),
+            $matches,
+        );
     }
 }

@@ -42,7 +42,8 @@ final class EngineLocatorTest extends EngineTestCase
             new MailrenderClient(['apiKey' => 'k', 'enginePath' => $missing]);
             self::fail('expected an error');
         } catch (MailrenderError $e) {
-            self::assertSame('RENDER_ERROR', $e->getErrorCode());
+            self::assertSame('UNKNOWN', $e->getErrorCode());
+            self::assertSame(0, $e->status);
             self::assertSame("enginePath '{$missing}' does not exist. Fix enginePath, or remove it to use the bundled engine.", $e->getMessage());
         }
     }
@@ -92,7 +93,7 @@ catch (Mailrender\MailrenderError $e) { echo $e->getErrorCode(), "|", $e->getMes
         $out = (string) shell_exec(escapeshellarg(PHP_BINARY) . ' ' . escapeshellarg($script) . ' 2>&1');
         $platform = EngineLocator::platform();
         self::assertSame(
-            "RENDER_ERROR|No mailrender-engine for {$platform}: {$copy}/bin/{$platform}/mailrender-engine does not exist "
+            "UNKNOWN|No mailrender-engine for {$platform}: {$copy}/bin/{$platform}/mailrender-engine does not exist "
             . "(bundled platforms: none). Reinstall mailrender/client, or set 'enginePath' to a mailrender-engine "
             . "executable built for {$platform}.",
             $out,
@@ -110,7 +111,7 @@ catch (Mailrender\MailrenderError $e) { echo $e->getErrorCode(), "|", $e->getMes
 ');
         $out = (string) shell_exec(escapeshellarg(PHP_BINARY) . ' -d disable_functions=proc_open ' . escapeshellarg($script) . ' 2>&1');
         self::assertSame(
-            'RENDER_ERROR|mailrender/client runs its engine executable as a subprocess, but proc_open() is disabled in this PHP '
+            'UNKNOWN|mailrender/client runs its engine executable as a subprocess, but proc_open() is disabled in this PHP '
             . '(disable_functions in php.ini). Enable it, or pass your own Engine as the third MailrenderClient constructor argument.',
             $out,
         );

@@ -66,7 +66,8 @@ final class ProcessEngineTest extends EngineTestCase
             self::fail('expected RENDER_ERROR');
         } catch (MailrenderError $e) {
             self::assertSame('RENDER_ERROR', $e->getErrorCode());
-            self::assertStringEndsWith('(engine error BAD_REQUEST)', $e->getMessage());
+            self::assertSame(422, $e->status);
+            self::assertStringStartsWith('The engine refused the render request (BAD_REQUEST): ', $e->getMessage());
             self::assertSame(['dynamic_data', 'context', 'nested'], $e->issues[0]['loc']);
         }
     }
@@ -93,7 +94,7 @@ final class ProcessEngineTest extends EngineTestCase
             (new ProcessEngine($fake))->render(self::request());
             self::fail('expected a refusal');
         } catch (MailrenderError $e) {
-            self::assertSame('RENDER_ERROR', $e->getErrorCode());
+            self::assertSame('UNKNOWN', $e->getErrorCode());
             self::assertSame(
                 "{$fake} speaks engine protocol 2 (engine 2.0.0), but mailrender/client 2.0.1 speaks protocol 1: "
                 . 'use the engine bundled with this client version',
@@ -110,7 +111,8 @@ final class ProcessEngineTest extends EngineTestCase
             (new ProcessEngine($fake, 300))->render(self::request());
             self::fail('expected a timeout');
         } catch (MailrenderError $e) {
-            self::assertSame('RENDER_ERROR', $e->getErrorCode());
+            self::assertSame('TIMEOUT', $e->getErrorCode());
+            self::assertSame(0, $e->status);
             self::assertSame("{$fake} did not answer within 300 ms and was stopped", $e->getMessage());
         }
         self::assertLessThan(3.0, microtime(true) - $started);

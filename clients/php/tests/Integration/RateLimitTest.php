@@ -6,20 +6,25 @@ namespace Mailrender\Tests\Integration;
 
 use Mailrender\Http\RetryPolicy;
 use Mailrender\Tests\Support\Paths;
+use Mailrender\Tests\Support\RecordingEngine;
 
-/** A real 429 with Retry-After from the server's per-key limiter (3 requests per second here). */
+/**
+ * A real 429 with Retry-After from the server's per-key limiter (3 requests per 3 s here). The renders
+ * use a RecordingEngine: only the fetches are under test, and four of them fit the window even on a
+ * loaded machine, where four engine process starts might not.
+ */
 final class RateLimitTest extends ServerTestCase
 {
     protected static function serverEnv(): array
     {
-        return ['MAILRENDER_RATE_LIMIT_MAX' => '3', 'MAILRENDER_RATE_LIMIT_WINDOW_MS' => '1000'];
+        return ['MAILRENDER_RATE_LIMIT_MAX' => '3', 'MAILRENDER_RATE_LIMIT_WINDOW_MS' => '3000'];
     }
 
     public function testA429IsRetriedAfterRetryAfter(): void
     {
         $id = self::server()->createTemplate(Paths::sampleTemplate())['id'];
         $key = self::server()->createKey(['all'])['key'];
-        $client = $this->client(['apiKey' => $key, 'cache' => ['ttl' => 0]], $wire);
+        $client = $this->client(['apiKey' => $key, 'cache' => ['ttl' => 0]], $wire, new RecordingEngine());
         $started = microtime(true);
         for ($i = 0; $i < 4; $i++) {
             self::assertFalse($client->render(['templateId' => $id])->fromStaleCache);
@@ -32,9 +37,9 @@ final class RateLimitTest extends ServerTestCase
     {
         $id = self::server()->createTemplate(Paths::sampleTemplate())['id'];
         $key = self::server()->createKey(['all'])['key'];
-        // Willing to wait 0 ms: Retry-After (1 s) is too long, so the outage path is taken at once.
+        // Willing to wait 0 ms: Retry-After (up to 3 s) is too long, so the outage path is taken at once.
         $impatient = new RetryPolicy(2, 250, 0);
-        $client = $this->client(['apiKey' => $key, 'cache' => ['ttl' => 0]], $wire, null, null, $impatient);
+        $client = $this->client(['apiKey' => $key, 'cache' => ['ttl' => 0]], $wire, new RecordingEngine(), null, $impatient);
         for ($i = 0; $i < 3; $i++) {
             self::assertFalse($client->render(['templateId' => $id])->fromStaleCache);
         }

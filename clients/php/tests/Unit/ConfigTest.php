@@ -145,4 +145,23 @@ final class ConfigTest extends TestCase
         $this->expectExceptionMessage('pass either an Engine or enginePath, not both');
         new MailrenderClient(['apiKey' => 'k', 'enginePath' => '/bin/true'], null, new RecordingEngine());
     }
+
+    public function testTheEnvironmentSuppliesTheEnginePathAndAnOptionWins(): void
+    {
+        $env = ['MAILRENDER_ENGINE_PATH' => '/opt/engine'];
+        self::assertSame('/opt/engine', Config::resolve(['apiKey' => 'k'], $env)->enginePath);
+        self::assertSame('/x', Config::resolve(['apiKey' => 'k', 'enginePath' => '/x'], $env)->enginePath);
+        self::assertNull(Config::resolve(['apiKey' => 'k'], [])->enginePath);
+    }
+
+    public function testAKeyThatCannotBeSentInAHeaderIsInvalidApiKeyWithoutShowingIt(): void
+    {
+        try {
+            Config::resolve(['apiKey' => "sk_live_\u{e9}t\u{e9}"], []);
+            self::fail('expected INVALID_API_KEY');
+        } catch (MailrenderError $e) {
+            self::assertSame('INVALID_API_KEY', $e->getErrorCode());
+            self::assertStringNotContainsString('sk_live', $e->getMessage());
+        }
+    }
 }

@@ -104,7 +104,8 @@ class AsyncMailrenderClient:
         return (await self.render(template_id=template_id, target="mjml", dynamic_data=dynamic_data)).output
 
     # ---------------------------------------------------------------- cache management
-    # As in the JS client: listing and deleting one entry are immediate; clearing is awaited.
+    # Plain methods, as in the maildeno SDK: a ported ``client.clear_cache()`` without ``await`` must
+    # clear the cache, not create a coroutine nobody runs. Each is a few file operations at most.
 
     def list_cached(self) -> List[str]:
         return self._cache.list()
@@ -112,8 +113,8 @@ class AsyncMailrenderClient:
     def delete_cached(self, template_id: str) -> bool:
         return self._cache.delete(template_id)
 
-    async def clear_cache(self) -> None:
-        await self._cache_call(self._cache.clear)
+    def clear_cache(self) -> None:
+        self._cache.clear()
 
     def invalidate(self, template_id: str) -> bool:
         """Deprecated since 2.0.0: use ``delete_cached(template_id)``."""

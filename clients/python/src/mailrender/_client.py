@@ -39,7 +39,7 @@ class MailrenderClient:
 
     ``api_key`` falls back to ``MAILRENDER_API_KEY``; ``base_url`` to ``MAILRENDER_BASE_URL`` then
     ``http://localhost:8787``; ``timeout`` is seconds per HTTP attempt; ``cache`` is a CacheConfig
-    (``ttl`` in seconds); ``http_client`` is an ``httpx.Client`` you own (we never close it);
+    (``ttl`` in milliseconds); ``http_client`` is an ``httpx.Client`` you own (we never close it);
     ``engine_path`` overrides ``MAILRENDER_ENGINE_PATH`` and the engine bundled in the package.
     """
 

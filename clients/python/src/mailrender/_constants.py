@@ -1,29 +1,30 @@
 """Every default and fixed number of the client, in one place (service spec, "Clients").
 
-Nothing else in the package hard-codes a default. Times are in seconds (Python's convention: the
-``timeout`` and the cache ``ttl`` are seconds here, where the JS client takes milliseconds).
+Nothing else in the package hard-codes a default. The HTTP ``timeout`` is in seconds (httpx's and the
+maildeno SDK's convention); the cache ``ttl`` is in milliseconds, as in every client (spec/clients.md).
 """
 from __future__ import annotations
 
+import platform
 from typing import Tuple
 
 from ._types import RenderTarget
 
 VERSION = "2.0.4"
-USER_AGENT = f"mailrender-python/{VERSION}"
+#: spec/clients.md: mailrender-<language>/<version> <runtime>/<runtime version>.
+USER_AGENT = f"mailrender-python/{VERSION} python/{platform.python_version()}"
 
 DEFAULT_BASE_URL = "http://localhost:8787"
 ENV_BASE_URL = "MAILRENDER_BASE_URL"
 ENV_API_KEY = "MAILRENDER_API_KEY"
 ENV_ENGINE_PATH = "MAILRENDER_ENGINE_PATH"
-ENV_ENGINE_SPIN_US = "MAILRENDER_ENGINE_SPIN_US"
 
 #: Seconds per HTTP attempt (httpx applies it to connect, each read, write and pool wait).
 DEFAULT_TIMEOUT = 30.0
 
 DEFAULT_CACHE_TYPE = "memory"
-#: Seconds an entry is fresh (the service spec's 300 000 ms).
-DEFAULT_CACHE_TTL = 300.0
+#: Milliseconds an entry is fresh.
+DEFAULT_CACHE_TTL_MS = 300_000
 DEFAULT_CACHE_MAX_ENTRIES = 50
 DEFAULT_DISK_CACHE_PATH = ".mailrender-cache"
 CACHE_KEYS: Tuple[str, ...] = ("type", "path", "ttl", "max_entries")
@@ -45,8 +46,6 @@ PROTOCOL_VERSION = 1
 ENGINE_MAJOR = 1
 #: Longest wait for one engine answer; a hung engine is killed (and restarted on the next render).
 ENGINE_RESPONSE_TIMEOUT = 60.0
-#: Microseconds a render waits for the engine's answer without sleeping first (see _engine_process.spin_seconds).
-DEFAULT_ENGINE_SPIN_US = 200.0
 #: Layouts (output_format "layout") kept per engine process; one is the static text of one rendered
 #: variant of a template (60 KB for a newsletter), so this bounds the client's memory to a few MB.
 LAYOUT_CACHE_MAX_ENTRIES = 64

@@ -22,7 +22,7 @@ from ._constants import (
     CACHE_KEYS,
     DEFAULT_BASE_URL,
     DEFAULT_CACHE_MAX_ENTRIES,
-    DEFAULT_CACHE_TTL,
+    DEFAULT_CACHE_TTL_MS,
     DEFAULT_CACHE_TYPE,
     DEFAULT_DISK_CACHE_PATH,
     ENGINE_MAJOR,
@@ -40,7 +40,7 @@ from ._constants import (
     USER_AGENT,
     VERSION,
 )
-from ._errors import MailrenderError, code_for_status, forbidden_target, invalid_request, is_outage, is_retryable
+from ._errors import MailrenderError, code_for_status, forbidden_target, invalid_request, is_retryable, may_serve_stale
 from ._types import CacheType, DynamicData, RenderResult, RenderTarget, RenderWarning, ValidationIssue
 
 # --------------------------------------------------------------------------------------------------
@@ -51,6 +51,7 @@ from ._types import CacheType, DynamicData, RenderResult, RenderTarget, RenderWa
 class CacheSettings:
     type: CacheType
     path: str
+    #: Seconds (the option is given in milliseconds).
     ttl: float
     max_entries: int
 
@@ -85,7 +86,11 @@ def _resolve_api_key(api_key: Optional[str], env: Mapping[str, str]) -> str:
     key = _non_empty(env.get(ENV_API_KEY)) if api_key is None else _non_empty(api_key)
     if key is None:
         # Names where a key comes from, never a key's value.
-        raise MailrenderError("INVALID_API_KEY", 0, f"An API key is required: pass api_key= or set {ENV_API_KEY}")
+        raise MailrenderError("INVALID_API_KEY", f"An API key is required: pass api_key= or set {ENV_API_KEY}", 0)
+    if not all(" " <= c <= "~" for c in key):
+        # It could not be sent in an Authorization header (httpx would raise UnicodeEncodeError), and
+        # no issued key has such characters. The message never shows the key.
+        raise MailrenderError("INVALID_API_KEY", "The API key contains characters that cannot be sent in an HTTP header (only printable ASCII can be): check for a copy-paste accident")
     return key
 
 
@@ -118,9 +123,10 @@ def _resolve_cache(cache: object) -> CacheSettings:
         path = os.fspath(cast("os.PathLike[str]", path))
     if not isinstance(path, str) or path.strip() == "":
         raise TypeError("MailrenderClient: cache path must be a non-empty string")
-    ttl = DEFAULT_CACHE_TTL if "ttl" not in options else _number(options["ttl"], "cache ttl (seconds)", 0, False)
+    # Milliseconds, as the service contract, the JS and PHP clients and the maildeno SDK express it.
+    ttl_ms = DEFAULT_CACHE_TTL_MS if "ttl" not in options else _number(options["ttl"], "cache ttl (milliseconds)", 0, False)
     max_entries = DEFAULT_CACHE_MAX_ENTRIES if "max_entries" not in options else int(_number(options["max_entries"], "cache max_entries", 1, True))
-    return CacheSettings(type=kind, path=path, ttl=ttl, max_entries=max_entries)
+    return CacheSettings(type=kind, path=path, ttl=ttl_ms / 1000, max_entries=max_entries)
 
 
 def resolve_settings(
@@ -368,7 +374,7 @@ def _error_from_response(status: int, body: bytes) -> MailrenderError:
     info = cast("Dict[str, object]", doc) if isinstance(doc, dict) else {}
     message = info.get("message")
     text = message if isinstance(message, str) else f"The service answered HTTP {status}"
-    return MailrenderError(code_for_status(status), status, text, issues_from(info.get("issues")))
+    return MailrenderError(code_for_status(status), text, status, issues_from(info.get("issues")))
 
 
 def interpret_response(status: int, headers: Mapping[str, str], body: bytes, now: float) -> FetchOutcome:
@@ -383,18 +389,18 @@ def interpret_response(status: int, headers: Mapping[str, str], body: bytes, now
         except ValueError:
             doc = None
         if not isinstance(doc, dict):
-            return FetchFailure(MailrenderError("UNKNOWN", 200, "The service answered 200 with a body that is not a template JSON object"))
+            return FetchFailure(MailrenderError("UNKNOWN", "The service answered 200 with a body that is not a template JSON object", 200))
         return Fetched(cast("Dict[str, Any]", doc), etag, key_targets)
     return FetchFailure(_error_from_response(status, body), parse_retry_after(headers.get("retry-after"), now))
 
 
 def timeout_failure(settings: Settings) -> FetchFailure:
     # Messages name the service address, never the key.
-    return FetchFailure(MailrenderError("TIMEOUT", 0, f"No answer from {settings.base_url} within {settings.timeout:g} s"))
+    return FetchFailure(MailrenderError("TIMEOUT", f"No answer from {settings.base_url} within {settings.timeout:g} s", 0))
 
 
 def network_failure(settings: Settings, detail: str) -> FetchFailure:
-    return FetchFailure(MailrenderError("NETWORK_ERROR", 0, f"Could not reach {settings.base_url}: {detail}"))
+    return FetchFailure(MailrenderError("NETWORK_ERROR", f"Could not reach {settings.base_url}: {detail}", 0))
 
 
 def backoff_delay(retry_index: int, random: Callable[[], float]) -> float:
@@ -436,13 +442,13 @@ def settle_fetch(
     if isinstance(outcome, FetchFailure):
         error = outcome.error
         drop = error.code == "TEMPLATE_NOT_FOUND"
-        if not drop and cached is not None and is_outage(error) and scope_verdict(cached.scope, fingerprint, target) == "allowed":
+        if cached is not None and may_serve_stale(error, scope_verdict(cached.scope, fingerprint, target)):
             return Settled(Resolved(cached, stale=True), None)
         return Settled(None, error, drop=drop)
     scope = learned_scope(fingerprint, outcome.key_targets, cached.scope if cached is not None else None, target)
     if isinstance(outcome, NotModified):
         if cached is None:
-            return Settled(None, MailrenderError("UNKNOWN", 304, "The service answered 304 to a request that had no If-None-Match"))
+            return Settled(None, MailrenderError("UNKNOWN", "The service answered 304 to a request that had no If-None-Match", 304))
         entry = replace(cached, etag=outcome.etag or cached.etag, fetched_at=now, scope=scope, ref="")
     else:
         entry = CacheEntry(template_id=template_id, template=outcome.template, etag=outcome.etag, fetched_at=now, scope=scope)
@@ -628,10 +634,10 @@ def check_handshake(envelope: Mapping[str, Any], engine_path: str) -> None:
     if protocol != PROTOCOL_VERSION or major != str(ENGINE_MAJOR):
         raise MailrenderError(
             "UNKNOWN",
-            0,
             f"The mailrender engine at {engine_path} is engine {version!r} speaking protocol {protocol!r}, but mailrender "
             f"{VERSION} needs engine {ENGINE_MAJOR}.x speaking protocol {PROTOCOL_VERSION}. Reinstall mailrender "
             f"(its wheel bundles a matching engine), or point engine_path= / {ENV_ENGINE_PATH} at a matching mailrender-engine.",
+            0,
         )
 
 
@@ -642,13 +648,16 @@ def is_ref_unknown(envelope: Mapping[str, Any]) -> bool:
 
 def result_from_envelope(envelope: Mapping[str, Any], request: RenderRequest, stale: bool) -> RenderResult:
     if envelope.get("ok") is True:
+        output = envelope.get("output")
+        if not isinstance(output, str):
+            return _raise(MailrenderError("UNKNOWN", "The mailrender engine answered ok without an output"))
         warnings: List[RenderWarning] = []
         for raw in cast("Sequence[Any]", envelope.get("warnings") or []):
             w = cast("Dict[str, Any]", raw)
             path = cast("List[object]", w.get("path") or [])
             warnings.append(RenderWarning(code=str(w.get("code")), message=str(w.get("message")), path=tuple(str(p) for p in path)))
         return RenderResult(
-            output=str(envelope.get("output")),
+            output=output,
             target=request.target,
             template_id=request.template_id,
             from_stale_cache=stale,
@@ -659,11 +668,11 @@ def result_from_envelope(envelope: Mapping[str, Any], request: RenderRequest, st
     code, message = str(error.get("code")), str(error.get("message"))
     if code == "RENDER_ERROR":
         # 422 like the service's render endpoint gives for the same failure, so both paths compare equal.
-        return _raise(MailrenderError("RENDER_ERROR", 422, message, issues_from(error.get("issues"))))
+        return _raise(MailrenderError("RENDER_ERROR", message, 422, issues_from(error.get("issues"))))
     if code in ("BAD_REQUEST", "REQUEST_TOO_LARGE", "INVALID_JSON"):
         # The engine refused the request itself: the caller's dynamic data (or its size) is the cause.
-        return _raise(MailrenderError("RENDER_ERROR", 422, f"The engine refused the render request ({code}): {message}", issues_from(error.get("issues"))))
-    return _raise(MailrenderError("UNKNOWN", 0, f"The engine failed ({code}): {message}"))
+        return _raise(MailrenderError("RENDER_ERROR", f"The engine refused the render request ({code}): {message}", 422, issues_from(error.get("issues"))))
+    return _raise(MailrenderError("UNKNOWN", f"The engine failed ({code}): {message}", 0))
 
 
 def _raise(error: MailrenderError) -> RenderResult:

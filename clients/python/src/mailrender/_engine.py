@@ -1,32 +1,29 @@
 """Rendering through one long-lived ``--serve`` engine process per client (``EngineRunner``).
 
-Design: one writer lock; answers read by one thread at a time. A render writes its request line
-(with an ``id``) under the lock and waits on a future. So renders from many threads pipeline through
-one process: none waits for another's response before writing, only for the engine's own
-one-at-a-time order. A lone render reads its answer on its own thread (see ``EngineProcess``); otherwise a
-background reader reads and completes the futures. The engine keeps templates by ``template_ref``: a
-template is sent once per process, and again after ``TEMPLATE_REF_UNKNOWN``. After the handshake,
-renders ask for output_format "layout": the reading thread joins each answer's values with the
-layout's parts kept per process, so a render moves a few hundred bytes, not the whole document. The
-async client awaits the same futures from its event loop (``render_async``).
+A render writes its request line (with an ``id``) under one writer lock and waits for its future,
+which the process's reader thread completes (``EngineProcess``). So renders from many threads, and
+from an event loop (``render_async``), pipeline through one process without waiting for each other.
+The engine keeps templates by ``template_ref``: a template is sent once per process, and again after
+``TEMPLATE_REF_UNKNOWN``. After the handshake, renders ask for output_format "layout", so an answer
+carries the recipient's values, not the whole document.
 
 A process that dies (killed, crashed) fails the renders waiting on it; each is retried once on a fresh
-process, started transparently. ``close()`` closes stdin, which makes the engine exit 0.
+process, started transparently. A render with no answer in time kills the process (``TIMEOUT``).
+``close()`` closes stdin, which makes the engine exit 0.
 """
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import threading
-import time
 import weakref
 from concurrent.futures import Executor, Future
-from typing import Any, Dict, Generator, Mapping, Optional
+from concurrent.futures import TimeoutError as FutureTimeout
+from typing import Any, Dict, Mapping, Optional, Tuple
 
 from ._constants import ENGINE_RESPONSE_TIMEOUT
 from ._core import CacheEntry, RenderRequest, check_handshake, engine_request_line, engine_speaks_layouts, is_ref_unknown
 from ._engine_discovery import find_engine
-from ._engine_process import EngineDied, EngineTimedOut, EngineProcess, spin_seconds, stop_quietly
+from ._engine_process import EngineDied, EngineProcess, stop_quietly
 from ._errors import MailrenderError
 
 
@@ -42,7 +39,7 @@ class _Attempt:
 
     def after_death(self, died: EngineDied) -> None:
         if self.restarted:
-            raise MailrenderError("UNKNOWN", 0, f"Rendering failed because {died}. If this repeats, check that the engine runs on this machine ({process_hint(self.engine_path)}).") from None
+            raise MailrenderError("UNKNOWN", f"Rendering failed because {died}. If this repeats, check that the engine runs on this machine ({process_hint(self.engine_path)}).", 0) from None
         self.restarted = True  # a render is idempotent: once more on a fresh process
 
     def is_final(self, process: EngineProcess, envelope: Dict[str, Any]) -> bool:
@@ -59,7 +56,7 @@ class _Attempt:
             return False
         if "layout" in envelope:
             if self.layout_parts:
-                raise MailrenderError("UNKNOWN", 0, "The mailrender engine named a layout without sending its parts, even when asked for them")
+                raise MailrenderError("UNKNOWN", "The mailrender engine named a layout without sending its parts, even when asked for them", 0)
             self.layout_parts = True  # we dropped this layout's parts: ask for them again
             return False
         return True
@@ -67,7 +64,7 @@ class _Attempt:
 
 def _timed_out(process: EngineProcess) -> MailrenderError:
     process.kill()  # fails every other render waiting on it (each is retried on a new process)
-    return MailrenderError("TIMEOUT", 0, f"The mailrender engine gave no answer within {ENGINE_RESPONSE_TIMEOUT:g} s; it was stopped and will be restarted on the next render")
+    return MailrenderError("TIMEOUT", f"The mailrender engine gave no answer within {ENGINE_RESPONSE_TIMEOUT:g} s; it was stopped and will be restarted on the next render", 0)
 
 
 def _awaitable(loop: asyncio.AbstractEventLoop, future: "Future[Dict[str, Any]]") -> "asyncio.Future[Dict[str, Any]]":
@@ -104,9 +101,6 @@ class EngineRunner:
         self._process: Optional[EngineProcess] = None
         self._write_lock = threading.Lock()
         self._next_id = 0
-        self._spin = spin_seconds()
-        self._active_lock = threading.Lock()
-        self._active = 0  # renders in progress, sync and async
         self._closed = False
         self._finalizer: "Optional[weakref.finalize[[EngineProcess], EngineRunner]]" = None
 
@@ -134,66 +128,50 @@ class EngineRunner:
             self._finalizer = weakref.finalize(self, stop_quietly, process)
         return process
 
-    def _send(self, entry: CacheEntry, request: RenderRequest, attempt: "_Attempt", will_lead: bool) -> "tuple[EngineProcess, Future[Dict[str, Any]]]":
+    def _send(self, entry: CacheEntry, request: RenderRequest, attempt: "_Attempt") -> "Tuple[EngineProcess, Future[Dict[str, Any]]]":
         with self._write_lock:
             process = self._current()
             self._next_id += 1
             include = attempt.force_template or entry.ref not in process.refs
             line = engine_request_line(self._next_id, entry, request, include, process.speaks_layouts, attempt.layout_parts)
-            future = process.send(self._next_id, line, will_lead)
+            future = process.send(self._next_id, line)
             # Marked at write time: the engine reads in order, so a later ref-only line finds it kept.
             process.refs.add(entry.ref)
             return process, future
 
-    @contextlib.contextmanager
-    def _rendering(self) -> Generator[None, None, None]:
-        with self._active_lock:
-            self._active += 1
-        try:
-            yield
-        finally:
-            with self._active_lock:
-                self._active -= 1
-
     def render(self, entry: CacheEntry, request: RenderRequest) -> Dict[str, Any]:
         """The engine's envelope for one render (ok or not); MailrenderError when the engine fails."""
         attempt = _Attempt(self._path)
-        with self._rendering():
-            while True:
+        while True:
+            try:
+                process, future = self._send(entry, request, attempt)
                 try:
-                    # A lone render reads its own answer, spinning first (see EngineProcess). With others in
-                    # progress the background reader reads: spinning would hold the GIL they need, and a
-                    # thread reading for the others would delay its own caller.
-                    lone = self._active == 1
-                    process, future = self._send(entry, request, attempt, will_lead=lone)
-                    try:
-                        envelope = process.wait(future, time.monotonic() + ENGINE_RESPONSE_TIMEOUT, lone, self._spin)
-                    except EngineTimedOut:
-                        raise _timed_out(process) from None
-                except EngineDied as died:
-                    attempt.after_death(died)
-                    continue
-                if attempt.is_final(process, envelope):
-                    return envelope
+                    envelope = future.result(ENGINE_RESPONSE_TIMEOUT)
+                except FutureTimeout:
+                    raise _timed_out(process) from None
+            except EngineDied as died:
+                attempt.after_death(died)
+                continue
+            if attempt.is_final(process, envelope):
+                return envelope
 
     async def render_async(self, entry: CacheEntry, request: RenderRequest, executor: Executor) -> Dict[str, Any]:
         """``render`` on an event loop: the request is written in ``executor`` (a write may wait for a
         full pipe) and no thread waits for the answer, so any number of renders can be in flight."""
         loop = asyncio.get_running_loop()
         attempt = _Attempt(self._path)
-        with self._rendering():
-            while True:
+        while True:
+            try:
+                process, future = await loop.run_in_executor(executor, self._send, entry, request, attempt)
                 try:
-                    process, future = await loop.run_in_executor(executor, self._send, entry, request, attempt, False)
-                    try:
-                        envelope = await asyncio.wait_for(_awaitable(loop, future), ENGINE_RESPONSE_TIMEOUT)
-                    except asyncio.TimeoutError:
-                        raise _timed_out(process) from None
-                except EngineDied as died:
-                    attempt.after_death(died)
-                    continue
-                if attempt.is_final(process, envelope):
-                    return envelope
+                    envelope = await asyncio.wait_for(_awaitable(loop, future), ENGINE_RESPONSE_TIMEOUT)
+                except asyncio.TimeoutError:
+                    raise _timed_out(process) from None
+            except EngineDied as died:
+                attempt.after_death(died)
+                continue
+            if attempt.is_final(process, envelope):
+                return envelope
 
     def close(self) -> None:
         with self._write_lock:

@@ -36,14 +36,14 @@ def find_engine(engine_path: Optional[str], env: Mapping[str, str]) -> str:
         if not os.path.isfile(path):
             raise MailrenderError(
                 "UNKNOWN",
-                0,
                 f"No mailrender engine for {engine_platform()}: this mailrender install has no bundled engine at {path}. "
                 f"Install the platform wheel for this machine (pip install --force-reinstall mailrender), or build the "
                 f"engine (make engine in the mailrender repository) and set {ENV_ENGINE_PATH} or engine_path= to it.",
+                0,
             )
         return path
     if not os.path.isfile(path):
-        raise MailrenderError("UNKNOWN", 0, f"The mailrender engine given by {source} does not exist: {path}. Fix the path, or unset it to use the engine bundled with the package.")
+        raise MailrenderError("UNKNOWN", f"The mailrender engine given by {source} does not exist: {path}. Fix the path, or unset it to use the engine bundled with the package.", 0)
     if sys.platform != "win32" and not os.access(path, os.X_OK):
-        raise MailrenderError("UNKNOWN", 0, f"The mailrender engine given by {source} is not executable: {path}. Run chmod +x on it.")
+        raise MailrenderError("UNKNOWN", f"The mailrender engine given by {source} is not executable: {path}. Run chmod +x on it.", 0)
     return os.path.abspath(path)

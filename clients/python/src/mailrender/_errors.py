@@ -7,7 +7,8 @@ from ._types import ErrorCode, ValidationIssue
 
 
 class MailrenderError(Exception):
-    """Raised for every failure of a render.
+    """Raised for every failure of a render: ``MailrenderError(code, message, status=0, issues=None)``,
+    the argument order of the ``maildeno`` SDK's error.
 
     ``status`` is the HTTP status, or 0 when there was no answer (``NETWORK_ERROR``, ``TIMEOUT``) or
     no HTTP at all (an engine failure). ``issues`` holds ``{loc, msg, type}`` items for ``RENDER_ERROR``.
@@ -18,7 +19,7 @@ class MailrenderError(Exception):
     message: str
     issues: List[ValidationIssue]
 
-    def __init__(self, code: ErrorCode, status: int, message: str, issues: Optional[Sequence[ValidationIssue]] = None) -> None:
+    def __init__(self, code: ErrorCode, message: str, status: int = 0, issues: Optional[Sequence[ValidationIssue]] = None) -> None:
         super().__init__(message)
         self.code = code
         self.status = status
@@ -33,7 +34,7 @@ class MailrenderError(Exception):
 
     def __reduce__(self) -> Tuple[Any, ...]:
         # Picklable across processes (multiprocessing, concurrent.futures) despite the 4-argument init.
-        return (MailrenderError, (self.code, self.status, self.message, self.issues))
+        return (MailrenderError, (self.code, self.message, self.status, self.issues))
 
 
 _STATUS_CODES: Dict[int, ErrorCode] = {401: "INVALID_API_KEY", 403: "FORBIDDEN", 404: "TEMPLATE_NOT_FOUND", 422: "RENDER_ERROR"}
@@ -46,13 +47,13 @@ def code_for_status(status: int) -> ErrorCode:
 
 def forbidden_target(key_targets: Sequence[str], requested: str) -> MailrenderError:
     """The service's exact wording for a target outside the key's scope, so both paths read alike."""
-    return MailrenderError("FORBIDDEN", 403, f"API key is limited to targets [{', '.join(key_targets)}]; requested '{requested}'")
+    return MailrenderError("FORBIDDEN", f"API key is limited to targets [{', '.join(key_targets)}]; requested '{requested}'", 403)
 
 
 def invalid_request(issues: Sequence[ValidationIssue]) -> MailrenderError:
     """A bad argument to a render call, shaped like the service's 422 for a bad request body."""
     described = "; ".join(f"{'.'.join(i['loc']) or '(root)'}: {i['msg']}" for i in issues)
-    return MailrenderError("RENDER_ERROR", 422, f"Invalid render request: {described}", issues)
+    return MailrenderError("RENDER_ERROR", f"Invalid render request: {described}", 422, issues)
 
 
 def is_outage(error: MailrenderError) -> bool:
@@ -61,6 +62,12 @@ def is_outage(error: MailrenderError) -> bool:
     A 401/403/404 is an answer: a revoked key or a deleted template must stop rendering.
     """
     return error.code in ("NETWORK_ERROR", "TIMEOUT") or error.status == 429 or error.status >= 500
+
+
+def may_serve_stale(error: MailrenderError, verdict: str) -> bool:
+    """A failed fetch falls back to the expired cached copy only for an outage, and only when the
+    cached scope allows the target for this key (``scope_verdict``)."""
+    return is_outage(error) and verdict == "allowed"
 
 
 def is_retryable(error: MailrenderError) -> bool:

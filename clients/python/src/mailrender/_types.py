@@ -50,7 +50,7 @@ class DynamicData(TypedDict, total=False):
 
 
 class CacheConfig(TypedDict, total=False):
-    """The ``cache=`` option. ``ttl`` is in seconds (default 300); ``max_entries`` defaults to 50."""
+    """The ``cache=`` option. ``ttl`` is in milliseconds (default 300 000); ``max_entries`` defaults to 50."""
 
     type: CacheType
     path: str
@@ -77,9 +77,11 @@ class RenderWarning:
 
 @dataclass(frozen=True)
 class RenderResult:
-    output: str
-    target: RenderTarget
+    """One render's output; the field order is the maildeno SDK's (template_id, target, output, from_stale_cache)."""
+
     template_id: str
+    target: RenderTarget
+    output: str
     #: True when the service could not be reached and the expired cached copy was used.
     from_stale_cache: bool = False
     warnings: Tuple[RenderWarning, ...] = ()
