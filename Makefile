@@ -4,7 +4,7 @@
 NODE_BIN := node_modules/.bin
 export PATH := $(CURDIR)/$(NODE_BIN):$(PATH)
 
-.PHONY: setup build test test-engine test-binary test-server test-client-js test-client-python test-client-php run bench fixtures fixtures-lint spec engine engine-all typecheck
+.PHONY: setup build test test-engine test-binary test-server test-client-js test-client-python test-client-php run bench fixtures fixtures-lint spec engine engine-all test-release typecheck
 
 # Installs the workspaces and compiles the engine library, so `@mailrender/engine` is importable.
 setup: node_modules/.setup-done
@@ -18,10 +18,11 @@ build: setup
 
 typecheck: setup
 	tsc -p engine --noEmit
+	tsc -p engine/runtimes/quickjs
 	tsc -p server --noEmit
 	tsc -p clients/js --noEmit
 
-test: build typecheck test-engine test-binary test-server test-client-js test-client-python test-client-php
+test: build typecheck test-engine test-binary test-release test-server test-client-js test-client-python test-client-php
 	@echo "make test: all suites passed"
 
 test-engine: build
@@ -64,8 +65,10 @@ spec: build
 	tsx engine/scripts/generate-protocol-schema.ts
 	tsx server/scripts/generate-openapi.ts
 
-# The standalone engine executable: engine/dist/<os>-<arch>/mailrender-engine, rebuilt when its
-# sources change. `make engine-all` also builds the other platforms (no snapshot).
+# The standalone engine executable: engine/dist/<os>-<arch>/mailrender-engine (Node, startup
+# snapshot: the host's development and --serve build), rebuilt when its sources change.
+# `make engine-all`: the release build for every platform on QuickJS-ng (engine/README.md,
+# "Distribution") into engine/dist/release/<os>-<arch>/ with SHA256SUMS; `make test-release` tests it.
 ENGINE_BIN := engine/dist/$(shell node -p 'process.platform + "-" + process.arch')/mailrender-engine
 ENGINE_SOURCES := $(shell find engine/src -name '*.ts') engine/scripts/build-binary.ts engine/runtimes/package.json
 
@@ -74,5 +77,13 @@ engine: $(ENGINE_BIN)
 $(ENGINE_BIN): $(ENGINE_SOURCES) node_modules/.setup-done
 	tsx engine/scripts/build-binary.ts
 
-engine-all: build
-	ALL_PLATFORMS=1 tsx engine/scripts/build-binary.ts
+RELEASE_SUMS := engine/dist/release/SHA256SUMS
+RELEASE_SOURCES := $(ENGINE_SOURCES) $(shell find engine/runtimes/quickjs -name '*.ts' -o -name 'Cargo.*') engine/scripts/build-quickjs.ts engine/scripts/bundle-stubs.ts
+
+engine-all: $(RELEASE_SUMS)
+
+$(RELEASE_SUMS): $(RELEASE_SOURCES) node_modules/.setup-done
+	tsx engine/scripts/build-quickjs.ts
+
+test-release: engine-all
+	bash scripts/test-engine-release.sh
