@@ -4,7 +4,8 @@
 For each request file: cold one-shot renders, the executables alternating run by run so that a
 noisy neighbour slows them alike; wall time (median, p90) and the process's own CPU time (user +
 sys, median: less sensitive to a loaded machine than wall time). Then each executable's --serve
-throughput (ref-only requests, one at a time) for the first request. Plus each file's size.
+throughput (ref-only requests, one at a time) for the first request, and the engine process's CPU
+per render there (robust to a loaded machine). Plus each file's size.
 
 usage: engine_runtimes.py --engine LABEL=PATH [--engine ...] --request FILE [--request ...]
                           [--cold-runs 30] [--serve-renders 1000]
@@ -46,7 +47,7 @@ def main() -> None:
     for label, path in engines:
         print(f"{label:<14} {os.path.getsize(path) / 1024 / 1024:7.1f} MiB  {path}")
     print()
-    for request in args.request:
+    for request in args.request if args.cold_runs > 0 else []:
         raw = open(request, "rb").read()
         samples: dict[str, list[tuple[float, float]]] = {label: [] for label, _ in engines}
         for i in range(args.cold_runs + 2):
@@ -63,8 +64,12 @@ def main() -> None:
         request = json.load(open(args.request[0]))
         print(f"\n--serve, {os.path.basename(args.request[0])} by template_ref ({args.serve_renders} sequential round trips)")
         for label, path in engines:
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             times, rps = serve_round_trips(path, request, args.serve_renders)
-            print(f"  {label:<14} {rps:8.0f} renders/s   round trip median {statistics.median(times):.3f} ms  p90 {percentile(times, 0.9):.3f} ms")
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            # The engine process's own CPU per render (its start-up and 21 warm-up renders included).
+            cpu = ((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)) * 1000 / (args.serve_renders + 21)
+            print(f"  {label:<14} {rps:8.0f} renders/s   round trip median {statistics.median(times):.3f} ms  p90 {percentile(times, 0.9):.3f} ms   engine cpu {cpu:.3f} ms/render")
 
 
 if __name__ == "__main__":

@@ -23,6 +23,8 @@ fi
 qemu="$(command -v qemu-aarch64-static || command -v qemu-aarch64)"
 
 node_modules/.bin/tsx engine/scripts/check-release.ts
+# Every repeated version equals its source, every package has the licence and the notices.
+node scripts/sync-versions.mjs --check
 
 host="$release/$(node -p 'process.platform + "-" + process.arch')/mailrender-engine"
 fixtures/run --program "$host"

@@ -17,6 +17,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSy
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { sha256, smokeTest } from "./built-binary.js";
 import { stubs } from "./bundle-stubs.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -67,7 +68,7 @@ async function main(): Promise<void> {
     const blobMaker = isHost ? hostNode : version === hostPin ? hostNode : nodeIn(fetchRuntime(npmName(HOST), version), HOST);
     const blob = makeBlob(bundle, platformId(target), blobMaker, isHost);
     const exe = inject(target, nodeIn(runtimeDir, target), blob);
-    if (isHost) smokeTest(exe);
+    if (isHost) log(`smoke test passed (engine ${smokeTest(exe)})`);
     sums.push(`${sha256(exe)}  ${relative(DIST, exe).split("\\").join("/")}`);
   }
   writeFileSync(join(DIST, "SHA256SUMS"), `${sums.sort((a, b) => a.slice(66).localeCompare(b.slice(66))).join("\n")}\n`);
@@ -195,30 +196,6 @@ function inject(target: Platform, runtimeNode: string, blob: string): string {
   if (run.status !== 0) throw new Error(`postject failed for ${platformId(target)}:\n${run.stdout}${run.stderr}`);
   log(`wrote ${relative(ROOT, exe)} (${(readFileSync(exe).length / 1024 / 1024).toFixed(1)} MiB)`);
   return exe;
-}
-
-/** The host binary must render, answer with the envelope, and leave stderr empty. */
-function smokeTest(exe: string): void {
-  const request = JSON.stringify({
-    template: { template_id: "smoke", template_name: "Smoke", schema_version: "1.0", canvas: {}, rows: [] },
-    target: "html",
-  });
-  const run = spawnSync(exe, [], { input: request, encoding: "utf8" });
-  const envelope = (() => {
-    try {
-      return JSON.parse(run.stdout) as { ok?: unknown; engine_version?: unknown };
-    } catch {
-      return undefined;
-    }
-  })();
-  if (run.status !== 0 || envelope?.ok !== true || run.stderr !== "") {
-    throw new Error(`smoke test of ${exe} failed (exit ${run.status}):\nstdout: ${run.stdout.slice(0, 500)}\nstderr: ${run.stderr.slice(0, 2000)}`);
-  }
-  log(`smoke test passed (engine ${String(envelope.engine_version)})`);
-}
-
-function sha256(file: string): string {
-  return createHash("sha256").update(readFileSync(file)).digest("hex");
 }
 
 main().catch((error: unknown) => {

@@ -14,13 +14,13 @@
  * PLATFORMS=linux-x64,linux-arm64 limits the targets. ZIG=/path/to/zig uses another zig.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { stubs } from "./bundle-stubs.js";
+import { sha256, sha256sums, smokeTest } from "./built-binary.js";
 import { thirdPartyNotices } from "./third-party-notices.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -69,9 +69,9 @@ async function main(): Promise<void> {
   }
   const exes = await Promise.all(targets.map((target) => link(zig, source, target, bytecodeC)));
   const host = targets.findIndex((t) => t.id === HOST_ID);
-  if (host !== -1) smokeTest(exes[host] as string);
-  const sums = exes.map((exe) => `${sha256(exe)}  ${relative(RELEASE, exe).split("\\").join("/")}`);
-  writeFileSync(join(RELEASE, "SHA256SUMS"), `${sums.sort((a, b) => a.slice(66).localeCompare(b.slice(66))).join("\n")}\n`);
+  if (host !== -1) log(`smoke test of the host binary passed (engine ${smokeTest(exes[host] as string)})`);
+  const sums = sha256sums(exes.map((exe) => ({ hash: sha256(exe), path: relative(RELEASE, exe).split("\\").join("/") })));
+  writeFileSync(join(RELEASE, "SHA256SUMS"), sums);
   writeFileSync(join(RELEASE, "THIRD_PARTY_NOTICES"), thirdPartyNotices(inputs, ROOT, source, quickjsVersion(source), zigLib(zig)));
   log(`done: ${targets.map((t) => t.id).join(", ")} (engine/dist/release/SHA256SUMS written)`);
 }
@@ -160,7 +160,7 @@ async function libraryObjects(zig: string[], source: string, zigTarget: string):
 }
 
 async function buildQjsc(zig: string[], source: string): Promise<string> {
-  const qjsc = join(WORK, "qjsc");
+  const qjsc = join(WORK, `qjsc-${basename(dirname(dirname(source)))}`);
   if (!existsSync(qjsc)) {
     await zigCc(zig, ["-target", "native", ...cflags("native"), `-I${source}`, "-o", qjsc, join(source, "qjsc.c"), ...(await libraryObjects(zig, source, "native")), "-lm"]);
   }
@@ -213,29 +213,6 @@ async function zigCc(zig: string[], args: string[]): Promise<void> {
     jobs.running--;
     jobs.waiting.shift()?.();
   }
-}
-
-/** The host binary must render, answer with the envelope, and leave stderr empty. */
-function smokeTest(exe: string): void {
-  const request = JSON.stringify({
-    template: { template_id: "smoke", template_name: "Smoke", schema_version: "1.0", canvas: {}, rows: [] },
-    target: "html",
-  });
-  const run = spawnSync(exe, [], { input: request, encoding: "utf8" });
-  let ok = false;
-  try {
-    ok = (JSON.parse(run.stdout) as { ok?: unknown }).ok === true;
-  } catch {
-    ok = false;
-  }
-  if (run.status !== 0 || !ok || run.stderr !== "") {
-    throw new Error(`smoke test of ${exe} failed (exit ${run.status}):\nstdout: ${run.stdout.slice(0, 500)}\nstderr: ${run.stderr.slice(0, 2000)}`);
-  }
-  log("smoke test of the host binary passed");
-}
-
-function sha256(file: string): string {
-  return createHash("sha256").update(readFileSync(file)).digest("hex");
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

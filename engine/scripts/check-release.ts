@@ -3,11 +3,11 @@
  * SHA256SUMS with its hash, and each one's header says the platform its folder names (ELF / Mach-O
  * / PE and the CPU). Binaries that can run here are run by scripts/test-engine-release.sh.
  */
-import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { RELEASE_PLATFORMS, exeName } from "./build-quickjs.js";
+import { readSha256sums, sha256 } from "./built-binary.js";
 import { readExecutableFormat } from "./executable-format.js";
 
 const RELEASE = join(resolve(dirname(fileURLToPath(import.meta.url)), "../.."), "engine", "dist", "release");
@@ -19,12 +19,7 @@ const check = (name: string, ok: boolean, detail: string): void => {
   process.stdout.write(`${ok ? "ok  " : "FAIL"} ${name}${ok ? "" : `: ${detail}`}\n`);
 };
 
-const sums = new Map(
-  readFileSync(join(RELEASE, "SHA256SUMS"), "utf8")
-    .trim()
-    .split("\n")
-    .map((line) => [line.slice(66), line.slice(0, 64)] as const),
-);
+const sums = readSha256sums(join(RELEASE, "SHA256SUMS"));
 for (const { id } of RELEASE_PLATFORMS) {
   const file = `${id}/${exeName(id)}`;
   const path = join(RELEASE, file);
@@ -32,7 +27,7 @@ for (const { id } of RELEASE_PLATFORMS) {
     check(file, false, "missing");
     continue;
   }
-  const actual = createHash("sha256").update(readFileSync(path)).digest("hex");
+  const actual = sha256(path);
   check(`${file} is in SHA256SUMS with its hash`, sums.get(file) === actual, `listed ${sums.get(file) ?? "nothing"}, file has ${actual}`);
   const format = readExecutableFormat(path);
   const expected = id.startsWith("linux") ? "ELF" : id.startsWith("darwin") ? "Mach-O" : "PE";

@@ -6,10 +6,11 @@
  * Writes engine/dist/npm/*.tgz. Refuses a binary whose header names another platform.
  */
 import { execFileSync } from "node:child_process";
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { RELEASE_PLATFORMS, exeName } from "./build-quickjs.js";
+import { readSha256sums } from "./built-binary.js";
 import { readExecutableFormat } from "./executable-format.js";
 
 const ENGINE = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -17,12 +18,7 @@ const RELEASE = join(ENGINE, "dist", "release");
 const NPM = join(ENGINE, "npm");
 const OUT = join(ENGINE, "dist", "npm");
 
-const sums = Object.fromEntries(
-  readFileSync(join(RELEASE, "SHA256SUMS"), "utf8")
-    .trim()
-    .split("\n")
-    .map((line) => [line.slice(66), line.slice(0, 64)]),
-) as Record<string, string>;
+const sums = readSha256sums(join(RELEASE, "SHA256SUMS"));
 
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT, { recursive: true });
@@ -34,8 +30,9 @@ for (const { id } of RELEASE_PLATFORMS) {
   const binary = join(RELEASE, file);
   const format = readExecutableFormat(binary);
   if (format.platform !== id) throw new Error(`${binary} is a ${format.format} binary for ${format.platform}, not ${id}: refusing to pack it`);
-  if (sums[file] === undefined) throw new Error(`SHA256SUMS lists no ${file}`);
-  checksums[file] = sums[file];
+  const hash = sums.get(file);
+  if (hash === undefined) throw new Error(`SHA256SUMS lists no ${file}`);
+  checksums[file] = hash;
   const dir = join(NPM, `engine-${id}`);
   copyFileSync(binary, join(dir, exeName(id)));
   chmodSync(join(dir, exeName(id)), 0o755);

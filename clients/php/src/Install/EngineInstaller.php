@@ -31,7 +31,9 @@ final class EngineInstaller
         $manifest = json_decode((string) file_get_contents($packageRoot . '/composer.json'), true);
         $pin = is_array($manifest) ? ($manifest['extra']['mailrender-engine'] ?? null) : null;
         if (!is_array($pin) || !is_string($pin['version'] ?? null) || !is_string($pin['base-url'] ?? null)) {
-            throw new RuntimeException("{$packageRoot}/composer.json has no extra.mailrender-engine {version, base-url}");
+            throw new RuntimeException(
+                "{$packageRoot}/composer.json has no extra.mailrender-engine {version, base-url}",
+            );
         }
         $base = $baseUrl ?? str_replace('{version}', $pin['version'], $pin['base-url']);
         return new self($pin['version'], $base, $packageRoot . '/bin');
@@ -52,12 +54,14 @@ final class EngineInstaller
         $actual = hash('sha256', $binary);
         if (!hash_equals($expected, $actual)) {
             throw new RuntimeException(
-                "{$this->baseUrl}/{$asset} does not match SHA256SUMS (expected {$expected}, got {$actual}): not installed",
+                "{$this->baseUrl}/{$asset} does not match SHA256SUMS "
+                . "(expected {$expected}, got {$actual}): not installed",
             );
         }
         $target = "{$this->binDir}/{$platform}/{$exe}";
-        if (!is_dir(dirname($target)) && !mkdir(dirname($target), 0755, true) && !is_dir(dirname($target))) {
-            throw new RuntimeException('cannot create ' . dirname($target));
+        $dir = dirname($target);
+        if (!is_dir($dir) && !mkdir($dir, 0755, true) && !is_dir($dir)) {
+            throw new RuntimeException("cannot create {$dir}");
         }
         $partial = $target . '.partial';
         if (file_put_contents($partial, $binary) !== strlen($binary) || !chmod($partial, 0755)) {
@@ -82,7 +86,9 @@ final class EngineInstaller
                 return $m[1];
             }
         }
-        throw new RuntimeException("{$this->baseUrl}/SHA256SUMS lists no {$asset}: this engine release has no binary for that platform");
+        throw new RuntimeException(
+            "{$this->baseUrl}/SHA256SUMS lists no {$asset}: this engine release has no binary for that platform",
+        );
     }
 
     private function checkRuns(string $path): void
@@ -94,7 +100,8 @@ final class EngineInstaller
         if ($status !== 0 || !str_starts_with($line, "mailrender-engine {$this->engineVersion} ")) {
             @unlink($path);
             throw new RuntimeException(
-                "the downloaded engine does not run here or is not version {$this->engineVersion} (exit {$status}: {$line}): not installed",
+                "the downloaded engine does not run here or is not version {$this->engineVersion} "
+                . "(exit {$status}: {$line}): not installed",
             );
         }
     }
@@ -106,9 +113,8 @@ final class EngineInstaller
         ]);
         $http_response_header = [];
         $body = @file_get_contents($url, false, $context);
-        $status = isset($http_response_header[0]) && preg_match('#^HTTP/\S+ (\d{3})#', $http_response_header[0], $m) === 1
-            ? (int) $m[1]
-            : 0;
+        $statusLine = $http_response_header[0] ?? '';
+        $status = preg_match('#^HTTP/\S+ (\d{3})#', $statusLine, $m) === 1 ? (int) $m[1] : 0;
         if ($body === false || $status !== 200) {
             $reason = $status !== 0 ? "HTTP {$status}" : (error_get_last()['message'] ?? 'no answer');
             throw new RuntimeException("cannot download {$url}: {$reason}");
