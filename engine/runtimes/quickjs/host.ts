@@ -74,7 +74,8 @@ function acceptLowerCaseIsoDates(): void {
 
 function start(): void {
   acceptLowerCaseIsoDates();
-  os.signal(SIGPIPE, undefined); // a reader gone is an EPIPE to handle, as in Node, not a kill
+  // A reader gone is an EPIPE to handle, as in Node, not a kill (Windows has no SIGPIPE).
+  if (os.platform !== "win32") os.signal(SIGPIPE, undefined);
   const argv = scriptArgs.slice(1);
   // As in the Node build (src/cli.ts): caches only pay off in a long-lived process.
   renderCaching.enabled = argv[0] === "--serve";

@@ -19,6 +19,7 @@ declare module "qjs:std" {
 
 /** The part of QuickJS-ng's `qjs:os` module the engine host uses. */
 declare module "qjs:os" {
+  export const platform: "linux" | "darwin" | "win32" | "js" | string;
   export function read(fd: number, buffer: ArrayBuffer, offset: number, length: number): number;
   export function write(fd: number, buffer: ArrayBuffer, offset: number, length: number): number;
   export function signal(signal: number, handler: (() => void) | null | undefined): void;
