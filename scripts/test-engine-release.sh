@@ -53,7 +53,9 @@ trap 'rm -rf "$npm_tmp"' EXIT
 for pkg in engine-cli "engine-$host_id"; do
   mkdir -p "$npm_tmp/node_modules/@mailrender/$pkg"
   tar -xzf "engine/dist/npm/mailrender-$pkg-$version.tgz" -C "$npm_tmp/node_modules/@mailrender/$pkg" --strip-components=1
-  [ -f "$npm_tmp/node_modules/@mailrender/$pkg/LICENSE" ] || { say "@mailrender/$pkg has no LICENSE"; exit 1; }
+  for f in LICENSE THIRD_PARTY_NOTICES; do
+    [ -f "$npm_tmp/node_modules/@mailrender/$pkg/$f" ] || { say "@mailrender/$pkg has no $f"; exit 1; }
+  done
 done
 launcher="$npm_tmp/node_modules/@mailrender/engine-cli/bin/mailrender-engine.js"
 got="$(node "$launcher" --version)"
