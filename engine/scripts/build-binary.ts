@@ -18,7 +18,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { sha256, smokeTest } from "./built-binary.js";
-import { stubs } from "./bundle-stubs.js";
+import { engineBundleOptions } from "./bundle-stubs.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const ENGINE = join(ROOT, "engine");
@@ -141,13 +141,7 @@ async function bundleCli(): Promise<string> {
     platform: "node",
     format: "cjs",
     target: "node22",
-    plugins: [stubs],
-    // Whitespace and syntax only: identifiers stay readable in the stack of a bug report.
-    minifyWhitespace: true,
-    minifySyntax: true,
-    legalComments: "none",
-    logLevel: "error",
-    metafile: true,
+    ...engineBundleOptions,
   });
   if (result.errors.length > 0) throw new Error("esbuild failed");
   writeFileSync(join(WORK, "metafile.json"), JSON.stringify(result.metafile));

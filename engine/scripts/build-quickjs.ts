@@ -19,7 +19,7 @@ import { availableParallelism } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
-import { stubs } from "./bundle-stubs.js";
+import { engineBundleOptions } from "./bundle-stubs.js";
 import { sha256, sha256sums, smokeTest } from "./built-binary.js";
 import { thirdPartyNotices } from "./third-party-notices.js";
 
@@ -123,12 +123,7 @@ async function bundleHost(): Promise<{ bundle: string; inputs: string[] }> {
     // Node's modules and globals the engine uses, as far as it uses them (engine/runtimes/quickjs/shims).
     alias: { "node:util": join(shims, "node-util.ts"), "node:fs": join(shims, "node-fs.ts") },
     inject: [join(shims, "globals.ts")],
-    plugins: [stubs],
-    minifyWhitespace: true,
-    minifySyntax: true,
-    legalComments: "none",
-    logLevel: "error",
-    metafile: true,
+    ...engineBundleOptions,
     absWorkingDir: ROOT,
   });
   log(`bundled engine/runtimes/quickjs/host.ts (${(statSync(outfile).size / 1024).toFixed(0)} KiB)`);

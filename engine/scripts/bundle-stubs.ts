@@ -1,5 +1,5 @@
-/** The esbuild plugin that leaves unused modules out of the engine executable's bundle. */
-import type { Plugin } from "esbuild";
+/** What both executable builds bundle alike: the modules left out, and the minification. */
+import type { BuildOptions, Plugin } from "esbuild";
 
 /**
  * Modules replaced by an empty module in the bundle. Each is reachable only through a code path the
@@ -28,3 +28,14 @@ export const stubs: Plugin = {
     b.onLoad({ filter: /.*/, namespace: "empty" }, () => ({ contents: "module.exports = {};", loader: "js" }));
   },
 };
+
+/** esbuild options shared by the Node and the QuickJS bundles. */
+export const engineBundleOptions = {
+  plugins: [stubs],
+  // Whitespace and syntax only: identifiers stay readable in the stack of a bug report.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  legalComments: "none",
+  logLevel: "error",
+  metafile: true,
+} satisfies BuildOptions;
