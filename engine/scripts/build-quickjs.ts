@@ -15,7 +15,7 @@
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { availableParallelism } from "node:os";
+import { availableParallelism, homedir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -76,11 +76,21 @@ async function main(): Promise<void> {
   log(`done: ${targets.map((t) => t.id).join(", ")} (engine/dist/release/SHA256SUMS written)`);
 }
 
+/** cargo: CARGO, else on PATH, else where rustup puts it (not always on a non-login shell's PATH). */
+function cargo(): string {
+  if (process.env["CARGO"]) return process.env["CARGO"];
+  const onPath = spawnSync("cargo", ["--version"], { encoding: "utf8" });
+  if (onPath.status === 0) return "cargo";
+  const rustup = join(homedir(), ".cargo", "bin", "cargo");
+  if (existsSync(rustup)) return rustup;
+  throw new Error("cargo is needed to fetch the pinned QuickJS-ng source (set CARGO, or install Rust's cargo)");
+}
+
 /** The pinned QuickJS-ng source directory, fetched by cargo (which checks it against Cargo.lock). */
 function quickjsSource(): string {
   const manifest = join(QUICKJS_HOST, "Cargo.toml");
-  execFileSync("cargo", ["fetch", "--locked", "--manifest-path", manifest], { stdio: ["ignore", "ignore", "inherit"] });
-  const metadata = JSON.parse(execFileSync("cargo", ["metadata", "--locked", "--offline", "--format-version", "1", "--manifest-path", manifest], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })) as {
+  execFileSync(cargo(), ["fetch", "--locked", "--manifest-path", manifest], { stdio: ["ignore", "ignore", "inherit"] });
+  const metadata = JSON.parse(execFileSync(cargo(), ["metadata", "--locked", "--offline", "--format-version", "1", "--manifest-path", manifest], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })) as {
     packages: { name: string; version: string; manifest_path: string }[];
   };
   const crate = metadata.packages.find((p) => p.name === "libquickjs-ng-sys");
