@@ -4,7 +4,7 @@
 NODE_BIN := node_modules/.bin
 export PATH := $(CURDIR)/$(NODE_BIN):$(PATH)
 
-.PHONY: email-client-report test-browser bootstrap lint lint-fix test-quick setup build test test-engine test-binary test-server test-studio test-client-js test-client-python test-client-php run bench fixtures fixtures-lint spec engine engine-all typecheck
+.PHONY: email-client-report test-browser bootstrap lint lint-fix test-quick setup build test test-engine test-binary test-server test-studio test-client-js test-client-python test-client-php run bench fixtures fixtures-lint spec engine engine-all test-release typecheck
 
 # Installs the workspaces and compiles the engine library, so `@mailrender/engine` is importable.
 setup: node_modules/.setup-done
@@ -19,6 +19,7 @@ build: setup
 typecheck: setup
 	tsc -p engine --noEmit
 	tsc -p engine/test-browser --noEmit
+	tsc -p engine/runtimes/quickjs
 	tsc -p server --noEmit
 	tsc -p server/studio
 	tsc -p server/browser
@@ -28,7 +29,7 @@ typecheck: setup
 bootstrap:
 	bash scripts/bootstrap
 
-test: bootstrap build typecheck test-engine test-browser test-binary test-server test-studio test-client-js test-client-python test-client-php
+test: bootstrap build typecheck test-engine test-browser test-binary test-release test-server test-studio test-client-js test-client-python test-client-php
 	@echo "make test: all suites passed"
 
 # The inner loop: type checks, the engine suite and the fixtures' completeness; no executable,
@@ -94,8 +95,10 @@ spec: build
 	tsx engine/scripts/generate-protocol-schema.ts
 	tsx server/scripts/generate-openapi.ts
 
-# The standalone engine executable: engine/dist/<os>-<arch>/mailrender-engine, rebuilt when its
-# sources change. `make engine-all` also builds the other platforms (no snapshot).
+# The standalone engine executable: engine/dist/<os>-<arch>/mailrender-engine (Node, startup
+# snapshot: the host's development and --serve build), rebuilt when its sources change.
+# `make engine-all`: the release build for every platform on QuickJS-ng (engine/README.md,
+# "Distribution") into engine/dist/release/<os>-<arch>/ with SHA256SUMS; `make test-release` tests it.
 ENGINE_BIN := engine/dist/$(shell node -p 'process.platform + "-" + process.arch')/mailrender-engine
 ENGINE_SOURCES := $(shell find engine/src -name '*.ts') engine/scripts/build-binary.ts engine/runtimes/package.json
 
@@ -104,5 +107,13 @@ engine: $(ENGINE_BIN)
 $(ENGINE_BIN): $(ENGINE_SOURCES) node_modules/.setup-done
 	tsx engine/scripts/build-binary.ts
 
-engine-all: build
-	ALL_PLATFORMS=1 tsx engine/scripts/build-binary.ts
+RELEASE_SUMS := engine/dist/release/SHA256SUMS
+RELEASE_SOURCES := $(ENGINE_SOURCES) $(shell find engine/runtimes/quickjs -name '*.ts' -o -name 'Cargo.*') engine/scripts/build-quickjs.ts engine/scripts/bundle-stubs.ts
+
+engine-all: $(RELEASE_SUMS)
+
+$(RELEASE_SUMS): $(RELEASE_SOURCES) node_modules/.setup-done
+	tsx engine/scripts/build-quickjs.ts
+
+test-release: engine-all
+	bash scripts/test-engine-release.sh

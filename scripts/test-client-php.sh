@@ -30,6 +30,8 @@ if ! cmp -s "$engine" "$pkg/bin/$platform/mailrender-engine"; then
   chmod 0755 "$pkg/bin/$platform/mailrender-engine.tmp"
   mv -f "$pkg/bin/$platform/mailrender-engine.tmp" "$pkg/bin/$platform/mailrender-engine"
 fi
+# The release build for every platform, which the engine installer's test serves over HTTP.
+make -C "$root" --no-print-directory engine-all >"$log" 2>&1 || { cat "$log" >&2; say "make engine-all failed"; exit 1; }
 npm run build -w @mailrender/server --silent >"$log" 2>&1 || { cat "$log" >&2; say "the server build failed"; exit 1; }
 
 # --- the other clients, for the cross-language disk-cache test (tests/Integration/CacheInteropTest.php) --

@@ -18,6 +18,7 @@ fi
 "$VENV/bin/python" -m pip download --quiet --disable-pip-version-check -d "$VENV/wheelhouse" httpx==0.28.1
 
 make -C "$ROOT" --no-print-directory engine                       # engine/dist/<os>-<arch>/mailrender-engine
+make -C "$ROOT" --no-print-directory engine-all                   # engine/dist/release/*: the release wheels' engines
 (cd "$ROOT" && npm run build -w @mailrender/server --silent)     # server/lib/cli.js
 
 "$ROOT/node_modules/.bin/pyright" -p "$PY_DIR/pyrightconfig.json"

@@ -16,7 +16,9 @@ import { createHash } from "node:crypto";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build, type Plugin } from "esbuild";
+import { build } from "esbuild";
+import { sha256, smokeTest } from "./built-binary.js";
+import { engineBundleOptions } from "./bundle-stubs.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const ENGINE = join(ROOT, "engine");
@@ -66,7 +68,7 @@ async function main(): Promise<void> {
     const blobMaker = isHost ? hostNode : version === hostPin ? hostNode : nodeIn(fetchRuntime(npmName(HOST), version), HOST);
     const blob = makeBlob(bundle, platformId(target), blobMaker, isHost);
     const exe = inject(target, nodeIn(runtimeDir, target), blob);
-    if (isHost) smokeTest(exe);
+    if (isHost) log(`smoke test passed (engine ${smokeTest(exe)})`);
     sums.push(`${sha256(exe)}  ${relative(DIST, exe).split("\\").join("/")}`);
   }
   writeFileSync(join(DIST, "SHA256SUMS"), `${sums.sort((a, b) => a.slice(66).localeCompare(b.slice(66))).join("\n")}\n`);
@@ -130,33 +132,6 @@ function lockedIntegrity(pkg: string, version: string): string | undefined {
   return entry?.version === version ? entry.integrity : undefined;
 }
 
-/**
- * Modules replaced by an empty module in the bundle. Each is reachable only through a code path the
- * engine never takes, and each costs start-up: a launched binary deserialises every object its
- * modules built at load (the startup snapshot), so a module in the bundle costs even if never run.
- * - domutils, dom-serializer, domhandler (and entities' encoding tables): htmlparser2 re-exports
- *   them for its DOM helpers; the engine's minifier uses only its streaming Parser.
- * A stubbed module is a function that throws if called, so a path that does reach one fails loudly
- * (RENDER_ERROR) instead of rendering something else. The binary tests compare the binary's output
- * with the library's, byte for byte.
- */
-const STUBBED = ["domutils", "dom-serializer", "domhandler"];
-const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-const stubs: Plugin = {
-  name: "stubs",
-  setup(b) {
-    b.onResolve({ filter: new RegExp(`^(${STUBBED.map(escapeRe).join("|")})$`) }, (args) => ({ path: args.path, namespace: "stub" }));
-    b.onLoad({ filter: /.*/, namespace: "stub" }, (args) => ({
-      contents: `module.exports = function stubbed() { throw new Error(${JSON.stringify(`${args.path} is left out of the mailrender-engine binary`)}); };`,
-      loader: "js",
-    }));
-    // zod's `z.locales` (every language's messages, ~300 KB): the engine keeps zod's default English,
-    // which zod loads from locales/en.js directly.
-    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => (/[\\/]zod[\\/]/.test(args.importer) ? { path: "zod-locales", namespace: "empty" } : undefined));
-    b.onLoad({ filter: /.*/, namespace: "empty" }, () => ({ contents: "module.exports = {};", loader: "js" }));
-  },
-};
-
 async function bundleCli(): Promise<string> {
   const outfile = join(WORK, "mailrender-engine.cjs");
   const result = await build({
@@ -166,13 +141,7 @@ async function bundleCli(): Promise<string> {
     platform: "node",
     format: "cjs",
     target: "node22",
-    plugins: [stubs],
-    // Whitespace and syntax only: identifiers stay readable in the stack of a bug report.
-    minifyWhitespace: true,
-    minifySyntax: true,
-    legalComments: "none",
-    logLevel: "error",
-    metafile: true,
+    ...engineBundleOptions,
   });
   if (result.errors.length > 0) throw new Error("esbuild failed");
   writeFileSync(join(WORK, "metafile.json"), JSON.stringify(result.metafile));
@@ -221,30 +190,6 @@ function inject(target: Platform, runtimeNode: string, blob: string): string {
   if (run.status !== 0) throw new Error(`postject failed for ${platformId(target)}:\n${run.stdout}${run.stderr}`);
   log(`wrote ${relative(ROOT, exe)} (${(readFileSync(exe).length / 1024 / 1024).toFixed(1)} MiB)`);
   return exe;
-}
-
-/** The host binary must render, answer with the envelope, and leave stderr empty. */
-function smokeTest(exe: string): void {
-  const request = JSON.stringify({
-    template: { template_id: "smoke", template_name: "Smoke", schema_version: "1.0", canvas: {}, rows: [] },
-    target: "html",
-  });
-  const run = spawnSync(exe, [], { input: request, encoding: "utf8" });
-  const envelope = (() => {
-    try {
-      return JSON.parse(run.stdout) as { ok?: unknown; engine_version?: unknown };
-    } catch {
-      return undefined;
-    }
-  })();
-  if (run.status !== 0 || envelope?.ok !== true || run.stderr !== "") {
-    throw new Error(`smoke test of ${exe} failed (exit ${run.status}):\nstdout: ${run.stdout.slice(0, 500)}\nstderr: ${run.stderr.slice(0, 2000)}`);
-  }
-  log(`smoke test passed (engine ${String(envelope.engine_version)})`);
-}
-
-function sha256(file: string): string {
-  return createHash("sha256").update(readFileSync(file)).digest("hex");
 }
 
 main().catch((error: unknown) => {

@@ -15,7 +15,9 @@ import { WARMUP_TEMPLATE } from "../src/protocol/warmup.js";
 import { LONE_SURROGATE, POSITIONS, positionTemplate } from "./support/malformed-values.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const BINARY = join(ROOT, "engine", "dist", `${process.platform}-${process.arch}`, process.platform === "win32" ? "mailrender-engine.exe" : "mailrender-engine");
+// MAILRENDER_ENGINE_UNDER_TEST: another build of the executable (the release build, scripts/test-engine-release.sh).
+const UNDER_TEST = process.env["MAILRENDER_ENGINE_UNDER_TEST"];
+const BINARY = UNDER_TEST ?? join(ROOT, "engine", "dist", `${process.platform}-${process.arch}`, process.platform === "win32" ? "mailrender-engine.exe" : "mailrender-engine");
 const TEMPLATE = WARMUP_TEMPLATE;
 
 function newestSource(): number {
@@ -25,6 +27,7 @@ function newestSource(): number {
 }
 
 beforeAll(() => {
+  if (UNDER_TEST !== undefined) return;
   if (existsSync(BINARY) && statSync(BINARY).mtimeMs >= newestSource()) return;
   execFileSync(join(ROOT, "node_modules", ".bin", "tsx"), [join(ROOT, "engine", "scripts", "build-binary.ts")], { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"] });
 }, 300_000);

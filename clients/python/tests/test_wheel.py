@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -18,6 +19,9 @@ from pathlib import Path
 from conftest import ENGINE, FIXTURES, PYTHON_ROOT, Server
 
 WHEELHOUSE = PYTHON_ROOT / ".venv" / "wheelhouse"
+_VERSION_LINE = re.search(r'^version = "([^"]+)"$', (PYTHON_ROOT / "pyproject.toml").read_text(encoding="utf-8"), re.M)
+assert _VERSION_LINE is not None, "pyproject.toml has no version"
+VERSION = _VERSION_LINE.group(1)
 
 SCRIPT = """
 import json, os, sys
@@ -47,7 +51,7 @@ def test_wheel_installs_into_a_fresh_venv_and_renders(server: Server, render_key
     assert len(wheels) == 1
     wheel = wheels[0]
     plat = sysconfig.get_platform().replace("-", "_").replace(".", "_")
-    assert wheel.name == f"mailrender-2.0.4-py3-none-{plat}.whl"
+    assert wheel.name == f"mailrender-{VERSION}-py3-none-{plat}.whl"
     with zipfile.ZipFile(wheel) as zf:
         names = zf.namelist()
         binaries = [n for n in names if n.startswith("mailrender/_bin/") and n.endswith("mailrender-engine")]
@@ -71,6 +75,6 @@ def test_wheel_installs_into_a_fresh_venv_and_renders(server: Server, render_key
     done = subprocess.run([str(py), "-c", SCRIPT, server.url, render_key, tid, str(case_path)], env=env, cwd=str(tmp_path), capture_output=True, timeout=120)
     assert done.returncode == 0, done.stderr.decode()
     report = json.loads(done.stdout)
-    assert report["file"].startswith(str(venv)) and report["version"] == "2.0.4"
+    assert report["file"].startswith(str(venv)) and report["version"] == VERSION
     assert report["engine"] == report["bundled"] and report["engine"].startswith(str(venv))
     assert report["output"] == (FIXTURES / "render" / "realistic-newsletter" / "expected.html").read_text(encoding="utf-8")

@@ -1,0 +1,179 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Mailrender\Tests\Install;
+
+use Mailrender\Engine\EngineLocator;
+use Mailrender\Tests\Support\Paths;
+use Mailrender\Tests\Support\TestServer;
+use PHPUnit\Framework\TestCase;
+use RuntimeException;
+
+/**
+ * bin/mailrender-install-engine as a user runs it after `composer require`: against a real HTTP
+ * server (PHP's built-in one) serving a copy of the release build (make engine-all:
+ * engine/dist/release), from a copy of the package, so what it installs lands in that copy's bin/.
+ */
+final class EngineInstallerTest extends TestCase
+{
+    /** @var resource|null */
+    private static $server = null;
+    private static string $mirror = '';
+    private static string $baseUrl = '';
+    private string $package = '';
+
+    public static function setUpBeforeClass(): void
+    {
+        $release = Paths::repoRoot() . '/engine/dist/release';
+        if (!is_file("{$release}/SHA256SUMS")) {
+            throw new RuntimeException("{$release} is not built: run `make engine-all` (scripts/test-client-php.sh does)");
+        }
+        self::$mirror = Paths::tempDir('mailrender-php-mirror-');
+        self::copyTree($release, self::$mirror);
+        $port = TestServer::freePort();
+        self::$baseUrl = "http://127.0.0.1:{$port}";
+        $command = [PHP_BINARY, '-S', "127.0.0.1:{$port}", '-t', self::$mirror];
+        $process = proc_open($command, [0 => ['pipe', 'r'], 1 => ['file', '/dev/null', 'w'], 2 => ['file', '/dev/null', 'w']], $pipes);
+        if (!is_resource($process)) {
+            throw new RuntimeException('cannot start php -S');
+        }
+        self::$server = $process;
+        for ($i = 0; $i < 100; $i++) {
+            $socket = @stream_socket_client("tcp://127.0.0.1:{$port}", $errno, $error, 0.1);
+            if ($socket !== false) {
+                fclose($socket);
+                return;
+            }
+            usleep(50_000);
+        }
+        throw new RuntimeException('php -S did not start listening');
+    }
+
+    public static function tearDownAfterClass(): void
+    {
+        if (self::$server !== null) {
+            proc_terminate(self::$server);
+            proc_close(self::$server);
+            self::$server = null;
+        }
+        Paths::removeTree(self::$mirror);
+    }
+
+    protected function setUp(): void
+    {
+        $this->package = Paths::tempDir('mailrender-php-package-');
+        copy(Paths::packageRoot() . '/composer.json', "{$this->package}/composer.json");
+        self::copyTree(Paths::packageRoot() . '/src', "{$this->package}/src");
+        mkdir("{$this->package}/bin");
+        copy(Paths::packageRoot() . '/bin/mailrender-install-engine', "{$this->package}/bin/mailrender-install-engine");
+    }
+
+    protected function tearDown(): void
+    {
+        Paths::removeTree($this->package);
+    }
+
+    public function testThePinnedEngineVersionIsTheEnginePackagesVersion(): void
+    {
+        self::assertSame(self::engineVersion(), self::pinnedVersion(Paths::packageRoot()));
+    }
+
+    public function testInstallsTheHostEngineCheckedAndRunnable(): void
+    {
+        $platform = EngineLocator::platform();
+        [$status, $out] = $this->runInstaller(['--base-url=' . self::$baseUrl]);
+        self::assertSame(0, $status, $out);
+        $installed = "{$this->package}/bin/{$platform}/mailrender-engine";
+        self::assertFileEquals(self::$mirror . "/{$platform}/mailrender-engine", $installed);
+        self::assertTrue(is_executable($installed));
+        $version = (string) shell_exec(escapeshellarg($installed) . ' --version');
+        self::assertStringStartsWith('mailrender-engine ' . self::engineVersion() . ' ', $version);
+        self::assertStringContainsString('installed mailrender-engine ' . self::pinnedVersion($this->package), $out);
+    }
+
+    public function testInstallsAnotherPlatformsEngineByChecksumOnly(): void
+    {
+        [$status, $out] = $this->runInstaller(['--platform=win32-x64', '--base-url=' . self::$baseUrl]);
+        self::assertSame(0, $status, $out);
+        self::assertFileEquals(self::$mirror . '/win32-x64/mailrender-engine.exe', "{$this->package}/bin/win32-x64/mailrender-engine.exe");
+    }
+
+    public function testRefusesABinaryThatDoesNotMatchSha256sums(): void
+    {
+        $platform = 'linux-arm64';
+        $original = self::$mirror . "/{$platform}/mailrender-engine";
+        $bytes = (string) file_get_contents($original);
+        file_put_contents($original, $bytes . "\0");
+        try {
+            [$status, $out] = $this->runInstaller(["--platform={$platform}", '--base-url=' . self::$baseUrl]);
+        } finally {
+            file_put_contents($original, $bytes);
+        }
+        self::assertSame(1, $status);
+        self::assertStringContainsString('does not match SHA256SUMS', $out);
+        self::assertFileDoesNotExist("{$this->package}/bin/{$platform}/mailrender-engine");
+        self::assertFileDoesNotExist("{$this->package}/bin/{$platform}/mailrender-engine.partial");
+    }
+
+    public function testNamesAPlatformTheReleaseDoesNotHave(): void
+    {
+        [$status, $out] = $this->runInstaller(['--platform=freebsd-x64', '--base-url=' . self::$baseUrl]);
+        self::assertSame(1, $status);
+        self::assertStringContainsString('lists no freebsd-x64/mailrender-engine', $out);
+    }
+
+    public function testReportsAnUnreachableRelease(): void
+    {
+        [$status, $out] = $this->runInstaller(['--base-url=' . self::$baseUrl . '/no-such-release']);
+        self::assertSame(1, $status);
+        self::assertStringContainsString('cannot download ' . self::$baseUrl . '/no-such-release/SHA256SUMS: HTTP 404', $out);
+    }
+
+    /**
+     * @param list<string> $args
+     * @return array{int, string}
+     */
+    private function runInstaller(array $args): array
+    {
+        $command = array_merge([PHP_BINARY, "{$this->package}/bin/mailrender-install-engine"], $args);
+        $process = proc_open($command, [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
+        if (!is_resource($process)) {
+            throw new RuntimeException('cannot run the installer');
+        }
+        fclose($pipes[0]);
+        $out = stream_get_contents($pipes[1]) . stream_get_contents($pipes[2]);
+        fclose($pipes[1]);
+        fclose($pipes[2]);
+        return [proc_close($process), $out];
+    }
+
+    private static function engineVersion(): string
+    {
+        $manifest = json_decode((string) file_get_contents(Paths::repoRoot() . '/engine/package.json'), true);
+        return is_array($manifest) && is_string($manifest['version'] ?? null) ? $manifest['version'] : '';
+    }
+
+    private static function pinnedVersion(string $packageRoot): string
+    {
+        $manifest = json_decode((string) file_get_contents("{$packageRoot}/composer.json"), true);
+        $version = is_array($manifest) ? ($manifest['extra']['mailrender-engine']['version'] ?? null) : null;
+        return is_string($version) ? $version : '';
+    }
+
+    private static function copyTree(string $from, string $to): void
+    {
+        if (!is_dir($to)) {
+            mkdir($to, 0777, true);
+        }
+        foreach (scandir($from) ?: [] as $name) {
+            if ($name === '.' || $name === '..') {
+                continue;
+            }
+            is_dir("{$from}/{$name}") ? self::copyTree("{$from}/{$name}", "{$to}/{$name}") : copy("{$from}/{$name}", "{$to}/{$name}");
+            if (is_executable("{$from}/{$name}")) {
+                chmod("{$to}/{$name}", 0755);
+            }
+        }
+    }
+}

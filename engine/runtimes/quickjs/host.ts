@@ -1,0 +1,96 @@
+/**
+ * Entry of the QuickJS build of mailrender-engine: the same protocol code as the Node build
+ * (src/protocol/main.ts), over QuickJS's file descriptors instead of Node's streams.
+ */
+import * as os from "qjs:os";
+import * as std from "qjs:std";
+import { libraryEngine } from "../../src/protocol/library-engine.js";
+import { runMain } from "../../src/protocol/main.js";
+import { renderCaching } from "../../src/render/pipeline.js";
+import { guardConsole } from "../../src/protocol/console-guard.js";
+import { Buffer as QjsBuffer } from "./shims/buffer.js";
+
+declare const scriptArgs: readonly string[];
+const SIGPIPE = 13;
+const CHUNK = 65536;
+
+/** stdin as the chunks read(2) returns: a --serve request is handled as soon as its line arrives. */
+async function* stdinChunks(): AsyncGenerator<Uint8Array> {
+  for (;;) {
+    const chunk = new ArrayBuffer(CHUNK);
+    const n = os.read(0, chunk, 0, CHUNK);
+    if (n <= 0) return;
+    yield new Uint8Array(chunk, 0, n);
+  }
+}
+
+type Listener = (error?: Error) => void;
+
+/** The few Writable members Output and the loops use, writing straight to a descriptor. */
+function fdStream(fd: number) {
+  const listeners = new Map<string, Listener[]>();
+  let failed: Error | undefined;
+  const writeAll = (bytes: Uint8Array): Error | undefined => {
+    let offset = 0;
+    while (offset < bytes.byteLength) {
+      const n = os.write(fd, bytes.buffer as ArrayBuffer, bytes.byteOffset + offset, bytes.byteLength - offset);
+      if (n <= 0) return new Error(n === -32 ? "EPIPE" : `write failed (${n})`);
+      offset += n;
+    }
+    return undefined;
+  };
+  const stream = {
+    writableLength: 0,
+    destroyed: false,
+    write(data: string | Uint8Array, callback?: (error?: Error | null) => void): boolean {
+      if (failed === undefined) {
+        failed = writeAll(typeof data === "string" ? QjsBuffer.from(data) : data);
+        if (failed !== undefined) for (const listener of listeners.get("error") ?? []) listener(failed);
+      }
+      callback?.(failed ?? null);
+      return failed === undefined;
+    },
+    on(event: string, listener: Listener) {
+      listeners.set(event, [...(listeners.get(event) ?? []), listener]);
+      return stream;
+    },
+    off(event: string, listener: Listener) {
+      listeners.set(event, (listeners.get(event) ?? []).filter((l) => l !== listener));
+      return stream;
+    },
+  };
+  return stream;
+}
+
+/**
+ * V8 reads ISO dates with a lower-case "t" and "z" (the visibility rules compare lower-cased
+ * context values); QuickJS does not. Same results as the Node build, checked by the date fixtures.
+ */
+function acceptLowerCaseIsoDates(): void {
+  const parse = Date.parse;
+  const ISO_LOWER = /^\d{4}-\d{2}-\d{2}t/;
+  Date.parse = (text: string): number => parse(ISO_LOWER.test(text) ? text.toUpperCase() : text);
+}
+
+function start(): void {
+  acceptLowerCaseIsoDates();
+  // A reader gone is an EPIPE to handle, as in Node, not a kill (Windows has no SIGPIPE).
+  if (os.platform !== "win32") os.signal(SIGPIPE, undefined);
+  const argv = scriptArgs.slice(1);
+  // As in the Node build (src/cli.ts): caches only pay off in a long-lived process.
+  renderCaching.enabled = argv[0] === "--serve";
+  const stdout = fdStream(1) as unknown as NodeJS.WriteStream;
+  const stderr = fdStream(2) as unknown as NodeJS.WriteStream;
+  guardConsole(stderr);
+  // The protocol code is typed with Node's Buffer; under QuickJS its chunks are Uint8Arrays (shims/buffer.ts).
+  const stdin = stdinChunks() as unknown as AsyncIterable<Buffer>;
+  runMain(argv, { engine: libraryEngine, stdin, stdout, stderr }).then(
+    (code) => std.exit(code),
+    (error: unknown) => {
+      stderr.write(`mailrender-engine: fatal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      std.exit(1);
+    },
+  );
+}
+
+start();

@@ -1,0 +1,1 @@
+// Empty: this crate only pins the QuickJS-ng source (see Cargo.toml).

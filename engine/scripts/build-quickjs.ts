@@ -1,0 +1,228 @@
+/**
+ * `make engine-all`: builds the distributed mailrender-engine for every platform on one machine,
+ * on QuickJS-ng (a small embeddable JavaScript engine; why: engine/README.md, "Distribution"):
+ *
+ *   engine/dist/release/<os>-<arch>/mailrender-engine[.exe] and engine/dist/release/SHA256SUMS
+ *
+ *   1. the QuickJS-ng C source, pinned by engine/runtimes/quickjs/Cargo.lock (`cargo fetch`);
+ *   2. zig (PyPI `ziglang`, pinned below) as the C compiler and cross-compiler for every target;
+ *   3. the engine bundled for QuickJS (engine/runtimes/quickjs/host.ts and its shims, esbuild);
+ *   4. the bundle compiled to QuickJS bytecode by qjsc (built for the host), in a C file;
+ *   5. per target: QuickJS's objects (cached per target) + that file, linked statically where the
+ *      platform allows (musl on Linux); the host binary is smoke-tested; SHA256SUMS is written.
+ *
+ * PLATFORMS=linux-x64,linux-arm64 limits the targets. ZIG=/path/to/zig uses another zig.
+ */
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { availableParallelism, homedir } from "node:os";
+import { basename, dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+import { engineBundleOptions } from "./bundle-stubs.js";
+import { sha256, sha256sums, smokeTest } from "./built-binary.js";
+import { thirdPartyNotices } from "./third-party-notices.js";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const ENGINE = join(ROOT, "engine");
+const QUICKJS_HOST = join(ENGINE, "runtimes", "quickjs");
+const RELEASE = join(ENGINE, "dist", "release");
+const TOOLS = join(ENGINE, "dist", ".tools");
+const WORK = join(ENGINE, "dist", ".build-quickjs");
+const ZIG_VERSION = "0.17.1";
+
+/** Every platform the engine ships for, named as Node's process.platform-process.arch. */
+export const RELEASE_PLATFORMS = [
+  { id: "linux-x64", zigTarget: "x86_64-linux-musl" },
+  { id: "linux-arm64", zigTarget: "aarch64-linux-musl" },
+  { id: "darwin-x64", zigTarget: "x86_64-macos.11.0" },
+  { id: "darwin-arm64", zigTarget: "aarch64-macos.11.0" },
+  { id: "win32-x64", zigTarget: "x86_64-windows-gnu" },
+] as const;
+type ReleasePlatform = (typeof RELEASE_PLATFORMS)[number];
+
+export const exeName = (id: string): string => (id.startsWith("win32-") ? "mailrender-engine.exe" : "mailrender-engine");
+const HOST_ID = `${process.platform}-${process.arch}`;
+const LIBRARY_SOURCES = ["quickjs.c", "libregexp.c", "libunicode.c", "dtoa.c", "quickjs-libc.c"];
+
+const started = Date.now();
+const log = (line: string): void => void process.stderr.write(`[build-quickjs ${((Date.now() - started) / 1000).toFixed(1)}s] ${line}\n`);
+
+async function main(): Promise<void> {
+  const wanted = process.env["PLATFORMS"]?.split(",").map((s) => s.trim()).filter(Boolean);
+  const targets = RELEASE_PLATFORMS.filter((p) => wanted === undefined || wanted.includes(p.id));
+  if (targets.length === 0) throw new Error(`PLATFORMS=${process.env["PLATFORMS"]} names none of ${RELEASE_PLATFORMS.map((p) => p.id).join(", ")}`);
+
+  const source = quickjsSource();
+  const zig = ensureZig();
+  mkdirSync(WORK, { recursive: true });
+  const { bundle, inputs } = await bundleHost();
+  const qjsc = await buildQjsc(zig, source);
+  const bytecodeC = join(WORK, "engine-bytecode.c");
+  execFileSync(qjsc, ["-e", "-s", "-m", "-n", "mailrender-engine", "-o", bytecodeC, bundle]);
+  log(`compiled the bundle to bytecode (${(statSync(bytecodeC).size / 1024).toFixed(0)} KiB of C)`);
+
+  // SHA256SUMS lists exactly this build's binaries: drop other platforms' leftovers.
+  mkdirSync(RELEASE, { recursive: true });
+  for (const entry of readdirSync(RELEASE, { withFileTypes: true })) {
+    if (entry.isDirectory() && !targets.some((t) => t.id === entry.name)) rmSync(join(RELEASE, entry.name), { recursive: true, force: true });
+  }
+  const exes = await Promise.all(targets.map((target) => link(zig, source, target, bytecodeC)));
+  const host = targets.findIndex((t) => t.id === HOST_ID);
+  if (host !== -1) log(`smoke test of the host binary passed (engine ${smokeTest(exes[host] as string)})`);
+  const sums = sha256sums(exes.map((exe) => ({ hash: sha256(exe), path: relative(RELEASE, exe).split("\\").join("/") })));
+  writeFileSync(join(RELEASE, "SHA256SUMS"), sums);
+  writeFileSync(join(RELEASE, "THIRD_PARTY_NOTICES"), thirdPartyNotices(inputs, ROOT, source, quickjsVersion(source), zigLib(zig)));
+  log(`done: ${targets.map((t) => t.id).join(", ")} (engine/dist/release/SHA256SUMS written)`);
+}
+
+/** cargo: CARGO, else on PATH, else where rustup puts it (not always on a non-login shell's PATH). */
+function cargo(): string {
+  if (process.env["CARGO"]) return process.env["CARGO"];
+  const onPath = spawnSync("cargo", ["--version"], { encoding: "utf8" });
+  if (onPath.status === 0) return "cargo";
+  const rustup = join(homedir(), ".cargo", "bin", "cargo");
+  if (existsSync(rustup)) return rustup;
+  throw new Error("cargo is needed to fetch the pinned QuickJS-ng source (set CARGO, or install Rust's cargo)");
+}
+
+/** The pinned QuickJS-ng source directory, fetched by cargo (which checks it against Cargo.lock). */
+function quickjsSource(): string {
+  const manifest = join(QUICKJS_HOST, "Cargo.toml");
+  execFileSync(cargo(), ["fetch", "--locked", "--manifest-path", manifest], { stdio: ["ignore", "ignore", "inherit"] });
+  const metadata = JSON.parse(execFileSync(cargo(), ["metadata", "--locked", "--offline", "--format-version", "1", "--manifest-path", manifest], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })) as {
+    packages: { name: string; version: string; manifest_path: string }[];
+  };
+  const crate = metadata.packages.find((p) => p.name === "libquickjs-ng-sys");
+  if (crate === undefined) throw new Error("cargo metadata lists no libquickjs-ng-sys");
+  const dir = join(dirname(crate.manifest_path), "embed", "quickjs");
+  if (!existsSync(join(dir, "quickjs.c"))) throw new Error(`no QuickJS-ng source in ${dir}`);
+  return dir;
+}
+
+/** zig from PyPI (`ziglang`), installed once into engine/dist/.tools; ZIG overrides it. */
+function ensureZig(): string[] {
+  const override = process.env["ZIG"];
+  if (override) return [override];
+  const venv = join(TOOLS, `zig-${ZIG_VERSION}`);
+  const python = join(venv, process.platform === "win32" ? "Scripts/python.exe" : "bin/python");
+  const zig = [python, "-m", "ziglang"];
+  const installed = (): boolean => existsSync(python) && spawnSync(python, ["-m", "ziglang", "version"], { encoding: "utf8" }).stdout.trim() === ZIG_VERSION;
+  if (!installed()) {
+    log(`installing ziglang==${ZIG_VERSION} from PyPI into ${relative(ROOT, venv)}`);
+    rmSync(venv, { recursive: true, force: true });
+    execFileSync("python3", ["-m", "venv", venv], { stdio: "inherit" });
+    execFileSync(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", `ziglang==${ZIG_VERSION}`], { stdio: "inherit" });
+    if (!installed()) throw new Error(`zig ${ZIG_VERSION} did not install`);
+  }
+  return zig;
+}
+
+async function bundleHost(): Promise<{ bundle: string; inputs: string[] }> {
+  const outfile = join(WORK, "mailrender-engine.mjs");
+  const shims = join(QUICKJS_HOST, "shims");
+  const result = await build({
+    entryPoints: [join(QUICKJS_HOST, "host.ts")],
+    outfile,
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    target: "es2023",
+    mainFields: ["module", "main"],
+    external: ["qjs:std", "qjs:os"],
+    // Node's modules and globals the engine uses, as far as it uses them (engine/runtimes/quickjs/shims).
+    alias: { "node:util": join(shims, "node-util.ts"), "node:fs": join(shims, "node-fs.ts") },
+    inject: [join(shims, "globals.ts")],
+    ...engineBundleOptions,
+    absWorkingDir: ROOT,
+  });
+  log(`bundled engine/runtimes/quickjs/host.ts (${(statSync(outfile).size / 1024).toFixed(0)} KiB)`);
+  return { bundle: outfile, inputs: Object.keys(result.metafile.inputs) };
+}
+
+/** Compiler flags QuickJS-ng's own build uses (CMakeLists.txt), per target. */
+function cflags(zigTarget: string): string[] {
+  const flags = ["-O2", "-D_GNU_SOURCE", "-DQJS_BUILD_LIBC", "-funsigned-char", "-fwrapv", "-Wno-everything"];
+  if (zigTarget.includes("windows")) flags.push("-DWIN32_LEAN_AND_MEAN", "-D_WIN32_WINNT=0x0601");
+  return flags;
+}
+
+/** QuickJS's own objects for one target, compiled once per QuickJS source and zig version. */
+async function libraryObjects(zig: string[], source: string, zigTarget: string): Promise<string[]> {
+  const cache = join(ENGINE, "dist", ".quickjs-objects", `${basename(dirname(dirname(source)))}-zig${ZIG_VERSION}`, zigTarget);
+  mkdirSync(cache, { recursive: true });
+  return Promise.all(
+    LIBRARY_SOURCES.map(async (file) => {
+      const object = join(cache, file.replace(/\.c$/, ".o"));
+      if (!existsSync(object)) {
+        await zigCc(zig, ["-target", zigTarget, ...cflags(zigTarget), `-I${source}`, "-c", join(source, file), "-o", `${object}.tmp`]);
+        renameSync(`${object}.tmp`, object);
+        log(`compiled ${file} for ${zigTarget}`);
+      }
+      return object;
+    }),
+  );
+}
+
+async function buildQjsc(zig: string[], source: string): Promise<string> {
+  const qjsc = join(WORK, `qjsc-${basename(dirname(dirname(source)))}`);
+  if (!existsSync(qjsc)) {
+    await zigCc(zig, ["-target", "native", ...cflags("native"), `-I${source}`, "-o", qjsc, join(source, "qjsc.c"), ...(await libraryObjects(zig, source, "native")), "-lm"]);
+  }
+  return qjsc;
+}
+
+async function link(zig: string[], source: string, target: ReleasePlatform, bytecodeC: string): Promise<string> {
+  const outDir = join(RELEASE, target.id);
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  const exe = join(outDir, exeName(target.id));
+  const objects = await libraryObjects(zig, source, target.zigTarget);
+  const system = target.zigTarget.includes("windows") ? [] : ["-lm"];
+  const staticLink = target.zigTarget.includes("linux") ? ["-static"] : [];
+  await zigCc(zig, ["-target", target.zigTarget, ...cflags(target.zigTarget), `-I${source}`, "-s", ...staticLink, "-o", exe, bytecodeC, ...objects, ...system]);
+  for (const leftover of readdirSync(outDir)) if (leftover !== exeName(target.id)) rmSync(join(outDir, leftover), { force: true });
+  log(`wrote ${relative(ROOT, exe)} (${(statSync(exe).size / 1024 / 1024).toFixed(2)} MiB)`);
+  return exe;
+}
+
+function quickjsVersion(source: string): string {
+  const header = readFileSync(join(source, "quickjs.h"), "utf8");
+  const part = (name: string): string => new RegExp(`#define QJS_VERSION_${name} (\\d+)`).exec(header)?.[1] ?? "?";
+  return `${part("MAJOR")}.${part("MINOR")}.${part("PATCH")}`;
+}
+
+/** zig's lib directory (where the libc sources and their licences are), when zig says. */
+function zigLib(zig: string[]): string | undefined {
+  const [command, ...prefix] = zig as [string, ...string[]];
+  const run = spawnSync(command, [...prefix, "env"], { encoding: "utf8" });
+  // JSON in older zig versions, ZON (`.lib_dir = "…"`) in newer ones.
+  return /"?lib_dir"?\s*[:=]\s*"([^"]+)"/.exec(run.stdout ?? "")?.[1];
+}
+
+/** zig compiles, as many at once as there are CPUs. */
+const jobs = { running: 0, waiting: [] as (() => void)[], limit: Math.max(1, availableParallelism()) };
+
+async function zigCc(zig: string[], args: string[]): Promise<void> {
+  if (jobs.running >= jobs.limit) await new Promise<void>((resume) => jobs.waiting.push(resume));
+  jobs.running++;
+  try {
+    const [command, ...prefix] = zig as [string, ...string[]];
+    const child = spawn(command, [...prefix, "cc", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (output += d.toString()));
+    const status = await new Promise<number | null>((done) => child.on("close", done));
+    if (status !== 0) throw new Error(`zig cc ${args.join(" ")} failed:\n${output}`);
+  } finally {
+    jobs.running--;
+    jobs.waiting.shift()?.();
+  }
+}
+
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`build-quickjs: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+}

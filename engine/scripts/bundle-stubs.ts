@@ -1,0 +1,41 @@
+/** What both executable builds bundle alike: the modules left out, and the minification. */
+import type { BuildOptions, Plugin } from "esbuild";
+
+/**
+ * Modules replaced by an empty module in the bundle. Each is reachable only through a code path the
+ * engine never takes, and each costs start-up: a launched binary deserialises every object its
+ * modules built at load (the startup snapshot), so a module in the bundle costs even if never run.
+ * - domutils, dom-serializer, domhandler (and entities' encoding tables): htmlparser2 re-exports
+ *   them for its DOM helpers; the engine's minifier uses only its streaming Parser.
+ * A stubbed module is a function that throws if called, so a path that does reach one fails loudly
+ * (RENDER_ERROR) instead of rendering something else. The binary tests compare the binary's output
+ * with the library's, byte for byte. Shared by the Node build (build-binary.ts) and the QuickJS
+ * build (build-quickjs.ts).
+ */
+const STUBBED = ["domutils", "dom-serializer", "domhandler"];
+const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+export const stubs: Plugin = {
+  name: "stubs",
+  setup(b) {
+    b.onResolve({ filter: new RegExp(`^(${STUBBED.map(escapeRe).join("|")})$`) }, (args) => ({ path: args.path, namespace: "stub" }));
+    b.onLoad({ filter: /.*/, namespace: "stub" }, (args) => ({
+      contents: `module.exports = function stubbed() { throw new Error(${JSON.stringify(`${args.path} is left out of the mailrender-engine binary`)}); };`,
+      loader: "js",
+    }));
+    // zod's `z.locales` (every language's messages, ~300 KB): the engine keeps zod's default English,
+    // which zod loads from locales/en.js directly.
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => (/[\\/]zod[\\/]/.test(args.importer) ? { path: "zod-locales", namespace: "empty" } : undefined));
+    b.onLoad({ filter: /.*/, namespace: "empty" }, () => ({ contents: "module.exports = {};", loader: "js" }));
+  },
+};
+
+/** esbuild options shared by the Node and the QuickJS bundles. */
+export const engineBundleOptions = {
+  plugins: [stubs],
+  // Whitespace and syntax only: identifiers stay readable in the stack of a bug report.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  legalComments: "none",
+  logLevel: "error",
+  metafile: true,
+} satisfies BuildOptions;

@@ -1,0 +1,44 @@
+/**
+ * Checks engine/dist/release as a user's download would be checked: every binary is listed in
+ * SHA256SUMS with its hash, and each one's header says the platform its folder names (ELF / Mach-O
+ * / PE and the CPU). Binaries that can run here are run by scripts/test-engine-release.sh.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { RELEASE_PLATFORMS, exeName } from "./build-quickjs.js";
+import { readSha256sums, sha256 } from "./built-binary.js";
+import { readExecutableFormat } from "./executable-format.js";
+
+const RELEASE = join(resolve(dirname(fileURLToPath(import.meta.url)), "../.."), "engine", "dist", "release");
+let passed = 0;
+let failed = 0;
+const check = (name: string, ok: boolean, detail: string): void => {
+  if (ok) passed++;
+  else failed++;
+  process.stdout.write(`${ok ? "ok  " : "FAIL"} ${name}${ok ? "" : `: ${detail}`}\n`);
+};
+
+const sums = readSha256sums(join(RELEASE, "SHA256SUMS"));
+for (const { id } of RELEASE_PLATFORMS) {
+  const file = `${id}/${exeName(id)}`;
+  const path = join(RELEASE, file);
+  if (!existsSync(path)) {
+    check(file, false, "missing");
+    continue;
+  }
+  const actual = sha256(path);
+  check(`${file} is in SHA256SUMS with its hash`, sums.get(file) === actual, `listed ${sums.get(file) ?? "nothing"}, file has ${actual}`);
+  const format = readExecutableFormat(path);
+  const expected = id.startsWith("linux") ? "ELF" : id.startsWith("darwin") ? "Mach-O" : "PE";
+  check(`${file} is ${expected} for ${id}`, format.format === expected && format.platform === id, `header says ${format.format} ${format.platform}`);
+}
+const notices = (dir: string): string => (existsSync(join(dir, "THIRD_PARTY_NOTICES")) ? readFileSync(join(dir, "THIRD_PARTY_NOTICES"), "utf8") : "");
+check(
+  "THIRD_PARTY_NOTICES in the repository is the one this build wrote",
+  notices(RELEASE) !== "" && notices(RELEASE) === notices(join(RELEASE, "../../..")),
+  "copy engine/dist/release/THIRD_PARTY_NOTICES to the repository root, then run node scripts/sync-versions.mjs",
+);
+check("SHA256SUMS lists only these binaries", sums.size === RELEASE_PLATFORMS.length, `${sums.size} entries`);
+process.stdout.write(`release check: ${passed} passed, ${failed} failed\n`);
+process.exit(failed === 0 ? 0 : 1);

@@ -1,0 +1,43 @@
+/**
+ * THIRD_PARTY_NOTICES for the release binaries: every npm package the engine bundle contains (from
+ * esbuild's metafile, with its licence text), QuickJS-ng, and the C libraries linked statically
+ * into some platforms' binaries (musl on Linux, mingw-w64's runtime on Windows).
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+interface Notice {
+  readonly name: string;
+  readonly where: string;
+  readonly licence: string;
+  readonly text: string;
+}
+
+function packageNotices(metafileInputs: readonly string[], root: string): Notice[] {
+  const dirs = new Set<string>();
+  for (const input of metafileInputs) {
+    const match = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input);
+    if (match?.[1] !== undefined) dirs.add(match[1]);
+  }
+  return [...dirs].sort().map((dir) => {
+    const manifest = JSON.parse(readFileSync(join(root, dir, "package.json"), "utf8")) as { name: string; version: string; license?: string };
+    const file = readdirSync(join(root, dir)).find((f) => /^(licen[cs]e|copying)(\.md|\.txt)?$/i.test(f));
+    if (file === undefined) throw new Error(`${manifest.name} has no licence file: add its notice by hand before shipping`);
+    return { name: `${manifest.name} ${manifest.version}`, where: "all platforms (JavaScript bundle)", licence: manifest.license ?? "see text", text: readFileSync(join(root, dir, file), "utf8") };
+  });
+}
+
+export function thirdPartyNotices(metafileInputs: readonly string[], root: string, quickjsSource: string, quickjsVersion: string, zigLib: string | undefined): string {
+  const notices: Notice[] = [
+    { name: `QuickJS-ng ${quickjsVersion}`, where: "all platforms (the JavaScript engine)", licence: "MIT", text: readFileSync(join(quickjsSource, "LICENSE"), "utf8") },
+    ...packageNotices(metafileInputs, root),
+  ];
+  const libc = (name: string, where: string, licence: string, path: string): void => {
+    if (zigLib !== undefined && existsSync(join(zigLib, path))) notices.push({ name, where, licence, text: readFileSync(join(zigLib, path), "utf8") });
+  };
+  libc("musl libc", "linux-x64, linux-arm64 (statically linked)", "MIT", "libc/musl/COPYRIGHT");
+  libc("mingw-w64 runtime", "win32-x64 (statically linked start-up code)", "ZPL-2.1 and others", "libc/mingw/COPYING");
+  const rule = "-".repeat(80);
+  const body = notices.map((n) => `${rule}\n${n.name}\nUsed in: ${n.where}\nLicence: ${n.licence}\n\n${n.text.trim()}\n`).join("\n");
+  return `THIRD-PARTY NOTICES for the mailrender-engine executable\n\nThe executable bundles the software below; each is used under the licence that follows it.\nThe mailrender code itself, including its port of mjml, is under LICENSE.\n\n${body}`;
+}
