@@ -5,6 +5,7 @@
 import { RenderError } from "./diagnostics.js";
 import { evaluateRule, isVisible, normalizeContext, type Context, type NormalizedContext } from "./data/visibility.js";
 import { readTemplate } from "./render/pipeline.js";
+import { DEFAULT_LIMITS } from "./template/limits.js";
 import type { Visibility, VisibilityRule } from "./template/common.js";
 import type { ColumnChild, ColumnNode, RowLike } from "./template/model.js";
 
@@ -43,7 +44,7 @@ function rulesOf(visibility: Visibility, context: NormalizedContext): RuleOutcom
 
 /** Every node in document order with its decision; an invalid template throws its RenderError. */
 export function explainVisibility(json: unknown, context: Context | undefined): VisibilityDecision[] {
-  const { result } = readTemplate(json);
+  const { result } = readTemplate(json, DEFAULT_LIMITS);
   if (!result.template) throw new RenderError("Invalid template", result.issues);
   const normalized = normalizeContext(context);
   const decisions: VisibilityDecision[] = [];
