@@ -2,24 +2,15 @@
 # The release binaries (make engine-all: engine/dist/release/<os>-<arch>/) tested as far as this
 # machine can: every binary against SHA256SUMS and its header (ELF / Mach-O / PE and the CPU); the
 # host's binary through all golden fixtures (one-shot, --serve, --serve --layout); the linux-arm64
-# binary under qemu-user (Debian's qemu-user-static, installed when missing) through the fixtures
-# in --serve and a few one-shot runs. Never skips: a missing tool is installed or the suite fails.
+# binary under qemu-user (Debian's qemu-user-static, from scripts/bootstrap) through the fixtures
+# in --serve and a few one-shot runs. Never skips: a missing tool fails the suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 release="engine/dist/release"
 say() { printf 'test-engine-release: %s\n' "$*" >&2; }
 
-if ! command -v qemu-aarch64-static >/dev/null 2>&1 && ! command -v qemu-aarch64 >/dev/null 2>&1; then
-  say "installing qemu-user-static"
-  sudo_cmd=()
-  if [ "$(id -u)" -ne 0 ]; then
-    command -v sudo >/dev/null || { say "need root (or sudo) to install qemu-user-static"; exit 1; }
-    sudo_cmd=(sudo)
-  fi
-  export DEBIAN_FRONTEND=noninteractive
-  "${sudo_cmd[@]}" apt-get update -qq || { say "apt-get update failed"; exit 1; }
-  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends qemu-user-static >/dev/null || { say "could not install qemu-user-static"; exit 1; }
-fi
+command -v qemu-aarch64-static >/dev/null 2>&1 || command -v qemu-aarch64 >/dev/null 2>&1 \
+  || { say "qemu-user is missing: run scripts/bootstrap (make test does)"; exit 1; }
 qemu="$(command -v qemu-aarch64-static || command -v qemu-aarch64)"
 
 node_modules/.bin/tsx engine/scripts/check-release.ts
