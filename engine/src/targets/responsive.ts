@@ -113,6 +113,8 @@ function objectRules(props: ResponsiveProps, uid: string, block: string): string
     if (border.style !== undefined) decls.push(`border-style:${border.style} !important`);
     if (border.color !== undefined) decls.push(`border-color:${border.color} !important`);
     if (border.radius !== undefined) decls.push(`border-radius:${px(border.radius)} !important`);
+    // A fluid image fills its column on phones: its border goes inside that width, not past the screen.
+    if (block === "image" && border.width !== undefined && border.width > 0) decls.push(`max-width:calc(100% - ${px(2 * border.width)}) !important`);
     // A button draws its border on its cell only (its link sits inside it).
     if (decls.length > 0) rules.push(`${block === "button" ? `.${uid} table td` : surfaceSelector(uid, block)}{${decls.join(";")}}`);
   }
@@ -144,6 +146,8 @@ export function baseCss(): string {
   return [
     ":root{color-scheme:light dark;supported-color-schemes:light dark}",
     "p{margin:0}",
+    // An image in rich content has no width of its own: it must not push a phone's page sideways.
+    "img{max-width:100%}",
     `.${HIDE_ON_DESKTOP}{display:none !important;mso-hide:all !important;max-height:0 !important;overflow:hidden !important}`,
   ].join("\n");
 }
