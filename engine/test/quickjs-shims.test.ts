@@ -60,6 +60,12 @@ describe("UTF-8", () => {
     }
   });
 
+  it("Buffer.byteLength counts as Node does, lone surrogates included", () => {
+    for (const text of ["", "abc", "é", "€", "🎉", "a\ud800b", "\udc00", "\ud800", "\udbff\udfff", `${"ü".repeat(5000)}🎉`]) {
+      expect(ShimBuffer.byteLength(text, "utf8")).toBe(Buffer.byteLength(text, "utf8"));
+    }
+  });
+
   it("Buffer.concat keeps the first `total` bytes, as Node's does", () => {
     const parts = [Uint8Array.of(1, 2, 3), Uint8Array.of(4, 5)];
     expect([...ShimBuffer.concat(parts)]).toEqual([...Buffer.concat(parts)]);

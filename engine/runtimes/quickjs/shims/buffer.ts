@@ -1,5 +1,6 @@
 /**
- * The part of Node's Buffer the engine calls (`Buffer.from` a string or bytes, `Buffer.concat`),
+ * The part of Node's Buffer the engine calls (`Buffer.from` a string or bytes, `Buffer.concat`,
+ * `Buffer.byteLength` of a string),
  * for the QuickJS runtime, which has no Buffer. What it returns are plain Uint8Arrays: the engine
  * uses only what Uint8Array has (`length`, `subarray`, `indexOf`) on them.
  */
@@ -10,6 +11,22 @@ export const Buffer = {
     if (typeof value !== "string") return Uint8Array.from(value);
     if (encoding !== undefined && encoding !== "utf8" && encoding !== "utf-8") throw new Error(`Buffer.from: unsupported encoding ${encoding}`);
     return utf8Encode(value);
+  },
+
+  /** UTF-8 size of a string without encoding it; a lone surrogate counts as U+FFFD (3 bytes), as in Node. */
+  byteLength(text: string, encoding?: string): number {
+    if (encoding !== undefined && encoding !== "utf8" && encoding !== "utf-8") throw new Error(`Buffer.byteLength: unsupported encoding ${encoding}`);
+    let bytes = 0;
+    for (let i = 0; i < text.length; i++) {
+      const unit = text.charCodeAt(i);
+      if (unit < 0x80) bytes += 1;
+      else if (unit < 0x800) bytes += 2;
+      else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+        bytes += 4;
+        i++;
+      } else bytes += 3;
+    }
+    return bytes;
   },
 
   concat(parts: readonly Uint8Array[], total?: number): Uint8Array {
