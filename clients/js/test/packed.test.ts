@@ -69,14 +69,15 @@ afterAll(async () => {
 });
 
 describe("the packed package", () => {
-  it("ships only dist/, README and CHANGELOG besides package.json", async () => {
+  it("ships only dist/, README, CHANGELOG and LICENSE besides package.json", async () => {
     const listing = JSON.parse(await npm(["pack", "--dry-run", "--ignore-scripts", "--json", CLIENT_DIR], work)) as { files: { path: string }[] }[];
     const files = listing[0]!.files.map((f) => f.path);
     expect(files).toContain("dist/esm/index.js");
     expect(files).toContain("dist/cjs/index.js");
     expect(files).toContain("dist/cjs/index.d.ts");
     expect(files).toContain("CHANGELOG.md");
-    expect(files.filter((f) => !/^(dist\/|README\.md$|CHANGELOG\.md$|package\.json$)/.test(f))).toEqual([]);
+    expect(files).toContain("LICENSE");
+    expect(files.filter((f) => !/^(dist\/|README\.md$|CHANGELOG\.md$|LICENSE$|package\.json$)/.test(f))).toEqual([]);
   });
 
   it("renders from ESM and from CommonJS, equal to the source tree's output", async () => {

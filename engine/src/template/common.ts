@@ -381,7 +381,9 @@ export const mobileOverridesSchema = z
     backgroundGradient: gradientSchema.nullish(),
     fontWeight: fontWeightSchema.nullish(),
   })
-  .catchall(z.union([cssOverrideString, z.number(), z.boolean(), z.null()]))
+  // Typed as unknown so the named object keys above fit the index signature of the published .d.ts
+  // (a consumer type-checking our declarations would fail otherwise); the values are still validated.
+  .catchall(z.union([cssOverrideString, z.number(), z.boolean(), z.null()]) as unknown as z.ZodType<unknown>)
   .nullable()
   .optional()
   .transform((value) => {
