@@ -29,7 +29,7 @@ typecheck: setup
 bootstrap:
 	bash scripts/bootstrap
 
-test: bootstrap build typecheck test-engine test-browser test-binary test-release test-server test-studio test-client-js test-client-python test-client-php
+test: bootstrap build typecheck lint test-engine test-browser test-binary test-release test-server test-studio test-client-js test-client-python test-client-php
 	@echo "make test: all suites passed"
 
 # The inner loop: type checks, the engine suite and the fixtures' completeness; no executable,

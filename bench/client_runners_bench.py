@@ -11,6 +11,7 @@ Prints figures; asserts nothing.
 
 usage: clients/python/.venv/bin/python bench/client_runners_bench.py [--runs 2000] [--load 2] [--rounds 2]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -24,7 +25,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Callable, Dict, List, Tuple
+from typing import Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "clients" / "python" / "src"))
@@ -49,7 +50,7 @@ def engine_cpu() -> float:
             continue
         comm_end = stat.rfind(")")
         fields = stat[comm_end + 2 :].split()
-        if "mailrender-eng" in stat[: comm_end] and int(fields[1]) == me:
+        if "mailrender-eng" in stat[:comm_end] and int(fields[1]) == me:
             total += (int(fields[11]) + int(fields[12])) / TICKS
     return total
 
@@ -59,7 +60,7 @@ def self_cpu() -> float:
     return t.user + t.system
 
 
-def measure(work: Callable[[], None], runs: int) -> Tuple[float, float]:
+def measure(work: Callable[[], None], runs: int) -> tuple[float, float]:
     """renders/s and CPU µs per render (client + engine) of ``work`` doing ``runs`` renders."""
     c0, e0, t0 = self_cpu(), engine_cpu(), time.perf_counter()
     work()
@@ -68,8 +69,10 @@ def measure(work: Callable[[], None], runs: int) -> Tuple[float, float]:
     return runs / seconds, cpu / runs * 1e6
 
 
-def python_rows(key: str, url: str, tid: str, data: List[DynamicData], runs: int, threads: int) -> List[Tuple[str, float, float]]:
-    rows: List[Tuple[str, float, float]] = []
+def python_rows(
+    key: str, url: str, tid: str, data: list[DynamicData], runs: int, threads: int
+) -> list[tuple[str, float, float]]:
+    rows: list[tuple[str, float, float]] = []
     with MailrenderClient(key, base_url=url) as client:
         for i in range(100):
             client.render_html(tid, data[i])
@@ -94,7 +97,7 @@ def python_rows(key: str, url: str, tid: str, data: List[DynamicData], runs: int
         rows.append(("python sync, 1 thread", *measure(single, runs)))
         rows.append((f"python sync, {threads} threads", *measure(threaded, runs // threads * threads)))
 
-    async def inflight() -> Tuple[float, float]:
+    async def inflight() -> tuple[float, float]:
         async with AsyncMailrenderClient(key, base_url=url) as client:
             for i in range(100):
                 await client.render_html(tid, data[i])
@@ -113,10 +116,12 @@ def python_rows(key: str, url: str, tid: str, data: List[DynamicData], runs: int
     return rows
 
 
-def php_rows(runs: int) -> List[Tuple[str, float, float]]:
+def php_rows(runs: int) -> list[tuple[str, float, float]]:
     if shutil.which("php") is None or not (ROOT / "clients" / "php" / "vendor" / "autoload.php").exists():
         return []
-    done = subprocess.run(["php", str(ROOT / "bench" / "php_runner_bench.php"), str(runs)], capture_output=True, check=True, text=True)
+    done = subprocess.run(
+        ["php", str(ROOT / "bench" / "php_runner_bench.php"), str(runs)], capture_output=True, check=True, text=True
+    )
     rate, cpu = json.loads(done.stdout)
     return [("php ServeEngine", rate, cpu)]
 
@@ -128,15 +133,20 @@ def main() -> None:
     parser.add_argument("--load", type=int, default=2, help="busy processes during the loaded runs")
     parser.add_argument("--rounds", type=int, default=2)
     args = parser.parse_args()
-    os.environ.setdefault("MAILRENDER_ENGINE_PATH", str(ROOT / "engine" / "dist" / engine_platform() / "mailrender-engine"))
+    os.environ.setdefault(
+        "MAILRENDER_ENGINE_PATH", str(ROOT / "engine" / "dist" / engine_platform() / "mailrender-engine")
+    )
     data = recipients(100)
-    results: Dict[Tuple[str, str], List[Tuple[float, float]]] = {}
+    results: dict[tuple[str, str], list[tuple[float, float]]] = {}
     with tempfile.TemporaryDirectory(prefix="mailrender-bench-") as tmp:
         server, url, key, tid = start_with_newsletter(tmp)
         try:
             for _ in range(args.rounds):
                 for mode in ("idle", "loaded"):
-                    load = [subprocess.Popen(["yes"], stdout=subprocess.DEVNULL) for _ in range(args.load if mode == "loaded" else 0)]
+                    load = [
+                        subprocess.Popen(["yes"], stdout=subprocess.DEVNULL)
+                        for _ in range(args.load if mode == "loaded" else 0)
+                    ]
                     try:
                         rows = python_rows(key, url, tid, data, args.runs, args.threads) + php_rows(args.runs)
                     finally:
@@ -148,8 +158,10 @@ def main() -> None:
         finally:
             server.terminate()
             server.wait()
-    print(f"realistic newsletter, html, template cached; {args.runs} renders per run, {args.rounds} rounds alternating idle / "
-          f"loaded ({args.load} busy loops); CPU = client + engine process; {os.cpu_count()} CPUs; best run shown")
+    print(
+        f"realistic newsletter, html, template cached; {args.runs} renders per run, {args.rounds} rounds alternating idle / "
+        f"loaded ({args.load} busy loops); CPU = client + engine process; {os.cpu_count()} CPUs; best run shown"
+    )
     for (name, mode), samples in results.items():
         rate = max(s[0] for s in samples)
         cpu = min(s[1] for s in samples)

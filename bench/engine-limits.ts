@@ -7,9 +7,9 @@
  */
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
-import { DEFAULT_LIMITS, render, RENDER_TARGETS, RenderError, type RenderTarget } from "../engine/src/index.js";
+import { fileURLToPath } from "node:url";
+import { DEFAULT_LIMITS, RENDER_TARGETS, RenderError, type RenderTarget, render } from "../engine/src/index.js";
 
 const RUNS = Number(process.env["BENCH_RUNS"] ?? 5);
 const BINARY = fileURLToPath(new URL(`../engine/dist/${process.platform}-${process.arch}/mailrender-engine`, import.meta.url));
@@ -22,7 +22,16 @@ const hostile = doc(Array.from({ length: 200_000 }, () => ({})));
 /** The largest newsletter-like template the node limit accepts: rows of one column holding one paragraph (3 nodes each). */
 const largest = doc(
   Array.from({ length: Math.floor(DEFAULT_LIMITS.maxNodes / 3) }, (_, i) => ({
-    columns: [{ children: [{ type: "paragraph", props: { content: `<p>Story ${i}: a paragraph of about a hundred characters, with <a href="https://example.com/${i}">a link</a>.</p>` } }] }],
+    columns: [
+      {
+        children: [
+          {
+            type: "paragraph",
+            props: { content: `<p>Story ${i}: a paragraph of about a hundred characters, with <a href="https://example.com/${i}">a link</a>.</p>` },
+          },
+        ],
+      },
+    ],
   })),
 );
 
@@ -64,8 +73,14 @@ function binaryMs(template: unknown, target: RenderTarget): { ms: number; outcom
 }
 
 console.log(`defaults: maxNodes ${DEFAULT_LIMITS.maxNodes}, maxOutputBytes ${DEFAULT_LIMITS.maxOutputBytes}; median of ${RUNS}`);
-console.log(`hostile: 200,000 empty rows, ${(JSON.stringify(hostile).length / 1024).toFixed(0)} KB; largest accepted: ${largest.rows.length} rows × 3 nodes, ${(JSON.stringify(largest).length / 1024).toFixed(0)} KB`);
-for (const [name, template] of [["minimal", doc([])], ["hostile", hostile], ["largest", largest]] as const) {
+console.log(
+  `hostile: 200,000 empty rows, ${(JSON.stringify(hostile).length / 1024).toFixed(0)} KB; largest accepted: ${largest.rows.length} rows × 3 nodes, ${(JSON.stringify(largest).length / 1024).toFixed(0)} KB`,
+);
+for (const [name, template] of [
+  ["minimal", doc([])],
+  ["hostile", hostile],
+  ["largest", largest],
+] as const) {
   for (const target of RENDER_TARGETS) {
     const lib = await libraryMs(template, target);
     const line = `${name.padEnd(8)} ${target.padEnd(12)} library ${lib.ms.toFixed(1).padStart(8)} ms (${lib.outcome})`;

@@ -7,18 +7,21 @@
  * Prints figures; asserts nothing (targets are read off the table).
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { performance } from "node:perf_hooks";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { render as renderReactEmail } from "@react-email/render";
 import { transform } from "esbuild";
 import mjml2html from "mjml";
 import { createElement, type FunctionComponent } from "react";
-import { render as renderReactEmail } from "@react-email/render";
 import { render } from "../engine/src/index.js";
 import { compileMjmlToHtml } from "../engine/src/mjml-to-html/index.js";
 
 const RUNS = Number(process.env["BENCH_RUNS"] ?? 1000);
 const CASE = process.env["BENCH_CASE"] ?? fileURLToPath(new URL("../fixtures/render/realistic-newsletter/case.json", import.meta.url));
-const fixture = JSON.parse(readFileSync(CASE, "utf8")) as { template: unknown; dynamic_data: { merge_tags?: { text?: Record<string, string> }; context?: Record<string, string> } };
+const fixture = JSON.parse(readFileSync(CASE, "utf8")) as {
+  template: unknown;
+  dynamic_data: { merge_tags?: { text?: Record<string, string> }; context?: Record<string, string> };
+};
 
 function stats(samples: number[]) {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -57,7 +60,9 @@ rmSync(tmp, { recursive: true, force: true });
 
 const engineHtml = await time(RUNS, (i) => render(fixture.template, { target: "html", dynamicData: recipients[i % recipients.length] }));
 const engineMjml = await time(RUNS, (i) => render(fixture.template, { target: "mjml", dynamicData: recipients[i % recipients.length] }));
-const mjml = await time(Math.max(500, Math.floor(RUNS / 2)), () => mjml2html(ourMjml, { validationLevel: "skip", minify: false } as Parameters<typeof mjml2html>[1]));
+const mjml = await time(Math.max(500, Math.floor(RUNS / 2)), () =>
+  mjml2html(ourMjml, { validationLevel: "skip", minify: false } as Parameters<typeof mjml2html>[1]),
+);
 const ourCompile = await time(Math.max(500, Math.floor(RUNS / 2)), () => compileMjmlToHtml(ourMjml));
 const reactEmail = await time(RUNS, () => renderReactEmail(createElement(Component)));
 

@@ -10,6 +10,7 @@ per render there (robust to a loaded machine). Plus each file's size.
 usage: engine_runtimes.py --engine LABEL=PATH [--engine ...] --request FILE [--request ...]
                           [--cold-runs 30] [--serve-renders 1000]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -19,6 +20,7 @@ import resource
 import statistics
 import subprocess
 import time
+from pathlib import Path
 
 from engine_serve_driver import percentile, serve_round_trips
 
@@ -26,7 +28,7 @@ from engine_serve_driver import percentile, serve_round_trips
 def cold_run(argv: list[str], stdin: bytes) -> tuple[float, float]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(argv, input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
+    done = subprocess.run(argv, input=stdin, capture_output=True, check=False)
     wall = (time.perf_counter() - start) * 1000
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0 or not json.loads(done.stdout).get("ok"):
@@ -48,7 +50,7 @@ def main() -> None:
         print(f"{label:<14} {os.path.getsize(path) / 1024 / 1024:7.1f} MiB  {path}")
     print()
     for request in args.request if args.cold_runs > 0 else []:
-        raw = open(request, "rb").read()
+        raw = Path(request).read_bytes()
         samples: dict[str, list[tuple[float, float]]] = {label: [] for label, _ in engines}
         for i in range(args.cold_runs + 2):
             for label, path in engines:
@@ -59,17 +61,27 @@ def main() -> None:
         for label, runs in samples.items():
             walls = [w for w, _ in runs]
             cpus = [c for _, c in runs]
-            print(f"  {label:<14} wall median {statistics.median(walls):7.1f} ms  p90 {percentile(walls, 0.9):7.1f} ms   cpu median {statistics.median(cpus):7.1f} ms")
+            print(
+                f"  {label:<14} wall median {statistics.median(walls):7.1f} ms  p90 {percentile(walls, 0.9):7.1f} ms   cpu median {statistics.median(cpus):7.1f} ms"
+            )
     if args.serve_renders > 0:
-        request = json.load(open(args.request[0]))
-        print(f"\n--serve, {os.path.basename(args.request[0])} by template_ref ({args.serve_renders} sequential round trips)")
+        request = json.loads(Path(args.request[0]).read_text())
+        print(
+            f"\n--serve, {os.path.basename(args.request[0])} by template_ref ({args.serve_renders} sequential round trips)"
+        )
         for label, path in engines:
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             times, rps = serve_round_trips(path, request, args.serve_renders)
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             # The engine process's own CPU per render (its start-up and 21 warm-up renders included).
-            cpu = ((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)) * 1000 / (args.serve_renders + 21)
-            print(f"  {label:<14} {rps:8.0f} renders/s   round trip median {statistics.median(times):.3f} ms  p90 {percentile(times, 0.9):.3f} ms   engine cpu {cpu:.3f} ms/render")
+            cpu = (
+                ((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime))
+                * 1000
+                / (args.serve_renders + 21)
+            )
+            print(
+                f"  {label:<14} {rps:8.0f} renders/s   round trip median {statistics.median(times):.3f} ms  p90 {percentile(times, 0.9):.3f} ms   engine cpu {cpu:.3f} ms/render"
+            )
 
 
 if __name__ == "__main__":

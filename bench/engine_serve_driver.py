@@ -11,6 +11,7 @@ Prints figures side by side; asserts nothing:
 
 usage: engine_serve_driver.py --binary B --node N --request REQ.json [--cold-runs 30] [--serve-renders 2000]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -18,11 +19,12 @@ import json
 import statistics
 import subprocess
 import time
+from pathlib import Path
 
 
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(p * (len(ordered) - 1)))]
 
 
 def time_spawns(commands: list[tuple[list[str], bytes]], runs: int) -> list[list[float]]:
@@ -33,7 +35,7 @@ def time_spawns(commands: list[tuple[list[str], bytes]], runs: int) -> list[list
     for i in range(runs + 2):
         for (argv, stdin), samples in zip(commands, times):
             start = time.perf_counter()
-            done = subprocess.run(argv, input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
+            done = subprocess.run(argv, input=stdin, capture_output=True, check=False)
             elapsed = (time.perf_counter() - start) * 1000
             if done.returncode != 0:
                 raise SystemExit(f"{argv[0]} exited {done.returncode}: {done.stdout[:300]!r} {done.stderr[:300]!r}")
@@ -81,7 +83,7 @@ def main() -> None:
     parser.add_argument("--serve-renders", type=int, default=2000)
     args = parser.parse_args()
 
-    raw = open(args.request, "rb").read()
+    raw = Path(args.request).read_bytes()
     request = json.loads(raw)
 
     cold, floor = time_spawns([([args.binary], raw), ([args.node, "-e", ""], b"")], args.cold_runs)
@@ -90,10 +92,19 @@ def main() -> None:
 
     cold_med, floor_med, rt_med = statistics.median(cold), statistics.median(floor), statistics.median(round_trips)
     rows = [
-        ("cold one-shot render (binary)", f"median {cold_med:7.1f} ms   p90 {percentile(cold, 0.9):7.1f} ms   ({args.cold_runs} runs)"),
-        ('node -e "" (same Node, the floor)', f"median {floor_med:7.1f} ms   p90 {percentile(floor, 0.9):7.1f} ms   ({args.cold_runs} runs)"),
+        (
+            "cold one-shot render (binary)",
+            f"median {cold_med:7.1f} ms   p90 {percentile(cold, 0.9):7.1f} ms   ({args.cold_runs} runs)",
+        ),
+        (
+            'node -e "" (same Node, the floor)',
+            f"median {floor_med:7.1f} ms   p90 {percentile(floor, 0.9):7.1f} ms   ({args.cold_runs} runs)",
+        ),
         ("  cold / floor", f"{cold_med / floor_med:5.2f}x   (target <= 2.5x)"),
-        ("--serve round trip (template_ref)", f"median {rt_med:7.3f} ms   p90 {percentile(round_trips, 0.9):7.3f} ms   (target median <= 1 ms)"),
+        (
+            "--serve round trip (template_ref)",
+            f"median {rt_med:7.3f} ms   p90 {percentile(round_trips, 0.9):7.3f} ms   (target median <= 1 ms)",
+        ),
         ("--serve throughput", f"{serve_rps:9.0f} renders/s   ({args.serve_renders} sequential round trips)"),
         ("one process per render", f"{spawn_rps:9.1f} renders/s"),
         ("  --serve / one process per render", f"{serve_rps / spawn_rps:7.0f}x   (target >= 50x)"),

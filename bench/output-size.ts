@@ -3,8 +3,8 @@
  * fixture (Gmail clips a message at 102 KB of html), rendered by the engine library.
  */
 import { gzipSync } from "node:zlib";
-import { render } from "../engine/src/index.js";
 import { listCases } from "../engine/scripts/fixture-cases.js";
+import { render } from "../engine/src/index.js";
 
 const GMAIL_CLIP = 102 * 1024;
 const rendered = await Promise.all(
@@ -18,5 +18,7 @@ const shown = ["realistic-newsletter", "realistic-receipt", largest.name].filter
 console.log("html output size (gzip level 6)");
 for (const name of shown) {
   const r = rendered.find((x) => x.name === name)!;
-  console.log(`  ${name.padEnd(24)} ${String(r.bytes).padStart(7)} B html ${String(r.gzip).padStart(6)} B gzip  ${((r.bytes / GMAIL_CLIP) * 100).toFixed(0)}% of Gmail's clip${name === largest.name ? "  (largest fixture)" : ""}`);
+  console.log(
+    `  ${name.padEnd(24)} ${String(r.bytes).padStart(7)} B html ${String(r.gzip).padStart(6)} B gzip  ${((r.bytes / GMAIL_CLIP) * 100).toFixed(0)}% of Gmail's clip${name === largest.name ? "  (largest fixture)" : ""}`,
+  );
 }

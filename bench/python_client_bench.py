@@ -13,6 +13,7 @@ nothing. Target: the sync client at >= 50% of the in-process figure.
 
 usage: clients/python/.venv/bin/python bench/python_client_bench.py [--runs 2000] [--threads 4]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -27,7 +28,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any
 
 import httpx
 
@@ -41,9 +42,9 @@ from mailrender._engine_discovery import engine_platform  # noqa: E402
 CASE = json.loads((ROOT / "fixtures" / "render" / "realistic-newsletter" / "case.json").read_text(encoding="utf-8"))
 
 
-def recipients(n: int) -> List[DynamicData]:
-    base: Dict[str, Any] = CASE.get("dynamic_data") or {}
-    out: List[DynamicData] = []
+def recipients(n: int) -> list[DynamicData]:
+    base: dict[str, Any] = CASE.get("dynamic_data") or {}
+    out: list[DynamicData] = []
     for i in range(n):
         merge_tags = dict(base.get("merge_tags") or {})
         merge_tags["text"] = {**(merge_tags.get("text") or {}), "first_name": f"Reader {i}"}
@@ -51,15 +52,24 @@ def recipients(n: int) -> List[DynamicData]:
     return out
 
 
-def start_server(tmp: str) -> "tuple[subprocess.Popen[bytes], str, str]":
+def start_server(tmp: str) -> tuple[subprocess.Popen[bytes], str, str]:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     admin = "sk_live_" + secrets.token_hex(32)
-    env = {**os.environ, "PORT": str(port), "HOST": "127.0.0.1", "MAILRENDER_SQLITE_PATH": os.path.join(tmp, "db.sqlite"),
-           "MAILRENDER_ADMIN_KEY": admin, "MAILRENDER_RATE_LIMIT_MAX": "0", "LOG_LEVEL": "warn"}
+    env = {
+        **os.environ,
+        "PORT": str(port),
+        "HOST": "127.0.0.1",
+        "MAILRENDER_SQLITE_PATH": os.path.join(tmp, "db.sqlite"),
+        "MAILRENDER_ADMIN_KEY": admin,
+        "MAILRENDER_RATE_LIMIT_MAX": "0",
+        "LOG_LEVEL": "warn",
+    }
     env.pop("DATABASE_URL", None)
-    proc = subprocess.Popen(["node", str(ROOT / "server" / "lib" / "cli.js"), "serve"], env=env, cwd=tmp, stdout=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        ["node", str(ROOT / "server" / "lib" / "cli.js"), "serve"], env=env, cwd=tmp, stdout=subprocess.DEVNULL
+    )
     url = f"http://127.0.0.1:{port}"
     for _ in range(400):
         try:
@@ -70,7 +80,7 @@ def start_server(tmp: str) -> "tuple[subprocess.Popen[bytes], str, str]":
     raise SystemExit("the server did not start")
 
 
-def start_with_newsletter(tmp: str) -> "tuple[subprocess.Popen[bytes], str, str, str]":
+def start_with_newsletter(tmp: str) -> tuple[subprocess.Popen[bytes], str, str, str]:
     """The service with the newsletter stored: its process, URL, an all-targets key and the template id."""
     proc, url, admin = start_server(tmp)
     h = {"authorization": f"Bearer {admin}"}
@@ -79,22 +89,26 @@ def start_with_newsletter(tmp: str) -> "tuple[subprocess.Popen[bytes], str, str,
     return proc, url, key, tid
 
 
-def in_process(runs: int) -> Dict[str, Any]:
-    done = subprocess.run([str(ROOT / "node_modules" / ".bin" / "tsx"), str(ROOT / "bench" / "engine_inprocess_bench.ts"), str(runs)],
-                          cwd=ROOT, capture_output=True, check=True)
+def in_process(runs: int) -> dict[str, Any]:
+    done = subprocess.run(
+        [str(ROOT / "node_modules" / ".bin" / "tsx"), str(ROOT / "bench" / "engine_inprocess_bench.ts"), str(runs)],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    )
     return json.loads(done.stdout)
 
 
-def raw_pipe(data: List[DynamicData], runs: int, layout: bool) -> float:
+def raw_pipe(data: list[DynamicData], runs: int, layout: bool) -> float:
     """A --serve round trip with nothing else: the request line out, a blocking read of the answer; with
     ``layout``, the answer is values only and joined with the layout's parts (spec/README.md)."""
     engine = os.environ["MAILRENDER_ENGINE_PATH"]
     proc = subprocess.Popen([engine, "--serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     assert proc.stdin is not None and proc.stdout is not None
-    extra: Dict[str, Any] = {"output_format": "layout"} if layout else {}
+    extra: dict[str, Any] = {"output_format": "layout"} if layout else {}
     layouts = Layouts()
 
-    def rt(doc: Dict[str, Any]) -> None:
+    def rt(doc: dict[str, Any]) -> None:
         assert proc.stdin is not None and proc.stdout is not None
         proc.stdin.write(json.dumps({**doc, **extra}).encode() + b"\n")
         proc.stdin.flush()
@@ -114,14 +128,14 @@ def raw_pipe(data: List[DynamicData], runs: int, layout: bool) -> float:
     return rate
 
 
-def sync_single(client: MailrenderClient, tid: str, data: List[DynamicData], runs: int) -> float:
+def sync_single(client: MailrenderClient, tid: str, data: list[DynamicData], runs: int) -> float:
     start = time.perf_counter()
     for i in range(runs):
         client.render_html(tid, data[i % len(data)])
     return runs / (time.perf_counter() - start)
 
 
-def sync_threads(client: MailrenderClient, tid: str, data: List[DynamicData], runs: int, threads: int) -> float:
+def sync_threads(client: MailrenderClient, tid: str, data: list[DynamicData], runs: int, threads: int) -> float:
     per = runs // threads
 
     def work(k: int) -> None:
@@ -137,7 +151,7 @@ def sync_threads(client: MailrenderClient, tid: str, data: List[DynamicData], ru
     return per * threads / (time.perf_counter() - start)
 
 
-async def async_inflight(key: str, url: str, tid: str, data: List[DynamicData], runs: int, inflight: int) -> float:
+async def async_inflight(key: str, url: str, tid: str, data: list[DynamicData], runs: int, inflight: int) -> float:
     async with AsyncMailrenderClient(key, base_url=url) as client:
         await client.render_html(tid, data[0])
         sem = asyncio.Semaphore(inflight)
@@ -156,7 +170,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=2000)
     parser.add_argument("--threads", type=int, default=4)
     args = parser.parse_args()
-    os.environ.setdefault("MAILRENDER_ENGINE_PATH", str(ROOT / "engine" / "dist" / engine_platform() / "mailrender-engine"))
+    os.environ.setdefault(
+        "MAILRENDER_ENGINE_PATH", str(ROOT / "engine" / "dist" / engine_platform() / "mailrender-engine")
+    )
     data = recipients(100)
     with tempfile.TemporaryDirectory(prefix="mailrender-bench-") as tmp:
         proc, url, key, tid = start_with_newsletter(tmp)
@@ -174,15 +190,29 @@ def main() -> None:
             proc.terminate()
             proc.wait()
     ref = reference["renders_per_second"]
-    print(f"realistic newsletter, html, template cached, {args.runs} renders each (2 cores: {os.cpu_count()} CPUs seen)")
+    print(
+        f"realistic newsletter, html, template cached, {args.runs} renders each (2 cores: {os.cpu_count()} CPUs seen)"
+    )
     print(f"  engine library in-process (tsx)          {ref:8.0f} renders/s   (yardstick)")
-    print(f"  raw --serve pipe, whole output           {pipe:8.0f} renders/s   {100 * pipe / ref:5.1f}% of in-process (no client logic, blocking read)")
-    print(f"  raw --serve pipe, layout + values        {pipe_layout:8.0f} renders/s   {100 * pipe_layout / ref:5.1f}% of in-process (as above; what the client asks for)")
-    print(f"  MailrenderClient, 1 thread               {single:8.0f} renders/s   {100 * single / ref:5.1f}% of in-process")
-    print(f"  MailrenderClient, {args.threads} threads              {threaded:8.0f} renders/s   {100 * threaded / ref:5.1f}% of in-process")
-    print(f"  AsyncMailrenderClient, 50 in flight      {concurrent:8.0f} renders/s   {100 * concurrent / ref:5.1f}% of in-process")
+    print(
+        f"  raw --serve pipe, whole output           {pipe:8.0f} renders/s   {100 * pipe / ref:5.1f}% of in-process (no client logic, blocking read)"
+    )
+    print(
+        f"  raw --serve pipe, layout + values        {pipe_layout:8.0f} renders/s   {100 * pipe_layout / ref:5.1f}% of in-process (as above; what the client asks for)"
+    )
+    print(
+        f"  MailrenderClient, 1 thread               {single:8.0f} renders/s   {100 * single / ref:5.1f}% of in-process"
+    )
+    print(
+        f"  MailrenderClient, {args.threads} threads              {threaded:8.0f} renders/s   {100 * threaded / ref:5.1f}% of in-process"
+    )
+    print(
+        f"  AsyncMailrenderClient, 50 in flight      {concurrent:8.0f} renders/s   {100 * concurrent / ref:5.1f}% of in-process"
+    )
     verdict = lambda rate: "met" if rate >= ref / 2 else "NOT met"  # noqa: E731
-    print(f"  target: sync client >= 50% of in-process -> 1 thread: {verdict(single)}; {args.threads} threads: {verdict(threaded)}")
+    print(
+        f"  target: sync client >= 50% of in-process -> 1 thread: {verdict(single)}; {args.threads} threads: {verdict(threaded)}"
+    )
 
 
 if __name__ == "__main__":

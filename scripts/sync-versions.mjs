@@ -45,7 +45,9 @@ const json = (value) => `${JSON.stringify(value, null, 2)}\n`;
 // The engine: library, npm CLI packages, the PHP installer's pin.
 const engineVersion = readJson("engine/package.json").version;
 replaceOne("engine/src/version.ts", /ENGINE_VERSION = "[^"]*"/, `ENGINE_VERSION = "${engineVersion}"`);
-const npmDirs = readdirSync(join(ROOT, "engine/npm"), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => `engine/npm/${d.name}`);
+const npmDirs = readdirSync(join(ROOT, "engine/npm"), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => `engine/npm/${d.name}`);
 for (const dir of npmDirs) {
   const manifest = readJson(`${dir}/package.json`);
   manifest.version = engineVersion;

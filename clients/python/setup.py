@@ -9,6 +9,7 @@ Release wheels for every platform come from ``scripts/build_wheels.py``, which s
 ``MAILRENDER_ENGINE_PLATFORM`` (the ``<os>-<arch>`` the wheel is for) and ``MAILRENDER_WHEEL_PLATFORM_TAG``.
 Whatever the way, the build stops when the binary's header names another OS or CPU than the wheel's.
 """
+
 import os
 import platform
 import shutil
@@ -59,16 +60,26 @@ class BuildPyWithEngine(build_py):
     def run(self):
         name = "mailrender-engine" + (".exe" if engine_platform().startswith("win32") else "")
         bundled = os.path.join(HERE, "src", "mailrender", "_bin", engine_platform(), name)
-        source = os.environ.get("MAILRENDER_ENGINE_BINARY") or os.path.join(HERE, "..", "..", "engine", "dist", engine_platform(), name)
+        source = os.environ.get("MAILRENDER_ENGINE_BINARY") or os.path.join(
+            HERE, "..", "..", "engine", "dist", engine_platform(), name
+        )
         if os.path.isfile(source):
             os.makedirs(os.path.dirname(bundled), exist_ok=True)
-            if not os.path.exists(bundled) or os.path.getmtime(source) > os.path.getmtime(bundled) or os.path.getsize(source) != os.path.getsize(bundled):
+            if (
+                not os.path.exists(bundled)
+                or os.path.getmtime(source) > os.path.getmtime(bundled)
+                or os.path.getsize(source) != os.path.getsize(bundled)
+            ):
                 shutil.copy2(source, bundled)
         if not os.path.isfile(bundled):
-            raise SystemExit(f"no engine executable for {engine_platform()}: run `make engine` in the repository, or set MAILRENDER_ENGINE_BINARY")
+            raise SystemExit(
+                f"no engine executable for {engine_platform()}: run `make engine` in the repository, or set MAILRENDER_ENGINE_BINARY"
+            )
         actual = executable_platform(bundled)
         if actual != engine_platform():
-            raise SystemExit(f"the engine executable {bundled} is for {actual}, but this wheel is for {engine_platform()}: refusing to package it")
+            raise SystemExit(
+                f"the engine executable {bundled} is for {actual}, but this wheel is for {engine_platform()}: refusing to package it"
+            )
         os.chmod(bundled, os.stat(bundled).st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
         super().run()
         # package_data copies keep the mode on POSIX, but make sure the built copy is executable too.

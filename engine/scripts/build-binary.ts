@@ -113,7 +113,10 @@ function fetchRuntime(pkg: string, version: string): string {
   if (existsSync(join(dir, "package.json"))) return dir;
   mkdirSync(RUNTIME_CACHE, { recursive: true });
   log(`fetching ${pkg}@${version}`);
-  const packed = execFileSync("npm", ["pack", `${pkg}@${version}`, "--pack-destination", RUNTIME_CACHE, "--silent"], { encoding: "utf8" }).trim().split("\n").pop() as string;
+  const packed = execFileSync("npm", ["pack", `${pkg}@${version}`, "--pack-destination", RUNTIME_CACHE, "--silent"], { encoding: "utf8" })
+    .trim()
+    .split("\n")
+    .pop() as string;
   const tarball = join(RUNTIME_CACHE, packed);
   const locked = lockedIntegrity(pkg, version);
   if (locked !== undefined) {

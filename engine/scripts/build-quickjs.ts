@@ -19,8 +19,8 @@ import { availableParallelism, homedir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
-import { engineBundleOptions } from "./bundle-stubs.js";
 import { sha256, sha256sums, smokeTest } from "./built-binary.js";
+import { engineBundleOptions } from "./bundle-stubs.js";
 import { thirdPartyNotices } from "./third-party-notices.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -49,7 +49,10 @@ const started = Date.now();
 const log = (line: string): void => void process.stderr.write(`[build-quickjs ${((Date.now() - started) / 1000).toFixed(1)}s] ${line}\n`);
 
 async function main(): Promise<void> {
-  const wanted = process.env["PLATFORMS"]?.split(",").map((s) => s.trim()).filter(Boolean);
+  const wanted = process.env["PLATFORMS"]
+    ?.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   const targets = RELEASE_PLATFORMS.filter((p) => wanted === undefined || wanted.includes(p.id));
   if (targets.length === 0) throw new Error(`PLATFORMS=${process.env["PLATFORMS"]} names none of ${RELEASE_PLATFORMS.map((p) => p.id).join(", ")}`);
 
@@ -90,7 +93,12 @@ function cargo(): string {
 function quickjsSource(): string {
   const manifest = join(QUICKJS_HOST, "Cargo.toml");
   execFileSync(cargo(), ["fetch", "--locked", "--manifest-path", manifest], { stdio: ["ignore", "ignore", "inherit"] });
-  const metadata = JSON.parse(execFileSync(cargo(), ["metadata", "--locked", "--offline", "--format-version", "1", "--manifest-path", manifest], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })) as {
+  const metadata = JSON.parse(
+    execFileSync(cargo(), ["metadata", "--locked", "--offline", "--format-version", "1", "--manifest-path", manifest], {
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+    }),
+  ) as {
     packages: { name: string; version: string; manifest_path: string }[];
   };
   const crate = metadata.packages.find((p) => p.name === "libquickjs-ng-sys");
@@ -167,7 +175,17 @@ async function libraryObjects(zig: string[], source: string, zigTarget: string):
 async function buildQjsc(zig: string[], source: string): Promise<string> {
   const qjsc = join(WORK, `qjsc-${basename(dirname(dirname(source)))}`);
   if (!existsSync(qjsc)) {
-    await zigCc(zig, ["-target", "native", ...cflags("native"), `-I${source}`, "-o", qjsc, join(source, "qjsc.c"), ...(await libraryObjects(zig, source, "native")), "-lm"]);
+    await zigCc(zig, [
+      "-target",
+      "native",
+      ...cflags("native"),
+      `-I${source}`,
+      "-o",
+      qjsc,
+      join(source, "qjsc.c"),
+      ...(await libraryObjects(zig, source, "native")),
+      "-lm",
+    ]);
   }
   return qjsc;
 }

@@ -29,7 +29,10 @@ export function sha256(file: string): string {
 
 /** SHA256SUMS text (`sha256sum -c` format), sorted by path. */
 export function sha256sums(entries: readonly { readonly hash: string; readonly path: string }[]): string {
-  return `${[...entries].sort((a, b) => a.path.localeCompare(b.path)).map((e) => `${e.hash}  ${e.path}`).join("\n")}\n`;
+  return `${[...entries]
+    .sort((a, b) => a.path.localeCompare(b.path))
+    .map((e) => `${e.hash}  ${e.path}`)
+    .join("\n")}\n`;
 }
 
 /** SHA256SUMS read back: path → hash. */

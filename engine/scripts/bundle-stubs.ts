@@ -24,7 +24,9 @@ export const stubs: Plugin = {
     }));
     // zod's `z.locales` (every language's messages, ~300 KB): the engine keeps zod's default English,
     // which zod loads from locales/en.js directly.
-    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => (/[\\/]zod[\\/]/.test(args.importer) ? { path: "zod-locales", namespace: "empty" } : undefined));
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]/.test(args.importer) ? { path: "zod-locales", namespace: "empty" } : undefined,
+    );
     b.onLoad({ filter: /.*/, namespace: "empty" }, () => ({ contents: "module.exports = {};", loader: "js" }));
   },
 };

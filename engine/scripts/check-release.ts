@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { RELEASE_PLATFORMS, exeName } from "./build-quickjs.js";
+import { exeName, RELEASE_PLATFORMS } from "./build-quickjs.js";
 import { readSha256sums, sha256 } from "./built-binary.js";
 import { readExecutableFormat } from "./executable-format.js";
 

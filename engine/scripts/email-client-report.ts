@@ -38,7 +38,9 @@ for (const [family, glob] of Object.entries(FAMILIES)) {
       for (const name of flagged) features.set(name, (features.get(name) ?? 0) + 1);
     }
     const label = output === "html" ? "html" : "react-email";
-    console.log(`${family.padEnd(10)} ${label.padEnd(11)} ${String(features.size).padStart(3)} features flagged, ${String(errors).padStart(5)} client×feature errors${unreadable.length > 0 ? `; not parsed by doiuse-email: ${unreadable.join(", ")}` : ""}`);
+    console.log(
+      `${family.padEnd(10)} ${label.padEnd(11)} ${String(features.size).padStart(3)} features flagged, ${String(errors).padStart(5)} client×feature errors${unreadable.length > 0 ? `; not parsed by doiuse-email: ${unreadable.join(", ")}` : ""}`,
+    );
     if (showFeatures) for (const [name, count] of [...features].sort()) console.log(`    ${name} (${count} fixtures)`);
   }
 }

@@ -13,9 +13,9 @@ export interface ExecutableFormat {
   readonly platform: string;
 }
 
-const ELF_MACHINES: Record<number, ExecutableFormat["arch"]> = { 0x3e: "x64", 0xb7: "arm64" };
-const MACHO_CPUS: Record<number, ExecutableFormat["arch"]> = { 0x01000007: "x64", 0x0100000c: "arm64" };
-const PE_MACHINES: Record<number, ExecutableFormat["arch"]> = { 0x8664: "x64", 0xaa64: "arm64" };
+const ELF_MACHINES: Record<number, ExecutableFormat["arch"]> = { 62: "x64", 183: "arm64" };
+const MACHO_CPUS: Record<number, ExecutableFormat["arch"]> = { 16777223: "x64", 16777228: "arm64" };
+const PE_MACHINES: Record<number, ExecutableFormat["arch"]> = { 34404: "x64", 43620: "arm64" };
 
 export function readExecutableFormat(path: string): ExecutableFormat {
   const fd = openSync(path, "r");

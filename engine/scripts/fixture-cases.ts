@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { RENDER_TARGETS, type DynamicData, type RenderTarget } from "../src/index.js";
+import { type DynamicData, RENDER_TARGETS, type RenderTarget } from "../src/index.js";
 
 export const FIXTURES_DIR = fileURLToPath(new URL("../../fixtures", import.meta.url));
 

@@ -5,11 +5,11 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { transform } from "esbuild";
 import { render as renderEmail } from "@react-email/render";
+import { transform } from "esbuild";
 import { createElement, type FunctionComponent } from "react";
-import { listCases, readExpected, type FixtureCase } from "./fixture-cases.js";
 import { BUILD_DIR } from "./build-dir.js";
+import { type FixtureCase, listCases, readExpected } from "./fixture-cases.js";
 
 export interface FixtureDocuments {
   readonly fixture: FixtureCase;

@@ -13,7 +13,8 @@ for (const kind of ["render", "errors"] as const) {
     if (!fixture.description) problems.push(`${where}: description is empty`);
     if (fixture.template === undefined) problems.push(`${where}: template is missing`);
     if (kind === "render") {
-      for (const target of RENDER_TARGETS) if (!existsSync(expectedPath(fixture, target))) problems.push(`${where}: expected output for ${target} is missing (run make fixtures)`);
+      for (const target of RENDER_TARGETS)
+        if (!existsSync(expectedPath(fixture, target))) problems.push(`${where}: expected output for ${target} is missing (run make fixtures)`);
       if (!existsSync(expectedTextPath(fixture))) problems.push(`${where}: expected.txt (plain text) is missing (run make fixtures)`);
       if (!existsSync(join(fixture.dir, "expected.warnings.json"))) problems.push(`${where}: expected.warnings.json is missing`);
     } else {

@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { RELEASE_PLATFORMS, exeName } from "./build-quickjs.js";
+import { exeName, RELEASE_PLATFORMS } from "./build-quickjs.js";
 import { readSha256sums } from "./built-binary.js";
 import { readExecutableFormat } from "./executable-format.js";
 
@@ -22,7 +22,8 @@ const sums = readSha256sums(join(RELEASE, "SHA256SUMS"));
 
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT, { recursive: true });
-const pack = (dir: string): string => execFileSync("npm", ["pack", "--silent", "--pack-destination", OUT], { cwd: dir, encoding: "utf8" }).trim().split("\n").pop() as string;
+const pack = (dir: string): string =>
+  execFileSync("npm", ["pack", "--silent", "--pack-destination", OUT], { cwd: dir, encoding: "utf8" }).trim().split("\n").pop() as string;
 
 const checksums: Record<string, string> = {};
 for (const { id } of RELEASE_PLATFORMS) {

@@ -23,13 +23,29 @@ function packageNotices(metafileInputs: readonly string[], root: string): Notice
     const manifest = JSON.parse(readFileSync(join(root, dir, "package.json"), "utf8")) as { name: string; version: string; license?: string };
     const file = readdirSync(join(root, dir)).find((f) => /^(licen[cs]e|copying)(\.md|\.txt)?$/i.test(f));
     if (file === undefined) throw new Error(`${manifest.name} has no licence file: add its notice by hand before shipping`);
-    return { name: `${manifest.name} ${manifest.version}`, where: "all platforms (JavaScript bundle)", licence: manifest.license ?? "see text", text: readFileSync(join(root, dir, file), "utf8") };
+    return {
+      name: `${manifest.name} ${manifest.version}`,
+      where: "all platforms (JavaScript bundle)",
+      licence: manifest.license ?? "see text",
+      text: readFileSync(join(root, dir, file), "utf8"),
+    };
   });
 }
 
-export function thirdPartyNotices(metafileInputs: readonly string[], root: string, quickjsSource: string, quickjsVersion: string, zigLib: string | undefined): string {
+export function thirdPartyNotices(
+  metafileInputs: readonly string[],
+  root: string,
+  quickjsSource: string,
+  quickjsVersion: string,
+  zigLib: string | undefined,
+): string {
   const notices: Notice[] = [
-    { name: `QuickJS-ng ${quickjsVersion}`, where: "all platforms (the JavaScript engine)", licence: "MIT", text: readFileSync(join(quickjsSource, "LICENSE"), "utf8") },
+    {
+      name: `QuickJS-ng ${quickjsVersion}`,
+      where: "all platforms (the JavaScript engine)",
+      licence: "MIT",
+      text: readFileSync(join(quickjsSource, "LICENSE"), "utf8"),
+    },
     ...packageNotices(metafileInputs, root),
   ];
   const libc = (name: string, where: string, licence: string, path: string): void => {

@@ -4,14 +4,20 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { render, RenderError } from "../src/index.js";
+import { RenderError, render } from "../src/index.js";
 import { expectedPath, expectedTextPath, listCases, RENDER_TARGETS } from "./fixture-cases.js";
 
 let written = 0;
 for (const fixture of listCases("render")) {
   const warnings: Record<string, unknown> = {};
   for (const target of RENDER_TARGETS) {
-    const result = await render(fixture.template, { target, dynamicData: fixture.dynamicData, minify: fixture.minify, strict: fixture.strict, plainText: true });
+    const result = await render(fixture.template, {
+      target,
+      dynamicData: fixture.dynamicData,
+      minify: fixture.minify,
+      strict: fixture.strict,
+      plainText: true,
+    });
     writeFileSync(expectedPath(fixture, target), result.output);
     // The plain text does not depend on the target (the fixture tests check that it is the same for all).
     if (target === "html") {

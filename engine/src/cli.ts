@@ -8,13 +8,13 @@
  */
 import fs from "node:fs";
 import v8 from "node:v8";
+import { zodParseOptions } from "./parse-options.js";
 import { guardConsole } from "./protocol/console-guard.js";
 import { EXIT } from "./protocol/errors.js";
 import { libraryEngine } from "./protocol/library-engine.js";
 import { runMain } from "./protocol/main.js";
-import { zodParseOptions } from "./parse-options.js";
-import { renderCaching } from "./render/pipeline.js";
 import { warmUp } from "./protocol/warmup.js";
+import { renderCaching } from "./render/pipeline.js";
 
 function start(): void {
   // One render per process except in --serve: zod's compiled parsers would run once, cold, and

@@ -2,11 +2,12 @@
  * Why each row, spacer, column and block of a template is shown or hidden for a given context: the
  * studio's visibility panel. The decisions are the render's own (`isVisible`, `evaluateRule`).
  */
+
+import { type Context, evaluateRule, isVisible, type NormalizedContext, normalizeContext } from "./data/visibility.js";
 import { RenderError } from "./diagnostics.js";
-import { evaluateRule, isVisible, normalizeContext, type Context, type NormalizedContext } from "./data/visibility.js";
 import { readTemplate } from "./render/pipeline.js";
-import { DEFAULT_LIMITS } from "./template/limits.js";
 import type { Visibility, VisibilityRule } from "./template/common.js";
+import { DEFAULT_LIMITS } from "./template/limits.js";
 import type { ColumnChild, ColumnNode, RowLike } from "./template/model.js";
 
 export interface RuleOutcome {
@@ -35,7 +36,13 @@ export interface VisibilityDecision {
 }
 
 function outcome(rule: VisibilityRule, context: NormalizedContext): RuleOutcome {
-  return { tag: rule.tag, operator: rule.operator, value: String(rule.value ?? ""), actual: context.get(rule.tag.toLowerCase()) ?? null, passed: evaluateRule(rule, context) };
+  return {
+    tag: rule.tag,
+    operator: rule.operator,
+    value: String(rule.value ?? ""),
+    actual: context.get(rule.tag.toLowerCase()) ?? null,
+    passed: evaluateRule(rule, context),
+  };
 }
 
 function rulesOf(visibility: Visibility, context: NormalizedContext): RuleOutcome[] {

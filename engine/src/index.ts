@@ -3,18 +3,19 @@
  *
  *   const { output, warnings } = await render(template, { target: "html", dynamicData });
  */
-import { readTemplate } from "./render/pipeline.js";
+
 import { RenderError, type RenderWarning, type ValidationIssue } from "./diagnostics.js";
+import { readTemplate } from "./render/pipeline.js";
 import { resolveLimits } from "./template/limits.js";
 import type { RenderLimits } from "./types.js";
 
-export { prepareTemplate, render, type PreparedTemplate } from "./render/pipeline.js";
-export { inspectTemplate, type InspectResult, type InspectedMergeTag } from "./inspect.js";
-export { explainVisibility, type RuleOutcome, type VisibilityDecision } from "./explain-visibility.js";
 export { RenderError, type RenderWarning, type ValidationIssue, type WarningCode } from "./diagnostics.js";
-export { RENDER_TARGETS, type DynamicData, type MergeTagValues, type RenderLimits, type RenderOptions, type RenderResult, type RenderTarget } from "./types.js";
+export { explainVisibility, type RuleOutcome, type VisibilityDecision } from "./explain-visibility.js";
+export { type InspectedMergeTag, type InspectResult, inspectTemplate } from "./inspect.js";
+export { type PreparedTemplate, prepareTemplate, render } from "./render/pipeline.js";
+export { type TemplateJson, templateDocumentSchema } from "./template/document-schema.js";
 export { DEFAULT_LIMITS } from "./template/limits.js";
-export { templateDocumentSchema, type TemplateJson } from "./template/document-schema.js";
+export { type DynamicData, type MergeTagValues, RENDER_TARGETS, type RenderLimits, type RenderOptions, type RenderResult, type RenderTarget } from "./types.js";
 export { ENGINE_VERSION } from "./version.js";
 
 export interface ValidationResult {

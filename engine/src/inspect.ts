@@ -3,15 +3,16 @@
  * and its default) and the context keys its visibility rules read. Users run this to catch a typo
  * in a tag or key before sending.
  */
-import { RenderError, type ValidationIssue, type RenderWarning } from "./diagnostics.js";
-import type { ParseResult } from "./template/parse.js";
+
 import type { MergeTagGroup } from "./data/merge-tags.js";
+import { RenderError, type RenderWarning, type ValidationIssue } from "./diagnostics.js";
 import { Emitter, type SlotPosition } from "./render/emitter.js";
 import { readTemplate } from "./render/pipeline.js";
-import { DEFAULT_LIMITS } from "./template/limits.js";
 import { DocumentContext } from "./targets/context.js";
 import { renderMjmlDocument } from "./targets/mjml.js";
+import { DEFAULT_LIMITS } from "./template/limits.js";
 import type { Template } from "./template/model.js";
+import type { ParseResult } from "./template/parse.js";
 
 export interface InspectedMergeTag {
   /** The tag's name, without group. */
@@ -51,7 +52,13 @@ export function inspectTemplate(json: unknown): InspectResult {
   const tags = new Map<string, { name: string; group: MergeTagGroup | null; reads: MergeTagGroup; positions: Set<SlotPosition>; default: string | null }>();
   for (const { ref, position } of out.slots) {
     const key = `${ref.group ?? ""}.${ref.name}`;
-    const entry = tags.get(key) ?? { name: ref.name, group: ref.group ?? null, reads: ref.group ?? GROUP_FOR_POSITION[position], positions: new Set<SlotPosition>(), default: ref.fallback ?? null };
+    const entry = tags.get(key) ?? {
+      name: ref.name,
+      group: ref.group ?? null,
+      reads: ref.group ?? GROUP_FOR_POSITION[position],
+      positions: new Set<SlotPosition>(),
+      default: ref.fallback ?? null,
+    };
     entry.positions.add(position);
     tags.set(key, entry);
   }

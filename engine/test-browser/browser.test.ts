@@ -8,8 +8,8 @@ import { mkdirSync } from "node:fs";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILD_DIR } from "../scripts/build-dir.js";
-import { fixtureDocuments } from "../scripts/fixture-documents.js";
 import { listCases } from "../scripts/fixture-cases.js";
+import { fixtureDocuments } from "../scripts/fixture-documents.js";
 import { compact, desktopContent, multiColumnRows, type RowColumns } from "./expectations.js";
 import { solidPng } from "./png.js";
 
@@ -59,7 +59,8 @@ async function load(page: Page, html: string): Promise<void> {
 /** The page's visible text (compacted like the expectations) and the targets of its visible links. */
 function visibleContent(page: Page): Promise<{ text: string; links: string[] }> {
   return page.evaluate(() => {
-    const shown = (element: Element | null) => element !== null && element.checkVisibility({ opacityProperty: true, visibilityProperty: true }) && element.getClientRects().length > 0;
+    const shown = (element: Element | null) =>
+      element?.checkVisibility({ opacityProperty: true, visibilityProperty: true }) && element.getClientRects().length > 0;
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     let text = "";
     for (let node = walker.nextNode(); node; node = walker.nextNode()) if (shown(node.parentElement)) text += node.textContent ?? "";
@@ -69,7 +70,11 @@ function visibleContent(page: Page): Promise<{ text: string; links: string[] }> 
 }
 
 /** Where each marker text is drawn, found in document order (a later column's text comes after an earlier one's). */
-function markerBoxes(page: Page, markers: string[], after: number): Promise<{ boxes: Array<{ left: number; right: number; top: number; bottom: number } | null>; end: number }> {
+function markerBoxes(
+  page: Page,
+  markers: string[],
+  after: number,
+): Promise<{ boxes: Array<{ left: number; right: number; top: number; bottom: number } | null>; end: number }> {
   return page.evaluate(
     (markers, after) => {
       const squeeze = (s: string) => s.replace(/[\u034f\u200a-\u200f\u2028\u2029\ufeff\u00ad]/g, "").replace(/\s+/g, "");
@@ -77,7 +82,7 @@ function markerBoxes(page: Page, markers: string[], after: number): Promise<{ bo
       const nodes: Text[] = [];
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
         const parent = node.parentElement;
-        if (parent && parent.checkVisibility() && parent.getClientRects().length > 0) nodes.push(node as Text);
+        if (parent?.checkVisibility() && parent.getClientRects().length > 0) nodes.push(node as Text);
       }
       let index = after;
       const boxes = markers.map((marker) => {
@@ -115,7 +120,8 @@ async function checkColumns(page: Page, rows: RowColumns[]): Promise<string[]> {
       const stacked = b.top >= a.bottom - 1;
       const sideBySide = b.left >= a.right - 1 && b.top < a.bottom;
       if (row.mobileStack && !stacked) problems.push(`${row.row}: columns ${i} and ${i + 1} side by side at ${PHONE} px, expected stacked`);
-      if (!row.mobileStack && !sideBySide) problems.push(`${row.row}: columns ${i} and ${i + 1} stacked at ${PHONE} px, expected side by side (mobileStack false)`);
+      if (!row.mobileStack && !sideBySide)
+        problems.push(`${row.row}: columns ${i} and ${i + 1} stacked at ${PHONE} px, expected side by side (mobileStack false)`);
     }
   }
   return problems;
@@ -127,7 +133,17 @@ beforeAll(async () => {
     executablePath: process.env["CHROMIUM"] ?? "/usr/bin/chromium",
     headless: true,
     userDataDir: `${BUILD_DIR}/profile-${process.pid}`,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars", "--font-render-hinting=none"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--hide-scrollbars",
+      "--font-render-hinting=none",
+    ],
   });
   page = await openPage();
 });
@@ -150,9 +166,17 @@ describe.each(cases.map((c) => [c.name] as const))("%s", (name) => {
     await page.screenshot({ path: `${SCREENSHOTS}/${name}.${target}.${DESKTOP}.png`, fullPage: true });
     const seen = await visibleContent(page);
     const text = compact(seen.text);
-    expect(expected.texts.filter((chunk) => !text.includes(chunk)), "text missing at 800 px").toEqual([]);
-    expect(expected.links.filter((link) => !seen.links.includes(link)), "links missing at 800 px").toEqual([]);
-    const broken = await page.evaluate(() => [...document.images].filter((img) => img.getAttribute("src") && (!img.complete || img.naturalWidth === 0)).map((img) => img.src));
+    expect(
+      expected.texts.filter((chunk) => !text.includes(chunk)),
+      "text missing at 800 px",
+    ).toEqual([]);
+    expect(
+      expected.links.filter((link) => !seen.links.includes(link)),
+      "links missing at 800 px",
+    ).toEqual([]);
+    const broken = await page.evaluate(() =>
+      [...document.images].filter((img) => img.getAttribute("src") && (!img.complete || img.naturalWidth === 0)).map((img) => img.src),
+    );
     expect(broken, "images that did not load").toEqual([]);
 
     await emulate(PHONE, true);

@@ -65,7 +65,11 @@ describe("render", () => {
 
   it("--plain-text prints the plain-text version instead of the output", async () => {
     const run = await cli("render", "--template", file("t.json"), "--data", file("d.json"), "--target", "html", "--plain-text");
-    const direct = await render(WARMUP_TEMPLATE, { target: "html", dynamicData: { merge_tags: { text: { first_name: "Grace" } }, context: { plan: "pro" } }, plainText: true });
+    const direct = await render(WARMUP_TEMPLATE, {
+      target: "html",
+      dynamicData: { merge_tags: { text: { first_name: "Grace" } }, context: { plan: "pro" } },
+      plainText: true,
+    });
     expect(run.code).toBe(0);
     expect(direct.text).toMatch(/\S/);
     expect(run.stdout).toBe(direct.text);

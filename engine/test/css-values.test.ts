@@ -19,7 +19,8 @@ describe("CSS values from the template", () => {
   });
 
   it("font families: each name bare or in matching quotes", () => {
-    for (const ok of ["Arial", "'Open Sans', Arial, sans-serif", '"Times New Roman" , serif', "Font-Name_2.0"]) expect(fontFamilySchema.safeParse(ok).success).toBe(true);
+    for (const ok of ["Arial", "'Open Sans', Arial, sans-serif", '"Times New Roman" , serif', "Font-Name_2.0"])
+      expect(fontFamilySchema.safeParse(ok).success).toBe(true);
     for (const bad of ['"Arial', "Arial'", "'a'b'", "x, 'y", "Arial;color:red", "a{b}"]) expect(fontFamilySchema.safeParse(bad).success).toBe(false);
   });
 

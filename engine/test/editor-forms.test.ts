@@ -4,10 +4,10 @@
  * text, link targets, image sources (so the same blocks shown and hidden).
  */
 import { describe, expect, it } from "vitest";
+import { listCases } from "../scripts/fixture-cases.js";
 import { render } from "../src/index.js";
 import { compileMjmlToHtml } from "../src/mjml-to-html/index.js";
 import type { RenderTarget } from "../src/types.js";
-import { listCases } from "../scripts/fixture-cases.js";
 import { toExport, toHydrated } from "./support/editor-form.js";
 import { visibleContent } from "./support/html-text.js";
 
@@ -18,7 +18,15 @@ const FORMS = { hydrated: toHydrated, export: toExport } as const;
 function reading(target: RenderTarget, output: string) {
   if (target === "react-email") {
     const urls = [...output.matchAll(/\b(href|src)="([^"]*)"/g)].map((m) => `${m[1]}=${m[2]}`);
-    return { urls, text: output.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").replace(/style=\{\{[^}]*\}\}/g, "").trim().length > 0 };
+    return {
+      urls,
+      text:
+        output
+          .replace(/<[^>]*>/g, " ")
+          .replace(/\s+/g, " ")
+          .replace(/style=\{\{[^}]*\}\}/g, "")
+          .trim().length > 0,
+    };
   }
   return visibleContent(target === "mjml" ? compileMjmlToHtml(output) : output);
 }

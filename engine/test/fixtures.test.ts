@@ -1,7 +1,7 @@
 /** Every golden case renders byte for byte as recorded (goldens change only through `make fixtures`). */
 import { describe, expect, it } from "vitest";
-import { render, RenderError } from "../src/index.js";
-import { listCases, readExpected, readExpectedError, readExpectedText, readExpectedWarnings, RENDER_TARGETS } from "../scripts/fixture-cases.js";
+import { listCases, RENDER_TARGETS, readExpected, readExpectedError, readExpectedText, readExpectedWarnings } from "../scripts/fixture-cases.js";
+import { RenderError, render } from "../src/index.js";
 
 const renderCases = listCases("render");
 const errorCases = listCases("errors");
@@ -13,7 +13,13 @@ describe("golden fixtures", () => {
 
   describe.each(renderCases.map((c) => [c.name, c] as const))("render/%s", (_name, fixture) => {
     it.each(RENDER_TARGETS.map((t) => [t]))("%s equals the golden output", async (target) => {
-      const result = await render(fixture.template, { target, dynamicData: fixture.dynamicData, minify: fixture.minify, strict: fixture.strict, plainText: true });
+      const result = await render(fixture.template, {
+        target,
+        dynamicData: fixture.dynamicData,
+        minify: fixture.minify,
+        strict: fixture.strict,
+        plainText: true,
+      });
       expect(result.output).toBe(readExpected(fixture, target));
       expect(result.text).toBe(readExpectedText(fixture));
       expect(result.warnings.map(({ code, path }) => ({ code, path }))).toEqual(readExpectedWarnings(fixture)[target]);
@@ -23,7 +29,12 @@ describe("golden fixtures", () => {
   describe.each(errorCases.map((c) => [c.name, c] as const))("errors/%s", (_name, fixture) => {
     it("fails with the recorded error", async () => {
       const expected = readExpectedError(fixture);
-      const error = await render(fixture.template, { target: fixture.target ?? "html", dynamicData: fixture.dynamicData, minify: fixture.minify, strict: fixture.strict }).then(
+      const error = await render(fixture.template, {
+        target: fixture.target ?? "html",
+        dynamicData: fixture.dynamicData,
+        minify: fixture.minify,
+        strict: fixture.strict,
+      }).then(
         () => undefined,
         (e: unknown) => e,
       );

@@ -1,6 +1,6 @@
 /** Size limits: the node count before parsing, the output size after rendering, in the library and the protocol. */
 import { describe, expect, it } from "vitest";
-import { DEFAULT_LIMITS, prepareTemplate, render, RenderError, validateTemplate, type RenderLimits } from "../src/index.js";
+import { DEFAULT_LIMITS, prepareTemplate, RenderError, type RenderLimits, render, validateTemplate } from "../src/index.js";
 import { createHandler } from "../src/protocol/handler.js";
 import { libraryEngine } from "../src/protocol/library-engine.js";
 import type { ErrorResponse, OkResponse } from "../src/protocol/schema.js";
@@ -23,7 +23,9 @@ describe("node limit", () => {
     const hostile = doc(Array.from({ length: 200_000 }, () => ({})));
     for (const target of ["html", "mjml", "react-email"] as const) {
       const error = await failure(hostile, undefined, target);
-      expect(error.issues).toEqual([{ loc: ["rows", String(DEFAULT_LIMITS.maxNodes)], msg: expect.stringContaining("more than 2000 nodes"), type: "too_many_nodes" }]);
+      expect(error.issues).toEqual([
+        { loc: ["rows", String(DEFAULT_LIMITS.maxNodes)], msg: expect.stringContaining("more than 2000 nodes"), type: "too_many_nodes" },
+      ]);
     }
     expect(validateTemplate(hostile).issues[0]?.type).toBe("too_many_nodes");
   });
@@ -91,7 +93,9 @@ describe("output limit", () => {
   });
 
   it("recipient values count: a long value pushes a small template over the default", async () => {
-    const error = await render(template, { target: "html", dynamicData: { merge_tags: { text: { name: "x".repeat(DEFAULT_LIMITS.maxOutputBytes) } } } }).catch((e: unknown) => e);
+    const error = await render(template, { target: "html", dynamicData: { merge_tags: { text: { name: "x".repeat(DEFAULT_LIMITS.maxOutputBytes) } } } }).catch(
+      (e: unknown) => e,
+    );
     expect((error as RenderError).issues[0]?.type).toBe("output_too_large");
   });
 });

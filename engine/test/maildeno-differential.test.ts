@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { render } from "../src/index.js";
 import { toExport, toHydrated } from "./support/editor-form.js";
 import { CONTEXT, generateTemplates, MERGE_TAGS } from "./support/generated-templates.js";
-import { visibleContent, type VisibleContent } from "./support/html-text.js";
+import { type VisibleContent, visibleContent } from "./support/html-text.js";
 import { renderWithReference } from "./support/maildeno-reference.js";
 
 const COUNT = 300;
@@ -39,7 +39,8 @@ const minus = (a: readonly string[], b: readonly string[]) => {
  */
 const DEVIATIONS = {
   /** The reference leaves merge tags it does not resolve (bare `{{ name }}` of a group, tags in block props such as a button link) as visible text and literal URLs; we substitute them. */
-  "merge tags left visible": (ours: string[], theirs: string[]) => ours.every((x) => MERGE_VALUES.has(x) || x === "https://example.com/promo") && theirs.every((x) => x === "{{" || x.startsWith("{{")),
+  "merge tags left visible": (ours: string[], theirs: string[]) =>
+    ours.every((x) => MERGE_VALUES.has(x) || x === "https://example.com/promo") && theirs.every((x) => x === "{{" || x.startsWith("{{")),
 } as const;
 
 describe("the Maildeno engine and ours read the same", () => {
@@ -57,7 +58,8 @@ describe("the Maildeno engine and ours read the same", () => {
         (e: unknown) => ({ error: String(e) }),
       );
       if ("error" in ours || "error" in ref) {
-        if (!("error" in ours && "error" in ref)) unexplained.push(`${c.name}: acceptance differs (ours ${"error" in ours ? ours.error : "ok"}, reference ${"error" in ref ? ref.error : "ok"})`);
+        if (!("error" in ours && "error" in ref))
+          unexplained.push(`${c.name}: acceptance differs (ours ${"error" in ours ? ours.error : "ok"}, reference ${"error" in ref ? ref.error : "ok"})`);
         continue;
       }
       accepted++;
@@ -75,7 +77,9 @@ describe("the Maildeno engine and ours read the same", () => {
         else unexplained.push(`${c.name} ${key}: only ours ${JSON.stringify(onlyOurs)}, only the reference ${JSON.stringify(onlyTheirs)}`);
       }
     }
-    console.log(`maildeno differential: ${accepted}/${COUNT} accepted by both; explained deviations ${JSON.stringify(explained)}; unexplained ${unexplained.length}`);
+    console.log(
+      `maildeno differential: ${accepted}/${COUNT} accepted by both; explained deviations ${JSON.stringify(explained)}; unexplained ${unexplained.length}`,
+    );
     expect(unexplained).toEqual([]);
     expect(accepted).toBe(COUNT);
   }, 300_000);
@@ -83,18 +87,40 @@ describe("the Maildeno engine and ours read the same", () => {
 
 /** Visibility spellings and semantics the generator does not vary, one shown/hidden probe each. */
 const PROBES: Array<{ name: string; visibility: unknown; deviation?: string }> = [
-  { name: "match ANY", visibility: { enabled: true, match: "ANY", rules: [{ tag: "plan", operator: "==", value: "x" }, { tag: "plan", operator: "==", value: "pro" }] } },
+  {
+    name: "match ANY",
+    visibility: {
+      enabled: true,
+      match: "ANY",
+      rules: [
+        { tag: "plan", operator: "==", value: "x" },
+        { tag: "plan", operator: "==", value: "pro" },
+      ],
+    },
+  },
   { name: "enabled 'false'", visibility: { enabled: "false", match: "all", rules: [{ tag: "plan", operator: "==", value: "x" }] } },
-  { name: "enabled 'true'", visibility: { enabled: "true", match: "all", rules: [{ tag: "plan", operator: "==", value: "x" }] }, deviation: "enabled as the string true is on" },
+  {
+    name: "enabled 'true'",
+    visibility: { enabled: "true", match: "all", rules: [{ tag: "plan", operator: "==", value: "x" }] },
+    deviation: "enabled as the string true is on",
+  },
   { name: "operator CONTAINS", visibility: { enabled: true, match: "all", rules: [{ tag: "plan", operator: "CONTAINS", value: "zz" }] } },
   { name: "empty tag == ''", visibility: { enabled: true, match: "all", rules: [{ tag: "", operator: "==", value: "" }] } },
   { name: "empty tag == 'pro'", visibility: { enabled: true, match: "all", rules: [{ tag: "", operator: "==", value: "pro" }] } },
-  { name: "alias equals", visibility: { enabled: true, match: "all", rules: [{ tag: "plan", operator: "equals", value: "x" }] }, deviation: "aliases keep their meaning" },
+  {
+    name: "alias equals",
+    visibility: { enabled: true, match: "all", rules: [{ tag: "plan", operator: "equals", value: "x" }] },
+    deviation: "aliases keep their meaning",
+  },
   { name: "date_on a non-date", visibility: { enabled: true, match: "all", rules: [{ tag: "n", operator: "date_on", value: "2001-02-01" }] } },
   { name: "date-time without offset", visibility: { enabled: true, match: "all", rules: [{ tag: "d", operator: "date_on", value: "2026-03-04" }] } },
   { name: "contains '' on a missing key", visibility: { enabled: true, match: "all", rules: [{ tag: "nope", operator: "contains", value: "" }] } },
   { name: "not_contains '' on a missing key", visibility: { enabled: true, match: "all", rules: [{ tag: "nope", operator: "not_contains", value: "" }] } },
-  { name: "keys differing in case", visibility: { enabled: true, match: "all", rules: [{ tag: "Plan", operator: "==", value: "a" }] }, deviation: "the exact-case key wins" },
+  {
+    name: "keys differing in case",
+    visibility: { enabled: true, match: "all", rules: [{ tag: "Plan", operator: "==", value: "a" }] },
+    deviation: "the exact-case key wins",
+  },
   { name: "number with a unit", visibility: { enabled: true, match: "all", rules: [{ tag: "w", operator: ">", value: "5" }] } },
   { name: "in with an untrimmed value", visibility: { enabled: true, match: "all", rules: [{ tag: "sp", operator: "in", value: "pro" }] } },
 ];
@@ -103,7 +129,19 @@ describe("visibility probes against the Maildeno engine", () => {
   it("shows the same blocks, except the deviations spec/template.md lists", async () => {
     const context = { plan: "pro", Plan: "a", n: "2", d: "2026-03-04T23:30:00", w: "10px", sp: " pro " };
     const templates = PROBES.map(({ visibility }) =>
-      toHydrated({ template_id: "probe", template_name: "Probe", canvas: {}, schema_version: "1.0", rows: [{ type: "row", visibility, columns: [{ width: 100, children: [{ type: "component", componentType: "paragraph", props: { content: "<p>PROBE</p>" } }] }] }] }),
+      toHydrated({
+        template_id: "probe",
+        template_name: "Probe",
+        canvas: {},
+        schema_version: "1.0",
+        rows: [
+          {
+            type: "row",
+            visibility,
+            columns: [{ width: 100, children: [{ type: "component", componentType: "paragraph", props: { content: "<p>PROBE</p>" } }] }],
+          },
+        ],
+      }),
     );
     const reference = await renderWithReference(templates.map((template) => ({ template, target: "html", dynamic_data: { context } })));
     const outcome = await Promise.all(

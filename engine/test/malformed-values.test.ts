@@ -6,11 +6,11 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { render, RENDER_TARGETS } from "../src/index.js";
+import { RENDER_TARGETS, render } from "../src/index.js";
 import { createHandler } from "../src/protocol/handler.js";
 import { libraryEngine } from "../src/protocol/library-engine.js";
-import { TemplateStore } from "../src/protocol/template-store.js";
 import type { OkResponse } from "../src/protocol/schema.js";
+import { TemplateStore } from "../src/protocol/template-store.js";
 import { LONE_SURROGATE, malformed, POSITIONS, positionTemplate } from "./support/malformed-values.js";
 
 describe("a lone surrogate in a merge-tag value never fails a render", () => {
@@ -35,7 +35,10 @@ describe("a lone surrogate in a merge-tag value never fails a render", () => {
   }
 
   it("a tag's default is not recipient data, but a malformed one is replaced all the same", async () => {
-    const template = { ...positionTemplate("url-part"), rows: [{ columns: [{ children: [{ type: "paragraph", props: { content: "<a href=\"https://e.example/{{ v|'\uD800' }}\">x</a>" } }] }] }] };
+    const template = {
+      ...positionTemplate("url-part"),
+      rows: [{ columns: [{ children: [{ type: "paragraph", props: { content: "<a href=\"https://e.example/{{ v|'\uD800' }}\">x</a>" } }] }] }],
+    };
     const result = await render(template, { target: "html" });
     expect(result.output).toContain("https://e.example/%EF%BF%BD");
   });

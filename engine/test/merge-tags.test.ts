@@ -27,7 +27,18 @@ const template = (content: string, link = "https://example.com") => ({
   template_name: "T",
   schema_version: "1.0",
   canvas: {},
-  rows: [{ columns: [{ children: [{ type: "component", componentType: "paragraph", props: { content } }, { type: "component", componentType: "button", props: { text: "Go", link } }] }] }],
+  rows: [
+    {
+      columns: [
+        {
+          children: [
+            { type: "component", componentType: "paragraph", props: { content } },
+            { type: "component", componentType: "button", props: { text: "Go", link } },
+          ],
+        },
+      ],
+    },
+  ],
 });
 
 describe("merge-tag resolution", () => {

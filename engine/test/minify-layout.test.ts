@@ -10,7 +10,8 @@ describe("minifyMarkup", () => {
     expect(minifyMarkup("<b>a</b> <i>b</i>")).toBe("<b>a</b> <i>b</i>");
   });
   it("keeps comments, and only trims lines inside style, script and comments", () => {
-    const source = "<head>\n  <style>\n    a { color: red; }\n\n\n    b { x: y; }\n  </style>\n  <!--[if mso]>\n    <xml>  keep  </xml>\n  <![endif]-->\n</head>";
+    const source =
+      "<head>\n  <style>\n    a { color: red; }\n\n\n    b { x: y; }\n  </style>\n  <!--[if mso]>\n    <xml>  keep  </xml>\n  <![endif]-->\n</head>";
     expect(minifyMarkup(source)).toBe("<head><style>\na { color: red; }\nb { x: y; }\n</style><!--[if mso]>\n<xml>  keep  </xml>\n<![endif]--></head>");
   });
   it("leaves pre alone and tidies tag whitespace", () => {

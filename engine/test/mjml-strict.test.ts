@@ -1,9 +1,9 @@
 /** Every `mjml` output is MJML that mjml itself compiles at strict validation with no errors. */
 import mjml2html from "mjml";
 import { describe, expect, it } from "vitest";
-import { render, RenderError } from "../src/index.js";
-import { CSS_COLOR_NAMES } from "../src/template/color-names.js";
 import { listCases } from "../scripts/fixture-cases.js";
+import { RenderError, render } from "../src/index.js";
+import { CSS_COLOR_NAMES } from "../src/template/color-names.js";
 
 describe("mjml target compiles with mjml at validationLevel strict", () => {
   it.each(listCases("render").map((c) => [c.name, c] as const))("%s", async (_name, fixture) => {
@@ -26,7 +26,9 @@ describe("colours the template schema accepts", () => {
       rows: CSS_COLOR_NAMES.map((name, i) => ({
         id: `r${i}`,
         backgroundColor: i % 2 === 0 ? name : name.toUpperCase(),
-        columns: [{ width: 100, children: [{ type: "component", componentType: "button", props: { backgroundColor: name[0]!.toUpperCase() + name.slice(1) } }] }],
+        columns: [
+          { width: 100, children: [{ type: "component", componentType: "button", props: { backgroundColor: name[0]!.toUpperCase() + name.slice(1) } }] },
+        ],
       })),
     };
     const { output } = await render(template, { target: "mjml" });
@@ -44,9 +46,15 @@ describe("colours the template schema accepts", () => {
       rows: [{ columns: [{ width: 100, children: [{ type: "component", componentType: "button", props: { backgroundColor: "notacolour" } }] }] }],
     };
     for (const target of ["html", "mjml", "react-email"] as const) {
-      const error = await render(template, { target }).then(() => undefined, (e: unknown) => e);
+      const error = await render(template, { target }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error, target).toBeInstanceOf(RenderError);
-      expect((error as RenderError).issues.map((i) => i.loc.join(".")), target).toEqual(["rows.0.columns.0.children.0.props.backgroundColor"]);
+      expect(
+        (error as RenderError).issues.map((i) => i.loc.join(".")),
+        target,
+      ).toEqual(["rows.0.columns.0.children.0.props.backgroundColor"]);
     }
   });
 });

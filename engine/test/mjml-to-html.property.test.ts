@@ -6,14 +6,8 @@
  */
 import fc from "fast-check";
 import mjml2html from "mjml";
-import type { z } from "zod";
 import { describe, it } from "vitest";
-import { render, type DynamicData } from "../src/index.js";
-import { compileMjmlToHtml } from "../src/mjml-to-html/index.js";
-import { CSS_COLOR_NAMES } from "../src/template/color-names.js";
-import { VISIBILITY_OPERATOR_ALIASES, VISIBILITY_OPERATORS, type visibilitySchema } from "../src/template/common.js";
-import type { canvasObjectSchema, columnStyleSchema, rowStyleSchema } from "../src/template/schema.js";
-import type { BlockType } from "../src/blocks/registry.js";
+import type { z } from "zod";
 import type { anchorProps } from "../src/blocks/anchor/index.js";
 import type { buttonProps } from "../src/blocks/button/index.js";
 import type { dividerProps } from "../src/blocks/divider/index.js";
@@ -22,9 +16,15 @@ import type { imageProps } from "../src/blocks/image/index.js";
 import type { listProps } from "../src/blocks/list/index.js";
 import type { menuProps } from "../src/blocks/menu/index.js";
 import type { paragraphProps } from "../src/blocks/paragraph/index.js";
+import type { BlockType } from "../src/blocks/registry.js";
 import type { socialsProps } from "../src/blocks/socials/index.js";
 import type { spacerProps } from "../src/blocks/spacer/index.js";
 import type { videoProps } from "../src/blocks/video/index.js";
+import { type DynamicData, render } from "../src/index.js";
+import { compileMjmlToHtml } from "../src/mjml-to-html/index.js";
+import { CSS_COLOR_NAMES } from "../src/template/color-names.js";
+import { VISIBILITY_OPERATOR_ALIASES, VISIBILITY_OPERATORS, type visibilitySchema } from "../src/template/common.js";
+import type { canvasObjectSchema, columnStyleSchema, rowStyleSchema } from "../src/template/schema.js";
 
 /** A JSON object of the template tree (rows, columns, components). */
 type Node = Readonly<Record<string, unknown>>;
@@ -40,7 +40,10 @@ function optional<T>(model: { [K in keyof T]: fc.Arbitrary<T[K]> }): fc.Arbitrar
 /** A px value: mostly whole, sometimes with decimals (the writer rounds to 2 digits). */
 const size = (max: number) =>
   fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 0, max }) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: max * 100 }).map((n) => n / 100) });
-const percent = fc.oneof(fc.integer({ min: 0, max: 100 }), fc.integer({ min: 0, max: 10_000 }).map((n) => n / 100));
+const percent = fc.oneof(
+  fc.integer({ min: 0, max: 100 }),
+  fc.integer({ min: 0, max: 10_000 }).map((n) => n / 100),
+);
 
 const hexDigits = (n: number) => fc.string({ unit: fc.constantFrom(..."0123456789abcdefABCDEF"), minLength: n, maxLength: n }).map((h) => `#${h}`);
 const byte = fc.integer({ min: 0, max: 255 });
@@ -48,11 +51,18 @@ const byte = fc.integer({ min: 0, max: 255 });
 const color = fc.oneof(
   { weight: 3, arbitrary: hexDigits(6) },
   { weight: 1, arbitrary: fc.oneof(hexDigits(3), hexDigits(4), hexDigits(8)) },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom("rgb", "RGB"), byte, byte, byte, fc.constantFrom(",", ", ", " , ")).map(([f, r, g, b, s]) => `${f}(${r}${s}${g}${s}${b})`) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom("rgb", "RGB"), byte, byte, byte, fc.constantFrom(",", ", ", " , "))
+      .map(([f, r, g, b, s]) => `${f}(${r}${s}${g}${s}${b})`),
+  },
   {
     weight: 1,
     // Every alpha form the schema takes; the writer normalises them to what mjml's validator takes.
-    arbitrary: fc.tuple(fc.constantFrom("rgba", "RGBA", "rgb"), byte, byte, byte, fc.constantFrom("0", "1", "0.5", ".25", "0.125", "0.12345", ".0001")).map(([f, r, g, b, a]) => `${f}(${r}, ${g}, ${b}, ${a})`),
+    arbitrary: fc
+      .tuple(fc.constantFrom("rgba", "RGBA", "rgb"), byte, byte, byte, fc.constantFrom("0", "1", "0.5", ".25", "0.125", "0.12345", ".0001"))
+      .map(([f, r, g, b, a]) => `${f}(${r}, ${g}, ${b}, ${a})`),
   },
   {
     weight: 2,
@@ -76,7 +86,18 @@ const imageUrl = fc.constantFrom(
 const backgroundImageFields = {
   backgroundImage: fc.oneof(fc.constant(""), imageUrl),
   backgroundSize: fc.constantFrom("cover", "contain", "auto", "100px", "50% auto", "auto 100%", "10em 5rem", "0", "120%"),
-  backgroundPosition: fc.constantFrom("center center", "center", "left top", "right bottom", "top", "50% 50%", "10px 20px", "left 10px top 5px", "-5px center", "bottom right"),
+  backgroundPosition: fc.constantFrom(
+    "center center",
+    "center",
+    "left top",
+    "right bottom",
+    "top",
+    "50% 50%",
+    "10px 20px",
+    "left 10px top 5px",
+    "-5px center",
+    "bottom right",
+  ),
   backgroundRepeat: fc.constantFrom("no-repeat", "repeat", "repeat-x", "repeat-y", "space", "round", "repeat no-repeat"),
 };
 
@@ -95,7 +116,22 @@ const mergeTag = fc
 /** A tag that can stand inside a double-quoted attribute of content HTML. */
 const attrSafeTag = mergeTag.filter((tag) => !tag.includes('"'));
 
-const word = fc.constantFrom("Hello", "world", "Tom & Jerry's", '"quoted"', "Zoë ✓ 🎉", "50%", "a > b", "x<y", "—", "  two  spaces", "line\nbreak", "&amp;", "{curly}", "]]>");
+const word = fc.constantFrom(
+  "Hello",
+  "world",
+  "Tom & Jerry's",
+  '"quoted"',
+  "Zoë ✓ 🎉",
+  "50%",
+  "a > b",
+  "x<y",
+  "—",
+  "  two  spaces",
+  "line\nbreak",
+  "&amp;",
+  "{curly}",
+  "]]>",
+);
 /** A plain-text prop (escaped by the writer): words and merge tags. */
 const plainText = fc.array(fc.oneof({ weight: 3, arbitrary: word }, { weight: 1, arbitrary: mergeTag }), { maxLength: 4 }).map((parts) => parts.join(" "));
 
@@ -120,7 +156,20 @@ const url = fc.oneof(
 const contentUrl = url.filter((u) => !u.includes('"'));
 
 /** Text of content HTML is trusted markup: entities and `>` as authors write them, no stray `<`. */
-const htmlWord = fc.constantFrom("Hello", "world", "Tom &amp; Jerry's", "Tom & Jerry", '"quoted"', "Zoë ✓ 🎉", "50%", "a &gt; b", "a > b", "—", "  spaced  ", "line\nbreak");
+const htmlWord = fc.constantFrom(
+  "Hello",
+  "world",
+  "Tom &amp; Jerry's",
+  "Tom & Jerry",
+  '"quoted"',
+  "Zoë ✓ 🎉",
+  "50%",
+  "a &gt; b",
+  "a > b",
+  "—",
+  "  spaced  ",
+  "line\nbreak",
+);
 const inlineLeaf = fc.oneof(
   { weight: 4, arbitrary: htmlWord },
   { weight: 2, arbitrary: mergeTag },
@@ -143,7 +192,10 @@ const inlineLeaf = fc.oneof(
 const inlineRun = fc.array(inlineLeaf, { minLength: 1, maxLength: 4 }).map((parts) => parts.join(" "));
 const inline = fc.oneof(
   { weight: 3, arbitrary: inlineRun },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom("strong", "em", "b", "i", "u", "s", "span", "sup"), inlineRun).map(([tag, text]) => `<${tag}>${text}</${tag}>`) },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(fc.constantFrom("strong", "em", "b", "i", "u", "s", "span", "sup"), inlineRun).map(([tag, text]) => `<${tag}>${text}</${tag}>`),
+  },
   {
     weight: 1,
     arbitrary: fc
@@ -160,7 +212,9 @@ const paragraphContent = fc.oneof(
     .array(fc.tuple(fc.constantFrom("<p>", '<p style="margin:0 0 8px">', '<p class="lead">', '<p align="center">'), inlines), { maxLength: 3 })
     .map((ps) => ps.map(([open, text]) => `${open}${text}</p>`).join("")),
   inlines,
-  fc.tuple(fc.constantFrom('<div style="text-align:center">', "<div>", "<blockquote>"), inlines).map(([open, text]) => `${open}${text}</${open.slice(1).split(/[ >]/)[0]}>`),
+  fc
+    .tuple(fc.constantFrom('<div style="text-align:center">', "<div>", "<blockquote>"), inlines)
+    .map(([open, text]) => `${open}${text}</${open.slice(1).split(/[ >]/)[0]}>`),
 );
 const listContent = fc.oneof(
   fc
@@ -244,7 +298,10 @@ const fontFamily = fc.constantFrom(
 );
 const fontWeight = fc.oneof(fc.constantFrom("normal", "bold", "bolder", "lighter", "100", "300", "600", "1000"), fc.integer({ min: 1, max: 1000 }));
 // Includes values JavaScript prints in exponent notation (1e-7), which the writer must not.
-const lineHeight = fc.oneof(fc.integer({ min: 0, max: 300 }).map((n) => n / 100), fc.constantFrom(1e-7, 0.00001234, 1.23456789));
+const lineHeight = fc.oneof(
+  fc.integer({ min: 0, max: 300 }).map((n) => n / 100),
+  fc.constantFrom(1e-7, 0.00001234, 1.23456789),
+);
 const textDecoration = fc.constantFrom("none", "underline", "line-through", "overline");
 const typography = {
   fontSize: size(48),
@@ -264,7 +321,20 @@ const mobileOverrides = fc.oneof(
   {
     weight: 3,
     arbitrary: fc.dictionary(
-      fc.constantFrom("fontSize", "lineHeight", "color", "letterSpacing", "align", "paddingTop", "paddingRight", "paddingBottom", "paddingLeft", "height", "width", "unknownKey"),
+      fc.constantFrom(
+        "fontSize",
+        "lineHeight",
+        "color",
+        "letterSpacing",
+        "align",
+        "paddingTop",
+        "paddingRight",
+        "paddingBottom",
+        "paddingLeft",
+        "height",
+        "width",
+        "unknownKey",
+      ),
       fc.oneof(size(40), fc.constantFrom("14px", "1.3", "#333", "red", "center", "50%", "auto", "rgb(1,2,3)", "x&y 'z'"), fc.constant(null)),
       { maxKeys: 4, noNullPrototype: true },
     ),
@@ -315,7 +385,15 @@ const image: Arb<typeof imageProps> = optional({
   border,
   ...common,
 });
-const video: Arb<typeof videoProps> = optional({ src: url, coverImage: fc.oneof(imageUrl, url), fallbackLink: url, alt: plainText, width: percent, align, ...common });
+const video: Arb<typeof videoProps> = optional({
+  src: url,
+  coverImage: fc.oneof(imageUrl, url),
+  fallbackLink: url,
+  alt: plainText,
+  width: percent,
+  align,
+  ...common,
+});
 const divider: Arb<typeof dividerProps> = optional({
   backgroundColor: color,
   height: size(10),
@@ -326,14 +404,38 @@ const divider: Arb<typeof dividerProps> = optional({
 });
 const spacer: Arb<typeof spacerProps> = optional({ height: size(100), ...common });
 const menu: Arb<typeof menuProps> = optional({
-  items: fc.array(optional({ label: fc.oneof({ weight: 4, arbitrary: word }, { weight: 1, arbitrary: plainText }), link: url, enabled: fc.boolean() }), { maxLength: 5 }),
+  items: fc.array(optional({ label: fc.oneof({ weight: 4, arbitrary: word }, { weight: 1, arbitrary: plainText }), link: url, enabled: fc.boolean() }), {
+    maxLength: 5,
+  }),
   ...typography,
   spacing: size(40),
   mobileStack: fc.boolean(),
   ...common,
 });
 /** Networks mjml has icons for (in any case), and others that need an icon URL. */
-const platformName = fc.constantFrom("facebook", "Twitter", "x", "google", "pinterest", "LinkedIn", "instagram", "web", "snapchat", "youtube", "tumblr", "github", "xing", "vimeo", "medium", "soundcloud", "dribbble", "TikTok", "Mastodon", "", "{{ name }}");
+const platformName = fc.constantFrom(
+  "facebook",
+  "Twitter",
+  "x",
+  "google",
+  "pinterest",
+  "LinkedIn",
+  "instagram",
+  "web",
+  "snapchat",
+  "youtube",
+  "tumblr",
+  "github",
+  "xing",
+  "vimeo",
+  "medium",
+  "soundcloud",
+  "dribbble",
+  "TikTok",
+  "Mastodon",
+  "",
+  "{{ name }}",
+);
 const socials: Arb<typeof socialsProps> = optional({
   platforms: fc.array(optional({ name: platformName, link: url, enabled: fc.boolean(), icon: fc.oneof(fc.constant(""), imageUrl) }), { maxLength: 6 }),
   iconSize: size(64),
@@ -430,20 +532,22 @@ function columnChild(depth: number): fc.Arbitrary<Node> {
 /** A row at nesting `depth` (top level = 1), with or without `type`, 0–4 columns. */
 function row(depth: number): fc.Arbitrary<Node> {
   const columns = fc.oneof({ weight: 15, arbitrary: fc.array(column(depth), { minLength: 1, maxLength: 4 }) }, { weight: 1, arbitrary: fc.constant([]) });
-  return fc
-    .tuple(rowStyle, columns, widthPlan, fc.constantFrom("row", "row", undefined), nodeId)
-    .map(([style, cols, plan, type, id]) => {
-      const widths = columnWidths(cols.length, plan);
-      const withWidths = cols.map((c, i) => {
-        const width = widths[i];
-        return width === undefined ? c : { ...c, width };
-      });
-      return { ...id, ...(type ? { type } : {}), ...style, columns: withWidths };
+  return fc.tuple(rowStyle, columns, widthPlan, fc.constantFrom("row", "row", undefined), nodeId).map(([style, cols, plan, type, id]) => {
+    const widths = columnWidths(cols.length, plan);
+    const withWidths = cols.map((c, i) => {
+      const width = widths[i];
+      return width === undefined ? c : { ...c, width };
     });
+    return { ...id, ...(type ? { type } : {}), ...style, columns: withWidths };
+  });
 }
 
 const canvas: Arb<typeof canvasObjectSchema> = optional({
-  width: fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 100, max: 2000 }) }, { weight: 3, arbitrary: fc.constantFrom(600, 640, 480, 320, 150, 100) }, { weight: 1, arbitrary: fc.integer({ min: 1000, max: 20_000 }).map((n) => n / 10) }),
+  width: fc.oneof(
+    { weight: 3, arbitrary: fc.integer({ min: 100, max: 2000 }) },
+    { weight: 3, arbitrary: fc.constantFrom(600, 640, 480, 320, 150, 100) },
+    { weight: 1, arbitrary: fc.integer({ min: 1000, max: 20_000 }).map((n) => n / 10) },
+  ),
   backgroundColor: color,
   bodyBackgroundColor: color,
   bodyBackgroundImage: fc.oneof(fc.constant(""), imageUrl),

@@ -7,10 +7,10 @@
 import { createRequire } from "node:module";
 import mjml2html from "mjml";
 import { describe, expect, it } from "vitest";
-import { compileMjmlToHtml } from "../src/mjml-to-html/index.js";
-import { minifyOutlookConditionnals } from "../src/mjml-to-html/document.js";
-import { render } from "../src/index.js";
 import { listCases } from "../scripts/fixture-cases.js";
+import { render } from "../src/index.js";
+import { minifyOutlookConditionnals } from "../src/mjml-to-html/document.js";
+import { compileMjmlToHtml } from "../src/mjml-to-html/index.js";
 import { cases as containerCases } from "./support/mjml-cases/containers.js";
 import { cases as leafCases } from "./support/mjml-cases/leaf-blocks.js";
 import { cases as navbarSocialCases } from "./support/mjml-cases/navbar-social.js";
@@ -43,7 +43,9 @@ const cases = Object.entries({ containers: containerCases, "leaf blocks": leafCa
 describe("hand-written documents per component", () => {
   it.each(cases)("%s", async (_name, fragment) => {
     await expectSameAsMjml(`<mjml lang="en" dir="ltr">${HEAD}<mj-body width="600px" background-color="#f0f0f0">${fragment}</mj-body></mjml>`);
-    await expectSameAsMjml(`<mjml>\n${HEAD}\n<mj-body>\n<mj-wrapper padding="10px 20px" background-color="#fff">\n${fragment}\n</mj-wrapper>\n</mj-body>\n</mjml>`);
+    await expectSameAsMjml(
+      `<mjml>\n${HEAD}\n<mj-body>\n<mj-wrapper padding="10px 20px" background-color="#fff">\n${fragment}\n</mj-wrapper>\n</mj-body>\n</mjml>`,
+    );
   });
 });
 

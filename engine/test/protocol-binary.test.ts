@@ -10,26 +10,35 @@ import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ENGINE_VERSION, render } from "../src/index.js";
 import { MAX_REQUEST_BYTES, PROTOCOL_VERSION } from "../src/protocol/constants.js";
-import { responseSchema, type OkResponse, type Response } from "../src/protocol/schema.js";
+import { type OkResponse, type Response, responseSchema } from "../src/protocol/schema.js";
 import { WARMUP_TEMPLATE } from "../src/protocol/warmup.js";
 import { LONE_SURROGATE, POSITIONS, positionTemplate } from "./support/malformed-values.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 // MAILRENDER_ENGINE_UNDER_TEST: another build of the executable (the release build, scripts/test-engine-release.sh).
 const UNDER_TEST = process.env["MAILRENDER_ENGINE_UNDER_TEST"];
-const BINARY = UNDER_TEST ?? join(ROOT, "engine", "dist", `${process.platform}-${process.arch}`, process.platform === "win32" ? "mailrender-engine.exe" : "mailrender-engine");
+const BINARY =
+  UNDER_TEST ??
+  join(ROOT, "engine", "dist", `${process.platform}-${process.arch}`, process.platform === "win32" ? "mailrender-engine.exe" : "mailrender-engine");
 const TEMPLATE = WARMUP_TEMPLATE;
 
 function newestSource(): number {
   const walk = (dir: string): number =>
     Math.max(0, ...readdirSync(dir, { withFileTypes: true }).map((d) => (d.isDirectory() ? walk(join(dir, d.name)) : statSync(join(dir, d.name)).mtimeMs)));
-  return Math.max(walk(join(ROOT, "engine", "src")), statSync(join(ROOT, "engine", "scripts", "build-binary.ts")).mtimeMs, statSync(join(ROOT, "engine", "runtimes", "package.json")).mtimeMs);
+  return Math.max(
+    walk(join(ROOT, "engine", "src")),
+    statSync(join(ROOT, "engine", "scripts", "build-binary.ts")).mtimeMs,
+    statSync(join(ROOT, "engine", "runtimes", "package.json")).mtimeMs,
+  );
 }
 
 beforeAll(() => {
   if (UNDER_TEST !== undefined) return;
   if (existsSync(BINARY) && statSync(BINARY).mtimeMs >= newestSource()) return;
-  execFileSync(join(ROOT, "node_modules", ".bin", "tsx"), [join(ROOT, "engine", "scripts", "build-binary.ts")], { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"] });
+  execFileSync(join(ROOT, "node_modules", ".bin", "tsx"), [join(ROOT, "engine", "scripts", "build-binary.ts")], {
+    cwd: ROOT,
+    stdio: ["ignore", "inherit", "inherit"],
+  });
 }, 300_000);
 
 interface Run {
@@ -80,7 +89,11 @@ describe("one-shot binary", () => {
     ["an unknown target", () => JSON.stringify({ template: TEMPLATE, target: "pdf" }), "BAD_REQUEST"],
     ["a 10 MB template", () => JSON.stringify({ template: { ...TEMPLATE, template_name: "x".repeat(10 * 1024 * 1024) }, target: "html" }), "REQUEST_TOO_LARGE"],
     ["deeply nested JSON", () => `{"template":${"[".repeat(200_000)}${"]".repeat(200_000)},"target":"html"}`, "BAD_REQUEST"],
-    ["invalid UTF-8", () => Buffer.concat([Buffer.from('{"target":"html","template":{"template_name":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}}')]), "INVALID_JSON"],
+    [
+      "invalid UTF-8",
+      () => Buffer.concat([Buffer.from('{"target":"html","template":{"template_name":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}}')]),
+      "INVALID_JSON",
+    ],
     ["a template_ref this fresh process cannot know", () => JSON.stringify({ template_ref: "t@1", target: "html" }), "TEMPLATE_REF_UNKNOWN"],
   ];
   it.each(bad)("%s → %s, exit 2, an envelope and no stack trace", (_name, input, code) => {
@@ -140,7 +153,10 @@ describe("--serve binary", () => {
     expect(status).toBe(0);
     expect(stderr).toBe("");
     expect(stdout).not.toMatch(/\n\s+at /);
-    const responses = stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as Response);
+    const responses = stdout
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Response);
     for (const r of responses) expect(responseSchema.safeParse(r).success).toBe(true);
     expect(responses.map((r) => [r.id ?? null, codeOf(r)])).toEqual([
       [null, "INVALID_JSON"],
@@ -163,10 +179,14 @@ describe("--serve binary", () => {
     child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
     const ids = Array.from({ length: 50 }, (_, i) => `r${i}`);
     child.stdin.write(`${JSON.stringify({ id: "r0", template: TEMPLATE, template_ref: "t", target: "html" })}\n`);
-    for (const id of ids.slice(1)) child.stdin.write(`${JSON.stringify({ id, template_ref: "t", target: "html", dynamic_data: { merge_tags: { text: { first_name: id } } } })}\n`);
+    for (const id of ids.slice(1))
+      child.stdin.write(`${JSON.stringify({ id, template_ref: "t", target: "html", dynamic_data: { merge_tags: { text: { first_name: id } } } })}\n`);
     child.stdin.end();
     await new Promise((resolve) => child.on("close", resolve));
-    const responses = stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as Response);
+    const responses = stdout
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Response);
     expect(responses.map((r) => r.id)).toEqual(ids);
     expect(responses.every((r) => r.ok)).toBe(true);
   });
@@ -189,12 +209,17 @@ describe("recipient values that are not valid Unicode", () => {
     let stdout = "";
     child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
     const requests = positions.flatMap((position) =>
-      (["html", "mjml", "react-email"] as const).flatMap((target) => values.map((v) => ({ template: positionTemplate(position), target, dynamic_data: POSITIONS[position].data(v) }))),
+      (["html", "mjml", "react-email"] as const).flatMap((target) =>
+        values.map((v) => ({ template: positionTemplate(position), target, dynamic_data: POSITIONS[position].data(v) })),
+      ),
     );
     for (const request of requests) child.stdin.write(`${JSON.stringify(request)}\n`);
     child.stdin.end();
     expect(await new Promise((resolve) => child.on("close", resolve))).toBe(0);
-    const responses = stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as Response);
+    const responses = stdout
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Response);
     expect(responses).toHaveLength(requests.length);
     for (const [i, response] of responses.entries()) {
       expect(codeOf(response)).toBe("ok");

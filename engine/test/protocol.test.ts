@@ -5,15 +5,16 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Writable } from "node:stream";
+import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
+import { listCases } from "../scripts/fixture-cases.js";
 import { RenderError } from "../src/diagnostics.js";
 import { ENGINE_VERSION, render } from "../src/index.js";
 import { MAX_JSON_DEPTH, MAX_REQUEST_BYTES, PROTOCOL_VERSION } from "../src/protocol/constants.js";
-import type { EnginePort } from "../src/protocol/engine-port.js";
 import { maxNesting } from "../src/protocol/decode.js";
+import type { EnginePort } from "../src/protocol/engine-port.js";
 import { ERROR_CODES, EXIT } from "../src/protocol/errors.js";
 import { createHandler, type Handled } from "../src/protocol/handler.js";
 import { PROTOCOL_SCHEMA_DIR, protocolSchemaFiles } from "../src/protocol/json-schema.js";
@@ -21,10 +22,9 @@ import { libraryEngine } from "../src/protocol/library-engine.js";
 import { LineSplitter } from "../src/protocol/line-splitter.js";
 import { runOneShot, runServe } from "../src/protocol/loops.js";
 import { Output } from "../src/protocol/output.js";
-import { responseSchema, type ErrorResponse, type OkLayoutResponse, type OkResponse, type Response } from "../src/protocol/schema.js";
+import { type ErrorResponse, type OkLayoutResponse, type OkResponse, type Response, responseSchema } from "../src/protocol/schema.js";
 import { TemplateStore } from "../src/protocol/template-store.js";
 import { WARMUP_TEMPLATE } from "../src/protocol/warmup.js";
-import { listCases } from "../scripts/fixture-cases.js";
 
 const TEMPLATE = WARMUP_TEMPLATE;
 const DATA = { merge_tags: { text: { first_name: "Ada <&>" } }, context: { plan: "pro" } };
@@ -49,10 +49,13 @@ function asError(handled: Handled): ErrorResponse["error"] {
 }
 
 describe("wire bytes", () => {
-  const fixtures = JSON.parse(readFileSync(fileURLToPath(new URL("../../fixtures/render/escape-newline-unicode/case.json", import.meta.url)), "utf8")) as { template: unknown; dynamic_data: unknown };
+  const fixtures = JSON.parse(readFileSync(fileURLToPath(new URL("../../fixtures/render/escape-newline-unicode/case.json", import.meta.url)), "utf8")) as {
+    template: unknown;
+    dynamic_data: unknown;
+  };
   it.each([
     ["no id", {}],
-    ["a string id", { id: "r-\"1\"" }],
+    ["a string id", { id: 'r-"1"' }],
     ["a number id", { id: 7 }],
   ])("the pre-encoded line equals JSON.stringify of the envelope (%s)", async (_label, extra) => {
     for (const target of ["html", "mjml", "react-email"] as const) {
@@ -124,7 +127,12 @@ describe("bad requests", () => {
     ["an unknown target", bytes({ template: TEMPLATE, target: "pdf" }), "BAD_REQUEST", [["target"]]],
     ["an unknown key", bytes({ template: TEMPLATE, target: "html", minify: true }), "BAD_REQUEST", [["minify"]]],
     ["an unknown option", bytes({ template: TEMPLATE, target: "html", options: { pretty: true } }), "BAD_REQUEST", [["options", "pretty"]]],
-    ["a non-string merge tag", bytes({ template: TEMPLATE, target: "html", dynamic_data: { merge_tags: { text: { a: 1 } } } }), "BAD_REQUEST", [["dynamic_data", "merge_tags", "text", "a"]]],
+    [
+      "a non-string merge tag",
+      bytes({ template: TEMPLATE, target: "html", dynamic_data: { merge_tags: { text: { a: 1 } } } }),
+      "BAD_REQUEST",
+      [["dynamic_data", "merge_tags", "text", "a"]],
+    ],
     ["neither template nor template_ref", bytes({ target: "html" }), "BAD_REQUEST", [["template"]]],
   ];
   it.each(cases)("%s → %s, exit 2", async (_name, input, code, locs) => {
@@ -171,7 +179,7 @@ describe("bad requests", () => {
       }
       return max;
     };
-    const texts = fc.sample(fc.string({ unit: fc.constantFrom(..."[]{}\"\\ab,:".split("")), maxLength: 40 }), { numRuns: 20_000, seed: 3 });
+    const texts = fc.sample(fc.string({ unit: fc.constantFrom(...'[]{}"\\ab,:'.split("")), maxLength: 40 }), { numRuns: 20_000, seed: 3 });
     for (const text of [...texts, '"\\\\"[', '"\\\\\\"[', '["a\\"]"]', '"']) expect(maxNesting(text), JSON.stringify(text)).toBe(reference(text));
   });
 
@@ -202,7 +210,13 @@ describe("template_ref", () => {
 
   it("after the full template is sent with a ref, the ref alone renders the same template object", async () => {
     const seen: unknown[] = [];
-    const spy: EnginePort = { ...libraryEngine, render: (template, options) => (seen.push(template), libraryEngine.render(template, options)) };
+    const spy: EnginePort = {
+      ...libraryEngine,
+      render: (template, options) => {
+        seen.push(template);
+        return libraryEngine.render(template, options);
+      },
+    };
     const handle = createHandler({ engine: spy, store: new TemplateStore() });
     const first = await handle(bytes({ template: TEMPLATE, template_ref: "t@1", target: "html", dynamic_data: DATA }));
     const second = checked(await handle(bytes({ template_ref: "t@1", target: "html", dynamic_data: DATA })));
@@ -273,7 +287,8 @@ describe("output_format layout", () => {
     const request = { template: TEMPLATE, template_ref: "t", target: "html", dynamic_data: DATA, output_format: "layout" };
     const first = checked(await handle(bytes(request))).response as OkLayoutResponse;
     const other = { ...DATA, merge_tags: { text: { first_name: "Grace" } } };
-    const second = checked(await handle(bytes({ id: 2, template_ref: "t", target: "html", dynamic_data: other, output_format: "layout" }))).response as OkLayoutResponse;
+    const second = checked(await handle(bytes({ id: 2, template_ref: "t", target: "html", dynamic_data: other, output_format: "layout" })))
+      .response as OkLayoutResponse;
     expect(first.layout.parts?.length).toBeGreaterThan(1);
     expect(second).toMatchObject({ id: 2, layout: { id: first.layout.id } });
     expect(second.layout.parts).toBeUndefined();
@@ -292,8 +307,13 @@ describe("output_format layout", () => {
   it("gives a different id to a different layout: another target, or another visible set", async () => {
     const handle = handlerWith();
     const ids = new Set<number>();
-    for (const [target, plan] of [["html", "pro"], ["mjml", "pro"], ["html", "free"]] as const) {
-      const response = (await handle(bytes({ template: TEMPLATE, target, dynamic_data: { ...DATA, context: { plan } }, output_format: "layout" }))).response as OkLayoutResponse;
+    for (const [target, plan] of [
+      ["html", "pro"],
+      ["mjml", "pro"],
+      ["html", "free"],
+    ] as const) {
+      const response = (await handle(bytes({ template: TEMPLATE, target, dynamic_data: { ...DATA, context: { plan } }, output_format: "layout" })))
+        .response as OkLayoutResponse;
       expect(response.layout.parts).toBeDefined();
       ids.add(response.layout.id);
     }
@@ -301,7 +321,13 @@ describe("output_format layout", () => {
   });
 
   it("an engine that cannot split its output gives a one-part layout", async () => {
-    const whole: EnginePort = { ...libraryEngine, render: async (t, o) => { const r = await libraryEngine.render(t, o); return { target: r.target, templateId: r.templateId, warnings: r.warnings, output: r.output }; } };
+    const whole: EnginePort = {
+      ...libraryEngine,
+      render: async (t, o) => {
+        const r = await libraryEngine.render(t, o);
+        return { target: r.target, templateId: r.templateId, warnings: r.warnings, output: r.output };
+      },
+    };
     const handle = createHandler({ engine: whole, store: new TemplateStore() });
     const response = checked(await handle(bytes({ template: TEMPLATE, target: "html", output_format: "layout" }))).response as OkLayoutResponse;
     expect(response.values).toEqual([]);
@@ -318,14 +344,22 @@ describe("output_format layout", () => {
 describe("line framing", () => {
   it("splits lines across chunks, skips blank lines, keeps a last line without newline", () => {
     const splitter = new LineSplitter(1000);
-    const frames = [...splitter.push(Buffer.from('{"a"')), ...splitter.push(Buffer.from(':1}\n\r\n  \n{"b":2}\n{"c"')), ...splitter.push(Buffer.from(":3}")), ...splitter.end()];
+    const frames = [
+      ...splitter.push(Buffer.from('{"a"')),
+      ...splitter.push(Buffer.from(':1}\n\r\n  \n{"b":2}\n{"c"')),
+      ...splitter.push(Buffer.from(":3}")),
+      ...splitter.end(),
+    ];
     expect(frames.map((f) => (f.kind === "line" ? f.bytes.toString() : f.kind))).toEqual(['{"a":1}', '{"b":2}', '{"c":3}']);
   });
 
   it("drops an oversized line without buffering it and goes on with the next", () => {
     const splitter = new LineSplitter(10);
     const frames = [...splitter.push(Buffer.from("x".repeat(8))), ...splitter.push(Buffer.from(`${"y".repeat(20)}\nok\n`))];
-    expect(frames).toEqual([{ kind: "too_large", size: 28 }, { kind: "line", bytes: Buffer.from("ok") }]);
+    expect(frames).toEqual([
+      { kind: "too_large", size: 28 },
+      { kind: "line", bytes: Buffer.from("ok") },
+    ]);
   });
 });
 
@@ -335,7 +369,10 @@ function memoryStdout(fail = false): { stream: Writable; lines: () => Response[]
   const stream = new Writable({
     write(chunk: Buffer, _enc, done) {
       if (fail) done(Object.assign(new Error("write EPIPE"), { code: "EPIPE" }));
-      else (chunks.push(chunk.toString()), done());
+      else {
+        chunks.push(chunk.toString());
+        done();
+      }
     },
   });
   const lines = () =>
@@ -392,7 +429,12 @@ describe("--serve loop", () => {
   it("stops with exit 2 when stdout is closed instead of throwing", async () => {
     const out = memoryStdout(true);
     const output = new Output(out.stream);
-    const code = await runServe({ handler: handlerWith(), engineVersion: ENGINE_VERSION, output, input: chunksOf(`${JSON.stringify({ template: TEMPLATE, target: "html" })}\n`) });
+    const code = await runServe({
+      handler: handlerWith(),
+      engineVersion: ENGINE_VERSION,
+      output,
+      input: chunksOf(`${JSON.stringify({ template: TEMPLATE, target: "html" })}\n`),
+    });
     expect(code).toBe(EXIT.BAD_REQUEST);
     expect(output.closed).toBe(true);
   });
@@ -402,7 +444,12 @@ describe("one-shot loop", () => {
   it("renders all of stdin as one request, even split across chunks", async () => {
     const out = memoryStdout();
     const text = JSON.stringify({ template: TEMPLATE, target: "react-email" });
-    const code = await runOneShot({ handler: handlerWith(), engineVersion: ENGINE_VERSION, output: new Output(out.stream), input: chunksOf(text.slice(0, 7), text.slice(7)) });
+    const code = await runOneShot({
+      handler: handlerWith(),
+      engineVersion: ENGINE_VERSION,
+      output: new Output(out.stream),
+      input: chunksOf(text.slice(0, 7), text.slice(7)),
+    });
     expect(code).toBe(EXIT.OK);
     expect(out.lines()).toHaveLength(1);
     expect((out.lines()[0] as OkResponse).output).toBe((await render(TEMPLATE, { target: "react-email" })).output);

@@ -41,7 +41,9 @@ describe("UTF-8", () => {
     // Bytes around every boundary the decoder checks: ASCII, continuation, lead bytes, invalid leads.
     const interesting = [0x00, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff];
     for (let i = 0; i < 20_000; i++) {
-      const bytes = Uint8Array.from({ length: Math.floor(next() * 12) }, () => (next() < 0.7 ? (interesting[Math.floor(next() * interesting.length)] as number) : Math.floor(next() * 256)));
+      const bytes = Uint8Array.from({ length: Math.floor(next() * 12) }, () =>
+        next() < 0.7 ? (interesting[Math.floor(next() * interesting.length)] as number) : Math.floor(next() * 256),
+      );
       const expected = nodeDecode(bytes);
       const actual = shimDecode(bytes);
       if (expected instanceof Error) expect(actual, `bytes ${[...bytes].join(",")}`).toBeInstanceOf(Error);
@@ -84,8 +86,14 @@ describe("SHA-1", () => {
 describe("parseArgs", () => {
   const options = { template: { type: "string" }, out: { type: "string" }, strict: { type: "boolean" } } as const;
   it("parses what node:util's parseArgs parses", () => {
-    for (const args of [["--template", "t.json"], ["--template=t.json", "--strict"], ["--out", "-", "--template", "x"]]) {
-      expect(parseArgs({ args, options, strict: true, allowPositionals: false }).values).toEqual({ ...nodeParseArgs({ args, options, strict: true, allowPositionals: false }).values });
+    for (const args of [
+      ["--template", "t.json"],
+      ["--template=t.json", "--strict"],
+      ["--out", "-", "--template", "x"],
+    ]) {
+      expect(parseArgs({ args, options, strict: true, allowPositionals: false }).values).toEqual({
+        ...nodeParseArgs({ args, options, strict: true, allowPositionals: false }).values,
+      });
     }
   });
   it("refuses what node:util's parseArgs refuses", () => {

@@ -4,12 +4,12 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { transform } from "esbuild";
 import { render as renderEmail } from "@react-email/render";
+import { transform } from "esbuild";
 import { createElement, type FunctionComponent } from "react";
 import { afterAll, describe, expect, it } from "vitest";
-import { render } from "../src/index.js";
 import { listCases } from "../scripts/fixture-cases.js";
+import { render } from "../src/index.js";
 import { visibleContent } from "./support/html-text.js";
 
 // Inside the repository so that the module's imports resolve from node_modules.

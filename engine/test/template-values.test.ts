@@ -6,7 +6,7 @@
  * without that script.
  */
 import { describe, expect, it } from "vitest";
-import { render, validateTemplate, RENDER_TARGETS } from "../src/index.js";
+import { RENDER_TARGETS, render, validateTemplate } from "../src/index.js";
 
 const HOSTILE = `x"'></style></title><script>pwn()</script>`;
 const doc = (canvas: object, row: object, children: object[], extra: object = {}) => ({
@@ -24,11 +24,20 @@ const CASES: Array<[string, object]> = [
     (key): [string, object] => [`canvas.${key}`, doc({ [key]: HOSTILE }, {}, [])],
   ),
   ["template_name", doc({}, {}, [], { template_name: HOSTILE })],
-  ...["backgroundImage", "backgroundSize", "backgroundPosition", "name"].map((key): [string, object] => [`row.${key}`, doc({}, { backgroundImage: "https://e.com/a.png", [key]: HOSTILE }, [])]),
+  ...["backgroundImage", "backgroundSize", "backgroundPosition", "name"].map((key): [string, object] => [
+    `row.${key}`,
+    doc({}, { backgroundImage: "https://e.com/a.png", [key]: HOSTILE }, []),
+  ]),
   ...["fontFamily", "fontWeight"].map((key): [string, object] => [`heading.${key}`, block("heading", { content: "Hi", [key]: HOSTILE })]),
-  ...["text", "link", "icon", "iconAlt", "fontFamily"].map((key): [string, object] => [`button.${key}`, block("button", { link: "https://e.com", [key]: HOSTILE })]),
+  ...["text", "link", "icon", "iconAlt", "fontFamily"].map((key): [string, object] => [
+    `button.${key}`,
+    block("button", { link: "https://e.com", [key]: HOSTILE }),
+  ]),
   ...["text", "link"].map((key): [string, object] => [`anchor.${key}`, block("anchor", { link: "https://e.com", [key]: HOSTILE })]),
-  ...["src", "alt", "link"].map((key): [string, object] => [`image.${key}`, block("image", { src: "https://e.com/i.png", link: "https://e.com", [key]: HOSTILE })]),
+  ...["src", "alt", "link"].map((key): [string, object] => [
+    `image.${key}`,
+    block("image", { src: "https://e.com/i.png", link: "https://e.com", [key]: HOSTILE }),
+  ]),
   ...["src", "coverImage", "fallbackLink", "alt"].map((key): [string, object] => [`video.${key}`, block("video", { src: "https://e.com/v", [key]: HOSTILE })]),
   ["menu.items", block("menu", { items: [{ label: HOSTILE, link: HOSTILE, enabled: true }] })],
   ["socials.platforms", block("socials", { platforms: [{ name: HOSTILE, link: HOSTILE, icon: HOSTILE, enabled: true }] })],

@@ -1,13 +1,20 @@
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ENGINE_VERSION, inspectTemplate, prepareTemplate, render, validateTemplate } from "../src/index.js";
-import { parseTemplate } from "../src/template/parse.js";
-import { CssColorPattern } from "../src/template/common.js";
-import { CSS_COLOR_NAMES } from "../src/template/color-names.js";
 import { TEMPLATE_SCHEMA_PATH, templateJsonSchemaText } from "../scripts/template-schema.js";
+import { ENGINE_VERSION, inspectTemplate, prepareTemplate, render, validateTemplate } from "../src/index.js";
+import { CSS_COLOR_NAMES } from "../src/template/color-names.js";
+import { CssColorPattern } from "../src/template/common.js";
+import { parseTemplate } from "../src/template/parse.js";
 
-const doc = (rows: unknown[], extra: Record<string, unknown> = {}) => ({ template_id: "t", template_name: "T", schema_version: "1.0", canvas: {}, rows, ...extra });
+const doc = (rows: unknown[], extra: Record<string, unknown> = {}) => ({
+  template_id: "t",
+  template_name: "T",
+  schema_version: "1.0",
+  canvas: {},
+  rows,
+  ...extra,
+});
 const component = (componentType: string, props: Record<string, unknown> = {}) => ({ type: "component", componentType, props });
 const row = (...children: unknown[]) => ({ type: "row", columns: [{ width: 100, children }] });
 
@@ -31,7 +38,13 @@ describe("template reading", () => {
 
   it("fills implicit defaults, so a document of non-default fields is complete", () => {
     const { template } = parseTemplate(doc([row(component("heading"))]));
-    expect(template?.canvas).toMatchObject({ width: 600, backgroundColor: "#ffffff", preheaderText: "View this email in your browser", mobileBreakpoint: 600, language: "en-US" });
+    expect(template?.canvas).toMatchObject({
+      width: 600,
+      backgroundColor: "#ffffff",
+      preheaderText: "View this email in your browser",
+      mobileBreakpoint: 600,
+      language: "en-US",
+    });
     const first = template?.rows[0];
     expect(first?.kind === "row" && first.style).toMatchObject({ gap: 12, mobileStack: true, backgroundColor: "#ffffff" });
     const block = first?.kind === "row" ? first.columns[0]?.children[0] : undefined;
@@ -48,34 +61,81 @@ describe("template reading", () => {
   });
 
   it("points an invalid prop at its exact path", () => {
-    const bad = doc([{ type: "row", columns: [{ children: [] }, { children: [component("paragraph"), component("spacer"), component("heading", { level: "h7" })] }] }]);
+    const bad = doc([
+      { type: "row", columns: [{ children: [] }, { children: [component("paragraph"), component("spacer"), component("heading", { level: "h7" })] }] },
+    ]);
     const result = validateTemplate(bad);
     expect(result.issues).toEqual([{ loc: ["rows", "0", "columns", "1", "children", "2", "props", "level"], msg: expect.any(String), type: "literal_error" }]);
   });
 
   it("accepts CSS values in their grammar, and refuses anything that could leave the declaration", () => {
     const valid = doc(
-      [{ type: "row", backgroundImage: "https://e.com/a.png", backgroundSize: "50% auto", backgroundPosition: "left 10px top", backgroundRepeat: "repeat-x", columns: [{ width: 100, children: [
-        component("paragraph", { fontFamily: "'Open Sans', \"Helvetica Neue\", sans-serif", fontWeight: 600 }),
-        component("button", { fontFamily: "Georgia, serif", fontWeight: "bolder" }),
-      ] }] }],
-      { canvas: { bodyBackgroundImage: "https://e.com/b.png", bodyBackgroundSize: "contain", bodyBackgroundPosition: "center", bodyBackgroundRepeat: "no-repeat" } },
+      [
+        {
+          type: "row",
+          backgroundImage: "https://e.com/a.png",
+          backgroundSize: "50% auto",
+          backgroundPosition: "left 10px top",
+          backgroundRepeat: "repeat-x",
+          columns: [
+            {
+              width: 100,
+              children: [
+                component("paragraph", { fontFamily: "'Open Sans', \"Helvetica Neue\", sans-serif", fontWeight: 600 }),
+                component("button", { fontFamily: "Georgia, serif", fontWeight: "bolder" }),
+              ],
+            },
+          ],
+        },
+      ],
+      {
+        canvas: {
+          bodyBackgroundImage: "https://e.com/b.png",
+          bodyBackgroundSize: "contain",
+          bodyBackgroundPosition: "center",
+          bodyBackgroundRepeat: "no-repeat",
+        },
+      },
     );
     expect(validateTemplate(valid).issues).toEqual([]);
-    const escape = "x;}</style><script>alert(1)</script>";
+    const breakout = "x;}</style><script>alert(1)</script>";
     const hostile = doc(
-      [{ type: "row", backgroundSize: "cover;color:red", backgroundPosition: escape, backgroundRepeat: "no-repeat}", columns: [{ width: 100, children: [
-        component("heading", { fontFamily: `Arial${escape}`, fontWeight: "bold;color:red" }),
-        component("button", { fontFamily: "url(x)", fontWeight: 1001 }),
-      ] }] }],
+      [
+        {
+          type: "row",
+          backgroundSize: "cover;color:red",
+          backgroundPosition: breakout,
+          backgroundRepeat: "no-repeat}",
+          columns: [
+            {
+              width: 100,
+              children: [
+                component("heading", { fontFamily: `Arial${escape}`, fontWeight: "bold;color:red" }),
+                component("button", { fontFamily: "url(x)", fontWeight: 1001 }),
+              ],
+            },
+          ],
+        },
+      ],
       { canvas: { bodyBackgroundSize: "<b>", bodyBackgroundPosition: "center\\", bodyBackgroundRepeat: "repeat;" } },
     );
     const block = (i: number, key: string) => `rows.0.columns.0.children.${i}.props.${key}`;
-    expect(validateTemplate(hostile).issues.map((issue) => issue.loc.join(".")).sort()).toEqual(
+    expect(
+      validateTemplate(hostile)
+        .issues.map((issue) => issue.loc.join("."))
+        .sort(),
+    ).toEqual(
       [
-        "canvas.bodyBackgroundSize", "canvas.bodyBackgroundPosition", "canvas.bodyBackgroundRepeat",
-        "rows.0.backgroundSize", "rows.0.backgroundPosition", "rows.0.backgroundRepeat",
-        block(0, "fontFamily"), block(0, "fontWeight"), block(1, "fontFamily"), block(1, "fontWeight"),
+        "canvas.bodyBackgroundSize",
+        "canvas.bodyBackgroundPosition",
+        "canvas.bodyBackgroundRepeat",
+        "rows.0.backgroundSize",
+        "rows.0.backgroundPosition",
+        "rows.0.backgroundRepeat",
+        block(0, "fontFamily"),
+        block(0, "fontWeight"),
+        block(1, "fontFamily"),
+        block(1, "fontWeight"),
       ].sort(),
     );
   });
@@ -110,15 +170,26 @@ describe("template reading", () => {
 
   it("rejects an unknown visibility operator with the rule's path", () => {
     const t = doc([{ type: "row", visibility: { enabled: true, rules: [{ tag: "a", operator: "like", value: "x" }] }, columns: [] }]);
-    expect(validateTemplate(t).issues).toEqual([expect.objectContaining({ loc: ["rows", "0", "visibility", "rules", "0", "operator"], type: "literal_error" })]);
+    expect(validateTemplate(t).issues).toEqual([
+      expect.objectContaining({ loc: ["rows", "0", "visibility", "rules", "0", "operator"], type: "literal_error" }),
+    ]);
   });
 });
 
 describe("inspectTemplate", () => {
   it("lists merge tags with positions and defaults, and context keys", () => {
     const t = doc([
-      { ...row(component("paragraph", { content: '<p>{{ first_name|"there" }} <a href="{{url.cta}}">x</a></p>' })), visibility: { enabled: true, rules: [{ tag: "plan", operator: "==", value: "pro" }] } },
-      row({ ...component("image", { alt: "{{ attr.alt }}", src: "https://e.com/{{id}}.png", visibility: { enabled: true, groups: [{ rules: [{ tag: "Country", operator: "in", value: "fr" }] }] } }) }),
+      {
+        ...row(component("paragraph", { content: '<p>{{ first_name|"there" }} <a href="{{url.cta}}">x</a></p>' })),
+        visibility: { enabled: true, rules: [{ tag: "plan", operator: "==", value: "pro" }] },
+      },
+      row({
+        ...component("image", {
+          alt: "{{ attr.alt }}",
+          src: "https://e.com/{{id}}.png",
+          visibility: { enabled: true, groups: [{ rules: [{ tag: "Country", operator: "in", value: "fr" }] }] },
+        }),
+      }),
     ]);
     const result = inspectTemplate(t);
     expect(result.contextKeys).toEqual(["plan", "Country"]);
@@ -162,7 +233,10 @@ describe("prepareTemplate", () => {
   it("turns a value JSON cannot carry (a cycle) into RENDER_ERROR, not a crash", async () => {
     const cyclic: Record<string, unknown> = doc([]);
     cyclic["self"] = cyclic;
-    await expect(render(cyclic, { target: "html" })).rejects.toMatchObject({ code: "RENDER_ERROR", issues: [expect.objectContaining({ type: "json_invalid" })] });
+    await expect(render(cyclic, { target: "html" })).rejects.toMatchObject({
+      code: "RENDER_ERROR",
+      issues: [expect.objectContaining({ type: "json_invalid" })],
+    });
     expect(validateTemplate(cyclic)).toMatchObject({ valid: false, issues: [expect.objectContaining({ type: "json_invalid" })] });
     expect(inspectTemplate(cyclic).valid).toBe(false);
   });
@@ -186,10 +260,26 @@ describe("the colour pattern", () => {
     const pattern = new CssColorPattern();
     const expression = new RegExp(pattern.source, pattern.flags);
     const names = CSS_COLOR_NAMES.flatMap((name) => [name, name.toUpperCase(), name[0]!.toUpperCase() + name.slice(1), ` ${name}`, `${name}x`]);
-    const special = ["", "#fff", "#FFFF", "#abcde", "#12345678", "#1234567", "rgb(1,2,3)", "RGBA( 1 , 2 , 3 , .5 )", "rgb(1,2,3,1)", "rgba(1,2)", "rgb(1,2,3)\n", "red\n"];
+    const special = [
+      "",
+      "#fff",
+      "#FFFF",
+      "#abcde",
+      "#12345678",
+      "#1234567",
+      "rgb(1,2,3)",
+      "RGBA( 1 , 2 , 3 , .5 )",
+      "rgb(1,2,3,1)",
+      "rgba(1,2)",
+      "rgb(1,2,3)\n",
+      "red\n",
+    ];
     // Letters that change case outside ASCII: Kelvin sign, long s, dotted capital I, sharp s.
     const unicode = ["blac\u212a", "\u017fienna", "\u0130ndigo", "whi\u00dfe", "gr\u00e9y"];
-    const random = fc.sample(fc.string({ unit: fc.constantFrom(..."#0123456789abcdefABCDEFrgbaRGBA(),. \n\u212a\u017fxyz".split("")), maxLength: 24 }), { numRuns: 5000, seed: 7 });
+    const random = fc.sample(fc.string({ unit: fc.constantFrom(..."#0123456789abcdefABCDEFrgbaRGBA(),. \n\u212a\u017fxyz".split("")), maxLength: 24 }), {
+      numRuns: 5000,
+      seed: 7,
+    });
     for (const value of [...names, ...special, ...unicode, ...random]) expect(pattern.test(value), JSON.stringify(value)).toBe(expression.test(value));
   });
 });

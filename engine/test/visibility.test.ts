@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { evaluateRule, isVisible, normalizeContext } from "../src/data/visibility.js";
-import { visibilityRuleSchema, visibilitySchema, type VisibilityRule } from "../src/template/common.js";
+import { type VisibilityRule, visibilityRuleSchema, visibilitySchema } from "../src/template/common.js";
 
 const rule = (operator: string, value: string | number | boolean = "", tag = "k"): VisibilityRule => visibilityRuleSchema.parse({ tag, operator, value });
 const check = (r: VisibilityRule, context: Record<string, string | number | boolean>) => evaluateRule(r, normalizeContext(context));
@@ -98,7 +98,12 @@ describe("visibility operators", () => {
   it("reads the editor's spellings: empty tag, operator and match in any case, enabled as a string", () => {
     expect(visibilityRuleSchema.parse({ tag: "", operator: "==", value: "" })).toEqual({ tag: "", operator: "==", value: "" });
     // Another case is read as the Maildeno editor and engine read it: an unknown operator (true), match "all".
-    expect(visibilityRuleSchema.parse({ tag: "k", operator: "Starts_With", value: null })).toEqual({ tag: "k", operator: "starts_with", value: "", alwaysTrue: true });
+    expect(visibilityRuleSchema.parse({ tag: "k", operator: "Starts_With", value: null })).toEqual({
+      tag: "k",
+      operator: "starts_with",
+      value: "",
+      alwaysTrue: true,
+    });
     expect(check(rule("CONTAINS", "zz"), { k: "pro" })).toBe(true);
     const parsed = visibilitySchema.parse({ enabled: "true", match: "ANY", rules: [], groups: [{ match: "Any" }, { match: "any" }] });
     expect(parsed).toMatchObject({ enabled: true, match: "all", groups: [{ match: "all" }, { match: "any" }] });
@@ -111,7 +116,10 @@ describe("visibility operators", () => {
     const script = `import { evaluateRule, normalizeContext } from "./src/data/visibility.ts";
       console.log(evaluateRule({ tag: "d", operator: "date_on", value: "2026-03-04" }, normalizeContext({ d: "2026-03-04T23:30:00" })));`;
     for (const tz of ["UTC", "America/Los_Angeles", "Asia/Tokyo"]) {
-      const out = execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { env: { ...process.env, TZ: tz }, encoding: "utf8" });
+      const out = execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+        env: { ...process.env, TZ: tz },
+        encoding: "utf8",
+      });
       expect(out.trim(), tz).toBe("true");
     }
   });

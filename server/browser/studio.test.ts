@@ -51,7 +51,15 @@ beforeAll(async () => {
     executablePath: CHROMIUM,
     headless: true,
     userDataDir: profile,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
   page = await browser.newPage();
   await page.setViewport({ width: 1600, height: 1000 });
@@ -74,7 +82,7 @@ describe("studio in chromium", () => {
     await page.waitForSelector("#admin-key");
     await page.keyboard.press("Tab");
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("admin-key");
-    await page.keyboard.type("sk_live_" + "0".repeat(64));
+    await page.keyboard.type(`sk_live_${"0".repeat(64)}`);
     await page.keyboard.press("Enter");
     await page.waitForFunction(() => document.querySelector('[role="alert"]')?.textContent?.includes("not recognised"));
     await page.click("#admin-key", { count: 3 });
@@ -110,7 +118,9 @@ describe("studio in chromium", () => {
     await page.keyboard.up("Control");
     await page.keyboard.press("Backspace");
     await page.keyboard.type(JSON.stringify(data));
-    await page.waitForFunction(() => (document.querySelector('iframe[data-testid="phone-frame"]') as HTMLIFrameElement | null)?.srcdoc.includes("Thanks for your order, Zelda!"));
+    await page.waitForFunction(() =>
+      (document.querySelector('iframe[data-testid="phone-frame"]') as HTMLIFrameElement | null)?.srcdoc.includes("Thanks for your order, Zelda!"),
+    );
     expect(await frameText("desktop-frame")).toContain("Thanks for your order, Zelda!");
     // The phone frame really lays the email out at 375 px: its document is no wider than the frame.
     const phone = await (await page.$('iframe[data-testid="phone-frame"]'))!.contentFrame();
@@ -130,7 +140,13 @@ describe("studio in chromium", () => {
       template_name: "Broken",
       schema_version: "1.0",
       canvas: {},
-      rows: [{ id: "r1", type: "row", columns: [{ id: "c1", width: 100, children: [{ id: "h-bad", type: "component", componentType: "heading", props: { level: "h9" } }] }] }],
+      rows: [
+        {
+          id: "r1",
+          type: "row",
+          columns: [{ id: "c1", width: 100, children: [{ id: "h-bad", type: "component", componentType: "heading", props: { level: "h9" } }] }],
+        },
+      ],
     };
     await page.focus("#new-template-paste");
     await page.keyboard.type(JSON.stringify(broken));

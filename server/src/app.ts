@@ -1,9 +1,9 @@
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyInstance } from "fastify";
-import { ZodType } from "zod";
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler } from "fastify-type-provider-zod";
-import { authHook, routeAuth, type AuthLevel } from "./auth/authenticate.js";
+import { ZodType } from "zod";
+import { type AuthLevel, authHook, routeAuth } from "./auth/authenticate.js";
 import { RateLimiter } from "./auth/rate-limit.js";
 import { CachedLookups } from "./cache/lookups.js";
 import type { ServerConfig } from "./config.js";
@@ -12,9 +12,9 @@ import { answerClientError, refuseConnect } from "./http/client-errors.js";
 import { registerErrorHandler, sendError } from "./http/error-handler.js";
 import { registerJsonBodyParser } from "./http/json-body.js";
 import { registerNotFound } from "./http/not-found.js";
-import { RenderPool } from "./render/pool.js";
 import { REDACTED, redactHeaders, redactUrl } from "./http/redact.js";
 import { zodValidatorCompiler } from "./http/validation.js";
+import { RenderPool } from "./render/pool.js";
 import type { RouteContext } from "./routes/context.js";
 import { healthRoutes } from "./routes/health.js";
 import { keyRoutes } from "./routes/keys.js";
@@ -98,8 +98,7 @@ export async function buildApp({ config, store, logger }: AppOptions): Promise<A
   // The route options objects themselves: hooks of inner scopes (the docs) may still set `auth`.
   const registered: { method: string | string[]; url: string; config?: { auth?: unknown } }[] = [];
   app.addHook("onRoute", (route) => void registered.push(route));
-  const routes = () =>
-    registered.flatMap((r) => [r.method].flat().map((method) => ({ method, url: r.url, auth: routeAuth(r.config) })));
+  const routes = () => registered.flatMap((r) => [r.method].flat().map((method) => ({ method, url: r.url, auth: routeAuth(r.config) })));
   app.addHook("onSend", async (_request, reply, payload) => {
     if (context.lifecycle.closing) reply.header("connection", "close");
     return payload;
@@ -134,7 +133,9 @@ export async function buildApp({ config, store, logger }: AppOptions): Promise<A
       return jsonSchemaTransform(input);
     },
     transformObject(input) {
-      const document = jsonSchemaTransformObject(input) as { paths?: Record<string, Record<string, { operationId?: string; requestBody?: { required?: boolean } }>> };
+      const document = jsonSchemaTransformObject(input) as {
+        paths?: Record<string, Record<string, { operationId?: string; requestBody?: { required?: boolean } }>>;
+      };
       // @fastify/swagger marks every body required; a body the route's schema lets one omit is not.
       for (const operations of Object.values(document.paths ?? {})) {
         for (const operation of Object.values(operations)) {

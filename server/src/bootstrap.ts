@@ -18,7 +18,9 @@ export interface BootstrapOutcome {
 export async function ensureAdminKey(store: Store, adminKey: string | undefined, now: number = Date.now()): Promise<BootstrapOutcome> {
   if (adminKey === undefined) return { outcome: "absent", message: "MAILRENDER_ADMIN_KEY is not set; no bootstrap admin key" };
   if (!isWellFormedApiKey(adminKey)) {
-    throw new ConfigError("MAILRENDER_ADMIN_KEY is malformed: expected 'sk_live_' followed by 64 lowercase hex characters (generate one with `mailrender-server create-admin-key --print-only`)");
+    throw new ConfigError(
+      "MAILRENDER_ADMIN_KEY is malformed: expected 'sk_live_' followed by 64 lowercase hex characters (generate one with `mailrender-server create-admin-key --print-only`)",
+    );
   }
   const known = await describeKnown(store, adminKey, now);
   if (known !== undefined) return known;

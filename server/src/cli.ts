@@ -43,13 +43,13 @@ async function serve(args: string[]): Promise<void> {
     const dataDir = config.database.kind === "sqlite" && config.database.path !== ":memory:" ? path.dirname(config.database.path) : path.resolve("data");
     const { state } = await seedDemo(server.store, dataDir);
     const shown = config.host === "0.0.0.0" || config.host === "127.0.0.1" ? `http://localhost:${config.port}` : server.url;
-    process.stdout.write(demoBanner(shown, state) + "\n");
+    process.stdout.write(`${demoBanner(shown, state)}\n`);
   }
 }
 
 async function createAdminKey(args: string[]): Promise<void> {
   if (args.includes("--print-only")) {
-    process.stdout.write(generateApiKey() + "\n");
+    process.stdout.write(`${generateApiKey()}\n`);
     return;
   }
   const nameAt = args.indexOf("--name");
@@ -57,13 +57,15 @@ async function createAdminKey(args: string[]): Promise<void> {
   if (name === "" || name.length > 100) throw new ConfigError("--name needs a value of 1 to 100 characters");
   const issued = await withStore((store) => issueKey(store, { name, targets: [], role: "admin" }));
   process.stderr.write(`created admin key ${issued.record.id} (${issued.record.name}); it is shown only once:\n`);
-  process.stdout.write(issued.secret + "\n");
+  process.stdout.write(`${issued.secret}\n`);
 }
 
 async function importTemplates(args: string[]): Promise<number> {
   const dir = args[0];
   if (dir === undefined) throw new ConfigError("import-templates needs a directory");
-  const files = readdirSync(dir).filter((f) => f.endsWith(".json")).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .sort();
   if (files.length === 0) throw new ConfigError(`no *.json files in ${dir}`);
   let failures = 0;
   await withStore(async (store) => {
@@ -75,7 +77,12 @@ async function importTemplates(args: string[]): Promise<number> {
         const wanted = typeof record["template_id"] === "string" && UUID_V4.test(record["template_id"]) ? record["template_id"].toLowerCase() : undefined;
         if (wanted !== undefined && (await store.getTemplate(wanted)) !== undefined) {
           const prepared = prepareTemplate(record, wanted, [file]);
-          const updated = await store.replaceTemplate(wanted, { name: prepared.name, body: prepared.body, etagFor: (v) => etagFor(v, prepared.body), updatedAt: new Date().toISOString() });
+          const updated = await store.replaceTemplate(wanted, {
+            name: prepared.name,
+            body: prepared.body,
+            etagFor: (v) => etagFor(v, prepared.body),
+            updatedAt: new Date().toISOString(),
+          });
           process.stdout.write(`replaced ${file} -> ${wanted} (version ${updated?.version ?? "?"})\n`);
         } else {
           const { record: created } = await createTemplate(store, record, wanted, [file]);
@@ -83,7 +90,8 @@ async function importTemplates(args: string[]): Promise<number> {
         }
       } catch (err) {
         failures += 1;
-        const issues = err instanceof ApiError && err.issues !== undefined ? err.issues.map((i) => `\n    ${i.loc.join(".")}: ${i.msg} (${i.type})`).join("") : "";
+        const issues =
+          err instanceof ApiError && err.issues !== undefined ? err.issues.map((i) => `\n    ${i.loc.join(".")}: ${i.msg} (${i.type})`).join("") : "";
         process.stderr.write(`failed   ${file}: ${err instanceof Error ? err.message : String(err)}${issues}\n`);
       }
     }
@@ -105,7 +113,7 @@ async function main(argv: string[]): Promise<number> {
     case "help":
     case "--help":
     case "-h":
-      process.stdout.write(USAGE + "\n");
+      process.stdout.write(`${USAGE}\n`);
       return 0;
     default:
       process.stderr.write(`unknown command '${command}'\n${USAGE}\n`);

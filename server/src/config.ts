@@ -2,9 +2,7 @@ import os from "node:os";
 import path from "node:path";
 
 /** Where the data lives: an embedded SQLite file (default) or a PostgreSQL server. */
-export type DatabaseConfig =
-  | { kind: "sqlite"; path: string }
-  | { kind: "postgres"; url: string };
+export type DatabaseConfig = { kind: "sqlite"; path: string } | { kind: "postgres"; url: string };
 
 export interface RateLimitConfig {
   /** Requests allowed per render key per window; 0 disables the limit for render keys. */

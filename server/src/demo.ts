@@ -36,7 +36,7 @@ export async function seedDemo(store: Store, dataDir: string): Promise<{ state: 
   const admin = await issueKey(store, { name: "local-demo-admin", targets: [], role: "admin" });
   const state: DemoState = { template_id: record.id, render_key: render.secret, admin_key: admin.secret };
   mkdirSync(dataDir, { recursive: true });
-  writeFileSync(file, JSON.stringify(state, null, 2) + "\n", { mode: 0o600 });
+  writeFileSync(file, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
   return { state, created: true };
 }

@@ -61,7 +61,6 @@ export function validationError(issues: Issue[], message = "Request validation f
 export const invalidApiKey = (message: string): ApiError =>
   new ApiError(401, "INVALID_API_KEY", message, undefined, { "www-authenticate": 'Bearer realm="mailrender"' });
 
-export const templateNotFound = (id: string): ApiError =>
-  new ApiError(404, "TEMPLATE_NOT_FOUND", `Template '${id}' does not exist`);
+export const templateNotFound = (id: string): ApiError => new ApiError(404, "TEMPLATE_NOT_FOUND", `Template '${id}' does not exist`);
 
 export const keyNotFound = (id: string): ApiError => new ApiError(404, "KEY_NOT_FOUND", `API key '${id}' does not exist`);

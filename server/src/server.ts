@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
-import { buildApp, type App, type AppOptions } from "./app.js";
-import { ensureAdminKey, type BootstrapOutcome } from "./bootstrap.js";
+import { type App, type AppOptions, buildApp } from "./app.js";
+import { type BootstrapOutcome, ensureAdminKey } from "./bootstrap.js";
 import type { ServerConfig } from "./config.js";
 import type { RouteContext } from "./routes/context.js";
 import { KyselyStore } from "./store/kysely-store.js";

@@ -6,7 +6,7 @@ import { sampleTemplate } from "./helpers/templates.js";
 
 const MISSING_UUID = "3f1c2a4e-8b7d-4c6e-9f0a-1b2c3d4e5f60";
 
-function expectError(res: { status: number; json: any }, status: number, code: string): void {
+function expectError(res: { status: number; json: { code?: unknown; message?: unknown; issues?: unknown } }, status: number, code: string): void {
   expect(res.status, JSON.stringify(res.json)).toBe(status);
   expect(res.json.code).toBe(code);
   expect(typeof res.json.message).toBe("string");
@@ -185,7 +185,11 @@ describe.each(BACKENDS)("HTTP API on %s", (backend) => {
     });
 
     it("applies merge tags (escaped) and returns mjml as text/plain", async () => {
-      const res = await render({ template_id: templateId, target: "mjml", dynamic_data: { merge_tags: { text: { first_name: "<Ada>" } }, context: { plan: "pro", n: 2, ok: true } } });
+      const res = await render({
+        template_id: templateId,
+        target: "mjml",
+        dynamic_data: { merge_tags: { text: { first_name: "<Ada>" } }, context: { plan: "pro", n: 2, ok: true } },
+      });
       expect(res.status, res.text).toBe(200);
       expect(res.headers.get("content-type")).toMatch(/^text\/plain/);
       expect(res.text).toContain("<mjml");
@@ -194,7 +198,10 @@ describe.each(BACKENDS)("HTTP API on %s", (backend) => {
     });
 
     it("?format=text returns the plain-text version, values unescaped, as text/plain", async () => {
-      const res = await req("POST", "/v1/sdk/render?format=text", { key: htmlMjmlKey, body: { template_id: templateId, dynamic_data: { merge_tags: { text: { first_name: "<Ada> & Bo" } } } } });
+      const res = await req("POST", "/v1/sdk/render?format=text", {
+        key: htmlMjmlKey,
+        body: { template_id: templateId, dynamic_data: { merge_tags: { text: { first_name: "<Ada> & Bo" } } } },
+      });
       expect(res.status, res.text).toBe(200);
       expect(res.headers.get("content-type")).toMatch(/^text\/plain/);
       expect(res.text).toBe("Hi <Ada> & Bo\n\nBody text");
@@ -229,14 +236,20 @@ describe.each(BACKENDS)("HTTP API on %s", (backend) => {
         [{ template_id: "nope" }, [{ loc: ["body", "template_id"], type: "uuid_parsing" }]],
         [{ template_id: templateId, target: "pdf" }, [{ loc: ["body", "target"], type: "literal_error" }]],
         [{ template_id: templateId, colour: "red" }, [{ loc: ["body", "colour"], type: "extra_forbidden" }]],
-        [{ template_id: templateId, dynamic_data: { merge_tags: { text: { a: 1 } } } }, [{ loc: ["body", "dynamic_data", "merge_tags", "text", "a"], type: "string_type" }]],
+        [
+          { template_id: templateId, dynamic_data: { merge_tags: { text: { a: 1 } } } },
+          [{ loc: ["body", "dynamic_data", "merge_tags", "text", "a"], type: "string_type" }],
+        ],
         [{ template_id: templateId, dynamic_data: { context: { a: null } } }, [{ loc: ["body", "dynamic_data", "context", "a"], type: "union_type" }]],
         [[1, 2], [{ loc: ["body"], type: "dict_type" }]],
       ];
       for (const [body, expected] of cases) {
         const res = await render(body);
         expectError(res, 422, "RENDER_ERROR");
-        expect(res.json.issues.map((i: { loc: string[]; type: string }) => ({ loc: i.loc, type: i.type })), JSON.stringify(body)).toEqual(expected);
+        expect(
+          res.json.issues.map((i: { loc: string[]; type: string }) => ({ loc: i.loc, type: i.type })),
+          JSON.stringify(body),
+        ).toEqual(expected);
         for (const issue of res.json.issues) expect(typeof issue.msg).toBe("string");
       }
     });
@@ -302,12 +315,24 @@ describe.each(BACKENDS)("HTTP API on %s", (backend) => {
 
     it("422 for invalid create bodies", async () => {
       const cases: [unknown, { loc: string[]; type: string }[]][] = [
-        [{}, [{ loc: ["body", "name"], type: "missing" }, { loc: ["body", "targets"], type: "missing" }]],
+        [
+          {},
+          [
+            { loc: ["body", "name"], type: "missing" },
+            { loc: ["body", "targets"], type: "missing" },
+          ],
+        ],
         [{ name: "x", targets: [] }, [{ loc: ["body", "targets"], type: "too_short" }]],
         [{ name: "x", targets: ["html", "pdf"] }, [{ loc: ["body", "targets", "1"], type: "literal_error" }]],
         [{ name: "", targets: ["html"] }, [{ loc: ["body", "name"], type: "string_too_short" }]],
         [{ name: "x".repeat(101), targets: ["html"] }, [{ loc: ["body", "name"], type: "string_too_long" }]],
-        [{ name: 5, targets: "html" }, [{ loc: ["body", "name"], type: "string_type" }, { loc: ["body", "targets"], type: "list_type" }]],
+        [
+          { name: 5, targets: "html" },
+          [
+            { loc: ["body", "name"], type: "string_type" },
+            { loc: ["body", "targets"], type: "list_type" },
+          ],
+        ],
         [{ name: "x", targets: ["html"], expires_at: "tomorrow" }, [{ loc: ["body", "expires_at"], type: "datetime_parsing" }]],
         [{ name: "x", targets: ["html"], expires_at: "2001-01-01T00:00:00Z" }, [{ loc: ["body", "expires_at"], type: "datetime_future" }]],
         [{ name: "x", targets: ["html"], admin: true }, [{ loc: ["body", "admin"], type: "extra_forbidden" }]],
@@ -315,7 +340,10 @@ describe.each(BACKENDS)("HTTP API on %s", (backend) => {
       for (const [body, expected] of cases) {
         const res = await createKey(body as Record<string, unknown>);
         expectError(res, 422, "RENDER_ERROR");
-        expect(res.json.issues.map((i: { loc: string[]; type: string }) => ({ loc: i.loc, type: i.type })), JSON.stringify(body)).toEqual(expected);
+        expect(
+          res.json.issues.map((i: { loc: string[]; type: string }) => ({ loc: i.loc, type: i.type })),
+          JSON.stringify(body),
+        ).toEqual(expected);
       }
     });
 
@@ -399,7 +427,14 @@ describe.each(BACKENDS)("HTTP API on %s", (backend) => {
       const res = await req("GET", "/api/v1/templates", { key: admin });
       expect(res.status).toBe(200);
       expect(res.json.templates.length).toBeGreaterThanOrEqual(1);
-      expect(res.json.templates[0]).toEqual({ id: templateId, name: "Welcome", version: 1, etag: expect.any(String), created_at: expect.any(String), updated_at: expect.any(String) });
+      expect(res.json.templates[0]).toEqual({
+        id: templateId,
+        name: "Welcome",
+        version: 1,
+        etag: expect.any(String),
+        created_at: expect.any(String),
+        updated_at: expect.any(String),
+      });
       const page = await req("GET", "/api/v1/templates?limit=1&offset=1", { key: admin });
       expect(page.json.templates).toHaveLength(1);
       expect(page.json.templates[0].id).not.toBe(templateId);
@@ -433,7 +468,11 @@ describe.each(BACKENDS)("HTTP API on %s", (backend) => {
     });
 
     it("a document with __proto__ keys is refused", async () => {
-      const res = await req("POST", "/api/v1/templates", { key: admin, rawBody: '{"__proto__": {"polluted": true}}', headers: { "content-type": "application/json" } });
+      const res = await req("POST", "/api/v1/templates", {
+        key: admin,
+        rawBody: '{"__proto__": {"polluted": true}}',
+        headers: { "content-type": "application/json" },
+      });
       expectError(res, 422, "RENDER_ERROR");
       expect(res.json.issues[0].type).toBe("json_invalid");
       expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
@@ -498,7 +537,11 @@ describe.each(BACKENDS)("HTTP API on %s", (backend) => {
 
     it("413 at the configured body limit", async () => {
       const body = JSON.stringify({ ...sampleTemplate(), template_name: "x".repeat(4_096) });
-      const res = await call(limited.url, "POST", "/api/v1/templates", { key: generateApiKey(), rawBody: body, headers: { "content-type": "application/json" } });
+      const res = await call(limited.url, "POST", "/api/v1/templates", {
+        key: generateApiKey(),
+        rawBody: body,
+        headers: { "content-type": "application/json" },
+      });
       expectError(res, 401, "INVALID_API_KEY"); // authentication comes before reading the body
       const res2 = await call(limited.url, "POST", "/v1/sdk/render", { key: htmlMjmlKey, rawBody: body, headers: { "content-type": "application/json" } });
       expectError(res2, 413, "PAYLOAD_TOO_LARGE");

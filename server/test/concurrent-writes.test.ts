@@ -28,7 +28,10 @@ describe("concurrent writers", () => {
     cleanup.push(() => db.drop());
     const a: TestServer = await startTestServer({ database: db.config });
     const b: TestServer = await startTestServer({ database: db.config, adminKey: a.adminKey });
-    cleanup.push(() => a.close(), () => b.close());
+    cleanup.push(
+      () => a.close(),
+      () => b.close(),
+    );
     const created = await call(a.url, "POST", "/api/v1/templates", { key: a.adminKey, body: sampleTemplate("contended") });
     expect(created.status).toBe(201);
     const id: string = created.json.id;
@@ -72,11 +75,11 @@ describe("concurrent writers", () => {
 
     // The importer runs twice in a row in its own process; the server writes the same rows meanwhile.
     const { DATABASE_URL: _ignored, ...env } = process.env;
-    const importer = spawn(
-      "bash",
-      ["-c", 'for i in 1 2; do node --import tsx src/cli.ts import-templates "$0" || exit 1; done', dir],
-      { cwd: SERVER_DIR, env: { ...env, MAILRENDER_SQLITE_PATH: db.config.path }, stdio: ["ignore", "pipe", "pipe"] },
-    );
+    const importer = spawn("bash", ["-c", 'for i in 1 2; do node --import tsx src/cli.ts import-templates "$0" || exit 1; done', dir], {
+      cwd: SERVER_DIR,
+      env: { ...env, MAILRENDER_SQLITE_PATH: db.config.path },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let importerOut = "";
     importer.stdout.on("data", (c: Buffer) => (importerOut += c.toString()));
     importer.stderr.on("data", (c: Buffer) => (importerOut += c.toString()));

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import path from "node:path";
-import { render, RENDER_TARGETS, type DynamicData, type RenderTarget } from "@mailrender/engine";
+import { fileURLToPath } from "node:url";
+import { type DynamicData, RENDER_TARGETS, type RenderTarget, render } from "@mailrender/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "./helpers/databases.js";
 import { call, startTestServer, type TestServer } from "./helpers/server.js";
@@ -69,7 +69,10 @@ describe("deprecated render endpoint equals the engine for every golden fixture"
       }
     }
     // ?format=text: the plain-text version, the same for every target and whatever the options.
-    const text = await call(server.url, "POST", "/v1/sdk/render?format=text", { key: renderKey, body: { template_id: created.json.id, dynamic_data: spec.dynamic_data ?? {} } });
+    const text = await call(server.url, "POST", "/v1/sdk/render?format=text", {
+      key: renderKey,
+      body: { template_id: created.json.id, dynamic_data: spec.dynamic_data ?? {} },
+    });
     expect(text.status, text.text.slice(0, 300)).toBe(200);
     expect(text.text, `${name}: the plain text differs from expected.txt`).toBe(readFileSync(path.join(FIXTURES, name, "expected.txt"), "utf8"));
   });

@@ -7,7 +7,8 @@ import { call, startTestServer, type TestServer } from "./helpers/server.js";
 interface RawResponse {
   status: number;
   headers: Record<string, string>;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- test convenience
+  // biome-ignore lint/suspicious/noExplicitAny: tests read response fields directly
+  body: any;
   elapsedMs: number;
 }
 
@@ -43,7 +44,7 @@ function rawRequest(port: number, parts: (string | { waitMs: number })[], timeou
   });
 }
 
-function expectErrorShape(res: { status: number; body: any }, status: number, code: string): void {
+function expectErrorShape(res: { status: number; body: Record<string, unknown> }, status: number, code: string): void {
   expect(res.status, JSON.stringify(res.body)).toBe(status);
   expect(res.body.code).toBe(code);
   expect(typeof res.body.message).toBe("string");
@@ -98,7 +99,7 @@ describe("every error has the documented body, even from the HTTP parser", () =>
   });
 
   it("a request refused before its body arrives is answered and closed at once", async () => {
-    const res = await rawRequest(port, ["POST /api/v1/keys HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{\"na"]);
+    const res = await rawRequest(port, ['POST /api/v1/keys HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"na']);
     expectErrorShape(res, 401, "INVALID_API_KEY");
     expect(res.headers["connection"]).toBe("close");
     expect(res.elapsedMs).toBeLessThan(1_000);
@@ -146,7 +147,9 @@ describe("every error has the documented body, even from the HTTP parser", () =>
   it("key-shaped secrets are redacted wherever they appear in a logged request", async () => {
     const secret = server.adminKey;
     const hex = secret.slice(8);
-    await call(server.url, "GET", `/api/v1/keys?api_key=${secret}`, { headers: { "x-api-key": secret, "proxy-authorization": `Bearer ${secret}`, "x-custom": `token ${secret}` } });
+    await call(server.url, "GET", `/api/v1/keys?api_key=${secret}`, {
+      headers: { "x-api-key": secret, "proxy-authorization": `Bearer ${secret}`, "x-custom": `token ${secret}` },
+    });
     await call(server.url, "GET", `/v1/sdk/template/${secret}?token=${hex}`, { key: secret });
     await call(server.url, "GET", `/healthz?key=${hex}&other=1`, { headers: { authorization: `Basic ${Buffer.from(`u:${secret}`).toString("base64")}` } });
     await new Promise((r) => setTimeout(r, 100));

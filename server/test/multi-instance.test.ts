@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "./helpers/databases.js";
-import { call, startTestServer, waitUntil, type TestServer } from "./helpers/server.js";
+import { call, startTestServer, type TestServer, waitUntil } from "./helpers/server.js";
 import { sampleTemplate } from "./helpers/templates.js";
 
 /**

@@ -1,5 +1,5 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import os from "node:os";
@@ -62,46 +62,74 @@ describe("mailrender-server as a process", { timeout: 3 * PROCESS_TIMEOUT_MS }, 
     expect(result.stderr).not.toMatch(/\n\s+at /); // no stack trace
   });
 
-  it("create-admin-key prints a working admin key once; import-templates stores a folder", async () => {
-    const dbPath = path.join(tmp, "cli.db");
-    const created = spawnSync(process.execPath, [...CLI, "create-admin-key", "--name", "ops"], { cwd: SERVER_DIR, env: env({ MAILRENDER_SQLITE_PATH: dbPath }), encoding: "utf8", timeout: PROCESS_TIMEOUT_MS });
-    expect(created.status, created.stderr).toBe(0);
-    const adminKey = created.stdout.trim();
-    expect(adminKey).toMatch(/^sk_live_[0-9a-f]{64}$/);
+  it(
+    "create-admin-key prints a working admin key once; import-templates stores a folder",
+    async () => {
+      const dbPath = path.join(tmp, "cli.db");
+      const created = spawnSync(process.execPath, [...CLI, "create-admin-key", "--name", "ops"], {
+        cwd: SERVER_DIR,
+        env: env({ MAILRENDER_SQLITE_PATH: dbPath }),
+        encoding: "utf8",
+        timeout: PROCESS_TIMEOUT_MS,
+      });
+      expect(created.status, created.stderr).toBe(0);
+      const adminKey = created.stdout.trim();
+      expect(adminKey).toMatch(/^sk_live_[0-9a-f]{64}$/);
 
-    const dir = path.join(tmp, "templates");
-    mkdirSync(dir);
-    const fixedId = "0b7e8f1a-2c3d-4e5f-8a9b-0c1d2e3f4a5b";
-    writeFileSync(path.join(dir, "a.json"), JSON.stringify(sampleTemplate("Imported A")));
-    writeFileSync(path.join(dir, "b.json"), JSON.stringify({ ...sampleTemplate("Imported B"), template_id: fixedId }));
-    const imported = spawnSync(process.execPath, [...CLI, "import-templates", dir], { cwd: SERVER_DIR, env: env({ MAILRENDER_SQLITE_PATH: dbPath }), encoding: "utf8", timeout: PROCESS_TIMEOUT_MS });
-    expect(imported.status, imported.stderr).toBe(0);
-    expect(imported.stdout).toMatch(/created\s+a\.json -> [0-9a-f-]{36}/);
-    expect(imported.stdout).toContain(`b.json -> ${fixedId}`);
-    const again = spawnSync(process.execPath, [...CLI, "import-templates", dir], { cwd: SERVER_DIR, env: env({ MAILRENDER_SQLITE_PATH: dbPath }), encoding: "utf8", timeout: PROCESS_TIMEOUT_MS });
-    expect(again.stdout).toContain(`replaced b.json -> ${fixedId} (version 2)`);
+      const dir = path.join(tmp, "templates");
+      mkdirSync(dir);
+      const fixedId = "0b7e8f1a-2c3d-4e5f-8a9b-0c1d2e3f4a5b";
+      writeFileSync(path.join(dir, "a.json"), JSON.stringify(sampleTemplate("Imported A")));
+      writeFileSync(path.join(dir, "b.json"), JSON.stringify({ ...sampleTemplate("Imported B"), template_id: fixedId }));
+      const imported = spawnSync(process.execPath, [...CLI, "import-templates", dir], {
+        cwd: SERVER_DIR,
+        env: env({ MAILRENDER_SQLITE_PATH: dbPath }),
+        encoding: "utf8",
+        timeout: PROCESS_TIMEOUT_MS,
+      });
+      expect(imported.status, imported.stderr).toBe(0);
+      expect(imported.stdout).toMatch(/created\s+a\.json -> [0-9a-f-]{36}/);
+      expect(imported.stdout).toContain(`b.json -> ${fixedId}`);
+      const again = spawnSync(process.execPath, [...CLI, "import-templates", dir], {
+        cwd: SERVER_DIR,
+        env: env({ MAILRENDER_SQLITE_PATH: dbPath }),
+        encoding: "utf8",
+        timeout: PROCESS_TIMEOUT_MS,
+      });
+      expect(again.stdout).toContain(`replaced b.json -> ${fixedId} (version 2)`);
 
-    writeFileSync(path.join(dir, "c.json"), JSON.stringify({ template_name: "broken" }));
-    const broken = spawnSync(process.execPath, [...CLI, "import-templates", dir], { cwd: SERVER_DIR, env: env({ MAILRENDER_SQLITE_PATH: dbPath }), encoding: "utf8", timeout: PROCESS_TIMEOUT_MS });
-    expect(broken.status).toBe(1);
-    expect(broken.stderr).toMatch(/failed\s+c\.json/);
-    expect(broken.stderr).toContain("c.json.rows");
+      writeFileSync(path.join(dir, "c.json"), JSON.stringify({ template_name: "broken" }));
+      const broken = spawnSync(process.execPath, [...CLI, "import-templates", dir], {
+        cwd: SERVER_DIR,
+        env: env({ MAILRENDER_SQLITE_PATH: dbPath }),
+        encoding: "utf8",
+        timeout: PROCESS_TIMEOUT_MS,
+      });
+      expect(broken.status).toBe(1);
+      expect(broken.stderr).toMatch(/failed\s+c\.json/);
+      expect(broken.stderr).toContain("c.json.rows");
 
-    // The key works against a server on the same database.
-    const port = await freePort();
-    const child = spawn(process.execPath, CLI, { cwd: SERVER_DIR, env: env({ MAILRENDER_SQLITE_PATH: dbPath, PORT: String(port) }), stdio: ["ignore", "pipe", "pipe"] });
-    try {
-      await waitForOutput(child, /Server listening/);
-      const list = await call(`http://127.0.0.1:${port}`, "GET", "/api/v1/templates", { key: adminKey });
-      expect(list.status).toBe(200);
-      // a.json has no UUID id, so each import adds a copy; b.json keeps its id and is replaced.
-      const names: string[] = list.json.templates.map((t: { name: string }) => t.name);
-      expect(names.filter((n) => n === "Imported B")).toHaveLength(1);
-      expect(names.filter((n) => n === "Imported A")).toHaveLength(3);
-    } finally {
-      child.kill("SIGKILL");
-    }
-  }, 5 * PROCESS_TIMEOUT_MS); // five CLI processes
+      // The key works against a server on the same database.
+      const port = await freePort();
+      const child = spawn(process.execPath, CLI, {
+        cwd: SERVER_DIR,
+        env: env({ MAILRENDER_SQLITE_PATH: dbPath, PORT: String(port) }),
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      try {
+        await waitForOutput(child, /Server listening/);
+        const list = await call(`http://127.0.0.1:${port}`, "GET", "/api/v1/templates", { key: adminKey });
+        expect(list.status).toBe(200);
+        // a.json has no UUID id, so each import adds a copy; b.json keeps its id and is replaced.
+        const names: string[] = list.json.templates.map((t: { name: string }) => t.name);
+        expect(names.filter((n) => n === "Imported B")).toHaveLength(1);
+        expect(names.filter((n) => n === "Imported A")).toHaveLength(3);
+      } finally {
+        child.kill("SIGKILL");
+      }
+    },
+    5 * PROCESS_TIMEOUT_MS,
+  ); // five CLI processes
 
   it("SIGTERM lets a request in flight finish, then exits 0", async () => {
     const port = await freePort();
@@ -118,7 +146,13 @@ describe("mailrender-server as a process", { timeout: 3 * PROCESS_TIMEOUT_MS }, 
     const body = JSON.stringify(sampleTemplate("in flight"));
     const response = new Promise<{ status: number; text: string }>((resolve, reject) => {
       const req = http.request(
-        { host: "127.0.0.1", port, method: "POST", path: "/api/v1/templates", headers: { authorization: `Bearer ${adminKey}`, "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
+        {
+          host: "127.0.0.1",
+          port,
+          method: "POST",
+          path: "/api/v1/templates",
+          headers: { authorization: `Bearer ${adminKey}`, "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+        },
         (res) => {
           let text = "";
           res.on("data", (c: Buffer) => (text += c.toString()));
@@ -162,7 +196,10 @@ describe("mailrender-server as a process", { timeout: 3 * PROCESS_TIMEOUT_MS }, 
         await new Promise<void>((resolve) => {
           const req = http.get({ host: "127.0.0.1", port, path: "/healthz", agent }, (res) => {
             res.resume();
-            res.on("end", () => (count(String(res.statusCode)), resolve()));
+            res.on("end", () => {
+              count(String(res.statusCode));
+              resolve();
+            });
           });
           req.on("error", (e: NodeJS.ErrnoException) => {
             // Refused: the server no longer listens, nothing was written. Anything else lost a written request.
@@ -176,7 +213,13 @@ describe("mailrender-server as a process", { timeout: 3 * PROCESS_TIMEOUT_MS }, 
     });
     // … and connections that stay open and idle.
     const idle = new http.Agent({ keepAlive: true, maxSockets: 2 });
-    for (let i = 0; i < 2; i++) await new Promise((r) => http.get({ host: "127.0.0.1", port, path: "/healthz", agent: idle }, (res) => (res.resume(), res.on("end", r))));
+    for (let i = 0; i < 2; i++)
+      await new Promise((r) =>
+        http.get({ host: "127.0.0.1", port, path: "/healthz", agent: idle }, (res) => {
+          res.resume();
+          res.on("end", r);
+        }),
+      );
     await new Promise((r) => setTimeout(r, 500));
     const sentAt = Date.now();
     child.kill("SIGTERM");
@@ -184,7 +227,10 @@ describe("mailrender-server as a process", { timeout: 3 * PROCESS_TIMEOUT_MS }, 
     stop = true;
     await Promise.all(busy);
     idle.destroy();
-    expect(Object.keys(outcomes).filter((k) => k.startsWith("reset")), JSON.stringify(outcomes)).toEqual([]);
+    expect(
+      Object.keys(outcomes).filter((k) => k.startsWith("reset")),
+      JSON.stringify(outcomes),
+    ).toEqual([]);
     expect(outcomes["200"]).toBeGreaterThan(8);
     expect(exitMs).toBeLessThan(5_000); // well within the 8 s grace: idle connections are closed, not waited for
   });
@@ -194,7 +240,12 @@ describe("serve --demo (what `make run` starts)", { timeout: 3 * PROCESS_TIMEOUT
   it("seeds the starter templates and keys on first start and prints the studio URL and curl commands that work", async () => {
     const port = await freePort();
     const dbPath = path.join(tmp, "demo", "mailrender.db");
-    const start = () => spawn(process.execPath, [...CLI, "serve", "--demo"], { cwd: SERVER_DIR, env: env({ MAILRENDER_SQLITE_PATH: dbPath, PORT: String(port) }), stdio: ["ignore", "pipe", "pipe"] });
+    const start = () =>
+      spawn(process.execPath, [...CLI, "serve", "--demo"], {
+        cwd: SERVER_DIR,
+        env: env({ MAILRENDER_SQLITE_PATH: dbPath, PORT: String(port) }),
+        stdio: ["ignore", "pipe", "pipe"],
+      });
     let child = start();
     try {
       const out = await waitForOutput(child, /Admin key/);
@@ -203,7 +254,10 @@ describe("serve --demo (what `make run` starts)", { timeout: 3 * PROCESS_TIMEOUT
       expect(out).toContain(`http://localhost:${port}/v1/sdk/render`);
       expect(out).toContain(`Studio (see, check and try templates in the browser): http://localhost:${port}/studio`);
       expect((await call(`http://127.0.0.1:${port}`, "GET", "/studio")).status).toBe(200);
-      const res = await call(`http://127.0.0.1:${port}`, "POST", "/v1/sdk/render", { key, body: { template_id: id, dynamic_data: { merge_tags: { text: { first_name: "Ada" } } } } });
+      const res = await call(`http://127.0.0.1:${port}`, "POST", "/v1/sdk/render", {
+        key,
+        body: { template_id: id, dynamic_data: { merge_tags: { text: { first_name: "Ada" } } } },
+      });
       expect(res.status, res.text).toBe(200);
       expect(res.text).toContain("Hello Ada!");
       child.kill("SIGTERM");

@@ -73,7 +73,10 @@ describe("the render endpoint renders off the event loop", () => {
   it("renders in parallel requests all arrive, in any order", async () => {
     const results = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
-        call(server.url, "POST", "/v1/sdk/render", { key: renderKey, body: { template_id: smallId, dynamic_data: { merge_tags: { text: { first_name: `R${i}` } } } } }),
+        call(server.url, "POST", "/v1/sdk/render", {
+          key: renderKey,
+          body: { template_id: smallId, dynamic_data: { merge_tags: { text: { first_name: `R${i}` } } } },
+        }),
       ),
     );
     results.forEach((res, i) => {

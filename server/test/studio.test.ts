@@ -13,7 +13,13 @@ function conditional(): Record<string, unknown> {
     id: "r-pro",
     type: "row",
     visibility: { enabled: true, match: "all", rules: [{ tag: "plan", operator: "==", value: "pro" }] },
-    columns: [{ id: "c-pro", width: 100, children: [{ id: "p-pro", type: "component", componentType: "button", props: { text: "Pro perks", link: "{{ url.perks }}" } }] }],
+    columns: [
+      {
+        id: "c-pro",
+        width: 100,
+        children: [{ id: "p-pro", type: "component", componentType: "button", props: { text: "Pro perks", link: "{{ url.perks }}" } }],
+      },
+    ],
   });
   return doc;
 }
@@ -92,9 +98,15 @@ describe.each(BACKENDS)("studio on %s", (backend) => {
     expect(hidden.json.gmail_clip_bytes).toBe(102 * 1024);
     expect(hidden.json.text).toBe("Hi there\n\nBody text");
     const row = hidden.json.visibility.find((d: { id: string }) => d.id === "r-pro");
-    expect(row).toMatchObject({ visible: false, reason: "rules failed (all)", rules: [{ tag: "plan", operator: "==", value: "pro", actual: "free", passed: false }] });
+    expect(row).toMatchObject({
+      visible: false,
+      reason: "rules failed (all)",
+      rules: [{ tag: "plan", operator: "==", value: "pro", actual: "free", passed: false }],
+    });
 
-    const shown = await admin("POST", `/api/v1/templates/${templateId}/preview`, { dynamic_data: { context: { plan: "pro" }, merge_tags: { url: { perks: "javascript:alert(1)" } } } });
+    const shown = await admin("POST", `/api/v1/templates/${templateId}/preview`, {
+      dynamic_data: { context: { plan: "pro" }, merge_tags: { url: { perks: "javascript:alert(1)" } } },
+    });
     expect(shown.json.text).toBe("Hi there\n\nBody text\n\nPro perks");
     expect(shown.json.targets.html.warnings.map((w: { code: string }) => w.code)).toEqual(["MISSING_MERGE_TAG", "UNSAFE_URL"]);
     expect(shown.json.visibility.find((d: { id: string }) => d.id === "p-pro").visible).toBe(true);

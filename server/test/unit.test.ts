@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { RateLimiter } from "../src/auth/rate-limit.js";
 import { displayPrefix, generateApiKey, generateKeyId, hashApiKey, hashesEqual, isWellFormedApiKey } from "../src/auth/keys.js";
+import { RateLimiter } from "../src/auth/rate-limit.js";
 import { TtlCache } from "../src/cache/ttl-cache.js";
 import { ConfigError, loadConfig } from "../src/config.js";
 import { zodIssuesToIssues } from "../src/http/validation.js";

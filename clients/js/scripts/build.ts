@@ -35,5 +35,5 @@ for (const format of ["esm", "cjs"] as const) {
 execFileSync(tsc, ["-p", path.join(pkgDir, "tsconfig.build.json")], { stdio: "inherit" });
 cpSync(path.join(dist, "esm"), path.join(dist, "cjs"), { recursive: true, filter: (src) => !/\.js(\.map)?$/.test(src) });
 mkdirSync(path.join(dist, "cjs"), { recursive: true });
-writeFileSync(path.join(dist, "cjs", "package.json"), JSON.stringify({ type: "commonjs" }, null, 2) + "\n");
+writeFileSync(path.join(dist, "cjs", "package.json"), `${JSON.stringify({ type: "commonjs" }, null, 2)}\n`);
 process.stdout.write(`built ${path.relative(process.cwd(), dist) || dist}\n`);

@@ -12,9 +12,9 @@ import { MemoryCache } from "./cache/memory.js";
 import type { CacheEntry, CacheStore } from "./cache/types.js";
 import { renderLocally } from "./engine.js";
 import { forbiddenTarget, MailrenderError, mayServeStale } from "./errors.js";
-import { fetchTemplateOnce, type FetchOutcome, type FetchSettings } from "./http/fetch-template.js";
+import { type FetchOutcome, type FetchSettings, fetchTemplateOnce } from "./http/fetch-template.js";
 import { withRetries } from "./http/retry.js";
-import { resolveConfig, type ResolvedConfig } from "./options.js";
+import { type ResolvedConfig, resolveConfig } from "./options.js";
 import { checkRenderRequest, type RenderRequest } from "./render-request.js";
 import { keyFingerprint, learnedScope, scopeVerdict } from "./scope.js";
 import type { MailrenderConfig, RenderOptions, RenderResult } from "./types.js";
@@ -86,7 +86,10 @@ export class MailrenderClient {
   invalidate(templateId: string): boolean {
     if (!invalidateWarned) {
       invalidateWarned = true;
-      process.emitWarning("MailrenderClient.invalidate() is deprecated; use deleteCached(templateId)", { type: "DeprecationWarning", code: "MAILRENDER_INVALIDATE" });
+      process.emitWarning("MailrenderClient.invalidate() is deprecated; use deleteCached(templateId)", {
+        type: "DeprecationWarning",
+        code: "MAILRENDER_INVALIDATE",
+      });
     }
     return this.deleteCached(templateId);
   }
@@ -147,7 +150,10 @@ export class MailrenderClient {
     } catch (error) {
       if (!this.#cacheWriteWarned) {
         this.#cacheWriteWarned = true;
-        process.emitWarning(`mailrender: could not write the template cache (${error instanceof Error ? error.message : String(error)}); rendering continues uncached`, { code: "MAILRENDER_CACHE_WRITE" });
+        process.emitWarning(
+          `mailrender: could not write the template cache (${error instanceof Error ? error.message : String(error)}); rendering continues uncached`,
+          { code: "MAILRENDER_CACHE_WRITE" },
+        );
       }
     }
   }

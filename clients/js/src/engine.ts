@@ -16,7 +16,9 @@ async function load(): Promise<Engine> {
   try {
     engine = await import("@mailrender/engine");
   } catch (error) {
-    throw new MailrenderError("UNKNOWN", 0, "Could not load @mailrender/engine (a dependency of @mailrender/client): reinstall the package", [], { cause: error });
+    throw new MailrenderError("UNKNOWN", 0, "Could not load @mailrender/engine (a dependency of @mailrender/client): reinstall the package", [], {
+      cause: error,
+    });
   }
   const major = Number(engine.ENGINE_VERSION.split(".")[0]);
   if (major !== ENGINE_MAJOR) {
@@ -57,7 +59,13 @@ function preparedFor(engine: Engine, template: unknown): unknown {
 
 export async function renderLocally(
   template: unknown,
-  options: { target: RenderTarget; dynamicData: DynamicData | undefined; minify: boolean | undefined; strict: boolean | undefined; plainText: boolean | undefined },
+  options: {
+    target: RenderTarget;
+    dynamicData: DynamicData | undefined;
+    minify: boolean | undefined;
+    strict: boolean | undefined;
+    plainText: boolean | undefined;
+  },
 ): Promise<LocalRender> {
   const engine = await loadEngine();
   try {

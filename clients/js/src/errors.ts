@@ -4,14 +4,7 @@ import type { ValidationIssue } from "@mailrender/engine";
  * The codes a MailrenderError carries: the service's codes for 401/403/404/422, NETWORK_ERROR and
  * TIMEOUT when no answer came (status 0), UNKNOWN for any other status (429, 5xx, ...).
  */
-export type ErrorCode =
-  | "INVALID_API_KEY"
-  | "FORBIDDEN"
-  | "TEMPLATE_NOT_FOUND"
-  | "RENDER_ERROR"
-  | "NETWORK_ERROR"
-  | "TIMEOUT"
-  | "UNKNOWN";
+export type ErrorCode = "INVALID_API_KEY" | "FORBIDDEN" | "TEMPLATE_NOT_FOUND" | "RENDER_ERROR" | "NETWORK_ERROR" | "TIMEOUT" | "UNKNOWN";
 
 /** The one error type of the client. `status` is the HTTP status, or 0 when there was no answer. */
 export class MailrenderError extends Error {

@@ -6,8 +6,8 @@
  *   const html = await client.renderHtml(templateId, { merge_tags: { text: { first_name: "Ada" } } });
  */
 export { MailrenderClient } from "./client.js";
-export { MailrenderError, type ErrorCode } from "./errors.js";
 export { CLIENT_VERSION, RENDER_TARGETS } from "./constants.js";
+export { type ErrorCode, MailrenderError } from "./errors.js";
 export type {
   CacheConfig,
   DynamicData,

@@ -41,8 +41,7 @@ function rejectUnknown(obj: Record<string, unknown>, allowed: readonly string[],
     const replacement = where === "" ? REMOVED[key] : undefined;
     if (replacement !== undefined) {
       throw new TypeError(
-        `MailrenderClient: option '${key}' was removed in 2.1.0; cache options now live under ` +
-          `cache: { ttl, maxEntries } (use ${replacement}).`,
+        `MailrenderClient: option '${key}' was removed in 2.1.0; cache options now live under ` + `cache: { ttl, maxEntries } (use ${replacement}).`,
       );
     }
     throw new TypeError(`MailrenderClient: unknown option '${where}${key}'; known options: ${allowed.map((k) => where + k).join(", ")}`);

@@ -34,12 +34,17 @@ export function checkRenderRequest(options: unknown): RenderRequest {
   }
   const { templateId, target = DEFAULT_TARGET, dynamicData, minify, strict, plainText } = o;
   if (templateId === undefined) issues.push({ loc: ["templateId"], msg: "Field required", type: "missing" });
-  else if (typeof templateId !== "string" || templateId.trim() === "") issues.push({ loc: ["templateId"], msg: "Input should be a non-empty string", type: "string_type" });
+  else if (typeof templateId !== "string" || templateId.trim() === "")
+    issues.push({ loc: ["templateId"], msg: "Input should be a non-empty string", type: "string_type" });
   if (!isTarget(target)) issues.push({ loc: ["target"], msg: `Input should be ${RENDER_TARGETS.map((t) => `'${t}'`).join(", ")}`, type: "literal_error" });
   if (dynamicData !== undefined && (typeof dynamicData !== "object" || dynamicData === null || Array.isArray(dynamicData))) {
     issues.push({ loc: ["dynamicData"], msg: "Input should be an object: { merge_tags, context }", type: "dict_type" });
   }
-  for (const [name, value] of [["minify", minify], ["strict", strict], ["plainText", plainText]] as const) {
+  for (const [name, value] of [
+    ["minify", minify],
+    ["strict", strict],
+    ["plainText", plainText],
+  ] as const) {
     if (value !== undefined && typeof value !== "boolean") issues.push({ loc: [name], msg: "Input should be a valid boolean", type: "bool_type" });
   }
   if (issues.length > 0) throw invalidRequest(issues);

@@ -9,7 +9,13 @@ import type { CacheEntry } from "../src/cache/types.js";
 import { tempDir } from "./helpers/temp.js";
 
 function entry(templateId: string, fetchedAt = Date.now()): CacheEntry {
-  return { templateId, template: { template_id: templateId, rows: [] }, etag: '"v1-abc"', fetchedAt, scope: { key: "f00d", targets: ["html"], complete: true } };
+  return {
+    templateId,
+    template: { template_id: templateId, rows: [] },
+    etag: '"v1-abc"',
+    fetchedAt,
+    scope: { key: "f00d", targets: ["html"], complete: true },
+  };
 }
 
 describe("MemoryCache", () => {

@@ -1,7 +1,7 @@
 /** The shared client contract (spec/clients.md): every fixtures/client/v1 file against this client's pure functions. */
 import { readdirSync, readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
 import type { RenderTarget } from "@mailrender/engine";
+import { describe, expect, it } from "vitest";
 import { cacheFileName } from "../src/cache/disk.js";
 import { parseEntry, serializeEntry } from "../src/cache/entry-file.js";
 import type { CachedScope, CacheEntry } from "../src/cache/types.js";
@@ -13,7 +13,7 @@ import { FIXTURES_DIR } from "./helpers/paths.js";
 
 const DIR = `${FIXTURES_DIR}client/v1/`;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- fixture cases are plain JSON
+// biome-ignore lint/suspicious/noExplicitAny: fixture cases are plain JSON, read field by field in each test
 function cases(name: string): any[] {
   return (JSON.parse(readFileSync(DIR + name, "utf8")) as { cases: unknown[] }).cases;
 }
@@ -27,9 +27,23 @@ const NOT_JS = new Set(["engine-envelope.json"]);
 
 describe("fixtures/client/v1", () => {
   it("every fixture file is run here (or said why not)", () => {
-    const run = ["status-code.json", "retry-after.json", "retry-delay.json", "key-fingerprint.json", "scope-verdict.json", "stale-or-raise.json",
-      "cache-file-name.json", "cache-entry-read.json", "cache-entry-write.json", "user-agent.json"];
-    expect(readdirSync(DIR).filter((f) => !NOT_JS.has(f)).sort()).toEqual(run.sort());
+    const run = [
+      "status-code.json",
+      "retry-after.json",
+      "retry-delay.json",
+      "key-fingerprint.json",
+      "scope-verdict.json",
+      "stale-or-raise.json",
+      "cache-file-name.json",
+      "cache-entry-read.json",
+      "cache-entry-write.json",
+      "user-agent.json",
+    ];
+    expect(
+      readdirSync(DIR)
+        .filter((f) => !NOT_JS.has(f))
+        .sort(),
+    ).toEqual(run.sort());
   });
 
   it.each(cases("status-code.json"))("status $status → $code", (c) => {
@@ -70,7 +84,7 @@ describe("fixtures/client/v1", () => {
   });
 
   it("User-Agent", () => {
-    const fixture = JSON.parse(readFileSync(DIR + "user-agent.json", "utf8")) as { pattern: string; cases: { user_agent: string; valid: boolean }[] };
+    const fixture = JSON.parse(readFileSync(`${DIR}user-agent.json`, "utf8")) as { pattern: string; cases: { user_agent: string; valid: boolean }[] };
     const pattern = new RegExp(fixture.pattern);
     for (const c of fixture.cases) expect(pattern.test(c.user_agent)).toBe(c.valid);
     expect(USER_AGENT).toMatch(pattern);

@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MailrenderClient } from "../src/index.js";
 import { createKey, createTemplate, sampleTemplate } from "./helpers/admin.js";
-import { startServer, type RealServer } from "./helpers/server.js";
+import { type RealServer, startServer } from "./helpers/server.js";
 import { tempDir } from "./helpers/temp.js";
 
 interface ChildResult {
@@ -44,7 +44,6 @@ function runChild(job: ChildJob): Promise<ChildResult> {
   });
 }
 
-
 let server: RealServer;
 let key: string;
 let ids: string[];
@@ -69,7 +68,12 @@ describe("disk cache files", () => {
     expect(readdirSync(dir).sort()).toEqual([`${ids[0]}.json`, `${ids[1]}.json`].sort());
     const text = readFileSync(path.join(dir, `${ids[0]}.json`), "utf8");
     const entry = JSON.parse(text) as Record<string, unknown>;
-    expect(entry).toMatchObject({ templateId: ids[0], etag: expect.any(String) as unknown, fetchedAt: expect.any(Number) as unknown, scope: { targets: ["html", "mjml"], complete: true } });
+    expect(entry).toMatchObject({
+      templateId: ids[0],
+      etag: expect.any(String) as unknown,
+      fetchedAt: expect.any(Number) as unknown,
+      scope: { targets: ["html", "mjml"], complete: true },
+    });
     expect((entry["template"] as Record<string, unknown>)["template_id"]).toBe(ids[0]);
     expect(text).not.toContain(key.slice(8));
     expect(c.listCached().sort()).toEqual([ids[0], ids[1]].sort());

@@ -4,12 +4,12 @@
  * endpoint and the closed port are tiny real sockets, because the real server cannot be told to stall.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MailrenderClient } from "../src/index.js";
-import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter, withRetries } from "../src/http/retry.js";
 import { MailrenderError } from "../src/errors.js";
+import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter, withRetries } from "../src/http/retry.js";
+import { MailrenderClient } from "../src/index.js";
 import { createKey, createTemplate, sampleTemplate } from "./helpers/admin.js";
 import { closedPortUrl, flakyProxy, slowServer } from "./helpers/faults.js";
-import { startServer, type RealServer } from "./helpers/server.js";
+import { type RealServer, startServer } from "./helpers/server.js";
 import { tempDir } from "./helpers/temp.js";
 
 let server: RealServer;
@@ -168,10 +168,13 @@ describe("retry schedule (pure functions)", () => {
     for (const error of [new MailrenderError("FORBIDDEN", 403, "no"), new MailrenderError("TIMEOUT", 0, "slow")]) {
       let attempts = 0;
       await expect(
-        withRetries(async () => {
-          attempts++;
-          return { ok: false, error, retryAfterMs: undefined };
-        }, { ...DEFAULT_RETRY_POLICY, sleep: async () => undefined }),
+        withRetries(
+          async () => {
+            attempts++;
+            return { ok: false, error, retryAfterMs: undefined };
+          },
+          { ...DEFAULT_RETRY_POLICY, sleep: async () => undefined },
+        ),
       ).rejects.toBe(error);
       expect(attempts).toBe(1);
     }

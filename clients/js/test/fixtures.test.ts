@@ -13,10 +13,10 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MailrenderClient, MailrenderError, RENDER_TARGETS, type DynamicData, type RenderTarget, type ValidationIssue } from "../src/index.js";
+import { type DynamicData, MailrenderClient, MailrenderError, RENDER_TARGETS, type RenderTarget, type ValidationIssue } from "../src/index.js";
 import { createKey } from "./helpers/admin.js";
 import { FIXTURES_DIR } from "./helpers/paths.js";
-import { startServer, type RealServer } from "./helpers/server.js";
+import { type RealServer, startServer } from "./helpers/server.js";
 
 const EXT: Record<RenderTarget, string> = { html: "html", mjml: "mjml", "react-email": "tsx" };
 
@@ -69,7 +69,10 @@ describe("render fixtures through the client", () => {
     const spec = readCase("render", name);
     const stored = await store(spec.template);
     expect(stored.status, JSON.stringify(stored.json)).toBe(201);
-    const expectedWarnings = JSON.parse(readFileSync(path.join(FIXTURES_DIR, "render", name, "expected.warnings.json"), "utf8")) as Record<RenderTarget, unknown>;
+    const expectedWarnings = JSON.parse(readFileSync(path.join(FIXTURES_DIR, "render", name, "expected.warnings.json"), "utf8")) as Record<
+      RenderTarget,
+      unknown
+    >;
     for (const target of RENDER_TARGETS) {
       const result = await client.render({
         templateId: stored.json.id!,
@@ -82,7 +85,10 @@ describe("render fixtures through the client", () => {
       const golden = readFileSync(path.join(FIXTURES_DIR, "render", name, `expected.${EXT[target]}`), "utf8");
       expect(result.output, `${name}/${target}`).toBe(golden);
       expect(result.text, `${name}/${target} plain text`).toBe(readFileSync(path.join(FIXTURES_DIR, "render", name, "expected.txt"), "utf8"));
-      expect(result.warnings.map(({ code, path: p }) => ({ code, path: p })), `${name}/${target} warnings`).toEqual(expectedWarnings[target]);
+      expect(
+        result.warnings.map(({ code, path: p }) => ({ code, path: p })),
+        `${name}/${target} warnings`,
+      ).toEqual(expectedWarnings[target]);
     }
   });
 });
@@ -90,11 +96,20 @@ describe("render fixtures through the client", () => {
 describe("error fixtures", () => {
   it.each(cases("errors"))("%s", async (name) => {
     const spec = readCase("errors", name);
-    const expected = JSON.parse(readFileSync(path.join(FIXTURES_DIR, "errors", name, "expected.error.json"), "utf8")) as { code: string; issues: ValidationIssue[] };
+    const expected = JSON.parse(readFileSync(path.join(FIXTURES_DIR, "errors", name, "expected.error.json"), "utf8")) as {
+      code: string;
+      issues: ValidationIssue[];
+    };
     const stored = await store(spec.template);
     if (stored.status === 201) {
       const error = await client
-        .render({ templateId: stored.json.id!, target: spec.target ?? "html", dynamicData: spec.dynamic_data ?? {}, minify: spec.options?.minify, strict: spec.options?.strict })
+        .render({
+          templateId: stored.json.id!,
+          target: spec.target ?? "html",
+          dynamicData: spec.dynamic_data ?? {},
+          minify: spec.options?.minify,
+          strict: spec.options?.strict,
+        })
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(MailrenderError);
       expect((error as MailrenderError).code).toBe(expected.code);

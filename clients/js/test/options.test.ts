@@ -3,7 +3,7 @@ import { inspect } from "node:util";
 import * as engine from "@mailrender/engine";
 import { describe, expect, it } from "vitest";
 import * as C from "../src/constants.js";
-import { MailrenderClient, MailrenderError, RENDER_TARGETS, type MailrenderConfig } from "../src/index.js";
+import { MailrenderClient, type MailrenderConfig, MailrenderError, RENDER_TARGETS } from "../src/index.js";
 import { resolveConfig } from "../src/options.js";
 
 const KEY = `sk_live_${"a".repeat(64)}`;
@@ -66,7 +66,9 @@ describe("rejected configurations", () => {
 
   it("unknown options are rejected with the list of known ones, at both levels", () => {
     expect(constructionError({ apiKey: KEY, timeoutMs: 5 })).toMatchObject({ message: expect.stringContaining("unknown option 'timeoutMs'") as unknown });
-    expect(constructionError({ apiKey: KEY, cache: { ttl: 5, size: 3 } })).toMatchObject({ message: expect.stringContaining("unknown option 'cache.size'") as unknown });
+    expect(constructionError({ apiKey: KEY, cache: { ttl: 5, size: 3 } })).toMatchObject({
+      message: expect.stringContaining("unknown option 'cache.size'") as unknown,
+    });
   });
 
   it.each([

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MailrenderClient } from "../src/index.js";
 import { createKey, createTemplate, sampleTemplate } from "./helpers/admin.js";
 import { CLIENT_DIR, REPO_ROOT } from "./helpers/paths.js";
-import { startServer, type RealServer } from "./helpers/server.js";
+import { type RealServer, startServer } from "./helpers/server.js";
 
 const run = promisify(execFile);
 const TSC = path.join(REPO_ROOT, "node_modules/.bin/tsc");
@@ -136,13 +136,24 @@ new MailrenderClient({ apiKey: "k", cacheMaxEntries: 10 });
 client.render({ templateId: "id", target: "pdf" });
 void [result, html, target, cacheConfig, template, issue, code, ids, deleted, cleared, data, handle];
 `;
-    const names = "MailrenderClient, MailrenderError, type CacheConfig, type DynamicData, type ErrorCode, type MailrenderConfig, type RenderOptions, type RenderResult, type RenderTarget, type TemplateJson, type ValidationIssue";
+    const names =
+      "MailrenderClient, MailrenderError, type CacheConfig, type DynamicData, type ErrorCode, type MailrenderConfig, type RenderOptions, type RenderResult, type RenderTarget, type TemplateJson, type ValidationIssue";
     writeFileSync(path.join(project, "consumer.mts"), consumer(`import { ${names} } from "@mailrender/client";`));
     writeFileSync(path.join(project, "consumer.cts"), consumer(`import { ${names} } from "@mailrender/client";`));
     writeFileSync(
       path.join(project, "tsconfig.json"),
       JSON.stringify({
-        compilerOptions: { module: "nodenext", moduleResolution: "nodenext", target: "es2022", lib: ["es2023", "dom"], strict: true, exactOptionalPropertyTypes: true, noEmit: true, skipLibCheck: false, types: [] },
+        compilerOptions: {
+          module: "nodenext",
+          moduleResolution: "nodenext",
+          target: "es2022",
+          lib: ["es2023", "dom"],
+          strict: true,
+          exactOptionalPropertyTypes: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: [],
+        },
         files: ["consumer.mts", "consumer.cts"],
       }),
     );

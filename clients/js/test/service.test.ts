@@ -3,9 +3,9 @@
  * the server side, from its own request log.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MailrenderClient, MailrenderError, type MailrenderConfig } from "../src/index.js";
+import { MailrenderClient, type MailrenderConfig, MailrenderError } from "../src/index.js";
 import { createKey, createTemplate, deleteTemplate, replaceTemplate, revokeKey, sampleTemplate } from "./helpers/admin.js";
-import { startServer, type RealServer } from "./helpers/server.js";
+import { type RealServer, startServer } from "./helpers/server.js";
 import { tempDir } from "./helpers/temp.js";
 
 let server: RealServer;
@@ -112,7 +112,11 @@ describe("fetch, render and cache", () => {
   });
 
   it("a memory cache that is full evicts the entry fetched longest ago (not the least recently used)", async () => {
-    const ids = [await createTemplate(server, sampleTemplate("A")), await createTemplate(server, sampleTemplate("B")), await createTemplate(server, sampleTemplate("C"))];
+    const ids = [
+      await createTemplate(server, sampleTemplate("A")),
+      await createTemplate(server, sampleTemplate("B")),
+      await createTemplate(server, sampleTemplate("C")),
+    ];
     const c = client({ cache: { maxEntries: 2 } });
     await c.renderHtml(ids[0]!);
     await c.renderHtml(ids[1]!);
@@ -217,19 +221,25 @@ describe("errors from the service", () => {
   });
 
   it("404 → TEMPLATE_NOT_FOUND", async () => {
-    const error = await client().renderHtml("3f1b6a52-8a8e-4d4b-9a51-2c1f4f0b7e11").catch((e: unknown) => e);
+    const error = await client()
+      .renderHtml("3f1b6a52-8a8e-4d4b-9a51-2c1f4f0b7e11")
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "TEMPLATE_NOT_FOUND", status: 404 });
   });
 
   it("422 → RENDER_ERROR with the service's issues", async () => {
-    const error = await client().renderHtml("not-a-uuid").catch((e: unknown) => e);
+    const error = await client()
+      .renderHtml("not-a-uuid")
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "RENDER_ERROR", status: 422 });
     expect((error as MailrenderError).issues[0]).toMatchObject({ loc: ["path", "id"], type: "uuid_parsing" });
   });
 
   it("a failed in-process render (strict, missing merge tag) → RENDER_ERROR with the engine's issues", async () => {
     const id = await createTemplate(server, sampleTemplate("Strict {{company}}"));
-    const error = await client().render({ templateId: id, strict: true }).catch((e: unknown) => e);
+    const error = await client()
+      .render({ templateId: id, strict: true })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "RENDER_ERROR", status: 422, issues: [{ loc: ["dynamic_data", "merge_tags", "company"], type: "missing_merge_tag" }] });
   });
 

@@ -1,8 +1,9 @@
 """The Python side of the cross-language disk-cache test (clients/php/tests/Integration/CacheInteropTest.php).
 
-  write <dir> <entry.json>   writes the entry ({templateId, template, etag, fetchedAt, scope}) with DiskCache
-  read <dir> <templateId>    prints the entry DiskCache reads back, or null
+write <dir> <entry.json>   writes the entry ({templateId, template, etag, fetchedAt, scope}) with DiskCache
+read <dir> <templateId>    prints the entry DiskCache reads back, or null
 """
+
 from __future__ import annotations
 
 import json
@@ -11,8 +12,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from mailrender._cache import DiskCache  # noqa: E402
-from mailrender._core import CachedScope, CacheEntry  # noqa: E402
+from mailrender._cache import DiskCache
+from mailrender._core import CachedScope, CacheEntry
 
 
 def main(command: str, folder: str, arg: str) -> None:
@@ -21,14 +22,38 @@ def main(command: str, folder: str, arg: str) -> None:
         e = json.loads(Path(arg).read_text(encoding="utf-8"))
         s = e["scope"]
         scope = None if s is None else CachedScope(key=s["key"], targets=tuple(s["targets"]), complete=s["complete"])
-        cache.set(CacheEntry(template_id=e["templateId"], template=e["template"], etag=e["etag"], fetched_at=e["fetchedAt"] / 1000, scope=scope))
+        cache.set(
+            CacheEntry(
+                template_id=e["templateId"],
+                template=e["template"],
+                etag=e["etag"],
+                fetched_at=e["fetchedAt"] / 1000,
+                scope=scope,
+            )
+        )
         return
     entry = cache.get(arg)
     if entry is None:
         print("null")
         return
-    scope = None if entry.scope is None else {"key": entry.scope.key, "targets": list(entry.scope.targets), "complete": entry.scope.complete}
-    print(json.dumps({"templateId": entry.template_id, "template": entry.template, "etag": entry.etag, "fetchedAt": round(entry.fetched_at * 1000), "scope": scope}, ensure_ascii=False, separators=(",", ":")))
+    scope = (
+        None
+        if entry.scope is None
+        else {"key": entry.scope.key, "targets": list(entry.scope.targets), "complete": entry.scope.complete}
+    )
+    print(
+        json.dumps(
+            {
+                "templateId": entry.template_id,
+                "template": entry.template,
+                "etag": entry.etag,
+                "fetchedAt": round(entry.fetched_at * 1000),
+                "scope": scope,
+            },
+            ensure_ascii=False,
+            separators=(",", ":"),
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ SQLite file and a bootstrap admin key from ``MAILRENDER_ADMIN_KEY``); keys and t
 through its admin API. Only faults the real parts cannot produce on demand (a 5xx, a silent server, a
 wrong engine) use small fakes, in ``fakes.py``.
 """
+
 from __future__ import annotations
 
 import copy
@@ -16,8 +17,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Optional, Sequence
+from typing import Any, Optional
 
 import httpx
 import pytest
@@ -40,7 +42,7 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def sample_template(name: str = "Sample", heading: str = "Hi {{first_name|'there'}}") -> Dict[str, Any]:
+def sample_template(name: str = "Sample", heading: str = "Hi {{first_name|'there'}}") -> dict[str, Any]:
     """A small valid template with one merge tag (server/test/helpers/templates.ts)."""
     return {
         "template_id": "sample",
@@ -56,8 +58,18 @@ def sample_template(name: str = "Sample", heading: str = "Hi {{first_name|'there
                         "id": "c1",
                         "width": 100,
                         "children": [
-                            {"id": "h1", "type": "component", "componentType": "heading", "props": {"content": heading}},
-                            {"id": "p1", "type": "component", "componentType": "paragraph", "props": {"content": "<p>Body text</p>"}},
+                            {
+                                "id": "h1",
+                                "type": "component",
+                                "componentType": "heading",
+                                "props": {"content": heading},
+                            },
+                            {
+                                "id": "p1",
+                                "type": "component",
+                                "componentType": "paragraph",
+                                "props": {"content": "<p>Body text</p>"},
+                            },
                         ],
                     }
                 ],
@@ -69,7 +81,7 @@ def sample_template(name: str = "Sample", heading: str = "Hi {{first_name|'there
 class Server:
     """One real mailrender service process."""
 
-    def __init__(self, tmp: Path, extra_env: Optional[Dict[str, str]] = None) -> None:
+    def __init__(self, tmp: Path, extra_env: Optional[dict[str, str]] = None) -> None:
         self.tmp = tmp
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -86,13 +98,19 @@ class Server:
             **(extra_env or {}),
         }
         self.env.pop("DATABASE_URL", None)
-        self.proc: Optional["subprocess.Popen[bytes]"] = None
+        self.proc: Optional[subprocess.Popen[bytes]] = None
         self.log = tmp / "server.log"
         self.start()
 
     def start(self) -> None:
         with open(self.log, "ab") as log:
-            self.proc = subprocess.Popen(["node", str(SERVER_CLI), "serve"], env=self.env, stdout=log, stderr=subprocess.STDOUT, cwd=str(self.tmp))
+            self.proc = subprocess.Popen(
+                ["node", str(SERVER_CLI), "serve"],
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                cwd=str(self.tmp),
+            )
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -115,7 +133,7 @@ class Server:
                 self.proc.wait()
         self.proc = None
 
-    def restart(self, extra_env: Dict[str, str]) -> None:
+    def restart(self, extra_env: dict[str, str]) -> None:
         """Same database and port, new settings (e.g. a rate limit, set after the admin calls it would hit)."""
         self.stop()
         self.env.update(extra_env)
@@ -125,17 +143,19 @@ class Server:
         headers = {"authorization": f"Bearer {self.admin_key}"}
         return httpx.request(method, self.url + path, headers=headers, json=body, timeout=10)
 
-    def create_key(self, targets: Sequence[str] = ("all",), name: str = "test") -> Dict[str, Any]:
+    def create_key(self, targets: Sequence[str] = ("all",), name: str = "test") -> dict[str, Any]:
         res = self.admin("POST", "/api/v1/keys", {"name": name, "targets": list(targets)})
         assert res.status_code == 201, res.text
         return res.json()
 
-    def create_template(self, template: Optional[Dict[str, Any]] = None) -> str:
-        res = self.admin("POST", "/api/v1/templates", copy.deepcopy(template) if template is not None else sample_template())
+    def create_template(self, template: Optional[dict[str, Any]] = None) -> str:
+        res = self.admin(
+            "POST", "/api/v1/templates", copy.deepcopy(template) if template is not None else sample_template()
+        )
         assert res.status_code == 201, res.text
         return str(res.json()["id"])
 
-    def replace_template(self, template_id: str, template: Dict[str, Any]) -> None:
+    def replace_template(self, template_id: str, template: dict[str, Any]) -> None:
         res = self.admin("PUT", f"/api/v1/templates/{template_id}", template)
         assert res.status_code == 200, res.text
 
@@ -147,7 +167,9 @@ class Server:
 def engine_env() -> Iterator[None]:
     """Every client in the tests finds the repository's engine through MAILRENDER_ENGINE_PATH."""
     assert ENGINE.is_file(), f"build the engine first: make -C {REPO} engine ({ENGINE} is missing)"
-    assert SERVER_CLI.is_file(), f"build the server first: npm run build -w @mailrender/server ({SERVER_CLI} is missing)"
+    assert SERVER_CLI.is_file(), (
+        f"build the server first: npm run build -w @mailrender/server ({SERVER_CLI} is missing)"
+    )
     old = os.environ.get("MAILRENDER_ENGINE_PATH")
     os.environ["MAILRENDER_ENGINE_PATH"] = str(ENGINE)
     os.environ.pop("MAILRENDER_API_KEY", None)
@@ -194,8 +216,8 @@ class RequestLog:
     """Counts the requests a client really sent, through httpx's event hooks on an injected client."""
 
     def __init__(self) -> None:
-        self.requests: List[httpx.Request] = []
-        self.statuses: List[int] = []
+        self.requests: list[httpx.Request] = []
+        self.statuses: list[int] = []
 
     def on_request(self, request: httpx.Request) -> None:
         self.requests.append(request)
@@ -220,18 +242,39 @@ class RequestLog:
         return httpx.AsyncClient(event_hooks={"request": [self.aon_request], "response": [self.aon_response]})
 
 
-def load_case(kind: str, name: str) -> Dict[str, Any]:
+def load_case(kind: str, name: str) -> dict[str, Any]:
     return json.loads((FIXTURES / kind / name / "case.json").read_text(encoding="utf-8"))
 
 
-def run_disk_worker(base_url: str, api_key: str, cache_dir: str, ttl: float, *template_ids: str) -> Dict[str, Any]:
+def run_disk_worker(base_url: str, api_key: str, cache_dir: str, ttl: float, *template_ids: str) -> dict[str, Any]:
     """Runs tests/disk_worker.py in another Python process (the real second process of a shared cache)."""
-    env = {**os.environ, "MAILRENDER_API_KEY": api_key, "PYTHONPATH": os.pathsep.join([str(PYTHON_ROOT / "src"), str(HERE)])}
-    done = subprocess.run([sys.executable, str(HERE / "disk_worker.py"), base_url, cache_dir, str(ttl), *template_ids], env=env, capture_output=True, timeout=60)
+    env = {
+        **os.environ,
+        "MAILRENDER_API_KEY": api_key,
+        "PYTHONPATH": os.pathsep.join([str(PYTHON_ROOT / "src"), str(HERE)]),
+    }
+    done = subprocess.run(
+        [sys.executable, str(HERE / "disk_worker.py"), base_url, cache_dir, str(ttl), *template_ids],
+        env=env,
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr.decode()
     return json.loads(done.stdout)
 
 
-def start_disk_worker(base_url: str, api_key: str, cache_dir: str, ttl: float, *template_ids: str) -> "subprocess.Popen[bytes]":
-    env = {**os.environ, "MAILRENDER_API_KEY": api_key, "PYTHONPATH": os.pathsep.join([str(PYTHON_ROOT / "src"), str(HERE)])}
-    return subprocess.Popen([sys.executable, str(HERE / "disk_worker.py"), base_url, cache_dir, str(ttl), *template_ids], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+def start_disk_worker(
+    base_url: str, api_key: str, cache_dir: str, ttl: float, *template_ids: str
+) -> subprocess.Popen[bytes]:
+    env = {
+        **os.environ,
+        "MAILRENDER_API_KEY": api_key,
+        "PYTHONPATH": os.pathsep.join([str(PYTHON_ROOT / "src"), str(HERE)]),
+    }
+    return subprocess.Popen(
+        [sys.executable, str(HERE / "disk_worker.py"), base_url, cache_dir, str(ttl), *template_ids],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )

@@ -4,6 +4,7 @@
   accepts connections and never answers (a timeout).
 - write_fake_engine: an executable that answers every line with a protocol-2 envelope (a wrong engine).
 """
+
 from __future__ import annotations
 
 import os
@@ -13,21 +14,21 @@ import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Optional
 
-Reply = Tuple[int, Dict[str, str], bytes]
+Reply = tuple[int, dict[str, str], bytes]
 
 
 class ScriptedServer:
     """Serves ``replies`` in order (the last one repeats); records each request's path."""
 
-    def __init__(self, replies: List[Reply]) -> None:
+    def __init__(self, replies: list[Reply]) -> None:
         self.replies = replies
-        self.paths: List[str] = []
+        self.paths: list[str] = []
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+            def do_GET(self) -> None:
                 outer.paths.append(self.path)
                 status, headers, body = outer.replies[min(len(outer.paths) - 1, len(outer.replies) - 1)]
                 self.send_response(status)
@@ -59,7 +60,7 @@ class SilentServer:
         self.sock.listen(16)
         self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
         self.accepted = 0
-        self.conns: List[socket.socket] = []
+        self.conns: list[socket.socket] = []
         self._stop = False
         threading.Thread(target=self._accept, daemon=True).start()
 
@@ -79,11 +80,17 @@ class SilentServer:
             conn.close()
 
 
-def write_fake_engine(directory: Path, protocol_version: int = 2, engine_version: str = "2.0.0", reply: Optional[str] = None) -> str:
+def write_fake_engine(
+    directory: Path, protocol_version: int = 2, engine_version: str = "2.0.0", reply: Optional[str] = None
+) -> str:
     """A stand-in 'engine' that speaks another protocol version: the handshake must refuse it."""
-    body = reply if reply is not None else (
-        '{"ok": true, "output": "x", "target": "html", "template_id": "t", "warnings": [], '
-        f'"engine_version": "{engine_version}", "protocol_version": {protocol_version}}}'
+    body = (
+        reply
+        if reply is not None
+        else (
+            '{"ok": true, "output": "x", "target": "html", "template_id": "t", "warnings": [], '
+            f'"engine_version": "{engine_version}", "protocol_version": {protocol_version}}}'
+        )
     )
     path = directory / "fake-engine"
     path.write_text(
@@ -98,10 +105,10 @@ def write_fake_engine(directory: Path, protocol_version: int = 2, engine_version
     return str(path)
 
 
-def engine_children() -> List[int]:
+def engine_children() -> list[int]:
     """Pids of this process's live child processes running the mailrender engine (Linux /proc)."""
     me = os.getpid()
-    found: List[int] = []
+    found: list[int] = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue

@@ -2,6 +2,7 @@
 
 Mirrors test_sync_client.py (test_mirror.py checks that both files hold the same tests).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -11,14 +12,12 @@ import os
 import signal
 import time
 from pathlib import Path
-from typing import List
 
 import httpx
 import pytest
-
 from conftest import ENGINE, RequestLog, Server, load_case, run_disk_worker, sample_template, start_disk_worker
 from fakes import ScriptedServer, SilentServer, engine_children, write_fake_engine
-from mailrender import DynamicData, AsyncMailrenderClient, MailrenderError, RenderResult
+from mailrender import AsyncMailrenderClient, DynamicData, MailrenderError, RenderResult
 
 pytestmark = pytest.mark.anyio
 
@@ -27,9 +26,14 @@ FIRST: DynamicData = {"merge_tags": {"text": {"first_name": "Ada"}}}
 
 async def test_render_fetches_once_then_renders_from_cache(server: Server, render_key: str, template_id: str) -> None:
     log = RequestLog()
-    async with log.async_client() as http, AsyncMailrenderClient(render_key, base_url=server.url, http_client=http) as client:
+    async with (
+        log.async_client() as http,
+        AsyncMailrenderClient(render_key, base_url=server.url, http_client=http) as client,
+    ):
         first = await client.render(template_id=template_id, dynamic_data=FIRST)
-        second = await client.render(template_id=template_id, dynamic_data={"merge_tags": {"text": {"first_name": "Bob"}}})
+        second = await client.render(
+            template_id=template_id, dynamic_data={"merge_tags": {"text": {"first_name": "Bob"}}}
+        )
         assert log.count == 1
         assert log.requests[0].url.path == f"/v1/sdk/template/{template_id}"
         assert log.requests[0].url.params["target"] == "html"
@@ -63,20 +67,32 @@ async def test_result_is_a_frozen_dataclass_with_warnings(server: Server, render
 
 async def test_invalid_arguments_fail_before_any_request(server: Server, render_key: str, template_id: str) -> None:
     log = RequestLog()
-    async with log.async_client() as http, AsyncMailrenderClient(render_key, base_url=server.url, http_client=http) as client:
+    async with (
+        log.async_client() as http,
+        AsyncMailrenderClient(render_key, base_url=server.url, http_client=http) as client,
+    ):
         with pytest.raises(MailrenderError) as caught:
             await client.render(template_id=template_id, target="pdf")  # type: ignore[arg-type]
         assert (caught.value.code, caught.value.status) == ("RENDER_ERROR", 422)
         assert caught.value.issues[0]["loc"] == ["target"]
         with pytest.raises(MailrenderError) as caught:
             await client.render(template_id=template_id, dynamic_data={"mergeTags": {}})  # type: ignore[typeddict-unknown-key]
-        assert caught.value.issues[0] == {"loc": ["dynamic_data", "mergeTags"], "msg": "Extra inputs are not permitted", "type": "extra_forbidden"}
+        assert caught.value.issues[0] == {
+            "loc": ["dynamic_data", "mergeTags"],
+            "msg": "Extra inputs are not permitted",
+            "type": "extra_forbidden",
+        }
         assert log.count == 0
 
 
-async def test_ttl_expiry_revalidates_with_if_none_match_and_304(server: Server, render_key: str, template_id: str) -> None:
+async def test_ttl_expiry_revalidates_with_if_none_match_and_304(
+    server: Server, render_key: str, template_id: str
+) -> None:
     log = RequestLog()
-    async with log.async_client() as http, AsyncMailrenderClient(render_key, base_url=server.url, http_client=http, cache={"ttl": 500}) as client:
+    async with (
+        log.async_client() as http,
+        AsyncMailrenderClient(render_key, base_url=server.url, http_client=http, cache={"ttl": 500}) as client,
+    ):
         first = await client.render(template_id=template_id, dynamic_data=FIRST)
         await asyncio.sleep(0.6)
         again = await client.render(template_id=template_id, dynamic_data=FIRST)
@@ -104,7 +120,10 @@ async def test_stale_on_error_with_the_server_stopped(own_server: Server) -> Non
     key = str(own_server.create_key(["all"])["key"])
     tid = own_server.create_template()
     log = RequestLog()
-    async with log.async_client() as http, AsyncMailrenderClient(key, base_url=own_server.url, http_client=http, cache={"ttl": 200}) as client:
+    async with (
+        log.async_client() as http,
+        AsyncMailrenderClient(key, base_url=own_server.url, http_client=http, cache={"ttl": 200}) as client,
+    ):
         fresh = await client.render(template_id=tid, dynamic_data=FIRST)
         own_server.stop()
         await asyncio.sleep(0.3)
@@ -119,7 +138,10 @@ async def test_server_down_and_nothing_cached_raises_network_error(own_server: S
     tid = own_server.create_template()
     own_server.stop()
     log = RequestLog()
-    async with log.async_client() as http, AsyncMailrenderClient(key, base_url=own_server.url, http_client=http) as client:
+    async with (
+        log.async_client() as http,
+        AsyncMailrenderClient(key, base_url=own_server.url, http_client=http) as client,
+    ):
         with pytest.raises(MailrenderError) as caught:
             await client.render(template_id=tid)
     assert (caught.value.code, caught.value.status) == ("NETWORK_ERROR", 0)
@@ -136,7 +158,10 @@ async def test_invalid_api_key_is_401(server: Server, template_id: str) -> None:
 
 async def test_unknown_template_is_404_and_not_retried(server: Server, render_key: str) -> None:
     log = RequestLog()
-    async with log.async_client() as http, AsyncMailrenderClient(render_key, base_url=server.url, http_client=http) as client:
+    async with (
+        log.async_client() as http,
+        AsyncMailrenderClient(render_key, base_url=server.url, http_client=http) as client,
+    ):
         with pytest.raises(MailrenderError) as caught:
             await client.render(template_id="6f1c2b9e-8a4d-4c3e-9b2a-1d2e3f4a5b6c")
     assert (caught.value.code, caught.value.status) == ("TEMPLATE_NOT_FOUND", 404)
@@ -233,11 +258,18 @@ async def test_memory_cache_evicts_the_entry_fetched_longest_ago(server: Server,
 
 async def test_disk_cache_survives_a_restart(server: Server, render_key: str, template_id: str, tmp_path: Path) -> None:
     cache_dir = str(tmp_path / "cache")
-    async with AsyncMailrenderClient(render_key, base_url=server.url, cache={"type": "disk", "path": cache_dir}) as client:
+    async with AsyncMailrenderClient(
+        render_key, base_url=server.url, cache={"type": "disk", "path": cache_dir}
+    ) as client:
         first = await client.render_html(template_id, FIRST)
     assert os.listdir(cache_dir) == [f"{template_id}.json"]
     log = RequestLog()
-    async with log.async_client() as http, AsyncMailrenderClient(render_key, base_url=server.url, http_client=http, cache={"type": "disk", "path": cache_dir}) as client:
+    async with (
+        log.async_client() as http,
+        AsyncMailrenderClient(
+            render_key, base_url=server.url, http_client=http, cache={"type": "disk", "path": cache_dir}
+        ) as client,
+    ):
         assert await client.render_html(template_id, FIRST) == first
         assert client.list_cached() == [template_id]
         assert log.count == 0
@@ -250,7 +282,12 @@ async def test_disk_cache_shared_by_two_processes(server: Server, render_key: st
     other = run_disk_worker(server.url, render_key, cache_dir, 300_000, *ids)
     assert other["requests"] == 3
     log = RequestLog()
-    async with log.async_client() as http, AsyncMailrenderClient(render_key, base_url=server.url, http_client=http, cache={"type": "disk", "path": cache_dir}) as client:
+    async with (
+        log.async_client() as http,
+        AsyncMailrenderClient(
+            render_key, base_url=server.url, http_client=http, cache={"type": "disk", "path": cache_dir}
+        ) as client,
+    ):
         for tid in ids:
             assert await client.render_html(tid, FIRST) == other["outputs"][tid]
         assert log.count == 0
@@ -264,12 +301,16 @@ async def test_disk_cache_shared_by_two_processes(server: Server, render_key: st
         out, err = w.communicate(timeout=60)
         assert w.returncode == 0, err.decode()
         assert json.loads(out)["requests"] == 15
-    async with AsyncMailrenderClient(render_key, base_url=server.url, cache={"type": "disk", "path": cache_dir}) as client:
-        assert sorted(client.list_cached()) == sorted(ids + [extra])  # every file whole and readable
+    async with AsyncMailrenderClient(
+        render_key, base_url=server.url, cache={"type": "disk", "path": cache_dir}
+    ) as client:
+        assert sorted(client.list_cached()) == sorted([*ids, extra])  # every file whole and readable
     assert not [n for n in os.listdir(cache_dir) if n.endswith(".tmp")]
 
 
-async def test_engine_killed_mid_session_next_render_succeeds(server: Server, render_key: str, template_id: str) -> None:
+async def test_engine_killed_mid_session_next_render_succeeds(
+    server: Server, render_key: str, template_id: str
+) -> None:
     async with AsyncMailrenderClient(render_key, base_url=server.url) as client:
         before = await client.render_html(template_id, FIRST)
         pids = engine_children()
@@ -281,7 +322,9 @@ async def test_engine_killed_mid_session_next_render_succeeds(server: Server, re
         assert len(after) == 1 and after != pids
 
 
-async def test_one_engine_process_started_lazily_and_stopped_on_close(server: Server, render_key: str, template_id: str) -> None:
+async def test_one_engine_process_started_lazily_and_stopped_on_close(
+    server: Server, render_key: str, template_id: str
+) -> None:
     log = RequestLog()
     http = log.async_client()
     client = AsyncMailrenderClient(render_key, base_url=server.url, http_client=http)
@@ -301,8 +344,13 @@ async def test_one_engine_process_started_lazily_and_stopped_on_close(server: Se
 async def test_concurrent_renders_share_one_fetch_and_one_engine(server: Server, render_key: str) -> None:
     tid = server.create_template()
     log = RequestLog()
-    async with log.async_client() as http, AsyncMailrenderClient(render_key, base_url=server.url, http_client=http) as client:
-        results = await asyncio.gather(*(client.render_html(tid, {"merge_tags": {"text": {"first_name": f"Reader{i}"}}}) for i in range(50)))
+    async with (
+        log.async_client() as http,
+        AsyncMailrenderClient(render_key, base_url=server.url, http_client=http) as client,
+    ):
+        results = await asyncio.gather(
+            *(client.render_html(tid, {"merge_tags": {"text": {"first_name": f"Reader{i}"}}}) for i in range(50))
+        )
         assert log.count == 1
         assert len(engine_children()) == 1
     assert len(results) == 50
@@ -316,7 +364,7 @@ async def test_event_loop_is_not_blocked_by_renders(server: Server, render_key: 
     tid = server.create_template(case["template"])
     async with AsyncMailrenderClient(render_key, base_url=server.url) as client:
         await client.render_html(tid, case["dynamic_data"])  # warm: fetched, engine started
-        gaps: List[float] = []
+        gaps: list[float] = []
         done = False
 
         async def ticker() -> None:
@@ -353,7 +401,9 @@ async def test_timeout_against_a_silent_server(render_key: str) -> None:
 
 
 async def test_5xx_is_retried_twice_then_raised(render_key: str) -> None:
-    fake = ScriptedServer([(503, {"content-type": "application/json"}, b'{"code":"UNAVAILABLE","message":"database down"}')])
+    fake = ScriptedServer(
+        [(503, {"content-type": "application/json"}, b'{"code":"UNAVAILABLE","message":"database down"}')]
+    )
     try:
         async with AsyncMailrenderClient(render_key, base_url=fake.url) as client:
             with pytest.raises(MailrenderError) as caught:
@@ -385,7 +435,10 @@ async def test_429_is_retried_after_retry_after(tmp_path: Path) -> None:
         async with AsyncMailrenderClient(key, base_url=limited.url) as client:
             await client.render_html(tid)
         log = RequestLog()
-        async with log.async_client() as http, AsyncMailrenderClient(key, base_url=limited.url, http_client=http) as client:
+        async with (
+            log.async_client() as http,
+            AsyncMailrenderClient(key, base_url=limited.url, http_client=http) as client,
+        ):
             assert "Hi there" in await client.render_html(tid)  # 429 Retry-After, then the next window
         assert 429 in log.statuses and log.statuses[-1] == 200
     finally:
@@ -399,7 +452,10 @@ async def test_429_with_a_long_retry_after_serves_stale(tmp_path: Path) -> None:
         tid = limited.create_template()
         limited.restart({"MAILRENDER_RATE_LIMIT_MAX": "1", "MAILRENDER_RATE_LIMIT_WINDOW_MS": "600000"})
         log = RequestLog()
-        async with log.async_client() as http, AsyncMailrenderClient(key, base_url=limited.url, http_client=http, cache={"ttl": 100}) as client:
+        async with (
+            log.async_client() as http,
+            AsyncMailrenderClient(key, base_url=limited.url, http_client=http, cache={"ttl": 100}) as client,
+        ):
             await client.render_html(tid)
             await asyncio.sleep(0.2)
             result = await client.render(template_id=tid)
@@ -423,7 +479,9 @@ async def test_missing_engine_fails_with_an_actionable_message(render_key: str, 
         os.environ["MAILRENDER_ENGINE_PATH"] = old
 
 
-async def test_wrong_engine_version_is_refused(server: Server, render_key: str, template_id: str, tmp_path: Path) -> None:
+async def test_wrong_engine_version_is_refused(
+    server: Server, render_key: str, template_id: str, tmp_path: Path
+) -> None:
     fake = write_fake_engine(tmp_path)
     async with AsyncMailrenderClient(render_key, base_url=server.url, engine_path=fake) as client:
         with pytest.raises(MailrenderError) as caught:
@@ -432,7 +490,9 @@ async def test_wrong_engine_version_is_refused(server: Server, render_key: str, 
     assert "MAILRENDER_ENGINE_PATH" in caught.value.message
 
 
-async def test_engine_path_argument_wins_over_the_environment(server: Server, render_key: str, template_id: str, tmp_path: Path) -> None:
+async def test_engine_path_argument_wins_over_the_environment(
+    server: Server, render_key: str, template_id: str, tmp_path: Path
+) -> None:
     old = os.environ["MAILRENDER_ENGINE_PATH"]
     os.environ["MAILRENDER_ENGINE_PATH"] = write_fake_engine(tmp_path)
     try:
@@ -468,7 +528,9 @@ async def test_unknown_options_are_rejected(render_key: str) -> None:
         AsyncMailrenderClient(render_key, cacheTtl=5)  # type: ignore[call-arg]
 
 
-async def test_no_api_key_reaches_logs_or_errors(server: Server, render_key: str, template_id: str, caplog: pytest.LogCaptureFixture) -> None:
+async def test_no_api_key_reaches_logs_or_errors(
+    server: Server, render_key: str, template_id: str, caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.set_level("DEBUG")  # httpx and httpcore log every request and its headers' names at DEBUG
     async with AsyncMailrenderClient(render_key, base_url=server.url) as client:
         await client.render_html(template_id)

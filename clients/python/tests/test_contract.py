@@ -1,13 +1,13 @@
 """The shared client contract (spec/clients.md): every fixtures/client/v1 file against the pure core."""
+
 from __future__ import annotations
 
 import json
 import re
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Optional
 
 import pytest
-
 from mailrender import MailrenderError
 from mailrender._constants import USER_AGENT
 from mailrender._core import (
@@ -29,27 +29,37 @@ from mailrender._errors import code_for_status, may_serve_stale
 DIR = Path(__file__).resolve().parents[3] / "fixtures" / "client" / "v1"
 
 
-def cases(name: str) -> List[Dict[str, Any]]:
+def cases(name: str) -> list[dict[str, Any]]:
     return json.loads((DIR / name).read_text(encoding="utf-8"))["cases"]
 
 
-def ids(name: str) -> List[str]:
+def ids(name: str) -> list[str]:
     return [str(c.get("name", i)) for i, c in enumerate(cases(name))]
 
 
-def error(e: Dict[str, Any]) -> MailrenderError:
+def error(e: dict[str, Any]) -> MailrenderError:
     return MailrenderError(e["code"], "fixture", e["status"])
 
 
-def scope_of(raw: Optional[Dict[str, Any]]) -> Optional[CachedScope]:
+def scope_of(raw: Optional[dict[str, Any]]) -> Optional[CachedScope]:
     return None if raw is None else CachedScope(key=raw["key"], targets=tuple(raw["targets"]), complete=raw["complete"])
 
 
-def entry_doc(entry: Optional[CacheEntry]) -> Optional[Dict[str, Any]]:
+def entry_doc(entry: Optional[CacheEntry]) -> Optional[dict[str, Any]]:
     if entry is None:
         return None
-    scope = None if entry.scope is None else {"key": entry.scope.key, "targets": list(entry.scope.targets), "complete": entry.scope.complete}
-    return {"templateId": entry.template_id, "template": entry.template, "etag": entry.etag, "fetchedAt": round(entry.fetched_at * 1000), "scope": scope}
+    scope = (
+        None
+        if entry.scope is None
+        else {"key": entry.scope.key, "targets": list(entry.scope.targets), "complete": entry.scope.complete}
+    )
+    return {
+        "templateId": entry.template_id,
+        "template": entry.template,
+        "etag": entry.etag,
+        "fetchedAt": round(entry.fetched_at * 1000),
+        "scope": scope,
+    }
 
 
 def test_every_fixture_file_is_run() -> None:
@@ -59,18 +69,18 @@ def test_every_fixture_file_is_run() -> None:
 
 
 @pytest.mark.parametrize("case", cases("status-code.json"), ids=ids("status-code.json"))
-def test_status_code(case: Dict[str, Any]) -> None:
+def test_status_code(case: dict[str, Any]) -> None:
     assert code_for_status(case["status"]) == case["code"]
 
 
 @pytest.mark.parametrize("case", cases("retry-after.json"), ids=ids("retry-after.json"))
-def test_retry_after(case: Dict[str, Any]) -> None:
+def test_retry_after(case: dict[str, Any]) -> None:
     seconds = parse_retry_after(case["header"], case["now_ms"] / 1000)
     assert (None if seconds is None else round(seconds * 1000)) == case["ms"]
 
 
 @pytest.mark.parametrize("case", cases("retry-delay.json"), ids=ids("retry-delay.json"))
-def test_retry_delay(case: Dict[str, Any]) -> None:
+def test_retry_delay(case: dict[str, Any]) -> None:
     after = case["retry_after_ms"]
     outcome = FetchFailure(error(case["error"]), None if after is None else after / 1000)
     seconds = retry_delay(outcome, case["retry_index"], lambda: float(case["random"]))
@@ -78,39 +88,45 @@ def test_retry_delay(case: Dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize("case", cases("key-fingerprint.json"), ids=ids("key-fingerprint.json"))
-def test_key_fingerprint(case: Dict[str, Any]) -> None:
+def test_key_fingerprint(case: dict[str, Any]) -> None:
     assert key_fingerprint(case["api_key"]) == case["fingerprint"]
 
 
 @pytest.mark.parametrize("case", cases("scope-verdict.json"), ids=ids("scope-verdict.json"))
-def test_scope_verdict(case: Dict[str, Any]) -> None:
+def test_scope_verdict(case: dict[str, Any]) -> None:
     assert scope_verdict(scope_of(case["scope"]), case["fingerprint"], case["target"]) == case["verdict"]
 
 
 @pytest.mark.parametrize("case", cases("stale-or-raise.json"), ids=ids("stale-or-raise.json"))
-def test_stale_or_raise(case: Dict[str, Any]) -> None:
+def test_stale_or_raise(case: dict[str, Any]) -> None:
     assert ("stale" if may_serve_stale(error(case["error"]), case["verdict"]) else "raise") == case["outcome"]
 
 
 @pytest.mark.parametrize("case", cases("cache-file-name.json"), ids=ids("cache-file-name.json"))
-def test_cache_file_name(case: Dict[str, Any]) -> None:
+def test_cache_file_name(case: dict[str, Any]) -> None:
     assert cache_file_name(case["template_id"]) == case["file_name"]
 
 
 @pytest.mark.parametrize("case", cases("cache-entry-read.json"), ids=ids("cache-entry-read.json"))
-def test_cache_entry_read(case: Dict[str, Any]) -> None:
+def test_cache_entry_read(case: dict[str, Any]) -> None:
     assert entry_doc(parse_entry(case["file"], case["template_id"])) == case["entry"]
 
 
 @pytest.mark.parametrize("case", cases("cache-entry-write.json"), ids=ids("cache-entry-write.json"))
-def test_cache_entry_write(case: Dict[str, Any]) -> None:
+def test_cache_entry_write(case: dict[str, Any]) -> None:
     e = case["entry"]
-    entry = CacheEntry(template_id=e["templateId"], template=e["template"], etag=e["etag"], fetched_at=e["fetchedAt"] / 1000, scope=scope_of(e["scope"]))
+    entry = CacheEntry(
+        template_id=e["templateId"],
+        template=e["template"],
+        etag=e["etag"],
+        fetched_at=e["fetchedAt"] / 1000,
+        scope=scope_of(e["scope"]),
+    )
     assert json.loads(serialize_entry(entry)) == case["file"]
 
 
 @pytest.mark.parametrize("case", cases("engine-envelope.json"), ids=ids("engine-envelope.json"))
-def test_engine_envelope(case: Dict[str, Any]) -> None:
+def test_engine_envelope(case: dict[str, Any]) -> None:
     request = RenderRequest(template_id="t", target="html", dynamic_data=None, minify=None, strict=None)
     if "result" in case:
         result = result_from_envelope(case["envelope"], request, False)
@@ -123,7 +139,7 @@ def test_engine_envelope(case: Dict[str, Any]) -> None:
 
 
 def test_user_agent() -> None:
-    fixture: Dict[str, Any] = json.loads((DIR / "user-agent.json").read_text(encoding="utf-8"))
+    fixture: dict[str, Any] = json.loads((DIR / "user-agent.json").read_text(encoding="utf-8"))
     pattern = re.compile(str(fixture["pattern"]))
     for case in fixture["cases"]:
         assert bool(pattern.match(case["user_agent"])) == case["valid"]

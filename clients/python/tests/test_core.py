@@ -1,26 +1,26 @@
 """The sans-I/O core on its own: options, arguments, retry schedule, scope, stale-on-error, types."""
+
 from __future__ import annotations
 
 import json
 import pickle
-from typing import Any, Dict, List, Optional
+from typing import Any, Optional
 
 import httpx
+import mailrender._constants as constants
 import pytest
-
 from conftest import REPO
 from mailrender import CacheConfig, DynamicData, MailrenderError, MergeTags, TemplateJson
-import mailrender._constants as constants
 from mailrender._core import (
     CachedScope,
     CacheEntry,
     EngineProtocolError,
-    FetchFailure,
     Fetched,
+    FetchFailure,
+    Layouts,
     NotModified,
     backoff_delay,
     cache_file_name,
-    Layouts,
     check_render_request,
     engine_speaks_layouts,
     fresh_cached,
@@ -40,13 +40,28 @@ FP = key_fingerprint(KEY)
 
 
 def settings(**kw: Any) -> Any:
-    args: Dict[str, Any] = {"api_key": KEY, "base_url": None, "timeout": 30.0, "cache": None, "engine_path": None, "env": {}}
+    args: dict[str, Any] = {
+        "api_key": KEY,
+        "base_url": None,
+        "timeout": 30.0,
+        "cache": None,
+        "engine_path": None,
+        "env": {},
+    }
     args.update(kw)
     return resolve_settings(**args)
 
 
-def entry(fetched_at: float = 1000.0, targets: Any = ("html",), complete: bool = True, etag: Optional[str] = '"e1"') -> CacheEntry:
-    return CacheEntry(template_id="t1", template={"rows": []}, etag=etag, fetched_at=fetched_at, scope=CachedScope(FP, targets, complete))
+def entry(
+    fetched_at: float = 1000.0, targets: Any = ("html",), complete: bool = True, etag: Optional[str] = '"e1"'
+) -> CacheEntry:
+    return CacheEntry(
+        template_id="t1",
+        template={"rows": []},
+        etag=etag,
+        fetched_at=fetched_at,
+        scope=CachedScope(FP, targets, complete),
+    )
 
 
 def test_defaults_follow_the_service_spec() -> None:
@@ -58,7 +73,14 @@ def test_defaults_follow_the_service_spec() -> None:
 
 
 def test_environment_fallbacks() -> None:
-    s = resolve_settings(api_key=None, base_url=None, timeout=5, cache=None, engine_path=None, env={"MAILRENDER_API_KEY": KEY, "MAILRENDER_BASE_URL": "https://x.test/"})
+    s = resolve_settings(
+        api_key=None,
+        base_url=None,
+        timeout=5,
+        cache=None,
+        engine_path=None,
+        env={"MAILRENDER_API_KEY": KEY, "MAILRENDER_BASE_URL": "https://x.test/"},
+    )
     assert s.api_key == KEY and s.base_url == "https://x.test"
     with pytest.raises(MailrenderError) as caught:
         resolve_settings(api_key=None, base_url=None, timeout=5, cache=None, engine_path=None, env={})
@@ -81,7 +103,7 @@ def test_environment_fallbacks() -> None:
         ({"base_url": "http://x/?a=1"}, ValueError),
     ],
 )
-def test_bad_options_are_rejected(kw: Dict[str, Any], error: type) -> None:
+def test_bad_options_are_rejected(kw: dict[str, Any], error: type) -> None:
     with pytest.raises(error):
         settings(**kw)
 
@@ -127,9 +149,13 @@ def test_interpret_responses() -> None:
     assert isinstance(interpret_response(304, h, b"", 0), NotModified)
     bad = interpret_response(200, h, b"[1]", 0)
     assert isinstance(bad, FetchFailure) and bad.error.code == "UNKNOWN"
-    body = b'{"code":"RENDER_ERROR","message":"Invalid","issues":[{"loc":["path","id"],"msg":"m","type":"uuid_parsing"}]}'
+    body = (
+        b'{"code":"RENDER_ERROR","message":"Invalid","issues":[{"loc":["path","id"],"msg":"m","type":"uuid_parsing"}]}'
+    )
     err = interpret_response(422, httpx.Headers(), body, 0)
-    assert isinstance(err, FetchFailure) and err.error.issues == [{"loc": ["path", "id"], "msg": "m", "type": "uuid_parsing"}]
+    assert isinstance(err, FetchFailure) and err.error.issues == [
+        {"loc": ["path", "id"], "msg": "m", "type": "uuid_parsing"}
+    ]
     limited = interpret_response(429, httpx.Headers({"retry-after": "7"}), b"not json", 0)
     assert isinstance(limited, FetchFailure) and limited.retry_after == 7.0 and limited.error.code == "UNKNOWN"
     assert limited.error.message == "The service answered HTTP 429"
@@ -147,7 +173,12 @@ def test_scope_and_freshness() -> None:
 
 def test_stale_on_error_rules() -> None:
     cached = entry()
-    for error in (MailrenderError("NETWORK_ERROR", "x", 0), MailrenderError("TIMEOUT", "x", 0), MailrenderError("UNKNOWN", "x", 503), MailrenderError("UNKNOWN", "x", 429)):
+    for error in (
+        MailrenderError("NETWORK_ERROR", "x", 0),
+        MailrenderError("TIMEOUT", "x", 0),
+        MailrenderError("UNKNOWN", "x", 503),
+        MailrenderError("UNKNOWN", "x", 429),
+    ):
         settled = settle_fetch("t1", "html", cached, FetchFailure(error), FP, 2000)
         assert settled.resolved is not None and settled.resolved.stale and settled.resolved.entry is cached
     for code, status in (("INVALID_API_KEY", 401), ("FORBIDDEN", 403)):
@@ -171,7 +202,21 @@ def test_cache_entry_file_round_trip_and_corruption() -> None:
     assert back == e and back is not None and back.ref == e.ref
     assert parse_entry("{", "t1") is None
     assert parse_entry(serialize_entry(e), "other") is None
-    assert parse_entry(json.dumps({"format": 1, "templateId": "t1", "template": {}, "etag": None, "fetchedAt": 1, "scope": {"key": "k", "targets": ["pdf"], "complete": True}})) is None
+    assert (
+        parse_entry(
+            json.dumps(
+                {
+                    "format": 1,
+                    "templateId": "t1",
+                    "template": {},
+                    "etag": None,
+                    "fetchedAt": 1,
+                    "scope": {"key": "k", "targets": ["pdf"], "complete": True},
+                }
+            )
+        )
+        is None
+    )
 
 
 def test_cache_file_names_match_the_js_client() -> None:
@@ -184,11 +229,16 @@ def test_cache_file_names_match_the_js_client() -> None:
 def test_error_type() -> None:
     error = MailrenderError("RENDER_ERROR", "bad", 422, [{"loc": ["a"], "msg": "m", "type": "t"}])
     copy = pickle.loads(pickle.dumps(error))
-    assert (copy.code, copy.status, copy.message, copy.issues) == (error.code, error.status, error.message, error.issues)
+    assert (copy.code, copy.status, copy.message, copy.issues) == (
+        error.code,
+        error.status,
+        error.message,
+        error.issues,
+    )
     assert str(error) == "bad"
 
 
-def _schema(path: str) -> Dict[str, Any]:
+def _schema(path: str) -> dict[str, Any]:
     return json.loads((REPO / path).read_text(encoding="utf-8"))
 
 
@@ -206,28 +256,41 @@ def test_dynamic_data_matches_the_engine_protocol() -> None:
 
 
 def test_render_targets_match_the_protocol() -> None:
-    targets: List[str] = _schema("spec/protocol/v1/request.schema.json")["properties"]["target"]["enum"]
+    targets: list[str] = _schema("spec/protocol/v1/request.schema.json")["properties"]["target"]["enum"]
     assert list(constants.RENDER_TARGETS) == targets
 
 
 def test_layouts_join_parts_and_values_and_forget_the_least_recent() -> None:
     layouts = Layouts(max_entries=2)
-    first: Dict[str, Any] = {"ok": True, "layout": {"id": 0, "parts": ["<p>", "</p><a href=\"", "\">x</a>"]}, "values": ["Ada", "https://a"]}
+    first: dict[str, Any] = {
+        "ok": True,
+        "layout": {"id": 0, "parts": ["<p>", '</p><a href="', '">x</a>']},
+        "values": ["Ada", "https://a"],
+    }
     assert layouts.resolve(first) is True
     assert first["output"] == '<p>Ada</p><a href="https://a">x</a>' and "layout" not in first and "values" not in first
-    again: Dict[str, Any] = {"ok": True, "layout": {"id": 0}, "values": ["Bo", ""]}
+    again: dict[str, Any] = {"ok": True, "layout": {"id": 0}, "values": ["Bo", ""]}
     assert layouts.resolve(again) and again["output"] == '<p>Bo</p><a href="">x</a>'
     assert layouts.resolve({"layout": {"id": 1, "parts": ["a"]}, "values": []})
     assert layouts.resolve({"layout": {"id": 2, "parts": ["b"]}, "values": []})  # drops id 0 (least recent)
-    missing: Dict[str, Any] = {"ok": True, "layout": {"id": 0}, "values": ["Cy", ""]}
+    missing: dict[str, Any] = {"ok": True, "layout": {"id": 0}, "values": ["Cy", ""]}
     assert layouts.resolve(missing) is False and "output" not in missing
-    plain: Dict[str, Any] = {"ok": True, "output": "whole"}
+    plain: dict[str, Any] = {"ok": True, "output": "whole"}
     assert layouts.resolve(plain) and plain == {"ok": True, "output": "whole"}
     with pytest.raises(EngineProtocolError):
         layouts.resolve({"layout": {"id": 3, "parts": ["a", "b"]}, "values": []})
 
 
 def test_engine_versions_that_speak_layouts() -> None:
-    assert [engine_speaks_layouts({"engine_version": v}) for v in ("1.0.0", "1.1.0", "1.12.3", "2.0.0", "1.1.0-rc.1", "x", None)] == [
-        False, True, True, True, True, False, False,
+    assert [
+        engine_speaks_layouts({"engine_version": v})
+        for v in ("1.0.0", "1.1.0", "1.12.3", "2.0.0", "1.1.0-rc.1", "x", None)
+    ] == [
+        False,
+        True,
+        True,
+        True,
+        True,
+        False,
+        False,
     ]

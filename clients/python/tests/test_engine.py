@@ -1,4 +1,5 @@
 """The engine runner with the real executable: template_ref reuse and resend, pipelining, discovery."""
+
 from __future__ import annotations
 
 import asyncio
@@ -6,18 +7,18 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Dict, Iterator, List
+from typing import Any
 
+import mailrender._engine as engine_module
+import mailrender._engine_discovery as discovery_module
 import pytest
-
 from conftest import ENGINE, load_case
 from fakes import engine_children, write_fake_engine
 from mailrender import MailrenderError
 from mailrender._core import CacheEntry, Layouts, check_render_request, result_from_envelope
-import mailrender._engine as engine_module
-import mailrender._engine_discovery as discovery_module
 from mailrender._engine import EngineRunner
 from mailrender._engine_discovery import bundled_engine_path, engine_platform, find_engine
 
@@ -29,15 +30,17 @@ def runner() -> Iterator[EngineRunner]:
     r.close()
 
 
-def newsletter() -> Dict[str, Any]:
+def newsletter() -> dict[str, Any]:
     return load_case("render", "realistic-newsletter")
 
 
-def test_template_sent_once_then_by_ref_and_resent_when_unknown(runner: EngineRunner, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_template_sent_once_then_by_ref_and_resent_when_unknown(
+    runner: EngineRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
     case = newsletter()
     entry = CacheEntry(template_id="nl", template=case["template"], etag='"v1"', fetched_at=0, scope=None)
     request = check_render_request("nl", "html", case["dynamic_data"])
-    lines: List[bytes] = []
+    lines: list[bytes] = []
     real = engine_module.engine_request_line
 
     def spy(*args: Any) -> bytes:
@@ -59,8 +62,8 @@ def test_template_sent_once_then_by_ref_and_resent_when_unknown(runner: EngineRu
 
 
 @pytest.fixture()
-def sent_lines(monkeypatch: pytest.MonkeyPatch) -> List[bytes]:
-    lines: List[bytes] = []
+def sent_lines(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
+    lines: list[bytes] = []
     real = engine_module.engine_request_line
 
     def spy(*args: Any) -> bytes:
@@ -72,12 +75,17 @@ def sent_lines(monkeypatch: pytest.MonkeyPatch) -> List[bytes]:
     return lines
 
 
-def test_after_the_handshake_renders_ask_for_layouts_and_get_the_same_output(runner: EngineRunner, sent_lines: List[bytes]) -> None:
+def test_after_the_handshake_renders_ask_for_layouts_and_get_the_same_output(
+    runner: EngineRunner, sent_lines: list[bytes]
+) -> None:
     case = newsletter()
     entry = CacheEntry(template_id="nl", template=case["template"], etag='"v1"', fetched_at=0, scope=None)
-    outputs: List[str] = []
+    outputs: list[str] = []
     for name in ("Ada", "Grace", "Ada"):
-        data = {**case["dynamic_data"], "merge_tags": {**case["dynamic_data"]["merge_tags"], "text": {"first_name": name}}}
+        data = {
+            **case["dynamic_data"],
+            "merge_tags": {**case["dynamic_data"]["merge_tags"], "text": {"first_name": name}},
+        }
         outputs.append(runner.render(entry, check_render_request("nl", "html", data))["output"])
     # The first line goes before the handshake says the engine speaks layouts; the rest ask for them.
     assert b'"output_format"' not in sent_lines[0]
@@ -86,7 +94,7 @@ def test_after_the_handshake_renders_ask_for_layouts_and_get_the_same_output(run
     assert len(runner._process.layouts) == 1  # pyright: ignore[reportPrivateUsage, reportOptionalMemberAccess]
 
 
-def test_a_dropped_layout_is_asked_for_again(runner: EngineRunner, sent_lines: List[bytes]) -> None:
+def test_a_dropped_layout_is_asked_for_again(runner: EngineRunner, sent_lines: list[bytes]) -> None:
     case = newsletter()
     entry = CacheEntry(template_id="nl", template=case["template"], etag='"v1"', fetched_at=0, scope=None)
     html, mjml = (check_render_request("nl", target, case["dynamic_data"]) for target in ("html", "mjml"))
@@ -122,10 +130,13 @@ def test_an_engine_before_1_1_is_never_asked_for_layouts(tmp_path: Path) -> None
 def test_many_threads_pipeline_through_one_process(runner: EngineRunner) -> None:
     case = newsletter()
     entry = CacheEntry(template_id="nl", template=case["template"], etag='"v1"', fetched_at=0, scope=None)
-    outputs: Dict[int, str] = {}
+    outputs: dict[int, str] = {}
 
     def work(i: int) -> None:
-        data = {"merge_tags": {"text": {"first_name": f"Reader{i}"}}, "context": case["dynamic_data"].get("context", {})}
+        data = {
+            "merge_tags": {"text": {"first_name": f"Reader{i}"}},
+            "context": case["dynamic_data"].get("context", {}),
+        }
         request = check_render_request("nl", "html", data)
         outputs[i] = result_from_envelope(runner.render(entry, request), request, False).output
 
@@ -147,7 +158,7 @@ def test_renders_waiting_on_a_killed_engine_are_retried(runner: EngineRunner) ->
     entry = CacheEntry(template_id="nl", template=case["template"], etag='"v1"', fetched_at=0, scope=None)
     request = check_render_request("nl", "html", case["dynamic_data"])
     runner.render(entry, request)
-    results: List[bool] = []
+    results: list[bool] = []
 
     def work() -> None:
         results.append(runner.render(entry, request)["ok"])
@@ -169,7 +180,10 @@ def test_engine_that_exits_at_once_gives_a_clear_error(tmp_path: Path) -> None:
     r = EngineRunner(crash, {})
     try:
         with pytest.raises(MailrenderError) as caught:
-            r.render(CacheEntry(template_id="t", template={}, etag=None, fetched_at=0, scope=None), check_render_request("t", "html", None))
+            r.render(
+                CacheEntry(template_id="t", template={}, etag=None, fetched_at=0, scope=None),
+                check_render_request("t", "html", None),
+            )
     finally:
         r.close()
     assert "exit code 3" in caught.value.message and "boom" in caught.value.message
@@ -188,7 +202,13 @@ def test_discovery_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
 
 
 def test_close_ends_the_process_and_is_final(runner: EngineRunner) -> None:
-    entry = CacheEntry(template_id="t", template=load_case("render", "block-all-defaults")["template"], etag=None, fetched_at=0, scope=None)
+    entry = CacheEntry(
+        template_id="t",
+        template=load_case("render", "block-all-defaults")["template"],
+        etag=None,
+        fetched_at=0,
+        scope=None,
+    )
     runner.render(entry, check_render_request("t", "html", None))
     assert len(engine_children()) == 1
     started = time.monotonic()
@@ -232,9 +252,11 @@ def test_async_renders_need_no_thread_each(runner: EngineRunner) -> None:
     case = newsletter()
     entry = CacheEntry(template_id="nl", template=case["template"], etag='"v1"', fetched_at=0, scope=None)
 
-    async def many() -> List[str]:
+    async def many() -> list[str]:
         with ThreadPoolExecutor(1) as pool:  # one writer thread; 40 renders in flight at once
-            requests = [check_render_request("nl", "html", {"merge_tags": {"text": {"first_name": f"R{i}"}}}) for i in range(40)]
+            requests = [
+                check_render_request("nl", "html", {"merge_tags": {"text": {"first_name": f"R{i}"}}}) for i in range(40)
+            ]
             envelopes = await asyncio.gather(*(runner.render_async(entry, r, pool) for r in requests))
             return [e["output"] for e in envelopes]
 
@@ -245,16 +267,18 @@ def test_async_renders_need_no_thread_each(runner: EngineRunner) -> None:
 def test_threads_and_async_renders_share_one_process(runner: EngineRunner) -> None:
     case = newsletter()
     entry = CacheEntry(template_id="nl", template=case["template"], etag='"v1"', fetched_at=0, scope=None)
-    sync_outputs: Dict[int, str] = {}
+    sync_outputs: dict[int, str] = {}
 
     def work(i: int) -> None:
         for k in range(5):
             request = check_render_request("nl", "html", {"merge_tags": {"text": {"first_name": f"T{i}x{k}"}}})
             sync_outputs[i * 5 + k] = runner.render(entry, request)["output"]
 
-    async def many() -> List[str]:
+    async def many() -> list[str]:
         with ThreadPoolExecutor(1) as pool:
-            requests = [check_render_request("nl", "html", {"merge_tags": {"text": {"first_name": f"A{i}"}}}) for i in range(30)]
+            requests = [
+                check_render_request("nl", "html", {"merge_tags": {"text": {"first_name": f"A{i}"}}}) for i in range(30)
+            ]
             envelopes = await asyncio.gather(*(runner.render_async(entry, r, pool) for r in requests))
             return [e["output"] for e in envelopes]
 
@@ -273,7 +297,7 @@ def test_every_waiting_thread_times_out_on_a_hung_engine(tmp_path: Path, monkeyp
     monkeypatch.setattr(engine_module, "ENGINE_RESPONSE_TIMEOUT", 0.5)
     r = EngineRunner(_silent_engine(tmp_path), {})
     entry = CacheEntry(template_id="t", template={}, etag=None, fetched_at=0, scope=None)
-    codes: List[str] = []
+    codes: list[str] = []
 
     def work() -> None:
         try:
@@ -295,7 +319,13 @@ def test_every_waiting_thread_times_out_on_a_hung_engine(tmp_path: Path, monkeyp
 
 
 def test_no_reader_thread_outlives_its_process(runner: EngineRunner) -> None:
-    entry = CacheEntry(template_id="t", template=load_case("render", "block-all-defaults")["template"], etag=None, fetched_at=0, scope=None)
+    entry = CacheEntry(
+        template_id="t",
+        template=load_case("render", "block-all-defaults")["template"],
+        etag=None,
+        fetched_at=0,
+        scope=None,
+    )
     request = check_render_request("t", "html", None)
     runner.render(entry, request)
     first = runner._process  # pyright: ignore[reportPrivateUsage]
@@ -335,10 +365,12 @@ def test_no_render_is_stranded_when_the_reading_thread_leaves(tmp_path: Path, mo
     r = EngineRunner(str(fake), {})
     entry = CacheEntry(template_id="t", template={}, etag=None, fetched_at=0, scope=None)
     request = check_render_request("t", "html", None)
-    outputs: List[str] = []
+    outputs: list[str] = []
     try:
         r.render(entry, request)
-        threads = [threading.Thread(target=lambda: outputs.append(r.render(entry, request)["output"])) for _ in range(3)]
+        threads = [
+            threading.Thread(target=lambda: outputs.append(r.render(entry, request)["output"])) for _ in range(3)
+        ]
         started = time.monotonic()
         for t in threads:
             t.start()

@@ -10,19 +10,20 @@ client. The others are templates the service refuses at upload (422), so they ca
 by its normal path; they go through the client's engine runner (the same process and error mapping
 the client uses) and must fail with the expected code and issues.
 """
+
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, Iterator, List, Tuple, cast
+from collections.abc import Iterator
+from typing import Any, cast
 
 import pytest
-
 from conftest import ENGINE, FIXTURES, Server, load_case
 from mailrender import MailrenderClient, MailrenderError
 from mailrender._core import CacheEntry, check_render_request, result_from_envelope
 from mailrender._engine import EngineRunner
 
-TARGETS: List[Tuple[str, str]] = [("html", "html"), ("mjml", "mjml"), ("react-email", "tsx")]
+TARGETS: list[tuple[str, str]] = [("html", "html"), ("mjml", "mjml"), ("react-email", "tsx")]
 RENDER_CASES = sorted(p.name for p in (FIXTURES / "render").iterdir() if (p / "case.json").is_file())
 ERROR_CASES = sorted(p.name for p in (FIXTURES / "errors").iterdir() if (p / "case.json").is_file())
 
@@ -41,8 +42,10 @@ def client(server: Server, render_key: str) -> Iterator[MailrenderClient]:
 def test_render_case_through_the_client(name: str, server: Server, client: MailrenderClient) -> None:
     case = load_case("render", name)
     tid = server.create_template(case["template"])
-    options: Dict[str, Any] = case.get("options") or {}
-    warnings_expected: Dict[str, List[Dict[str, Any]]] = json.loads((FIXTURES / "render" / name / "expected.warnings.json").read_text(encoding="utf-8"))
+    options: dict[str, Any] = case.get("options") or {}
+    warnings_expected: dict[str, list[dict[str, Any]]] = json.loads(
+        (FIXTURES / "render" / name / "expected.warnings.json").read_text(encoding="utf-8")
+    )
     for target, ext in TARGETS:
         result = client.render(
             template_id=tid,
@@ -54,7 +57,9 @@ def test_render_case_through_the_client(name: str, server: Server, client: Mailr
         )
         golden = (FIXTURES / "render" / name / f"expected.{ext}").read_bytes().decode("utf-8")
         assert result.output == golden, f"{name}/{target} differs from its golden"
-        assert result.text == (FIXTURES / "render" / name / "expected.txt").read_bytes().decode("utf-8"), f"{name}/{target} plain text"
+        assert result.text == (FIXTURES / "render" / name / "expected.txt").read_bytes().decode("utf-8"), (
+            f"{name}/{target} plain text"
+        )
         got = [(w.code, list(w.path)) for w in result.warnings]
         assert got == [(w["code"], w["path"]) for w in warnings_expected[target]], f"{name}/{target} warnings"
 
@@ -70,16 +75,26 @@ def runner() -> Iterator[EngineRunner]:
 def test_error_case(name: str, server: Server, client: MailrenderClient, runner: EngineRunner) -> None:
     case = load_case("errors", name)
     expected = json.loads((FIXTURES / "errors" / name / "expected.error.json").read_text(encoding="utf-8"))
-    options: Dict[str, Any] = case.get("options") or {}
-    request = check_render_request("t", case["target"], case.get("dynamic_data") or None, options.get("minify"), options.get("strict"))
+    options: dict[str, Any] = case.get("options") or {}
+    request = check_render_request(
+        "t", case["target"], case.get("dynamic_data") or None, options.get("minify"), options.get("strict")
+    )
     stored = server.admin("POST", "/api/v1/templates", case["template"])
     with pytest.raises(MailrenderError) as caught:
         if stored.status_code == 201:
-            client.render(template_id=str(stored.json()["id"]), target=request.target, dynamic_data=request.dynamic_data, minify=request.minify, strict=request.strict)
+            client.render(
+                template_id=str(stored.json()["id"]),
+                target=request.target,
+                dynamic_data=request.dynamic_data,
+                minify=request.minify,
+                strict=request.strict,
+            )
         else:
             assert stored.status_code == 422, stored.text  # the service refuses it as the engine does
             # A non-object template (a string, an array) goes as-is: only this runner can send one.
-            entry = CacheEntry(template_id="t", template=cast(Dict[str, Any], case["template"]), etag=None, fetched_at=0, scope=None)
+            entry = CacheEntry(
+                template_id="t", template=cast(dict[str, Any], case["template"]), etag=None, fetched_at=0, scope=None
+            )
             result_from_envelope(runner.render(entry, request), request, False)
     assert caught.value.code == expected["code"]
     assert caught.value.issues == expected["issues"]

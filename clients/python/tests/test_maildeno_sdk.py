@@ -1,23 +1,23 @@
 """The real ``maildeno`` 2.0.7 SDK (dev-only, from PyPI) against our real service: a Maildeno user who
 changes only ``base_url`` keeps working (renders, caching, errors). Its renders use its own engine;
 only what crosses the wire is ours. Our own client's drop-in details are tested at the end."""
+
 from __future__ import annotations
 
 import inspect
 import time
 from dataclasses import fields
-from typing import Any, Dict
+from typing import Any
 
 import httpx
 import pytest
+from conftest import RequestLog, Server
 from maildeno import AsyncMaildenoClient, MaildenoClient, MaildenoError
 from maildeno import RenderResult as MaildenoResult
-
-from conftest import RequestLog, Server
 from mailrender import AsyncMailrenderClient, MailrenderClient, MailrenderError, RenderResult
 
 
-def service_error(server: Server, key: str, path: str) -> Dict[str, Any]:
+def service_error(server: Server, key: str, path: str) -> dict[str, Any]:
     """The service's own error body for a request, to compare with what the SDK shows."""
     res = httpx.get(server.url + path, headers={"authorization": f"Bearer {key}"}, timeout=10)
     return res.json()
@@ -93,7 +93,9 @@ def test_error_and_result_take_the_sdks_argument_order() -> None:
     error = MailrenderError("FORBIDDEN", "no", 403)
     assert (error.code, error.message, error.status, error.issues) == ("FORBIDDEN", "no", 403, [])
     assert MailrenderError("TIMEOUT", "slow").status == 0
-    assert list(inspect.signature(MailrenderError).parameters)[:4] == list(inspect.signature(MaildenoError).parameters)[:4]
+    assert (
+        list(inspect.signature(MailrenderError).parameters)[:4] == list(inspect.signature(MaildenoError).parameters)[:4]
+    )
     ours = [f.name for f in fields(RenderResult)]
     theirs = [f.name for f in fields(MaildenoResult)]
     assert ours[: len(theirs)] == theirs
@@ -103,12 +105,18 @@ def test_error_and_result_take_the_sdks_argument_order() -> None:
 
 def test_cache_ttl_is_milliseconds(server: Server, render_key: str, template_id: str) -> None:
     log = RequestLog()
-    with log.sync_client() as http, MailrenderClient(render_key, base_url=server.url, http_client=http, cache={"ttl": 60_000}) as client:
+    with (
+        log.sync_client() as http,
+        MailrenderClient(render_key, base_url=server.url, http_client=http, cache={"ttl": 60_000}) as client,
+    ):
         client.render_html(template_id)
         client.render_html(template_id)
         assert log.count == 1  # fresh for a minute, as in the SDK
     log = RequestLog()
-    with log.sync_client() as http, MailrenderClient(render_key, base_url=server.url, http_client=http, cache={"ttl": 1}) as client:
+    with (
+        log.sync_client() as http,
+        MailrenderClient(render_key, base_url=server.url, http_client=http, cache={"ttl": 1}) as client,
+    ):
         client.render_html(template_id)
         time.sleep(0.01)
         client.render_html(template_id)
@@ -116,7 +124,9 @@ def test_cache_ttl_is_milliseconds(server: Server, render_key: str, template_id:
 
 
 @pytest.mark.anyio
-async def test_async_clear_cache_is_a_plain_call_like_the_sdks(server: Server, render_key: str, template_id: str) -> None:
+async def test_async_clear_cache_is_a_plain_call_like_the_sdks(
+    server: Server, render_key: str, template_id: str
+) -> None:
     assert not inspect.iscoroutinefunction(AsyncMailrenderClient.clear_cache)
     assert not inspect.iscoroutinefunction(AsyncMaildenoClient.clear_cache)
     async with AsyncMailrenderClient(render_key, base_url=server.url) as client:

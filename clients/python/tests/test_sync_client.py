@@ -2,6 +2,7 @@
 
 Mirrored by test_async_client.py (test_mirror.py checks that both files hold the same tests).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -11,11 +12,9 @@ import signal
 import threading
 import time
 from pathlib import Path
-from typing import List
 
 import httpx
 import pytest
-
 from conftest import ENGINE, RequestLog, Server, run_disk_worker, sample_template, start_disk_worker
 from fakes import ScriptedServer, SilentServer, engine_children, write_fake_engine
 from mailrender import DynamicData, MailrenderClient, MailrenderError, RenderResult
@@ -68,13 +67,20 @@ def test_invalid_arguments_fail_before_any_request(server: Server, render_key: s
         assert caught.value.issues[0]["loc"] == ["target"]
         with pytest.raises(MailrenderError) as caught:
             client.render(template_id=template_id, dynamic_data={"mergeTags": {}})  # type: ignore[typeddict-unknown-key]
-        assert caught.value.issues[0] == {"loc": ["dynamic_data", "mergeTags"], "msg": "Extra inputs are not permitted", "type": "extra_forbidden"}
+        assert caught.value.issues[0] == {
+            "loc": ["dynamic_data", "mergeTags"],
+            "msg": "Extra inputs are not permitted",
+            "type": "extra_forbidden",
+        }
         assert log.count == 0
 
 
 def test_ttl_expiry_revalidates_with_if_none_match_and_304(server: Server, render_key: str, template_id: str) -> None:
     log = RequestLog()
-    with log.sync_client() as http, MailrenderClient(render_key, base_url=server.url, http_client=http, cache={"ttl": 500}) as client:
+    with (
+        log.sync_client() as http,
+        MailrenderClient(render_key, base_url=server.url, http_client=http, cache={"ttl": 500}) as client,
+    ):
         first = client.render(template_id=template_id, dynamic_data=FIRST)
         time.sleep(0.6)
         again = client.render(template_id=template_id, dynamic_data=FIRST)
@@ -102,7 +108,10 @@ def test_stale_on_error_with_the_server_stopped(own_server: Server) -> None:
     key = str(own_server.create_key(["all"])["key"])
     tid = own_server.create_template()
     log = RequestLog()
-    with log.sync_client() as http, MailrenderClient(key, base_url=own_server.url, http_client=http, cache={"ttl": 200}) as client:
+    with (
+        log.sync_client() as http,
+        MailrenderClient(key, base_url=own_server.url, http_client=http, cache={"ttl": 200}) as client,
+    ):
         fresh = client.render(template_id=tid, dynamic_data=FIRST)
         own_server.stop()
         time.sleep(0.3)
@@ -235,7 +244,12 @@ def test_disk_cache_survives_a_restart(server: Server, render_key: str, template
         first = client.render_html(template_id, FIRST)
     assert os.listdir(cache_dir) == [f"{template_id}.json"]
     log = RequestLog()
-    with log.sync_client() as http, MailrenderClient(render_key, base_url=server.url, http_client=http, cache={"type": "disk", "path": cache_dir}) as client:
+    with (
+        log.sync_client() as http,
+        MailrenderClient(
+            render_key, base_url=server.url, http_client=http, cache={"type": "disk", "path": cache_dir}
+        ) as client,
+    ):
         assert client.render_html(template_id, FIRST) == first
         assert client.list_cached() == [template_id]
         assert log.count == 0
@@ -248,7 +262,12 @@ def test_disk_cache_shared_by_two_processes(server: Server, render_key: str, tmp
     other = run_disk_worker(server.url, render_key, cache_dir, 300_000, *ids)
     assert other["requests"] == 3
     log = RequestLog()
-    with log.sync_client() as http, MailrenderClient(render_key, base_url=server.url, http_client=http, cache={"type": "disk", "path": cache_dir}) as client:
+    with (
+        log.sync_client() as http,
+        MailrenderClient(
+            render_key, base_url=server.url, http_client=http, cache={"type": "disk", "path": cache_dir}
+        ) as client,
+    ):
         for tid in ids:
             assert client.render_html(tid, FIRST) == other["outputs"][tid]
         assert log.count == 0
@@ -263,7 +282,7 @@ def test_disk_cache_shared_by_two_processes(server: Server, render_key: str, tmp
         assert w.returncode == 0, err.decode()
         assert json.loads(out)["requests"] == 15
     with MailrenderClient(render_key, base_url=server.url, cache={"type": "disk", "path": cache_dir}) as client:
-        assert sorted(client.list_cached()) == sorted(ids + [extra])  # every file whole and readable
+        assert sorted(client.list_cached()) == sorted([*ids, extra])  # every file whole and readable
     assert not [n for n in os.listdir(cache_dir) if n.endswith(".tmp")]
 
 
@@ -279,7 +298,9 @@ def test_engine_killed_mid_session_next_render_succeeds(server: Server, render_k
         assert len(after) == 1 and after != pids
 
 
-def test_one_engine_process_started_lazily_and_stopped_on_close(server: Server, render_key: str, template_id: str) -> None:
+def test_one_engine_process_started_lazily_and_stopped_on_close(
+    server: Server, render_key: str, template_id: str
+) -> None:
     log = RequestLog()
     http = log.sync_client()
     client = MailrenderClient(render_key, base_url=server.url, http_client=http)
@@ -299,8 +320,8 @@ def test_one_engine_process_started_lazily_and_stopped_on_close(server: Server, 
 def test_concurrent_renders_share_one_fetch_and_one_engine(server: Server, render_key: str) -> None:
     tid = server.create_template()
     log = RequestLog()
-    results: List[str] = []
-    errors: List[BaseException] = []
+    results: list[str] = []
+    errors: list[BaseException] = []
     with log.sync_client() as http, MailrenderClient(render_key, base_url=server.url, http_client=http) as client:
 
         def work(i: int) -> None:
@@ -337,7 +358,9 @@ def test_timeout_against_a_silent_server(render_key: str) -> None:
 
 
 def test_5xx_is_retried_twice_then_raised(render_key: str) -> None:
-    fake = ScriptedServer([(503, {"content-type": "application/json"}, b'{"code":"UNAVAILABLE","message":"database down"}')])
+    fake = ScriptedServer(
+        [(503, {"content-type": "application/json"}, b'{"code":"UNAVAILABLE","message":"database down"}')]
+    )
     try:
         with MailrenderClient(render_key, base_url=fake.url) as client:
             with pytest.raises(MailrenderError) as caught:
@@ -383,7 +406,10 @@ def test_429_with_a_long_retry_after_serves_stale(tmp_path: Path) -> None:
         tid = limited.create_template()
         limited.restart({"MAILRENDER_RATE_LIMIT_MAX": "1", "MAILRENDER_RATE_LIMIT_WINDOW_MS": "600000"})
         log = RequestLog()
-        with log.sync_client() as http, MailrenderClient(key, base_url=limited.url, http_client=http, cache={"ttl": 100}) as client:
+        with (
+            log.sync_client() as http,
+            MailrenderClient(key, base_url=limited.url, http_client=http, cache={"ttl": 100}) as client,
+        ):
             client.render_html(tid)
             time.sleep(0.2)
             result = client.render(template_id=tid)
@@ -416,7 +442,9 @@ def test_wrong_engine_version_is_refused(server: Server, render_key: str, templa
     assert "MAILRENDER_ENGINE_PATH" in caught.value.message
 
 
-def test_engine_path_argument_wins_over_the_environment(server: Server, render_key: str, template_id: str, tmp_path: Path) -> None:
+def test_engine_path_argument_wins_over_the_environment(
+    server: Server, render_key: str, template_id: str, tmp_path: Path
+) -> None:
     old = os.environ["MAILRENDER_ENGINE_PATH"]
     os.environ["MAILRENDER_ENGINE_PATH"] = write_fake_engine(tmp_path)
     try:
@@ -452,7 +480,9 @@ def test_unknown_options_are_rejected(render_key: str) -> None:
         MailrenderClient(render_key, cacheTtl=5)  # type: ignore[call-arg]
 
 
-def test_no_api_key_reaches_logs_or_errors(server: Server, render_key: str, template_id: str, caplog: pytest.LogCaptureFixture) -> None:
+def test_no_api_key_reaches_logs_or_errors(
+    server: Server, render_key: str, template_id: str, caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.set_level("DEBUG")  # httpx and httpcore log every request and its headers' names at DEBUG
     with MailrenderClient(render_key, base_url=server.url) as client:
         client.render_html(template_id)

@@ -4,6 +4,7 @@ The fresh environment has no MAILRENDER_ENGINE_PATH and no source tree on its pa
 uses the engine bundled in the wheel. Dependencies come from clients/python/.venv/wheelhouse when the
 test script prepared it (offline), else from the package index.
 """
+
 from __future__ import annotations
 
 import json
@@ -41,11 +42,19 @@ def test_wheel_installs_into_a_fresh_venv_and_renders(server: Server, render_key
     # Built from a clean copy of the sources (no earlier build output, no bundled binary), with the
     # engine taken from the repository's build as the release build does.
     source = tmp_path / "source"
-    ignore = shutil.ignore_patterns(".venv", "build", "dist", "*.egg-info", "_bin", "__pycache__", ".pytest_cache", "tests")
+    ignore = shutil.ignore_patterns(
+        ".venv", "build", "dist", "*.egg-info", "_bin", "__pycache__", ".pytest_cache", "tests"
+    )
     shutil.copytree(PYTHON_ROOT, source, ignore=ignore)
     dist = tmp_path / "dist"
     build_env = {**os.environ, "MAILRENDER_ENGINE_BINARY": str(ENGINE)}
-    built = subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(dist), str(source)], env=build_env, capture_output=True, timeout=300)
+    built = subprocess.run(
+        [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(dist), str(source)],
+        env=build_env,
+        capture_output=True,
+        timeout=300,
+        check=False,
+    )
     assert built.returncode == 0, built.stderr.decode()[-3000:]
     wheels = list(dist.glob("*.whl"))
     assert len(wheels) == 1
@@ -71,10 +80,21 @@ def test_wheel_installs_into_a_fresh_venv_and_renders(server: Server, render_key
     case_path = FIXTURES / "render" / "realistic-newsletter" / "case.json"
     case = json.loads(case_path.read_text(encoding="utf-8"))
     tid = server.create_template(case["template"])
-    env = {k: v for k, v in os.environ.items() if k not in ("MAILRENDER_ENGINE_PATH", "PYTHONPATH", "MAILRENDER_API_KEY")}
-    done = subprocess.run([str(py), "-c", SCRIPT, server.url, render_key, tid, str(case_path)], env=env, cwd=str(tmp_path), capture_output=True, timeout=120)
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("MAILRENDER_ENGINE_PATH", "PYTHONPATH", "MAILRENDER_API_KEY")
+    }
+    done = subprocess.run(
+        [str(py), "-c", SCRIPT, server.url, render_key, tid, str(case_path)],
+        env=env,
+        cwd=str(tmp_path),
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr.decode()
     report = json.loads(done.stdout)
     assert report["file"].startswith(str(venv)) and report["version"] == VERSION
     assert report["engine"] == report["bundled"] and report["engine"].startswith(str(venv))
-    assert report["output"] == (FIXTURES / "render" / "realistic-newsletter" / "expected.html").read_text(encoding="utf-8")
+    assert report["output"] == (FIXTURES / "render" / "realistic-newsletter" / "expected.html").read_text(
+        encoding="utf-8"
+    )

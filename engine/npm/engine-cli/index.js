@@ -1,4 +1,3 @@
-"use strict";
 /**
  * Where this machine's mailrender-engine executable is, checked: the optional dependency
  * `@mailrender/engine-<os>-<arch>` that npm installed for this platform, whose binary must have the
@@ -31,7 +30,10 @@ function enginePath() {
   } catch (error) {
     throw new EngineNotInstalled(`cannot read ${path}: ${error.message}`);
   }
-  if (actual !== expected) throw new EngineNotInstalled(`${path} does not match the checksum @mailrender/engine-cli was published with (expected ${expected}, got ${actual}): refusing to run it`);
+  if (actual !== expected)
+    throw new EngineNotInstalled(
+      `${path} does not match the checksum @mailrender/engine-cli was published with (expected ${expected}, got ${actual}): refusing to run it`,
+    );
   return path;
 }
 

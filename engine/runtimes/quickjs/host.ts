@@ -4,10 +4,10 @@
  */
 import * as os from "qjs:os";
 import * as std from "qjs:std";
+import { guardConsole } from "../../src/protocol/console-guard.js";
 import { libraryEngine } from "../../src/protocol/library-engine.js";
 import { runMain } from "../../src/protocol/main.js";
 import { renderCaching } from "../../src/render/pipeline.js";
-import { guardConsole } from "../../src/protocol/console-guard.js";
 import { Buffer as QjsBuffer } from "./shims/buffer.js";
 
 declare const scriptArgs: readonly string[];
@@ -55,7 +55,10 @@ function fdStream(fd: number) {
       return stream;
     },
     off(event: string, listener: Listener) {
-      listeners.set(event, (listeners.get(event) ?? []).filter((l) => l !== listener));
+      listeners.set(
+        event,
+        (listeners.get(event) ?? []).filter((l) => l !== listener),
+      );
       return stream;
     },
   };

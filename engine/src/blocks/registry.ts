@@ -1,6 +1,7 @@
 /** Every block the engine knows, by type. The validator and the three renderers read this one map. */
-import type { BlockDefinition } from "./block.js";
+
 import { anchor } from "./anchor/index.js";
+import type { BlockDefinition } from "./block.js";
 import { button } from "./button/index.js";
 import { divider } from "./divider/index.js";
 import { heading } from "./heading/index.js";

@@ -1,14 +1,18 @@
 /** Small helpers the block renderers share: attribute printing, spacing, typography. */
+
+import { fontStack } from "../render/fonts.js";
+import { cssNumber, type Declarations, px, spacing } from "../render/style.js";
 import type { Spacing, Surface, Typography } from "../template/common.js";
 import { activeGradient, toMjmlColor } from "../template/common.js";
-import { fontStack } from "../render/fonts.js";
-import { cssNumber, px, spacing, type Declarations } from "../render/style.js";
 import type { BlockRenderContext } from "./block.js";
 
 /** Escapes a template-authored (trusted) value for a double-quoted attribute. */
 export function attrValue(value: string): string {
   if (!value.includes("&") && !value.includes("<") && !value.includes('"')) return value;
-  return value.replace(/&(?![a-zA-Z][a-zA-Z0-9]*;|#\d+;|#x[0-9a-fA-F]+;)/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;");
+  return value
+    .replace(/&(?![a-zA-Z][a-zA-Z0-9]*;|#\d+;|#x[0-9a-fA-F]+;)/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/"/g, "&quot;");
 }
 
 /** ` name="value"` for each defined, non-empty entry; values are trusted template data. */
@@ -77,7 +81,11 @@ export function surfaceDeclarations(s: Surface): Declarations {
  * A block's background in MJML: the colour as the component's `container-background-color` where it
  * has one, everything else as head CSS on the block's own class. Returns the attributes and classes.
  */
-export function mjmlSurface(s: Surface, ctx: BlockRenderContext, hasContainerColor = true): { attributes: Record<string, string | undefined>; className: string } {
+export function mjmlSurface(
+  s: Surface,
+  ctx: BlockRenderContext,
+  hasContainerColor = true,
+): { attributes: Record<string, string | undefined>; className: string } {
   const decls = surfaceDeclarations(s);
   if (decls.length === 0) return { attributes: {}, className: ctx.className };
   const color = decls.find(([prop]) => prop === "background-color")?.[1];

@@ -66,7 +66,7 @@ export function isUnsafeAuthorUrl(value: string): boolean {
 
 /** Strips what browsers ignore in URLs (controls and edge whitespace) before the scheme check. */
 export function normalizeUrlValue(value: string): string {
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
   return value.replace(/[\u0000-\u001f\u007f]/g, "").trim();
 }
 

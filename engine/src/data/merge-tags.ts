@@ -21,8 +21,7 @@ export interface MergeTagRef {
 /** Literal text and tag references, in order. A string without tags is one literal. */
 export type TemplatedString = ReadonlyArray<string | MergeTagRef>;
 
-const TAG_PATTERN =
-  /\{\{\s*(?:(text|url|attr)\.)?([A-Za-z_][\w-]*(?:\.[\w-]+)*)\s*(?:\|\s*(?:'([^']*)'|"([^"]*)"|([^}\s][^}]*?)))?\s*\}\}/g;
+const TAG_PATTERN = /\{\{\s*(?:(text|url|attr)\.)?([A-Za-z_][\w-]*(?:\.[\w-]+)*)\s*(?:\|\s*(?:'([^']*)'|"([^"]*)"|([^}\s][^}]*?)))?\s*\}\}/g;
 
 const parsedCache = new Map<string, TemplatedString>();
 const PARSED_CACHE_LIMIT = 10_000;

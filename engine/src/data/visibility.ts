@@ -73,7 +73,10 @@ export function evaluateRule(rule: VisibilityRule, context: NormalizedContext): 
       return actual.endsWith(expected);
     case "in":
     case "not_in": {
-      const items = expected.split(LIST_SEPARATORS).map((item) => item.trim()).filter((item) => item !== "");
+      const items = expected
+        .split(LIST_SEPARATORS)
+        .map((item) => item.trim())
+        .filter((item) => item !== "");
       // The context value is compared as it is (untrimmed), as the editor and its engine do.
       const found = present && items.includes(actual);
       return rule.operator === "in" ? found : !found;
@@ -110,7 +113,14 @@ export function isVisible(visibility: Visibility, context: NormalizedContext): b
   if (!visibility.enabled) return true;
   const results = [
     ...visibility.rules.map((rule) => evaluateRule(rule, context)),
-    ...visibility.groups.map((group) => (group.rules.length === 0 ? true : combine(group.rules.map((rule) => evaluateRule(rule, context)), group.match))),
+    ...visibility.groups.map((group) =>
+      group.rules.length === 0
+        ? true
+        : combine(
+            group.rules.map((rule) => evaluateRule(rule, context)),
+            group.match,
+          ),
+    ),
   ];
   if (results.length === 0) return true;
   return combine(results, visibility.match);
@@ -131,7 +141,9 @@ export function meaninglessRuleReason(rule: VisibilityRule): string | undefined 
   const value = String(rule.value);
   const always = ALWAYS_WITH_EMPTY_VALUE[rule.operator];
   if (always !== undefined && value.split(LIST_SEPARATORS).every((item) => item.trim() === "")) return `has an empty value, so it is always ${always}`;
-  if ([">", "<", ">=", "<="].includes(rule.operator) && asNumber(value) === undefined) return `compares with ${JSON.stringify(value)}, which is not a number, so it is always false`;
-  if (rule.operator.startsWith("date_") && asUtcDay(value) === undefined) return `compares with ${JSON.stringify(value)}, which is not an ISO date (YYYY-MM-DD), so it is always false`;
+  if ([">", "<", ">=", "<="].includes(rule.operator) && asNumber(value) === undefined)
+    return `compares with ${JSON.stringify(value)}, which is not a number, so it is always false`;
+  if (rule.operator.startsWith("date_") && asUtcDay(value) === undefined)
+    return `compares with ${JSON.stringify(value)}, which is not an ISO date (YYYY-MM-DD), so it is always false`;
   return undefined;
 }

@@ -113,9 +113,8 @@ function formatAttributes(attributes: Attributes, allowed: Readonly<Record<strin
   for (const name of Object.keys(attributes)) {
     const value = attributes[name] as AttributeValue;
     const type = allowed[name];
-    result[name] = type !== undefined && type.startsWith("color") && typeof value === "string" && SHORTHAND_HEX.test(value)
-      ? value.replace(/^#(\w)(\w)(\w)$/, "#$1$1$2$2$3$3")
-      : value;
+    result[name] =
+      type?.startsWith("color") && typeof value === "string" && SHORTHAND_HEX.test(value) ? value.replace(/^#(\w)(\w)(\w)$/, "#$1$1$2$2$3$3") : value;
   }
   return result;
 }

@@ -163,7 +163,10 @@ export function minifyOutlookConditionnals(content: string): string {
     }
     const end = content.indexOf(ENDIF, innerStart);
     if (end === -1) break;
-    const inner = content.slice(innerStart, end).replace(/(^|>)(\s+)(<|$)/gm, "$1$3").replace(/\s{2,}/gm, " ");
+    const inner = content
+      .slice(innerStart, end)
+      .replace(/(^|>)(\s+)(<|$)/gm, "$1$3")
+      .replace(/\s{2,}/gm, " ");
     output += content.slice(copied, innerStart) + inner + ENDIF;
     copied = from = end + ENDIF.length;
   }

@@ -56,7 +56,12 @@ export function widthParser(width: string | number, options: { parseFloatToInt?:
 
 /** `a b` + `outlook` → `a-outlook b-outlook`. */
 export function suffixCssClasses(classes: string | undefined, suffix: string): string {
-  return classes ? classes.split(" ").map((c) => `${c}-${suffix}`).join(" ") : "";
+  return classes
+    ? classes
+        .split(" ")
+        .map((c) => `${c}-${suffix}`)
+        .join(" ")
+    : "";
 }
 
 /** The width one pixel below the breakpoint, for `max-width` media queries. */

@@ -23,17 +23,33 @@ import { MjText } from "./components/text.js";
 import { mergeOutlookConditionnals, minifyOutlookConditionnals, skeleton } from "./document.js";
 import { MjmlSyntaxError, parseMjml } from "./parse.js";
 
-export { MjmlSyntaxError } from "./parse.js";
-
 const BODY_COMPONENTS: ComponentRegistry = Object.fromEntries(
-  [MjBody, MjRaw, MjWrapper, MjSection, MjColumn, MjGroup, MjText, MjImage, MjButton, MjDivider, MjSpacer, MjNavbar, MjNavbarLink, MjSocial, MjSocialElement].map((c) => [c.componentName, c]),
+  [
+    MjBody,
+    MjRaw,
+    MjWrapper,
+    MjSection,
+    MjColumn,
+    MjGroup,
+    MjText,
+    MjImage,
+    MjButton,
+    MjDivider,
+    MjSpacer,
+    MjNavbar,
+    MjNavbarLink,
+    MjSocial,
+    MjSocialElement,
+  ].map((c) => [c.componentName, c]),
 );
 
 /** Head elements whose inner markup is content, not children (their mjml classes' `endingTag`). */
 const HEAD_ENDING_TAGS = ["mj-title", "mj-preview", "mj-breakpoint", "mj-style"];
 const ENDING_TAGS: ReadonlySet<string> = new Set([
   ...HEAD_ENDING_TAGS,
-  ...Object.values(BODY_COMPONENTS).filter((c) => c.endingTag).map((c) => c.componentName),
+  ...Object.values(BODY_COMPONENTS)
+    .filter((c) => c.endingTag)
+    .map((c) => c.componentName),
 ]);
 
 function unsupported(what: string): never {
@@ -95,7 +111,8 @@ export function compileMjmlToHtml(mjml: string): string {
   if (root.tagName !== "mjml") unsupported(`<${root.tagName}> as the root element`);
   const body = root.children.find((c) => c.tagName === "mj-body");
   if (!body) unsupported("a document without <mj-body>");
-  for (const child of root.children) if (child.tagName !== "mj-head" && child.tagName !== "mj-body") unsupported(`<${child.tagName}> outside <mj-head> and <mj-body>`);
+  for (const child of root.children)
+    if (child.tagName !== "mj-head" && child.tagName !== "mj-body") unsupported(`<${child.tagName}> outside <mj-head> and <mj-body>`);
   const globalData: GlobalData = {
     breakpoint: "480px",
     defaultAttributes: {},
@@ -111,7 +128,10 @@ export function compileMjmlToHtml(mjml: string): string {
     lang: String(root.attributes["lang"] || "und"),
     dir: String(root.attributes["dir"] || "auto"),
   };
-  readHead(root.children.find((c) => c.tagName === "mj-head"), globalData);
+  readHead(
+    root.children.find((c) => c.tagName === "mj-head"),
+    globalData,
+  );
   const context: BodyContext = {
     components: BODY_COMPONENTS,
     globalData,

@@ -6,7 +6,7 @@
  * outside ending tags become `mj-raw` children, and "true"/"false" attribute values become booleans.
  * Anything else is refused with an error naming the offset, since it means our writer changed.
  */
-import type { AttributeValue, Attributes, MjmlNode } from "./component.js";
+import type { Attributes, AttributeValue, MjmlNode } from "./component.js";
 
 interface OpenNode {
   tagName: string;

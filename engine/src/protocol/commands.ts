@@ -8,7 +8,7 @@ import { RenderError } from "../diagnostics.js";
 import { RENDER_TARGETS, type RenderTarget } from "../types.js";
 import { decodeRequest } from "./decode.js";
 import type { EnginePort } from "./engine-port.js";
-import { EXIT, ProtocolError, type ExitCode, type Issue } from "./errors.js";
+import { EXIT, type ExitCode, type Issue, ProtocolError } from "./errors.js";
 import { dynamicDataSchema, toDynamicData } from "./schema.js";
 
 export interface CommandIO {

@@ -28,4 +28,3 @@ export const TEMPLATE_REF_MAX_LENGTH = 256;
 
 /** How an ok response carries the output: whole, or as a layout sent once plus per-render values. */
 export const OUTPUT_FORMATS = ["string", "layout"] as const;
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];

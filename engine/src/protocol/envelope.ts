@@ -16,7 +16,13 @@ export function okEnvelope(result: RenderResult, engineVersion: string, id: Requ
   };
 }
 
-export function okLayoutEnvelope(result: RenderResult, layout: LayoutRef, values: readonly string[], engineVersion: string, id: RequestId | undefined): OkLayoutResponse {
+export function okLayoutEnvelope(
+  result: RenderResult,
+  layout: LayoutRef,
+  values: readonly string[],
+  engineVersion: string,
+  id: RequestId | undefined,
+): OkLayoutResponse {
   return {
     ...(id === undefined ? {} : { id }),
     ok: true,
@@ -47,13 +53,7 @@ export function okEnvelopeWire(result: RenderResult, jsonOutput: readonly Uint8A
   return [Buffer.from(head), ...jsonOutput, Buffer.from(tail)];
 }
 
-export function errorEnvelope(
-  code: ErrorCode,
-  message: string,
-  issues: readonly Issue[],
-  engineVersion: string,
-  id: RequestId | undefined,
-): ErrorResponse {
+export function errorEnvelope(code: ErrorCode, message: string, issues: readonly Issue[], engineVersion: string, id: RequestId | undefined): ErrorResponse {
   return {
     ...(id === undefined ? {} : { id }),
     ok: false,

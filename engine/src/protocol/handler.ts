@@ -7,13 +7,12 @@ import { RenderError } from "../diagnostics.js";
 import { zodParseOptions } from "../parse-options.js";
 import { prepareTemplate } from "../render/pipeline.js";
 import type { RenderLimits } from "../types.js";
-import { errorEnvelope, okEnvelope, okEnvelopeWire, okLayoutEnvelope, type RequestId } from "./envelope.js";
 import { decodeRequest } from "./decode.js";
-import type { EnginePort } from "./engine-port.js";
-import type { EngineRender } from "./engine-port.js";
-import { ERROR_CODES, EXIT, ProtocolError, type ExitCode, type Issue } from "./errors.js";
+import type { EnginePort, EngineRender } from "./engine-port.js";
+import { errorEnvelope, okEnvelope, okEnvelopeWire, okLayoutEnvelope, type RequestId } from "./envelope.js";
+import { ERROR_CODES, EXIT, type ExitCode, type Issue, ProtocolError } from "./errors.js";
 import { LayoutRegistry } from "./layouts.js";
-import { renderRequestSchema, toDynamicData, type RenderRequest, type Response } from "./schema.js";
+import { type RenderRequest, type Response, renderRequestSchema, toDynamicData } from "./schema.js";
 import type { TemplateStore } from "./template-store.js";
 
 export interface Handled {
@@ -71,9 +70,7 @@ function layoutOf(result: EngineRender): { layout: object; parts: readonly strin
 
 function parseRequest(raw: unknown): RenderRequest {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    throw new ProtocolError("BAD_REQUEST", "The request must be a JSON object", [
-      { loc: [], msg: "Expected an object", type: "invalid_type" },
-    ]);
+    throw new ProtocolError("BAD_REQUEST", "The request must be a JSON object", [{ loc: [], msg: "Expected an object", type: "invalid_type" }]);
   }
   const parsed = renderRequestSchema.safeParse(raw, zodParseOptions);
   if (!parsed.success) {

@@ -14,7 +14,8 @@ async function render(template: unknown, options: Parameters<EnginePort["render"
     warnings,
     // Built only if someone reads it: the --serve loop writes `jsonOutput` instead.
     get output() {
-      return (output ??= joinOutput(compiled, values));
+      output ??= joinOutput(compiled, values);
+      return output;
     },
     jsonOutput: () => jsonOutputPieces(compiled, values),
     layout: () => ({ layout: compiled, parts: compiled.parts, values }),

@@ -7,7 +7,7 @@ import { tooLarge } from "./decode.js";
 import { errorEnvelope } from "./envelope.js";
 import { ERROR_CODES, EXIT, type ExitCode } from "./errors.js";
 import type { Handled, Handler } from "./handler.js";
-import { LineSplitter, type Frame } from "./line-splitter.js";
+import { type Frame, LineSplitter } from "./line-splitter.js";
 import type { Output } from "./output.js";
 
 export interface LoopIO {

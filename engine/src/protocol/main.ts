@@ -1,5 +1,5 @@
 /** Argument dispatch of the binary: protocol modes, --version, --help, or a human command. */
-import { runCommand, defaultReadFile } from "./commands.js";
+import { defaultReadFile, runCommand } from "./commands.js";
 import { PROTOCOL_VERSION } from "./constants.js";
 import type { EnginePort } from "./engine-port.js";
 import { EXIT, type ExitCode } from "./errors.js";

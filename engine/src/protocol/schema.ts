@@ -4,9 +4,9 @@
  * (engine/scripts/generate-protocol-schema.ts), so code and contract cannot drift.
  */
 import { z } from "zod";
-import { RENDER_TARGETS, type DynamicData } from "../types.js";
-import { ERROR_CODE_LIST, type ErrorCode } from "./errors.js";
+import { type DynamicData, RENDER_TARGETS } from "../types.js";
 import { OUTPUT_FORMATS, PROTOCOL_VERSION, TEMPLATE_REF_MAX_LENGTH } from "./constants.js";
+import { ERROR_CODE_LIST, type ErrorCode } from "./errors.js";
 
 const requestId = z
   .union([z.string().max(256), z.number().int()])
@@ -37,34 +37,37 @@ export const renderRequestSchema = z
       .unknown()
       .optional()
       .meta({ description: "The template JSON (spec/template/v1). Required unless template_ref names a template this process holds." }),
-    template_ref: z
-      .string()
-      .min(1)
-      .max(TEMPLATE_REF_MAX_LENGTH)
-      .optional()
-      .meta({
-        description:
-          "--serve only: an opaque key for the template, e.g. \"<template_id>@<etag>\". With `template`, the process keeps the template under this key; without it, the kept template is used, or the request fails with TEMPLATE_REF_UNKNOWN.",
-      }),
+    template_ref: z.string().min(1).max(TEMPLATE_REF_MAX_LENGTH).optional().meta({
+      description:
+        '--serve only: an opaque key for the template, e.g. "<template_id>@<etag>". With `template`, the process keeps the template under this key; without it, the kept template is used, or the request fails with TEMPLATE_REF_UNKNOWN.',
+    }),
     target: z.enum(RENDER_TARGETS),
     dynamic_data: dynamicDataSchema.optional(),
     options: z
       .strictObject({
         minify: z.boolean().optional().meta({ description: "Minify the output (default true)." }),
         strict: z.boolean().optional().meta({ description: "Missing merge tags fail the render (default false)." }),
-        max_nodes: z.number().int().min(1).optional().meta({ description: "Limit on rows, row spacers, columns, blocks and block list entries (default 2000); over it, RENDER_ERROR with issue type too_many_nodes." }),
-        max_output_bytes: z.number().int().min(1).optional().meta({ description: "Limit on the output's UTF-8 size (default 16777216); over it, RENDER_ERROR with issue type output_too_large." }),
+        max_nodes: z.number().int().min(1).optional().meta({
+          description:
+            "Limit on rows, row spacers, columns, blocks and block list entries (default 2000); over it, RENDER_ERROR with issue type too_many_nodes.",
+        }),
+        max_output_bytes: z
+          .number()
+          .int()
+          .min(1)
+          .optional()
+          .meta({ description: "Limit on the output's UTF-8 size (default 16777216); over it, RENDER_ERROR with issue type output_too_large." }),
         plain_text: z.boolean().optional().meta({ description: "Also return `text`, the plain-text version of the email (default false)." }),
       })
       .optional(),
     output_format: z.enum(OUTPUT_FORMATS).optional().meta({
       description:
-        "\"string\" (default): the response carries `output`. \"layout\": it carries `layout` and `values` instead, and the output is layout.parts[0] + values[0] + layout.parts[1] + … ; a process sends a layout's parts once, later responses name it by id (see spec/README.md).",
+        '"string" (default): the response carries `output`. "layout": it carries `layout` and `values` instead, and the output is layout.parts[0] + values[0] + layout.parts[1] + … ; a process sends a layout\'s parts once, later responses name it by id (see spec/README.md).',
     }),
     layout_parts: z
       .boolean()
       .optional()
-      .meta({ description: "With output_format \"layout\": include the layout's parts even if this process sent them before (a client that dropped them)." }),
+      .meta({ description: 'With output_format "layout": include the layout\'s parts even if this process sent them before (a client that dropped them).' }),
   })
   .refine((r) => r.template !== undefined || r.template_ref !== undefined, {
     message: "Either template or template_ref is required",
@@ -99,10 +102,9 @@ const okHead = {
   ok: z.literal(true),
 };
 const okTail = {
-  text: z
-    .string()
-    .optional()
-    .meta({ description: "With options.plain_text: the plain-text version (visible content in reading order, merge values unescaped, wrapped at 78 columns)." }),
+  text: z.string().optional().meta({
+    description: "With options.plain_text: the plain-text version (visible content in reading order, merge values unescaped, wrapped at 78 columns).",
+  }),
   target: z.enum(RENDER_TARGETS),
   template_id: z.string(),
   warnings: z.array(warningSchema),
@@ -111,7 +113,7 @@ const okTail = {
 
 export const okResponseSchema = z.strictObject({
   ...okHead,
-  output: z.string().meta({ description: "The rendered document (output_format \"string\", the default)." }),
+  output: z.string().meta({ description: 'The rendered document (output_format "string", the default).' }),
   ...okTail,
 });
 export type OkResponse = z.infer<typeof okResponseSchema>;
@@ -129,7 +131,7 @@ export const okLayoutResponseSchema = z
     values: z.array(z.string()).meta({ description: "The recipient's values, escaped for where they land: one fewer than the layout's parts." }),
     ...okTail,
   })
-  .meta({ description: "output_format \"layout\": the output is layout.parts[0] + values[0] + layout.parts[1] + … + layout.parts[n]." });
+  .meta({ description: 'output_format "layout": the output is layout.parts[0] + values[0] + layout.parts[1] + … + layout.parts[n].' });
 export type OkLayoutResponse = z.infer<typeof okLayoutResponseSchema>;
 
 export const errorResponseSchema = z.strictObject({

@@ -3,8 +3,9 @@
  * snapshot is built: the snapshot then holds compiled, warmed engine code and a cold render skips
  * most of the module loading and first-call work.
  */
-import { RENDER_TARGETS } from "../types.js";
+
 import { Writable } from "node:stream";
+import { RENDER_TARGETS } from "../types.js";
 import type { EnginePort } from "./engine-port.js";
 import { EXIT } from "./errors.js";
 import { createHandler } from "./handler.js";
@@ -29,7 +30,7 @@ export const WARMUP_TEMPLATE = {
           width: 50,
           children: [
             component("h", "heading", { content: "Hello {{ first_name|'there' }}", level: "h1" }),
-            component("p", "paragraph", { content: "<p>Text with <a href=\"{{ url.link }}\">a link</a></p>" }),
+            component("p", "paragraph", { content: '<p>Text with <a href="{{ url.link }}">a link</a></p>' }),
             component("l", "list", { content: "<ul><li>one</li><li>two</li></ul>" }),
             component("b", "button", { text: "Go", link: "https://example.com/?u={{ first_name }}" }),
             component("a", "anchor", { text: "More", link: "https://example.com" }),
@@ -73,7 +74,14 @@ export async function warmUp(engine: EnginePort, log: (line: string) => void): P
         options: { minify, strict: false },
       };
       const input = [Buffer.from(JSON.stringify(request))];
-      const exit = await runOneShot({ handler, engineVersion: engine.version, input: (async function* () { yield* input; })(), output });
+      const exit = await runOneShot({
+        handler,
+        engineVersion: engine.version,
+        input: (async function* () {
+          yield* input;
+        })(),
+        output,
+      });
       if (exit !== EXIT.OK) log(`warm-up render (${target}) failed with exit ${exit}`);
     }
   }

@@ -5,11 +5,11 @@
  * comes from where they stand in the markup.
  */
 import { Parser } from "htmlparser2";
-import { parseMergeTags, type MergeTagRef } from "../data/merge-tags.js";
+import { type MergeTagRef, parseMergeTags } from "../data/merge-tags.js";
 import type { Emitter, SlotPosition } from "./emitter.js";
-import { jsxStyle, parseCssText } from "./style.js";
 import { stripTokenDelimiters } from "./emitter.js";
 import { sanitizeNodes } from "./sanitize-html.js";
+import { jsxStyle, parseCssText } from "./style.js";
 
 interface ElementNode {
   readonly kind: "element";
@@ -67,7 +67,15 @@ function mergeSpanRef(node: ElementNode): MergeTagRef | undefined {
   return {
     name: qualified ? qualified[2]! : name,
     group: qualified ? (qualified[1] as MergeTagRef["group"]) : undefined,
-    fallback: fallback === undefined || fallback === "" ? undefined : fallback.replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#39;/g, "'"),
+    fallback:
+      fallback === undefined || fallback === ""
+        ? undefined
+        : fallback
+            .replace(/&amp;/g, "&")
+            .replace(/&lt;/g, "<")
+            .replace(/&gt;/g, ">")
+            .replace(/&quot;/g, '"')
+            .replace(/&#39;/g, "'"),
     source: `<span data-merge="${name}">`,
   };
 }
@@ -92,7 +100,12 @@ function parseAndSanitize(html: string): ParsedContent {
   const parser = new Parser(
     {
       onopentag(name, attribs) {
-        const element: ElementNode = { kind: "element", name, attrs: Object.entries(attribs).map(([key, value]) => [key, restore(value)] as const), children: [] };
+        const element: ElementNode = {
+          kind: "element",
+          name,
+          attrs: Object.entries(attribs).map(([key, value]) => [key, restore(value)] as const),
+          children: [],
+        };
         append(element);
         if (!VOID_ELEMENTS.has(name)) stack.push(element);
       },
@@ -187,7 +200,8 @@ export function nodesToJsx(nodes: readonly ContentNode[], out: Emitter, mapper: 
   let result = "";
   for (const node of nodes) {
     if (node.kind === "text") result += out.trusted(node.text, "text");
-    else if (node.kind === "comment") continue; // JSX has no comments in markup position
+    else if (node.kind === "comment")
+      continue; // JSX has no comments in markup position
     else if (mergeSpanRef(node)) result += out.slot(mergeSpanRef(node)!, "text");
     else result += elementToJsx(node, out, mapper, []);
   }
@@ -206,7 +220,8 @@ export function elementToJsx(
   let style = [...extraStyle];
   for (const [attrName, value] of node.attrs) {
     if (attrName === "style") style = [...style, ...parseCssText(dropTags(value))];
-    else if (/^on/i.test(attrName)) continue; // event handlers have no meaning in email and are not valid JSX strings
+    else if (/^on/i.test(attrName))
+      continue; // event handlers have no meaning in email and are not valid JSX strings
     else {
       const jsxName = JSX_ATTRIBUTE_NAMES[attrName] ?? attrName;
       attrs += ` ${jsxName}="${out.trusted(value, attributePosition(attrName) === "url" ? "url" : "attr")}"`;

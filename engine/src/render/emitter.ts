@@ -4,8 +4,9 @@
  * minifier, and is replaced by the recipient's escaped value only at the very end (see
  * `substitute.ts`). This is what lets a compiled template be cached and reused for every recipient.
  */
-import { parseMergeTags, type MergeTagRef } from "../data/merge-tags.js";
+
 import { escapeHtml, escapeJsx } from "../data/escape.js";
+import { type MergeTagRef, parseMergeTags } from "../data/merge-tags.js";
 
 /** `markup` = HTML and MJML (HTML/XML escaping); `jsx` = React Email source. */
 export type Flavor = "markup" | "jsx";

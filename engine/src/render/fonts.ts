@@ -18,7 +18,10 @@ const WEB_SAFE: Record<string, "sans-serif" | "serif" | "monospace" | "cursive">
 };
 
 function unquote(name: string): string {
-  return name.trim().replace(/^['"]|['"]$/g, "").trim();
+  return name
+    .trim()
+    .replace(/^['"]|['"]$/g, "")
+    .trim();
 }
 
 function quote(name: string): string {

@@ -3,23 +3,24 @@
  * tokens (cached by template, target, minify and visible set) → substitution (per recipient).
  * A repeated render of an unchanged template therefore pays no MJML compile and no re-parse.
  */
-import { describeIssues, RenderError, type RenderWarning } from "../diagnostics.js";
+
 import { isVisible, normalizeContext } from "../data/visibility.js";
+import { describeIssues, RenderError, type RenderWarning } from "../diagnostics.js";
 import { minifyJsx, minifyMarkup } from "../minify.js";
-import type { Template } from "../template/model.js";
-import { parseTemplate, type ParseResult } from "../template/parse.js";
-import { DocumentContext, type Shown } from "../targets/context.js";
-import { renderMjmlDocument } from "../targets/mjml.js";
 import { compileMjmlToHtml } from "../mjml-to-html/index.js";
+import { DocumentContext, type Shown } from "../targets/context.js";
+import { removeHtmlWaste } from "../targets/html-waste.js";
+import { renderMjmlDocument } from "../targets/mjml.js";
 import { renderReactEmailDocument } from "../targets/react-email.js";
 import { countNodes, outputTooLarge, resolveLimits, tooManyNodes } from "../template/limits.js";
-import { removeHtmlWaste } from "../targets/html-waste.js";
+import type { Template } from "../template/model.js";
+import { type ParseResult, parseTemplate } from "../template/parse.js";
+import { renderPlainText, tagValues } from "../text/plain-text.js";
 import type { DynamicData, RenderLimits, RenderOptions, RenderResult, RenderTarget } from "../types.js";
 import { RENDER_TARGETS } from "../types.js";
 import { Emitter } from "./emitter.js";
 import { LruCache } from "./lru.js";
-import { compileOutput, joinOutput, lookupIn, substitute, type CompiledOutput } from "./substitute.js";
-import { renderPlainText, tagValues } from "../text/plain-text.js";
+import { type CompiledOutput, compileOutput, joinOutput, lookupIn, substitute } from "./substitute.js";
 
 /** A parse and the template's node count, which later renders check against their own limit. */
 interface ParsedTemplate {
@@ -50,7 +51,9 @@ function jsonText(json: unknown): string {
     return JSON.stringify(json) ?? "undefined";
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new RenderError(`Invalid template: not representable as JSON (${reason})`, [{ loc: [], msg: `Input should be JSON data: ${reason}`, type: "json_invalid" }]);
+    throw new RenderError(`Invalid template: not representable as JSON (${reason})`, [
+      { loc: [], msg: `Input should be JSON data: ${reason}`, type: "json_invalid" },
+    ]);
   }
 }
 
@@ -190,7 +193,11 @@ export async function renderParts(json: unknown, options: RenderOptions): Promis
   if (options.strict && substitution.missing.length > 0) {
     throw new RenderError(
       `Missing merge tags: ${substitution.missing.join(", ")}`,
-      substitution.missing.map((name) => ({ loc: ["dynamic_data", "merge_tags", name], msg: `Merge tag "${name}" has no value and no default`, type: "missing_merge_tag" })),
+      substitution.missing.map((name) => ({
+        loc: ["dynamic_data", "merge_tags", name],
+        msg: `Merge tag "${name}" has no value and no default`,
+        type: "missing_merge_tag",
+      })),
     );
   }
   const bytes = outputBytes(compiled, substitution.values);

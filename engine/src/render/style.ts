@@ -42,10 +42,6 @@ export function spacing(value: Spacing): string {
   return `${px(value.top)} ${px(value.right)} ${px(value.bottom)} ${px(value.left)}`;
 }
 
-export function isZeroSpacing(value: Spacing): boolean {
-  return value.top === 0 && value.right === 0 && value.bottom === 0 && value.left === 0;
-}
-
 /** Parses an inline `style` attribute into declarations (for converting content HTML to JSX). */
 export function parseCssText(style: string): Declarations {
   const decls: Declarations = [];

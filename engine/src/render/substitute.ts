@@ -2,11 +2,12 @@
  * The last step of every render: slot tokens are replaced by the recipient's values, each escaped
  * for the position it lands in. Everything before this step is cached per template and visible set.
  */
-import type { RenderWarning } from "../diagnostics.js";
+
 import { encodeUnsafeUrlChars, encodeUrlPart, escapeHtml, escapeJsx, isSafeWholeUrl, normalizeUrlValue, replaceLoneSurrogates } from "../data/escape.js";
 import { MERGE_TAG_GROUPS, type MergeTagGroup, type MergeTagRef } from "../data/merge-tags.js";
+import type { RenderWarning } from "../diagnostics.js";
 import type { DynamicData } from "../types.js";
-import { SLOT_TOKEN_PATTERN, type Flavor, type Slot, type SlotPosition } from "./emitter.js";
+import { type Flavor, SLOT_TOKEN_PATTERN, type Slot, type SlotPosition } from "./emitter.js";
 
 /** Output split around its slot tokens: `parts[0] slot[0] parts[1] … parts[n]`. */
 export interface CompiledOutput {
@@ -99,14 +100,14 @@ export function jsonOutputPieces(compiled: CompiledOutput, values: readonly stri
 export function substitute(compiled: CompiledOutput, data: DynamicData | undefined): Substitution {
   const { slotIds, slots, flavor } = compiled;
   if (slotIds.length === 0) return { values: [], warnings: [], missing: [] };
-  const escape = flavor === "jsx" ? escapeJsx : escapeHtml;
+  const escapeFor = flavor === "jsx" ? escapeJsx : escapeHtml;
   const lookup = lookupIn(data);
   const warnings: RenderWarning[] = [];
   const missing: string[] = [];
   const reported = new Set<string>();
   const values = new Map<number, string>();
 
-  const valueOf = (slotId: number): string => {
+  const slotValue = (slotId: number): string => {
     const known = values.get(slotId);
     if (known !== undefined) return known;
     const slot = slots[slotId];
@@ -133,7 +134,11 @@ export function substitute(compiled: CompiledOutput, data: DynamicData | undefin
       const key = `malformed:${ref.source}`;
       if (!reported.has(key)) {
         reported.add(key);
-        warnings.push({ code: "MALFORMED_MERGE_TAG_VALUE", message: `Merge tag "${ref.source}" gave text that is not valid Unicode (a lone UTF-16 surrogate); each was replaced by U+FFFD`, path: [] });
+        warnings.push({
+          code: "MALFORMED_MERGE_TAG_VALUE",
+          message: `Merge tag "${ref.source}" gave text that is not valid Unicode (a lone UTF-16 surrogate); each was replaced by U+FFFD`,
+          path: [],
+        });
       }
     }
     let escaped: string;
@@ -143,18 +148,22 @@ export function substitute(compiled: CompiledOutput, data: DynamicData | undefin
         const key = `unsafe:${ref.source}`;
         if (!reported.has(key)) {
           reported.add(key);
-          warnings.push({ code: "UNSAFE_URL", message: `Merge tag "${ref.source}" gave a URL without an allowed scheme (http, https, mailto, tel); it was replaced by \"#\"`, path: [] });
+          warnings.push({
+            code: "UNSAFE_URL",
+            message: `Merge tag "${ref.source}" gave a URL without an allowed scheme (http, https, mailto, tel); it was replaced by "#"`,
+            path: [],
+          });
         }
         // "#", not "": the html target's anchor was compiled before the value was known, and mjml turns an
         // empty href into no link at all; an inert "#" reads the same in every target.
         escaped = "#";
-      } else escaped = escape(encodeUnsafeUrlChars(url));
+      } else escaped = escapeFor(encodeUnsafeUrlChars(url));
     } else if (position === "url-part") {
-      escaped = escape(encodeUnsafeUrlChars(encodeUrlPart(value)));
-    } else escaped = escape(value);
+      escaped = escapeFor(encodeUnsafeUrlChars(encodeUrlPart(value)));
+    } else escaped = escapeFor(value);
     values.set(slotId, escaped);
     return escaped;
   };
 
-  return { values: slotIds.map(valueOf), warnings, missing };
+  return { values: slotIds.map(slotValue), warnings, missing };
 }

@@ -1,6 +1,7 @@
 /** What one render of one document accumulates while walking the tree, whatever the target. */
-import { blockDefinition } from "../blocks/registry.js";
+
 import type { BlockRenderContext } from "../blocks/block.js";
+import { blockDefinition } from "../blocks/registry.js";
 import type { Emitter } from "../render/emitter.js";
 import type { ColumnChild, ComponentNode, Template } from "../template/model.js";
 import { blockClasses, type ResponsiveProps } from "./responsive.js";

@@ -3,14 +3,14 @@
  * that do not stack, and the blocks' own mj-* components), `mj-raw` only for nested rows.
  */
 import { attrs } from "../blocks/shared.js";
-import { activeGradient, toMjmlColor } from "../template/common.js";
-import { googleFontsHref, primaryFamily, isWebSafe } from "../render/fonts.js";
+import { encodeUnsafeUrlChars } from "../data/escape.js";
+import { googleFontsHref, isWebSafe, primaryFamily } from "../render/fonts.js";
 import { px, spacing } from "../render/style.js";
+import { activeGradient, toMjmlColor } from "../template/common.js";
 import type { ColumnNode, RowLike, RowNode, SpacerNode } from "../template/model.js";
 import type { DocumentContext } from "./context.js";
 import { horizontal, layoutColumns } from "./layout.js";
 import { childHtml, columnInnerWidth, rowInnerWidth } from "./nested-html.js";
-import { encodeUnsafeUrlChars } from "../data/escape.js";
 import { baseCss, desktopCss, META_TAGS, mobileCss, PREHEADER_SPACER } from "./responsive.js";
 
 function borderAttr(border: { width: number; style: string; color: string }): string | undefined {
@@ -36,7 +36,9 @@ function column(node: ColumnNode, percent: number, rowInner: number, fillHeight:
   let className = "";
   if (s.backgroundImage) {
     className = doc.nextUid("mr-c");
-    doc.headCss.push(`.${className}{background-image:url('${encodeUnsafeUrlChars(s.backgroundImage)}') !important;background-size:${s.backgroundSize};background-position:${s.backgroundPosition};background-repeat:${s.backgroundRepeat}}`);
+    doc.headCss.push(
+      `.${className}{background-image:url('${encodeUnsafeUrlChars(s.backgroundImage)}') !important;background-size:${s.backgroundSize};background-position:${s.backgroundPosition};background-repeat:${s.backgroundRepeat}}`,
+    );
   }
   if (fillHeight && s.backgroundColor !== "transparent") {
     // mj-column paints its colour inside its content box; side by side, the column box paints the rest.
@@ -58,7 +60,11 @@ function section(row: RowNode, outerWidth: number, doc: DocumentContext): string
   const s = row.style;
   const inner = rowInnerWidth(row, outerWidth);
   const columns = doc.visibleChildren(row.columns);
-  const layout = layoutColumns(columns.map((c) => c.width), s.gap, inner);
+  const layout = layoutColumns(
+    columns.map((c) => c.width),
+    s.gap,
+    inner,
+  );
   // Side by side, columns with a background are as tall as the row (table cells, above the breakpoint).
   const fillHeight = s.mobileStack && columns.length > 1 && columns.some((c) => c.style.backgroundColor !== "transparent");
   const parts: string[] = [];
@@ -106,7 +112,10 @@ export function renderMjmlDocument(doc: DocumentContext): string {
   const { template, out } = doc;
   const canvas = template.canvas;
   const contentWidth = canvas.width - horizontal(canvas.padding);
-  const sections = doc.visibleChildren(template.rows).map((row) => rowLike(row, contentWidth, doc)).join("\n");
+  const sections = doc
+    .visibleChildren(template.rows)
+    .map((row) => rowLike(row, contentWidth, doc))
+    .join("\n");
 
   const head: string[] = [
     `<mj-title>${out.text(template.name)}</mj-title>`,
@@ -123,9 +132,16 @@ export function renderMjmlDocument(doc: DocumentContext): string {
   const bodyImage = canvas.bodyBackgroundImage
     ? `\nbody,.${PAGE_CLASS} div{background-image:url('${encodeUnsafeUrlChars(canvas.bodyBackgroundImage)}');background-size:${canvas.bodyBackgroundSize};background-position:${canvas.bodyBackgroundPosition};background-repeat:${canvas.bodyBackgroundRepeat}}.${PAGE_CLASS} div div{background-image:none}`
     : "";
-  const css = [baseCss() + bodyImage, ...doc.headCss, ...desktopCss(canvas.mobileBreakpoint, doc.desktopCss), mobileCss(canvas.mobileBreakpoint, doc.mobileCss)].join("\n");
+  const css = [
+    baseCss() + bodyImage,
+    ...doc.headCss,
+    ...desktopCss(canvas.mobileBreakpoint, doc.desktopCss),
+    mobileCss(canvas.mobileBreakpoint, doc.mobileCss),
+  ].join("\n");
   head.push(`<mj-style>\n${css}\n</mj-style>`);
-  head.push(`<mj-raw>${META_TAGS.map((meta) => `<meta${attrs({ name: meta["name"], content: meta["content"] })}${meta["content"] === "" ? ` content=""` : ""}>`).join("")}</mj-raw>`);
+  head.push(
+    `<mj-raw>${META_TAGS.map((meta) => `<meta${attrs({ name: meta["name"], content: meta["content"] })}${meta["content"] === "" ? ` content=""` : ""}>`).join("")}</mj-raw>`,
+  );
 
   return [
     `<mjml${attrs({ lang: canvas.language, dir: "ltr" })}>`,

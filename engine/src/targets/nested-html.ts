@@ -2,20 +2,27 @@
  * Rows nested inside a column. MJML has no section-in-column, so a nested row is written as plain
  * email HTML (tables) from the blocks' `html` renderers; the MJML target embeds it with `mj-raw`.
  */
-import { encodeUnsafeUrlChars } from "../data/escape.js";
+
 import { attrs } from "../blocks/shared.js";
-import { cssText, px, spacing, type Declarations } from "../render/style.js";
+import { encodeUnsafeUrlChars } from "../data/escape.js";
+import { cssText, type Declarations, px, spacing } from "../render/style.js";
+import { activeGradient } from "../template/common.js";
 import type { ColumnNode, RowNode, SpacerNode } from "../template/model.js";
 import type { DocumentContext } from "./context.js";
 import { horizontal, layoutColumns } from "./layout.js";
 import { STACK_ON_MOBILE } from "./responsive.js";
-import { activeGradient } from "../template/common.js";
 
 export function rowBoxDeclarations(row: RowNode): Declarations {
   const s = row.style;
   const decls: Declarations = [["background-color", s.backgroundColor]];
   if (activeGradient(s.backgroundGradient)) decls.push(["background-image", s.backgroundGradient.css]);
-  else if (s.backgroundImage) decls.push(["background-image", `url('${encodeUnsafeUrlChars(s.backgroundImage)}')`], ["background-size", s.backgroundSize], ["background-position", s.backgroundPosition], ["background-repeat", s.backgroundRepeat]);
+  else if (s.backgroundImage)
+    decls.push(
+      ["background-image", `url('${encodeUnsafeUrlChars(s.backgroundImage)}')`],
+      ["background-size", s.backgroundSize],
+      ["background-position", s.backgroundPosition],
+      ["background-repeat", s.backgroundRepeat],
+    );
   if (s.border.width > 0) decls.push(["border", `${px(s.border.width)} ${s.border.style} ${s.border.color}`]);
   if (s.border.radius > 0) decls.push(["border-radius", px(s.border.radius)]);
   return decls;
@@ -25,7 +32,13 @@ export function columnBoxDeclarations(column: ColumnNode): Declarations {
   const s = column.style;
   const decls: Declarations = [];
   if (s.backgroundColor !== "transparent") decls.push(["background-color", s.backgroundColor]);
-  if (s.backgroundImage) decls.push(["background-image", `url('${encodeUnsafeUrlChars(s.backgroundImage)}')`], ["background-size", s.backgroundSize], ["background-position", s.backgroundPosition], ["background-repeat", s.backgroundRepeat]);
+  if (s.backgroundImage)
+    decls.push(
+      ["background-image", `url('${encodeUnsafeUrlChars(s.backgroundImage)}')`],
+      ["background-size", s.backgroundSize],
+      ["background-position", s.backgroundPosition],
+      ["background-repeat", s.backgroundRepeat],
+    );
   if (s.border.width > 0) decls.push(["border", `${px(s.border.width)} ${s.border.style} ${s.border.color}`]);
   if (s.border.radius > 0) decls.push(["border-radius", px(s.border.radius)]);
   return decls;
@@ -44,25 +57,48 @@ export function spacerGradient(spacer: SpacerNode): Declarations {
 }
 
 export function spacerHtml(spacer: SpacerNode): string {
-  const style = cssText([["height", px(spacer.height)], ["line-height", px(spacer.height)], ["font-size", "1px"], ["background-color", spacer.backgroundColor], ...spacerGradient(spacer)]);
+  const style = cssText([
+    ["height", px(spacer.height)],
+    ["line-height", px(spacer.height)],
+    ["font-size", "1px"],
+    ["background-color", spacer.backgroundColor],
+    ...spacerGradient(spacer),
+  ]);
   return `<div${attrs({ style })}>&#8202;</div>`;
 }
 
 export function rowHtml(row: RowNode, outerWidth: number, doc: DocumentContext): string {
   const inner = rowInnerWidth(row, outerWidth);
   const columns = doc.visibleChildren(row.columns);
-  const layout = layoutColumns(columns.map((c) => c.width), row.style.gap, inner);
+  const layout = layoutColumns(
+    columns.map((c) => c.width),
+    row.style.gap,
+    inner,
+  );
   const stack = row.style.mobileStack ? STACK_ON_MOBILE : undefined;
   const cells: string[] = [];
   columns.forEach((column, index) => {
-    if (index > 0 && layout.gap > 0) cells.push(`<td${attrs({ width: `${layout.gap}%`, class: stack, style: `width:${layout.gap}%;font-size:0;line-height:0` })}>&nbsp;</td>`);
+    if (index > 0 && layout.gap > 0)
+      cells.push(`<td${attrs({ width: `${layout.gap}%`, class: stack, style: `width:${layout.gap}%;font-size:0;line-height:0` })}>&nbsp;</td>`);
     const percent = layout.widths[index] ?? 0;
     const width = columnInnerWidth(column, inner, percent);
-    const style = cssText([["width", `${percent}%`], ["vertical-align", column.style.verticalAlign], ["padding", spacing(column.style.padding)], ...columnBoxDeclarations(column)]);
-    const content = doc.visibleChildren(column.children).map((child) => childHtml(child, width, doc)).join("");
+    const style = cssText([
+      ["width", `${percent}%`],
+      ["vertical-align", column.style.verticalAlign],
+      ["padding", spacing(column.style.padding)],
+      ...columnBoxDeclarations(column),
+    ]);
+    const content = doc
+      .visibleChildren(column.children)
+      .map((child) => childHtml(child, width, doc))
+      .join("");
     cells.push(`<td${attrs({ width: `${percent}%`, valign: column.style.verticalAlign, class: stack, style })}>${content}</td>`);
   });
-  const box = cssText([...rowBoxDeclarations(row), ["padding", spacing(row.style.padding)], ...(row.style.minHeight > 0 ? ([["height", px(row.style.minHeight)]] as const) : [])]);
+  const box = cssText([
+    ...rowBoxDeclarations(row),
+    ["padding", spacing(row.style.padding)],
+    ...(row.style.minHeight > 0 ? ([["height", px(row.style.minHeight)]] as const) : []),
+  ]);
   return (
     `<table role="presentation" width="100%" border="0" cellpadding="0" cellspacing="0"${attrs({ style: box })}><tr><td>` +
     `<table role="presentation" width="100%" border="0" cellpadding="0" cellspacing="0"><tr>${cells.join("")}</tr></table>` +

@@ -2,19 +2,24 @@
  * The React Email module: a default-exported component built from `@react-email/components`,
  * with style objects, that renders to the same visible text and links as the html target.
  */
-import { jsxStyle, px, spacing, type Declarations } from "../render/style.js";
+
+import { encodeUnsafeUrlChars } from "../data/escape.js";
 import { googleFontsHref } from "../render/fonts.js";
+import { type Declarations, jsxStyle, px, spacing } from "../render/style.js";
 import type { ColumnNode, RowLike, RowNode, SpacerNode } from "../template/model.js";
 import type { DocumentContext } from "./context.js";
 import { horizontal, layoutColumns } from "./layout.js";
 import { columnBoxDeclarations, columnInnerWidth, rowBoxDeclarations, rowInnerWidth, spacerGradient } from "./nested-html.js";
 import { APPLE_NO_REFORMAT, baseCss, META_TAGS, mobileCss, STACK_ON_MOBILE } from "./responsive.js";
-import { encodeUnsafeUrlChars } from "../data/escape.js";
 
 const COMPONENTS = ["Body", "Button", "Column", "Container", "Head", "Heading", "Hr", "Html", "Img", "Link", "Preview", "Row", "Section", "Text"];
 
 function spacerJsx(spacer: SpacerNode): string {
-  const decls: Declarations = [["height", px(spacer.height)], ["line-height", px(spacer.height)], ["font-size", "1px"]];
+  const decls: Declarations = [
+    ["height", px(spacer.height)],
+    ["line-height", px(spacer.height)],
+    ["font-size", "1px"],
+  ];
   if (spacer.backgroundColor !== "transparent") decls.push(["background-color", spacer.backgroundColor]);
   decls.push(...spacerGradient(spacer));
   return `<Section style={${jsxStyle(decls)}}>&#8202;</Section>`;
@@ -22,8 +27,16 @@ function spacerJsx(spacer: SpacerNode): string {
 
 function columnJsx(node: ColumnNode, percent: number, rowInner: number, stack: boolean, doc: DocumentContext): string {
   const width = columnInnerWidth(node, rowInner, percent);
-  const style: Declarations = [["width", `${percent}%`], ["vertical-align", node.style.verticalAlign], ["padding", spacing(node.style.padding)], ...columnBoxDeclarations(node)];
-  const children = doc.visibleChildren(node.children).map((child) => childJsx(child, width, doc)).join("\n");
+  const style: Declarations = [
+    ["width", `${percent}%`],
+    ["vertical-align", node.style.verticalAlign],
+    ["padding", spacing(node.style.padding)],
+    ...columnBoxDeclarations(node),
+  ];
+  const children = doc
+    .visibleChildren(node.children)
+    .map((child) => childJsx(child, width, doc))
+    .join("\n");
   return `<Column${stack ? ` className="${STACK_ON_MOBILE}"` : ""} style={${jsxStyle(style)}}>\n${children}\n</Column>`;
 }
 
@@ -31,10 +44,15 @@ function rowJsx(row: RowNode, outerWidth: number, doc: DocumentContext): string 
   const s = row.style;
   const inner = rowInnerWidth(row, outerWidth);
   const columns = doc.visibleChildren(row.columns);
-  const layout = layoutColumns(columns.map((c) => c.width), s.gap, inner);
+  const layout = layoutColumns(
+    columns.map((c) => c.width),
+    s.gap,
+    inner,
+  );
   const cells: string[] = [];
   columns.forEach((node, index) => {
-    if (index > 0 && layout.gap > 0) cells.push(`<Column${s.mobileStack ? ` className="${STACK_ON_MOBILE}"` : ""} style={${jsxStyle([["width", `${layout.gap}%`]])}} />`);
+    if (index > 0 && layout.gap > 0)
+      cells.push(`<Column${s.mobileStack ? ` className="${STACK_ON_MOBILE}"` : ""} style={${jsxStyle([["width", `${layout.gap}%`]])}} />`);
     cells.push(columnJsx(node, layout.widths[index] ?? 0, inner, s.mobileStack, doc));
   });
   const box: Declarations = [...rowBoxDeclarations(row), ["padding", spacing(s.padding)]];
@@ -55,7 +73,10 @@ function rowLike(node: RowLike, width: number, doc: DocumentContext): string {
 /** `Spring Sale!` → `SpringSaleEmail`: a valid identifier whatever the template is called. */
 function componentName(templateName: string): string {
   const words = templateName.replace(/\{\{[^}]*\}\}/g, " ").match(/[A-Za-z0-9]+/g) ?? [];
-  const name = words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join("").replace(/^[0-9]+/, "");
+  const name = words
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join("")
+    .replace(/^[0-9]+/, "");
   return `${name || "Template"}Email`;
 }
 
@@ -63,7 +84,10 @@ export function renderReactEmailDocument(doc: DocumentContext): string {
   const { template, out } = doc;
   const canvas = template.canvas;
   const contentWidth = canvas.width - horizontal(canvas.padding);
-  const rows = doc.visibleChildren(template.rows).map((row) => rowLike(row, contentWidth, doc)).join("\n");
+  const rows = doc
+    .visibleChildren(template.rows)
+    .map((row) => rowLike(row, contentWidth, doc))
+    .join("\n");
   const fonts = googleFontsHref(doc.fonts);
   const css = [baseCss(), ...doc.headCss, mobileCss(canvas.mobileBreakpoint, doc.mobileCss)].join("\n");
   // <Body> gives <body> only the `background` shorthand and the colour (its inner cell gets the whole
@@ -71,8 +95,19 @@ export function renderReactEmailDocument(doc: DocumentContext): string {
   const pageBackground = canvas.bodyBackgroundImage
     ? `${canvas.bodyBackgroundColor} url('${encodeUnsafeUrlChars(canvas.bodyBackgroundImage)}') ${canvas.bodyBackgroundPosition} / ${canvas.bodyBackgroundSize} ${canvas.bodyBackgroundRepeat}`
     : undefined;
-  const body: Declarations = [pageBackground ? ["background", pageBackground] : ["background-color", canvas.bodyBackgroundColor], ["margin", "0"], ["padding", "0"], ["font-family", "Arial, Helvetica, sans-serif"]];
-  const container: Declarations = [["width", "100%"], ["max-width", px(canvas.width)], ["margin", "0 auto"], ["background-color", canvas.backgroundColor], ["padding", spacing(canvas.padding)]];
+  const body: Declarations = [
+    pageBackground ? ["background", pageBackground] : ["background-color", canvas.bodyBackgroundColor],
+    ["margin", "0"],
+    ["padding", "0"],
+    ["font-family", "Arial, Helvetica, sans-serif"],
+  ];
+  const container: Declarations = [
+    ["width", "100%"],
+    ["max-width", px(canvas.width)],
+    ["margin", "0 auto"],
+    ["background-color", canvas.backgroundColor],
+    ["padding", spacing(canvas.padding)],
+  ];
 
   return [
     `import { ${COMPONENTS.join(", ")} } from "@react-email/components";`,

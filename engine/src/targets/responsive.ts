@@ -2,9 +2,10 @@
  * Responsive behaviour: desktopHide/mobileHide classes and per-block `mobile` overrides become
  * classes plus CSS in the document head. The same rules serve the three targets.
  */
-import { px } from "../render/style.js";
+
 import { fontStack } from "../render/fonts.js";
-import { activeGradient, NAMED_FONT_WEIGHTS, type Border, type Gradient, type MobileOverrides, type PartialSpacing, type Spacing } from "../template/common.js";
+import { px } from "../render/style.js";
+import { activeGradient, type Border, type Gradient, type MobileOverrides, NAMED_FONT_WEIGHTS, type PartialSpacing, type Spacing } from "../template/common.js";
 
 export const HIDE_ON_DESKTOP = "mr-hide-desktop";
 export const HIDE_ON_MOBILE = "mr-hide-mobile";
@@ -64,7 +65,11 @@ function overrideRule(scope: Scope, property: string, value: string, uid: string
   const set = (selector: string, prop = property, v = value) => `${selector}{${prop}:${v} !important}`;
   switch (scope) {
     case "text":
-      return set(`.${uid},.${uid} *`, property, property === "font-family" ? fontStack(value) : property === "font-weight" ? (NAMED_FONT_WEIGHTS[value.toLowerCase()] ?? value) : value);
+      return set(
+        `.${uid},.${uid} *`,
+        property,
+        property === "font-family" ? fontStack(value) : property === "font-weight" ? (NAMED_FONT_WEIGHTS[value.toLowerCase()] ?? value) : value,
+      );
     case "box":
       // A button's padding is the space inside it, which lives on its link.
       return set(block === "button" ? `.${uid} a` : `.${uid}`);
@@ -83,7 +88,7 @@ function overrideRule(scope: Scope, property: string, value: string, uid: string
       return set(`.${uid} li`);
     case "image":
       // mj-image sizes the image by its inner table; plain HTML sizes the <img> itself.
-      return renderer === "mjml" ? set(`.${uid} table`) + `.${uid} td td{width:auto !important}` : set(`.${uid} img`) + set(`.${uid} img`, "max-width");
+      return renderer === "mjml" ? `${set(`.${uid} table`)}.${uid} td td{width:auto !important}` : set(`.${uid} img`) + set(`.${uid} img`, "max-width");
   }
 }
 
@@ -131,7 +136,8 @@ export function blockClasses(props: ResponsiveProps, uid: string, mobileCss: str
   const rules: string[] = [];
   for (const [key, value] of Object.entries(props.mobile ?? {})) {
     const rule = OVERRIDES[key];
-    if (rule && (typeof value === "string" || typeof value === "number")) rules.push(overrideRule(rule.scope, rule.property, cssValue(value, rule.unit), uid, block, renderer));
+    if (rule && (typeof value === "string" || typeof value === "number"))
+      rules.push(overrideRule(rule.scope, rule.property, cssValue(value, rule.unit), uid, block, renderer));
   }
   rules.push(...objectRules(props, uid, block));
   if (rules.length > 0) {

@@ -98,17 +98,19 @@ export const visibilityRuleSchema = z
     /** The context key; the editor creates every new rule with an empty one (see `meaninglessRuleReason`). */
     tag: z.string().default(""),
     /** Known names in any case; `written` keeps the spelling for the rule's meaning (below). */
-    operator: z
-      .string()
-      .refine((op) => (OPERATOR_NAMES as readonly string[]).includes(op.trim().toLowerCase()), {
-        message: `Input should be ${OPERATOR_NAMES.map((op) => JSON.stringify(op)).join(", ")} (any case)`,
-        params: { type: "literal_error" },
-      }),
-    value: z.union([contextScalar, z.null().transform(() => "")]).optional().default(""),
+    operator: z.string().refine((op) => (OPERATOR_NAMES as readonly string[]).includes(op.trim().toLowerCase()), {
+      message: `Input should be ${OPERATOR_NAMES.map((op) => JSON.stringify(op)).join(", ")} (any case)`,
+      params: { type: "literal_error" },
+    }),
+    value: z
+      .union([contextScalar, z.null().transform(() => "")])
+      .optional()
+      .default(""),
   })
   .transform((rule) => {
     const name = rule.operator.trim().toLowerCase();
-    const operator: VisibilityOperator = name in VISIBILITY_OPERATOR_ALIASES ? VISIBILITY_OPERATOR_ALIASES[name as keyof typeof VISIBILITY_OPERATOR_ALIASES] : (name as VisibilityOperator);
+    const operator: VisibilityOperator =
+      name in VISIBILITY_OPERATOR_ALIASES ? VISIBILITY_OPERATOR_ALIASES[name as keyof typeof VISIBILITY_OPERATOR_ALIASES] : (name as VisibilityOperator);
     // The Maildeno editor and engine compare operator names exactly: one in another case is unknown
     // to them, and an unknown operator is true. Such a rule is read the same way (and warned about).
     return { tag: rule.tag, operator, value: rule.value, ...(rule.operator !== name ? { alwaysTrue: true as const } : {}) };
@@ -221,7 +223,12 @@ function editorGradient(g: z.output<typeof editorGradientSchema>): Gradient {
   const { type, direction, colors } = g.gradient;
   const fallback = g.solid ?? colors[0]?.color;
   // One stop is a solid colour; none is nothing to draw.
-  if (colors.length < 2) return { useGradient: g.useGradient && colors.length > 0, css: colors.length === 1 ? `linear-gradient(${colors[0]!.color}, ${colors[0]!.color})` : "", fallback };
+  if (colors.length < 2)
+    return {
+      useGradient: g.useGradient && colors.length > 0,
+      css: colors.length === 1 ? `linear-gradient(${colors[0]!.color}, ${colors[0]!.color})` : "",
+      fallback,
+    };
   const css =
     type === "radial"
       ? `radial-gradient(${RADIAL_SHAPE.test(direction) ? direction.toLowerCase() : "circle"}, ${stopList(colors)})`
@@ -232,14 +239,16 @@ function editorGradient(g: z.output<typeof editorGradientSchema>): Gradient {
 /** Either gradient shape; `null` (the editor's "not set" in mobile overrides) reads as none. */
 export const gradientSchema = z
   .union([
-    twoColorGradientSchema.strict().transform((g): Gradient => ({ useGradient: g.useGradient, css: `linear-gradient(${g.angle}deg, ${g.from}, ${g.to})`, fallback: g.from })),
+    twoColorGradientSchema
+      .strict()
+      .transform((g): Gradient => ({ useGradient: g.useGradient, css: `linear-gradient(${g.angle}deg, ${g.from}, ${g.to})`, fallback: g.from })),
     editorGradientSchema.transform(editorGradient),
   ])
   .prefault({ useGradient: false, gradient: {} });
 
 /** Whether a gradient is switched on and has something to draw. */
 export function activeGradient(g: Gradient | undefined): g is Gradient {
-  return g !== undefined && g.useGradient && g.css !== "";
+  return g?.useGradient === true && g.css !== "";
 }
 
 /*
@@ -249,11 +258,21 @@ export function activeGradient(g: Gradient | undefined): g is Gradient {
  * issue naming its field, like a bad colour.
  */
 const LENGTH = String.raw`(?:0|-?(?:\d+\.?\d*|\.\d+)(?:px|%|em|rem|pt|vw|vh))`;
-const cssValue = (pattern: string, message: string) => z.string().trim().regex(new RegExp(`^(?:${pattern})$`, "i"), { message });
+const cssValue = (pattern: string, message: string) =>
+  z
+    .string()
+    .trim()
+    .regex(new RegExp(`^(?:${pattern})$`, "i"), { message });
 
-export const backgroundSizeSchema = cssValue(`cover|contain|(?:${LENGTH}|auto)(?:\\s+(?:${LENGTH}|auto))?`, "Expected a CSS background-size: cover, contain, auto, or one or two lengths");
+export const backgroundSizeSchema = cssValue(
+  `cover|contain|(?:${LENGTH}|auto)(?:\\s+(?:${LENGTH}|auto))?`,
+  "Expected a CSS background-size: cover, contain, auto, or one or two lengths",
+);
 const POSITION = `left|right|top|bottom|center|${LENGTH}`;
-export const backgroundPositionSchema = cssValue(`(?:${POSITION})(?:\\s+(?:${POSITION})){0,3}`, "Expected a CSS background-position: keywords (left, center, top, …) or lengths");
+export const backgroundPositionSchema = cssValue(
+  `(?:${POSITION})(?:\\s+(?:${POSITION})){0,3}`,
+  "Expected a CSS background-position: keywords (left, center, top, …) or lengths",
+);
 export const backgroundRepeatSchema = cssValue(
   "(?:repeat|no-repeat|repeat-x|repeat-y|space|round)(?:\\s+(?:repeat|no-repeat|space|round))?",
   "Expected a CSS background-repeat: repeat, no-repeat, repeat-x, repeat-y, space or round",
@@ -311,7 +330,10 @@ export type Align = z.output<typeof alignSchema>;
 export function typographyFields(overrides: { fontSize?: number; lineHeight?: number; fontWeight?: string; align?: Align; color?: string } = {}) {
   return {
     fontSize: px.default(overrides.fontSize ?? 16),
-    lineHeight: z.number().min(0).default(overrides.lineHeight ?? 1.5),
+    lineHeight: z
+      .number()
+      .min(0)
+      .default(overrides.lineHeight ?? 1.5),
     color: colorSchema.default(overrides.color ?? "#111111"),
     fontWeight: fontWeightSchema.default(overrides.fontWeight ?? "normal"),
     fontFamily: fontFamilySchema.default("Arial"),
@@ -376,7 +398,12 @@ export const mobileOverridesSchema = z
     padding: partialSpacing.nullish(),
     margin: partialSpacing.nullish(),
     border: z
-      .object({ width: px.optional(), style: z.enum(["solid", "dashed", "dotted", "double", "none"]).optional(), color: colorSchema.optional(), radius: px.optional() })
+      .object({
+        width: px.optional(),
+        style: z.enum(["solid", "dashed", "dotted", "double", "none"]).optional(),
+        color: colorSchema.optional(),
+        radius: px.optional(),
+      })
       .nullish(),
     backgroundGradient: gradientSchema.nullish(),
     fontWeight: fontWeightSchema.nullish(),

@@ -6,7 +6,7 @@
  * the published schema describes the blocks this engine version knows.
  */
 import { z } from "zod";
-import { BLOCKS, BLOCK_TYPES } from "../blocks/registry.js";
+import { BLOCK_TYPES, BLOCKS } from "../blocks/registry.js";
 import { gradientSchema, mobileOverridesSchema, visibilityRuleSchema, visibilitySchema } from "./common.js";
 import { columnStyleSchema, documentHeaderSchema, idSchema, rowSpacerSchema, rowStyleSchema } from "./schema.js";
 
@@ -48,30 +48,39 @@ const legacyComponentSchemas = BLOCK_TYPES.map((type) =>
   }),
 );
 
-export const rowSpacerNodeSchema = named(rowSpacerSchema.extend({
-  id: idSchema,
-  type: z.literal("row-spacer"),
-  height: z.number(),
-}), "RowSpacer");
+export const rowSpacerNodeSchema = named(
+  rowSpacerSchema.extend({
+    id: idSchema,
+    type: z.literal("row-spacer"),
+    height: z.number(),
+  }),
+  "RowSpacer",
+);
 
-export const columnNodeSchema = named(columnStyleSchema.extend({
-  id: idSchema,
-  get children() {
-    return z.array(columnChildSchema).optional();
-  },
-  /** Legacy name of `children`. */
-  get components() {
-    return z.array(columnChildSchema).optional();
-  },
-}), "Column");
+export const columnNodeSchema = named(
+  columnStyleSchema.extend({
+    id: idSchema,
+    get children() {
+      return z.array(columnChildSchema).optional();
+    },
+    /** Legacy name of `children`. */
+    get components() {
+      return z.array(columnChildSchema).optional();
+    },
+  }),
+  "Column",
+);
 
-export const rowNodeSchema = named(rowStyleSchema.extend({
-  id: idSchema,
-  type: z.literal("row").optional(),
-  get columns() {
-    return z.array(columnNodeSchema);
-  },
-}), "Row");
+export const rowNodeSchema = named(
+  rowStyleSchema.extend({
+    id: idSchema,
+    type: z.literal("row").optional(),
+    get columns() {
+      return z.array(columnNodeSchema);
+    },
+  }),
+  "Row",
+);
 
 export const columnChildSchema: z.ZodType = z.union([...componentSchemas, ...legacyComponentSchemas, rowNodeSchema, rowSpacerNodeSchema]);
 

@@ -15,11 +15,32 @@ function convert(issue: z.core.$ZodIssue, prefix: Path): ValidationIssue[] {
       if (issue.input === undefined) return [{ loc, msg: "Field required", type: "missing" }];
       return [{ loc, msg: `Input should be a valid ${issue.expected}`, type: `${issue.expected}_type` }];
     case "invalid_value":
-      return [{ loc, msg: `Input should be ${issue.values.map((v) => JSON.stringify(v)).join(", ").replace(/, ([^,]*)$/, " or $1")}`, type: "literal_error" }];
+      return [
+        {
+          loc,
+          msg: `Input should be ${issue.values
+            .map((v) => JSON.stringify(v))
+            .join(", ")
+            .replace(/, ([^,]*)$/, " or $1")}`,
+          type: "literal_error",
+        },
+      ];
     case "too_small":
-      return [{ loc, msg: issue.origin === "number" ? `Input should be greater than or equal to ${issue.minimum}` : `Input should have at least ${issue.minimum} item(s)`, type: issue.origin === "number" ? "greater_than_equal" : "too_short" }];
+      return [
+        {
+          loc,
+          msg: issue.origin === "number" ? `Input should be greater than or equal to ${issue.minimum}` : `Input should have at least ${issue.minimum} item(s)`,
+          type: issue.origin === "number" ? "greater_than_equal" : "too_short",
+        },
+      ];
     case "too_big":
-      return [{ loc, msg: issue.origin === "number" ? `Input should be less than or equal to ${issue.maximum}` : `Input should have at most ${issue.maximum} item(s)`, type: issue.origin === "number" ? "less_than_equal" : "too_long" }];
+      return [
+        {
+          loc,
+          msg: issue.origin === "number" ? `Input should be less than or equal to ${issue.maximum}` : `Input should have at most ${issue.maximum} item(s)`,
+          type: issue.origin === "number" ? "less_than_equal" : "too_long",
+        },
+      ];
     case "invalid_format":
       return [{ loc, msg: issue.message, type: "string_pattern_mismatch" }];
     case "unrecognized_keys":

@@ -35,7 +35,9 @@ export function resolveLimits(limits: RenderLimits | undefined): ResolvedLimits 
 function positiveOr(value: number | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value < 1) {
-    throw new RenderError(`Invalid limits.${name}: expected a positive integer`, [{ loc: ["limits", name], msg: "Input should be a positive integer", type: "greater_than_equal" }]);
+    throw new RenderError(`Invalid limits.${name}: expected a positive integer`, [
+      { loc: ["limits", name], msg: "Input should be a positive integer", type: "greater_than_equal" },
+    ]);
   }
   return value;
 }

@@ -1,7 +1,8 @@
 /** The parsed document: defaults applied, legacy shapes read, each node knowing its path. */
+
+import type { BlockType } from "../blocks/registry.js";
 import type { Gradient, Visibility } from "./common.js";
 import type { Canvas, ColumnStyle, RowStyle } from "./schema.js";
-import type { BlockType } from "../blocks/registry.js";
 
 export type Path = readonly string[];
 

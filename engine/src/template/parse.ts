@@ -4,14 +4,14 @@
  * whose `loc` is the path into the document.
  */
 import type { z } from "zod";
+import { BLOCKS, type BlockType, isBlockType } from "../blocks/registry.js";
+import { isUnsafeAuthorUrl } from "../data/escape.js";
+import { meaninglessRuleReason } from "../data/visibility.js";
 import type { RenderWarning, ValidationIssue } from "../diagnostics.js";
-import { BLOCKS, isBlockType, type BlockType } from "../blocks/registry.js";
+import { zodParseOptions } from "../parse-options.js";
 import { contentRemovals } from "../render/content.js";
 import { VISIBILITY_OPERATOR_ALIASES, type Visibility, type VisibilityRule } from "./common.js";
-import { meaninglessRuleReason } from "../data/visibility.js";
-import { isUnsafeAuthorUrl } from "../data/escape.js";
 import { toValidationIssues } from "./issues.js";
-import { zodParseOptions } from "../parse-options.js";
 import type { ColumnChild, ColumnNode, ComponentNode, Condition, Path, RowLike, RowNode, SpacerNode, Template } from "./model.js";
 import { columnStyleSchema, documentHeaderSchema, MAX_NESTING_DEPTH, rowSpacerSchema, rowStyleSchema } from "./schema.js";
 
@@ -74,7 +74,10 @@ class Reader {
     }
     for (const list of ["items", "platforms"]) {
       const entries = props[list];
-      if (Array.isArray(entries)) entries.forEach((entry: unknown, index) => isObject(entry) && this.refuseUnsafeUrls(entry, [...path, list, String(index)]));
+      if (!Array.isArray(entries)) continue;
+      entries.forEach((entry: unknown, index) => {
+        if (isObject(entry)) this.refuseUnsafeUrls(entry, [...path, list, String(index)]);
+      });
     }
   }
 
@@ -82,7 +85,11 @@ class Reader {
   matchWarning(raw: unknown, path: Path): void {
     const match = isObject(raw) ? raw["match"] : undefined;
     if (typeof match === "string" && match !== "all" && match !== "any") {
-      this.warnings.push({ code: "VISIBILITY_SPELLING", message: `match "${match}" is read as "all", as the Maildeno editor and engine read it; write "all" or "any"`, path: [...path, "match"] });
+      this.warnings.push({
+        code: "VISIBILITY_SPELLING",
+        message: `match "${match}" is read as "all", as the Maildeno editor and engine read it; write "all" or "any"`,
+        path: [...path, "match"],
+      });
     }
   }
 
@@ -147,7 +154,15 @@ class Reader {
       this.warnings.push({ code: "EMPTY_ROW_SPACER", message: "Row spacer without a positive height is dropped", path });
       return undefined;
     }
-    return { kind: "spacer", id: idOf(raw, path), path, condition: this.condition(parsed.visibility, [...path, "visibility"], raw["visibility"]), height: parsed.height, backgroundColor: parsed.backgroundColor, backgroundGradient: parsed.backgroundGradient };
+    return {
+      kind: "spacer",
+      id: idOf(raw, path),
+      path,
+      condition: this.condition(parsed.visibility, [...path, "visibility"], raw["visibility"]),
+      height: parsed.height,
+      backgroundColor: parsed.backgroundColor,
+      backgroundGradient: parsed.backgroundGradient,
+    };
   }
 
   column(raw: unknown, path: Path, depth: number): ColumnNode | undefined {
@@ -163,7 +178,15 @@ class Reader {
       if (node) children.push(node);
     });
     if (!style) return undefined;
-    return { kind: "column", id: idOf(raw, path), path, condition: this.condition(style.props.visibility, [...path, "props", "visibility"], isObject(raw["props"]) ? raw["props"]["visibility"] : undefined), width: style.width, style, children };
+    return {
+      kind: "column",
+      id: idOf(raw, path),
+      path,
+      condition: this.condition(style.props.visibility, [...path, "props", "visibility"], isObject(raw["props"]) ? raw["props"]["visibility"] : undefined),
+      width: style.width,
+      style,
+      children,
+    };
   }
 
   child(raw: unknown, path: Path, depth: number): ColumnChild | undefined {
@@ -176,7 +199,11 @@ class Reader {
     const blockType = raw["componentType"] ?? (type === "component" ? undefined : type);
     if (typeof blockType !== "string") {
       const loc = type === "component" || raw["componentType"] !== undefined ? "componentType" : "type";
-      return void this.issue([...path, loc], blockType === undefined ? "Field required" : "Input should be a valid string", blockType === undefined ? "missing" : "string_type");
+      return void this.issue(
+        [...path, loc],
+        blockType === undefined ? "Field required" : "Input should be a valid string",
+        blockType === undefined ? "missing" : "string_type",
+      );
     }
     return this.component(raw, blockType, path);
   }
@@ -192,14 +219,25 @@ class Reader {
     if (!props) return undefined;
     for (const field of CONTENT_HTML_PROPS[blockType] ?? []) this.contentWarning((props as Json)[field], [...path, "props", field]);
     this.refuseUnsafeUrls(props as Json, [...path, "props"]);
-    return { kind: "component", id: idOf(raw, path), path, condition: this.condition(props.visibility, [...path, "props", "visibility"], isObject(propsRaw) ? propsRaw["visibility"] : undefined), block: blockType, props };
+    return {
+      kind: "component",
+      id: idOf(raw, path),
+      path,
+      condition: this.condition(props.visibility, [...path, "props", "visibility"], isObject(propsRaw) ? propsRaw["visibility"] : undefined),
+      block: blockType,
+      props,
+    };
   }
 
   contentWarning(html: unknown, path: Path): void {
     if (typeof html !== "string" || html === "") return;
     const removed = contentRemovals(html);
     if (removed.length === 0) return;
-    this.warnings.push({ code: "UNSAFE_CONTENT", message: `Content HTML outside the email-safe subset was removed: ${[...new Set(removed)].join("; ")}`, path });
+    this.warnings.push({
+      code: "UNSAFE_CONTENT",
+      message: `Content HTML outside the email-safe subset was removed: ${[...new Set(removed)].join("; ")}`,
+      path,
+    });
   }
 }
 

@@ -21,17 +21,20 @@ export const SUPPORTED_SCHEMA_MAJOR = 1;
 export const MAX_NESTING_DEPTH = 5;
 
 export const canvasObjectSchema = z.object({
-    width: z.number().min(100).max(2000).default(600),
-    backgroundColor: colorSchema.default("#ffffff"),
-    bodyBackgroundColor: colorSchema.default("#f9fafb"),
-    bodyBackgroundImage: z.string().default(""),
-    bodyBackgroundSize: backgroundSizeSchema.default("cover"),
-    bodyBackgroundPosition: backgroundPositionSchema.default("center center"),
-    bodyBackgroundRepeat: backgroundRepeatSchema.default("no-repeat"),
-    padding: spacingSchema(ZERO_SPACING),
-    preheaderText: z.string().default("View this email in your browser"),
-    language: z.string().regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, { message: "Expected a language tag such as en-US" }).default("en-US"),
-    mobileBreakpoint: z.number().min(200).max(2000).default(600),
+  width: z.number().min(100).max(2000).default(600),
+  backgroundColor: colorSchema.default("#ffffff"),
+  bodyBackgroundColor: colorSchema.default("#f9fafb"),
+  bodyBackgroundImage: z.string().default(""),
+  bodyBackgroundSize: backgroundSizeSchema.default("cover"),
+  bodyBackgroundPosition: backgroundPositionSchema.default("center center"),
+  bodyBackgroundRepeat: backgroundRepeatSchema.default("no-repeat"),
+  padding: spacingSchema(ZERO_SPACING),
+  preheaderText: z.string().default("View this email in your browser"),
+  language: z
+    .string()
+    .regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, { message: "Expected a language tag such as en-US" })
+    .default("en-US"),
+  mobileBreakpoint: z.number().min(200).max(2000).default(600),
 });
 export type Canvas = z.output<typeof canvasObjectSchema>;
 
@@ -67,17 +70,15 @@ export const columnStyleSchema = z.object({
   padding: spacingSchema(ZERO_SPACING),
   border: borderSchema,
   verticalAlign: z.enum(["top", "middle", "bottom"]).default("top"),
-  props: z
-    .object({ visibility: visibilitySchema.optional() })
-    .prefault({}),
+  props: z.object({ visibility: visibilitySchema.optional() }).prefault({}),
 });
 export type ColumnStyle = z.output<typeof columnStyleSchema>;
 
 export const idSchema = z.union([z.string(), z.number().transform(String)]).optional();
 
 export const schemaVersionSchema = z
-  .string({ message: "Expected a string such as \"1.0\"" })
-  .regex(/^\d+\.\d+$/, { message: "Expected \"major.minor\", such as \"1.0\"" })
+  .string({ message: 'Expected a string such as "1.0"' })
+  .regex(/^\d+\.\d+$/, { message: 'Expected "major.minor", such as "1.0"' })
   .refine((v) => Number(v.split(".")[0]) <= SUPPORTED_SCHEMA_MAJOR, {
     message: `Unsupported schema_version: this engine reads major version ${SUPPORTED_SCHEMA_MAJOR}`,
   });

@@ -32,7 +32,33 @@ interface Element {
 type Node = Element | string;
 
 const VOID = new Set(["area", "br", "col", "embed", "hr", "img", "input", "source", "track", "wbr"]);
-const BLOCK = new Set(["p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "table", "tbody", "thead", "tfoot", "tr", "section", "article", "header", "footer", "center", "dl", "dt", "dd", "figure", "figcaption"]);
+const BLOCK = new Set([
+  "p",
+  "div",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "blockquote",
+  "pre",
+  "table",
+  "tbody",
+  "thead",
+  "tfoot",
+  "tr",
+  "section",
+  "article",
+  "header",
+  "footer",
+  "center",
+  "dl",
+  "dt",
+  "dd",
+  "figure",
+  "figcaption",
+]);
 const SKIPPED = new Set(["script", "style", "head", "title"]);
 
 const parsed = new Map<string, Node[]>();
@@ -141,7 +167,12 @@ class Collector {
     const text = this.buffer
       .split("\n")
       // A tab marks a table-cell boundary: two spaces once the runs of spaces are collapsed.
-      .map((line) => line.replace(/ +/g, " ").trim().replace(/ ?\t ?/g, "  "))
+      .map((line) =>
+        line
+          .replace(/ +/g, " ")
+          .trim()
+          .replace(/ ?\t ?/g, "  "),
+      )
       .join("\n")
       .replace(/^\n+|\n+$/g, "");
     this.buffer = "";

@@ -9,13 +9,14 @@
  * are each one short line (a receipt's item, quantity, price) stays one line. Merge values are
  * substituted unescaped — this is text, not markup — and lines are wrapped at 78 columns.
  */
-import { isSafeWholeUrl, normalizeUrlValue, encodeUrlPart } from "../data/escape.js";
-import { parseMergeTags } from "../data/merge-tags.js";
-import { resolveMergeTag, type Lookup } from "../render/substitute.js";
-import type { Shown } from "../targets/context.js";
-import type { ColumnChild, ComponentNode, RowLike, Template } from "../template/model.js";
+
 import { visibleItems } from "../blocks/menu/index.js";
 import { visiblePlatforms } from "../blocks/socials/index.js";
+import { encodeUrlPart, isSafeWholeUrl, normalizeUrlValue } from "../data/escape.js";
+import { parseMergeTags } from "../data/merge-tags.js";
+import { type Lookup, resolveMergeTag } from "../render/substitute.js";
+import type { Shown } from "../targets/context.js";
+import type { ColumnChild, ComponentNode, RowLike, Template } from "../template/model.js";
 import { linked, paragraphsOfHtml, type TextParagraph } from "./html-to-text.js";
 import { wrapParagraph } from "./wrap.js";
 
@@ -124,6 +125,8 @@ function blockText(node: ComponentNode, values: TagValues): TextParagraph[] {
     case "menu":
       return linkLines(visibleItems(props as Parameters<typeof visibleItems>[0]).map((item) => linked(values.text(item.label), values.url(item.link))));
     case "socials":
-      return linkLines(visiblePlatforms(props as Parameters<typeof visiblePlatforms>[0]).map((platform) => linked(values.text(platform.name), values.url(platform.link))));
+      return linkLines(
+        visiblePlatforms(props as Parameters<typeof visiblePlatforms>[0]).map((platform) => linked(values.text(platform.name), values.url(platform.link))),
+      );
   }
 }

@@ -65,8 +65,20 @@ export function generateTemplates(count: number, seed = 1): GeneratedCase[] {
       const rules = Array.from({ length: 1 + Math.floor(random() * 2) }, rule);
       return { enabled: true, match: pick(["all", "any"]), rules, ...(random() < 0.2 ? { groups: [{ match: pick(["all", "any"]), rules: [rule()] }] } : {}) };
     };
-    const mergeText = () => pick(["{{ first_name }}", "{{ text.company }}", "{{ text.nickname|'friend' }}", '<span data-merge="first_name" data-merge-default="reader"></span>', ""]);
-    const gradient = () => ({ useGradient: random() < 0.5, solid: "#336699", gradient: { type: pick(["linear", "radial"]), direction: pick(["to right", "to bottom", "45deg"]), colors: [{ color: "#336699", position: 0 }, { color: "#99ccff", position: 100 }] } });
+    const mergeText = () =>
+      pick(["{{ first_name }}", "{{ text.company }}", "{{ text.nickname|'friend' }}", '<span data-merge="first_name" data-merge-default="reader"></span>', ""]);
+    const gradient = () => ({
+      useGradient: random() < 0.5,
+      solid: "#336699",
+      gradient: {
+        type: pick(["linear", "radial"]),
+        direction: pick(["to right", "to bottom", "45deg"]),
+        colors: [
+          { color: "#336699", position: 0 },
+          { color: "#99ccff", position: 100 },
+        ],
+      },
+    });
     const block = (): Json => {
       const type = pick(["paragraph", "heading", "list", "button", "anchor", "image", "video", "menu", "socials", "divider", "spacer"]);
       const props: Json = {};
@@ -134,7 +146,10 @@ export function generateTemplates(count: number, seed = 1): GeneratedCase[] {
         columns: [{ id: `c${r}`, width: 100, children: Array.from({ length: 1 + Math.floor(random() * 4) }, block) }],
       };
     });
-    cases.push({ name: `generated-${n}`, template: { template_id: `generated-${n}`, template_name: `Generated ${n}`, canvas: {}, rows, schema_version: "1.0" } });
+    cases.push({
+      name: `generated-${n}`,
+      template: { template_id: `generated-${n}`, template_name: `Generated ${n}`, canvas: {}, rows, schema_version: "1.0" },
+    });
   }
   return cases;
 }

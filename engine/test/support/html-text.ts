@@ -44,5 +44,13 @@ export function visibleContent(html: string): VisibleContent {
   );
   parser.write(html);
   parser.end();
-  return { text: text.replace(INVISIBLE, " ").replace(/\u00a0/g, " ").replace(/\s+/g, " ").trim(), links, images };
+  return {
+    text: text
+      .replace(INVISIBLE, " ")
+      .replace(/\u00a0/g, " ")
+      .replace(/\s+/g, " ")
+      .trim(),
+    links,
+    images,
+  };
 }

@@ -5,7 +5,7 @@
  * after a few hundred renders, so every batch gets a fresh instance.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const VERSION = "2.0.7";
@@ -72,9 +72,4 @@ function renderOne(e: Exports, request: ReferenceRequest): ReferenceResult {
   const text = Buffer.from(memory.subarray(out, end)).toString("utf8");
   e.dealloc_str(out);
   return JSON.parse(text) as ReferenceResult;
-}
-
-/** For debugging a disagreement: the reference's output written next to the wasm. */
-export function dumpReference(name: string, text: string): void {
-  writeFileSync(`${DIR}${name}`, text);
 }

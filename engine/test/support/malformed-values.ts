@@ -16,11 +16,16 @@ export function positionTemplate(position: keyof typeof POSITIONS) {
     position === "block-url-part"
       ? { id: "b", type: "component", componentType: "button", props: { text: "Go {{ v }}", link: "https://example.com/p/{{ v }}" } }
       : { id: "p", type: "component", componentType: "paragraph", props: { content: POSITIONS[position].content } };
-  return { template_id: `malformed-${position}`, template_name: "t", schema_version: "1.0", canvas: {}, rows: [{ id: "r", columns: [{ id: "c", children: [block] }] }] };
+  return {
+    template_id: `malformed-${position}`,
+    template_name: "t",
+    schema_version: "1.0",
+    canvas: {},
+    rows: [{ id: "r", columns: [{ id: "c", children: [block] }] }],
+  };
 }
 
 export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Strings made of code units, so lone surrogates are common, plus the reported reproductions. */
 export const malformed = fc.oneof(fc.string({ unit: "binary" }), fc.constantFrom("\uD800", "\uDFFF", "a\uDC00b", "\uDBFF\uDBFF", "%\uD800<>\"'{}"));
-

@@ -1,4 +1,4 @@
-import { STATUS_CODES, type IncomingMessage } from "node:http";
+import { type IncomingMessage, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import { ApiError } from "../errors.js";

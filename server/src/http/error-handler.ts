@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { ApiError, validationError, type ErrorBody } from "../errors.js";
+import { ApiError, type ErrorBody, validationError } from "../errors.js";
 import { isUnavailable } from "../store/unavailable.js";
 import type { RouteMiss } from "./not-found.js";
 import { RequestValidationError } from "./validation.js";
@@ -7,8 +7,7 @@ import { RequestValidationError } from "./validation.js";
 /** Fastify's own request errors we answer with a specific status; anything else is a 500. */
 const FRAMEWORK_ERRORS: Record<string, () => ApiError> = {
   FST_ERR_CTP_BODY_TOO_LARGE: () => new ApiError(413, "PAYLOAD_TOO_LARGE", "Request body is larger than the configured limit"),
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
-    new ApiError(415, "UNSUPPORTED_MEDIA_TYPE", "Unsupported Content-Type; send 'Content-Type: application/json'"),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => new ApiError(415, "UNSUPPORTED_MEDIA_TYPE", "Unsupported Content-Type; send 'Content-Type: application/json'"),
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new ApiError(400, "BAD_REQUEST", "Content-Length does not match the body"),
   FST_ERR_CTP_INVALID_TYPE: () => new ApiError(400, "BAD_REQUEST", "Malformed Content-Type header"),
   FST_ERR_CTP_EMPTY_TYPE: () => new ApiError(400, "BAD_REQUEST", "Empty Content-Type header"),

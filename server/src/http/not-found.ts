@@ -12,7 +12,13 @@ export type RouteMiss = (request: FastifyRequest) => ApiError;
 export function registerNotFound(app: FastifyInstance): RouteMiss {
   const routes: { pattern: RegExp; methods: Set<string> }[] = [];
   app.addHook("onRoute", (route) => {
-    const source = "^" + route.url.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[^/]+/g, "[^/]+").replace(/\*/g, ".*") + "/?$";
+    const source =
+      "^" +
+      route.url
+        .replace(/[.+?^${}()|[\]\\]/g, "\\$&")
+        .replace(/:[^/]+/g, "[^/]+")
+        .replace(/\*/g, ".*") +
+      "/?$";
     let entry = routes.find((r) => r.pattern.source === source);
     if (entry === undefined) {
       entry = { pattern: new RegExp(source), methods: new Set() };

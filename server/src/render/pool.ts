@@ -1,4 +1,4 @@
-import { Worker, type ResourceLimits } from "node:worker_threads";
+import { type ResourceLimits, Worker } from "node:worker_threads";
 import type { DynamicData, RenderTarget } from "@mailrender/engine";
 import type { Issue } from "../errors.js";
 
@@ -10,9 +10,7 @@ export interface RenderJob {
   options: { target: RenderTarget; dynamicData?: DynamicData | undefined; minify: boolean; plainText?: boolean | undefined };
 }
 
-export type RenderOutcome =
-  | { id: number; ok: true; output: string }
-  | { id: number; ok: false; kind: "render" | "internal"; message: string; issues: Issue[] };
+export type RenderOutcome = { id: number; ok: true; output: string } | { id: number; ok: false; kind: "render" | "internal"; message: string; issues: Issue[] };
 
 /** Why a render did not produce output; the route maps each kind to an HTTP answer. */
 export class RenderFailure extends Error {
@@ -104,7 +102,10 @@ export class RenderPool {
     });
     worker.on("error", (err: Error & { code?: string }) => {
       const memory = err.code === "ERR_WORKER_OUT_OF_MEMORY";
-      this.fail(slot, new RenderFailure(memory ? "memory" : "internal", memory ? "Rendering this template needs more memory than a render may use" : err.message));
+      this.fail(
+        slot,
+        new RenderFailure(memory ? "memory" : "internal", memory ? "Rendering this template needs more memory than a render may use" : err.message),
+      );
     });
     worker.on("exit", () => this.fail(slot, new RenderFailure("internal", "render worker stopped")));
     return slot;

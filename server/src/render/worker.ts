@@ -1,5 +1,5 @@
 import { parentPort } from "node:worker_threads";
-import { render, RenderError, type RenderOptions } from "@mailrender/engine";
+import { RenderError, type RenderOptions, render } from "@mailrender/engine";
 import type { RenderJob, RenderOutcome } from "./pool.js";
 
 /** One render pool thread: renders one job at a time with the engine library. */

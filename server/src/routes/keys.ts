@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { ApiError, keyNotFound } from "../errors.js";
 import { CreatedKeySchema, KeyIdParams, KeySchema, KeyTargetSchema, PageQuery } from "../schemas.js";
-import { issueKey, keyStatus, rotateKey, type IssuedKey } from "../services/keys.js";
+import { type IssuedKey, issueKey, keyStatus, rotateKey } from "../services/keys.js";
 import type { ApiKeyRecord } from "../store/types.js";
 import type { RouteContext } from "./context.js";
 import { errors, SECURED } from "./responses.js";

@@ -44,9 +44,7 @@ function toDynamicData(input: z.output<typeof DynamicDataSchema> | undefined): D
   if (input === undefined) return undefined;
   const tags = input.merge_tags;
   const mergeTags =
-    tags === undefined
-      ? undefined
-      : { ...(tags.text && { text: tags.text }), ...(tags.url && { url: tags.url }), ...(tags.attr && { attr: tags.attr }) };
+    tags === undefined ? undefined : { ...(tags.text && { text: tags.text }), ...(tags.url && { url: tags.url }), ...(tags.attr && { attr: tags.attr }) };
   return { ...(mergeTags && { merge_tags: mergeTags }), ...(input.context && { context: input.context }) };
 }
 
@@ -88,7 +86,7 @@ export const sdkRenderRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, 
         summary: "Render a template on the server (deprecated)",
         description:
           "Deprecated: clients render in-process from `GET /v1/sdk/template/{id}`. Every response carries `Deprecation`, " +
-          "`Sunset` and `Link: <…>; rel=\"deprecation\"`. The body of a 200 is the raw output (minified, byte-identical to " +
+          '`Sunset` and `Link: <…>; rel="deprecation"`. The body of a 200 is the raw output (minified, byte-identical to ' +
           "the clients'), `text/html` for `html` and `text/plain` for `react-email` and `mjml`. Renders run on worker " +
           "threads within a time budget (`MAILRENDER_RENDER_TIMEOUT_MS`, default 10 s): past it, 422 with issue type " +
           "`render_timeout`; 503 when too many renders are waiting. " +

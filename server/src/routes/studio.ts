@@ -3,8 +3,8 @@
  * server/studio/dist, no CDN), and the admin endpoints it uses besides template management: a
  * template's sample data, a preview of all three targets with plain text and visibility, starters.
  */
-import { existsSync, readFileSync, readdirSync } from "node:fs";
-import { explainVisibility, render, RenderError, RENDER_TARGETS, type DynamicData, type RenderTarget } from "@mailrender/engine";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { type DynamicData, explainVisibility, RENDER_TARGETS, RenderError, type RenderTarget, render } from "@mailrender/engine";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { ApiError, templateNotFound, validationError } from "../errors.js";
@@ -22,7 +22,9 @@ export const GMAIL_CLIP_BYTES = 102 * 1024;
 
 const ASSET_TYPES: Record<string, string> = { js: "text/javascript; charset=utf-8", css: "text/css; charset=utf-8", map: "application/json; charset=utf-8" };
 
-const SampleSchema = z.strictObject({ dynamic_data: DynamicDataSchema, saved: z.boolean().describe("false: built from the template's merge tags and context keys, not saved yet") }).meta({ id: "TemplateSample" });
+const SampleSchema = z
+  .strictObject({ dynamic_data: DynamicDataSchema, saved: z.boolean().describe("false: built from the template's merge tags and context keys, not saved yet") })
+  .meta({ id: "TemplateSample" });
 
 const TargetPreviewSchema = z.object({
   output: z.string(),
@@ -71,7 +73,10 @@ export const studioRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx
     const html = readStudioFile("index.html");
     if (html === undefined) throw new ApiError(500, "INTERNAL_ERROR", "The studio page is missing from this installation");
     // The page runs only its own script; previews are sandboxed srcdoc frames without scripts.
-    reply.header("content-security-policy", "default-src 'self'; img-src * data:; style-src 'self' 'unsafe-inline' https:; font-src * data:; object-src 'none'; base-uri 'none'");
+    reply.header(
+      "content-security-policy",
+      "default-src 'self'; img-src * data:; style-src 'self' 'unsafe-inline' https:; font-src * data:; object-src 'none'; base-uri 'none'",
+    );
     return reply.type("text/html; charset=utf-8").send(html);
   };
   app.get("/studio", page, index);
@@ -150,18 +155,32 @@ export const studioRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx
       const template = JSON.parse(record.body) as unknown;
       const dynamicData = toDynamicData(request.body.dynamic_data ?? {});
       try {
-        const renders = await Promise.all(RENDER_TARGETS.map((target: RenderTarget) => render(template, { target, dynamicData, plainText: target === "html" })));
+        const renders = await Promise.all(
+          RENDER_TARGETS.map((target: RenderTarget) => render(template, { target, dynamicData, plainText: target === "html" })),
+        );
         const targets = Object.fromEntries(
-          renders.map((r) => [r.target, { output: r.output, bytes: Buffer.byteLength(r.output), warnings: r.warnings.map((w) => ({ ...w, path: [...w.path] })) }]),
+          renders.map((r) => [
+            r.target,
+            { output: r.output, bytes: Buffer.byteLength(r.output), warnings: r.warnings.map((w) => ({ ...w, path: [...w.path] })) },
+          ]),
         ) as z.output<typeof PreviewSchema>["targets"];
         return {
           targets,
           text: renders[0]?.text ?? "",
           gmail_clip_bytes: GMAIL_CLIP_BYTES,
-          visibility: explainVisibility(template, dynamicData.context).map((d) => ({ ...d, path: [...d.path], rules: [...d.rules], hiddenOn: [...d.hiddenOn] })),
+          visibility: explainVisibility(template, dynamicData.context).map((d) => ({
+            ...d,
+            path: [...d.path],
+            rules: [...d.rules],
+            hiddenOn: [...d.hiddenOn],
+          })),
         };
       } catch (err) {
-        if (err instanceof RenderError) throw validationError([...err.issues].map((i) => ({ loc: [...i.loc], msg: i.msg, type: i.type })), err.message);
+        if (err instanceof RenderError)
+          throw validationError(
+            [...err.issues].map((i) => ({ loc: [...i.loc], msg: i.msg, type: i.type })),
+            err.message,
+          );
         throw err;
       }
     },
@@ -180,7 +199,9 @@ export const studioRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx
       },
     },
     async () => {
-      const files = readdirSync(STARTERS_DIR).filter((f) => f.endsWith(".json")).sort();
+      const files = readdirSync(STARTERS_DIR)
+        .filter((f) => f.endsWith(".json"))
+        .sort();
       const starters = files.map((file) => {
         const template = JSON.parse(readFileSync(new URL(file, STARTERS_DIR), "utf8")) as Record<string, unknown>;
         return { name: typeof template["template_name"] === "string" ? template["template_name"] : file, file, template };

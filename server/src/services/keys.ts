@@ -1,6 +1,6 @@
 import { displayPrefix, generateApiKey, generateKeyId, hashApiKey } from "../auth/keys.js";
 import type { ApiKeyRecord, KeyRole, Store } from "../store/types.js";
-import { normaliseScope, type KeyTarget } from "../targets.js";
+import { type KeyTarget, normaliseScope } from "../targets.js";
 
 export interface IssuedKey {
   record: ApiKeyRecord;

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import { validateTemplate, type RenderWarning } from "@mailrender/engine";
+import { type RenderWarning, validateTemplate } from "@mailrender/engine";
 import { validationError } from "../errors.js";
 import type { Store, TemplateRecord } from "../store/types.js";
 

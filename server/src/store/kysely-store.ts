@@ -1,9 +1,9 @@
-import { Migrator, sql, type Kysely, type Selectable } from "kysely";
+import { type Kysely, Migrator, type Selectable, sql } from "kysely";
 import type { DatabaseConfig } from "../config.js";
 import type { KeyTarget } from "../targets.js";
 import { connect } from "./connect.js";
 import { migrationProvider } from "./migrations.js";
-import type { ApiKeysTable, ApiKeySecretsTable, Database, TemplatesTable } from "./schema.js";
+import type { ApiKeySecretsTable, ApiKeysTable, Database, TemplatesTable } from "./schema.js";
 import type { ApiKeyRecord, KeyRole, KeySecretRecord, NewKey, Page, Store, TemplateMeta, TemplateRecord } from "./types.js";
 import { guard } from "./unavailable.js";
 
@@ -67,16 +67,19 @@ export class KyselyStore implements Store {
 
   /** The key row plus the display prefix of its newest secret. */
   private keyQuery(db: Kysely<Database> = this.db) {
-    return db.selectFrom("api_keys").selectAll("api_keys").select((eb) =>
-      eb
-        .selectFrom("api_key_secrets")
-        .select("api_key_secrets.prefix")
-        .whereRef("api_key_secrets.key_id", "=", "api_keys.id")
-        .orderBy("api_key_secrets.created_at", "desc")
-        .orderBy("api_key_secrets.hash")
-        .limit(1)
-        .as("prefix"),
-    );
+    return db
+      .selectFrom("api_keys")
+      .selectAll("api_keys")
+      .select((eb) =>
+        eb
+          .selectFrom("api_key_secrets")
+          .select("api_key_secrets.prefix")
+          .whereRef("api_key_secrets.key_id", "=", "api_keys.id")
+          .orderBy("api_key_secrets.created_at", "desc")
+          .orderBy("api_key_secrets.hash")
+          .limit(1)
+          .as("prefix"),
+      );
   }
 
   private async readKey(db: Kysely<Database>, id: string): Promise<ApiKeyRecord | undefined> {
@@ -103,7 +106,16 @@ export class KyselyStore implements Store {
           .insertInto("api_key_secrets")
           .values({ hash: key.secret.hash, key_id: key.id, prefix: key.secret.prefix, created_at: key.createdAt, expires_at: null })
           .execute();
-        return { id: key.id, name: key.name, role: key.role, targets: key.targets, prefix: key.secret.prefix, createdAt: key.createdAt, expiresAt: key.expiresAt, revokedAt: null };
+        return {
+          id: key.id,
+          name: key.name,
+          role: key.role,
+          targets: key.targets,
+          prefix: key.secret.prefix,
+          createdAt: key.createdAt,
+          expiresAt: key.expiresAt,
+          revokedAt: null,
+        };
       }),
     );
   }
@@ -190,7 +202,11 @@ export class KyselyStore implements Store {
           .returning("version")
           .executeTakeFirst();
         if (bumped === undefined) return undefined;
-        await trx.updateTable("templates").set({ etag: next.etagFor(Number(bumped.version)) }).where("id", "=", id).execute();
+        await trx
+          .updateTable("templates")
+          .set({ etag: next.etagFor(Number(bumped.version)) })
+          .where("id", "=", id)
+          .execute();
         const row = await trx.selectFrom("templates").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
         return toTemplate(row);
       }),
@@ -206,7 +222,14 @@ export class KyselyStore implements Store {
 
   listTemplates(page: Page): Promise<TemplateMeta[]> {
     return guard(async () => {
-      const rows = await this.db.selectFrom("templates").select(META_COLUMNS).orderBy("created_at").orderBy("id").limit(page.limit).offset(page.offset).execute();
+      const rows = await this.db
+        .selectFrom("templates")
+        .select(META_COLUMNS)
+        .orderBy("created_at")
+        .orderBy("id")
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute();
       return rows.map(toMeta);
     });
   }

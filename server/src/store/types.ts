@@ -69,7 +69,10 @@ export interface Store {
   rotateKey(id: string, secret: { hash: string; prefix: string }, now: string, oldSecretsEndAt: string | null): Promise<ApiKeyRecord | undefined>;
 
   createTemplate(template: TemplateRecord): Promise<TemplateRecord>;
-  replaceTemplate(id: string, next: { name: string; body: string; etagFor: (version: number) => string; updatedAt: string }): Promise<TemplateRecord | undefined>;
+  replaceTemplate(
+    id: string,
+    next: { name: string; body: string; etagFor: (version: number) => string; updatedAt: string },
+  ): Promise<TemplateRecord | undefined>;
   getTemplate(id: string): Promise<TemplateRecord | undefined>;
   listTemplates(page: Page): Promise<TemplateMeta[]>;
   deleteTemplate(id: string): Promise<boolean>;

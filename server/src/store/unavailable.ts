@@ -3,7 +3,8 @@ import { StoreUnavailableError } from "./types.js";
 // Connection-level failures (database down, restarting, unreachable, overloaded) as opposed to bugs.
 const NET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "ENOTFOUND", "EPIPE", "EHOSTUNREACH", "EAI_AGAIN"]);
 const SQLITE_CODES = /^SQLITE_(BUSY|LOCKED|IOERR|CANTOPEN|FULL|READONLY|NOTADB|CORRUPT)/;
-const PG_MESSAGES = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|not queryable|database system is (starting up|shutting down)|driver has already been destroyed|database connection is not open/i;
+const PG_MESSAGES =
+  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|not queryable|database system is (starting up|shutting down)|driver has already been destroyed|database connection is not open/i;
 
 export function isUnavailable(err: unknown): boolean {
   if (err instanceof StoreUnavailableError) return true;

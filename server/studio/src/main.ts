@@ -6,8 +6,8 @@
 import { html } from "htm/preact";
 import { render } from "preact";
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
-import { api, ApiFailure, clearKey, readKey, saveKey, type Issue } from "./api.js";
-import { Issues, describeFailure } from "./issues.js";
+import { ApiFailure, api, clearKey, type Issue, readKey, saveKey } from "./api.js";
+import { describeFailure, Issues } from "./issues.js";
 
 interface TemplateMeta {
   id: string;
@@ -88,7 +88,10 @@ function App() {
   const changed = () => setListVersion((v) => v + 1);
   return html`
     <header class="top">
-      <h1><a href=${STUDIO} onClick=${(e: Event) => (e.preventDefault(), navigate(null))}>mailrender studio</a></h1>
+      <h1><a href=${STUDIO} onClick=${(e: Event) => {
+        e.preventDefault();
+        navigate(null);
+      }}>mailrender studio</a></h1>
       <span class="spacer"></span>
       <a href="/docs">API docs</a>
       <button type="button" onClick=${signOut}>Sign out</button>
@@ -96,12 +99,20 @@ function App() {
     <main class="layout">
       <div>
         <${TemplateList} selected=${selected} version=${listVersion} />
-        <${CreateTemplate} onCreated=${(id: string) => (changed(), navigate(id))} />
+        <${CreateTemplate} onCreated=${(id: string) => {
+          changed();
+          navigate(id);
+        }} />
       </div>
       <div>
-        ${selected === null
-          ? html`<section class="card"><h2>No template open</h2><p class="muted">Pick a template on the left, or create one from a file, pasted JSON or a starter.</p></section>`
-          : html`<${TemplateView} key=${selected} id=${selected} onChanged=${changed} onDeleted=${() => (changed(), navigate(null))} />`}
+        ${
+          selected === null
+            ? html`<section class="card"><h2>No template open</h2><p class="muted">Pick a template on the left, or create one from a file, pasted JSON or a starter.</p></section>`
+            : html`<${TemplateView} key=${selected} id=${selected} onChanged=${changed} onDeleted=${() => {
+                changed();
+                navigate(null);
+              }} />`
+        }
       </div>
     </main>
   `;
@@ -147,22 +158,27 @@ function TemplateList({ selected, version }: { selected: string | null; version:
     <section class="card" aria-labelledby="list-title">
       <h2 id="list-title">Templates</h2>
       ${error && html`<p class="bad" role="alert">${error}</p>`}
-      ${templates === null
-        ? html`<p class="muted">Loading…</p>`
-        : templates.length === 0
-          ? html`<p class="muted">No templates yet.</p>`
-          : html`<table>
+      ${
+        templates === null
+          ? html`<p class="muted">Loading…</p>`
+          : templates.length === 0
+            ? html`<p class="muted">No templates yet.</p>`
+            : html`<table>
               <thead><tr><th>Name</th><th>Version</th><th>Updated</th></tr></thead>
               <tbody>
                 ${templates.map(
                   (t) => html`<tr class=${t.id === selected ? "current" : ""}>
-                    <td><a href=${`${STUDIO}/templates/${t.id}`} aria-current=${t.id === selected ? "page" : undefined} onClick=${(e: Event) => (e.preventDefault(), navigate(t.id))}>${t.name || "(no name)"}</a><div class="muted mono">${t.id.slice(0, 8)}</div></td>
+                    <td><a href=${`${STUDIO}/templates/${t.id}`} aria-current=${t.id === selected ? "page" : undefined} onClick=${(e: Event) => {
+                      e.preventDefault();
+                      navigate(t.id);
+                    }}>${t.name || "(no name)"}</a><div class="muted mono">${t.id.slice(0, 8)}</div></td>
                     <td>${t.version}</td>
                     <td title=${t.updated_at}>${new Date(t.updated_at).toLocaleString()}</td>
                   </tr>`,
                 )}
               </tbody>
-            </table>`}
+            </table>`
+      }
     </section>
   `;
 }
@@ -201,9 +217,16 @@ function TemplateSource({ label, action, onSubmit }: { label: string; action: st
     <div>
       <div
         class=${`drop${over ? " over" : ""}`}
-        onDragOver=${(e: DragEvent) => (e.preventDefault(), setOver(true))}
+        onDragOver=${(e: DragEvent) => {
+          e.preventDefault();
+          setOver(true);
+        }}
         onDragLeave=${() => setOver(false)}
-        onDrop=${(e: DragEvent) => (e.preventDefault(), setOver(false), void readFile(e.dataTransfer?.files[0]))}
+        onDrop=${(e: DragEvent) => {
+          e.preventDefault();
+          setOver(false);
+          void readFile(e.dataTransfer?.files[0]);
+        }}
       >
         Drop a template JSON file here, or
         <button type="button" onClick=${() => fileInput.current?.click()}>choose a file</button>
@@ -241,9 +264,11 @@ function CreateTemplate({ onCreated }: { onCreated: (id: string) => void }) {
     <section class="card" aria-labelledby="create-title">
       <h2 id="create-title">New template</h2>
       <${TemplateSource} label="New template" action="Create template" onSubmit=${create} />
-      ${starters.length > 0 &&
-      html`<h3>From a starter</h3>
-        <div class="row">${starters.map((s) => html`<button type="button" onClick=${() => void fromStarter(s)}>${s.name}</button>`)}</div>`}
+      ${
+        starters.length > 0 &&
+        html`<h3>From a starter</h3>
+        <div class="row">${starters.map((s) => html`<button type="button" onClick=${() => void fromStarter(s)}>${s.name}</button>`)}</div>`
+      }
       ${error && html`<p class="bad" role="alert">${error}</p>`}
     </section>
   `;
@@ -260,11 +285,16 @@ function TemplateView({ id, onChanged, onDeleted }: { id: string; onChanged: () 
   const [revision, setRevision] = useState(0);
 
   useEffect(() => {
-    Promise.all([api<TemplateMeta & { template: unknown }>("GET", `/api/v1/templates/${id}`), api<{ dynamic_data: unknown; saved: boolean }>("GET", `/api/v1/templates/${id}/sample`)])
+    Promise.all([
+      api<TemplateMeta & { template: unknown }>("GET", `/api/v1/templates/${id}`),
+      api<{ dynamic_data: unknown; saved: boolean }>("GET", `/api/v1/templates/${id}/sample`),
+    ])
       .then(([template, s]) => {
         setMeta(template);
         setSample((current) => current ?? JSON.stringify(s.dynamic_data, null, 2));
-        setSampleState((current) => current || (s.saved ? "Saved sample data" : "Sample data built from the template's merge tags and context keys (not saved yet)"));
+        setSampleState(
+          (current) => current || (s.saved ? "Saved sample data" : "Sample data built from the template's merge tags and context keys (not saved yet)"),
+        );
       })
       .catch((err: unknown) => setLoadError(describeFailure(err)));
   }, [id, revision]);
@@ -281,7 +311,10 @@ function TemplateView({ id, onChanged, onDeleted }: { id: string; onChanged: () 
     }
     const timer = setTimeout(() => {
       api<Preview>("POST", `/api/v1/templates/${id}/preview`, { dynamic_data: data })
-        .then((p) => (setPreview(p), setPreviewError(null)))
+        .then((p) => {
+          setPreview(p);
+          setPreviewError(null);
+        })
         .catch((err: unknown) => setPreviewError({ message: describeFailure(err), issues: err instanceof ApiFailure ? err.issues : [] }));
     }, 250);
     return () => clearTimeout(timer);
@@ -380,9 +413,11 @@ function PreviewPanels({ preview, name }: { preview: Preview; name: string }) {
         ${htmlOut.bytes > clip ? html`<span class="bad">Gmail will clip this message</span>` : html`<span class="ok">under the limit</span>`}</p>
       <div class="meter" role="meter" aria-label="HTML size against Gmail's clipping limit" aria-valuemin="0" aria-valuemax=${clip} aria-valuenow=${htmlOut.bytes}><span class=${htmlOut.bytes > clip ? "over" : ""} style=${`width:${share}%`}></span></div>
       <h3>Warnings</h3>
-      ${warnings.size === 0
-        ? html`<p class="ok" data-testid="warnings">No warnings.</p>`
-        : html`<ul class="warnings" data-testid="warnings">${[...warnings.values()].map((w) => html`<li><strong>${w.code}</strong> ${w.message}${w.path.length ? html` <span class="mono">at ${w.path.join(".")}</span>` : ""}</li>`)}</ul>`}
+      ${
+        warnings.size === 0
+          ? html`<p class="ok" data-testid="warnings">No warnings.</p>`
+          : html`<ul class="warnings" data-testid="warnings">${[...warnings.values()].map((w) => html`<li><strong>${w.code}</strong> ${w.message}${w.path.length ? html` <span class="mono">at ${w.path.join(".")}</span>` : ""}</li>`)}</ul>`
+      }
     </section>
     <section class="card" aria-labelledby="text-title">
       <h2 id="text-title">Plain text</h2>
@@ -405,21 +440,25 @@ function VisibilityPanel({ decisions }: { decisions: Decision[] }) {
     <section class="card" aria-labelledby="visibility-title">
       <h2 id="visibility-title">Visibility for this sample</h2>
       <p class="muted">${decisions.filter((d) => d.visible).length} of ${decisions.length} nodes shown. Nodes without rules that are shown are not listed.</p>
-      ${conditional.length === 0
-        ? html`<p>Nothing in this template depends on the context.</p>`
-        : html`<table data-testid="visibility">
+      ${
+        conditional.length === 0
+          ? html`<p>Nothing in this template depends on the context.</p>`
+          : html`<table data-testid="visibility">
             <thead><tr><th>Node</th><th>Shown</th><th>Why</th></tr></thead>
             <tbody>
               ${conditional.map(
                 (d) => html`<tr class=${d.visible ? "" : "hidden-node"}>
                   <td><span class="mono">${d.id}</span> <span class="muted">${d.block ?? d.kind}</span><div class="muted mono">${d.path.join(".")}</div></td>
                   <td>${d.visible ? html`<span class="ok">shown</span>` : html`<span class="bad">hidden</span>`}${d.hiddenOn.length > 0 ? html`<div class="muted">hidden on ${d.hiddenOn.join(" and ")}</div>` : ""}</td>
-                  <td>${d.reason}${d.rules.length > 0 &&
-                    html`<ul>${d.rules.map((r) => html`<li class=${r.passed ? "ok" : "bad"}><span class="mono">${r.tag} ${r.operator} ${JSON.stringify(r.value)}</span> — context has ${r.actual === null ? "no value" : JSON.stringify(r.actual)}: ${r.passed ? "passed" : "failed"}</li>`)}</ul>`}</td>
+                  <td>${d.reason}${
+                    d.rules.length > 0 &&
+                    html`<ul>${d.rules.map((r) => html`<li class=${r.passed ? "ok" : "bad"}><span class="mono">${r.tag} ${r.operator} ${JSON.stringify(r.value)}</span> — context has ${r.actual === null ? "no value" : JSON.stringify(r.actual)}: ${r.passed ? "passed" : "failed"}</li>`)}</ul>`
+                  }</td>
                 </tr>`,
               )}
             </tbody>
-          </table>`}
+          </table>`
+      }
     </section>
   `;
 }

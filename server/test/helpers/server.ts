@@ -1,6 +1,6 @@
 import { generateApiKey } from "../../src/auth/keys.js";
-import { DEFAULTS, type DatabaseConfig, type ServerConfig } from "../../src/config.js";
-import { startServer, type RunningServer } from "../../src/server.js";
+import { type DatabaseConfig, DEFAULTS, type ServerConfig } from "../../src/config.js";
+import { type RunningServer, startServer } from "../../src/server.js";
 
 export interface TestServer extends RunningServer {
   adminKey: string;
@@ -41,7 +41,8 @@ export interface ApiResponse {
   status: number;
   headers: Headers;
   text: string;
-  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- test convenience
+  // biome-ignore lint/suspicious/noExplicitAny: tests read response fields directly
+  json: any;
 }
 
 export interface RequestOptions {

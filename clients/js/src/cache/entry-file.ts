@@ -3,7 +3,7 @@
  * not pass (truncated, hand-edited, another version's format) is treated as a miss, never an error.
  */
 import { RENDER_TARGETS } from "../constants.js";
-import type { CacheEntry, CachedScope } from "./types.js";
+import type { CachedScope, CacheEntry } from "./types.js";
 
 const FORMAT = 1;
 

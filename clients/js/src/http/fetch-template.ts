@@ -6,7 +6,7 @@
 import type { RenderTarget, ValidationIssue } from "@mailrender/engine";
 import { RENDER_TARGETS, TEMPLATE_PATH, USER_AGENT } from "../constants.js";
 import { codeForStatus, MailrenderError } from "../errors.js";
-import { parseRetryAfter, type Attempt } from "./retry.js";
+import { type Attempt, parseRetryAfter } from "./retry.js";
 
 export interface FetchSettings {
   readonly baseUrl: string;
@@ -49,7 +49,8 @@ function errorFromResponse(status: number, text: string): MailrenderError {
     body = undefined;
   }
   const message = isRecord(body) && typeof body["message"] === "string" ? body["message"] : `The service answered HTTP ${status}`;
-  const issues = isRecord(body) && Array.isArray(body["issues"]) ? body["issues"].filter(isIssue).map((i) => ({ loc: i.loc.map(String), msg: i.msg, type: i.type })) : [];
+  const issues =
+    isRecord(body) && Array.isArray(body["issues"]) ? body["issues"].filter(isIssue).map((i) => ({ loc: i.loc.map(String), msg: i.msg, type: i.type })) : [];
   return new MailrenderError(codeForStatus(status), status, message, issues);
 }
 

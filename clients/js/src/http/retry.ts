@@ -48,7 +48,12 @@ export function backoffDelay(retryIndex: number, policy: RetryPolicy): number {
 }
 
 /** Milliseconds to wait before retry `retryIndex` (0-based), or undefined to stop and report `error`. */
-export function retryDelay(error: MailrenderError, retryAfterMs: number | undefined, retryIndex: number, policy: RetryPolicy = DEFAULT_RETRY_POLICY): number | undefined {
+export function retryDelay(
+  error: MailrenderError,
+  retryAfterMs: number | undefined,
+  retryIndex: number,
+  policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+): number | undefined {
   if (retryIndex >= policy.retries || !isRetryable(error)) return undefined;
   // The server's Retry-After wins over our schedule; one longer than we are willing to wait ends the tries.
   if (retryAfterMs !== undefined) return retryAfterMs > policy.maxRetryAfterMs ? undefined : retryAfterMs;

@@ -30,4 +30,4 @@ for (let round = 0; round < (job.rounds ?? 1); round++) {
     }
   }
 }
-process.stdout.write(JSON.stringify({ outputs, stale, networkCalls, errors, listed: client.listCached() }) + "\n");
+process.stdout.write(`${JSON.stringify({ outputs, stale, networkCalls, errors, listed: client.listCached() })}\n`);

@@ -63,7 +63,11 @@ export interface ScriptedFault {
  * Answers the first requests with `faults` in order, then proxies every later request to `upstream`
  * unchanged (method, path, headers), returning the upstream answer as it is, less `stripHeaders`.
  */
-export async function flakyProxy(upstream: string, faults: readonly ScriptedFault[], stripHeaders: readonly string[] = []): Promise<FaultServer & { readonly times: number[] }> {
+export async function flakyProxy(
+  upstream: string,
+  faults: readonly ScriptedFault[],
+  stripHeaders: readonly string[] = [],
+): Promise<FaultServer & { readonly times: number[] }> {
   let hits = 0;
   const times: number[] = [];
   const server = http.createServer((req, res) => {

@@ -7,7 +7,7 @@
  * `requests()` first sends a marker request and waits for its log line, so every earlier request has
  * been logged by the time it counts.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";

@@ -3,6 +3,7 @@
 Template JSON is fetched from the service (and cached); rendering runs in a local engine process, so
 merge tags and context never leave this machine.
 """
+
 from ._async_client import AsyncMailrenderClient
 from ._client import MailrenderClient
 from ._constants import VERSION as __version__

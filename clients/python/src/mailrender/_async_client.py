@@ -6,6 +6,7 @@ an asyncio future: the event loop never blocks, no thread sits waiting for an an
 of tasks' renders pipeline through the one engine process. Disk-cache file operations also run in the
 thread pool.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -16,7 +17,7 @@ import time
 import warnings
 from concurrent.futures import ThreadPoolExecutor
 from types import TracebackType
-from typing import Callable, Dict, List, Optional, Tuple, Type, TypeVar, cast
+from typing import Callable, Optional, TypeVar, cast
 
 import httpx
 
@@ -29,7 +30,7 @@ from ._engine_discovery import find_engine
 from ._types import CacheConfig, DynamicData, RenderResult, RenderTarget
 
 _T = TypeVar("_T")
-_FlightKey = Tuple[str, str]
+_FlightKey = tuple[str, str]
 #: Threads only write engine requests and use a disk cache; no thread waits for an engine answer.
 _RENDER_THREADS = 4
 
@@ -48,17 +49,23 @@ class AsyncMailrenderClient:
         engine_path: Optional[str] = None,
     ) -> None:
         env = dict(os.environ)
-        self._settings = core.resolve_settings(api_key=api_key, base_url=base_url, timeout=timeout, cache=cache, engine_path=engine_path, env=env)
+        self._settings = core.resolve_settings(
+            api_key=api_key, base_url=base_url, timeout=timeout, cache=cache, engine_path=engine_path, env=env
+        )
         if http_client is not None and not isinstance(cast(object, http_client), httpx.AsyncClient):
-            raise TypeError("AsyncMailrenderClient: http_client must be an httpx.AsyncClient (MailrenderClient takes an httpx.Client)")
+            raise TypeError(
+                "AsyncMailrenderClient: http_client must be an httpx.AsyncClient (MailrenderClient takes an httpx.Client)"
+            )
         engine = find_engine(self._settings.engine_path, env)
         self._owns_http = http_client is None
         self._http = http_client if http_client is not None else httpx.AsyncClient()
-        self._cache: CacheStore = make_cache(self._settings.cache.type, self._settings.cache.path, self._settings.cache.max_entries)
+        self._cache: CacheStore = make_cache(
+            self._settings.cache.type, self._settings.cache.path, self._settings.cache.max_entries
+        )
         self._fingerprint = core.key_fingerprint(self._settings.api_key)
         self._engine = EngineRunner(engine, env)
         self._executor = ThreadPoolExecutor(max_workers=_RENDER_THREADS, thread_name_prefix="mailrender-render")
-        self._flights: Dict[_FlightKey, "asyncio.Future[core.Resolved]"] = {}
+        self._flights: dict[_FlightKey, asyncio.Future[core.Resolved]] = {}
         self._cache_write_warned = False
         self._closed = False
 
@@ -107,7 +114,7 @@ class AsyncMailrenderClient:
     # Plain methods, as in the maildeno SDK: a ported ``client.clear_cache()`` without ``await`` must
     # clear the cache, not create a coroutine nobody runs. Each is a few file operations at most.
 
-    def list_cached(self) -> List[str]:
+    def list_cached(self) -> list[str]:
         return self._cache.list()
 
     def delete_cached(self, template_id: str) -> bool:
@@ -118,7 +125,11 @@ class AsyncMailrenderClient:
 
     def invalidate(self, template_id: str) -> bool:
         """Deprecated since 2.0.0: use ``delete_cached(template_id)``."""
-        warnings.warn("AsyncMailrenderClient.invalidate() is deprecated; use delete_cached(template_id)", DeprecationWarning, stacklevel=2)
+        warnings.warn(
+            "AsyncMailrenderClient.invalidate() is deprecated; use delete_cached(template_id)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
         return self.delete_cached(template_id)
 
     # ---------------------------------------------------------------- lifecycle
@@ -133,10 +144,12 @@ class AsyncMailrenderClient:
         if self._owns_http:
             await self._http.aclose()
 
-    async def __aenter__(self) -> "AsyncMailrenderClient":
+    async def __aenter__(self) -> AsyncMailrenderClient:
         return self
 
-    async def __aexit__(self, exc_type: Optional[Type[BaseException]], exc: Optional[BaseException], tb: Optional[TracebackType]) -> None:
+    async def __aexit__(
+        self, exc_type: Optional[type[BaseException]], exc: Optional[BaseException], tb: Optional[TracebackType]
+    ) -> None:
         await self.aclose()
 
     def _check_open(self) -> None:
@@ -176,7 +189,9 @@ class AsyncMailrenderClient:
         if hit is not None:
             return core.Resolved(hit, stale=False)
         outcome = await self._fetch(request.template_id, request.target, cached.etag if cached is not None else None)
-        settled = core.settle_fetch(request.template_id, request.target, cached, outcome, self._fingerprint, time.time())
+        settled = core.settle_fetch(
+            request.template_id, request.target, cached, outcome, self._fingerprint, time.time()
+        )
         if settled.drop:
             await self._cache_call(self._cache.delete, request.template_id)
         if settled.store is not None:
@@ -210,4 +225,8 @@ class AsyncMailrenderClient:
         except OSError as error:
             if not self._cache_write_warned:
                 self._cache_write_warned = True
-                warnings.warn(f"mailrender: could not write the template cache ({error}); rendering continues uncached", RuntimeWarning, stacklevel=2)
+                warnings.warn(
+                    f"mailrender: could not write the template cache ({error}); rendering continues uncached",
+                    RuntimeWarning,
+                    stacklevel=2,
+                )

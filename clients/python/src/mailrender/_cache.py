@@ -3,13 +3,16 @@
 Disk layout is the JS client's (one ``<encoded id>.json`` per template, same entry format), so a JS
 and a Python service on one machine may share a folder.
 """
+
 from __future__ import annotations
 
+import builtins
+import contextlib
 import os
 import secrets
 import threading
 from collections import OrderedDict
-from typing import Dict, List, Optional, Protocol, Tuple
+from typing import Optional, Protocol
 from urllib.parse import unquote
 
 from ._core import CacheEntry, cache_file_name, parse_entry, serialize_entry
@@ -22,7 +25,7 @@ class CacheStore(Protocol):
     def get(self, template_id: str) -> Optional[CacheEntry]: ...
     def set(self, entry: CacheEntry) -> None: ...
     def delete(self, template_id: str) -> bool: ...
-    def list(self) -> List[str]: ...
+    def list(self) -> builtins.list[str]: ...
     def clear(self) -> None: ...
 
 
@@ -33,7 +36,7 @@ class MemoryCache:
 
     def __init__(self, max_entries: int) -> None:
         self._max = max_entries
-        self._entries: "OrderedDict[str, CacheEntry]" = OrderedDict()
+        self._entries: OrderedDict[str, CacheEntry] = OrderedDict()
         self._lock = threading.Lock()
 
     def get(self, template_id: str) -> Optional[CacheEntry]:
@@ -51,7 +54,7 @@ class MemoryCache:
         with self._lock:
             return self._entries.pop(template_id, None) is not None
 
-    def list(self) -> List[str]:
+    def list(self) -> builtins.list[str]:
         with self._lock:
             return list(self._entries)
 
@@ -84,7 +87,7 @@ class DiskCache:
         self.dir = os.path.abspath(path)
         self._max = max_entries
         self._lock = threading.Lock()
-        self._memo: Dict[str, Tuple[Tuple[int, int, int], CacheEntry]] = {}
+        self._memo: dict[str, tuple[tuple[int, int, int], CacheEntry]] = {}
 
     def _file(self, template_id: str) -> str:
         return os.path.join(self.dir, cache_file_name(template_id))
@@ -117,10 +120,8 @@ class DiskCache:
                 f.write(serialize_entry(entry))
             os.replace(temp, os.path.join(self.dir, name))
         except BaseException:
-            try:
+            with contextlib.suppress(OSError):
                 os.unlink(temp)
-            except OSError:
-                pass
             raise
         self._evict()
 
@@ -134,12 +135,12 @@ class DiskCache:
         except FileNotFoundError:
             return False
 
-    def list(self) -> List[str]:
+    def list(self) -> builtins.list[str]:
         try:
             names = sorted(n for n in os.listdir(self.dir) if _is_entry_file(n))
         except FileNotFoundError:
             return []
-        ids: List[str] = []
+        ids: list[str] = []
         for name in names:
             if not name.startswith("~"):
                 ids.append(unquote(name[: -len(_SUFFIX)]))
@@ -164,28 +165,22 @@ class DiskCache:
             return
         for name in names:
             if _is_entry_file(name) or (name.startswith(".") and name.endswith(_TEMP_SUFFIX)):
-                try:
+                with contextlib.suppress(FileNotFoundError):
                     os.unlink(os.path.join(self.dir, name))
-                except FileNotFoundError:
-                    pass
 
     def _evict(self) -> None:
         """Keeps at most max_entries files, dropping those written longest ago (a write is a fetch or a 304)."""
         names = [n for n in os.listdir(self.dir) if _is_entry_file(n)]
         if len(names) <= self._max:
             return
-        aged: List[Tuple[int, str]] = []
+        aged: list[tuple[int, str]] = []
         for name in names:
-            try:
+            with contextlib.suppress(FileNotFoundError):  # removed meanwhile by another process
                 aged.append((os.stat(os.path.join(self.dir, name)).st_mtime_ns, name))
-            except FileNotFoundError:
-                pass  # removed meanwhile by another process
         aged.sort()
         for _, name in aged[: max(0, len(aged) - self._max)]:
-            try:
+            with contextlib.suppress(FileNotFoundError):
                 os.unlink(os.path.join(self.dir, name))
-            except FileNotFoundError:
-                pass
 
 
 def make_cache(kind: str, path: str, max_entries: int) -> CacheStore:

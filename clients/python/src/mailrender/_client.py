@@ -5,6 +5,7 @@ Order of a render: check the arguments → cached entry fresh and in scope? rend
 copy (stale-on-error) → render through the engine process. Merge tags and context go only to the
 local engine process, never to the service.
 """
+
 from __future__ import annotations
 
 import os
@@ -14,7 +15,7 @@ import time
 import warnings
 from concurrent.futures import Future
 from types import TracebackType
-from typing import Dict, List, Optional, Tuple, Type, cast
+from typing import Optional, cast
 
 import httpx
 
@@ -25,7 +26,7 @@ from ._engine import EngineRunner
 from ._engine_discovery import find_engine
 from ._types import CacheConfig, DynamicData, RenderResult, RenderTarget
 
-_FlightKey = Tuple[str, str]
+_FlightKey = tuple[str, str]
 
 
 def describe_http_error(error: httpx.HTTPError) -> str:
@@ -54,17 +55,23 @@ class MailrenderClient:
         engine_path: Optional[str] = None,
     ) -> None:
         env = dict(os.environ)
-        self._settings = core.resolve_settings(api_key=api_key, base_url=base_url, timeout=timeout, cache=cache, engine_path=engine_path, env=env)
+        self._settings = core.resolve_settings(
+            api_key=api_key, base_url=base_url, timeout=timeout, cache=cache, engine_path=engine_path, env=env
+        )
         if http_client is not None and not isinstance(cast(object, http_client), httpx.Client):
-            raise TypeError("MailrenderClient: http_client must be an httpx.Client (AsyncMailrenderClient takes an httpx.AsyncClient)")
+            raise TypeError(
+                "MailrenderClient: http_client must be an httpx.Client (AsyncMailrenderClient takes an httpx.AsyncClient)"
+            )
         # Found now, so a missing engine fails at construction; the process itself starts on first render.
         engine = find_engine(self._settings.engine_path, env)
         self._owns_http = http_client is None
         self._http = http_client if http_client is not None else httpx.Client()
-        self._cache: CacheStore = make_cache(self._settings.cache.type, self._settings.cache.path, self._settings.cache.max_entries)
+        self._cache: CacheStore = make_cache(
+            self._settings.cache.type, self._settings.cache.path, self._settings.cache.max_entries
+        )
         self._fingerprint = core.key_fingerprint(self._settings.api_key)
         self._engine = EngineRunner(engine, env)
-        self._flights: Dict[_FlightKey, "Future[core.Resolved]"] = {}
+        self._flights: dict[_FlightKey, Future[core.Resolved]] = {}
         self._flights_lock = threading.Lock()
         self._cache_write_warned = False
         self._closed = False
@@ -108,7 +115,7 @@ class MailrenderClient:
 
     # ---------------------------------------------------------------- cache management
 
-    def list_cached(self) -> List[str]:
+    def list_cached(self) -> list[str]:
         """Ids of the cached templates (fresh or expired)."""
         return self._cache.list()
 
@@ -121,7 +128,11 @@ class MailrenderClient:
 
     def invalidate(self, template_id: str) -> bool:
         """Deprecated since 2.0.0: use ``delete_cached(template_id)``."""
-        warnings.warn("MailrenderClient.invalidate() is deprecated; use delete_cached(template_id)", DeprecationWarning, stacklevel=2)
+        warnings.warn(
+            "MailrenderClient.invalidate() is deprecated; use delete_cached(template_id)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
         return self.delete_cached(template_id)
 
     # ---------------------------------------------------------------- lifecycle
@@ -135,10 +146,12 @@ class MailrenderClient:
         if self._owns_http:
             self._http.close()
 
-    def __enter__(self) -> "MailrenderClient":
+    def __enter__(self) -> MailrenderClient:
         return self
 
-    def __exit__(self, exc_type: Optional[Type[BaseException]], exc: Optional[BaseException], tb: Optional[TracebackType]) -> None:
+    def __exit__(
+        self, exc_type: Optional[type[BaseException]], exc: Optional[BaseException], tb: Optional[TracebackType]
+    ) -> None:
         self.close()
 
     def _check_open(self) -> None:
@@ -149,7 +162,9 @@ class MailrenderClient:
 
     def _resolve(self, request: core.RenderRequest) -> core.Resolved:
         s = self._settings
-        hit = core.fresh_cached(self._cache.get(request.template_id), self._fingerprint, request.target, s.cache.ttl, time.time())
+        hit = core.fresh_cached(
+            self._cache.get(request.template_id), self._fingerprint, request.target, s.cache.ttl, time.time()
+        )
         if hit is not None:
             return core.Resolved(hit, stale=False)
         # Concurrent renders of one template and target share one fetch (and its outcome).
@@ -181,7 +196,9 @@ class MailrenderClient:
         if hit is not None:
             return core.Resolved(hit, stale=False)
         outcome = self._fetch(request.template_id, request.target, cached.etag if cached is not None else None)
-        settled = core.settle_fetch(request.template_id, request.target, cached, outcome, self._fingerprint, time.time())
+        settled = core.settle_fetch(
+            request.template_id, request.target, cached, outcome, self._fingerprint, time.time()
+        )
         if settled.drop:
             self._cache.delete(request.template_id)
         if settled.store is not None:
@@ -216,4 +233,8 @@ class MailrenderClient:
         except OSError as error:
             if not self._cache_write_warned:
                 self._cache_write_warned = True
-                warnings.warn(f"mailrender: could not write the template cache ({error}); rendering continues uncached", RuntimeWarning, stacklevel=4)
+                warnings.warn(
+                    f"mailrender: could not write the template cache ({error}); rendering continues uncached",
+                    RuntimeWarning,
+                    stacklevel=4,
+                )

@@ -3,10 +3,10 @@
 Nothing else in the package hard-codes a default. The HTTP ``timeout`` is in seconds (httpx's and the
 maildeno SDK's convention); the cache ``ttl`` is in milliseconds, as in every client (spec/clients.md).
 """
+
 from __future__ import annotations
 
 import platform
-from typing import Tuple
 
 from ._types import RenderTarget
 
@@ -27,10 +27,10 @@ DEFAULT_CACHE_TYPE = "memory"
 DEFAULT_CACHE_TTL_MS = 300_000
 DEFAULT_CACHE_MAX_ENTRIES = 50
 DEFAULT_DISK_CACHE_PATH = ".mailrender-cache"
-CACHE_KEYS: Tuple[str, ...] = ("type", "path", "ttl", "max_entries")
+CACHE_KEYS: tuple[str, ...] = ("type", "path", "ttl", "max_entries")
 
 DEFAULT_TARGET: RenderTarget = "html"
-RENDER_TARGETS: Tuple[RenderTarget, ...] = ("html", "react-email", "mjml")
+RENDER_TARGETS: tuple[RenderTarget, ...] = ("html", "react-email", "mjml")
 
 #: Template fetch retries (connection errors, 429, 5xx only): 2 retries after the first attempt.
 MAX_RETRIES = 2

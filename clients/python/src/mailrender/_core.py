@@ -5,17 +5,18 @@ template fetch request and how to read its answer, the retry schedule, key scope
 stale-on-error, the engine protocol's lines and envelopes. The shells (``_client.py``,
 ``_async_client.py``) only move bytes, sleep and wait, so both behave the same by construction.
 """
+
 from __future__ import annotations
 
 import hashlib
 import json
 import math
 import os
-from collections import OrderedDict
-from collections import abc
+from collections import OrderedDict, abc
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from email.utils import parsedate_to_datetime
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union, cast
+from typing import Any, Callable, Optional, Union, cast
 from urllib.parse import quote, urlsplit
 
 from ._constants import (
@@ -90,7 +91,10 @@ def _resolve_api_key(api_key: Optional[str], env: Mapping[str, str]) -> str:
     if not all(" " <= c <= "~" for c in key):
         # It could not be sent in an Authorization header (httpx would raise UnicodeEncodeError), and
         # no issued key has such characters. The message never shows the key.
-        raise MailrenderError("INVALID_API_KEY", "The API key contains characters that cannot be sent in an HTTP header (only printable ASCII can be): check for a copy-paste accident")
+        raise MailrenderError(
+            "INVALID_API_KEY",
+            "The API key contains characters that cannot be sent in an HTTP header (only printable ASCII can be): check for a copy-paste accident",
+        )
     return key
 
 
@@ -114,7 +118,9 @@ def _resolve_cache(cache: object) -> CacheSettings:
     for key in options:
         if key not in CACHE_KEYS:
             hint = " (Python spells it max_entries)" if key == "maxEntries" else ""
-            raise TypeError(f"MailrenderClient: unknown cache option {key!r}{hint}; known options: {', '.join(CACHE_KEYS)}")
+            raise TypeError(
+                f"MailrenderClient: unknown cache option {key!r}{hint}; known options: {', '.join(CACHE_KEYS)}"
+            )
     kind = options.get("type", DEFAULT_CACHE_TYPE)
     if kind not in ("memory", "disk"):
         raise ValueError(f"MailrenderClient: cache type must be 'memory' or 'disk', got {kind!r}")
@@ -124,8 +130,14 @@ def _resolve_cache(cache: object) -> CacheSettings:
     if not isinstance(path, str) or path.strip() == "":
         raise TypeError("MailrenderClient: cache path must be a non-empty string")
     # Milliseconds, as the service contract, the JS and PHP clients and the maildeno SDK express it.
-    ttl_ms = DEFAULT_CACHE_TTL_MS if "ttl" not in options else _number(options["ttl"], "cache ttl (milliseconds)", 0, False)
-    max_entries = DEFAULT_CACHE_MAX_ENTRIES if "max_entries" not in options else int(_number(options["max_entries"], "cache max_entries", 1, True))
+    ttl_ms = (
+        DEFAULT_CACHE_TTL_MS if "ttl" not in options else _number(options["ttl"], "cache ttl (milliseconds)", 0, False)
+    )
+    max_entries = (
+        DEFAULT_CACHE_MAX_ENTRIES
+        if "max_entries" not in options
+        else int(_number(options["max_entries"], "cache max_entries", 1, True))
+    )
     return CacheSettings(type=kind, path=path, ttl=ttl_ms / 1000, max_entries=max_entries)
 
 
@@ -167,10 +179,15 @@ class RenderRequest:
 
 
 def check_render_request(
-    template_id: object, target: object, dynamic_data: object, minify: object = None, strict: object = None, plain_text: object = None
+    template_id: object,
+    target: object,
+    dynamic_data: object,
+    minify: object = None,
+    strict: object = None,
+    plain_text: object = None,
 ) -> RenderRequest:
     """Checks a render call's arguments; a bad one fails like the service's 422 for a bad body."""
-    issues: List[ValidationIssue] = []
+    issues: list[ValidationIssue] = []
     if not isinstance(template_id, str) or template_id.strip() == "":
         issues.append({"loc": ["template_id"], "msg": "Input should be a non-empty string", "type": "string_type"})
     if target not in RENDER_TARGETS:
@@ -178,11 +195,19 @@ def check_render_request(
         issues.append({"loc": ["target"], "msg": f"Input should be {allowed}", "type": "literal_error"})
     # collections.abc's Mapping: isinstance with typing's alias costs several Python-level calls.
     if dynamic_data is not None and not isinstance(dynamic_data, abc.Mapping):
-        issues.append({"loc": ["dynamic_data"], "msg": "Input should be a dict: {merge_tags, context}", "type": "dict_type"})
+        issues.append(
+            {"loc": ["dynamic_data"], "msg": "Input should be a dict: {merge_tags, context}", "type": "dict_type"}
+        )
     elif isinstance(dynamic_data, abc.Mapping):
         for key in cast("Mapping[str, object]", dynamic_data):
             if key not in ("merge_tags", "context"):
-                issues.append({"loc": ["dynamic_data", str(key)], "msg": "Extra inputs are not permitted", "type": "extra_forbidden"})
+                issues.append(
+                    {
+                        "loc": ["dynamic_data", str(key)],
+                        "msg": "Extra inputs are not permitted",
+                        "type": "extra_forbidden",
+                    }
+                )
     for name, value in (("minify", minify), ("strict", strict), ("plain_text", plain_text)):
         if value is not None and not isinstance(value, bool):
             issues.append({"loc": [name], "msg": "Input should be a valid boolean", "type": "bool_type"})
@@ -215,7 +240,7 @@ class CachedScope:
     """What the key may render, as the service reported it; ``key`` is a fingerprint, never the key."""
 
     key: str
-    targets: Tuple[RenderTarget, ...]
+    targets: tuple[RenderTarget, ...]
     #: False when the service sent no X-Key-Targets: ``targets`` are only those it accepted so far.
     complete: bool
 
@@ -225,7 +250,7 @@ class CacheEntry:
     """One cached template. Expired entries are kept: they are the last good copy for stale-on-error."""
 
     template_id: str
-    template: Dict[str, Any]
+    template: dict[str, Any]
     etag: Optional[str]
     #: When the service last vouched for this copy (200 or 304), seconds since the epoch (wall clock,
     #: because a disk cache is shared by processes).
@@ -251,13 +276,18 @@ def canonical_json(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
-def learned_scope(fingerprint: str, header_targets: Optional[Tuple[RenderTarget, ...]], previous: Optional[CachedScope], target: RenderTarget) -> CachedScope:
+def learned_scope(
+    fingerprint: str,
+    header_targets: Optional[tuple[RenderTarget, ...]],
+    previous: Optional[CachedScope],
+    target: RenderTarget,
+) -> CachedScope:
     """The scope to record after the service accepted a fetch for ``target``."""
     if header_targets is not None:
         return CachedScope(key=fingerprint, targets=header_targets, complete=True)
     # Without the header (an older service), the targets it accepted with ?target= are all we know.
     known = previous.targets if previous is not None and previous.key == fingerprint else ()
-    return CachedScope(key=fingerprint, targets=known if target in known else known + (target,), complete=False)
+    return CachedScope(key=fingerprint, targets=known if target in known else (*known, target), complete=False)
 
 
 def scope_verdict(scope: Optional[CachedScope], fingerprint: str, target: RenderTarget) -> str:
@@ -269,7 +299,9 @@ def scope_verdict(scope: Optional[CachedScope], fingerprint: str, target: Render
     return "forbidden" if scope.complete else "unknown"
 
 
-def fresh_cached(cached: Optional[CacheEntry], fingerprint: str, target: RenderTarget, ttl: float, now: float) -> Optional[CacheEntry]:
+def fresh_cached(
+    cached: Optional[CacheEntry], fingerprint: str, target: RenderTarget, ttl: float, now: float
+) -> Optional[CacheEntry]:
     """The entry to render from without a network call, or None to (re)fetch.
 
     Raises FORBIDDEN when the cached scope says the key may not render ``target``, with no request.
@@ -292,20 +324,20 @@ def fresh_cached(cached: Optional[CacheEntry], fingerprint: str, target: RenderT
 class HttpRequest:
     method: str
     url: str
-    headers: Dict[str, str] = field(repr=False)  # holds the Authorization header
+    headers: dict[str, str] = field(repr=False)  # holds the Authorization header
 
 
 @dataclass(frozen=True)
 class Fetched:
-    template: Dict[str, Any]
+    template: dict[str, Any]
     etag: Optional[str]
-    key_targets: Optional[Tuple[RenderTarget, ...]]
+    key_targets: Optional[tuple[RenderTarget, ...]]
 
 
 @dataclass(frozen=True)
 class NotModified:
     etag: Optional[str]
-    key_targets: Optional[Tuple[RenderTarget, ...]]
+    key_targets: Optional[tuple[RenderTarget, ...]]
 
 
 @dataclass(frozen=True)
@@ -326,7 +358,7 @@ def build_fetch_request(settings: Settings, template_id: str, target: RenderTarg
     return HttpRequest("GET", url, headers)
 
 
-def parse_key_targets(header: Optional[str]) -> Optional[Tuple[RenderTarget, ...]]:
+def parse_key_targets(header: Optional[str]) -> Optional[tuple[RenderTarget, ...]]:
     """``X-Key-Targets: html,mjml`` as known targets; None when the header is absent."""
     if header is None:
         return None
@@ -350,18 +382,20 @@ def parse_retry_after(value: Optional[str], now: float) -> Optional[float]:
 def _is_issue(value: object) -> bool:
     if not isinstance(value, dict):
         return False
-    item = cast("Dict[str, object]", value)
+    item = cast("dict[str, object]", value)
     return isinstance(item.get("loc"), list) and isinstance(item.get("msg"), str) and isinstance(item.get("type"), str)
 
 
-def issues_from(value: object) -> List[ValidationIssue]:
+def issues_from(value: object) -> list[ValidationIssue]:
     if not isinstance(value, list):
         return []
-    out: List[ValidationIssue] = []
-    for raw in cast("List[object]", value):
+    out: list[ValidationIssue] = []
+    for raw in cast("list[object]", value):
         if _is_issue(raw):
-            item = cast("Dict[str, Any]", raw)
-            out.append({"loc": [str(p) for p in cast("List[object]", item["loc"])], "msg": item["msg"], "type": item["type"]})
+            item = cast("dict[str, Any]", raw)
+            out.append(
+                {"loc": [str(p) for p in cast("list[object]", item["loc"])], "msg": item["msg"], "type": item["type"]}
+            )
     return out
 
 
@@ -371,7 +405,7 @@ def _error_from_response(status: int, body: bytes) -> MailrenderError:
         doc: object = json.loads(body)
     except ValueError:
         doc = None
-    info = cast("Dict[str, object]", doc) if isinstance(doc, dict) else {}
+    info = cast("dict[str, object]", doc) if isinstance(doc, dict) else {}
     message = info.get("message")
     text = message if isinstance(message, str) else f"The service answered HTTP {status}"
     return MailrenderError(code_for_status(status), text, status, issues_from(info.get("issues")))
@@ -389,14 +423,20 @@ def interpret_response(status: int, headers: Mapping[str, str], body: bytes, now
         except ValueError:
             doc = None
         if not isinstance(doc, dict):
-            return FetchFailure(MailrenderError("UNKNOWN", "The service answered 200 with a body that is not a template JSON object", 200))
-        return Fetched(cast("Dict[str, Any]", doc), etag, key_targets)
+            return FetchFailure(
+                MailrenderError(
+                    "UNKNOWN", "The service answered 200 with a body that is not a template JSON object", 200
+                )
+            )
+        return Fetched(cast("dict[str, Any]", doc), etag, key_targets)
     return FetchFailure(_error_from_response(status, body), parse_retry_after(headers.get("retry-after"), now))
 
 
 def timeout_failure(settings: Settings) -> FetchFailure:
     # Messages name the service address, never the key.
-    return FetchFailure(MailrenderError("TIMEOUT", f"No answer from {settings.base_url} within {settings.timeout:g} s", 0))
+    return FetchFailure(
+        MailrenderError("TIMEOUT", f"No answer from {settings.base_url} within {settings.timeout:g} s", 0)
+    )
 
 
 def network_failure(settings: Settings, detail: str) -> FetchFailure:
@@ -437,7 +477,12 @@ class Settled:
 
 
 def settle_fetch(
-    template_id: str, target: RenderTarget, cached: Optional[CacheEntry], outcome: FetchOutcome, fingerprint: str, now: float
+    template_id: str,
+    target: RenderTarget,
+    cached: Optional[CacheEntry],
+    outcome: FetchOutcome,
+    fingerprint: str,
+    now: float,
 ) -> Settled:
     if isinstance(outcome, FetchFailure):
         error = outcome.error
@@ -448,11 +493,17 @@ def settle_fetch(
     scope = learned_scope(fingerprint, outcome.key_targets, cached.scope if cached is not None else None, target)
     if isinstance(outcome, NotModified):
         if cached is None:
-            return Settled(None, MailrenderError("UNKNOWN", "The service answered 304 to a request that had no If-None-Match", 304))
+            return Settled(
+                None, MailrenderError("UNKNOWN", "The service answered 304 to a request that had no If-None-Match", 304)
+            )
         entry = replace(cached, etag=outcome.etag or cached.etag, fetched_at=now, scope=scope, ref="")
     else:
-        entry = CacheEntry(template_id=template_id, template=outcome.template, etag=outcome.etag, fetched_at=now, scope=scope)
-    error = forbidden_target(scope.targets, target) if scope_verdict(scope, fingerprint, target) == "forbidden" else None
+        entry = CacheEntry(
+            template_id=template_id, template=outcome.template, etag=outcome.etag, fetched_at=now, scope=scope
+        )
+    error = (
+        forbidden_target(scope.targets, target) if scope_verdict(scope, fingerprint, target) == "forbidden" else None
+    )
     # The entry is stored even when this target is refused: other targets may render from it.
     return Settled(None if error else Resolved(entry, stale=False), error, store=entry)
 
@@ -464,7 +515,11 @@ _ENTRY_FORMAT = 1
 
 
 def serialize_entry(entry: CacheEntry) -> str:
-    scope = None if entry.scope is None else {"key": entry.scope.key, "targets": list(entry.scope.targets), "complete": entry.scope.complete}
+    scope = (
+        None
+        if entry.scope is None
+        else {"key": entry.scope.key, "targets": list(entry.scope.targets), "complete": entry.scope.complete}
+    )
     return json.dumps(
         {
             "format": _ENTRY_FORMAT,
@@ -487,7 +542,7 @@ def parse_entry(text: Union[str, bytes], template_id: Optional[str] = None) -> O
         return None
     if not isinstance(doc, dict):
         return None
-    d = cast("Dict[str, object]", doc)
+    d = cast("dict[str, object]", doc)
     tid, template, etag, fetched = d.get("templateId"), d.get("template"), d.get("etag"), d.get("fetchedAt")
     if d.get("format") != _ENTRY_FORMAT or not isinstance(tid, str) or (template_id is not None and tid != template_id):
         return None
@@ -500,16 +555,18 @@ def parse_entry(text: Union[str, bytes], template_id: Optional[str] = None) -> O
     if raw_scope is not None:
         if not isinstance(raw_scope, dict):
             return None
-        s = cast("Dict[str, object]", raw_scope)
+        s = cast("dict[str, object]", raw_scope)
         key, targets, complete = s.get("key"), s.get("targets"), s.get("complete")
         if not isinstance(key, str) or not isinstance(targets, list) or not isinstance(complete, bool):
             return None
-        listed = cast("List[object]", targets)
-        known: Tuple[RenderTarget, ...] = tuple(t for t in RENDER_TARGETS if t in listed)
+        listed = cast("list[object]", targets)
+        known: tuple[RenderTarget, ...] = tuple(t for t in RENDER_TARGETS if t in listed)
         if len(known) != len(listed):
             return None
         scope = CachedScope(key=key, targets=known, complete=complete)
-    return CacheEntry(template_id=tid, template=cast("Dict[str, Any]", template), etag=etag, fetched_at=fetched / 1000, scope=scope)
+    return CacheEntry(
+        template_id=tid, template=cast("dict[str, Any]", template), etag=etag, fetched_at=fetched / 1000, scope=scope
+    )
 
 
 def cache_file_name(template_id: str) -> str:
@@ -528,18 +585,25 @@ class EngineProtocolError(Exception):
     """The process answered something that is not a protocol-1 envelope (a wrong or broken engine)."""
 
 
-def engine_request_line(request_id: int, entry: CacheEntry, request: RenderRequest, include_template: bool, layout: bool = False, layout_parts: bool = False) -> bytes:
+def engine_request_line(
+    request_id: int,
+    entry: CacheEntry,
+    request: RenderRequest,
+    include_template: bool,
+    layout: bool = False,
+    layout_parts: bool = False,
+) -> bytes:
     """One ``--serve`` request line; the template goes along only when the process may not hold the ref.
 
     ``layout`` asks for output_format "layout" (spec/README.md): the process sends each layout's
     parts once and then only the recipient's values; ``layout_parts`` asks for the parts again.
     """
-    doc: Dict[str, Any] = {"id": request_id, "template_ref": entry.ref, "target": request.target}
+    doc: dict[str, Any] = {"id": request_id, "template_ref": entry.ref, "target": request.target}
     if include_template:
         doc["template"] = entry.template
     if request.dynamic_data is not None:
         doc["dynamic_data"] = request.dynamic_data
-    options: Dict[str, bool] = {}
+    options: dict[str, bool] = {}
     if request.minify is not None:
         options["minify"] = request.minify
     if request.strict is not None:
@@ -576,26 +640,26 @@ class Layouts:
     """
 
     def __init__(self, max_entries: int = LAYOUT_CACHE_MAX_ENTRIES) -> None:
-        self._parts: "OrderedDict[int, List[str]]" = OrderedDict()
+        self._parts: OrderedDict[int, list[str]] = OrderedDict()
         self._max_entries = max_entries
 
     def __len__(self) -> int:
         return len(self._parts)
 
-    def resolve(self, envelope: Dict[str, Any]) -> bool:
+    def resolve(self, envelope: dict[str, Any]) -> bool:
         """Turns an ok layout answer into an ordinary one (``output``) in place; False if its parts
         are not kept (ask again with ``layout_parts``). Any other envelope is left as it is."""
         layout = envelope.get("layout")
         if not isinstance(layout, dict):
             return True
-        layout = cast("Dict[str, Any]", layout)
+        layout = cast("dict[str, Any]", layout)
         layout_id = layout.get("id")
         values = envelope.get("values")
         if not isinstance(layout_id, int) or not isinstance(values, list):
             raise EngineProtocolError(f"the engine sent a malformed layout answer: {str(envelope)[:120]}")
         parts = layout.get("parts")
         if isinstance(parts, list):
-            self._parts[layout_id] = cast("List[str]", parts)
+            self._parts[layout_id] = cast("list[str]", parts)
             if len(self._parts) > self._max_entries:
                 self._parts.popitem(last=False)
         else:
@@ -603,8 +667,8 @@ class Layouts:
             if parts is None:
                 return False
             self._parts.move_to_end(layout_id)
-        parts = cast("List[str]", parts)
-        values = cast("List[str]", values)
+        parts = cast("list[str]", parts)
+        values = cast("list[str]", values)
         if len(values) != len(parts) - 1:
             raise EngineProtocolError(f"the engine sent {len(values)} values for a layout of {len(parts)} parts")
         pieces = [parts[0]] * (2 * len(values) + 1)
@@ -615,7 +679,7 @@ class Layouts:
         return True
 
 
-def parse_envelope(line: bytes) -> Dict[str, Any]:
+def parse_envelope(line: bytes) -> dict[str, Any]:
     try:
         doc: object = json.loads(line)
     except ValueError:
@@ -623,7 +687,7 @@ def parse_envelope(line: bytes) -> Dict[str, Any]:
     # Only "an object" is required here: check_handshake then names a wrong engine's versions.
     if not isinstance(doc, dict):
         raise EngineProtocolError(f"the engine wrote JSON that is not a response envelope: {line[:120]!r}")
-    return cast("Dict[str, Any]", doc)
+    return cast("dict[str, Any]", doc)
 
 
 def check_handshake(envelope: Mapping[str, Any], engine_path: str) -> None:
@@ -643,7 +707,11 @@ def check_handshake(envelope: Mapping[str, Any], engine_path: str) -> None:
 
 def is_ref_unknown(envelope: Mapping[str, Any]) -> bool:
     error = envelope.get("error")
-    return envelope.get("ok") is False and isinstance(error, dict) and cast("Dict[str, object]", error).get("code") == "TEMPLATE_REF_UNKNOWN"
+    return (
+        envelope.get("ok") is False
+        and isinstance(error, dict)
+        and cast("dict[str, object]", error).get("code") == "TEMPLATE_REF_UNKNOWN"
+    )
 
 
 def result_from_envelope(envelope: Mapping[str, Any], request: RenderRequest, stale: bool) -> RenderResult:
@@ -651,11 +719,13 @@ def result_from_envelope(envelope: Mapping[str, Any], request: RenderRequest, st
         output = envelope.get("output")
         if not isinstance(output, str):
             return _raise(MailrenderError("UNKNOWN", "The mailrender engine answered ok without an output"))
-        warnings: List[RenderWarning] = []
+        warnings: list[RenderWarning] = []
         for raw in cast("Sequence[Any]", envelope.get("warnings") or []):
-            w = cast("Dict[str, Any]", raw)
-            path = cast("List[object]", w.get("path") or [])
-            warnings.append(RenderWarning(code=str(w.get("code")), message=str(w.get("message")), path=tuple(str(p) for p in path)))
+            w = cast("dict[str, Any]", raw)
+            path = cast("list[object]", w.get("path") or [])
+            warnings.append(
+                RenderWarning(code=str(w.get("code")), message=str(w.get("message")), path=tuple(str(p) for p in path))
+            )
         return RenderResult(
             output=output,
             target=request.target,
@@ -664,14 +734,21 @@ def result_from_envelope(envelope: Mapping[str, Any], request: RenderRequest, st
             warnings=tuple(warnings),
             text=str(envelope["text"]) if "text" in envelope else None,
         )
-    error = cast("Dict[str, Any]", envelope.get("error") or {})
+    error = cast("dict[str, Any]", envelope.get("error") or {})
     code, message = str(error.get("code")), str(error.get("message"))
     if code == "RENDER_ERROR":
         # 422 like the service's render endpoint gives for the same failure, so both paths compare equal.
         return _raise(MailrenderError("RENDER_ERROR", message, 422, issues_from(error.get("issues"))))
     if code in ("BAD_REQUEST", "REQUEST_TOO_LARGE", "INVALID_JSON"):
         # The engine refused the request itself: the caller's dynamic data (or its size) is the cause.
-        return _raise(MailrenderError("RENDER_ERROR", f"The engine refused the render request ({code}): {message}", 422, issues_from(error.get("issues"))))
+        return _raise(
+            MailrenderError(
+                "RENDER_ERROR",
+                f"The engine refused the render request ({code}): {message}",
+                422,
+                issues_from(error.get("issues")),
+            )
+        )
     return _raise(MailrenderError("UNKNOWN", f"The engine failed ({code}): {message}", 0))
 
 

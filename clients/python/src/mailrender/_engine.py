@@ -11,17 +11,27 @@ A process that dies (killed, crashed) fails the renders waiting on it; each is r
 process, started transparently. A render with no answer in time kills the process (``TIMEOUT``).
 ``close()`` closes stdin, which makes the engine exit 0.
 """
+
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 import weakref
+from collections.abc import Mapping
 from concurrent.futures import Executor, Future
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import Any, Dict, Mapping, Optional, Tuple
+from typing import Any, Optional
 
 from ._constants import ENGINE_RESPONSE_TIMEOUT
-from ._core import CacheEntry, RenderRequest, check_handshake, engine_request_line, engine_speaks_layouts, is_ref_unknown
+from ._core import (
+    CacheEntry,
+    RenderRequest,
+    check_handshake,
+    engine_request_line,
+    engine_speaks_layouts,
+    is_ref_unknown,
+)
 from ._engine_discovery import find_engine
 from ._engine_process import EngineDied, EngineProcess, stop_quietly
 from ._errors import MailrenderError
@@ -39,10 +49,14 @@ class _Attempt:
 
     def after_death(self, died: EngineDied) -> None:
         if self.restarted:
-            raise MailrenderError("UNKNOWN", f"Rendering failed because {died}. If this repeats, check that the engine runs on this machine ({process_hint(self.engine_path)}).", 0) from None
+            raise MailrenderError(
+                "UNKNOWN",
+                f"Rendering failed because {died}. If this repeats, check that the engine runs on this machine ({process_hint(self.engine_path)}).",
+                0,
+            ) from None
         self.restarted = True  # a render is idempotent: once more on a fresh process
 
-    def is_final(self, process: EngineProcess, envelope: Dict[str, Any]) -> bool:
+    def is_final(self, process: EngineProcess, envelope: dict[str, Any]) -> bool:
         if not process.handshake_done:
             try:
                 check_handshake(envelope, process.path)
@@ -56,7 +70,11 @@ class _Attempt:
             return False
         if "layout" in envelope:
             if self.layout_parts:
-                raise MailrenderError("UNKNOWN", "The mailrender engine named a layout without sending its parts, even when asked for them", 0)
+                raise MailrenderError(
+                    "UNKNOWN",
+                    "The mailrender engine named a layout without sending its parts, even when asked for them",
+                    0,
+                )
             self.layout_parts = True  # we dropped this layout's parts: ask for them again
             return False
         return True
@@ -64,15 +82,19 @@ class _Attempt:
 
 def _timed_out(process: EngineProcess) -> MailrenderError:
     process.kill()  # fails every other render waiting on it (each is retried on a new process)
-    return MailrenderError("TIMEOUT", f"The mailrender engine gave no answer within {ENGINE_RESPONSE_TIMEOUT:g} s; it was stopped and will be restarted on the next render", 0)
+    return MailrenderError(
+        "TIMEOUT",
+        f"The mailrender engine gave no answer within {ENGINE_RESPONSE_TIMEOUT:g} s; it was stopped and will be restarted on the next render",
+        0,
+    )
 
 
-def _awaitable(loop: asyncio.AbstractEventLoop, future: "Future[Dict[str, Any]]") -> "asyncio.Future[Dict[str, Any]]":
+def _awaitable(loop: asyncio.AbstractEventLoop, future: Future[dict[str, Any]]) -> asyncio.Future[dict[str, Any]]:
     """The reader thread's answer on the event loop. Unlike asyncio.wrap_future, a cancelled or timed
     out await never cancels ``future``, which the reader thread still completes."""
-    waiter: "asyncio.Future[Dict[str, Any]]" = loop.create_future()
+    waiter: asyncio.Future[dict[str, Any]] = loop.create_future()
 
-    def settle(done: "Future[Dict[str, Any]]") -> None:
+    def settle(done: Future[dict[str, Any]]) -> None:
         if waiter.done():
             return
         error = done.exception()
@@ -81,11 +103,9 @@ def _awaitable(loop: asyncio.AbstractEventLoop, future: "Future[Dict[str, Any]]"
         else:
             waiter.set_exception(error)
 
-    def on_done(done: "Future[Dict[str, Any]]") -> None:
-        try:
+    def on_done(done: Future[dict[str, Any]]) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
             loop.call_soon_threadsafe(settle, done)
-        except RuntimeError:
-            pass  # the loop is closed: nobody waits any more
 
     future.add_done_callback(on_done)
     return waiter
@@ -102,7 +122,7 @@ class EngineRunner:
         self._write_lock = threading.Lock()
         self._next_id = 0
         self._closed = False
-        self._finalizer: "Optional[weakref.finalize[[EngineProcess], EngineRunner]]" = None
+        self._finalizer: Optional[weakref.finalize[[EngineProcess], EngineRunner]] = None
 
     @property
     def pid(self) -> Optional[int]:
@@ -128,18 +148,22 @@ class EngineRunner:
             self._finalizer = weakref.finalize(self, stop_quietly, process)
         return process
 
-    def _send(self, entry: CacheEntry, request: RenderRequest, attempt: "_Attempt") -> "Tuple[EngineProcess, Future[Dict[str, Any]]]":
+    def _send(
+        self, entry: CacheEntry, request: RenderRequest, attempt: _Attempt
+    ) -> tuple[EngineProcess, Future[dict[str, Any]]]:
         with self._write_lock:
             process = self._current()
             self._next_id += 1
             include = attempt.force_template or entry.ref not in process.refs
-            line = engine_request_line(self._next_id, entry, request, include, process.speaks_layouts, attempt.layout_parts)
+            line = engine_request_line(
+                self._next_id, entry, request, include, process.speaks_layouts, attempt.layout_parts
+            )
             future = process.send(self._next_id, line)
             # Marked at write time: the engine reads in order, so a later ref-only line finds it kept.
             process.refs.add(entry.ref)
             return process, future
 
-    def render(self, entry: CacheEntry, request: RenderRequest) -> Dict[str, Any]:
+    def render(self, entry: CacheEntry, request: RenderRequest) -> dict[str, Any]:
         """The engine's envelope for one render (ok or not); MailrenderError when the engine fails."""
         attempt = _Attempt(self._path)
         while True:
@@ -155,7 +179,7 @@ class EngineRunner:
             if attempt.is_final(process, envelope):
                 return envelope
 
-    async def render_async(self, entry: CacheEntry, request: RenderRequest, executor: Executor) -> Dict[str, Any]:
+    async def render_async(self, entry: CacheEntry, request: RenderRequest, executor: Executor) -> dict[str, Any]:
         """``render`` on an event loop: the request is written in ``executor`` (a write may wait for a
         full pipe) and no thread waits for the answer, so any number of renders can be in flight."""
         loop = asyncio.get_running_loop()

@@ -1,10 +1,12 @@
 """Finding the engine executable: ``engine_path=``, ``MAILRENDER_ENGINE_PATH``, or the one in the wheel."""
+
 from __future__ import annotations
 
 import os
 import platform
 import sys
-from typing import Mapping, Optional
+from collections.abc import Mapping
+from typing import Optional
 
 from ._constants import ENGINE_NAME, ENV_ENGINE_PATH
 from ._errors import MailrenderError
@@ -43,7 +45,13 @@ def find_engine(engine_path: Optional[str], env: Mapping[str, str]) -> str:
             )
         return path
     if not os.path.isfile(path):
-        raise MailrenderError("UNKNOWN", f"The mailrender engine given by {source} does not exist: {path}. Fix the path, or unset it to use the engine bundled with the package.", 0)
+        raise MailrenderError(
+            "UNKNOWN",
+            f"The mailrender engine given by {source} does not exist: {path}. Fix the path, or unset it to use the engine bundled with the package.",
+            0,
+        )
     if sys.platform != "win32" and not os.access(path, os.X_OK):
-        raise MailrenderError("UNKNOWN", f"The mailrender engine given by {source} is not executable: {path}. Run chmod +x on it.", 0)
+        raise MailrenderError(
+            "UNKNOWN", f"The mailrender engine given by {source} is not executable: {path}. Run chmod +x on it.", 0
+        )
     return os.path.abspath(path)

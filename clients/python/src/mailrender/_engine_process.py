@@ -5,14 +5,16 @@ request order, so it alone keeps ``Layouts``) and completes the request's future
 their future (threads) or await it (asyncio). When the output ends or breaks, every pending future
 fails with ``EngineDied``. ``EngineRunner`` (``_engine``) decides what to send and retries.
 """
+
 from __future__ import annotations
 
 import collections
+import contextlib
 import subprocess
 import sys
 import threading
 from concurrent.futures import Future
-from typing import IO, Any, Deque, Dict, Optional, Set
+from typing import IO, Any, Optional
 
 from ._core import EngineProtocolError, Layouts, parse_envelope
 from ._engine_discovery import engine_platform
@@ -56,16 +58,19 @@ class EngineProcess:
                 close_fds=True,
             )
         except OSError as error:
-            raise MailrenderError("UNKNOWN", f"Could not start the mailrender engine {path}: {error}. Check that it is the engine for {engine_platform()}.") from None
+            raise MailrenderError(
+                "UNKNOWN",
+                f"Could not start the mailrender engine {path}: {error}. Check that it is the engine for {engine_platform()}.",
+            ) from None
         _widen_pipe(self.popen.stdout)
-        self.pending: Dict[int, "Future[Dict[str, Any]]"] = {}
-        self.refs: Set[str] = set()
+        self.pending: dict[int, Future[dict[str, Any]]] = {}
+        self.refs: set[str] = set()
         self.dead: Optional[str] = None
         self.handshake_done = False
         #: Set by the handshake: ask for output_format "layout" (values only, once the parts are here).
         self.speaks_layouts = False
         self.layouts = Layouts()  # touched by the reader thread only
-        self._stderr_tail: Deque[str] = collections.deque(maxlen=20)
+        self._stderr_tail: collections.deque[str] = collections.deque(maxlen=20)
         self._lock = threading.Lock()
         self._ended = threading.Event()
         self._stderr_reader = threading.Thread(target=self._drain_stderr, name="mailrender-engine-stderr", daemon=True)
@@ -73,9 +78,9 @@ class EngineProcess:
         self.reader = threading.Thread(target=self._read_answers, name="mailrender-engine-reader", daemon=True)
         self.reader.start()
 
-    def send(self, request_id: int, line: bytes) -> "Future[Dict[str, Any]]":
+    def send(self, request_id: int, line: bytes) -> Future[dict[str, Any]]:
         """Writes one request line; the caller holds the runner's writer lock."""
-        future: "Future[Dict[str, Any]]" = Future()
+        future: Future[dict[str, Any]] = Future()
         with self._lock:
             if self.dead is not None:
                 raise EngineDied(self.dead)
@@ -173,7 +178,5 @@ class EngineProcess:
 
 
 def stop_quietly(process: EngineProcess) -> None:
-    try:
+    with contextlib.suppress(Exception):  # a finalizer at interpreter exit must not raise
         process.stop()
-    except Exception:  # a finalizer at interpreter exit must not raise
-        pass

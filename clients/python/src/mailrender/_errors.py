@@ -1,7 +1,9 @@
 """The one error type of the client, and the few rules about which errors are outages."""
+
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from collections.abc import Sequence
+from typing import Any, Optional
 
 from ._types import ErrorCode, ValidationIssue
 
@@ -17,9 +19,11 @@ class MailrenderError(Exception):
     code: ErrorCode
     status: int
     message: str
-    issues: List[ValidationIssue]
+    issues: list[ValidationIssue]
 
-    def __init__(self, code: ErrorCode, message: str, status: int = 0, issues: Optional[Sequence[ValidationIssue]] = None) -> None:
+    def __init__(
+        self, code: ErrorCode, message: str, status: int = 0, issues: Optional[Sequence[ValidationIssue]] = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.status = status
@@ -32,12 +36,17 @@ class MailrenderError(Exception):
     def __repr__(self) -> str:
         return f"MailrenderError(code={self.code!r}, status={self.status}, message={self.message!r})"
 
-    def __reduce__(self) -> Tuple[Any, ...]:
+    def __reduce__(self) -> tuple[Any, ...]:
         # Picklable across processes (multiprocessing, concurrent.futures) despite the 4-argument init.
         return (MailrenderError, (self.code, self.message, self.status, self.issues))
 
 
-_STATUS_CODES: Dict[int, ErrorCode] = {401: "INVALID_API_KEY", 403: "FORBIDDEN", 404: "TEMPLATE_NOT_FOUND", 422: "RENDER_ERROR"}
+_STATUS_CODES: dict[int, ErrorCode] = {
+    401: "INVALID_API_KEY",
+    403: "FORBIDDEN",
+    404: "TEMPLATE_NOT_FOUND",
+    422: "RENDER_ERROR",
+}
 
 
 def code_for_status(status: int) -> ErrorCode:
@@ -47,7 +56,9 @@ def code_for_status(status: int) -> ErrorCode:
 
 def forbidden_target(key_targets: Sequence[str], requested: str) -> MailrenderError:
     """The service's exact wording for a target outside the key's scope, so both paths read alike."""
-    return MailrenderError("FORBIDDEN", f"API key is limited to targets [{', '.join(key_targets)}]; requested '{requested}'", 403)
+    return MailrenderError(
+        "FORBIDDEN", f"API key is limited to targets [{', '.join(key_targets)}]; requested '{requested}'", 403
+    )
 
 
 def invalid_request(issues: Sequence[ValidationIssue]) -> MailrenderError:

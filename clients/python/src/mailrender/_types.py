@@ -3,10 +3,11 @@
 ``TemplateJson`` mirrors the top level of ``spec/template/v1/template.schema.json`` (a test fails when
 the two drift apart); the inside of a template stays opaque to the client, as the seed says.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Dict, List, Literal, Optional, Tuple, TypedDict, Union
+from typing import Any, Literal, Optional, TypedDict, Union
 
 RenderTarget = Literal["html", "react-email", "mjml"]
 CacheType = Literal["memory", "disk"]
@@ -26,17 +27,17 @@ class TemplateJson(TypedDict):
 
     template_id: Union[str, float]
     template_name: str
-    canvas: Dict[str, Any]
-    rows: List[Dict[str, Any]]
+    canvas: dict[str, Any]
+    rows: list[dict[str, Any]]
     schema_version: str
 
 
 class MergeTags(TypedDict, total=False):
     """Merge-tag values by group; the engine escapes each for where it lands."""
 
-    text: Dict[str, str]
-    url: Dict[str, str]
-    attr: Dict[str, str]
+    text: dict[str, str]
+    url: dict[str, str]
+    attr: dict[str, str]
 
 
 ContextValue = Union[str, int, float, bool]
@@ -46,7 +47,7 @@ class DynamicData(TypedDict, total=False):
     """Per-recipient data: merge tags and the flat visibility context. Never sent to the service."""
 
     merge_tags: MergeTags
-    context: Dict[str, ContextValue]
+    context: dict[str, ContextValue]
 
 
 class CacheConfig(TypedDict, total=False):
@@ -61,7 +62,7 @@ class CacheConfig(TypedDict, total=False):
 class ValidationIssue(TypedDict):
     """One problem, in the service's ``{loc, msg, type}`` shape."""
 
-    loc: List[str]
+    loc: list[str]
     msg: str
     type: str
 
@@ -72,7 +73,7 @@ class RenderWarning:
 
     code: str
     message: str
-    path: Tuple[str, ...]
+    path: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -84,6 +85,6 @@ class RenderResult:
     output: str
     #: True when the service could not be reached and the expired cached copy was used.
     from_stale_cache: bool = False
-    warnings: Tuple[RenderWarning, ...] = ()
+    warnings: tuple[RenderWarning, ...] = ()
     #: The email's plain-text version, with ``plain_text=True``.
     text: Optional[str] = None

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-"use strict";
+
 // Runs the checked mailrender-engine binary with this process's arguments and stdio.
 const { spawnSync } = require("node:child_process");
 const { enginePath, EngineNotInstalled } = require("../index.js");

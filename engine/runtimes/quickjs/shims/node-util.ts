@@ -17,7 +17,10 @@ interface OptionSpec {
 }
 
 /** Strict, no positionals: the only way the engine's human commands call it. */
-export function parseArgs(config: { args: string[]; options: Record<string, OptionSpec>; strict?: boolean; allowPositionals?: boolean }): { values: Record<string, string | boolean>; positionals: string[] } {
+export function parseArgs(config: { args: string[]; options: Record<string, OptionSpec>; strict?: boolean; allowPositionals?: boolean }): {
+  values: Record<string, string | boolean>;
+  positionals: string[];
+} {
   const values: Record<string, string | boolean> = {};
   const byShort = new Map(Object.entries(config.options).flatMap(([name, spec]) => (spec.short ? [[spec.short, name] as const] : [])));
   const args = config.args;

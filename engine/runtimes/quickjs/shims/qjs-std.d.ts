@@ -9,6 +9,7 @@ declare module "qjs:std" {
     error(): boolean;
   }
   const stdin: FILE;
+
   export { stdin as in };
   export const out: FILE;
   export const err: FILE;

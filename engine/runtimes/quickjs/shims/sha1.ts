@@ -10,7 +10,11 @@ export function sha1(text: string): Uint8Array {
   const view = new DataView(padded.buffer);
   view.setUint32(padded.length - 8, Math.floor(length / 0x20000000));
   view.setUint32(padded.length - 4, (length << 3) >>> 0);
-  let h0 = 0x67452301, h1 = 0xefcdab89, h2 = 0x98badcfe, h3 = 0x10325476, h4 = 0xc3d2e1f0;
+  let h0 = 0x67452301,
+    h1 = 0xefcdab89,
+    h2 = 0x98badcfe,
+    h3 = 0x10325476,
+    h4 = 0xc3d2e1f0;
   const w = new Int32Array(80);
   for (let block = 0; block < padded.length; block += 64) {
     for (let t = 0; t < 16; t++) w[t] = view.getInt32(block + t * 4);
@@ -18,7 +22,11 @@ export function sha1(text: string): Uint8Array {
       const x = (w[t - 3] as number) ^ (w[t - 8] as number) ^ (w[t - 14] as number) ^ (w[t - 16] as number);
       w[t] = (x << 1) | (x >>> 31);
     }
-    let a = h0, b = h1, c = h2, d = h3, e = h4;
+    let a = h0,
+      b = h1,
+      c = h2,
+      d = h3,
+      e = h4;
     for (let t = 0; t < 80; t++) {
       const f = t < 20 ? (b & c) | (~b & d) : t < 40 ? b ^ c ^ d : t < 60 ? (b & c) | (b & d) | (c & d) : b ^ c ^ d;
       const k = t < 20 ? 0x5a827999 : t < 40 ? 0x6ed9eba1 : t < 60 ? 0x8f1bbcdc : 0xca62c1d6;
@@ -37,7 +45,7 @@ export function sha1(text: string): Uint8Array {
   }
   const digest = new Uint8Array(20);
   const out = new DataView(digest.buffer);
-  [h0, h1, h2, h3, h4].forEach((h, i) => out.setInt32(i * 4, h));
+  for (const [i, h] of [h0, h1, h2, h3, h4].entries()) out.setInt32(i * 4, h);
   return digest;
 }
 

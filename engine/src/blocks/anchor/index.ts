@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { colorSchema, commonBlockFields, mobileOverridesSchema, typographyFields } from "../../template/common.js";
 import { cssText, jsxStyle, spacing } from "../../render/style.js";
+import { colorSchema, commonBlockFields, mobileOverridesSchema, typographyFields } from "../../template/common.js";
 import { defineBlock } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, mjmlTypography, paddingDeclaration, typographyDeclarations } from "../shared.js";
 
@@ -18,18 +18,27 @@ export const anchor = defineBlock({
   type: "anchor",
   props: anchorProps,
   mjml(p, ctx) {
-    const link = cssText([["color", p.color], ["text-decoration", p.textDecoration]]);
+    const link = cssText([
+      ["color", p.color],
+      ["text-decoration", p.textDecoration],
+    ]);
     const attributes = attrs({ ...mjmlTypography(p, ctx), align: p.align, padding: spacing(addSpacing(p.margin, p.padding)), "css-class": ctx.className });
     return `<mj-text${attributes}><a href="${ctx.out.url(p.link)}" target="_blank"${attrs({ style: link })}>${ctx.out.text(p.text)}</a></mj-text>`;
   },
   html(p, ctx) {
     const outer = cssText([...typographyDeclarations(p, ctx), ...paddingDeclaration(addSpacing(p.margin, p.padding))]);
-    const link = cssText([["color", p.color], ["text-decoration", p.textDecoration]]);
+    const link = cssText([
+      ["color", p.color],
+      ["text-decoration", p.textDecoration],
+    ]);
     return `<div${htmlClass(ctx.className)}${attrs({ style: outer })}><a href="${ctx.out.url(p.link)}" target="_blank"${attrs({ style: link })}>${ctx.out.text(p.text)}</a></div>`;
   },
   jsx(p, ctx) {
     const outer = jsxStyle([...typographyDeclarations(p, ctx), ["margin", "0"], ...paddingDeclaration(addSpacing(p.margin, p.padding))]);
-    const link = jsxStyle([["color", p.color], ["text-decoration", p.textDecoration]]);
+    const link = jsxStyle([
+      ["color", p.color],
+      ["text-decoration", p.textDecoration],
+    ]);
     return `<Text${jsxClass(ctx.className)} style={${outer}}><Link href="${ctx.out.url(p.link)}" target="_blank" style={${link}}>${ctx.out.text(p.text)}</Link></Text>`;
   },
 });

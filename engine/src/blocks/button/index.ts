@@ -1,19 +1,19 @@
 import { z } from "zod";
+import { fontStack } from "../../render/fonts.js";
+import { cssNumber, cssText, type Declarations, jsxStyle, px, spacing } from "../../render/style.js";
 import {
+  activeGradient,
   alignSchema,
   borderSchema,
   colorSchema,
   commonBlockFields,
   fontFamilySchema,
   fontWeightSchema,
-  activeGradient,
   gradientSchema,
   mobileOverridesSchema,
   toMjmlColor,
 } from "../../template/common.js";
-import { cssNumber, cssText, jsxStyle, px, spacing, type Declarations } from "../../render/style.js";
-import { fontStack } from "../../render/fonts.js";
-import { defineBlock, type BlockRenderContext } from "../block.js";
+import { type BlockRenderContext, defineBlock } from "../block.js";
 import { attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
 
 export const buttonProps = z.object({
@@ -144,7 +144,12 @@ export const button = defineBlock({
       ["border-radius", px(p.borderRadius)],
       ...(borderValue(p) ? ([["border", borderValue(p) as string]] as const) : []),
       ["padding", spacing(p.padding)],
-      ...(p.fullWidth ? ([["display", "block"], ["text-align", "center"]] as const) : []),
+      ...(p.fullWidth
+        ? ([
+            ["display", "block"],
+            ["text-align", "center"],
+          ] as const)
+        : []),
     ];
     const outer = jsxStyle([["text-align", p.align], ...paddingDeclaration(p.margin)]);
     return `<Section${jsxClass(ctx.className)} style={${outer}}><Button${href(p, ctx)} target="_blank" style={${jsxStyle(style)}}>${withIcon(p, ctx, ctx.out.text(p.text), "Img")}</Button></Section>`;

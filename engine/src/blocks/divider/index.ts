@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { activeGradient, colorSchema, commonBlockFields, gradientSchema, mobileOverridesSchema, alignSchema, toMjmlColor } from "../../template/common.js";
 import { cssText, jsxStyle, px, spacing } from "../../render/style.js";
+import { activeGradient, alignSchema, colorSchema, commonBlockFields, gradientSchema, mobileOverridesSchema, toMjmlColor } from "../../template/common.js";
 import { defineBlock } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
 
@@ -48,7 +48,10 @@ export const divider = defineBlock({
   mjml(p, ctx) {
     // mj-divider draws a border line; a gradient replaces it with a bar of the same height (head CSS).
     const gradient = activeGradient(p.backgroundGradient);
-    if (gradient) ctx.headCss.push(`.${ctx.uid} p{border-top-color:transparent !important;border-top-width:0 !important;height:${px(p.height)} !important;background-image:${p.backgroundGradient.css} !important}`);
+    if (gradient)
+      ctx.headCss.push(
+        `.${ctx.uid} p{border-top-color:transparent !important;border-top-width:0 !important;height:${px(p.height)} !important;background-image:${p.backgroundGradient.css} !important}`,
+      );
     return `<mj-divider${attrs({
       "border-color": toMjmlColor(activeGradient(p.backgroundGradient) ? (p.backgroundGradient.fallback ?? p.backgroundColor) : p.backgroundColor),
       "border-width": px(p.height),

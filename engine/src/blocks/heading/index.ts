@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { commonBlockFields, mobileOverridesSchema, surfaceFields, typographyFields } from "../../template/common.js";
 import { contentToJsx, contentToMarkup } from "../../render/content.js";
 import { cssText, jsxStyle, spacing } from "../../render/style.js";
+import { commonBlockFields, mobileOverridesSchema, surfaceFields, typographyFields } from "../../template/common.js";
 import { defineBlock } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, mjmlSurface, paddingDeclaration, surfaceDeclarations, typographyDeclarations } from "../shared.js";
 
@@ -10,9 +10,20 @@ const LEVELS = ["h1", "h2", "h3", "h4", "h5", "h6"] as const;
 export const headingProps = z.object({
   content: z.string().default(""),
   level: z
-    .union([z.enum(LEVELS), z.number().int().min(1).max(6).transform((n) => `h${n}` as (typeof LEVELS)[number])], {
-      error: 'Input should be "h1" to "h6" or a number from 1 to 6',
-    })
+    .union(
+      [
+        z.enum(LEVELS),
+        z
+          .number()
+          .int()
+          .min(1)
+          .max(6)
+          .transform((n) => `h${n}` as (typeof LEVELS)[number]),
+      ],
+      {
+        error: 'Input should be "h1" to "h6" or a number from 1 to 6',
+      },
+    )
     .default("h2"),
   ...typographyFields({ fontSize: 32, lineHeight: 1.2, fontWeight: "bold" }),
   ...surfaceFields,
@@ -35,7 +46,12 @@ export const heading = defineBlock({
     return `<div${htmlClass(ctx.className)}${attrs({ style: outer })}><${p.level}${attrs({ style })}>${contentToMarkup(p.content, ctx.out)}</${p.level}></div>`;
   },
   jsx(p, ctx) {
-    const style = jsxStyle([...typographyDeclarations(p, ctx), ["margin", "0"], ...surfaceDeclarations(p), ...paddingDeclaration(addSpacing(p.margin, p.padding))]);
+    const style = jsxStyle([
+      ...typographyDeclarations(p, ctx),
+      ["margin", "0"],
+      ...surfaceDeclarations(p),
+      ...paddingDeclaration(addSpacing(p.margin, p.padding)),
+    ]);
     return `<Heading${jsxClass(ctx.className)} as="${p.level}" style={${style}}>${contentToJsx(p.content, ctx.out)}</Heading>`;
   },
 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { cssText, type Declarations, jsxStyle, px, spacing } from "../../render/style.js";
 import { alignSchema, borderSchema, commonBlockFields, mobileOverridesSchema, toMjmlColor } from "../../template/common.js";
-import { cssText, jsxStyle, px, spacing, type Declarations } from "../../render/style.js";
-import { defineBlock, type BlockRenderContext } from "../block.js";
+import { type BlockRenderContext, defineBlock } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
 
 export const imageProps = z.object({

@@ -1,9 +1,19 @@
 import { z } from "zod";
+import { type ContentNode, contentToMarkup, DEFAULT_JSX_MAPPER, elementToJsx, isElement, parseContent } from "../../render/content.js";
+import { cssText, type Declarations, jsxStyle, px, spacing } from "../../render/style.js";
 import { commonBlockFields, mobileOverridesSchema, surfaceFields, typographyFields } from "../../template/common.js";
-import { contentToMarkup, elementToJsx, isElement, parseContent, DEFAULT_JSX_MAPPER, type ContentNode } from "../../render/content.js";
-import { cssText, jsxStyle, px, spacing, type Declarations } from "../../render/style.js";
 import { defineBlock } from "../block.js";
-import { addSpacing, attrs, htmlClass, jsxClass, mjmlSurface, mjmlTypography, paddingDeclaration, surfaceDeclarations, typographyDeclarations } from "../shared.js";
+import {
+  addSpacing,
+  attrs,
+  htmlClass,
+  jsxClass,
+  mjmlSurface,
+  mjmlTypography,
+  paddingDeclaration,
+  surfaceDeclarations,
+  typographyDeclarations,
+} from "../shared.js";
 
 export const listProps = z.object({
   /** An HTML list: `<ul>`/`<ol>` with `<li>` items. */
@@ -19,7 +29,10 @@ type ListProps = z.output<typeof listProps>;
 
 /** List geometry goes inline on the list elements, the only styling every client honours. */
 function styledContent(p: ListProps): string {
-  const listStyle = cssText([["margin", "0"], ["padding-left", px(p.paddingLeft)]]);
+  const listStyle = cssText([
+    ["margin", "0"],
+    ["padding-left", px(p.paddingLeft)],
+  ]);
   const itemStyle = cssText([["margin", `0 0 ${px(p.itemSpacing)} 0`]]);
   return p.content
     .replace(/<(ul|ol)(\s|>)/gi, (_, tag: string, next: string) => `<${tag} style="${listStyle}"${next === ">" ? ">" : " "}`)
@@ -31,7 +44,13 @@ export const list = defineBlock({
   props: listProps,
   mjml(p, ctx) {
     const surface = mjmlSurface(p, ctx);
-    const attributes = attrs({ ...mjmlTypography(p, ctx), align: p.align, padding: spacing(addSpacing(p.margin, p.padding)), ...surface.attributes, "css-class": surface.className });
+    const attributes = attrs({
+      ...mjmlTypography(p, ctx),
+      align: p.align,
+      padding: spacing(addSpacing(p.margin, p.padding)),
+      ...surface.attributes,
+      "css-class": surface.className,
+    });
     return `<mj-text${attributes}>${contentToMarkup(styledContent(p), ctx.out)}</mj-text>`;
   },
   html(p, ctx) {
@@ -42,7 +61,9 @@ export const list = defineBlock({
     const typography: Declarations = typographyDeclarations(p, ctx);
     const outer = jsxStyle([...typography, ...surfaceDeclarations(p), ...paddingDeclaration(addSpacing(p.margin, p.padding))]);
     const nodes: ContentNode[] = parseContent(styledContent(p));
-    const body = nodes.map((node) => (isElement(node) ? elementToJsx(node, ctx.out, DEFAULT_JSX_MAPPER, []) : node.kind === "text" ? ctx.out.trusted(node.text, "text") : "")).join("");
+    const body = nodes
+      .map((node) => (isElement(node) ? elementToJsx(node, ctx.out, DEFAULT_JSX_MAPPER, []) : node.kind === "text" ? ctx.out.trusted(node.text, "text") : ""))
+      .join("");
     return `<Section${jsxClass(ctx.className)} style={${outer}}>${body}</Section>`;
   },
 });

@@ -1,8 +1,18 @@
 import { z } from "zod";
+import { cssText, type Declarations, jsxStyle, px, spacing } from "../../render/style.js";
 import { alignSchema, commonBlockFields, mobileOverridesSchema, surfaceFields, toMjmlColor, typographyFields } from "../../template/common.js";
-import { cssText, jsxStyle, px, spacing, type Declarations } from "../../render/style.js";
-import { defineBlock, type BlockRenderContext } from "../block.js";
-import { addSpacing, attrs, htmlClass, jsxClass, mjmlSurface, mjmlTypography, paddingDeclaration, surfaceDeclarations, typographyDeclarations } from "../shared.js";
+import { type BlockRenderContext, defineBlock } from "../block.js";
+import {
+  addSpacing,
+  attrs,
+  htmlClass,
+  jsxClass,
+  mjmlSurface,
+  mjmlTypography,
+  paddingDeclaration,
+  surfaceDeclarations,
+  typographyDeclarations,
+} from "../shared.js";
 
 export const menuItemSchema = z.object({
   label: z.string().default(""),
@@ -43,7 +53,10 @@ export const menu = defineBlock({
   mjml(p, ctx) {
     const typography = mjmlTypography(p, ctx);
     const links = visibleItems(p)
-      .map((item) => `<mj-navbar-link href="${ctx.out.url(item.link)}"${attrs({ ...typography, "text-decoration": p.textDecoration, "text-transform": p.textTransform, padding: `0px ${px(p.spacing / 2)}`, color: toMjmlColor(p.color) })}>${ctx.out.text(item.label)}</mj-navbar-link>`)
+      .map(
+        (item) =>
+          `<mj-navbar-link href="${ctx.out.url(item.link)}"${attrs({ ...typography, "text-decoration": p.textDecoration, "text-transform": p.textTransform, padding: `0px ${px(p.spacing / 2)}`, color: toMjmlColor(p.color) })}>${ctx.out.text(item.label)}</mj-navbar-link>`,
+      )
       .join("");
     // mj-navbar has no background attribute: the background is head CSS on the block's class.
     const classes = [mjmlSurface(p, ctx, false).className, stackRule(p, ctx)].filter(Boolean).join(" ");
@@ -51,14 +64,18 @@ export const menu = defineBlock({
   },
   html(p, ctx) {
     const item = cssText(itemDeclarations(p, ctx));
-    const links = visibleItems(p).map((i) => `<a href="${ctx.out.url(i.link)}" target="_blank"${attrs({ style: item })}>${ctx.out.text(i.label)}</a>`).join("");
+    const links = visibleItems(p)
+      .map((i) => `<a href="${ctx.out.url(i.link)}" target="_blank"${attrs({ style: item })}>${ctx.out.text(i.label)}</a>`)
+      .join("");
     const outer = cssText([["text-align", p.align], ...surfaceDeclarations(p), ...paddingDeclaration(addSpacing(p.margin, p.padding))]);
     const classes = [ctx.className, stackRule(p, ctx)].filter(Boolean).join(" ");
     return `<div${htmlClass(classes)}${attrs({ style: outer })}>${links}</div>`;
   },
   jsx(p, ctx) {
     const item = jsxStyle(itemDeclarations(p, ctx));
-    const links = visibleItems(p).map((i) => `<Link href="${ctx.out.url(i.link)}" target="_blank" style={${item}}>${ctx.out.text(i.label)}</Link>`).join("");
+    const links = visibleItems(p)
+      .map((i) => `<Link href="${ctx.out.url(i.link)}" target="_blank" style={${item}}>${ctx.out.text(i.label)}</Link>`)
+      .join("");
     const outer = jsxStyle([["text-align", p.align], ...surfaceDeclarations(p), ...paddingDeclaration(addSpacing(p.margin, p.padding))]);
     const classes = [ctx.className, stackRule(p, ctx)].filter(Boolean).join(" ");
     return `<Section${jsxClass(classes)} style={${outer}}>${links}</Section>`;

@@ -1,11 +1,21 @@
 import { z } from "zod";
-import { commonBlockFields, mobileOverridesSchema, surfaceFields, typographyFields } from "../../template/common.js";
-import { contentToMarkup, isElement, parseContent, elementToJsx, nodesToJsx, DEFAULT_JSX_MAPPER } from "../../render/content.js";
-import { cssText, jsxStyle, spacing } from "../../render/style.js";
-import { defineBlock, type BlockRenderContext } from "../block.js";
-import { addSpacing, attrs, htmlClass, jsxClass, mjmlSurface, mjmlTypography, paddingDeclaration, surfaceDeclarations, typographyDeclarations } from "../shared.js";
-import type { Typography } from "../../template/common.js";
+import { contentToMarkup, DEFAULT_JSX_MAPPER, elementToJsx, isElement, nodesToJsx, parseContent } from "../../render/content.js";
 import type { Emitter } from "../../render/emitter.js";
+import { cssText, jsxStyle, spacing } from "../../render/style.js";
+import type { Typography } from "../../template/common.js";
+import { commonBlockFields, mobileOverridesSchema, surfaceFields, typographyFields } from "../../template/common.js";
+import { type BlockRenderContext, defineBlock } from "../block.js";
+import {
+  addSpacing,
+  attrs,
+  htmlClass,
+  jsxClass,
+  mjmlSurface,
+  mjmlTypography,
+  paddingDeclaration,
+  surfaceDeclarations,
+  typographyDeclarations,
+} from "../shared.js";
 
 export const paragraphProps = z.object({
   content: z.string().default(""),
@@ -63,4 +73,3 @@ export const paragraph = defineBlock({
     return `<Section${jsxClass(ctx.className)}${style}>${richTextJsx(p.content, p, ctx.out, ctx)}</Section>`;
   },
 });
-

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { alignSchema, commonBlockFields, mobileOverridesSchema } from "../../template/common.js";
 import { cssText, jsxStyle, px, spacing } from "../../render/style.js";
-import { defineBlock, type BlockRenderContext } from "../block.js";
+import { alignSchema, commonBlockFields, mobileOverridesSchema } from "../../template/common.js";
+import { type BlockRenderContext, defineBlock } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
 
 export const socialPlatformSchema = z.object({
@@ -104,7 +104,9 @@ export const socials = defineBlock({
         if (!hasIcon(platform)) return `<span style="${box}">${labelLink(platform, p, ctx)}</span>`;
         const img = `<img src="${ctx.out.url(iconUrl(platform))}" alt="${ctx.out.attr(platform.name)}" width="${size}" height="${size}" style="display:block;border:0;width:${px(size)};height:${px(size)}">`;
         // Without a link mjml writes the icon alone; so do the other renderers.
-        return platform.link === "" ? `<span style="${box}">${img}</span>` : `<a href="${ctx.out.url(platform.link)}" target="_blank" style="${box}">${img}</a>`;
+        return platform.link === ""
+          ? `<span style="${box}">${img}</span>`
+          : `<a href="${ctx.out.url(platform.link)}" target="_blank" style="${box}">${img}</a>`;
       })
       .join("");
     const outer = cssText([["text-align", p.align], ["font-size", "0"], ...paddingDeclaration(addSpacing(p.margin, p.padding))]);
@@ -119,7 +121,9 @@ export const socials = defineBlock({
         }
         const img = `<Img src="${ctx.out.url(iconUrl(platform))}" alt="${ctx.out.attr(platform.name)}" width="${size}" height="${size}" style={{ display: "block", border: "0", width: "${px(size)}", height: "${px(size)}" }} />`;
         const box = `{{ display: "inline-block", padding: "0 ${px(p.spacing / 2)}" }}`;
-        return platform.link === "" ? `<span style=${box}>${img}</span>` : `<Link href="${ctx.out.url(platform.link)}" target="_blank" style=${box}>${img}</Link>`;
+        return platform.link === ""
+          ? `<span style=${box}>${img}</span>`
+          : `<Link href="${ctx.out.url(platform.link)}" target="_blank" style=${box}>${img}</Link>`;
       })
       .join("");
     const outer = jsxStyle([["text-align", p.align], ["font-size", "0"], ...paddingDeclaration(addSpacing(p.margin, p.padding))]);

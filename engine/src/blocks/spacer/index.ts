@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { commonBlockFields, mobileOverridesSchema, surfaceFields } from "../../template/common.js";
 import { cssText, jsxStyle, px } from "../../render/style.js";
+import { commonBlockFields, mobileOverridesSchema, surfaceFields } from "../../template/common.js";
 import { defineBlock } from "../block.js";
 import { attrs, htmlClass, jsxClass, mjmlSurface, surfaceDeclarations } from "../shared.js";
 

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { alignSchema, borderSchema, commonBlockFields, mobileOverridesSchema } from "../../template/common.js";
-import { cssText, jsxStyle, px, spacing, type Declarations } from "../../render/style.js";
-import { defineBlock, type BlockRenderContext } from "../block.js";
-import { hasMergeTags } from "../../data/merge-tags.js";
 import { encodeUnsafeUrlCharsOutsideTags } from "../../data/escape.js";
+import { hasMergeTags } from "../../data/merge-tags.js";
+import { cssText, type Declarations, jsxStyle, px, spacing } from "../../render/style.js";
+import { alignSchema, borderSchema, commonBlockFields, mobileOverridesSchema } from "../../template/common.js";
+import { type BlockRenderContext, defineBlock } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
 
 export const videoProps = z.object({
@@ -101,7 +101,10 @@ export const video = defineBlock({
       `<Section${jsxClass(ctx.className)} style={${outer}}>` +
       `<Link href="${ctx.out.url(p.src || p.fallbackLink)}" target="_blank" title="${alt}" style={{ display: "block", textDecoration: "none" }}>` +
       `<table role="presentation" border={0} cellPadding={0} cellSpacing={0} width="${width}" background="${cover}" style={${jsxStyle(frameDeclarations(p, cssCover, width, height))}}>` +
-      `<tbody><tr><td align="center" valign="middle" height="${height}" style={${jsxStyle([["height", px(height)], ["text-align", "center"]])}}>` +
+      `<tbody><tr><td align="center" valign="middle" height="${height}" style={${jsxStyle([
+        ["height", px(height)],
+        ["text-align", "center"],
+      ])}}>` +
       `<span style={${jsxStyle(BADGE)}}>&#9654;</span><span style={{ display: "none" }}>${alt}</span>` +
       `</td></tr></tbody></table></Link></Section>`
     );

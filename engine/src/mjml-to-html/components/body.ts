@@ -36,13 +36,13 @@ export class MjBody extends BodyComponent {
         ${preview(previewText)}
         <div
           ${this.htmlAttributes({
-        ...(title && { "aria-label": title }),
-        "aria-roledescription": "email",
-        role: "article",
-        lang,
-        dir,
-        style: "div",
-      })}
+            ...(title && { "aria-label": title }),
+            "aria-roledescription": "email",
+            role: "article",
+            lang,
+            dir,
+            style: "div",
+          })}
         >
         ${this.renderChildren()}
       </div>

@@ -116,33 +116,33 @@ export class MjButton extends BodyComponent {
     return `
       <table
         ${this.htmlAttributes({
-        border: "0",
-        cellpadding: "0",
-        cellspacing: "0",
-        role: "presentation",
-        style: "table",
-      })}
+          border: "0",
+          cellpadding: "0",
+          cellspacing: "0",
+          role: "presentation",
+          style: "table",
+        })}
       >
         <tbody>
           <tr>
             <td
               ${this.htmlAttributes({
-        align: "center",
-        bgcolor: this.getAttribute("background-color") === "none" ? undefined : this.getAttribute("background-color"),
-        role: "presentation",
-        style: "td",
-        valign: this.getAttribute("vertical-align"),
-      })}
+                align: "center",
+                bgcolor: this.getAttribute("background-color") === "none" ? undefined : this.getAttribute("background-color"),
+                role: "presentation",
+                style: "td",
+                valign: this.getAttribute("vertical-align"),
+              })}
             >
               <${tag}
                 ${this.htmlAttributes({
-        href: this.getAttribute("href"),
-        name: this.getAttribute("name"),
-        rel: this.getAttribute("rel"),
-        title: this.getAttribute("title"),
-        style: "content",
-        target: tag === "a" ? this.getAttribute("target") : undefined,
-      })}
+                  href: this.getAttribute("href"),
+                  name: this.getAttribute("name"),
+                  rel: this.getAttribute("rel"),
+                  title: this.getAttribute("title"),
+                  style: "content",
+                  target: tag === "a" ? this.getAttribute("target") : undefined,
+                })}
               >
                 ${this.getContent()}
               </${tag}>

@@ -286,13 +286,13 @@ export class MjColumn extends BodyComponent {
     return `
       <table
         ${this.htmlAttributes({
-        border: "0",
-        cellpadding: "0",
-        cellspacing: "0",
-        role: "presentation",
-        width: "100%",
-        ...(hasBorderRadius && { style: { "border-collapse": "separate" } }),
-      })}
+          border: "0",
+          cellpadding: "0",
+          cellspacing: "0",
+          role: "presentation",
+          width: "100%",
+          ...(hasBorderRadius && { style: { "border-collapse": "separate" } }),
+        })}
       >
         <tbody>
           <tr>
@@ -310,42 +310,42 @@ export class MjColumn extends BodyComponent {
     return `
       <table
         ${this.htmlAttributes({
-        border: "0",
-        cellpadding: "0",
-        cellspacing: "0",
-        role: "presentation",
-        style: "table",
-        width: "100%",
-      })}
+          border: "0",
+          cellpadding: "0",
+          cellspacing: "0",
+          role: "presentation",
+          style: "table",
+          width: "100%",
+        })}
       >
         <tbody>
           ${this.renderChildren(children, {
-        renderer: (component) =>
-          (component.constructor as typeof BodyComponent).rawElement
-            ? component.render()
-            : `
+            renderer: (component) =>
+              (component.constructor as typeof BodyComponent).rawElement
+                ? component.render()
+                : `
               <tr>
                 <td
                   ${component.htmlAttributes({
-          align: component.getAttribute("align"),
-          class: component.getAttribute("css-class"),
-          style: {
-            background: component.getAttribute("container-background-color"),
-            "font-size": "0px",
-            padding: component.getAttribute("padding"),
-            "padding-top": component.getAttribute("padding-top"),
-            "padding-right": component.getAttribute("padding-right"),
-            "padding-bottom": component.getAttribute("padding-bottom"),
-            "padding-left": component.getAttribute("padding-left"),
-            "word-break": "break-word",
-          },
-        })}
+                    align: component.getAttribute("align"),
+                    class: component.getAttribute("css-class"),
+                    style: {
+                      background: component.getAttribute("container-background-color"),
+                      "font-size": "0px",
+                      padding: component.getAttribute("padding"),
+                      "padding-top": component.getAttribute("padding-top"),
+                      "padding-right": component.getAttribute("padding-right"),
+                      "padding-bottom": component.getAttribute("padding-bottom"),
+                      "padding-left": component.getAttribute("padding-left"),
+                      "word-break": "break-word",
+                    },
+                  })}
                 >
                   ${component.render()}
                 </td>
               </tr>
             `,
-      })}
+          })}
         </tbody>
       </table>
     `;
@@ -360,9 +360,9 @@ export class MjColumn extends BodyComponent {
     return `
       <div
         ${this.htmlAttributes({
-        class: classesName,
-        style: "div",
-      })}
+          class: classesName,
+          style: "div",
+        })}
       >
         ${this.hasGutter() ? this.renderGutter() : this.renderColumn()}
       </div>

@@ -72,14 +72,14 @@ export class MjDivider extends BodyComponent {
       <!--[if mso | IE]>
         <table
           ${this.htmlAttributes({
-        align: this.getAttribute("align"),
-        border: "0",
-        cellpadding: "0",
-        cellspacing: "0",
-        style: "outlook",
-        role: "presentation",
-        width: this.getOutlookWidth(),
-      })}
+            align: this.getAttribute("align"),
+            border: "0",
+            cellpadding: "0",
+            cellspacing: "0",
+            style: "outlook",
+            role: "presentation",
+            width: this.getOutlookWidth(),
+          })}
         >
           <tr>
             <td style="height:0;line-height:0;">
@@ -95,8 +95,8 @@ export class MjDivider extends BodyComponent {
     return `
       <p
         ${this.htmlAttributes({
-        style: "p",
-      })}
+          style: "p",
+        })}
       >
       </p>
       ${this.renderAfter()}

@@ -90,37 +90,39 @@ export class MjGroup extends BodyComponent {
     return `
       <div
         ${this.htmlAttributes({
-        class: classesName,
-        style: "div",
-      })}
+          class: classesName,
+          style: "div",
+        })}
       >
         <!--[if mso | IE]>
         <table
           ${this.htmlAttributes({
-        bgcolor: background === "none" ? undefined : background,
-        border: "0",
-        cellpadding: "0",
-        cellspacing: "0",
-        role: "presentation",
-      })}
+            bgcolor: background === "none" ? undefined : background,
+            border: "0",
+            cellpadding: "0",
+            cellspacing: "0",
+            role: "presentation",
+          })}
         >
           <tr>
         <![endif]-->
           ${this.renderChildren(children, {
-        attributes: { mobileWidth: "mobileWidth" },
-        renderer: (component) =>
-          (component.constructor as typeof BodyComponent).rawElement
-            ? component.render()
-            : `
+            attributes: { mobileWidth: "mobileWidth" },
+            renderer: (component) =>
+              (component.constructor as typeof BodyComponent).rawElement
+                ? component.render()
+                : `
               <!--[if mso | IE]>
               <td
                 ${component.htmlAttributes({
-          style: {
-            align: component.getAttribute("align"),
-            "vertical-align": component.getAttribute("vertical-align"),
-            width: getElementWidth(component instanceof MjColumn || component instanceof MjGroup ? component.getWidthAsPixel() : component.getAttribute("width")),
-          },
-        })}
+                  style: {
+                    align: component.getAttribute("align"),
+                    "vertical-align": component.getAttribute("vertical-align"),
+                    width: getElementWidth(
+                      component instanceof MjColumn || component instanceof MjGroup ? component.getWidthAsPixel() : component.getAttribute("width"),
+                    ),
+                  },
+                })}
               >
               <![endif]-->
                 ${component.render()}
@@ -128,7 +130,7 @@ export class MjGroup extends BodyComponent {
               </td>
               <![endif]-->
           `,
-      })}
+          })}
         <!--[if mso | IE]>
           </tr>
           </table>

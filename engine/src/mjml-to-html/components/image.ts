@@ -109,28 +109,28 @@ export class MjImage extends BodyComponent {
     const img = `
       <img
         ${this.htmlAttributes({
-        alt: this.getAttribute("alt"),
-        src: this.getAttribute("src"),
-        srcset: this.getAttribute("srcset"),
-        sizes: this.getAttribute("sizes"),
-        style: "img",
-        title: this.getAttribute("title"),
-        width: this.getContentWidth(),
-        usemap: this.getAttribute("usemap"),
-        ...(height ? { height: height === "auto" ? height : parseInt(height, 10) } : {}),
-      })}
+          alt: this.getAttribute("alt"),
+          src: this.getAttribute("src"),
+          srcset: this.getAttribute("srcset"),
+          sizes: this.getAttribute("sizes"),
+          style: "img",
+          title: this.getAttribute("title"),
+          width: this.getContentWidth(),
+          usemap: this.getAttribute("usemap"),
+          ...(height ? { height: height === "auto" ? height : parseInt(height, 10) } : {}),
+        })}
       />
     `;
     if (this.getAttribute("href")) {
       return `
         <a
           ${this.htmlAttributes({
-          href: this.getAttribute("href"),
-          target: this.getAttribute("target"),
-          rel: this.getAttribute("rel"),
-          name: this.getAttribute("name"),
-          title: this.getAttribute("title"),
-        })}
+            href: this.getAttribute("href"),
+            target: this.getAttribute("target"),
+            rel: this.getAttribute("rel"),
+            name: this.getAttribute("name"),
+            title: this.getAttribute("title"),
+          })}
         >
           ${img}
         </a>
@@ -143,20 +143,20 @@ export class MjImage extends BodyComponent {
     return `
       <table
         ${this.htmlAttributes({
-        border: "0",
-        cellpadding: "0",
-        cellspacing: "0",
-        role: "presentation",
-        style: "table",
-        class: this.getAttribute("fluid-on-mobile") ? "mj-full-width-mobile" : null,
-      })}
+          border: "0",
+          cellpadding: "0",
+          cellspacing: "0",
+          role: "presentation",
+          style: "table",
+          class: this.getAttribute("fluid-on-mobile") ? "mj-full-width-mobile" : null,
+        })}
       >
         <tbody>
           <tr>
             <td ${this.htmlAttributes({
-        style: "td",
-        class: this.getAttribute("fluid-on-mobile") ? "mj-full-width-mobile" : null,
-      })}>
+              style: "td",
+              class: this.getAttribute("fluid-on-mobile") ? "mj-full-width-mobile" : null,
+            })}>
               ${this.renderImage()}
             </td>
           </tr>

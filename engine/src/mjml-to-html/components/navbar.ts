@@ -1,5 +1,5 @@
 /** mj-navbar and mj-navbar-link (mjml-navbar 5.4.1). */
-import { BodyComponent, type Attributes, type StyleObject } from "../component.js";
+import { type Attributes, BodyComponent, type StyleObject } from "../component.js";
 import { conditionalTag, makeLowerBreakpoint, msoConditionalTag, suffixCssClasses } from "../helpers.js";
 
 /** mjml-core's genRandomHexString: the id that ties the hamburger's checkbox to its label. */
@@ -109,36 +109,39 @@ export class MjNavbar extends BodyComponent {
   renderHamburger(): string {
     const labelKey = genRandomHexString(16);
     return `
-      ${msoConditionalTag(`
+      ${msoConditionalTag(
+        `
         <input type="checkbox" id="${labelKey}" class="mj-menu-checkbox" style="display:none !important; max-height:0; visibility:hidden;" />
-      `, true)}
+      `,
+        true,
+      )}
       <div
         ${this.htmlAttributes({
-        class: "mj-menu-trigger",
-        style: "trigger",
-      })}
+          class: "mj-menu-trigger",
+          style: "trigger",
+        })}
       >
         <label
           ${this.htmlAttributes({
-        for: labelKey,
-        class: "mj-menu-label",
-        style: "label",
-        align: this.getAttribute("ico-align"),
-      })}
+            for: labelKey,
+            class: "mj-menu-label",
+            style: "label",
+            align: this.getAttribute("ico-align"),
+          })}
         >
           <span
             ${this.htmlAttributes({
-        class: "mj-menu-icon-open",
-        style: "icoOpen",
-      })}
+              class: "mj-menu-icon-open",
+              style: "icoOpen",
+            })}
           >
             ${this.getAttribute("ico-open")}
           </span>
           <span
             ${this.htmlAttributes({
-        class: "mj-menu-icon-close",
-        style: "icoClose",
-      })}
+              class: "mj-menu-icon-close",
+              style: "icoClose",
+            })}
           >
             ${this.getAttribute("ico-close")}
           </span>
@@ -154,19 +157,19 @@ export class MjNavbar extends BodyComponent {
         ${this.getAttribute("hamburger") === "hamburger" ? this.renderHamburger() : ""}
         <div
           ${this.htmlAttributes({
-        class: "mj-inline-links",
-        // mjml passes the string "div" to htmlAttributes here: lodash reads it as the object below,
-        // and the style named after the resulting string does not exist, so the div gets style="".
-        style: this.htmlAttributes({ 0: "d", 1: "i", 2: "v" }),
-      })}
+            class: "mj-inline-links",
+            // mjml passes the string "div" to htmlAttributes here: lodash reads it as the object below,
+            // and the style named after the resulting string does not exist, so the div gets style="".
+            style: this.htmlAttributes({ 0: "d", 1: "i", 2: "v" }),
+          })}
         >
         ${conditionalTag(`
           <table role="presentation" border="0" cellpadding="0" cellspacing="0" align="${this.getAttribute("align")}">
             <tr>
         `)}
           ${this.renderChildren(this.props.children, {
-        attributes: childAttributes,
-      })}
+            attributes: childAttributes,
+          })}
           ${conditionalTag(`
             </tr></table>
           `)}
@@ -247,13 +250,13 @@ export class MjNavbarLink extends BodyComponent {
     return `
       <a
         ${this.htmlAttributes({
-        class: `mj-link${cssClass}`,
-        href: link,
-        rel: this.getAttribute("rel"),
-        target: this.getAttribute("target"),
-        name: this.getAttribute("name"),
-        style: "a",
-      })}
+          class: `mj-link${cssClass}`,
+          href: link,
+          rel: this.getAttribute("rel"),
+          target: this.getAttribute("target"),
+          name: this.getAttribute("name"),
+          style: "a",
+        })}
       >
         ${this.getContent()}
       </a>
@@ -265,9 +268,9 @@ export class MjNavbarLink extends BodyComponent {
         ${conditionalTag(`
           <td
             ${this.htmlAttributes({
-        style: "td",
-        class: suffixCssClasses(this.getAttribute("css-class"), "outlook"),
-      })}
+              style: "td",
+              class: suffixCssClasses(this.getAttribute("css-class"), "outlook"),
+            })}
           >
         `)}
         ${this.renderContent()}

@@ -114,7 +114,12 @@ export class MjSection extends BodyComponent {
     const parts = [
       this.getAttribute("background-color"),
       ...(this.hasBackground()
-        ? [`url('${this.getAttribute("background-url")}')`, this.getBackgroundString(), `/ ${this.getAttribute("background-size")}`, this.getAttribute("background-repeat")]
+        ? [
+            `url('${this.getAttribute("background-url")}')`,
+            this.getBackgroundString(),
+            `/ ${this.getAttribute("background-size")}`,
+            this.getAttribute("background-repeat"),
+          ]
         : []),
     ];
     return parts.filter(Boolean).join(" ");
@@ -179,19 +184,19 @@ export class MjSection extends BodyComponent {
       <!--[if mso | IE]>
       <table
         ${this.htmlAttributes({
-        align: "center",
-        border: "0",
-        cellpadding: "0",
-        cellspacing: "0",
-        class: suffixCssClasses(this.getAttribute("css-class"), "outlook"),
-        role: "presentation",
-        style: {
-          width: `${containerWidth}`,
-          "padding-top": !isFirstSection ? (this.context.gap as string | undefined) : undefined,
-        },
-        width: parseInt(containerWidth ?? "", 10),
-        ...(!hasGap && { ...bgcolorAttr }),
-      })}
+          align: "center",
+          border: "0",
+          cellpadding: "0",
+          cellspacing: "0",
+          class: suffixCssClasses(this.getAttribute("css-class"), "outlook"),
+          role: "presentation",
+          style: {
+            width: `${containerWidth}`,
+            "padding-top": !isFirstSection ? (this.context.gap as string | undefined) : undefined,
+          },
+          width: parseInt(containerWidth ?? "", 10),
+          ...(!hasGap && { ...bgcolorAttr }),
+        })}
       >
         <tr>
           <td style="line-height:0px;font-size:0px;mso-line-height-rule:exactly;">
@@ -223,10 +228,10 @@ export class MjSection extends BodyComponent {
           <!--[if mso | IE]>
             <td
               ${component.htmlAttributes({
-          align: component.getAttribute("align"),
-          class: suffixCssClasses(component.getAttribute("css-class"), "outlook"),
-          style: "tdOutlook",
-        })}
+                align: component.getAttribute("align"),
+                class: suffixCssClasses(component.getAttribute("css-class"), "outlook"),
+                style: "tdOutlook",
+              })}
             >
           <![endif]-->
             ${component.render()}
@@ -306,19 +311,19 @@ export class MjSection extends BodyComponent {
     return `
       <!--[if mso | IE]>
         <v:rect ${this.htmlAttributes({
-        style: fullWidth ? { "mso-width-percent": "1000" } : { width: containerWidth },
-        "xmlns:v": "urn:schemas-microsoft-com:vml",
-        fill: "true",
-        stroke: "false",
-      })}>
+          style: fullWidth ? { "mso-width-percent": "1000" } : { width: containerWidth },
+          "xmlns:v": "urn:schemas-microsoft-com:vml",
+          fill: "true",
+          stroke: "false",
+        })}>
         <v:fill ${this.htmlAttributes({
-        origin: `${vOriginX}, ${vOriginY}`,
-        position: `${vPosX}, ${vPosY}`,
-        src: this.getAttribute("background-url"),
-        color: this.getAttribute("background-color"),
-        type: vmlType,
-        ...vSizeAttributes,
-      })} />
+          origin: `${vOriginX}, ${vOriginY}`,
+          position: `${vPosX}, ${vPosY}`,
+          src: this.getAttribute("background-url"),
+          color: this.getAttribute("background-color"),
+          type: vmlType,
+          ...vSizeAttributes,
+        })} />
         <v:textbox style="mso-fit-shape-to-text:true" inset="0,0,0,0">
       <![endif]-->
           ${content}
@@ -339,14 +344,14 @@ export class MjSection extends BodyComponent {
         ${hasBackground ? `<div ${this.htmlAttributes({ style: "innerDiv" })}>` : ""}
         <table
           ${this.htmlAttributes({
-        align: "center",
-        background: this.isFullWidth() ? null : this.getAttribute("background-url"),
-        border: "0",
-        cellpadding: "0",
-        cellspacing: "0",
-        role: "presentation",
-        style: "table",
-      })}
+            align: "center",
+            background: this.isFullWidth() ? null : this.getAttribute("background-url"),
+            border: "0",
+            cellpadding: "0",
+            cellspacing: "0",
+            role: "presentation",
+            style: "table",
+          })}
         >
           <tbody>
             <tr>
@@ -379,15 +384,15 @@ export class MjSection extends BodyComponent {
     return `
       <table
         ${this.htmlAttributes({
-        align: "center",
-        class: this.getAttribute("css-class"),
-        background: this.getAttribute("background-url"),
-        border: "0",
-        cellpadding: "0",
-        cellspacing: "0",
-        role: "presentation",
-        style: "tableFullwidth",
-      })}
+          align: "center",
+          class: this.getAttribute("css-class"),
+          background: this.getAttribute("background-url"),
+          border: "0",
+          cellpadding: "0",
+          cellspacing: "0",
+          role: "presentation",
+          style: "tableFullwidth",
+        })}
       >
         <tbody>
           <tr>
@@ -431,10 +436,10 @@ export class MjWrapper extends MjSection {
             <tr>
               <td
                 ${component.htmlAttributes({
-          align: component.getAttribute("align"),
-          class: suffixCssClasses(component.getAttribute("css-class"), "outlook"),
-          width: containerWidth,
-        })}
+                  align: component.getAttribute("align"),
+                  class: suffixCssClasses(component.getAttribute("css-class"), "outlook"),
+                  width: containerWidth,
+                })}
               >
           <![endif]-->
             ${component.render()}

@@ -1,5 +1,5 @@
 /** mj-social and mj-social-element (mjml-social 5.4.1). */
-import { BodyComponent, type Attributes, type BodyComponentClass, type StyleObject } from "../component.js";
+import { type Attributes, BodyComponent, type BodyComponentClass, type StyleObject } from "../component.js";
 
 export class MjSocial extends BodyComponent {
   static override readonly componentName = "mj-social";
@@ -85,33 +85,36 @@ export class MjSocial extends BodyComponent {
      <!--[if mso | IE]>
       <table
         ${this.htmlAttributes({
-        align: this.getAttribute("align"),
-        border: "0",
-        cellpadding: "0",
-        cellspacing: "0",
-        role: "presentation",
-      })}
-      >
-        <tr>
-      <![endif]-->
-      ${this.renderChildren(children, {
-        attributes: this.getSocialElementAttributes(),
-        renderer: (component) => (component.constructor as BodyComponentClass).rawElement ? component.render() : `
-            <!--[if mso | IE]>
-              <td>
-            <![endif]-->
-              <table
-                ${component.htmlAttributes({
           align: this.getAttribute("align"),
           border: "0",
           cellpadding: "0",
           cellspacing: "0",
           role: "presentation",
-          style: {
-            float: "none",
-            display: "inline-table",
-          },
         })}
+      >
+        <tr>
+      <![endif]-->
+      ${this.renderChildren(children, {
+        attributes: this.getSocialElementAttributes(),
+        renderer: (component) =>
+          (component.constructor as BodyComponentClass).rawElement
+            ? component.render()
+            : `
+            <!--[if mso | IE]>
+              <td>
+            <![endif]-->
+              <table
+                ${component.htmlAttributes({
+                  align: this.getAttribute("align"),
+                  border: "0",
+                  cellpadding: "0",
+                  cellspacing: "0",
+                  role: "presentation",
+                  style: {
+                    float: "none",
+                    display: "inline-table",
+                  },
+                })}
               >
                 <tbody>
                   ${component.render()}
@@ -134,17 +137,17 @@ export class MjSocial extends BodyComponent {
     return `
       <table
         ${this.htmlAttributes({
-        border: "0",
-        cellpadding: "0",
-        cellspacing: "0",
-        role: "presentation",
-        style: "tableVertical",
-      })}
+          border: "0",
+          cellpadding: "0",
+          cellspacing: "0",
+          role: "presentation",
+          style: "tableVertical",
+        })}
       >
         <tbody>
           ${this.renderChildren(children, {
-        attributes: this.getSocialElementAttributes(),
-      })}
+            attributes: this.getSocialElementAttributes(),
+          })}
         </tbody>
       </table>
     `;
@@ -309,11 +312,7 @@ export class MjSocialElement extends BodyComponent {
   };
 
   override getStyles(): Record<string, StyleObject> {
-    const {
-      "icon-size": iconSize,
-      "icon-height": iconHeight,
-      "background-color": backgroundColor,
-    } = this.getSocialAttributes();
+    const { "icon-size": iconSize, "icon-height": iconHeight, "background-color": backgroundColor } = this.getSocialAttributes();
     return {
       td: {
         padding: this.getAttribute("padding"),
@@ -378,49 +377,47 @@ export class MjSocialElement extends BodyComponent {
   }
 
   render(): string {
-    const {
-      src,
-      srcset,
-      sizes,
-      href,
-      "icon-size": iconSize,
-    } = this.getSocialAttributes();
+    const { src, srcset, sizes, href, "icon-size": iconSize } = this.getSocialAttributes();
     const hasLink = !!this.getAttribute("href");
     const iconPosition = this.getAttribute("icon-position");
     const makeIcon = (): string => `
         <td ${this.htmlAttributes({
-        style: "td",
-      })}>
+          style: "td",
+        })}>
           <table
             ${this.htmlAttributes({
-        border: "0",
-        cellpadding: "0",
-        cellspacing: "0",
-        role: "presentation",
-        style: "table",
-      })}
+              border: "0",
+              cellpadding: "0",
+              cellspacing: "0",
+              role: "presentation",
+              style: "table",
+            })}
           >
             <tbody>
               <tr>
                 <td ${this.htmlAttributes({
-        style: "icon",
-      })}>
-                  ${hasLink ? `<a ${this.htmlAttributes({
-        href,
-        rel: this.getAttribute("rel"),
-        target: this.getAttribute("target"),
-      })}>` : ""}
+                  style: "icon",
+                })}>
+                  ${
+                    hasLink
+                      ? `<a ${this.htmlAttributes({
+                          href,
+                          rel: this.getAttribute("rel"),
+                          target: this.getAttribute("target"),
+                        })}>`
+                      : ""
+                  }
                     <img
                       ${this.htmlAttributes({
-        alt: this.getAttribute("alt"),
-        title: this.getAttribute("title"),
-        src,
-        style: "img",
-        // String(): parseInt converts its argument the same way.
-        width: parseInt(String(iconSize), 10),
-        sizes,
-        srcset,
-      })}
+                        alt: this.getAttribute("alt"),
+                        title: this.getAttribute("title"),
+                        src,
+                        style: "img",
+                        // String(): parseInt converts its argument the same way.
+                        width: parseInt(String(iconSize), 10),
+                        sizes,
+                        srcset,
+                      })}
                     />
                   ${hasLink ? `</a>` : ""}
                 </td>
@@ -430,32 +427,40 @@ export class MjSocialElement extends BodyComponent {
         </td>
       `;
     const makeContent = (): string => `
-        ${this.getContent() ? `
+        ${
+          this.getContent()
+            ? `
           <td ${this.htmlAttributes({
-        style: "tdText",
-      })}>
-            ${hasLink ? `<a
+            style: "tdText",
+          })}>
+            ${
+              hasLink
+                ? `<a
                 ${this.htmlAttributes({
-        href,
-        style: "text",
-        rel: this.getAttribute("rel"),
-        target: this.getAttribute("target"),
-      })}>` : `<span
+                  href,
+                  style: "text",
+                  rel: this.getAttribute("rel"),
+                  target: this.getAttribute("target"),
+                })}>`
+                : `<span
                     ${this.htmlAttributes({
-        style: "text",
-      })}>`}
+                      style: "text",
+                    })}>`
+            }
               ${this.getContent()}
             ${hasLink ? `</a>` : "</span>"}
           </td>
-          ` : ""}
+          `
+            : ""
+        }
       `;
     const renderLeft = (): string => `${makeIcon()} ${makeContent()}`;
     const renderRight = (): string => `${makeContent()} ${makeIcon()}`;
     return `
       <tr
         ${this.htmlAttributes({
-        class: this.getAttribute("css-class"),
-      })}
+          class: this.getAttribute("css-class"),
+        })}
       >
         ${iconPosition === "left" ? renderLeft() : renderRight()}
       </tr>

@@ -32,8 +32,8 @@ export class MjSpacer extends BodyComponent {
     return `
       <div
         ${this.htmlAttributes({
-        style: "div",
-      })}
+          style: "div",
+        })}
       >&#8202;</div>
     `;
   }

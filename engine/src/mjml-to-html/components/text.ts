@@ -57,15 +57,16 @@ export class MjText extends BodyComponent {
     return `
       <div
         ${this.htmlAttributes({
-        style: "text",
-      })}
+          style: "text",
+        })}
       >${this.getContent()}</div>
     `;
   }
 
   render(): string {
     const height = this.getAttribute("height");
-    return height ? `
+    return height
+      ? `
         ${conditionalTag(`
           <table role="presentation" border="0" cellpadding="0" cellspacing="0"><tr><td height="${height}" style="vertical-align:top;height:${height};">
         `)}
@@ -73,6 +74,7 @@ export class MjText extends BodyComponent {
         ${conditionalTag(`
           </td></tr></table>
         `)}
-      ` : this.renderContent();
+      `
+      : this.renderContent();
   }
 }

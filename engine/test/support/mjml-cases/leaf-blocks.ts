@@ -26,7 +26,9 @@ export const cases: Record<string, string> = {
   "text css-class height align": one(`<mj-text css-class="intro" height="40px" align="center">All three</mj-text>`),
   "text padding shorthand": one(`<mj-text padding="0px">No padding</mj-text>`),
   "text padding sides": one(`<mj-text padding="4px 8px 12px 16px" padding-top="20px" padding-left="0px">Sides</mj-text>`),
-  "text container background and vertical-align": one(`<mj-text container-background-color="#f0f0f0" vertical-align="middle" background-color="#ff0000">Bg</mj-text>`),
+  "text container background and vertical-align": one(
+    `<mj-text container-background-color="#f0f0f0" vertical-align="middle" background-color="#ff0000">Bg</mj-text>`,
+  ),
   "text heading markup": one(`<mj-text><h1 style="margin:0;font-size:32px">Title &amp; more</h1></mj-text>`),
   "text link markup": one(`<mj-text><a href="https://example.com/?a=1&amp;b=2" target="_blank" style="color:#0000ff">Link</a></mj-text>`),
   "text several in column": one(`<mj-text>One</mj-text><mj-text>Two</mj-text><mj-text align="right">Three</mj-text>`),
@@ -67,16 +69,14 @@ export const cases: Record<string, string> = {
   // mj-button
   "button default": one(`<mj-button>Click</mj-button>`),
   "button href": one(`<mj-button href="https://example.com/">Go</mj-button>`),
-  "button href full": one(
-    `<mj-button href="https://example.com/?a=1&amp;b=2" target="_self" rel="noopener" name="cta" title="Call">Go</mj-button>`,
-  ),
+  "button href full": one(`<mj-button href="https://example.com/?a=1&amp;b=2" target="_self" rel="noopener" name="cta" title="Call">Go</mj-button>`),
   "button name title without href": one(`<mj-button name="cta" title="Call" rel="noopener">No link</mj-button>`),
   "button width px": one(`<mj-button href="https://example.com/" width="300px">Wide</mj-button>`),
   "button width percent": one(`<mj-button href="https://example.com/" width="100%">Full</mj-button>`),
-  "button width px border inner-padding": one(
-    `<mj-button width="250px" border="2px solid #000000" inner-padding="12px 30px 12px 20px">Boxed</mj-button>`,
+  "button width px border inner-padding": one(`<mj-button width="250px" border="2px solid #000000" inner-padding="12px 30px 12px 20px">Boxed</mj-button>`),
+  "button border sides": one(
+    `<mj-button border-left="4px solid #f00" border-right="1px solid #0f0" border-top="2px dotted #00f" border-bottom="3px dotted #00f" width="200px">Sides</mj-button>`,
   ),
-  "button border sides": one(`<mj-button border-left="4px solid #f00" border-right="1px solid #0f0" border-top="2px dotted #00f" border-bottom="3px dotted #00f" width="200px">Sides</mj-button>`),
   "button border": one(`<mj-button border="1px solid #333333">Bordered</mj-button>`),
   "button border-radius": one(`<mj-button border-radius="20px">Round</mj-button>`),
   "button inner-padding": one(`<mj-button inner-padding="5px">Tight</mj-button>`),

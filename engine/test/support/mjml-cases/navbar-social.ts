@@ -23,7 +23,9 @@ export const cases: Record<string, string> = {
   "navbar link typography": one(
     `<mj-navbar><mj-navbar-link href="/a" font-family="Arial, sans-serif" font-size="16px" font-style="italic" font-weight="700" color="#abc" text-transform="none" letter-spacing="2px" text-decoration="underline" line-height="30px">Styled</mj-navbar-link></mj-navbar>`,
   ),
-  "navbar link negative letter-spacing": one(`<mj-navbar><mj-navbar-link href="/a" letter-spacing="-0.1em" line-height="150%">Tight</mj-navbar-link></mj-navbar>`),
+  "navbar link negative letter-spacing": one(
+    `<mj-navbar><mj-navbar-link href="/a" letter-spacing="-0.1em" line-height="150%">Tight</mj-navbar-link></mj-navbar>`,
+  ),
   "navbar link padding": one(
     `<mj-navbar><mj-navbar-link href="/a" padding="5px">A</mj-navbar-link><mj-navbar-link href="/b" padding="0px 8px" padding-top="12px" padding-bottom="2px">B</mj-navbar-link><mj-navbar-link href="/c" padding-left="20px" padding-right="0px">C</mj-navbar-link></mj-navbar>`,
   ),
@@ -62,7 +64,9 @@ export const cases: Record<string, string> = {
   "social custom network": one(
     `<mj-social><mj-social-element name="mastodon" src="https://example.com/mastodon.png" background-color="#6364ff" href="https://mastodon.social/@me" alt="Mastodon">Mastodon</mj-social-element></mj-social>`,
   ),
-  "social custom without name": one(`<mj-social><mj-social-element src="https://example.com/icon.png" background-color="#123" href="https://example.com/" /></mj-social>`),
+  "social custom without name": one(
+    `<mj-social><mj-social-element src="https://example.com/icon.png" background-color="#123" href="https://example.com/" /></mj-social>`,
+  ),
   "social override network src and color": one(
     `<mj-social><mj-social-element name="facebook" src="https://example.com/fb.png" background-color="#000" href="https://example.com/">Facebook</mj-social-element></mj-social>`,
   ),
@@ -79,15 +83,21 @@ export const cases: Record<string, string> = {
   "social inner-padding": one(
     `<mj-social inner-padding="10px"><mj-social-element name="facebook" href="https://example.com/">Facebook</mj-social-element><mj-social-element name="x" href="https://example.com/" padding="2px">X</mj-social-element></mj-social>`,
   ),
-  "social text-padding": one(`<mj-social text-padding="0px 8px"><mj-social-element name="facebook" href="https://example.com/">Facebook</mj-social-element></mj-social>`),
+  "social text-padding": one(
+    `<mj-social text-padding="0px 8px"><mj-social-element name="facebook" href="https://example.com/">Facebook</mj-social-element></mj-social>`,
+  ),
   "social border-radius": one(
     `<mj-social border-radius="50%"><mj-social-element name="facebook" href="https://example.com/" /><mj-social-element name="x" href="https://example.com/" border-radius="0px" /></mj-social>`,
   ),
   "social border": one(`<mj-social border="1px solid #ccc"><mj-social-element name="instagram" href="https://instagram.com/me" /></mj-social>`),
   "social align left": one(`<mj-social align="left"><mj-social-element name="facebook" href="https://example.com/">Facebook</mj-social-element></mj-social>`),
   "social align right": one(`<mj-social align="right"><mj-social-element name="facebook" href="https://example.com/">Facebook</mj-social-element></mj-social>`),
-  "social align center": one(`<mj-social align="center"><mj-social-element name="facebook" href="https://example.com/">Facebook</mj-social-element></mj-social>`),
-  "social vertical align right": one(`<mj-social mode="vertical" align="right"><mj-social-element name="facebook" href="https://example.com/">Facebook</mj-social-element></mj-social>`),
+  "social align center": one(
+    `<mj-social align="center"><mj-social-element name="facebook" href="https://example.com/">Facebook</mj-social-element></mj-social>`,
+  ),
+  "social vertical align right": one(
+    `<mj-social mode="vertical" align="right"><mj-social-element name="facebook" href="https://example.com/">Facebook</mj-social-element></mj-social>`,
+  ),
   "social typography": one(
     `<mj-social font-family="Arial, sans-serif" font-size="15px" font-weight="bold" font-style="italic" color="#ff0000" line-height="30px" text-decoration="underline"><mj-social-element name="facebook" href="https://example.com/">Facebook</mj-social-element><mj-social-element name="x" color="#00ff00" font-size="11px">X</mj-social-element></mj-social>`,
   ),
@@ -97,7 +107,9 @@ export const cases: Record<string, string> = {
   "social element padding and vertical-align": one(
     `<mj-social><mj-social-element name="facebook" href="https://example.com/" padding="8px" padding-left="0px" vertical-align="top">Facebook</mj-social-element></mj-social>`,
   ),
-  "social element align": one(`<mj-social mode="vertical"><mj-social-element name="facebook" href="https://example.com/" align="right">Facebook</mj-social-element></mj-social>`),
+  "social element align": one(
+    `<mj-social mode="vertical"><mj-social-element name="facebook" href="https://example.com/" align="right">Facebook</mj-social-element></mj-social>`,
+  ),
   "social icon-position right": one(
     `<mj-social><mj-social-element name="facebook" href="https://example.com/" icon-position="right">Facebook</mj-social-element><mj-social-element name="x" icon-position="right">X</mj-social-element></mj-social>`,
   ),
@@ -107,7 +119,9 @@ export const cases: Record<string, string> = {
   "social element srcset sizes": one(
     `<mj-social><mj-social-element name="facebook" href="https://example.com/" srcset="https://example.com/fb.png 1x, https://example.com/fb@2x.png 2x" sizes="20px">Facebook</mj-social-element></mj-social>`,
   ),
-  "social element markup content": one(`<mj-social><mj-social-element name="facebook" href="https://example.com/"><b>Like</b> us</mj-social-element></mj-social>`),
+  "social element markup content": one(
+    `<mj-social><mj-social-element name="facebook" href="https://example.com/"><b>Like</b> us</mj-social-element></mj-social>`,
+  ),
   "social empty": one(`<mj-social></mj-social>`),
   "social with text sibling": one(
     `<mj-text>Follow us</mj-text><mj-social><mj-social-element name="facebook" href="https://example.com/">Facebook</mj-social-element></mj-social><mj-text>Thanks</mj-text>`,
