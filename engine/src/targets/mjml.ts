@@ -137,7 +137,10 @@ export function renderMjmlDocument(doc: DocumentContext): string {
   const fonts = googleFontsHref(doc.fonts);
   if (fonts) {
     const first = [...doc.fonts].map(primaryFamily).find((f) => !isWebSafe(f)) ?? "";
-    head.push(`<mj-font${attrs({ name: first, href: fonts })} />`);
+    // The href with its `&`s as they are: mjml copies it into `<link href>` (where `&amp;` would be
+    // decoded too) and into `@import url(…)` in CSS, where nothing is decoded and `&amp;` would break the
+    // URL. Family names are letters, digits, spaces, `_`, `.` and `-` (fontFamilySchema): nothing else to escape.
+    head.push(`<mj-font${attrs({ name: first })} href="${fonts}" />`);
   }
   const bodyImage = canvas.bodyBackgroundImage
     ? `\nbody,.${PAGE_CLASS} div{background-image:url('${encodeUnsafeUrlChars(canvas.bodyBackgroundImage)}');background-size:${canvas.bodyBackgroundSize};background-position:${canvas.bodyBackgroundPosition};background-repeat:${canvas.bodyBackgroundRepeat}}.${PAGE_CLASS} div div{background-image:none}`

@@ -7,17 +7,17 @@
 import { z } from "zod";
 import { colorSchema } from "./common.js";
 
-const darkColor = colorSchema.nullish().transform((value) => value ?? undefined);
+export const darkColorSchema = colorSchema.nullish().transform((value) => value ?? undefined);
 
 const ALL_KEYS = {
   /** The page around the content (canvas only). */
-  bodyBackgroundColor: darkColor,
-  backgroundColor: darkColor,
+  bodyBackgroundColor: darkColorSchema,
+  backgroundColor: darkColorSchema,
   /** Text; on the canvas, the default of every text block on a dark background. */
-  color: darkColor,
+  color: darkColorSchema,
   /** Links inside rich content (and, on the canvas, anchors). */
-  linkColor: darkColor,
-  borderColor: darkColor,
+  linkColor: darkColorSchema,
+  borderColor: darkColorSchema,
 };
 
 type Key = keyof typeof ALL_KEYS;
