@@ -13,7 +13,7 @@ const row = (props: object, children: object[]) => ({ type: "row", ...props, col
 /** The dark stylesheet of an html output. */
 async function darkCss(template: object): Promise<string> {
   const { output } = await render(template, { target: "html", minify: false });
-  return /@media \(prefers-color-scheme:dark\)\{[^]*?<\/style>/.exec(output)?.[0] ?? "";
+  return /@media \(prefers-color-scheme:dark\)\{[\s\S]*?<\/style>/.exec(output)?.[0] ?? "";
 }
 
 /** The class attribute of the element whose text is `marker` in the html output, found by the mjml text cell before it. */
