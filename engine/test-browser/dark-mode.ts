@@ -47,6 +47,7 @@ export const DARK_MARKERS: Readonly<Record<string, readonly Marker[]>> = {
     { text: "Nestedright", light: { color: "#111111", background: "#f3f4f6" }, dark: { color: "#d1d5db", background: "#111827" } },
     { text: "Senttoyou", light: { color: "#6b7280", background: "#ffffff" }, dark: { color: "#e2e8f0", background: "#0f172a" } },
     { text: "Unsubscribe", light: { color: "#6b7280", background: "#ffffff" }, dark: { color: "#7dd3fc", background: "#0f172a" } },
+    { text: "Bluesky", light: { color: "#000000", background: "#ffffff" }, dark: { color: "#7dd3fc", background: "#0f172a" } },
   ],
 };
 

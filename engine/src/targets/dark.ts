@@ -45,9 +45,12 @@ function blockBackgroundSelector(block: string): string {
 const TEXT = "&,& *";
 const LINKS = "& a";
 const DIVIDER_LINE = "& p,& hr";
-/** Blocks whose text takes the canvas's dark text colour, and those whose rich content has links. */
+/**
+ * Blocks whose text takes the canvas's dark text colour, and those whose links take its link colour
+ * (rich content; a socials platform shown as its name, black on light by default).
+ */
 const TEXT_BLOCKS = new Set(["paragraph", "heading", "list", "menu"]);
-const RICH_TEXT_BLOCKS = new Set(["paragraph", "heading", "list"]);
+const LINK_BLOCKS = new Set(["paragraph", "heading", "list", "socials"]);
 
 interface Paint {
   readonly selectors: string;
@@ -161,7 +164,7 @@ export class DarkStyles {
     const paints = this.backgroundPaints(blockBackgroundSelector(type), background, gradient);
     const color = own?.color ?? (type === "anchor" ? canvas?.linkColor : TEXT_BLOCKS.has(type) ? canvas?.color : undefined);
     if (color) paints.push({ selectors: TEXT, property: "color", value: color, outlook: "data-ogsc" });
-    const link = own?.linkColor ?? (RICH_TEXT_BLOCKS.has(type) ? canvas?.linkColor : undefined);
+    const link = own?.linkColor ?? (LINK_BLOCKS.has(type) ? canvas?.linkColor : undefined);
     if (link) paints.push({ selectors: LINKS, property: "color", value: link, outlook: "data-ogsc" });
     return this.classFor(paints);
   }
