@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILD_DIR } from "../scripts/build-dir.js";
 import { listCases } from "../scripts/fixture-cases.js";
 import { fixtureDocuments } from "../scripts/fixture-documents.js";
+import { darkModeProblems, hasDarkColours, schemeDifferences } from "./dark-mode.js";
 import { compact, desktopContent, multiColumnRows, type RowColumns } from "./expectations.js";
 import { solidPng } from "./png.js";
 
@@ -178,6 +179,10 @@ describe.each(cases.map((c) => [c.name] as const))("%s", (name) => {
       [...document.images].filter((img) => img.getAttribute("src") && (!img.complete || img.naturalWidth === 0)).map((img) => img.src),
     );
     expect(broken, "images that did not load").toEqual([]);
+    if (hasDarkColours(pages.fixture)) {
+      expect(await darkModeProblems(page, name, "light"), "light scheme").toEqual([]);
+      expect(await darkModeProblems(page, name, "dark"), "dark scheme").toEqual([]);
+    } else expect(await schemeDifferences(page), "colours that change in the dark scheme (the template has no dark colours)").toEqual([]);
 
     await emulate(PHONE, true);
     await load(page, html);
@@ -192,5 +197,11 @@ describe("the checks themselves", () => {
   it("answered every request locally", () => {
     expect(imageRequests).toBeGreaterThan(0);
     expect(otherRequests.filter((url) => !/^https:\/\/fonts\.googleapis\.com\//.test(url))).toEqual([]);
+  });
+
+  it("requested Google Fonts stylesheets with their own parameters only (no HTML entity carried into a CSS @import)", () => {
+    const fonts = otherRequests.filter((url) => url.startsWith("https://fonts.googleapis.com/"));
+    if (cases.some((c) => c.name === "canvas-google-fonts")) expect(fonts.length).toBeGreaterThan(0);
+    expect(fonts.flatMap((url) => [...new URL(url).searchParams.keys()].filter((key) => key !== "family" && key !== "display"))).toEqual([]);
   });
 });

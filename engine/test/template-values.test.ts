@@ -42,6 +42,10 @@ const CASES: Array<[string, object]> = [
   ["menu.items", block("menu", { items: [{ label: HOSTILE, link: HOSTILE, enabled: true }] })],
   ["socials.platforms", block("socials", { platforms: [{ name: HOSTILE, link: HOSTILE, icon: HOSTILE, enabled: true }] })],
   ["paragraph.mobile", block("paragraph", { content: "<p>a</p>", mobile: { color: HOSTILE, fontSize: HOSTILE, align: HOSTILE } })],
+  ["canvas.dark", doc({ dark: { backgroundColor: HOSTILE, color: HOSTILE } }, {}, [])],
+  ["row.dark", doc({}, { dark: { backgroundColor: HOSTILE, borderColor: HOSTILE } }, [])],
+  ["paragraph.dark", block("paragraph", { content: "<p>a</p>", dark: { color: HOSTILE, linkColor: HOSTILE } })],
+  ["button.dark", block("button", { link: "https://e.com", dark: { backgroundColor: HOSTILE } })],
 ];
 
 describe("template values", () => {

@@ -4,6 +4,7 @@ import type { BlockRenderContext } from "../blocks/block.js";
 import { blockDefinition } from "../blocks/registry.js";
 import type { Emitter } from "../render/emitter.js";
 import type { ColumnChild, ComponentNode, Template } from "../template/model.js";
+import { DarkStyles } from "./dark.js";
 import { blockClasses, type ResponsiveProps } from "./responsive.js";
 
 export type Shown = (node: { readonly condition: { readonly slot: number } | undefined }) => boolean;
@@ -14,13 +15,16 @@ export class DocumentContext {
   readonly mobileCss: string[] = [];
   /** CSS rules for screens wider than the mobile breakpoint. */
   readonly desktopCss: string[] = [];
+  readonly dark: DarkStyles;
   private uidCounter = 0;
 
   constructor(
     readonly template: Template,
     readonly out: Emitter,
     readonly shown: Shown,
-  ) {}
+  ) {
+    this.dark = new DarkStyles(template.canvas);
+  }
 
   nextUid(prefix = "mr-b"): string {
     return `${prefix}${this.uidCounter++}`;
@@ -37,7 +41,9 @@ export class DocumentContext {
     const ctx: BlockRenderContext = {
       out: this.out,
       width,
-      className: blockClasses(node.props as ResponsiveProps, uid, this.mobileCss, node.block, renderer),
+      className: [blockClasses(node.props as ResponsiveProps, uid, this.mobileCss, node.block, renderer), this.dark.block(node.block, node.props as object)]
+        .filter(Boolean)
+        .join(" "),
       fonts: this.fonts,
       uid,
       headCss: this.headCss,

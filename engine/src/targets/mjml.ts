@@ -9,9 +9,10 @@ import { px, spacing } from "../render/style.js";
 import { activeGradient, toMjmlColor } from "../template/common.js";
 import type { ColumnNode, RowLike, RowNode, SpacerNode } from "../template/model.js";
 import type { DocumentContext } from "./context.js";
+import { columnDarkBox, rowDarkBox, spacerDarkBox } from "./dark.js";
 import { horizontal, layoutColumns } from "./layout.js";
 import { childHtml, columnInnerWidth, rowInnerWidth } from "./nested-html.js";
-import { baseCss, desktopCss, META_TAGS, mobileCss, PREHEADER_SPACER } from "./responsive.js";
+import { baseCss, classList, colorSchemes, desktopCss, metaTags, mobileCss, PREHEADER_SPACER } from "./responsive.js";
 
 function borderAttr(border: { width: number; style: string; color: string }): string | undefined {
   return border.width > 0 ? `${px(border.width)} ${border.style} ${toMjmlColor(border.color)}` : undefined;
@@ -23,16 +24,20 @@ function spacerSection(spacer: SpacerNode, doc: DocumentContext): string {
     className = doc.nextUid("mr-r");
     doc.headCss.push(`.${className}{background-image:${spacer.backgroundGradient.css} !important}`);
   }
-  return `<mj-section${attrs({ padding: "0px", "background-color": toMjmlColor(spacer.backgroundColor), "css-class": className })}><mj-column><mj-spacer${attrs({ height: px(spacer.height), padding: "0px" })} /></mj-column></mj-section>`;
+  const dark = doc.dark.box("row", "mjml", spacerDarkBox(spacer)).className;
+  return `<mj-section${attrs({ padding: "0px", "background-color": toMjmlColor(spacer.backgroundColor), "css-class": classList(className, dark) })}><mj-column><mj-spacer${attrs({ height: px(spacer.height), padding: "0px" })} /></mj-column></mj-section>`;
 }
 
 function column(node: ColumnNode, percent: number, rowInner: number, fillHeight: boolean, doc: DocumentContext): string {
   const s = node.style;
   const width = columnInnerWidth(node, rowInner, percent);
-  const children = doc
-    .visibleChildren(node.children)
-    .map((child) => (child.kind === "component" ? doc.block(child, width, "mjml") : `<mj-raw><tr><td>${childHtml(child, width, doc)}</td></tr></mj-raw>`))
-    .join("");
+  const dark = doc.dark.box("column", "mjml", columnDarkBox(node));
+  const children = doc.dark.within(dark.themed, () =>
+    doc
+      .visibleChildren(node.children)
+      .map((child) => (child.kind === "component" ? doc.block(child, width, "mjml") : `<mj-raw><tr><td>${childHtml(child, width, doc)}</td></tr></mj-raw>`))
+      .join(""),
+  );
   let className = "";
   if (s.backgroundImage) {
     className = doc.nextUid("mr-c");
@@ -52,7 +57,7 @@ function column(node: ColumnNode, percent: number, rowInner: number, fillHeight:
     border: borderAttr(s.border),
     "border-radius": s.border.radius > 0 ? px(s.border.radius) : undefined,
     "vertical-align": s.verticalAlign,
-    "css-class": className,
+    "css-class": classList(className, dark.className),
   })}>${children}</mj-column>`;
 }
 
@@ -67,11 +72,14 @@ function section(row: RowNode, outerWidth: number, doc: DocumentContext): string
   );
   // Side by side, columns with a background are as tall as the row (table cells, above the breakpoint).
   const fillHeight = s.mobileStack && columns.length > 1 && columns.some((c) => c.style.backgroundColor !== "transparent");
+  const dark = doc.dark.box("row", "mjml", rowDarkBox(row));
   const parts: string[] = [];
-  columns.forEach((node, index) => {
-    if (index > 0 && layout.gap > 0) parts.push(`<mj-column${attrs({ width: `${layout.gap}%` })}></mj-column>`);
-    parts.push(column(node, layout.widths[index] ?? 0, inner, fillHeight, doc));
-  });
+  doc.dark.within(dark.themed, () =>
+    columns.forEach((node, index) => {
+      if (index > 0 && layout.gap > 0) parts.push(`<mj-column${attrs({ width: `${layout.gap}%` })}></mj-column>`);
+      parts.push(column(node, layout.widths[index] ?? 0, inner, fillHeight, doc));
+    }),
+  );
   const body = s.mobileStack ? parts.join("") : `<mj-group>${parts.join("")}</mj-group>`;
   const className = activeGradient(s.backgroundGradient) || s.minHeight > 0 || fillHeight ? doc.nextUid("mr-r") : "";
   if (activeGradient(s.backgroundGradient)) {
@@ -92,7 +100,7 @@ function section(row: RowNode, outerWidth: number, doc: DocumentContext): string
     padding: spacing(s.padding),
     border: borderAttr(s.border),
     "border-radius": s.border.radius > 0 ? px(s.border.radius) : undefined,
-    "css-class": className,
+    "css-class": classList(className, dark.className),
   })}>${body}</mj-section>`;
 }
 
@@ -112,6 +120,8 @@ export function renderMjmlDocument(doc: DocumentContext): string {
   const { template, out } = doc;
   const canvas = template.canvas;
   const contentWidth = canvas.width - horizontal(canvas.padding);
+  const pageClass = classList(canvas.bodyBackgroundImage ? PAGE_CLASS : "", doc.dark.page("mjml"));
+  const contentClass = doc.dark.content("mjml");
   const sections = doc
     .visibleChildren(template.rows)
     .map((row) => rowLike(row, contentWidth, doc))
@@ -127,20 +137,28 @@ export function renderMjmlDocument(doc: DocumentContext): string {
   const fonts = googleFontsHref(doc.fonts);
   if (fonts) {
     const first = [...doc.fonts].map(primaryFamily).find((f) => !isWebSafe(f)) ?? "";
-    head.push(`<mj-font${attrs({ name: first, href: fonts })} />`);
+    // The href with its `&`s as they are: mjml copies it into `<link href>` (where `&amp;` would be
+    // decoded too) and into `@import url(…)` in CSS, where nothing is decoded and `&amp;` would break the
+    // URL. Family names are letters, digits, spaces, `_`, `.` and `-` (fontFamilySchema): nothing else to escape.
+    head.push(`<mj-font${attrs({ name: first })} href="${fonts}" />`);
   }
   const bodyImage = canvas.bodyBackgroundImage
     ? `\nbody,.${PAGE_CLASS} div{background-image:url('${encodeUnsafeUrlChars(canvas.bodyBackgroundImage)}');background-size:${canvas.bodyBackgroundSize};background-position:${canvas.bodyBackgroundPosition};background-repeat:${canvas.bodyBackgroundRepeat}}.${PAGE_CLASS} div div{background-image:none}`
     : "";
+  const schemes = colorSchemes(doc.dark.used);
   const css = [
-    baseCss() + bodyImage,
+    baseCss(schemes) + bodyImage,
     ...doc.headCss,
     ...desktopCss(canvas.mobileBreakpoint, doc.desktopCss),
     mobileCss(canvas.mobileBreakpoint, doc.mobileCss),
   ].join("\n");
   head.push(`<mj-style>\n${css}\n</mj-style>`);
+  // A <style> of its own: a client that refuses a selector here drops these rules, never the layout's.
+  if (doc.dark.used) head.push(`<mj-raw><style type="text/css">\n${doc.dark.css()}\n</style></mj-raw>`);
   head.push(
-    `<mj-raw>${META_TAGS.map((meta) => `<meta${attrs({ name: meta["name"], content: meta["content"] })}${meta["content"] === "" ? ` content=""` : ""}>`).join("")}</mj-raw>`,
+    `<mj-raw>${metaTags(schemes)
+      .map((meta) => `<meta${attrs({ name: meta["name"], content: meta["content"] })}${meta["content"] === "" ? ` content=""` : ""}>`)
+      .join("")}</mj-raw>`,
   );
 
   return [
@@ -148,8 +166,8 @@ export function renderMjmlDocument(doc: DocumentContext): string {
     `<mj-head>`,
     ...head,
     `</mj-head>`,
-    `<mj-body${attrs({ width: px(canvas.width), "background-color": toMjmlColor(canvas.bodyBackgroundColor), "css-class": canvas.bodyBackgroundImage ? PAGE_CLASS : undefined })}>`,
-    `<mj-wrapper${attrs({ padding: spacing(canvas.padding), "background-color": toMjmlColor(canvas.backgroundColor) })}>`,
+    `<mj-body${attrs({ width: px(canvas.width), "background-color": toMjmlColor(canvas.bodyBackgroundColor), "css-class": pageClass })}>`,
+    `<mj-wrapper${attrs({ padding: spacing(canvas.padding), "background-color": toMjmlColor(canvas.backgroundColor), "css-class": contentClass })}>`,
     sections,
     `</mj-wrapper>`,
     `</mj-body>`,

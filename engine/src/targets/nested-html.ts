@@ -9,8 +9,9 @@ import { cssText, type Declarations, px, spacing } from "../render/style.js";
 import { activeGradient } from "../template/common.js";
 import type { ColumnNode, RowNode, SpacerNode } from "../template/model.js";
 import type { DocumentContext } from "./context.js";
+import { columnDarkBox, rowDarkBox, spacerDarkBox } from "./dark.js";
 import { horizontal, layoutColumns } from "./layout.js";
-import { STACK_ON_MOBILE } from "./responsive.js";
+import { classList, STACK_ON_MOBILE } from "./responsive.js";
 
 export function rowBoxDeclarations(row: RowNode): Declarations {
   const s = row.style;
@@ -56,7 +57,7 @@ export function spacerGradient(spacer: SpacerNode): Declarations {
   return activeGradient(spacer.backgroundGradient) ? [["background-image", spacer.backgroundGradient.css]] : [];
 }
 
-export function spacerHtml(spacer: SpacerNode): string {
+export function spacerHtml(spacer: SpacerNode, doc: DocumentContext): string {
   const style = cssText([
     ["height", px(spacer.height)],
     ["line-height", px(spacer.height)],
@@ -64,7 +65,7 @@ export function spacerHtml(spacer: SpacerNode): string {
     ["background-color", spacer.backgroundColor],
     ...spacerGradient(spacer),
   ]);
-  return `<div${attrs({ style })}>&#8202;</div>`;
+  return `<div${attrs({ class: doc.dark.box("row", "html", spacerDarkBox(spacer)).className, style })}>&#8202;</div>`;
 }
 
 export function rowHtml(row: RowNode, outerWidth: number, doc: DocumentContext): string {
@@ -75,32 +76,40 @@ export function rowHtml(row: RowNode, outerWidth: number, doc: DocumentContext):
     row.style.gap,
     inner,
   );
-  const stack = row.style.mobileStack ? STACK_ON_MOBILE : undefined;
+  const stack = row.style.mobileStack ? STACK_ON_MOBILE : "";
+  const dark = doc.dark.box("row", "html", rowDarkBox(row));
   const cells: string[] = [];
-  columns.forEach((column, index) => {
-    if (index > 0 && layout.gap > 0)
-      cells.push(`<td${attrs({ width: `${layout.gap}%`, class: stack, style: `width:${layout.gap}%;font-size:0;line-height:0` })}>&nbsp;</td>`);
-    const percent = layout.widths[index] ?? 0;
-    const width = columnInnerWidth(column, inner, percent);
-    const style = cssText([
-      ["width", `${percent}%`],
-      ["vertical-align", column.style.verticalAlign],
-      ["padding", spacing(column.style.padding)],
-      ...columnBoxDeclarations(column),
-    ]);
-    const content = doc
-      .visibleChildren(column.children)
-      .map((child) => childHtml(child, width, doc))
-      .join("");
-    cells.push(`<td${attrs({ width: `${percent}%`, valign: column.style.verticalAlign, class: stack, style })}>${content}</td>`);
-  });
+  doc.dark.within(dark.themed, () =>
+    columns.forEach((column, index) => {
+      if (index > 0 && layout.gap > 0)
+        cells.push(`<td${attrs({ width: `${layout.gap}%`, class: stack, style: `width:${layout.gap}%;font-size:0;line-height:0` })}>&nbsp;</td>`);
+      const percent = layout.widths[index] ?? 0;
+      const width = columnInnerWidth(column, inner, percent);
+      const style = cssText([
+        ["width", `${percent}%`],
+        ["vertical-align", column.style.verticalAlign],
+        ["padding", spacing(column.style.padding)],
+        ...columnBoxDeclarations(column),
+      ]);
+      const columnDark = doc.dark.box("column", "html", columnDarkBox(column));
+      const content = doc.dark.within(columnDark.themed, () =>
+        doc
+          .visibleChildren(column.children)
+          .map((child) => childHtml(child, width, doc))
+          .join(""),
+      );
+      cells.push(
+        `<td${attrs({ width: `${percent}%`, valign: column.style.verticalAlign, class: classList(stack, columnDark.className), style })}>${content}</td>`,
+      );
+    }),
+  );
   const box = cssText([
     ...rowBoxDeclarations(row),
     ["padding", spacing(row.style.padding)],
     ...(row.style.minHeight > 0 ? ([["height", px(row.style.minHeight)]] as const) : []),
   ]);
   return (
-    `<table role="presentation" width="100%" border="0" cellpadding="0" cellspacing="0"${attrs({ style: box })}><tr><td>` +
+    `<table role="presentation" width="100%" border="0" cellpadding="0" cellspacing="0"${attrs({ class: dark.className, style: box })}><tr><td>` +
     `<table role="presentation" width="100%" border="0" cellpadding="0" cellspacing="0"><tr>${cells.join("")}</tr></table>` +
     `</td></tr></table>`
   );
@@ -108,6 +117,6 @@ export function rowHtml(row: RowNode, outerWidth: number, doc: DocumentContext):
 
 export function childHtml(child: ColumnNode["children"][number], width: number, doc: DocumentContext): string {
   if (child.kind === "component") return doc.block(child, width, "html");
-  if (child.kind === "spacer") return spacerHtml(child);
+  if (child.kind === "spacer") return spacerHtml(child, doc);
   return rowHtml(child, width, doc);
 }

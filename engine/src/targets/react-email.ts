@@ -3,18 +3,20 @@
  * with style objects, that renders to the same visible text and links as the html target.
  */
 
+import { jsxClass } from "../blocks/shared.js";
 import { encodeUnsafeUrlChars } from "../data/escape.js";
 import { googleFontsHref } from "../render/fonts.js";
 import { type Declarations, jsxStyle, px, spacing } from "../render/style.js";
 import type { ColumnNode, RowLike, RowNode, SpacerNode } from "../template/model.js";
 import type { DocumentContext } from "./context.js";
+import { columnDarkBox, rowDarkBox, spacerDarkBox } from "./dark.js";
 import { horizontal, layoutColumns } from "./layout.js";
 import { columnBoxDeclarations, columnInnerWidth, rowBoxDeclarations, rowInnerWidth, spacerGradient } from "./nested-html.js";
-import { APPLE_NO_REFORMAT, baseCss, META_TAGS, mobileCss, STACK_ON_MOBILE } from "./responsive.js";
+import { APPLE_NO_REFORMAT, baseCss, classList, colorSchemes, metaTags, mobileCss, STACK_ON_MOBILE } from "./responsive.js";
 
 const COMPONENTS = ["Body", "Button", "Column", "Container", "Head", "Heading", "Hr", "Html", "Img", "Link", "Preview", "Row", "Section", "Text"];
 
-function spacerJsx(spacer: SpacerNode): string {
+function spacerJsx(spacer: SpacerNode, doc: DocumentContext): string {
   const decls: Declarations = [
     ["height", px(spacer.height)],
     ["line-height", px(spacer.height)],
@@ -22,7 +24,7 @@ function spacerJsx(spacer: SpacerNode): string {
   ];
   if (spacer.backgroundColor !== "transparent") decls.push(["background-color", spacer.backgroundColor]);
   decls.push(...spacerGradient(spacer));
-  return `<Section style={${jsxStyle(decls)}}>&#8202;</Section>`;
+  return `<Section${jsxClass(doc.dark.box("row", "jsx", spacerDarkBox(spacer)).className)} style={${jsxStyle(decls)}}>&#8202;</Section>`;
 }
 
 function columnJsx(node: ColumnNode, percent: number, rowInner: number, stack: boolean, doc: DocumentContext): string {
@@ -33,11 +35,14 @@ function columnJsx(node: ColumnNode, percent: number, rowInner: number, stack: b
     ["padding", spacing(node.style.padding)],
     ...columnBoxDeclarations(node),
   ];
-  const children = doc
-    .visibleChildren(node.children)
-    .map((child) => childJsx(child, width, doc))
-    .join("\n");
-  return `<Column${stack ? ` className="${STACK_ON_MOBILE}"` : ""} style={${jsxStyle(style)}}>\n${children}\n</Column>`;
+  const dark = doc.dark.box("column", "jsx", columnDarkBox(node));
+  const children = doc.dark.within(dark.themed, () =>
+    doc
+      .visibleChildren(node.children)
+      .map((child) => childJsx(child, width, doc))
+      .join("\n"),
+  );
+  return `<Column${jsxClass(classList(stack ? STACK_ON_MOBILE : "", dark.className))} style={${jsxStyle(style)}}>\n${children}\n</Column>`;
 }
 
 function rowJsx(row: RowNode, outerWidth: number, doc: DocumentContext): string {
@@ -49,25 +54,28 @@ function rowJsx(row: RowNode, outerWidth: number, doc: DocumentContext): string 
     s.gap,
     inner,
   );
+  const dark = doc.dark.box("row", "jsx", rowDarkBox(row));
   const cells: string[] = [];
-  columns.forEach((node, index) => {
-    if (index > 0 && layout.gap > 0)
-      cells.push(`<Column${s.mobileStack ? ` className="${STACK_ON_MOBILE}"` : ""} style={${jsxStyle([["width", `${layout.gap}%`]])}} />`);
-    cells.push(columnJsx(node, layout.widths[index] ?? 0, inner, s.mobileStack, doc));
-  });
+  doc.dark.within(dark.themed, () =>
+    columns.forEach((node, index) => {
+      if (index > 0 && layout.gap > 0)
+        cells.push(`<Column${s.mobileStack ? ` className="${STACK_ON_MOBILE}"` : ""} style={${jsxStyle([["width", `${layout.gap}%`]])}} />`);
+      cells.push(columnJsx(node, layout.widths[index] ?? 0, inner, s.mobileStack, doc));
+    }),
+  );
   const box: Declarations = [...rowBoxDeclarations(row), ["padding", spacing(s.padding)]];
   if (s.minHeight > 0) box.push(["height", px(s.minHeight)]);
-  return `<Section style={${jsxStyle(box)}}>\n<Row>\n${cells.join("\n")}\n</Row>\n</Section>`;
+  return `<Section${jsxClass(dark.className)} style={${jsxStyle(box)}}>\n<Row>\n${cells.join("\n")}\n</Row>\n</Section>`;
 }
 
 function childJsx(child: ColumnNode["children"][number], width: number, doc: DocumentContext): string {
   if (child.kind === "component") return doc.block(child, width, "jsx");
-  if (child.kind === "spacer") return spacerJsx(child);
+  if (child.kind === "spacer") return spacerJsx(child, doc);
   return rowJsx(child, width, doc);
 }
 
 function rowLike(node: RowLike, width: number, doc: DocumentContext): string {
-  return node.kind === "spacer" ? spacerJsx(node) : rowJsx(node, width, doc);
+  return node.kind === "spacer" ? spacerJsx(node, doc) : rowJsx(node, width, doc);
 }
 
 /** `Spring Sale!` → `SpringSaleEmail`: a valid identifier whatever the template is called. */
@@ -84,12 +92,15 @@ export function renderReactEmailDocument(doc: DocumentContext): string {
   const { template, out } = doc;
   const canvas = template.canvas;
   const contentWidth = canvas.width - horizontal(canvas.padding);
+  const pageClass = doc.dark.page("jsx");
+  const contentClass = doc.dark.content("jsx");
   const rows = doc
     .visibleChildren(template.rows)
     .map((row) => rowLike(row, contentWidth, doc))
     .join("\n");
   const fonts = googleFontsHref(doc.fonts);
-  const css = [baseCss(), ...doc.headCss, mobileCss(canvas.mobileBreakpoint, doc.mobileCss)].join("\n");
+  const schemes = colorSchemes(doc.dark.used);
+  const css = [baseCss(schemes), ...doc.headCss, mobileCss(canvas.mobileBreakpoint, doc.mobileCss)].join("\n");
   // <Body> gives <body> only the `background` shorthand and the colour (its inner cell gets the whole
   // style), so a page image goes in the shorthand to cover the page, as in the html target.
   const pageBackground = canvas.bodyBackgroundImage
@@ -119,13 +130,17 @@ export function renderReactEmailDocument(doc: DocumentContext): string {
     `<title>${out.text(template.name)}</title>`,
     // <Head> writes the charset and x-apple-disable-message-reformatting meta tags itself.
     `<meta name="viewport" content="width=device-width, initial-scale=1" />`,
-    ...META_TAGS.filter((meta) => meta["name"] !== APPLE_NO_REFORMAT).map((meta) => `<meta name="${meta["name"]}" content="${meta["content"]}" />`),
+    ...metaTags(schemes)
+      .filter((meta) => meta["name"] !== APPLE_NO_REFORMAT)
+      .map((meta) => `<meta name="${meta["name"]}" content="${meta["content"]}" />`),
     ...(fonts ? [`<link href="${out.trusted(fonts, "attr")}" rel="stylesheet" />`] : []),
     `<style>{${JSON.stringify(css)}}</style>`,
+    // A <style> of its own, as in the html target (targets/dark.ts).
+    ...(doc.dark.used ? [`<style>{${JSON.stringify(doc.dark.css())}}</style>`] : []),
     `</Head>`,
     `<Preview>${out.text(canvas.preheaderText)}</Preview>`,
-    `<Body style={${jsxStyle(body)}}>`,
-    `<Container style={${jsxStyle(container)}}>`,
+    `<Body${jsxClass(pageClass)} style={${jsxStyle(body)}}>`,
+    `<Container${jsxClass(contentClass)} style={${jsxStyle(container)}}>`,
     rows,
     `</Container>`,
     `</Body>`,

@@ -147,10 +147,19 @@ export function blockClasses(props: ResponsiveProps, uid: string, mobileCss: str
   return classes.join(" ");
 }
 
-/** Head CSS shared by every document: light/dark support, paragraph reset, hide classes. */
-export function baseCss(): string {
+/**
+ * The colour schemes a document declares: `light dark` when it has dark colours; else `light`, so
+ * that a client does not take it for dark-ready and paint what it leaves to defaults (a link's
+ * colour) in dark-scheme colours over the light design (spec/template.md, "Dark mode").
+ */
+export function colorSchemes(dark: boolean): string {
+  return dark ? "light dark" : "light";
+}
+
+/** Head CSS shared by every document: colour schemes, paragraph reset, hide classes. */
+export function baseCss(schemes: string): string {
   return [
-    ":root{color-scheme:light dark;supported-color-schemes:light dark}",
+    `:root{color-scheme:${schemes};supported-color-schemes:${schemes}}`,
     "p{margin:0}",
     // An image in rich content has no width of its own: it must not push a phone's page sideways.
     "img{max-width:100%}",
@@ -175,12 +184,19 @@ export function desktopCss(breakpoint: number, rules: readonly string[]): string
 
 export const APPLE_NO_REFORMAT = "x-apple-disable-message-reformatting";
 
-export const META_TAGS: ReadonlyArray<Readonly<Record<string, string>>> = [
-  { name: APPLE_NO_REFORMAT, content: "" },
-  { name: "color-scheme", content: "light dark" },
-  { name: "supported-color-schemes", content: "light dark" },
-  { name: "format-detection", content: "telephone=no,date=no,address=no,email=no,url=no" },
-];
+export function metaTags(schemes: string): ReadonlyArray<Readonly<Record<string, string>>> {
+  return [
+    { name: APPLE_NO_REFORMAT, content: "" },
+    { name: "color-scheme", content: schemes },
+    { name: "supported-color-schemes", content: schemes },
+    { name: "format-detection", content: "telephone=no,date=no,address=no,email=no,url=no" },
+  ];
+}
 
 /** `&#847; &zwnj; &nbsp;` ×7 after the preheader: keeps clients from pulling body text into the preview. */
 export const PREHEADER_SPACER = Array.from({ length: 7 }, () => "&#847; &zwnj; &nbsp;").join(" ");
+
+/** Class names joined for a `class` attribute, the empty ones left out. */
+export function classList(...names: readonly string[]): string {
+  return names.filter(Boolean).join(" ");
+}

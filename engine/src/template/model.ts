@@ -2,6 +2,7 @@
 
 import type { BlockType } from "../blocks/registry.js";
 import type { Gradient, Visibility } from "./common.js";
+import type { DarkColors } from "./dark.js";
 import type { Canvas, ColumnStyle, RowStyle } from "./schema.js";
 
 export type Path = readonly string[];
@@ -29,6 +30,7 @@ export interface SpacerNode extends NodeBase {
   readonly height: number;
   readonly backgroundColor: string;
   readonly backgroundGradient: Gradient;
+  readonly dark: DarkColors | undefined;
 }
 
 export interface ComponentNode extends NodeBase {

@@ -162,6 +162,7 @@ class Reader {
       height: parsed.height,
       backgroundColor: parsed.backgroundColor,
       backgroundGradient: parsed.backgroundGradient,
+      dark: parsed.dark,
     };
   }
 

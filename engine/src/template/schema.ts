@@ -16,6 +16,7 @@ import {
   visibilitySchema,
   ZERO_SPACING,
 } from "./common.js";
+import { boxDarkSchema, canvasDarkSchema, surfaceDarkSchema } from "./dark.js";
 
 export const SUPPORTED_SCHEMA_MAJOR = 1;
 export const MAX_NESTING_DEPTH = 5;
@@ -35,6 +36,8 @@ export const canvasObjectSchema = z.object({
     .regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, { message: "Expected a language tag such as en-US" })
     .default("en-US"),
   mobileBreakpoint: z.number().min(200).max(2000).default(600),
+  /** Dark-mode colours of the page, the content and its default text and links (`template/dark.ts`). */
+  dark: canvasDarkSchema,
 });
 export type Canvas = z.output<typeof canvasObjectSchema>;
 
@@ -51,6 +54,7 @@ export const rowStyleSchema = z.object({
   gap: z.number().min(0).default(12),
   /** Columns stack under the mobile breakpoint. */
   mobileStack: z.boolean().default(true),
+  dark: boxDarkSchema,
   visibility: visibilitySchema.optional(),
 });
 export type RowStyle = z.output<typeof rowStyleSchema>;
@@ -59,6 +63,7 @@ export const rowSpacerSchema = z.object({
   height: z.number().optional(),
   backgroundColor: colorSchema.default("transparent"),
   backgroundGradient: gradientSchema,
+  dark: surfaceDarkSchema,
   visibility: visibilitySchema.optional(),
 });
 
@@ -70,6 +75,7 @@ export const columnStyleSchema = z.object({
   padding: spacingSchema(ZERO_SPACING),
   border: borderSchema,
   verticalAlign: z.enum(["top", "middle", "bottom"]).default("top"),
+  dark: boxDarkSchema,
   props: z.object({ visibility: visibilitySchema.optional() }).prefault({}),
 });
 export type ColumnStyle = z.output<typeof columnStyleSchema>;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { cssText, jsxStyle, spacing } from "../../render/style.js";
 import { colorSchema, commonBlockFields, mobileOverridesSchema, typographyFields } from "../../template/common.js";
+import { linkDarkSchema } from "../../template/dark.js";
 import { defineBlock } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, mjmlTypography, paddingDeclaration, typographyDeclarations } from "../shared.js";
 
@@ -12,6 +13,7 @@ export const anchorProps = z.object({
   textDecoration: z.enum(["none", "underline", "line-through", "overline"]).default("underline"),
   ...commonBlockFields(),
   mobile: mobileOverridesSchema,
+  dark: linkDarkSchema,
 });
 
 export const anchor = defineBlock({

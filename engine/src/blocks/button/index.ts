@@ -13,6 +13,7 @@ import {
   mobileOverridesSchema,
   toMjmlColor,
 } from "../../template/common.js";
+import { buttonDarkSchema } from "../../template/dark.js";
 import { type BlockRenderContext, defineBlock } from "../block.js";
 import { attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
 
@@ -40,6 +41,7 @@ export const buttonProps = z.object({
   // A button's `padding` is the space inside it; `margin` is the space around it.
   ...commonBlockFields({ padding: { top: 12, right: 24, bottom: 12, left: 24 } }),
   mobile: mobileOverridesSchema,
+  dark: buttonDarkSchema,
 });
 type ButtonProps = z.output<typeof buttonProps>;
 

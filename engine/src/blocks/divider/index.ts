@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { cssText, jsxStyle, px, spacing } from "../../render/style.js";
 import { activeGradient, alignSchema, colorSchema, commonBlockFields, gradientSchema, mobileOverridesSchema, toMjmlColor } from "../../template/common.js";
+import { surfaceDarkSchema } from "../../template/dark.js";
 import { defineBlock } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
 
@@ -14,6 +15,7 @@ export const dividerProps = z.object({
   align: alignSchema.default("center"),
   ...commonBlockFields({ margin: { top: 20, right: 0, bottom: 20, left: 0 }, padding: { top: 5, right: 0, bottom: 5, left: 0 } }),
   mobile: mobileOverridesSchema,
+  dark: surfaceDarkSchema,
 });
 
 type DividerProps = z.output<typeof dividerProps>;

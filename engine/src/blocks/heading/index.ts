@@ -2,6 +2,7 @@ import { z } from "zod";
 import { contentToJsx, contentToMarkup } from "../../render/content.js";
 import { cssText, jsxStyle, spacing } from "../../render/style.js";
 import { commonBlockFields, mobileOverridesSchema, surfaceFields, typographyFields } from "../../template/common.js";
+import { richTextDarkSchema } from "../../template/dark.js";
 import { defineBlock } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, mjmlSurface, paddingDeclaration, surfaceDeclarations, typographyDeclarations } from "../shared.js";
 
@@ -29,6 +30,7 @@ export const headingProps = z.object({
   ...surfaceFields,
   ...commonBlockFields(),
   mobile: mobileOverridesSchema,
+  dark: richTextDarkSchema,
 });
 
 export const heading = defineBlock({

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { type ContentNode, contentToMarkup, DEFAULT_JSX_MAPPER, elementToJsx, isElement, parseContent } from "../../render/content.js";
 import { cssText, type Declarations, jsxStyle, px, spacing } from "../../render/style.js";
 import { commonBlockFields, mobileOverridesSchema, surfaceFields, typographyFields } from "../../template/common.js";
+import { richTextDarkSchema } from "../../template/dark.js";
 import { defineBlock } from "../block.js";
 import {
   addSpacing,
@@ -24,6 +25,7 @@ export const listProps = z.object({
   ...surfaceFields,
   ...commonBlockFields(),
   mobile: mobileOverridesSchema,
+  dark: richTextDarkSchema,
 });
 type ListProps = z.output<typeof listProps>;
 

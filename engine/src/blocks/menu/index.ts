@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { cssText, type Declarations, jsxStyle, px, spacing } from "../../render/style.js";
 import { alignSchema, commonBlockFields, mobileOverridesSchema, surfaceFields, toMjmlColor, typographyFields } from "../../template/common.js";
+import { textDarkSchema } from "../../template/dark.js";
 import { type BlockRenderContext, defineBlock } from "../block.js";
 import {
   addSpacing,
@@ -31,6 +32,7 @@ export const menuProps = z.object({
   ...surfaceFields,
   ...commonBlockFields(),
   mobile: mobileOverridesSchema,
+  dark: textDarkSchema,
 });
 type MenuProps = z.output<typeof menuProps>;
 

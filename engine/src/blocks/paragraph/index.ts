@@ -4,6 +4,7 @@ import type { Emitter } from "../../render/emitter.js";
 import { cssText, jsxStyle, spacing } from "../../render/style.js";
 import type { Typography } from "../../template/common.js";
 import { commonBlockFields, mobileOverridesSchema, surfaceFields, typographyFields } from "../../template/common.js";
+import { richTextDarkSchema } from "../../template/dark.js";
 import { type BlockRenderContext, defineBlock } from "../block.js";
 import {
   addSpacing,
@@ -23,6 +24,7 @@ export const paragraphProps = z.object({
   ...surfaceFields,
   ...commonBlockFields(),
   mobile: mobileOverridesSchema,
+  dark: richTextDarkSchema,
 });
 
 /**

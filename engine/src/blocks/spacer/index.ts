@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { cssText, jsxStyle, px } from "../../render/style.js";
 import { commonBlockFields, mobileOverridesSchema, surfaceFields } from "../../template/common.js";
+import { surfaceDarkSchema } from "../../template/dark.js";
 import { defineBlock } from "../block.js";
 import { attrs, htmlClass, jsxClass, mjmlSurface, surfaceDeclarations } from "../shared.js";
 
@@ -9,6 +10,7 @@ export const spacerProps = z.object({
   ...surfaceFields,
   ...commonBlockFields(),
   mobile: mobileOverridesSchema,
+  dark: surfaceDarkSchema,
 });
 
 /** Margin and padding add to the height: a spacer is nothing but vertical space. */

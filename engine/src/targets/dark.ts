@@ -1,0 +1,236 @@
+/**
+ * Dark mode: the template's `dark` colours as classes on the elements that paint them, and one
+ * `<style>` element holding `@media (prefers-color-scheme: dark)` rules (Apple Mail, iOS Mail and
+ * other WebKit/Blink readers) and Outlook.com's `[data-ogsc]` (text) / `[data-ogsb]` (background)
+ * forms. Elements with the same dark colours share one class, so a document pays for each distinct
+ * set of colours once.
+ *
+ * The canvas colours (content background, text, links) apply only where the reader sees the content
+ * background: inside rows, columns and blocks that are transparent, painted in the canvas colour, or
+ * that have dark colours of their own. Inside a box painted in a colour of its own without a dark
+ * one (a yellow banner), text keeps its light colour, which was chosen for that box.
+ */
+import { activeGradient, type Gradient } from "../template/common.js";
+import { type DarkColors, sameColor } from "../template/dark.js";
+import type { ColumnNode, RowNode, SpacerNode } from "../template/model.js";
+import type { Canvas } from "../template/schema.js";
+
+export type Renderer = "mjml" | "html" | "jsx";
+type Box = "page" | "content" | "row" | "column";
+
+/**
+ * The elements that paint a box's background and border, `&` standing for its class. mjml puts the
+ * class on an outer `<div>` and the colour on the div and the table inside it (a section's border
+ * and a padded column's colour on that table's cell); React Email's components and our nested-row
+ * HTML carry the class on the painted element itself, except `<Body>`, which paints its inner cell.
+ * Child combinators, so that the boxes inside keep their own colours.
+ */
+const BOX_SELECTORS: Record<Renderer, Record<Box, string>> = {
+  mjml: {
+    page: "&,& > div",
+    content: "&,& > table",
+    row: "&,& > table,& > table > tbody > tr > td",
+    column: "&,& > table,& > table > tbody > tr > td",
+  },
+  html: { page: "&", content: "&", row: "&", column: "&" },
+  jsx: { page: "&,& > table > tbody > tr > td", content: "&", row: "&", column: "&" },
+};
+
+/** Where a block paints its background: a button its cell and link, a divider its line, others their box. */
+function blockBackgroundSelector(block: string): string {
+  if (block === "button") return "& table td,& a";
+  return "&";
+}
+
+const TEXT = "&,& *";
+const LINKS = "& a";
+const DIVIDER_LINE = "& p,& hr";
+/**
+ * Blocks whose text takes the canvas's dark text colour, and those whose links take its link colour
+ * (rich content; a socials platform shown as its name, black on light by default).
+ */
+const TEXT_BLOCKS = new Set(["paragraph", "heading", "list", "menu"]);
+const LINK_BLOCKS = new Set(["paragraph", "heading", "list", "socials"]);
+
+interface Paint {
+  readonly selectors: string;
+  readonly property: "color" | "background-color" | "background-image" | "border-color" | "border-top-color";
+  readonly value: string;
+  /** Outlook.com marks the elements whose text (`ogsc`) or background (`ogsb`) colour it changed. */
+  readonly outlook?: "data-ogsc" | "data-ogsb";
+}
+
+/** What a block's props may hold that dark mode reads. */
+interface BlockProps {
+  readonly dark?: DarkColors | undefined;
+  readonly backgroundColor?: string;
+  readonly backgroundGradient?: Gradient;
+}
+
+export interface DarkBox {
+  /** The light background colour, `transparent` for none. */
+  readonly backgroundColor: string;
+  /** A gradient or image painted over it: the box is not the content colour, whatever that is. */
+  readonly covered: boolean;
+  readonly gradient: boolean;
+  readonly dark: DarkColors | undefined;
+}
+
+export function rowDarkBox(row: RowNode): DarkBox {
+  const s = row.style;
+  const gradient = activeGradient(s.backgroundGradient);
+  return { backgroundColor: s.backgroundColor, covered: gradient || s.backgroundImage !== "", gradient, dark: s.dark };
+}
+
+export function columnDarkBox(column: ColumnNode): DarkBox {
+  const s = column.style;
+  return { backgroundColor: s.backgroundColor, covered: s.backgroundImage !== "", gradient: false, dark: s.dark };
+}
+
+export function spacerDarkBox(spacer: SpacerNode): DarkBox {
+  const gradient = activeGradient(spacer.backgroundGradient);
+  return { backgroundColor: spacer.backgroundColor, covered: gradient, gradient, dark: spacer.dark };
+}
+
+export class DarkStyles {
+  private readonly classes = new Map<string, string>();
+  private readonly media: string[] = [];
+  private readonly outlook: string[] = [];
+  private readonly canvasDark: DarkColors | undefined;
+  /** Whether the canvas's dark text colours apply where the walk is. */
+  private themed: boolean;
+
+  constructor(private readonly canvas: Canvas) {
+    this.canvasDark = canvas.dark;
+    this.themed = canvas.dark?.backgroundColor !== undefined;
+  }
+
+  /** Whether this document has any dark colour: it then declares `color-scheme: light dark`. */
+  get used(): boolean {
+    return this.media.length > 0;
+  }
+
+  /** The class of the page (`<body>`) and of the content container. */
+  page(renderer: Renderer): string {
+    return this.classFor(this.backgroundPaints(BOX_SELECTORS[renderer].page, this.canvasDark?.bodyBackgroundColor, false));
+  }
+
+  content(renderer: Renderer): string {
+    return this.classFor(this.backgroundPaints(BOX_SELECTORS[renderer].content, this.canvasDark?.backgroundColor, false));
+  }
+
+  /** The class of a row, row spacer or column; `themed` tells whether canvas text colours apply inside it. */
+  box(kind: "row" | "column", renderer: Renderer, box: DarkBox): { className: string; themed: boolean } {
+    const selectors = BOX_SELECTORS[renderer][kind];
+    const { background, themed } = this.surface(box);
+    const paints = this.backgroundPaints(selectors, background, box.gradient);
+    if (box.dark?.borderColor) paints.push({ selectors, property: "border-color", value: box.dark.borderColor });
+    return { className: this.classFor(paints), themed };
+  }
+
+  /** Renders what a box holds with the theme state the box leaves. */
+  within<T>(themed: boolean, render: () => T): T {
+    const outer = this.themed;
+    this.themed = themed;
+    try {
+      return render();
+    } finally {
+      this.themed = outer;
+    }
+  }
+
+  /** The class a block needs for its dark colours, or "". */
+  block(type: string, props: BlockProps): string {
+    const own = props.dark;
+    const gradient = activeGradient(props.backgroundGradient);
+    if (type === "divider") {
+      const line = own?.backgroundColor;
+      if (!line) return "";
+      const paints: Paint[] = [{ selectors: DIVIDER_LINE, property: "border-top-color", value: line }];
+      if (gradient) paints.push(...this.backgroundPaints(DIVIDER_LINE, line, true));
+      return this.classFor(paints);
+    }
+    if (type === "button") {
+      const paints = this.backgroundPaints(blockBackgroundSelector(type), own?.backgroundColor, gradient);
+      if (own?.color) paints.push({ selectors: TEXT, property: "color", value: own.color, outlook: "data-ogsc" });
+      if (own?.borderColor) paints.push({ selectors: "& table td,& a", property: "border-color", value: own.borderColor });
+      return this.classFor(paints);
+    }
+    const { background, themed } =
+      props.backgroundColor === undefined
+        ? { background: undefined, themed: this.themed }
+        : this.surface({ backgroundColor: props.backgroundColor, covered: gradient, gradient, dark: own });
+    const canvas = themed ? this.canvasDark : undefined;
+    const paints = this.backgroundPaints(blockBackgroundSelector(type), background, gradient);
+    const color = own?.color ?? (type === "anchor" ? canvas?.linkColor : TEXT_BLOCKS.has(type) ? canvas?.color : undefined);
+    if (color) paints.push({ selectors: TEXT, property: "color", value: color, outlook: "data-ogsc" });
+    const link = own?.linkColor ?? (LINK_BLOCKS.has(type) ? canvas?.linkColor : undefined);
+    if (link) paints.push({ selectors: LINKS, property: "color", value: link, outlook: "data-ogsc" });
+    return this.classFor(paints);
+  }
+
+  /** The dark stylesheet's content, or "" when the document has no dark colour. */
+  css(): string {
+    if (!this.used) return "";
+    return [`@media (prefers-color-scheme:dark){`, ...this.media, `}`, ...this.outlook].join("\n");
+  }
+
+  /**
+   * A box's dark background and whether canvas text colours apply inside it: its own dark colour;
+   * else, painted in the content's light colour, the content's dark one; transparent, whatever
+   * surrounds it; otherwise none (it keeps its light colour, and its text too).
+   */
+  private surface(box: DarkBox): { background: string | undefined; themed: boolean } {
+    if (box.dark?.backgroundColor) return { background: box.dark.backgroundColor, themed: true };
+    if (box.covered) return { background: undefined, themed: false };
+    if (box.backgroundColor === "transparent") return { background: undefined, themed: this.themed };
+    if (this.themed && sameColor(box.backgroundColor, this.canvas.backgroundColor)) return { background: this.canvasDark?.backgroundColor, themed: true };
+    return { background: undefined, themed: false };
+  }
+
+  private backgroundPaints(selectors: string, color: string | undefined, clearGradient: boolean): Paint[] {
+    if (!color) return [];
+    const paints: Paint[] = [{ selectors, property: "background-color", value: color, outlook: "data-ogsb" }];
+    if (clearGradient) paints.push({ selectors, property: "background-image", value: "none", outlook: "data-ogsb" });
+    return paints;
+  }
+
+  /** One class per distinct set of paints, its rules written once. */
+  private classFor(paints: readonly Paint[]): string {
+    if (paints.length === 0) return "";
+    const key = JSON.stringify(paints);
+    const known = this.classes.get(key);
+    if (known) return known;
+    const name = `mr-d${this.classes.size}`;
+    this.classes.set(key, name);
+    this.media.push(...rules(paints, name, ""));
+    for (const attribute of ["data-ogsc", "data-ogsb"] as const)
+      this.outlook.push(
+        ...rules(
+          paints.filter((p) => p.outlook === attribute),
+          name,
+          `[${attribute}] `,
+        ),
+      );
+    return name;
+  }
+}
+
+/**
+ * The rules for one class: the declarations of each selector (`&` = `.name`), and selectors with the
+ * same declarations in one rule, so `.x{background-color:…;color:…}.x *{color:…}` rather than a rule per paint.
+ */
+function rules(paints: readonly Paint[], name: string, prefix: string): string[] {
+  const bySelector = new Map<string, string[]>();
+  for (const paint of paints)
+    for (const selector of paint.selectors.split(",")) {
+      const full = prefix + selector.replaceAll("&", `.${name}`);
+      bySelector.set(full, [...(bySelector.get(full) ?? []), `${paint.property}:${paint.value} !important`]);
+    }
+  const byDeclarations = new Map<string, string[]>();
+  for (const [selector, declarations] of bySelector) {
+    const key = declarations.join(";");
+    byDeclarations.set(key, [...(byDeclarations.get(key) ?? []), selector]);
+  }
+  return [...byDeclarations].map(([declarations, selectors]) => `${selectors.join(",")}{${declarations}}`);
+}

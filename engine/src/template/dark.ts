@@ -1,0 +1,54 @@
+/**
+ * Dark-mode colours: an optional `dark` object beside a node's light colours, holding the colours it
+ * takes when the reader's client is in dark mode. Each key names the light prop it replaces; a
+ * missing or `null` key keeps the light colour. Values are colours exactly as the light ones are
+ * (merge tags included: never).
+ */
+import { z } from "zod";
+import { colorSchema } from "./common.js";
+
+export const darkColorSchema = colorSchema.nullish().transform((value) => value ?? undefined);
+
+const ALL_KEYS = {
+  /** The page around the content (canvas only). */
+  bodyBackgroundColor: darkColorSchema,
+  backgroundColor: darkColorSchema,
+  /** Text; on the canvas, the default of every text block on a dark background. */
+  color: darkColorSchema,
+  /** Links inside rich content (and, on the canvas, anchors). */
+  linkColor: darkColorSchema,
+  borderColor: darkColorSchema,
+};
+
+type Key = keyof typeof ALL_KEYS;
+
+function darkSchema<K extends Key>(...keys: K[]) {
+  const shape = Object.fromEntries(keys.map((key) => [key, ALL_KEYS[key]])) as Pick<typeof ALL_KEYS, K>;
+  return z
+    .object(shape)
+    .nullish()
+    .transform((value) => value ?? undefined);
+}
+
+export const canvasDarkSchema = darkSchema("bodyBackgroundColor", "backgroundColor", "color", "linkColor");
+export const boxDarkSchema = darkSchema("backgroundColor", "borderColor");
+export const surfaceDarkSchema = darkSchema("backgroundColor");
+export const richTextDarkSchema = darkSchema("color", "backgroundColor", "linkColor");
+export const textDarkSchema = darkSchema("color", "backgroundColor");
+export const linkDarkSchema = darkSchema("color");
+export const buttonDarkSchema = darkSchema("color", "backgroundColor", "borderColor");
+
+/** Every dark colour a node can carry (each node's schema picks its keys). */
+export type DarkColors = { readonly [K in Key]?: string | undefined };
+
+const NAMED_HEX: Readonly<Record<string, string>> = { white: "#ffffff", black: "#000000" };
+
+/** A colour in one spelling, to tell whether two light colours are the same (`#FFF` = `white` = `#ffffff`). */
+export function sameColor(a: string, b: string): boolean {
+  const norm = (color: string) => {
+    const lower = color.trim().toLowerCase();
+    const short = /^#([0-9a-f])([0-9a-f])([0-9a-f])$/.exec(lower);
+    return NAMED_HEX[lower] ?? (short ? `#${short[1]}${short[1]}${short[2]}${short[2]}${short[3]}${short[3]}` : lower.replace(/\s+/g, ""));
+  };
+  return norm(a) === norm(b);
+}

@@ -1,0 +1,88 @@
+/**
+ * Dark mode (targets/dark.ts): what the three targets declare with and without dark colours, which
+ * elements take the canvas's dark colours, and that equal colours share one class. How the result
+ * looks in a browser in both schemes is checked by the browser suite (test-browser/).
+ */
+import { describe, expect, it } from "vitest";
+import { RENDER_TARGETS, render } from "../src/index.js";
+
+const paragraph = (id: string, props: object = {}) => ({ id, type: "component", componentType: "paragraph", props: { content: `<p>${id}</p>`, ...props } });
+const doc = (canvas: object, rows: object[]) => ({ template_id: "t", template_name: "T", schema_version: "1.0", canvas, rows });
+const row = (props: object, children: object[]) => ({ type: "row", ...props, columns: [{ width: 100, children }] });
+
+/** The dark stylesheet of an html output. */
+async function darkCss(template: object): Promise<string> {
+  const { output } = await render(template, { target: "html", minify: false });
+  return /@media \(prefers-color-scheme:dark\)\{[\s\S]*?<\/style>/.exec(output)?.[0] ?? "";
+}
+
+/** The class attribute of the element whose text is `marker` in the html output, found by the mjml text cell before it. */
+async function classesOf(template: object, marker: string): Promise<string[]> {
+  const { output } = await render(template, { target: "html", minify: true });
+  const before = output.slice(0, output.indexOf(`<p>${marker}</p>`));
+  return (/class="([^"]*)"[^<]*<div[^>]*>$/.exec(before)?.[1] ?? "").split(" ").filter(Boolean);
+}
+
+describe("dark mode", () => {
+  it("a template without dark colours declares the light scheme only, and no dark rule", async () => {
+    for (const target of RENDER_TARGETS) {
+      const { output } = await render(doc({}, [row({}, [paragraph("a")])]), { target });
+      expect(output, target).toContain("color-scheme:light;supported-color-schemes:light}");
+      expect(output, target).toMatch(/name="color-scheme" content="light"/);
+      expect(output, target).not.toContain("light dark");
+      expect(output, target).not.toContain("prefers-color-scheme");
+      expect(output, target).not.toContain("data-ogs");
+    }
+  });
+
+  it("with dark colours, every target declares both schemes and carries the rules and Outlook.com's forms", async () => {
+    const template = doc({ dark: { backgroundColor: "#111111", color: "#eeeeee" } }, [row({}, [paragraph("a")])]);
+    for (const target of RENDER_TARGETS) {
+      const { output } = await render(template, { target });
+      expect(output, target).toContain("color-scheme:light dark;supported-color-schemes:light dark}");
+      expect(output, target).toMatch(/name="color-scheme" content="light dark"/);
+      expect(output, target).toContain("@media (prefers-color-scheme:dark){");
+      expect(output, target).toContain("[data-ogsc] .mr-d");
+      expect(output, target).toContain("[data-ogsb] .mr-d");
+    }
+  });
+
+  it("rows painted in the content colour, in any spelling, take its dark colour; a banner keeps its colours and its text", async () => {
+    const template = doc({ backgroundColor: "#FFF", dark: { backgroundColor: "#111111", color: "#eeeeee" } }, [
+      row({ backgroundColor: "white" }, [paragraph("plain")]),
+      row({ backgroundColor: "#fef3c7" }, [paragraph("banner")]),
+      row({ backgroundColor: "#fef3c7", dark: { backgroundColor: "#422006" } }, [paragraph("banner-with-dark")]),
+    ]);
+    const css = await darkCss(template);
+    const plain = await classesOf(template, "plain");
+    expect(plain).toHaveLength(1);
+    expect(css).toContain(`.${plain[0]},.${plain[0]} *{color:#eeeeee !important}`);
+    expect(await classesOf(template, "banner")).toEqual([]);
+    expect(await classesOf(template, "banner-with-dark")).toEqual(plain);
+    expect(css).toContain("background-color:#422006 !important");
+  });
+
+  it("elements with the same dark colours share one class, whose rules are written once", async () => {
+    const template = doc({}, [row({}, [paragraph("one", { dark: { color: "#abcdef" } }), paragraph("two", { dark: { color: "#abcdef" } })])]);
+    expect(await classesOf(template, "one")).toEqual(await classesOf(template, "two"));
+    expect((await darkCss(template)).match(/#abcdef/g)).toHaveLength(2); // the media rule and Outlook.com's
+  });
+
+  it("canvas text colours apply to text blocks only where the content colour shows, never to buttons", async () => {
+    const button = { type: "component", componentType: "button", props: { text: "Go", link: "https://e.com" } };
+    const template = doc({ dark: { backgroundColor: "#111111", color: "#eeeeee" } }, [row({}, [button])]);
+    expect(await darkCss(template)).not.toContain("#eeeeee");
+  });
+});
+
+describe("Google Fonts", () => {
+  it("the html's CSS @import requests the same URL as its <link> (no HTML entity inside CSS)", async () => {
+    const template = doc({}, [row({}, [paragraph("a", { fontFamily: "Open Sans" }), paragraph("b", { fontFamily: "Roboto" })])]);
+    const { output } = await render(template, { target: "html" });
+    const link = /<link href="([^"]*fonts\.googleapis[^"]*)"/.exec(output)?.[1] ?? "";
+    const imported = /@import url\(([^)]*)\)/.exec(output)?.[1] ?? "";
+    const decoded = link.replaceAll("&amp;", "&");
+    expect(imported).toBe(decoded);
+    expect(new URL(imported).searchParams.getAll("family")).toEqual(["Open Sans:wght@400;700", "Roboto:wght@400;700"]);
+  });
+});
