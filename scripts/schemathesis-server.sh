@@ -33,7 +33,7 @@ done
 cd server
 "$venv/bin/st" --config-file schemathesis.toml run "http://127.0.0.1:$port/openapi.json" \
   --max-examples "${SCHEMATHESIS_MAX_EXAMPLES:-20}" --seed 1 --generation-database none \
-  --header "Authorization: Bearer $admin_key" --no-color || {
+  --header "Authorization: Bearer $admin_key" --no-color "$@" || {
   echo "schemathesis-server: failures above; server log:" >&2
   tail -50 "$work/server.log" >&2
   exit 1

@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { BLOCK_TYPES, BLOCKS } from "../blocks/registry.js";
-import { gradientSchema, mobileOverridesSchema, visibilityRuleSchema, visibilitySchema } from "./common.js";
+import { colorSchema, gradientSchema, mobileOverridesSchema, visibilityRuleSchema, visibilitySchema } from "./common.js";
 import { columnStyleSchema, documentHeaderSchema, idSchema, rowSpacerSchema, rowStyleSchema } from "./schema.js";
 
 const pascal = (type: string) => type[0]!.toUpperCase() + type.slice(1);
@@ -26,6 +26,7 @@ named(visibilitySchema, "Visibility");
 named(visibilityRuleSchema, "VisibilityRule");
 named(gradientSchema, "Gradient");
 named(mobileOverridesSchema, "MobileOverrides");
+named(colorSchema, "Color");
 
 /** One named props schema per block, shared by the current and the legacy component shapes. */
 const propsSchemas = Object.fromEntries(BLOCK_TYPES.map((type) => [type, named(BLOCKS[type].props.clone(), `${pascal(type)}Props`)]));

@@ -39,6 +39,30 @@ function parseJson(body: string | Buffer, done: (err: Error | null, value?: unkn
   done(null, value);
 }
 
+/** The same rule in JSON Schema, for the OpenAPI document: an object that allows other keys never allows this one. */
+export const PROTO_KEY_RULE = { not: { const: "__proto__" } } as const;
+
+/** Keywords whose value is data, not a schema. */
+const VALUE_KEYWORDS = new Set(["default", "const", "enum", "examples", "example", "required"]);
+
+/** `schema` with `propertyNames: PROTO_KEY_RULE` on every object schema in it that admits keys it does not list. */
+export function withProtoKeyRule(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withProtoKeyRule);
+  if (schema === null || typeof schema !== "object") return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (VALUE_KEYWORDS.has(key)) out[key] = value;
+    else out[key] = key === "properties" || key === "$defs" ? mapValues(value, withProtoKeyRule) : withProtoKeyRule(value);
+  }
+  const open = out["type"] === "object" && out["additionalProperties"] !== false && out["propertyNames"] === undefined;
+  return open ? { ...out, propertyNames: PROTO_KEY_RULE } : out;
+}
+
+function mapValues(value: unknown, fn: (v: unknown) => unknown): unknown {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return fn(value);
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fn(v)]));
+}
+
 function rejectProtoKeys(key: string, value: unknown): unknown {
   if (key === "__proto__") throw new SyntaxError("the key '__proto__' is not allowed");
   return value;
