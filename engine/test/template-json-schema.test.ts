@@ -4,7 +4,7 @@
  * 2020-12) against `validateTemplate` on every fixture and on generated values of every rule zod
  * cannot state by itself (case-insensitive patterns, trimming, refinements, nesting).
  */
-import Ajv2020 from "ajv/dist/2020.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { listCases } from "../scripts/fixture-cases.js";
@@ -31,7 +31,12 @@ function agree(document: unknown): void {
 /** Known-good spellings, in random case and with random white space around them, and random strings. */
 function spellings(valid: readonly string[], alphabet: string): fc.Arbitrary<string> {
   const recased = fc
-    .tuple(fc.constantFrom(...valid), fc.array(fc.boolean(), { minLength: 40, maxLength: 40 }), fc.constantFrom("", " ", "\t", "\n", "\u00a0"), fc.constantFrom("", " ", "x"))
+    .tuple(
+      fc.constantFrom(...valid),
+      fc.array(fc.boolean(), { minLength: 40, maxLength: 40 }),
+      fc.constantFrom("", " ", "\t", "\n", "\u00a0"),
+      fc.constantFrom("", " ", "x"),
+    )
     .map(([word, upper, before, after]) => before + [...word].map((c, i) => (upper[i] ? c.toUpperCase() : c)).join("") + after);
   return fc.oneof(recased, fc.string({ unit: fc.constantFrom(...alphabet.split("")), maxLength: 16 }));
 }
@@ -55,8 +60,9 @@ describe("the template JSON Schema", () => {
   });
 
   it("reads colours in any case and with white space around them, as the engine does", () => {
-    property(spellings([...CSS_COLOR_NAMES.slice(0, 40), "#abc", "#a1b2c3", "#a1b2c3d4", "rgb(1, 2, 3)", "rgba(1,2,3,.5)"], "#0123456789abcdefgrb(),. "), (value) =>
-      doc([], { canvas: { backgroundColor: value } }),
+    property(
+      spellings([...CSS_COLOR_NAMES.slice(0, 40), "#abc", "#a1b2c3", "#a1b2c3d4", "rgb(1, 2, 3)", "rgba(1,2,3,.5)"], "#0123456789abcdefgrb(),. "),
+      (value) => doc([], { canvas: { backgroundColor: value } }),
     );
   });
 
@@ -69,15 +75,23 @@ describe("the template JSON Schema", () => {
   });
 
   it("reads gradient directions and types as the engine does, angles as numbers included", () => {
-    const directions = spellings(["to right", "to bottom left", "45deg", "-0.5turn", "circle", "ellipse at top left", "circle at 20% center", ""], "tobrighlefcs0123456789.-% ");
+    const directions = spellings(
+      ["to right", "to bottom left", "45deg", "-0.5turn", "circle", "ellipse at top left", "circle at 20% center", ""],
+      "tobrighlefcs0123456789.-% ",
+    );
     const numbers = fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom(0, -0, 1e-6, 9.99e-7, 1e21, 1e20, -1e-6, 45));
-    const gradient = (direction: unknown) => doc([row([paragraph()], { backgroundGradient: { useGradient: true, gradient: { direction, colors: [{ color: "red" }] } } })]);
+    const gradient = (direction: unknown) =>
+      doc([row([paragraph()], { backgroundGradient: { useGradient: true, gradient: { direction, colors: [{ color: "red" }] } } })]);
     property(fc.oneof(directions, numbers), gradient);
-    property(spellings(["linear", "radial"], "linearadil "), (type) => doc([row([paragraph()], { backgroundGradient: { useGradient: true, gradient: { type } } })]));
+    property(spellings(["linear", "radial"], "linearadil "), (type) =>
+      doc([row([paragraph()], { backgroundGradient: { useGradient: true, gradient: { type } } })]),
+    );
   });
 
   it("reads CSS values, fonts and the schema version as the engine does", () => {
-    property(spellings(["cover", "contain", "auto 10px", "50% auto"], "coveratin0123456789px% "), (value) => doc([], { canvas: { bodyBackgroundSize: value } }));
+    property(spellings(["cover", "contain", "auto 10px", "50% auto"], "coveratin0123456789px% "), (value) =>
+      doc([], { canvas: { bodyBackgroundSize: value } }),
+    );
     property(spellings(["left top", "center", "10px 20%"], "lefrightop0123456789px% "), (value) => doc([], { canvas: { bodyBackgroundPosition: value } }));
     property(spellings(["'Open Sans', Arial, sans-serif", "Georgia"], "'\",OpenSasArilg- "), (fontFamily) => doc([row([paragraph({ fontFamily })])]));
     property(fc.oneof(fc.integer({ min: -5, max: 1100 }), spellings(["bold", "medium", "semi-bold", "700"], "boldmeiu-0123456789 ")), (fontWeight) =>
@@ -87,7 +101,9 @@ describe("the template JSON Schema", () => {
   });
 
   it("reads mobile override values as the engine does (parentheses, quotes, comment markers)", () => {
-    property(fc.string({ unit: fc.constantFrom(..."()'\"/*ab ".split("")), maxLength: 14 }), (value) => doc([row([paragraph({ mobile: { letterSpacing: value } })])]));
+    property(fc.string({ unit: fc.constantFrom(..."()'\"/*ab ".split("")), maxLength: 14 }), (value) =>
+      doc([row([paragraph({ mobile: { letterSpacing: value } })])]),
+    );
   });
 
   it(`nests rows ${MAX_NESTING_DEPTH} deep and no deeper; missing or null lists and unknown blocks are read`, () => {
@@ -99,7 +115,12 @@ describe("the template JSON Schema", () => {
     agree(doc([untyped(MAX_NESTING_DEPTH + 1)]));
     for (const document of [
       doc([{ type: "row" }, { type: "row", columns: null }, { columns: [{ children: null }, { components: null }] }]),
-      doc([row([{ type: "component", componentType: "paragraph", props: null }, { type: "paragraph", props: null }])]),
+      doc([
+        row([
+          { type: "component", componentType: "paragraph", props: null },
+          { type: "paragraph", props: null },
+        ]),
+      ]),
       doc([row([{ type: "component", componentType: "carousel", props: { any: 1 } }, { type: "carousel" }, { type: "row-spacer" }])]),
       doc([row([{ type: "component" }])]),
       doc([row([{}])]),
@@ -130,7 +151,11 @@ describe("jsonPattern", () => {
 
 describe("CSS_VALUE_PATTERN", () => {
   it(`matches exactly the values cssValueProblem accepts (parentheses nested up to ${CSS_VALUE_PATTERN_DEPTH} deep)`, () => {
-    const depth = (value: string) => [...value].reduce((acc, c) => ({ now: acc.now + (c === "(" ? 1 : c === ")" ? -1 : 0), max: Math.max(acc.max, acc.now + (c === "(" ? 1 : 0)) }), { now: 0, max: 0 }).max;
+    const depth = (value: string) =>
+      [...value].reduce((acc, c) => ({ now: acc.now + (c === "(" ? 1 : c === ")" ? -1 : 0), max: Math.max(acc.max, acc.now + (c === "(" ? 1 : 0)) }), {
+        now: 0,
+        max: 0,
+      }).max;
     fc.assert(
       fc.property(fc.string({ unit: fc.constantFrom(..."()'\"/*a \n".split("")), maxLength: 20 }), (value) => {
         if (depth(value) > CSS_VALUE_PATTERN_DEPTH) return;

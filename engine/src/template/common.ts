@@ -208,11 +208,9 @@ const editorGradientSchema = z.object({
     .object({
       type: caseless(z.enum(["linear", "radial"])).default("linear"),
       direction: withJsonSchema(
-        z
-          .union([z.number().transform((deg) => `${deg}deg`), z.string().trim()])
-          .refine((d) => d === "" || LINEAR_DIRECTION.test(d) || RADIAL_SHAPE.test(d), {
-            message: "Expected a gradient direction: to right, to bottom left, …, an angle such as 45deg, or circle/ellipse for a radial gradient",
-          }),
+        z.union([z.number().transform((deg) => `${deg}deg`), z.string().trim()]).refine((d) => d === "" || LINEAR_DIRECTION.test(d) || RADIAL_SHAPE.test(d), {
+          message: "Expected a gradient direction: to right, to bottom left, …, an angle such as 45deg, or circle/ellipse for a radial gradient",
+        }),
         { schema: (pattern) => ({ anyOf: [DEGREES_WITHOUT_EXPONENT, { type: "string", pattern: pattern(directionText(), true) }] }) },
       ).default("to right"),
       colors: z.array(gradientStopSchema).default([]),

@@ -31,6 +31,4 @@ const evenCount = (quote: string) => `(?=[^${quote}]*(?:${quote}[^${quote}]*${qu
  * `cssValueProblem` as a regular expression, for the published JSON Schema: no comment marker, an
  * even number of each quote, parentheses balanced (to `CSS_VALUE_PATTERN_DEPTH` levels).
  */
-export const CSS_VALUE_PATTERN = new RegExp(
-  `^(?![\\s\\S]*(?:/\\*|\\*/))${evenCount("'")}${evenCount('"')}${balancedParentheses(CSS_VALUE_PATTERN_DEPTH)}$`,
-);
+export const CSS_VALUE_PATTERN = new RegExp(`^(?![\\s\\S]*(?:/\\*|\\*/))${evenCount("'")}${evenCount('"')}${balancedParentheses(CSS_VALUE_PATTERN_DEPTH)}$`);

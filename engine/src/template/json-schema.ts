@@ -34,8 +34,7 @@ export function templateJsonSchema(): JsonSchema {
     ...schema,
     $id: TEMPLATE_SCHEMA_ID,
     title: "mailrender template document, version 1",
-    description:
-      `Generated from the engine's zod schema (engine/src/template). Every field except the five top-level keys has a default and may be omitted. Block types this engine version does not know are accepted with a warning and not rendered. Rows nest at most ${MAX_NESTING_DEPTH} deep (Row, Row2, … Row${MAX_NESTING_DEPTH}). Beyond this schema, a document has at most 2,000 nodes (rows, row spacers, columns, blocks and the entries of a block's lists), and mobile-override values with parentheses nested more than 4 deep are not described here.`,
+    description: `Generated from the engine's zod schema (engine/src/template). Every field except the five top-level keys has a default and may be omitted. Block types this engine version does not know are accepted with a warning and not rendered. Rows nest at most ${MAX_NESTING_DEPTH} deep (Row, Row2, … Row${MAX_NESTING_DEPTH}). Beyond this schema, a document has at most 2,000 nodes (rows, row spacers, columns, blocks and the entries of a block's lists), and mobile-override values with parentheses nested more than 4 deep are not described here.`,
   };
 }
 
@@ -57,7 +56,8 @@ function restoreRules(zodSchema: z.core.$ZodType, json: JsonSchema): void {
   const def = (zodSchema as unknown as ZodInternals)._zod.def;
   if (def.type === "pipe" && def.in?._zod.def.type === "transform") throw new Error(`A preprocessed schema needs a JSON Schema hint (json-schema-hints.ts)`);
   const checks = (def.checks ?? []).map((check) => check._zod.def);
-  if (checks.some((check) => check.check === "custom")) throw new Error(`A refinement needs a JSON Schema hint (json-schema-hints.ts): ${JSON.stringify(json)}`);
+  if (checks.some((check) => check.check === "custom"))
+    throw new Error(`A refinement needs a JSON Schema hint (json-schema-hints.ts): ${JSON.stringify(json)}`);
   if (def.type !== "string") return;
   let trimmed = false;
   const patterns: string[] = [];
@@ -119,9 +119,9 @@ function caseless(source: string): string {
   for (let at = 0; at < source.length; ) {
     const c = source[at]!;
     if (c === "\\") {
-      const escape = escapeAt(source, at);
-      out += escape;
-      at += escape.length;
+      const token = escapeAt(source, at);
+      out += token;
+      at += token.length;
     } else if (c === "[") {
       const end = classEnd(source, at);
       out += caselessClass(source.slice(at + 1, end));
@@ -157,7 +157,8 @@ function caselessClass(content: string): string {
       at += 1 + end.length;
       const lettersOnly = isLetter(start) && isLetter(end) && (start === start.toLowerCase()) === (end === end.toLowerCase());
       if (lettersOnly) added.push(`${otherCase(start)}-${otherCase(end)}`);
-      else if (start.length === 1 && end.length === 1 && start <= "z" && end >= "A") throw new Error(`A range across letters (${start}-${end}) in a case-insensitive pattern`);
+      else if (start.length === 1 && end.length === 1 && start <= "z" && end >= "A")
+        throw new Error(`A range across letters (${start}-${end}) in a case-insensitive pattern`);
     } else if (isLetter(start)) {
       added.push(otherCase(start));
     }
@@ -181,7 +182,8 @@ function readerStructure(defs: Record<string, JsonSchema>): void {
   const shapes = ((column.properties["children"] as { items: { anyOf: JsonSchema[] } }).items.anyOf ?? []).filter((shape) => !("$ref" in shape));
   const known = BLOCK_TYPES as readonly string[];
   defs["Block"] = {
-    description: "A block: `{type: \"component\", componentType, props}`, or the older `{type: <block type>, props}`. Other block types are accepted with a warning and not rendered.",
+    description:
+      'A block: `{type: "component", componentType, props}`, or the older `{type: <block type>, props}`. Other block types are accepted with a warning and not rendered.',
     anyOf: [
       ...shapes.map((shape) => {
         const properties = shape["properties"] as Record<string, JsonSchema>;
@@ -191,7 +193,11 @@ function readerStructure(defs: Record<string, JsonSchema>): void {
           properties: { ...properties, ...(legacy && { componentType: { type: "null" } }), props: { anyOf: [properties["props"], { type: "null" }] } },
         };
       }),
-      { type: "object", properties: { type: { const: "component" }, componentType: { type: "string", not: { enum: known } } }, required: ["type", "componentType"] },
+      {
+        type: "object",
+        properties: { type: { const: "component" }, componentType: { type: "string", not: { enum: known } } },
+        required: ["type", "componentType"],
+      },
       {
         type: "object",
         properties: { type: { type: "string", not: { enum: [...known, "component", "row", "row-spacer"] } }, componentType: { type: "null" } },

@@ -1,5 +1,6 @@
 import { type JsonSchema, templateJsonSchema } from "@mailrender/engine";
-import { withProtoKeyRule } from "./http/json-body.js";
+import { jsonValueSchema, withProtoKeyRule } from "./http/json-body.js";
+import { documentResponseHeaders } from "./routes/responses.js";
 
 type Document = {
   components?: { schemas?: Record<string, unknown> };
@@ -7,20 +8,23 @@ type Document = {
 };
 
 /**
- * What the route schemas cannot say about request bodies, added to the generated document: the
- * template document's JSON Schema, and the JSON parser's refusal of `__proto__` keys.
+ * What the route schemas cannot say, added to the generated document: the template document's JSON
+ * Schema, the JSON parser's refusal of `__proto__` keys, and the response headers.
  */
-export function describeBodies<D extends Document>(document: D): D {
-  const schemas = document.components?.schemas;
+export function completeDocument<D extends object>(document: D): D {
+  const { components, paths } = document as Document;
+  const schemas = components?.schemas;
   if (schemas !== undefined) {
     Object.assign(schemas, templateComponents());
-    for (const name of Object.keys(schemas)) schemas[name] = withProtoKeyRule(schemas[name]);
+    for (const name of Object.keys(schemas)) schemas[name] = withProtoKeyRule(schemas[name], ANY_VALUE);
+    schemas[JSON_VALUE_COMPONENT] = jsonValueSchema(ANY_VALUE.$ref);
   }
-  for (const operations of Object.values(document.paths ?? {})) {
+  for (const operations of Object.values(paths ?? {})) {
     for (const operation of Object.values(operations)) {
-      for (const media of Object.values(operation.requestBody?.content ?? {})) media.schema = withProtoKeyRule(media.schema);
+      for (const media of Object.values(operation.requestBody?.content ?? {})) media.schema = withProtoKeyRule(media.schema, ANY_VALUE);
     }
   }
+  documentResponseHeaders(paths ?? {});
   return document;
 }
 
@@ -33,6 +37,8 @@ export function describeBodies<D extends Document>(document: D): D {
  */
 export const TEMPLATE_COMPONENT = "TemplateJson";
 export const TEMPLATE_INPUT_COMPONENT = "TemplateJsonInput";
+export const JSON_VALUE_COMPONENT = "JsonValue";
+export const ANY_VALUE = { $ref: `#/components/schemas/${JSON_VALUE_COMPONENT}` } as const;
 export const DEFS_POINTER = `#/components/schemas/${TEMPLATE_COMPONENT}/$defs/`;
 
 export function templateComponents(): Record<string, JsonSchema> {
@@ -53,6 +59,9 @@ export function rewriteRefs(value: unknown, from: string, to: string): unknown {
   if (Array.isArray(value)) return value.map((item) => rewriteRefs(item, from, to));
   if (value === null || typeof value !== "object") return value;
   return Object.fromEntries(
-    Object.entries(value).map(([key, v]) => [key, key === "$ref" && typeof v === "string" && v.startsWith(from) ? to + v.slice(from.length) : rewriteRefs(v, from, to)]),
+    Object.entries(value).map(([key, v]) => [
+      key,
+      key === "$ref" && typeof v === "string" && v.startsWith(from) ? to + v.slice(from.length) : rewriteRefs(v, from, to),
+    ]),
   );
 }
