@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { CSS_COLOR_NAMES } from "./color-names.js";
-import { CSS_VALUE_PATTERN, cssValueProblem } from "./css-values.js";
+import { cssValuePattern, cssValueProblem } from "./css-values.js";
 import { withJsonSchema } from "./json-schema-hints.js";
 
 const HEX_OR_FUNCTIONAL_COLOR = String.raw`#[0-9a-fA-F]{3,4}|#[0-9a-fA-F]{6}|#[0-9a-fA-F]{8}|rgba?\(\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}\s*(?:,\s*(?:0|1|0?\.\d+)\s*)?\)`;
@@ -93,7 +93,7 @@ const contextScalar = z.union([z.string(), z.number(), z.boolean()]);
 const caseless = <S extends z.ZodEnum>(schema: S) =>
   withJsonSchema(
     z.preprocess((value) => (typeof value === "string" ? value.trim().toLowerCase() : value), schema),
-    { pattern: oneOfWords(schema.options), trimmed: true },
+    { pattern: () => oneOfWords(schema.options), trimmed: true },
   );
 
 /** `^(?:a|b|…)$` in any case, for the JSON Schema of a refinement that reads names in any case. */
@@ -113,7 +113,7 @@ export const visibilityRuleSchema = z
         message: `Input should be ${OPERATOR_NAMES.map((op) => JSON.stringify(op)).join(", ")} (any case)`,
         params: { type: "literal_error" },
       }),
-      { pattern: oneOfWords(OPERATOR_NAMES), trimmed: true },
+      { pattern: () => oneOfWords(OPERATOR_NAMES), trimmed: true },
     ),
     value: z
       .union([contextScalar, z.null().transform(() => "")])
@@ -132,7 +132,7 @@ export const visibilityRuleSchema = z
 /** `all` or `any` in any case; only the exact `any` means any, as in the editor and its engine (others are warned about). */
 const matchSchema = withJsonSchema(
   z.string().refine((m) => ["all", "any"].includes(m.trim().toLowerCase()), { message: 'Input should be "all" or "any"', params: { type: "literal_error" } }),
-  { pattern: oneOfWords(["all", "any"]), trimmed: true },
+  { pattern: () => oneOfWords(["all", "any"]), trimmed: true },
 )
   .transform((m): "all" | "any" => (m === "any" ? "any" : "all"))
   .default("all");
@@ -414,7 +414,7 @@ const cssOverrideString = withJsonSchema(
     const problem = cssValueProblem(value);
     if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem, input: value });
   }),
-  { pattern: CSS_VALUE_PATTERN },
+  { pattern: cssValuePattern },
 );
 export const mobileOverridesSchema = z
   .object({

@@ -18,7 +18,7 @@ export function cssValueProblem(value: string): string | undefined {
   return undefined;
 }
 
-/** Parentheses nested deeper than this are beyond what `CSS_VALUE_PATTERN` states (the check itself has no limit). */
+/** Parentheses nested deeper than this are beyond what `cssValuePattern` states (the check itself has no limit). */
 export const CSS_VALUE_PATTERN_DEPTH = 4;
 
 function balancedParentheses(depth: number): string {
@@ -31,4 +31,5 @@ const evenCount = (quote: string) => `(?=[^${quote}]*(?:${quote}[^${quote}]*${qu
  * `cssValueProblem` as a regular expression, for the published JSON Schema: no comment marker, an
  * even number of each quote, parentheses balanced (to `CSS_VALUE_PATTERN_DEPTH` levels).
  */
-export const CSS_VALUE_PATTERN = new RegExp(`^(?![\\s\\S]*(?:/\\*|\\*/))${evenCount("'")}${evenCount('"')}${balancedParentheses(CSS_VALUE_PATTERN_DEPTH)}$`);
+export const cssValuePattern = (): RegExp =>
+  new RegExp(`^(?![\\s\\S]*(?:/\\*|\\*/))${evenCount("'")}${evenCount('"')}${balancedParentheses(CSS_VALUE_PATTERN_DEPTH)}$`);

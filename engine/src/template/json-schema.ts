@@ -49,7 +49,7 @@ function restoreRules(zodSchema: z.core.$ZodType, json: JsonSchema): void {
       Object.assign(json, hint.schema(jsonPattern));
     } else {
       for (const key of ["enum", "const", "format", "allOf"]) delete json[key];
-      Object.assign(json, { type: "string", pattern: jsonPattern(hint.pattern, hint.trimmed ?? false) });
+      Object.assign(json, { type: "string", pattern: jsonPattern(hint.pattern(), hint.trimmed ?? false) });
     }
     return;
   }

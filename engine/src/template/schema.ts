@@ -84,7 +84,7 @@ export const schemaVersionSchema = withJsonSchema(
     .refine((v) => Number(v.split(".")[0]) <= SUPPORTED_SCHEMA_MAJOR, {
       message: `Unsupported schema_version: this engine reads major version ${SUPPORTED_SCHEMA_MAJOR}`,
     }),
-  { pattern: new RegExp(`^0*[0-${SUPPORTED_SCHEMA_MAJOR}]\\.\\d+$`) },
+  { pattern: () => new RegExp(`^0*[0-${SUPPORTED_SCHEMA_MAJOR}]\\.\\d+$`) },
 );
 
 export const documentHeaderSchema = z.object({
