@@ -2,6 +2,7 @@
 # Property-based API testing: schemathesis (pinned, from PyPI, in server/.venv) generates requests
 # from the served OpenAPI document against a real server on SQLite and runs every check. Bounded
 # (max examples per operation, fixed seed) so it takes about a minute; any failure fails the suite.
+# Arguments are passed to `st run` (e.g. `--include-operation-id createTemplate --seed 2`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
