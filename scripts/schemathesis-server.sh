@@ -2,6 +2,7 @@
 # Property-based API testing: schemathesis (pinned, from PyPI, in server/.venv) generates requests
 # from the served OpenAPI document against a real server on SQLite and runs every check. Bounded
 # (max examples per operation, fixed seed) so it takes about a minute; any failure fails the suite.
+# Arguments are passed to `st run` (e.g. `--include-operation-id createTemplate --seed 2`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
@@ -33,7 +34,7 @@ done
 cd server
 "$venv/bin/st" --config-file schemathesis.toml run "http://127.0.0.1:$port/openapi.json" \
   --max-examples "${SCHEMATHESIS_MAX_EXAMPLES:-20}" --seed 1 --generation-database none \
-  --header "Authorization: Bearer $admin_key" --no-color || {
+  --header "Authorization: Bearer $admin_key" --no-color "$@" || {
   echo "schemathesis-server: failures above; server log:" >&2
   tail -50 "$work/server.log" >&2
   exit 1

@@ -14,6 +14,7 @@ export { explainVisibility, type RuleOutcome, type VisibilityDecision } from "./
 export { type InspectedMergeTag, type InspectResult, inspectTemplate } from "./inspect.js";
 export { type PreparedTemplate, prepareTemplate, render } from "./render/pipeline.js";
 export { type TemplateJson, templateDocumentSchema } from "./template/document-schema.js";
+export { type JsonSchema, TEMPLATE_SCHEMA_ID, templateJsonSchema } from "./template/json-schema.js";
 export { DEFAULT_LIMITS } from "./template/limits.js";
 export { type DynamicData, type MergeTagValues, RENDER_TARGETS, type RenderLimits, type RenderOptions, type RenderResult, type RenderTarget } from "./types.js";
 export { ENGINE_VERSION } from "./version.js";

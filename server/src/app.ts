@@ -14,6 +14,7 @@ import { registerJsonBodyParser } from "./http/json-body.js";
 import { registerNotFound } from "./http/not-found.js";
 import { REDACTED, redactHeaders, redactUrl } from "./http/redact.js";
 import { zodValidatorCompiler } from "./http/validation.js";
+import { completeDocument } from "./openapi-document.js";
 import { RenderPool } from "./render/pool.js";
 import type { RouteContext } from "./routes/context.js";
 import { healthRoutes } from "./routes/health.js";
@@ -142,7 +143,7 @@ export async function buildApp({ config, store, logger }: AppOptions): Promise<A
           if (operation.requestBody !== undefined && optionalBodies.has(operation.operationId ?? "")) operation.requestBody.required = false;
         }
       }
-      return document as ReturnType<typeof jsonSchemaTransformObject>;
+      return completeDocument(document) as ReturnType<typeof jsonSchemaTransformObject>;
     },
   });
   await app.register(async (docs) => {

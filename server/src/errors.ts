@@ -5,24 +5,27 @@ export interface Issue {
   type: string;
 }
 
-export type ErrorCode =
-  | "BAD_REQUEST"
-  | "INVALID_API_KEY"
-  | "FORBIDDEN"
-  | "NOT_FOUND"
-  | "TEMPLATE_NOT_FOUND"
-  | "KEY_NOT_FOUND"
-  | "KEY_REVOKED"
-  | "METHOD_NOT_ALLOWED"
-  | "NOT_IMPLEMENTED"
-  | "REQUEST_TIMEOUT"
-  | "HEADERS_TOO_LARGE"
-  | "PAYLOAD_TOO_LARGE"
-  | "UNSUPPORTED_MEDIA_TYPE"
-  | "RENDER_ERROR"
-  | "RATE_LIMITED"
-  | "INTERNAL_ERROR"
-  | "UNAVAILABLE";
+/** Every error code the service answers with (spec/errors.md says what each means). */
+export const ERROR_CODES = [
+  "BAD_REQUEST",
+  "INVALID_API_KEY",
+  "FORBIDDEN",
+  "NOT_FOUND",
+  "TEMPLATE_NOT_FOUND",
+  "KEY_NOT_FOUND",
+  "KEY_REVOKED",
+  "METHOD_NOT_ALLOWED",
+  "NOT_IMPLEMENTED",
+  "REQUEST_TIMEOUT",
+  "HEADERS_TOO_LARGE",
+  "PAYLOAD_TOO_LARGE",
+  "UNSUPPORTED_MEDIA_TYPE",
+  "RENDER_ERROR",
+  "RATE_LIMITED",
+  "INTERNAL_ERROR",
+  "UNAVAILABLE",
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export interface ErrorBody {
   code: ErrorCode;

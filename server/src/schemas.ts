@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { KEY_ID_PATTERN } from "./auth/keys.js";
+import { ERROR_CODES } from "./errors.js";
 import { KEY_TARGETS, RENDER_TARGETS } from "./targets.js";
 
 /** Shared request/response shapes; each also becomes a named schema in the OpenAPI document. */
@@ -14,7 +15,7 @@ export const IssueSchema = z
 
 export const ErrorSchema = z
   .object({
-    code: z.string().describe("Stable error code, see spec/errors.md"),
+    code: z.enum(ERROR_CODES).describe("Stable error code, see spec/errors.md"),
     message: z.string().describe("For humans; never carries internals"),
     detail: z.string().describe("The same text as `message`"),
     issues: z.array(IssueSchema).optional().describe("Present on 422 only"),

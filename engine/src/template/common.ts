@@ -5,7 +5,8 @@
  */
 import { z } from "zod";
 import { CSS_COLOR_NAMES } from "./color-names.js";
-import { cssValueProblem } from "./css-values.js";
+import { cssValuePattern, cssValueProblem } from "./css-values.js";
+import { withJsonSchema } from "./json-schema-hints.js";
 
 const HEX_OR_FUNCTIONAL_COLOR = String.raw`#[0-9a-fA-F]{3,4}|#[0-9a-fA-F]{6}|#[0-9a-fA-F]{8}|rgba?\(\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}\s*(?:,\s*(?:0|1|0?\.\d+)\s*)?\)`;
 const HEX_OR_FUNCTIONAL_COLOR_RE = new RegExp(`^(?:${HEX_OR_FUNCTIONAL_COLOR})$`, "i");
@@ -89,7 +90,16 @@ export type VisibilityOperator = (typeof VISIBILITY_OPERATORS)[number];
 const contextScalar = z.union([z.string(), z.number(), z.boolean()]);
 
 /** Lower-cased, trimmed text, so that `"ANY"`, `" all "` or `"Contains"` read as the editor means them. */
-const caseless = <S extends z.ZodType>(schema: S) => z.preprocess((value) => (typeof value === "string" ? value.trim().toLowerCase() : value), schema);
+const caseless = <S extends z.ZodEnum>(schema: S) =>
+  withJsonSchema(
+    z.preprocess((value) => (typeof value === "string" ? value.trim().toLowerCase() : value), schema),
+    { pattern: () => oneOfWords(schema.options), trimmed: true },
+  );
+
+/** `^(?:a|b|…)$` in any case, for the JSON Schema of a refinement that reads names in any case. */
+function oneOfWords(words: readonly (string | number)[]): RegExp {
+  return new RegExp(`^(?:${words.map((w) => String(w).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})$`, "i");
+}
 
 const OPERATOR_NAMES = [...VISIBILITY_OPERATORS, ...(Object.keys(VISIBILITY_OPERATOR_ALIASES) as Array<keyof typeof VISIBILITY_OPERATOR_ALIASES>)] as const;
 
@@ -98,10 +108,13 @@ export const visibilityRuleSchema = z
     /** The context key; the editor creates every new rule with an empty one (see `meaninglessRuleReason`). */
     tag: z.string().default(""),
     /** Known names in any case; `written` keeps the spelling for the rule's meaning (below). */
-    operator: z.string().refine((op) => (OPERATOR_NAMES as readonly string[]).includes(op.trim().toLowerCase()), {
-      message: `Input should be ${OPERATOR_NAMES.map((op) => JSON.stringify(op)).join(", ")} (any case)`,
-      params: { type: "literal_error" },
-    }),
+    operator: withJsonSchema(
+      z.string().refine((op) => (OPERATOR_NAMES as readonly string[]).includes(op.trim().toLowerCase()), {
+        message: `Input should be ${OPERATOR_NAMES.map((op) => JSON.stringify(op)).join(", ")} (any case)`,
+        params: { type: "literal_error" },
+      }),
+      { pattern: () => oneOfWords(OPERATOR_NAMES), trimmed: true },
+    ),
     value: z
       .union([contextScalar, z.null().transform(() => "")])
       .optional()
@@ -117,9 +130,10 @@ export const visibilityRuleSchema = z
   });
 
 /** `all` or `any` in any case; only the exact `any` means any, as in the editor and its engine (others are warned about). */
-const matchSchema = z
-  .string()
-  .refine((m) => ["all", "any"].includes(m.trim().toLowerCase()), { message: 'Input should be "all" or "any"', params: { type: "literal_error" } })
+const matchSchema = withJsonSchema(
+  z.string().refine((m) => ["all", "any"].includes(m.trim().toLowerCase()), { message: 'Input should be "all" or "any"', params: { type: "literal_error" } }),
+  { pattern: () => oneOfWords(["all", "any"]), trimmed: true },
+)
   .transform((m): "all" | "any" => (m === "any" ? "any" : "all"))
   .default("all");
 
@@ -173,6 +187,12 @@ export type Border = z.output<typeof borderSchema>;
 const SIDE = "left|right|top|bottom";
 const LINEAR_DIRECTION = new RegExp(`^(?:to\\s+(?:${SIDE})(?:\\s+(?:${SIDE}))?|-?\\d+(?:\\.\\d+)?(?:deg|turn|rad|grad)?)$`, "i");
 const RADIAL_SHAPE = new RegExp(`^(?:circle|ellipse)(?:\\s+at\\s+(?:${SIDE}|center|\\d+%)(?:\\s+(?:${SIDE}|center|\\d+%))?)?$`, "i");
+/** For the JSON Schema: a direction as text (or none), and an angle as a number JavaScript writes without an exponent (`1e-7deg` is no angle). */
+const directionText = () => new RegExp(`^(?:|${LINEAR_DIRECTION.source.slice(1, -1)}|${RADIAL_SHAPE.source.slice(1, -1)})$`, "i");
+const DEGREES_WITHOUT_EXPONENT = {
+  type: "number",
+  anyOf: [{ const: 0 }, { minimum: 1e-6, exclusiveMaximum: 1e21 }, { maximum: -1e-6, exclusiveMinimum: -1e21 }],
+};
 
 const gradientStopSchema = z.object({
   color: colorSchema,
@@ -187,12 +207,12 @@ const editorGradientSchema = z.object({
   gradient: z
     .object({
       type: caseless(z.enum(["linear", "radial"])).default("linear"),
-      direction: z
-        .union([z.number().transform((deg) => `${deg}deg`), z.string().trim()])
-        .refine((d) => d === "" || LINEAR_DIRECTION.test(d) || RADIAL_SHAPE.test(d), {
+      direction: withJsonSchema(
+        z.union([z.number().transform((deg) => `${deg}deg`), z.string().trim()]).refine((d) => d === "" || LINEAR_DIRECTION.test(d) || RADIAL_SHAPE.test(d), {
           message: "Expected a gradient direction: to right, to bottom left, …, an angle such as 45deg, or circle/ellipse for a radial gradient",
-        })
-        .default("to right"),
+        }),
+        { schema: (pattern) => ({ anyOf: [DEGREES_WITHOUT_EXPONENT, { type: "string", pattern: pattern(directionText(), true) }] }) },
+      ).default("to right"),
       colors: z.array(gradientStopSchema).default([]),
     })
     .prefault({}),
@@ -389,10 +409,13 @@ export type PartialSpacing = z.output<typeof partialSpacing>;
  * where `null` means unset (the editor writes every key, null until set). Scalars (`fontSize`,
  * `color`, …) and the editor's object values: `padding`, `margin`, `border` and `backgroundGradient`.
  */
-const cssOverrideString = z.string().superRefine((value, ctx) => {
-  const problem = cssValueProblem(value);
-  if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem, input: value });
-});
+const cssOverrideString = withJsonSchema(
+  z.string().superRefine((value, ctx) => {
+    const problem = cssValueProblem(value);
+    if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem, input: value });
+  }),
+  { pattern: cssValuePattern },
+);
 export const mobileOverridesSchema = z
   .object({
     padding: partialSpacing.nullish(),

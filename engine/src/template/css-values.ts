@@ -17,3 +17,19 @@ export function cssValueProblem(value: string): string | undefined {
   if (depth !== 0) return "A CSS value cannot hold an unbalanced parenthesis";
   return undefined;
 }
+
+/** Parentheses nested deeper than this are beyond what `cssValuePattern` states (the check itself has no limit). */
+export const CSS_VALUE_PATTERN_DEPTH = 4;
+
+function balancedParentheses(depth: number): string {
+  const flat = "[^()]*";
+  return depth === 0 ? flat : `${flat}(?:\\(${balancedParentheses(depth - 1)}\\)${flat})*`;
+}
+const evenCount = (quote: string) => `(?=[^${quote}]*(?:${quote}[^${quote}]*${quote}[^${quote}]*)*$)`;
+
+/**
+ * `cssValueProblem` as a regular expression, for the published JSON Schema: no comment marker, an
+ * even number of each quote, parentheses balanced (to `CSS_VALUE_PATTERN_DEPTH` levels).
+ */
+export const cssValuePattern = (): RegExp =>
+  new RegExp(`^(?![\\s\\S]*(?:/\\*|\\*/))${evenCount("'")}${evenCount('"')}${balancedParentheses(CSS_VALUE_PATTERN_DEPTH)}$`);

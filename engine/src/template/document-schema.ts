@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { BLOCK_TYPES, BLOCKS } from "../blocks/registry.js";
-import { gradientSchema, mobileOverridesSchema, visibilityRuleSchema, visibilitySchema } from "./common.js";
+import { colorSchema, gradientSchema, mobileOverridesSchema, visibilityRuleSchema, visibilitySchema } from "./common.js";
 import { darkColorSchema } from "./dark.js";
 import { columnStyleSchema, documentHeaderSchema, idSchema, rowSpacerSchema, rowStyleSchema } from "./schema.js";
 
@@ -27,6 +27,7 @@ named(visibilitySchema, "Visibility");
 named(visibilityRuleSchema, "VisibilityRule");
 named(gradientSchema, "Gradient");
 named(mobileOverridesSchema, "MobileOverrides");
+named(colorSchema, "Color");
 named(darkColorSchema, "DarkColor");
 
 /** One named props schema per block, shared by the current and the legacy component shapes. */

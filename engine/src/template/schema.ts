@@ -17,6 +17,7 @@ import {
   ZERO_SPACING,
 } from "./common.js";
 import { boxDarkSchema, canvasDarkSchema, surfaceDarkSchema } from "./dark.js";
+import { withJsonSchema } from "./json-schema-hints.js";
 
 export const SUPPORTED_SCHEMA_MAJOR = 1;
 export const MAX_NESTING_DEPTH = 5;
@@ -82,12 +83,15 @@ export type ColumnStyle = z.output<typeof columnStyleSchema>;
 
 export const idSchema = z.union([z.string(), z.number().transform(String)]).optional();
 
-export const schemaVersionSchema = z
-  .string({ message: 'Expected a string such as "1.0"' })
-  .regex(/^\d+\.\d+$/, { message: 'Expected "major.minor", such as "1.0"' })
-  .refine((v) => Number(v.split(".")[0]) <= SUPPORTED_SCHEMA_MAJOR, {
-    message: `Unsupported schema_version: this engine reads major version ${SUPPORTED_SCHEMA_MAJOR}`,
-  });
+export const schemaVersionSchema = withJsonSchema(
+  z
+    .string({ message: 'Expected a string such as "1.0"' })
+    .regex(/^\d+\.\d+$/, { message: 'Expected "major.minor", such as "1.0"' })
+    .refine((v) => Number(v.split(".")[0]) <= SUPPORTED_SCHEMA_MAJOR, {
+      message: `Unsupported schema_version: this engine reads major version ${SUPPORTED_SCHEMA_MAJOR}`,
+    }),
+  { pattern: () => new RegExp(`^0*[0-${SUPPORTED_SCHEMA_MAJOR}]\\.\\d+$`) },
+);
 
 export const documentHeaderSchema = z.object({
   template_id: z.union([z.string().min(1), z.number().transform(String)]),

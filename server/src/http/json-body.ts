@@ -39,6 +39,45 @@ function parseJson(body: string | Buffer, done: (err: Error | null, value?: unkn
   done(null, value);
 }
 
+/** The same rule in JSON Schema, for the OpenAPI document: an object never has this key. */
+export const PROTO_KEY_RULE = { not: { const: "__proto__" } } as const;
+
+/** Any JSON value whose objects have no `__proto__` key (`ref` points at this schema), for the keys an open object does not list. */
+export function jsonValueSchema(ref: string) {
+  return {
+    description: "Any JSON value; no object in it has a `__proto__` key",
+    anyOf: [
+      { type: ["null", "boolean", "number", "string"] },
+      { type: "array", items: { $ref: ref } },
+      { type: "object", propertyNames: PROTO_KEY_RULE, additionalProperties: { $ref: ref } },
+    ],
+  };
+}
+
+/** Keywords whose value is data, not a schema. */
+const VALUE_KEYWORDS = new Set(["default", "const", "enum", "examples", "example", "required"]);
+
+/**
+ * `schema` with the `__proto__` rule on every object schema in it that admits keys it does not list:
+ * `propertyNames: PROTO_KEY_RULE`, and values of unlisted keys described by `anyValue` (a `$ref` to `jsonValueSchema`).
+ */
+export function withProtoKeyRule(schema: unknown, anyValue: { $ref: string }): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => withProtoKeyRule(item, anyValue));
+  if (schema === null || typeof schema !== "object") return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (VALUE_KEYWORDS.has(key)) out[key] = value;
+    else out[key] = key === "properties" || key === "$defs" ? mapValues(value, (v) => withProtoKeyRule(v, anyValue)) : withProtoKeyRule(value, anyValue);
+  }
+  if (out["type"] !== "object" || out["additionalProperties"] === false || out["propertyNames"] !== undefined) return out;
+  return { ...out, propertyNames: PROTO_KEY_RULE, ...(out["additionalProperties"] === undefined && { additionalProperties: anyValue }) };
+}
+
+function mapValues(value: unknown, fn: (v: unknown) => unknown): unknown {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return fn(value);
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fn(v)]));
+}
+
 function rejectProtoKeys(key: string, value: unknown): unknown {
   if (key === "__proto__") throw new SyntaxError("the key '__proto__' is not allowed");
   return value;

@@ -5,7 +5,7 @@ import { CreatedKeySchema, KeyIdParams, KeySchema, KeyTargetSchema, PageQuery } 
 import { type IssuedKey, issueKey, keyStatus, rotateKey } from "../services/keys.js";
 import type { ApiKeyRecord } from "../store/types.js";
 import type { RouteContext } from "./context.js";
-import { errors, SECURED } from "./responses.js";
+import { errors, HEADERS, SECURED } from "./responses.js";
 
 const CreateKeyBody = z
   .strictObject({
@@ -73,6 +73,7 @@ export const keyRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx) =
         security: SECURED,
         body: CreateKeyBody,
         response: { 201: CreatedKeySchema, ...errors(401, 403, 413, 415, 422, 429) },
+        "x-response-headers": { 201: { Location: HEADERS.location } },
       },
     },
     async (request, reply) => {
@@ -129,7 +130,8 @@ export const keyRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx) =
         summary: "Revoke an API key (401 from that moment; other servers within the cache bound)",
         security: SECURED,
         params: KeyIdParams,
-        response: { 200: KeySchema, ...errors(401, 403, 404, 422, 429) },
+        // A body is not needed, but one that is sent is read: too large 413, not JSON 415.
+        response: { 200: KeySchema, ...errors(401, 403, 404, 413, 415, 422, 429) },
       },
     },
     async (request) => {

@@ -6,7 +6,7 @@ import { RenderTargetSchema, TemplateIdParams, TemplateJsonSchema } from "../sch
 import { effectiveTargets } from "../targets.js";
 import { ifNoneMatchMatches } from "./conditional.js";
 import { currentKey, type RouteContext } from "./context.js";
-import { errors, SECURED } from "./responses.js";
+import { errors, HEADERS, SECURED } from "./responses.js";
 
 /** GET /v1/sdk/template/{id}: the hot path of every client; served from the lookup cache. */
 export const sdkTemplateRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx) => {
@@ -25,10 +25,15 @@ export const sdkTemplateRoutes: FastifyPluginAsyncZod<RouteContext> = async (app
         security: SECURED,
         params: TemplateIdParams,
         querystring: z.strictObject({ target: RenderTargetSchema.optional().describe("The target the caller is about to render") }),
+        headers: z.object({ "if-none-match": z.string().optional().describe("The ETag of the caller's cached copy: 304 while it is current") }),
         response: {
           200: TemplateJsonSchema,
           304: z.null().describe("Not Modified: the cached copy is current"),
           ...errors(401, 403, 404, 422, 429),
+        },
+        "x-response-headers": {
+          200: { ETag: HEADERS.etag, "Cache-Control": HEADERS.cacheControl, "X-Key-Targets": HEADERS.keyTargets },
+          304: { ETag: HEADERS.etag, "Cache-Control": HEADERS.cacheControl, "X-Key-Targets": HEADERS.keyTargets },
         },
       },
     },

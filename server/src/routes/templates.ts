@@ -5,7 +5,7 @@ import { PageQuery, TemplateIdParams, TemplateJsonSchema, TemplateMetaSchema, Wa
 import { createTemplate, etagFor, prepareTemplate } from "../services/templates.js";
 import type { TemplateMeta } from "../store/types.js";
 import type { RouteContext } from "./context.js";
-import { errors, SECURED } from "./responses.js";
+import { errors, HEADERS, SECURED } from "./responses.js";
 
 const WrittenTemplateSchema = TemplateMetaSchema.extend({
   warnings: z.array(WarningSchema).describe("Non-fatal findings of the engine's validator, e.g. unknown block types"),
@@ -32,6 +32,7 @@ export const templateRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, c
         security: SECURED,
         body: TemplateJsonSchema,
         response: { 201: WrittenTemplateSchema, ...errors(401, 403, 413, 415, 422, 429) },
+        "x-response-headers": { 201: { Location: HEADERS.location, ETag: HEADERS.etag } },
       },
     },
     async (request, reply) => {
@@ -53,6 +54,7 @@ export const templateRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, c
         params: TemplateIdParams,
         body: TemplateJsonSchema,
         response: { 200: WrittenTemplateSchema, ...errors(401, 403, 404, 413, 415, 422, 429) },
+        "x-response-headers": { 200: { ETag: HEADERS.etag } },
       },
     },
     async (request, reply) => {
@@ -98,6 +100,7 @@ export const templateRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, c
         security: SECURED,
         params: TemplateIdParams,
         response: { 200: TemplateWithBodySchema, ...errors(401, 403, 404, 422, 429) },
+        "x-response-headers": { 200: { ETag: HEADERS.etag } },
       },
     },
     async (request, reply) => {
@@ -118,7 +121,8 @@ export const templateRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, c
         summary: "Delete a template (later fetches answer 404)",
         security: SECURED,
         params: TemplateIdParams,
-        response: { 204: z.null().describe("Deleted"), ...errors(401, 403, 404, 422, 429) },
+        // A body is not needed, but one that is sent is read: too large 413, not JSON 415.
+        response: { 204: z.null().describe("Deleted"), ...errors(401, 403, 404, 413, 415, 422, 429) },
       },
     },
     async (request, reply) => {
