@@ -5,9 +5,8 @@
 import * as os from "qjs:os";
 import * as std from "qjs:std";
 import { guardConsole } from "../../src/protocol/console-guard.js";
-import { libraryEngine } from "../../src/protocol/library-engine.js";
+import { createLibraryEngine } from "../../src/protocol/library-engine.js";
 import { runMain } from "../../src/protocol/main.js";
-import { renderCaching } from "../../src/render/pipeline.js";
 import { Buffer as QjsBuffer } from "./shims/buffer.js";
 
 declare const scriptArgs: readonly string[];
@@ -80,14 +79,12 @@ function start(): void {
   // A reader gone is an EPIPE to handle, as in Node, not a kill (Windows has no SIGPIPE).
   if (os.platform !== "win32") os.signal(SIGPIPE, undefined);
   const argv = scriptArgs.slice(1);
-  // As in the Node build (src/cli.ts): caches only pay off in a long-lived process.
-  renderCaching.enabled = argv[0] === "--serve";
   const stdout = fdStream(1) as unknown as NodeJS.WriteStream;
   const stderr = fdStream(2) as unknown as NodeJS.WriteStream;
   guardConsole(stderr);
   // The protocol code is typed with Node's Buffer; under QuickJS its chunks are Uint8Arrays (shims/buffer.ts).
   const stdin = stdinChunks() as unknown as AsyncIterable<Buffer>;
-  runMain(argv, { engine: libraryEngine, stdin, stdout, stderr }).then(
+  runMain(argv, { createEngine: createLibraryEngine, stdin, stdout, stderr }).then(
     (code) => std.exit(code),
     (error: unknown) => {
       stderr.write(`mailrender-engine: fatal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
