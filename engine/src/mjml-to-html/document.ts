@@ -173,7 +173,22 @@ export function minifyOutlookConditionnals(content: string): string {
   return output + content.slice(copied);
 }
 
-/** Joins adjacent `mso | IE` conditional comments into one (mjml-core's mergeOutlookConditionnals). */
+const MSO_IE_START = /\s*<!--\[if mso \| IE]>/y;
+
+/**
+ * Joins adjacent `mso | IE` conditional comments into one (mjml-core's mergeOutlookConditionnals:
+ * `replace(/(<!\[endif]-->\s*?<!--\[if mso \| IE]>)/gm, "")`), trying the expression only where an
+ * `<![endif]-->` stands: a regular expression that scans the whole document costs an interpreter
+ * like the release build's QuickJS work at every character.
+ */
 export function mergeOutlookConditionnals(content: string): string {
-  return content.replace(/(<!\[endif]-->\s*?<!--\[if mso \| IE]>)/gm, "");
+  let output = "";
+  let copied = 0;
+  for (let at = content.indexOf(ENDIF); at !== -1; at = content.indexOf(ENDIF, at + ENDIF.length)) {
+    MSO_IE_START.lastIndex = at + ENDIF.length;
+    if (!MSO_IE_START.test(content)) continue;
+    output += content.slice(copied, at);
+    copied = MSO_IE_START.lastIndex;
+  }
+  return output + content.slice(copied);
 }
