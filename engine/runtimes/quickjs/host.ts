@@ -91,13 +91,14 @@ function acceptLowerCaseIsoDates(): void {
 }
 
 /**
- * The library engine, answering with its output as a string only: the envelope is then one
- * `JSON.stringify` (in C) written as text (encoded in C, above), where the pre-encoded pieces the
- * Node build writes would be encoded by the JavaScript encoder.
+ * The library engine; in a process that renders once, answering with its output as a string only:
+ * the envelope is then one `JSON.stringify` (in C) written as text (encoded in C, above), where the
+ * pre-encoded pieces would be encoded by the JavaScript encoder, once, for one use. A `--serve`
+ * process keeps the pieces: a compiled output's are encoded once and reused for every recipient.
  */
 function createEngine(runtime: EngineRuntime): EnginePort {
   const engine = createLibraryEngine(runtime);
-  if (!NATIVE_TEXT_OUT) return engine;
+  if (!NATIVE_TEXT_OUT || runtime.cacheRenders) return engine;
   return {
     ...engine,
     render: async (template, options) => {
