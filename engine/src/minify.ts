@@ -9,6 +9,8 @@
  * word gap. react-email: lines trimmed, 3+ newlines collapse to one blank line, the whole trimmed.
  */
 
+import { isSpace } from "./whitespace.js";
+
 /** `<style>`, `<script>`, `<mj-style>`, `<pre>`, `<textarea>` opened at the sticky position, and the close of each. */
 const PROTECTED_OPEN = /<(style|script|mj-style|pre|textarea)\b[^>]*>/iy;
 const PROTECTED_CLOSE: Readonly<Record<string, RegExp>> = {
@@ -171,23 +173,6 @@ const isBlank = (code: number): boolean => code === 0x20 || code === 0x09;
 const isLineSpace = (code: number): boolean => code === 0x20 || code === 0x09 || code === 0x0d;
 const isDigit = (code: number): boolean => code >= 0x30 && code <= 0x39;
 const isAsciiLetter = (code: number): boolean => (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
-
-/** What `\s` matches in a regular expression (WhiteSpace and LineTerminator). */
-export function isSpace(code: number): boolean {
-  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
-  if (code < 0xa0) return false;
-  return (
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
-}
 
 export function minifyJsx(source: string): string {
   return source

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isSpace, minifyJsx, minifyMarkup } from "../src/minify.js";
+import { minifyJsx, minifyMarkup } from "../src/minify.js";
 import { layoutColumns } from "../src/targets/layout.js";
+import { isSpace } from "../src/whitespace.js";
 
 describe("minifyMarkup", () => {
   it("removes formatting whitespace between tags and collapses runs", () => {

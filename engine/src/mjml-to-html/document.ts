@@ -3,6 +3,7 @@
  * builds (font imports, media queries, component and document styles), and the two passes over
  * Outlook conditional comments that mjml2html makes.
  */
+import { isSpace } from "../whitespace.js";
 import type { GlobalData } from "./component.js";
 
 function buildFontsTags(content: string, fonts: Readonly<Record<string, string>>): string {
@@ -113,23 +114,6 @@ export function skeleton(content: string, globalData: GlobalData): string {
 
 const CONDITION_START = "<!--[if";
 const ENDIF = "<![endif]-->";
-
-/** JavaScript's `\s`, the class of the mjml regular expression below. */
-function isSpace(code: number): boolean {
-  return (
-    (code >= 0x09 && code <= 0x0d) ||
-    code === 0x20 ||
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
-}
 
 /**
  * The end of a conditional comment's opening (`<!--[if mso | IE]>`) that starts at `start`, or -1:
