@@ -1,4 +1,5 @@
 /** What both executable builds bundle alike: the modules left out, and the minification. */
+import { pathToFileURL } from "node:url";
 import type { BuildOptions, Plugin } from "esbuild";
 
 /**
@@ -31,9 +32,25 @@ export const stubs: Plugin = {
   },
 };
 
+/**
+ * entities' HTML decode trie (htmlparser2's tokenizer holds it) as the finished array instead of
+ * the packed string the package unpacks at module load: the QuickJS build runs module load on
+ * every launch, and the unpacking was ~6% of it (bench/README.md). The same values, taken at build
+ * time from the installed package itself.
+ */
+const precomputedDecodeTree: Plugin = {
+  name: "precomputed-decode-tree",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]entities[\\/]dist[\\/]generated[\\/]decode-data-html\.js$/ }, async (args) => {
+      const { htmlDecodeTree } = (await import(pathToFileURL(args.path).href)) as { htmlDecodeTree: Uint16Array };
+      return { contents: `export const htmlDecodeTree = new Uint16Array([${htmlDecodeTree.join(",")}]);`, loader: "js" };
+    });
+  },
+};
+
 /** esbuild options shared by the Node and the QuickJS bundles. */
 export const engineBundleOptions = {
-  plugins: [stubs],
+  plugins: [stubs, precomputedDecodeTree],
   // Whitespace and syntax only: identifiers stay readable in the stack of a bug report.
   minifyWhitespace: true,
   minifySyntax: true,

@@ -8,26 +8,20 @@
  */
 import fs from "node:fs";
 import v8 from "node:v8";
-import { zodParseOptions } from "./parse-options.js";
 import { guardConsole } from "./protocol/console-guard.js";
 import { EXIT } from "./protocol/errors.js";
-import { libraryEngine } from "./protocol/library-engine.js";
+import { createLibraryEngine } from "./protocol/library-engine.js";
 import { runMain } from "./protocol/main.js";
 import { warmUp } from "./protocol/warmup.js";
-import { renderCaching } from "./render/pipeline.js";
+import { ONE_RENDER_RUNTIME } from "./runtime.js";
 
 function start(): void {
-  // One render per process except in --serve: zod's compiled parsers would run once, cold, and
-  // render caches would only cost (src/render/pipeline.ts).
-  const serving = process.argv[2] === "--serve";
-  zodParseOptions.jitless = !serving;
-  renderCaching.enabled = serving;
   guardConsole();
   // Last line of defence: whatever escapes still never puts a stack trace on stdout.
   process.on("uncaughtException", fatal);
   process.on("unhandledRejection", fatal);
   runMain(process.argv.slice(2), {
-    engine: libraryEngine,
+    createEngine: createLibraryEngine,
     stdin: process.stdin,
     stdout: process.stdout,
     stderr: process.stderr,
@@ -54,18 +48,16 @@ function fatal(error: unknown): void {
 const snapshot = v8.startupSnapshot;
 if (snapshot?.isBuildingSnapshot()) {
   snapshot.setDeserializeMainFunction(start);
-  // The warm-up warms the one-shot path (see start), which also keeps node:crypto out of the snapshot.
-  zodParseOptions.jitless = true;
-  renderCaching.enabled = false;
+  // The warm-up warms the one-shot path, which also keeps node:crypto out of the snapshot (src/runtime.ts).
   // Node loads the stream classes behind a file stdin (`engine < request.json`) on first use of
   // process.stdin; touched here, that code is in the snapshot like net's for a pipe already is.
   void fs.ReadStream;
   const log = (line: string): boolean => process.stderr.write(`mailrender-engine build: ${line}\n`);
-  void warmUp(libraryEngine, log);
+  void warmUp(createLibraryEngine(ONE_RENDER_RUNTIME), log);
   // A guard, since any import of node:crypto would bring it back (the build fails on this line).
   snapshot.addSerializeCallback(() => {
     const loaded = (process as unknown as { moduleLoadList?: readonly string[] }).moduleLoadList ?? [];
-    if (loaded.includes("NativeModule crypto")) log("node:crypto is loaded at snapshot time: it adds ~7 ms to every launch (src/render/pipeline.ts)");
+    if (loaded.includes("NativeModule crypto")) log("node:crypto is loaded at snapshot time: it adds ~7 ms to every launch (src/runtime.ts)");
   });
 } else {
   start();

@@ -8,6 +8,7 @@ import type { MergeTagGroup } from "./data/merge-tags.js";
 import { RenderError, type RenderWarning, type ValidationIssue } from "./diagnostics.js";
 import { Emitter, type SlotPosition } from "./render/emitter.js";
 import { readTemplate } from "./render/pipeline.js";
+import { type EngineRuntime, LIBRARY_RUNTIME } from "./runtime.js";
 import { DocumentContext } from "./targets/context.js";
 import { renderMjmlDocument } from "./targets/mjml.js";
 import { DEFAULT_LIMITS } from "./template/limits.js";
@@ -37,9 +38,14 @@ export interface InspectResult {
 const GROUP_FOR_POSITION: Record<SlotPosition, MergeTagGroup> = { text: "text", attr: "attr", url: "url", "url-part": "url" };
 
 export function inspectTemplate(json: unknown): InspectResult {
+  return inspectWith(json, LIBRARY_RUNTIME);
+}
+
+/** `inspectTemplate` with a given runtime (src/runtime.ts): the executable's engine port. */
+export function inspectWith(json: unknown, runtime: EngineRuntime): InspectResult {
   let result: ParseResult;
   try {
-    result = readTemplate(json, DEFAULT_LIMITS).result;
+    result = readTemplate(json, DEFAULT_LIMITS, runtime).result;
   } catch (error) {
     if (error instanceof RenderError) return { valid: false, templateId: null, mergeTags: [], contextKeys: [], issues: error.issues, warnings: [] };
     throw error;

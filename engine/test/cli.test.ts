@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ENGINE_VERSION, inspectTemplate, render, validateTemplate } from "../src/index.js";
-import { libraryEngine } from "../src/protocol/library-engine.js";
+import { createLibraryEngine } from "../src/protocol/library-engine.js";
 import { runMain } from "../src/protocol/main.js";
 import { WARMUP_TEMPLATE } from "../src/protocol/warmup.js";
 
@@ -35,7 +35,7 @@ async function cli(...argv: string[]): Promise<{ code: number; stdout: string; s
       },
     });
   const code = await runMain(argv, {
-    engine: libraryEngine,
+    createEngine: createLibraryEngine,
     stdin: (async function* () {})(),
     stdout: sink((s) => (stdout += s)),
     stderr: sink((s) => (stderr += s)),

@@ -1,6 +1,8 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { minifyJsx, minifyMarkup } from "../src/minify.js";
 import { layoutColumns } from "../src/targets/layout.js";
+import { isSpace } from "../src/whitespace.js";
 
 describe("minifyMarkup", () => {
   it("removes formatting whitespace between tags and collapses runs", () => {
@@ -17,7 +19,54 @@ describe("minifyMarkup", () => {
   it("leaves pre alone and tidies tag whitespace", () => {
     expect(minifyMarkup('<pre>  a\n   b</pre>\n<td\n   align="left"\n>x</td>')).toBe('<pre>  a\n   b</pre><td align="left">x</td>');
   });
+
+  it("is the regular expressions it replaces, on generated markup", () => {
+    const piece = fc.constantFrom(
+      ...["<", ">", "/", "/>", " ", "  ", "\t", "\n", "\r", "\v", "\u00a0", "\u2028", "\ufeff", "a", "B", "1", "=", '"', "<a", "<b x", "<P ", "<td", "</td>"],
+      ...["<!--", "-->", "<!-->", "<style>", "<STYLE a>", "</style>", "</Style >", "<styles>", "<script>", "</script>", "<mj-style>", "</mj-style>"],
+      ...["<pre>", "</pre>", "<PRE>", "<textarea x>", "</textarea>", "\uE002", "<\uE0020>", "<\uE00212>", "<\uE002>"],
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {
+        const source = pieces.join("");
+        expect(minifyMarkup(source)).toBe(minifyMarkupReference(source));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it("reads as whitespace exactly what \\s matches", () => {
+    const differing: string[] = [];
+    for (let code = 0; code <= 0xffff; code++) if (isSpace(code) !== /\s/.test(String.fromCharCode(code))) differing.push(`U+${code.toString(16)}`);
+    expect(differing).toEqual([]);
+  });
 });
+
+/** The minifier as global regular expressions, as it was written before it scanned with indexOf. */
+function minifyMarkupReference(source: string): string {
+  const tidyLines = (block: string): string =>
+    block
+      .split("\n")
+      .map((line) => line.trim())
+      .filter((line) => line !== "")
+      .join("\n");
+  const kept: string[] = [];
+  const masked = source.replace(
+    /<!--[\s\S]*?-->|<(style|script|mj-style|pre|textarea)\b[^>]*>[\s\S]*?<\/\1\s*>/gi,
+    (block: string, tag: string | undefined) => {
+      const lower = tag?.toLowerCase();
+      kept.push(lower === "pre" || lower === "textarea" ? block : tidyLines(block));
+      return `<\uE002${kept.length - 1}>`;
+    },
+  );
+  const minified = masked
+    .replace(/>[ \t\r]*\n\s*</g, "><")
+    .replace(/[ \t\r]*\n\s*/g, " ")
+    .replace(/(<[A-Za-z][^<>]*?)\s+(\/?>)/g, "$1$2")
+    .replace(/[ \t]{2,}/g, " ")
+    .trim();
+  return minified.replace(/<\uE002(\d+)>/g, (_, index: string) => kept[Number(index)] ?? "");
+}
 
 describe("minifyJsx", () => {
   it("trims lines, collapses 3+ newlines to one blank line and trims the whole", () => {

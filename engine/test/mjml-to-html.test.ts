@@ -5,11 +5,12 @@
  * byte for byte, with the options the engine used with mjml.
  */
 import { createRequire } from "node:module";
+import fc from "fast-check";
 import mjml2html from "mjml";
 import { describe, expect, it } from "vitest";
 import { listCases } from "../scripts/fixture-cases.js";
 import { render } from "../src/index.js";
-import { minifyOutlookConditionnals } from "../src/mjml-to-html/document.js";
+import { mergeOutlookConditionnals, minifyOutlookConditionnals } from "../src/mjml-to-html/document.js";
 import { compileMjmlToHtml } from "../src/mjml-to-html/index.js";
 import { cases as containerCases } from "./support/mjml-cases/containers.js";
 import { cases as leafCases } from "./support/mjml-cases/leaf-blocks.js";
@@ -64,5 +65,31 @@ describe("conditional comments: our scan equals mjml-core's regular expression",
   ])("%s", (_name, content) => {
     const reference = createRequire(import.meta.url)("mjml-core/lib/helpers/minifyOutlookConditionnals") as (content: string) => string;
     expect(minifyOutlookConditionnals(content)).toBe(reference(content));
+  });
+
+  it("adjacent mso | IE comments are merged as mjml-core merges them", () => {
+    const reference = createRequire(import.meta.url)("mjml-core/lib/helpers/mergeOutlookConditionnals") as (content: string) => string;
+    const piece = fc.constantFrom(
+      "<![endif]-->",
+      "<!--[if mso | IE]>",
+      "<![endif]",
+      "<!--[if mso | IE]",
+      "<!--[if mso]>",
+      "-->",
+      "<",
+      "x",
+      " ",
+      "\n",
+      "\t",
+      "\u00a0",
+      "\ufeff",
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 24 }), (pieces) => {
+        const content = pieces.join("");
+        expect(mergeOutlookConditionnals(content)).toBe(reference(content));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

@@ -5,9 +5,10 @@
 import * as os from "qjs:os";
 import * as std from "qjs:std";
 import { guardConsole } from "../../src/protocol/console-guard.js";
-import { libraryEngine } from "../../src/protocol/library-engine.js";
+import type { EnginePort } from "../../src/protocol/engine-port.js";
+import { createLibraryEngine } from "../../src/protocol/library-engine.js";
 import { runMain } from "../../src/protocol/main.js";
-import { renderCaching } from "../../src/render/pipeline.js";
+import type { EngineRuntime } from "../../src/runtime.js";
 import { Buffer as QjsBuffer } from "./shims/buffer.js";
 
 declare const scriptArgs: readonly string[];
@@ -26,8 +27,16 @@ async function* stdinChunks(): AsyncGenerator<Uint8Array> {
 
 type Listener = (error?: Error) => void;
 
-/** The few Writable members Output and the loops use, writing straight to a descriptor. */
-function fdStream(fd: number) {
+/**
+ * Text goes to stdout through the C library's FILE (`std.out`), which encodes it to UTF-8 in C: the
+ * JavaScript encoder of shims/buffer.ts costs ~1,000 instructions a character under QuickJS (a 50 KB
+ * answer: ~58 M, more than the rest of writing it). Not on Windows, whose stdout FILE is in text
+ * mode and would write "\r\n" for "\n".
+ */
+const NATIVE_TEXT_OUT = os.platform !== "win32";
+
+/** The few Writable members Output and the loops use, writing straight to a descriptor (text through `file` when given). */
+function fdStream(fd: number, file?: std.FILE) {
   const listeners = new Map<string, Listener[]>();
   let failed: Error | undefined;
   const writeAll = (bytes: Uint8Array): Error | undefined => {
@@ -39,12 +48,18 @@ function fdStream(fd: number) {
     }
     return undefined;
   };
+  const writeText = (text: string, to: std.FILE): Error | undefined => {
+    to.puts(text);
+    to.flush();
+    return to.error() ? new Error("write failed (EPIPE or closed)") : undefined;
+  };
   const stream = {
     writableLength: 0,
     destroyed: false,
     write(data: string | Uint8Array, callback?: (error?: Error | null) => void): boolean {
       if (failed === undefined) {
-        failed = writeAll(typeof data === "string" ? QjsBuffer.from(data) : data);
+        if (typeof data === "string" && file !== undefined) failed = writeText(data, file);
+        else failed = writeAll(typeof data === "string" ? QjsBuffer.from(data) : data);
         if (failed !== undefined) for (const listener of listeners.get("error") ?? []) listener(failed);
       }
       callback?.(failed ?? null);
@@ -75,19 +90,35 @@ function acceptLowerCaseIsoDates(): void {
   Date.parse = (text: string): number => parse(ISO_LOWER.test(text) ? text.toUpperCase() : text);
 }
 
+/**
+ * The library engine; in a process that renders once, answering with its output as a string only:
+ * the envelope is then one `JSON.stringify` (in C) written as text (encoded in C, above), where the
+ * pre-encoded pieces would be encoded by the JavaScript encoder, once, for one use. A `--serve`
+ * process keeps the pieces: a compiled output's are encoded once and reused for every recipient.
+ */
+function createEngine(runtime: EngineRuntime): EnginePort {
+  const engine = createLibraryEngine(runtime);
+  if (!NATIVE_TEXT_OUT || runtime.cacheRenders) return engine;
+  return {
+    ...engine,
+    render: async (template, options) => {
+      const { jsonOutput, ...whole } = await engine.render(template, options);
+      return whole;
+    },
+  };
+}
+
 function start(): void {
   acceptLowerCaseIsoDates();
   // A reader gone is an EPIPE to handle, as in Node, not a kill (Windows has no SIGPIPE).
   if (os.platform !== "win32") os.signal(SIGPIPE, undefined);
   const argv = scriptArgs.slice(1);
-  // As in the Node build (src/cli.ts): caches only pay off in a long-lived process.
-  renderCaching.enabled = argv[0] === "--serve";
-  const stdout = fdStream(1) as unknown as NodeJS.WriteStream;
+  const stdout = fdStream(1, NATIVE_TEXT_OUT ? std.out : undefined) as unknown as NodeJS.WriteStream;
   const stderr = fdStream(2) as unknown as NodeJS.WriteStream;
   guardConsole(stderr);
   // The protocol code is typed with Node's Buffer; under QuickJS its chunks are Uint8Arrays (shims/buffer.ts).
   const stdin = stdinChunks() as unknown as AsyncIterable<Buffer>;
-  runMain(argv, { engine: libraryEngine, stdin, stdout, stderr }).then(
+  runMain(argv, { createEngine, stdin, stdout, stderr }).then(
     (code) => std.exit(code),
     (error: unknown) => {
       stderr.write(`mailrender-engine: fatal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

@@ -3,6 +3,7 @@
  * builds (font imports, media queries, component and document styles), and the two passes over
  * Outlook conditional comments that mjml2html makes.
  */
+import { isSpace } from "../whitespace.js";
 import type { GlobalData } from "./component.js";
 
 function buildFontsTags(content: string, fonts: Readonly<Record<string, string>>): string {
@@ -114,23 +115,6 @@ export function skeleton(content: string, globalData: GlobalData): string {
 const CONDITION_START = "<!--[if";
 const ENDIF = "<![endif]-->";
 
-/** JavaScript's `\s`, the class of the mjml regular expression below. */
-function isSpace(code: number): boolean {
-  return (
-    (code >= 0x09 && code <= 0x0d) ||
-    code === 0x20 ||
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
-}
-
 /**
  * The end of a conditional comment's opening (`<!--[if mso | IE]>`) that starts at `start`, or -1:
  * what `<!--\[if\s[^\]]+]>` matches there.
@@ -173,7 +157,22 @@ export function minifyOutlookConditionnals(content: string): string {
   return output + content.slice(copied);
 }
 
-/** Joins adjacent `mso | IE` conditional comments into one (mjml-core's mergeOutlookConditionnals). */
+const MSO_IE_START = /\s*<!--\[if mso \| IE]>/y;
+
+/**
+ * Joins adjacent `mso | IE` conditional comments into one (mjml-core's mergeOutlookConditionnals:
+ * `replace(/(<!\[endif]-->\s*?<!--\[if mso \| IE]>)/gm, "")`), trying the expression only where an
+ * `<![endif]-->` stands: a regular expression that scans the whole document costs an interpreter
+ * like the release build's QuickJS work at every character.
+ */
 export function mergeOutlookConditionnals(content: string): string {
-  return content.replace(/(<!\[endif]-->\s*?<!--\[if mso \| IE]>)/gm, "");
+  let output = "";
+  let copied = 0;
+  for (let at = content.indexOf(ENDIF); at !== -1; at = content.indexOf(ENDIF, at + ENDIF.length)) {
+    MSO_IE_START.lastIndex = at + ENDIF.length;
+    if (!MSO_IE_START.test(content)) continue;
+    output += content.slice(copied, at);
+    copied = MSO_IE_START.lastIndex;
+  }
+  return output + content.slice(copied);
 }

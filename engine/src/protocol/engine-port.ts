@@ -2,7 +2,8 @@
  * The slice of the engine library the protocol needs. The executable passes the real library;
  * tests pass it too and substitute a fake only to provoke faults (an engine that throws a bug).
  */
-import type { RenderOptions, RenderResult } from "../types.js";
+import type { EngineRuntime } from "../runtime.js";
+import type { RenderLimits, RenderOptions, RenderResult } from "../types.js";
 
 /** A render result that may also give its output already encoded for the wire. */
 export interface EngineRender extends RenderResult {
@@ -17,7 +18,11 @@ export interface EngineRender extends RenderResult {
 
 export interface EnginePort {
   readonly version: string;
+  /** The choices it was made with; the handler parses requests with the same zod options. */
+  readonly runtime: EngineRuntime;
   render(template: unknown, options: RenderOptions): Promise<EngineRender>;
+  /** A template read once, to be rendered by this engine many times (`template_ref`). */
+  prepare(template: unknown, limits: RenderLimits): unknown;
   validate(template: unknown): unknown;
   inspect(template: unknown): unknown;
 }

@@ -4,8 +4,6 @@
  */
 import type { z } from "zod";
 import { RenderError } from "../diagnostics.js";
-import { zodParseOptions } from "../parse-options.js";
-import { prepareTemplate } from "../render/pipeline.js";
 import type { RenderLimits } from "../types.js";
 import { decodeRequest } from "./decode.js";
 import type { EnginePort, EngineRender } from "./engine-port.js";
@@ -38,10 +36,10 @@ export function createHandler(deps: HandlerDeps): Handler {
     try {
       const raw = decodeRequest(bytes);
       id = readableId(raw);
-      const request = parseRequest(raw);
+      const request = parseRequest(raw, deps.engine.runtime.jitless);
       // zod hands `template` through by reference: a kept template keeps its identity across requests.
       const limits = { maxNodes: request.options?.max_nodes, maxOutputBytes: request.options?.max_output_bytes };
-      const template = resolveTemplate(request, bytes.byteLength, deps.store, limits);
+      const template = resolveTemplate(request, bytes.byteLength, deps, limits);
       const result = await deps.engine.render(template, {
         target: request.target,
         dynamicData: request.dynamic_data === undefined ? undefined : toDynamicData(request.dynamic_data),
@@ -68,11 +66,11 @@ function layoutOf(result: EngineRender): { layout: object; parts: readonly strin
   return result.layout?.() ?? { layout: {}, parts: [result.output], values: [] };
 }
 
-function parseRequest(raw: unknown): RenderRequest {
+function parseRequest(raw: unknown, jitless: boolean): RenderRequest {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     throw new ProtocolError("BAD_REQUEST", "The request must be a JSON object", [{ loc: [], msg: "Expected an object", type: "invalid_type" }]);
   }
-  const parsed = renderRequestSchema.safeParse(raw, zodParseOptions);
+  const parsed = renderRequestSchema.safeParse(raw, { jitless });
   if (!parsed.success) {
     const issues = parsed.error.issues.flatMap(toIssues);
     throw new ProtocolError("BAD_REQUEST", `The request is malformed: ${summarise(issues)}`, issues);
@@ -80,12 +78,12 @@ function parseRequest(raw: unknown): RenderRequest {
   return parsed.data;
 }
 
-function resolveTemplate(request: RenderRequest, requestBytes: number, store: TemplateStore, limits: RenderLimits): unknown {
+function resolveTemplate(request: RenderRequest, requestBytes: number, { engine, store }: HandlerDeps, limits: RenderLimits): unknown {
   const ref = request.template_ref;
   if (request.template !== undefined) {
     if (ref === undefined) return request.template;
     // Kept prepared: later requests naming the ref skip parsing and even hashing the template.
-    const prepared = prepareTemplate(request.template, { limits });
+    const prepared = engine.prepare(request.template, limits);
     store.set(ref, prepared, requestBytes);
     return prepared;
   }

@@ -1,11 +1,29 @@
 /** The real engine library behind the EnginePort seam: what the binary and the tests run. */
-import { ENGINE_VERSION, inspectTemplate, validateTemplate } from "../index.js";
-import { renderParts } from "../render/pipeline.js";
+import { inspectWith } from "../inspect.js";
+import { prepareWith, renderParts } from "../render/pipeline.js";
 import { joinOutput, jsonOutputPieces } from "../render/substitute.js";
+import { type EngineRuntime, LIBRARY_RUNTIME } from "../runtime.js";
+import { validateWith } from "../validate.js";
+import { ENGINE_VERSION } from "../version.js";
 import type { EnginePort, EngineRender } from "./engine-port.js";
 
-async function render(template: unknown, options: Parameters<EnginePort["render"]>[1]): Promise<EngineRender> {
-  const { compiled, values, target, templateId, text, warnings } = await renderParts(template, options);
+/** The library with the given runtime choices, for this engine's callers only (no global state). */
+export function createLibraryEngine(runtime: EngineRuntime): EnginePort {
+  return {
+    version: ENGINE_VERSION,
+    runtime,
+    render: (template, options) => render(template, options, runtime),
+    prepare: (template, limits) => prepareWith(template, limits, runtime),
+    validate: (template) => validateWith(template, undefined, runtime),
+    inspect: (template) => inspectWith(template, runtime),
+  };
+}
+
+/** The library as its own callers get it: renders cached, zod's parsers compiled. */
+export const libraryEngine: EnginePort = createLibraryEngine(LIBRARY_RUNTIME);
+
+async function render(template: unknown, options: Parameters<EnginePort["render"]>[1], runtime: EngineRuntime): Promise<EngineRender> {
+  const { compiled, values, target, templateId, text, warnings } = await renderParts(template, options, runtime);
   let output: string | undefined;
   return {
     target,
@@ -21,10 +39,3 @@ async function render(template: unknown, options: Parameters<EnginePort["render"
     layout: () => ({ layout: compiled, parts: compiled.parts, values }),
   };
 }
-
-export const libraryEngine: EnginePort = {
-  version: ENGINE_VERSION,
-  render,
-  validate: (template) => validateTemplate(template),
-  inspect: (template) => inspectTemplate(template),
-};

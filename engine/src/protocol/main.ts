@@ -1,4 +1,5 @@
 /** Argument dispatch of the binary: protocol modes, --version, --help, or a human command. */
+import { type EngineRuntime, LIBRARY_RUNTIME, ONE_RENDER_RUNTIME } from "../runtime.js";
 import { defaultReadFile, runCommand } from "./commands.js";
 import { PROTOCOL_VERSION } from "./constants.js";
 import type { EnginePort } from "./engine-port.js";
@@ -9,7 +10,8 @@ import { Output } from "./output.js";
 import { TemplateStore } from "./template-store.js";
 
 export interface MainIO {
-  readonly engine: EnginePort;
+  /** The engine made with the runtime choices of the mode the arguments ask for (src/runtime.ts). */
+  readonly createEngine: (runtime: EngineRuntime) => EnginePort;
   readonly stdin: AsyncIterable<Buffer>;
   readonly stdout: NodeJS.WritableStream;
   readonly stderr: NodeJS.WritableStream;
@@ -35,10 +37,12 @@ Exit codes: 0 rendered, 1 render or validation error, 2 bad request, bad usage o
 
 export async function runMain(argv: readonly string[], io: MainIO): Promise<ExitCode> {
   const [first, ...rest] = argv;
-  const handler = () => createHandler({ engine: io.engine, store: new TemplateStore(), reportBug: (e) => reportBug(io.stderr, e) });
+  // Only a --serve process renders more than once: caches and zod's compiled parsers pay off there.
+  const engine = io.createEngine(first === "--serve" ? LIBRARY_RUNTIME : ONE_RENDER_RUNTIME);
+  const handler = () => createHandler({ engine, store: new TemplateStore(), reportBug: (e) => reportBug(io.stderr, e) });
   const output = new Output(io.stdout);
   const loop = async (run: typeof runOneShot): Promise<ExitCode> => {
-    const code = await run({ handler: handler(), engineVersion: io.engine.version, input: io.stdin, output });
+    const code = await run({ handler: handler(), engineVersion: engine.version, input: io.stdin, output });
     if (output.closed) io.stderr.write("mailrender-engine: stdout was closed before the response could be written\n");
     return code;
   };
@@ -50,7 +54,7 @@ export async function runMain(argv: readonly string[], io: MainIO): Promise<Exit
       return loop(runServe);
     case "--version":
     case "-v":
-      io.stdout.write(`mailrender-engine ${io.engine.version} (protocol ${PROTOCOL_VERSION})\n`);
+      io.stdout.write(`mailrender-engine ${engine.version} (protocol ${PROTOCOL_VERSION})\n`);
       return EXIT.OK;
     case "--help":
     case "-h":
@@ -61,7 +65,7 @@ export async function runMain(argv: readonly string[], io: MainIO): Promise<Exit
     case "validate":
     case "inspect":
       return runCommand(first, rest, {
-        engine: io.engine,
+        engine,
         stdout: (text) => io.stdout.write(text),
         stderr: (text) => io.stderr.write(text),
         readFile: defaultReadFile,

@@ -8,6 +8,7 @@ import { isVisible, normalizeContext } from "../data/visibility.js";
 import { describeIssues, RenderError, type RenderWarning } from "../diagnostics.js";
 import { minifyJsx, minifyMarkup } from "../minify.js";
 import { compileMjmlToHtml } from "../mjml-to-html/index.js";
+import { type EngineRuntime, LIBRARY_RUNTIME } from "../runtime.js";
 import { DocumentContext, type Shown } from "../targets/context.js";
 import { removeHtmlWaste } from "../targets/html-waste.js";
 import { renderMjmlDocument } from "../targets/mjml.js";
@@ -31,14 +32,6 @@ interface ParsedTemplate {
 const parsedTemplates = new LruCache<string, ParsedTemplate>(64);
 const compiledOutputs = new LruCache<string, CompiledOutput>(512);
 
-/**
- * Whether renders are cached (parsed templates by content, compiled outputs by variant). The
- * binary's one-shot mode renders once and turns them off (src/cli.ts): a cache no request can hit
- * would cost it the template's hash, and node:crypto, which the hash would load into the startup
- * snapshot, adds ~7 ms to every launch (measured: engine/README.md).
- */
-export const renderCaching: { enabled: boolean } = { enabled: true };
-
 /** node:crypto on first use only, so that it stays out of the binary's startup snapshot (above). */
 function sha1Base64(text: string): string {
   const crypto = process.getBuiltinModule("node:crypto");
@@ -58,23 +51,26 @@ function jsonText(json: unknown): string {
 }
 
 /** Parses a template within the node limit; over it, a RenderError before any parsing. */
-function parseWithin(json: unknown, maxNodes: number): ParsedTemplate {
+function parseWithin(json: unknown, maxNodes: number, runtime: EngineRuntime): ParsedTemplate {
   const { count, over } = countNodes(json, maxNodes);
   if (over !== undefined) throw tooManyNodes(over, maxNodes);
-  return { result: parseTemplate(json), nodes: count };
+  return { result: parseTemplate(json, runtime), nodes: count };
 }
 
-/** Parses a template once per distinct content (its node count is checked on every render). */
-export function parseCached(json: unknown, maxNodes: number): { result: ParseResult; key: string } {
+/**
+ * Parses a template once per distinct content (its node count is checked on every render); without
+ * `cacheRenders`, every time, and the key is "" (nothing is cached under it).
+ */
+function parseCached(json: unknown, maxNodes: number, runtime: EngineRuntime): { result: ParseResult; key: string } {
   // Off only in the binary's one-shot mode, whose template comes from JSON.parse: no jsonText check needed.
-  if (!renderCaching.enabled) return { result: parseWithin(json, maxNodes).result, key: "" };
+  if (!runtime.cacheRenders) return { result: parseWithin(json, maxNodes, runtime).result, key: "" };
   // Too many rows alone: refused before the document is hashed (a 600 KB one takes milliseconds).
   const rows = (json as { rows?: unknown } | null)?.rows;
-  if (Array.isArray(rows) && rows.length > maxNodes) parseWithin(json, maxNodes);
+  if (Array.isArray(rows) && rows.length > maxNodes) parseWithin(json, maxNodes, runtime);
   const key = sha1Base64(jsonText(json));
   let parsed = parsedTemplates.get(key);
   if (parsed === undefined || parsed.nodes > maxNodes) {
-    parsed = parseWithin(json, maxNodes);
+    parsed = parseWithin(json, maxNodes, runtime);
     parsedTemplates.set(key, parsed);
   }
   return { result: parsed.result, key };
@@ -141,8 +137,13 @@ export interface PreparedTemplate {
 
 /** `limits.maxNodes` is checked here, once: a prepared template is not re-counted when rendered. */
 export function prepareTemplate(json: unknown, options: { readonly limits?: RenderLimits | undefined } = {}): PreparedTemplate {
+  return prepareWith(json, options.limits, LIBRARY_RUNTIME);
+}
+
+/** `prepareTemplate` with a given runtime (src/runtime.ts): the executable's engine port. */
+export function prepareWith(json: unknown, limits: RenderLimits | undefined, runtime: EngineRuntime): PreparedTemplate {
   if (isPrepared(json)) return json;
-  return Object.freeze({ [PREPARED]: readTemplate(json, resolveLimits(options.limits)) });
+  return Object.freeze({ [PREPARED]: readTemplate(json, resolveLimits(limits), runtime) });
 }
 
 function isPrepared(value: unknown): value is PreparedTemplate {
@@ -150,12 +151,20 @@ function isPrepared(value: unknown): value is PreparedTemplate {
 }
 
 /** A template given as JSON or prepared: its parse result and cache key. Over the node limit, a RenderError. */
-export function readTemplate(json: unknown, limits: { readonly maxNodes: number }): { result: ParseResult; key: string } {
-  return isPrepared(json) ? json[PREPARED] : parseCached(json, limits.maxNodes);
+export function readTemplate(
+  json: unknown,
+  limits: { readonly maxNodes: number },
+  runtime: EngineRuntime = LIBRARY_RUNTIME,
+): { result: ParseResult; key: string } {
+  return isPrepared(json) ? json[PREPARED] : parseCached(json, limits.maxNodes, runtime);
 }
 
-export function requireTemplate(json: unknown, limits: { readonly maxNodes: number }): { template: Template; warnings: RenderWarning[]; key: string } {
-  const { result, key } = readTemplate(json, limits);
+function requireTemplate(
+  json: unknown,
+  limits: { readonly maxNodes: number },
+  runtime: EngineRuntime,
+): { template: Template; warnings: RenderWarning[]; key: string } {
+  const { result, key } = readTemplate(json, limits, runtime);
   if (!result.template) throw new RenderError(`Invalid template: ${describeIssues(result.issues)}`, result.issues);
   return { template: result.template, warnings: result.warnings, key };
 }
@@ -171,7 +180,7 @@ export interface RenderedParts {
   readonly text?: string;
 }
 
-export async function renderParts(json: unknown, options: RenderOptions): Promise<RenderedParts> {
+export async function renderParts(json: unknown, options: RenderOptions, runtime: EngineRuntime = LIBRARY_RUNTIME): Promise<RenderedParts> {
   // `json` is the template JSON or a PreparedTemplate.
   const target = options?.target;
   if (!RENDER_TARGETS.includes(target)) {
@@ -181,9 +190,10 @@ export async function renderParts(json: unknown, options: RenderOptions): Promis
   }
   const minify = options.minify ?? true;
   const limits = resolveLimits(options.limits);
-  const { template, warnings, key } = requireTemplate(json, limits);
+  const { template, warnings, key } = requireTemplate(json, limits, runtime);
   const visible = visibleSet(template, options.dynamicData);
-  const cacheKey = renderCaching.enabled ? `${key}|${target}|${minify ? 1 : 0}|${visibleSetKey(visible)}` : undefined;
+  // A template prepared without caching has no key: never cached, whoever renders it.
+  const cacheKey = runtime.cacheRenders && key !== "" ? `${key}|${target}|${minify ? 1 : 0}|${visibleSetKey(visible)}` : undefined;
   let compiled = cacheKey === undefined ? undefined : compiledOutputs.get(cacheKey);
   if (!compiled) {
     compiled = await compileTarget(template, target, minify, visible);

@@ -8,7 +8,6 @@ import { BLOCKS, type BlockType, isBlockType } from "../blocks/registry.js";
 import { isUnsafeAuthorUrl } from "../data/escape.js";
 import { meaninglessRuleReason } from "../data/visibility.js";
 import type { RenderWarning, ValidationIssue } from "../diagnostics.js";
-import { zodParseOptions } from "../parse-options.js";
 import { contentRemovals } from "../render/content.js";
 import { VISIBILITY_OPERATOR_ALIASES, type Visibility, type VisibilityRule } from "./common.js";
 import { toValidationIssues } from "./issues.js";
@@ -33,8 +32,11 @@ class Reader {
   readonly warnings: RenderWarning[] = [];
   readonly conditions: Condition[] = [];
 
+  /** `jitless`: zod's per-parse option (src/runtime.ts). */
+  constructor(private readonly jitless: boolean) {}
+
   parse<S extends z.ZodType>(schema: S, value: unknown, path: Path): z.output<S> | undefined {
-    const result = schema.safeParse(value, { reportInput: true, jitless: zodParseOptions.jitless });
+    const result = schema.safeParse(value, { reportInput: true, jitless: this.jitless });
     if (result.success) return result.data;
     this.issues.push(...toValidationIssues(result.error, path));
     return undefined;
@@ -254,8 +256,8 @@ function idOf(raw: Json, path: Path): string {
   return typeof id === "string" || typeof id === "number" ? String(id) : path.join(".");
 }
 
-export function parseTemplate(json: unknown): ParseResult {
-  const reader = new Reader();
+export function parseTemplate(json: unknown, options: { readonly jitless: boolean } = { jitless: false }): ParseResult {
+  const reader = new Reader(options.jitless);
   if (!isObject(json)) {
     reader.issue([], "Input should be a valid object", "model_type");
     return { template: undefined, issues: reader.issues, warnings: reader.warnings };
