@@ -46,7 +46,11 @@ beforeAll(async () => {
   const tarballs = readdirSync(work)
     .filter((f) => f.endsWith(".tgz"))
     .map((f) => path.join(work, f));
-  expect(tarballs.map((t) => path.basename(t)).sort()).toEqual(["mailrender-client-2.1.4.tgz", "mailrender-engine-1.1.0.tgz"]);
+  const version = (dir: string): string => (JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { version: string }).version;
+  expect(tarballs.map((t) => path.basename(t)).sort()).toEqual([
+    `mailrender-client-${version(CLIENT_DIR)}.tgz`,
+    `mailrender-engine-${version(path.join(REPO_ROOT, "engine"))}.tgz`,
+  ]);
 
   mkdirSync(project);
   writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, version: "0.0.0" }));

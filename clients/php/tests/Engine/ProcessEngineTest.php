@@ -17,7 +17,7 @@ final class ProcessEngineTest extends EngineTestCase
         foreach (['html', 'mjml', 'react-email'] as $target) {
             $result = $engine->render(self::request($target));
             self::assertSame(self::referenceOutput($target, Paths::sampleTemplate()), $result->output, $target);
-            self::assertSame('1.1.0', $result->engineVersion);
+            self::assertSame(Paths::engineVersion(), $result->engineVersion);
         }
     }
 

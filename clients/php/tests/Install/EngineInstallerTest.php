@@ -76,7 +76,7 @@ final class EngineInstallerTest extends TestCase
 
     public function testThePinnedEngineVersionIsTheEnginePackagesVersion(): void
     {
-        self::assertSame(self::engineVersion(), self::pinnedVersion(Paths::packageRoot()));
+        self::assertSame(Paths::engineVersion(), self::pinnedVersion(Paths::packageRoot()));
     }
 
     public function testInstallsTheHostEngineCheckedAndRunnable(): void
@@ -88,7 +88,7 @@ final class EngineInstallerTest extends TestCase
         self::assertFileEquals(self::$mirror . "/{$platform}/mailrender-engine", $installed);
         self::assertTrue(is_executable($installed));
         $version = (string) shell_exec(escapeshellarg($installed) . ' --version');
-        self::assertStringStartsWith('mailrender-engine ' . self::engineVersion() . ' ', $version);
+        self::assertStringStartsWith('mailrender-engine ' . Paths::engineVersion() . ' ', $version);
         self::assertStringContainsString('installed mailrender-engine ' . self::pinnedVersion($this->package), $out);
     }
 
@@ -146,12 +146,6 @@ final class EngineInstallerTest extends TestCase
         fclose($pipes[1]);
         fclose($pipes[2]);
         return [proc_close($process), $out];
-    }
-
-    private static function engineVersion(): string
-    {
-        $manifest = json_decode((string) file_get_contents(Paths::repoRoot() . '/engine/package.json'), true);
-        return is_array($manifest) && is_string($manifest['version'] ?? null) ? $manifest['version'] : '';
     }
 
     private static function pinnedVersion(string $packageRoot): string

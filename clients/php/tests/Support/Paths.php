@@ -27,6 +27,13 @@ final class Paths
         return self::repoRoot() . '/engine/dist/linux-x64/mailrender-engine';
     }
 
+    /** The engine's version, from its one source (engine/package.json). */
+    public static function engineVersion(): string
+    {
+        $manifest = json_decode((string) file_get_contents(self::repoRoot() . '/engine/package.json'), true);
+        return is_array($manifest) && is_string($manifest['version'] ?? null) ? $manifest['version'] : '';
+    }
+
     public static function tempDir(string $prefix = 'mailrender-php-'): string
     {
         $dir = sys_get_temp_dir() . '/' . $prefix . bin2hex(random_bytes(6));
