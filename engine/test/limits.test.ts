@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_LIMITS, prepareTemplate, RenderError, type RenderLimits, render, validateTemplate } from "../src/index.js";
 import { createHandler } from "../src/protocol/handler.js";
 import { libraryEngine } from "../src/protocol/library-engine.js";
-import type { ErrorResponse, OkResponse } from "../src/protocol/schema.js";
+import type { ErrorResponse, OkResponse } from "../src/protocol/response-schema.js";
 import { TemplateStore } from "../src/protocol/template-store.js";
 
 const doc = (rows: unknown[]) => ({ template_id: "limits", template_name: "Limits", schema_version: "1.0", canvas: {}, rows });

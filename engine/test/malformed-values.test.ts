@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { RENDER_TARGETS, render } from "../src/index.js";
 import { createHandler } from "../src/protocol/handler.js";
 import { libraryEngine } from "../src/protocol/library-engine.js";
-import type { OkResponse } from "../src/protocol/schema.js";
+import type { OkResponse } from "../src/protocol/response-schema.js";
 import { TemplateStore } from "../src/protocol/template-store.js";
 import { LONE_SURROGATE, malformed, POSITIONS, positionTemplate } from "./support/malformed-values.js";
 

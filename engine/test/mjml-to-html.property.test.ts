@@ -343,16 +343,16 @@ const mobileOverrides = fc.oneof(
 /** Props every block carries. */
 const common = { visibility, desktopHide: fc.boolean(), mobileHide: fc.boolean(), margin: spacing(30), padding: spacing(30), mobile: mobileOverrides };
 
-const paragraph: Arb<typeof paragraphProps> = optional({ content: paragraphContent, ...typography, ...common });
-const heading: Arb<typeof headingProps> = optional({
+const paragraph: Arb<ReturnType<typeof paragraphProps>> = optional({ content: paragraphContent, ...typography, ...common });
+const heading: Arb<ReturnType<typeof headingProps>> = optional({
   content: inlines,
   level: fc.oneof(fc.constantFrom("h1", "h2", "h3", "h4", "h5", "h6"), fc.integer({ min: 1, max: 6 })),
   ...typography,
   ...common,
 });
-const list: Arb<typeof listProps> = optional({ content: listContent, ...typography, paddingLeft: size(40), itemSpacing: size(20), ...common });
-const anchor: Arb<typeof anchorProps> = optional({ text: plainText, link: url, ...typography, ...common });
-const button: Arb<typeof buttonProps> = optional({
+const list: Arb<ReturnType<typeof listProps>> = optional({ content: listContent, ...typography, paddingLeft: size(40), itemSpacing: size(20), ...common });
+const anchor: Arb<ReturnType<typeof anchorProps>> = optional({ text: plainText, link: url, ...typography, ...common });
+const button: Arb<ReturnType<typeof buttonProps>> = optional({
   text: plainText,
   link: url,
   backgroundColor: color,
@@ -373,7 +373,7 @@ const button: Arb<typeof buttonProps> = optional({
   iconGap: size(20),
   ...common,
 });
-const image: Arb<typeof imageProps> = optional({
+const image: Arb<ReturnType<typeof imageProps>> = optional({
   src: fc.oneof(imageUrl, url),
   alt: plainText,
   width: percent,
@@ -385,7 +385,7 @@ const image: Arb<typeof imageProps> = optional({
   border,
   ...common,
 });
-const video: Arb<typeof videoProps> = optional({
+const video: Arb<ReturnType<typeof videoProps>> = optional({
   src: url,
   coverImage: fc.oneof(imageUrl, url),
   fallbackLink: url,
@@ -394,7 +394,7 @@ const video: Arb<typeof videoProps> = optional({
   align,
   ...common,
 });
-const divider: Arb<typeof dividerProps> = optional({
+const divider: Arb<ReturnType<typeof dividerProps>> = optional({
   backgroundColor: color,
   height: size(10),
   width: percent,
@@ -402,8 +402,8 @@ const divider: Arb<typeof dividerProps> = optional({
   align,
   ...common,
 });
-const spacer: Arb<typeof spacerProps> = optional({ height: size(100), ...common });
-const menu: Arb<typeof menuProps> = optional({
+const spacer: Arb<ReturnType<typeof spacerProps>> = optional({ height: size(100), ...common });
+const menu: Arb<ReturnType<typeof menuProps>> = optional({
   items: fc.array(optional({ label: fc.oneof({ weight: 4, arbitrary: word }, { weight: 1, arbitrary: plainText }), link: url, enabled: fc.boolean() }), {
     maxLength: 5,
   }),
@@ -436,7 +436,7 @@ const platformName = fc.constantFrom(
   "",
   "{{ name }}",
 );
-const socials: Arb<typeof socialsProps> = optional({
+const socials: Arb<ReturnType<typeof socialsProps>> = optional({
   platforms: fc.array(optional({ name: platformName, link: url, enabled: fc.boolean(), icon: fc.oneof(fc.constant(""), imageUrl) }), { maxLength: 6 }),
   iconSize: size(64),
   spacing: size(30),

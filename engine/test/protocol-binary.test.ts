@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ENGINE_VERSION, render } from "../src/index.js";
 import { MAX_REQUEST_BYTES, PROTOCOL_VERSION } from "../src/protocol/constants.js";
-import { type OkResponse, type Response, responseSchema } from "../src/protocol/schema.js";
+import { type OkResponse, type Response, responseSchema } from "../src/protocol/response-schema.js";
 import { WARMUP_TEMPLATE } from "../src/protocol/warmup.js";
 import { LONE_SURROGATE, POSITIONS, positionTemplate } from "./support/malformed-values.js";
 

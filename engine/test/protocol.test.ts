@@ -22,7 +22,7 @@ import { libraryEngine } from "../src/protocol/library-engine.js";
 import { LineSplitter } from "../src/protocol/line-splitter.js";
 import { runOneShot, runServe } from "../src/protocol/loops.js";
 import { Output } from "../src/protocol/output.js";
-import { type ErrorResponse, type OkLayoutResponse, type OkResponse, type Response, responseSchema } from "../src/protocol/schema.js";
+import { type ErrorResponse, type OkLayoutResponse, type OkResponse, type Response, responseSchema } from "../src/protocol/response-schema.js";
 import { TemplateStore } from "../src/protocol/template-store.js";
 import { WARMUP_TEMPLATE } from "../src/protocol/warmup.js";
 

@@ -33,12 +33,26 @@ export interface BlockDefinition<Props> {
   jsx(props: Props, ctx: BlockRenderContext): string;
 }
 
+/**
+ * `props` is a factory: the schema is built on first use and kept. A template uses a few of the
+ * block types, and building a zod schema is the largest part of the executable's cold start
+ * (QuickJS builds ~30 000 schema objects a second), so a block nobody uses costs nothing.
+ */
 export function defineBlock<S extends z.ZodType>(definition: {
   type: string;
-  props: S;
+  props: () => S;
   mjml(props: z.output<S>, ctx: BlockRenderContext): string;
   html(props: z.output<S>, ctx: BlockRenderContext): string;
   jsx(props: z.output<S>, ctx: BlockRenderContext): string;
 }): BlockDefinition<z.output<S>> {
-  return definition as BlockDefinition<z.output<S>>;
+  const { props: buildProps, ...renderers } = definition;
+  let props: S | undefined;
+  const block = {
+    ...renderers,
+    get props() {
+      props ??= buildProps();
+      return props;
+    },
+  };
+  return block as BlockDefinition<z.output<S>>;
 }

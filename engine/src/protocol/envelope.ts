@@ -3,7 +3,7 @@ import type { RenderResult } from "../types.js";
 import { PROTOCOL_VERSION } from "./constants.js";
 import type { ErrorCode, Issue } from "./errors.js";
 import type { LayoutRef } from "./layouts.js";
-import type { ErrorResponse, OkLayoutResponse, OkResponse } from "./schema.js";
+import type { ErrorResponse, OkLayoutResponse, OkResponse } from "./response-schema.js";
 
 export type RequestId = string | number;
 

@@ -10,7 +10,8 @@ import type { EnginePort, EngineRender } from "./engine-port.js";
 import { errorEnvelope, okEnvelope, okEnvelopeWire, okLayoutEnvelope, type RequestId } from "./envelope.js";
 import { ERROR_CODES, EXIT, type ExitCode, type Issue, ProtocolError } from "./errors.js";
 import { LayoutRegistry } from "./layouts.js";
-import { type RenderRequest, type Response, renderRequestSchema, toDynamicData } from "./schema.js";
+import type { Response } from "./response-schema.js";
+import { type RenderRequest, renderRequestSchema, toDynamicData } from "./schema.js";
 import type { TemplateStore } from "./template-store.js";
 
 export interface Handled {

@@ -4,7 +4,8 @@
  * the committed files differ from this output.
  */
 import { z } from "zod";
-import { renderRequestSchema, responseSchema } from "./schema.js";
+import { responseSchema } from "./response-schema.js";
+import { renderRequestSchema } from "./schema.js";
 
 export const PROTOCOL_SCHEMA_DIR = "spec/protocol/v1";
 

@@ -1,14 +1,14 @@
 /**
- * The wire format, as zod schemas: the request is parsed with them, and
- * spec/protocol/v1/{request,response}.schema.json are generated from them
+ * The request's wire format, as zod schemas: the request is parsed with them, and
+ * spec/protocol/v1/request.schema.json is generated from them
  * (engine/scripts/generate-protocol-schema.ts), so code and contract cannot drift.
+ * The response's are in response-schema.ts.
  */
 import { z } from "zod";
 import { type DynamicData, RENDER_TARGETS } from "../types.js";
-import { OUTPUT_FORMATS, PROTOCOL_VERSION, TEMPLATE_REF_MAX_LENGTH } from "./constants.js";
-import { ERROR_CODE_LIST, type ErrorCode } from "./errors.js";
+import { OUTPUT_FORMATS, TEMPLATE_REF_MAX_LENGTH } from "./constants.js";
 
-const requestId = z
+export const requestId = z
   .union([z.string().max(256), z.number().int()])
   .meta({ description: "Chosen by the client; echoed in the response so requests can be pipelined." });
 
@@ -78,79 +78,6 @@ export const renderRequestSchema = z
     description: "One render request: all of stdin in one-shot mode, one line in --serve mode. Either `template` or `template_ref` is required.",
   });
 export type RenderRequest = z.infer<typeof renderRequestSchema>;
-
-const versions = {
-  engine_version: z.string(),
-  protocol_version: z.literal(PROTOCOL_VERSION),
-};
-
-const issueSchema = z.strictObject({
-  loc: z.array(z.string()).meta({ description: "Path into the request or the template." }),
-  msg: z.string(),
-  type: z.string().meta({ description: "Machine-readable kind, e.g. missing, invalid_type, too_deep." }),
-});
-
-const warningSchema = z.strictObject({
-  code: z.string(),
-  message: z.string(),
-  path: z.array(z.string()),
-});
-
-// In wire order: id, ok, the output (whole or as layout + values), then the rest.
-const okHead = {
-  id: requestId.optional().meta({ description: "Present when the request carried one." }),
-  ok: z.literal(true),
-};
-const okTail = {
-  text: z.string().optional().meta({
-    description: "With options.plain_text: the plain-text version (visible content in reading order, merge values unescaped, wrapped at 78 columns).",
-  }),
-  target: z.enum(RENDER_TARGETS),
-  template_id: z.string(),
-  warnings: z.array(warningSchema),
-  ...versions,
-};
-
-export const okResponseSchema = z.strictObject({
-  ...okHead,
-  output: z.string().meta({ description: 'The rendered document (output_format "string", the default).' }),
-  ...okTail,
-});
-export type OkResponse = z.infer<typeof okResponseSchema>;
-
-export const okLayoutResponseSchema = z
-  .strictObject({
-    ...okHead,
-    layout: z.strictObject({
-      id: z.number().int().nonnegative().meta({ description: "Names this layout within this process." }),
-      parts: z
-        .array(z.string())
-        .optional()
-        .meta({ description: "The text around the values; present the first time this process sends the layout, or when the request asked for layout_parts." }),
-    }),
-    values: z.array(z.string()).meta({ description: "The recipient's values, escaped for where they land: one fewer than the layout's parts." }),
-    ...okTail,
-  })
-  .meta({ description: 'output_format "layout": the output is layout.parts[0] + values[0] + layout.parts[1] + … + layout.parts[n].' });
-export type OkLayoutResponse = z.infer<typeof okLayoutResponseSchema>;
-
-export const errorResponseSchema = z.strictObject({
-  id: requestId.optional().meta({ description: "Present when the request carried a readable one." }),
-  ok: z.literal(false),
-  error: z.strictObject({
-    code: z.enum(ERROR_CODE_LIST),
-    message: z.string(),
-    issues: z.array(issueSchema),
-  }),
-  ...versions,
-});
-export type ErrorResponse = z.infer<typeof errorResponseSchema> & { error: { code: ErrorCode } };
-
-export const responseSchema = z.union([okResponseSchema, okLayoutResponseSchema, errorResponseSchema]).meta({
-  title: "mailrender engine response, protocol v1",
-  description: "The envelope written for every request, on success and on failure: one JSON document (one line in --serve mode).",
-});
-export type Response = OkResponse | OkLayoutResponse | ErrorResponse;
 
 /** zod's optional keys are `T | undefined`; the engine's types (exactOptionalPropertyTypes) want them absent. */
 export function toDynamicData(wire: DynamicDataWire): DynamicData {

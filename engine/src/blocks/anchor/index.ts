@@ -5,16 +5,17 @@ import { linkDarkSchema } from "../../template/dark.js";
 import { defineBlock } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, mjmlTypography, paddingDeclaration, typographyDeclarations } from "../shared.js";
 
-export const anchorProps = z.object({
-  text: z.string().default("Click here"),
-  link: z.string().default(""),
-  ...typographyFields(),
-  color: colorSchema.default("#007bff"),
-  textDecoration: z.enum(["none", "underline", "line-through", "overline"]).default("underline"),
-  ...commonBlockFields(),
-  mobile: mobileOverridesSchema,
-  dark: linkDarkSchema,
-});
+export const anchorProps = () =>
+  z.object({
+    text: z.string().default("Click here"),
+    link: z.string().default(""),
+    ...typographyFields(),
+    color: colorSchema.default("#007bff"),
+    textDecoration: z.enum(["none", "underline", "line-through", "overline"]).default("underline"),
+    ...commonBlockFields(),
+    mobile: mobileOverridesSchema,
+    dark: linkDarkSchema,
+  });
 
 export const anchor = defineBlock({
   type: "anchor",

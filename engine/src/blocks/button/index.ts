@@ -17,33 +17,34 @@ import { buttonDarkSchema } from "../../template/dark.js";
 import { type BlockRenderContext, defineBlock } from "../block.js";
 import { attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
 
-export const buttonProps = z.object({
-  text: z.string().default("Click Me"),
-  link: z.string().default(""),
-  backgroundColor: colorSchema.default("#007bff"),
-  backgroundGradient: gradientSchema,
-  color: colorSchema.default("#fafafa"),
-  fontSize: z.number().min(0).default(16),
-  fontWeight: fontWeightSchema.default("bold"),
-  fontFamily: fontFamilySchema.default("Arial"),
-  lineHeight: z.number().min(0).default(1.2),
-  letterSpacing: z.number().default(0),
-  borderRadius: z.number().min(0).default(4),
-  border: borderSchema,
-  align: alignSchema.default("center"),
-  /** Full-width button instead of fitting its text. */
-  fullWidth: z.boolean().default(false),
-  icon: z.string().default(""),
-  iconAlt: z.string().default(""),
-  iconPosition: z.enum(["before", "after"]).default("before"),
-  iconSize: z.number().min(0).default(20),
-  iconGap: z.number().min(0).default(8),
-  // A button's `padding` is the space inside it; `margin` is the space around it.
-  ...commonBlockFields({ padding: { top: 12, right: 24, bottom: 12, left: 24 } }),
-  mobile: mobileOverridesSchema,
-  dark: buttonDarkSchema,
-});
-type ButtonProps = z.output<typeof buttonProps>;
+export const buttonProps = () =>
+  z.object({
+    text: z.string().default("Click Me"),
+    link: z.string().default(""),
+    backgroundColor: colorSchema.default("#007bff"),
+    backgroundGradient: gradientSchema,
+    color: colorSchema.default("#fafafa"),
+    fontSize: z.number().min(0).default(16),
+    fontWeight: fontWeightSchema.default("bold"),
+    fontFamily: fontFamilySchema.default("Arial"),
+    lineHeight: z.number().min(0).default(1.2),
+    letterSpacing: z.number().default(0),
+    borderRadius: z.number().min(0).default(4),
+    border: borderSchema,
+    align: alignSchema.default("center"),
+    /** Full-width button instead of fitting its text. */
+    fullWidth: z.boolean().default(false),
+    icon: z.string().default(""),
+    iconAlt: z.string().default(""),
+    iconPosition: z.enum(["before", "after"]).default("before"),
+    iconSize: z.number().min(0).default(20),
+    iconGap: z.number().min(0).default(8),
+    // A button's `padding` is the space inside it; `margin` is the space around it.
+    ...commonBlockFields({ padding: { top: 12, right: 24, bottom: 12, left: 24 } }),
+    mobile: mobileOverridesSchema,
+    dark: buttonDarkSchema,
+  });
+type ButtonProps = z.output<ReturnType<typeof buttonProps>>;
 
 function gradient(p: ButtonProps): string | undefined {
   return activeGradient(p.backgroundGradient) ? p.backgroundGradient.css : undefined;

@@ -5,20 +5,21 @@ import { surfaceDarkSchema } from "../../template/dark.js";
 import { defineBlock } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
 
-export const dividerProps = z.object({
-  backgroundColor: colorSchema.default("#cccccc"),
-  /** The line drawn as a gradient (a bar of the line's height) over the solid line colour. */
-  backgroundGradient: gradientSchema,
-  height: z.number().min(0).default(1),
-  width: z.number().min(0).max(100).default(100),
-  borderStyle: z.enum(["solid", "dashed", "dotted"]).default("solid"),
-  align: alignSchema.default("center"),
-  ...commonBlockFields({ margin: { top: 20, right: 0, bottom: 20, left: 0 }, padding: { top: 5, right: 0, bottom: 5, left: 0 } }),
-  mobile: mobileOverridesSchema,
-  dark: surfaceDarkSchema,
-});
+export const dividerProps = () =>
+  z.object({
+    backgroundColor: colorSchema.default("#cccccc"),
+    /** The line drawn as a gradient (a bar of the line's height) over the solid line colour. */
+    backgroundGradient: gradientSchema,
+    height: z.number().min(0).default(1),
+    width: z.number().min(0).max(100).default(100),
+    borderStyle: z.enum(["solid", "dashed", "dotted"]).default("solid"),
+    align: alignSchema.default("center"),
+    ...commonBlockFields({ margin: { top: 20, right: 0, bottom: 20, left: 0 }, padding: { top: 5, right: 0, bottom: 5, left: 0 } }),
+    mobile: mobileOverridesSchema,
+    dark: surfaceDarkSchema,
+  });
 
-type DividerProps = z.output<typeof dividerProps>;
+type DividerProps = z.output<ReturnType<typeof dividerProps>>;
 
 function lineDeclarations(p: DividerProps): Array<readonly [string, string]> {
   const margin = p.align === "center" ? "0 auto" : p.align === "right" ? "0 0 0 auto" : "0";

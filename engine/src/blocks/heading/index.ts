@@ -8,30 +8,31 @@ import { addSpacing, attrs, htmlClass, jsxClass, mjmlSurface, paddingDeclaration
 
 const LEVELS = ["h1", "h2", "h3", "h4", "h5", "h6"] as const;
 
-export const headingProps = z.object({
-  content: z.string().default(""),
-  level: z
-    .union(
-      [
-        z.enum(LEVELS),
-        z
-          .number()
-          .int()
-          .min(1)
-          .max(6)
-          .transform((n) => `h${n}` as (typeof LEVELS)[number]),
-      ],
-      {
-        error: 'Input should be "h1" to "h6" or a number from 1 to 6',
-      },
-    )
-    .default("h2"),
-  ...typographyFields({ fontSize: 32, lineHeight: 1.2, fontWeight: "bold" }),
-  ...surfaceFields,
-  ...commonBlockFields(),
-  mobile: mobileOverridesSchema,
-  dark: richTextDarkSchema,
-});
+export const headingProps = () =>
+  z.object({
+    content: z.string().default(""),
+    level: z
+      .union(
+        [
+          z.enum(LEVELS),
+          z
+            .number()
+            .int()
+            .min(1)
+            .max(6)
+            .transform((n) => `h${n}` as (typeof LEVELS)[number]),
+        ],
+        {
+          error: 'Input should be "h1" to "h6" or a number from 1 to 6',
+        },
+      )
+      .default("h2"),
+    ...typographyFields({ fontSize: 32, lineHeight: 1.2, fontWeight: "bold" }),
+    ...surfaceFields,
+    ...commonBlockFields(),
+    mobile: mobileOverridesSchema,
+    dark: richTextDarkSchema,
+  });
 
 export const heading = defineBlock({
   type: "heading",

@@ -4,23 +4,24 @@ import { alignSchema, borderSchema, commonBlockFields, mobileOverridesSchema, to
 import { type BlockRenderContext, defineBlock } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
 
-export const imageProps = z.object({
-  src: z.string().default(""),
-  alt: z.string().default("Image"),
-  /** Percentage of the column's width. */
-  width: z.number().min(0).max(100).default(100),
-  /** `auto` or a height in px. */
-  height: z.union([z.literal("auto"), z.number().min(0)]).default("auto"),
-  align: alignSchema.default("center"),
-  link: z.string().default(""),
-  /** Whether `link` wraps the image. */
-  enabled: z.boolean().default(false),
-  borderRadius: z.number().min(0).default(0),
-  border: borderSchema,
-  ...commonBlockFields(),
-  mobile: mobileOverridesSchema,
-});
-type ImageProps = z.output<typeof imageProps>;
+export const imageProps = () =>
+  z.object({
+    src: z.string().default(""),
+    alt: z.string().default("Image"),
+    /** Percentage of the column's width. */
+    width: z.number().min(0).max(100).default(100),
+    /** `auto` or a height in px. */
+    height: z.union([z.literal("auto"), z.number().min(0)]).default("auto"),
+    align: alignSchema.default("center"),
+    link: z.string().default(""),
+    /** Whether `link` wraps the image. */
+    enabled: z.boolean().default(false),
+    borderRadius: z.number().min(0).default(0),
+    border: borderSchema,
+    ...commonBlockFields(),
+    mobile: mobileOverridesSchema,
+  });
+type ImageProps = z.output<ReturnType<typeof imageProps>>;
 
 function pixelWidth(p: ImageProps, ctx: BlockRenderContext): number {
   const available = ctx.width - p.margin.left - p.margin.right - p.padding.left - p.padding.right;

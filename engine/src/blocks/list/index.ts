@@ -16,18 +16,19 @@ import {
   typographyDeclarations,
 } from "../shared.js";
 
-export const listProps = z.object({
-  /** An HTML list: `<ul>`/`<ol>` with `<li>` items. */
-  content: z.string().default(""),
-  ...typographyFields(),
-  paddingLeft: z.number().min(0).default(20),
-  itemSpacing: z.number().min(0).default(8),
-  ...surfaceFields,
-  ...commonBlockFields(),
-  mobile: mobileOverridesSchema,
-  dark: richTextDarkSchema,
-});
-type ListProps = z.output<typeof listProps>;
+export const listProps = () =>
+  z.object({
+    /** An HTML list: `<ul>`/`<ol>` with `<li>` items. */
+    content: z.string().default(""),
+    ...typographyFields(),
+    paddingLeft: z.number().min(0).default(20),
+    itemSpacing: z.number().min(0).default(8),
+    ...surfaceFields,
+    ...commonBlockFields(),
+    mobile: mobileOverridesSchema,
+    dark: richTextDarkSchema,
+  });
+type ListProps = z.output<ReturnType<typeof listProps>>;
 
 /** List geometry goes inline on the list elements, the only styling every client honours. */
 function styledContent(p: ListProps): string {

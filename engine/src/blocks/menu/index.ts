@@ -21,20 +21,21 @@ export const menuItemSchema = z.object({
   enabled: z.boolean().default(true),
 });
 
-export const menuProps = z.object({
-  items: z.array(menuItemSchema).default([]),
-  ...typographyFields(),
-  align: alignSchema.default("center"),
-  /** Horizontal space between items, in px. */
-  spacing: z.number().min(0).default(16),
-  /** Stack the items vertically under the mobile breakpoint. */
-  mobileStack: z.boolean().default(false),
-  ...surfaceFields,
-  ...commonBlockFields(),
-  mobile: mobileOverridesSchema,
-  dark: textDarkSchema,
-});
-type MenuProps = z.output<typeof menuProps>;
+export const menuProps = () =>
+  z.object({
+    items: z.array(menuItemSchema).default([]),
+    ...typographyFields(),
+    align: alignSchema.default("center"),
+    /** Horizontal space between items, in px. */
+    spacing: z.number().min(0).default(16),
+    /** Stack the items vertically under the mobile breakpoint. */
+    mobileStack: z.boolean().default(false),
+    ...surfaceFields,
+    ...commonBlockFields(),
+    mobile: mobileOverridesSchema,
+    dark: textDarkSchema,
+  });
+type MenuProps = z.output<ReturnType<typeof menuProps>>;
 
 export const visibleItems = (p: MenuProps) => p.items.filter((item) => item.enabled && item.label !== "");
 

@@ -18,14 +18,15 @@ import {
   typographyDeclarations,
 } from "../shared.js";
 
-export const paragraphProps = z.object({
-  content: z.string().default(""),
-  ...typographyFields(),
-  ...surfaceFields,
-  ...commonBlockFields(),
-  mobile: mobileOverridesSchema,
-  dark: richTextDarkSchema,
-});
+export const paragraphProps = () =>
+  z.object({
+    content: z.string().default(""),
+    ...typographyFields(),
+    ...surfaceFields,
+    ...commonBlockFields(),
+    mobile: mobileOverridesSchema,
+    dark: richTextDarkSchema,
+  });
 
 /**
  * Rich text for React Email: each top-level `<p>` becomes a `Text`; runs of inline content are

@@ -12,15 +12,16 @@ export const socialPlatformSchema = z.object({
   icon: z.string().default(""),
 });
 
-export const socialsProps = z.object({
-  platforms: z.array(socialPlatformSchema).default([]),
-  iconSize: z.number().min(0).default(28),
-  spacing: z.number().min(0).default(10),
-  align: alignSchema.default("center"),
-  ...commonBlockFields(),
-  mobile: mobileOverridesSchema,
-});
-type SocialsProps = z.output<typeof socialsProps>;
+export const socialsProps = () =>
+  z.object({
+    platforms: z.array(socialPlatformSchema).default([]),
+    iconSize: z.number().min(0).default(28),
+    spacing: z.number().min(0).default(10),
+    align: alignSchema.default("center"),
+    ...commonBlockFields(),
+    mobile: mobileOverridesSchema,
+  });
+type SocialsProps = z.output<ReturnType<typeof socialsProps>>;
 
 /** The networks MJML ships icons for (mjml-social), and where those icons live. */
 const MJML_ICON_BASE = "https://www.mailjet.com/images/theme/v1/icons/ico-social/";

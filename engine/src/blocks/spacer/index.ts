@@ -5,16 +5,17 @@ import { surfaceDarkSchema } from "../../template/dark.js";
 import { defineBlock } from "../block.js";
 import { attrs, htmlClass, jsxClass, mjmlSurface, surfaceDeclarations } from "../shared.js";
 
-export const spacerProps = z.object({
-  height: z.number().min(0).default(20),
-  ...surfaceFields,
-  ...commonBlockFields(),
-  mobile: mobileOverridesSchema,
-  dark: surfaceDarkSchema,
-});
+export const spacerProps = () =>
+  z.object({
+    height: z.number().min(0).default(20),
+    ...surfaceFields,
+    ...commonBlockFields(),
+    mobile: mobileOverridesSchema,
+    dark: surfaceDarkSchema,
+  });
 
 /** Margin and padding add to the height: a spacer is nothing but vertical space. */
-function totalHeight(p: z.output<typeof spacerProps>): number {
+function totalHeight(p: z.output<ReturnType<typeof spacerProps>>): number {
   return p.height + p.margin.top + p.margin.bottom + p.padding.top + p.padding.bottom;
 }
 

@@ -6,23 +6,24 @@ import { alignSchema, borderSchema, commonBlockFields, mobileOverridesSchema } f
 import { type BlockRenderContext, defineBlock } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
 
-export const videoProps = z.object({
-  /** The video's page (YouTube, Vimeo, …): email cannot play video, so the thumbnail links to it. */
-  src: z.string().default(""),
-  coverImage: z.string().default(""),
-  /** Where the thumbnail links when `src` is empty. */
-  fallbackLink: z.string().default(""),
-  alt: z.string().default("Watch video"),
-  width: z.number().min(0).max(100).default(100),
-  /** `auto` (16:9 of the width) or a height in px. */
-  height: z.union([z.literal("auto"), z.number().min(0)]).default("auto"),
-  borderRadius: z.number().min(0).default(0),
-  border: borderSchema,
-  align: alignSchema.default("center"),
-  ...commonBlockFields(),
-  mobile: mobileOverridesSchema,
-});
-type VideoProps = z.output<typeof videoProps>;
+export const videoProps = () =>
+  z.object({
+    /** The video's page (YouTube, Vimeo, …): email cannot play video, so the thumbnail links to it. */
+    src: z.string().default(""),
+    coverImage: z.string().default(""),
+    /** Where the thumbnail links when `src` is empty. */
+    fallbackLink: z.string().default(""),
+    alt: z.string().default("Watch video"),
+    width: z.number().min(0).max(100).default(100),
+    /** `auto` (16:9 of the width) or a height in px. */
+    height: z.union([z.literal("auto"), z.number().min(0)]).default("auto"),
+    borderRadius: z.number().min(0).default(0),
+    border: borderSchema,
+    align: alignSchema.default("center"),
+    ...commonBlockFields(),
+    mobile: mobileOverridesSchema,
+  });
+type VideoProps = z.output<ReturnType<typeof videoProps>>;
 
 function geometry(p: VideoProps, ctx: BlockRenderContext) {
   const available = ctx.width - p.margin.left - p.margin.right - p.padding.left - p.padding.right;
