@@ -63,6 +63,7 @@ async function main(): Promise<void> {
   const qjsc = await buildQjsc(zig, source);
   const bytecodeC = join(WORK, "engine-bytecode.c");
   execFileSync(qjsc, ["-e", "-s", "-m", "-n", "mailrender-engine", "-o", bytecodeC, bundle]);
+  writeFileSync(bytecodeC, withoutCycleCollectionForOneRender(readFileSync(bytecodeC, "utf8")));
   log(`compiled the bundle to bytecode (${(statSync(bytecodeC).size / 1024).toFixed(0)} KiB of C)`);
 
   // SHA256SUMS lists exactly this build's binaries: drop other platforms' leftovers.
@@ -77,6 +78,25 @@ async function main(): Promise<void> {
   writeFileSync(join(RELEASE, "SHA256SUMS"), sums);
   writeFileSync(join(RELEASE, "THIRD_PARTY_NOTICES"), thirdPartyNotices(inputs, ROOT, source, quickjsVersion(source), zigLib(zig)));
   log(`done: ${targets.map((t) => t.id).join(", ")} (engine/dist/release/SHA256SUMS written)`);
+}
+
+/**
+ * qjsc's generated `main`, with QuickJS's cycle collector off unless the process serves (`--serve`):
+ * a one-shot process exits after one render, and the collector's passes were ~5% of its
+ * instructions. Reference counting still frees everything that is not a cycle.
+ */
+function withoutCycleCollectionForOneRender(mainC: string): string {
+  const anchor = "  js_std_init_handlers(rt);\n";
+  if (!mainC.includes(anchor)) throw new Error("qjsc's generated main() changed: js_std_init_handlers(rt) not found");
+  const oneRender = [
+    "  {",
+    "    int serves = 0;",
+    '    for (int i = 1; i < argc; i++) serves |= strcmp(argv[i], "--serve") == 0;',
+    "    if (!serves) JS_SetGCThreshold(rt, (size_t)-1);",
+    "  }",
+    "",
+  ].join("\n");
+  return `#include <string.h>\n${mainC.replace(anchor, `${anchor}${oneRender}`)}`;
 }
 
 /** cargo: CARGO, else on PATH, else where rustup puts it (not always on a non-login shell's PATH). */
