@@ -14,8 +14,9 @@ let pipeline: typeof import("../src/render/pipeline.js");
 let registry: typeof import("../src/blocks/registry.js");
 
 beforeAll(async () => {
-  const config = ((globalThis as { __zod_globalConfig?: Record<string, unknown> }).__zod_globalConfig ??= {});
-  config["postProcessor"] = () => void built++;
+  const zodGlobal = globalThis as { __zod_globalConfig?: Record<string, unknown> };
+  zodGlobal.__zod_globalConfig ??= {};
+  zodGlobal.__zod_globalConfig["postProcessor"] = () => void built++;
   pipeline = await import("../src/render/pipeline.js");
   registry = await import("../src/blocks/registry.js");
 });
