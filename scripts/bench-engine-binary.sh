@@ -19,28 +19,11 @@ if [[ ! -x "$binary" || ! -x "$runtime" ]]; then
 fi
 
 case_file="fixtures/render/realistic-newsletter/case.json"
-[[ -f "$case_file" ]] || case_file="fixtures/render/newsletter/case.json"
-if [[ ! -f "$case_file" ]]; then
-  case_file="$(ls fixtures/render/*/case.json 2>/dev/null | head -n 1 || true)"
-fi
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 request="$tmp/request.json"
-if [[ -n "$case_file" ]]; then
-  echo "case: $case_file (target html)"
-  python3 -c '
-import json, sys
-case = json.load(open(sys.argv[1]))
-request = {"template": case["template"], "target": "html"}
-for key in ("dynamic_data", "options"):
-    if key in case:
-        request[key] = case[key]
-json.dump(request, open(sys.argv[2], "w"))
-' "$case_file" "$request"
-else
-  echo "case: no fixtures/render case yet; using the engine's warm-up template (target html)"
-  node_modules/.bin/tsx -e 'import { WARMUP_TEMPLATE } from "./engine/src/protocol/warmup.ts"; process.stdout.write(JSON.stringify({ template: WARMUP_TEMPLATE, target: "html" }))' >"$request"
-fi
+echo "case: $case_file (target html)"
+python3 bench/fixture_request.py "$case_file" html >"$request"
 echo "binary: $binary ($(du -m "$binary" | cut -f1) MiB), runtime: $runtime ($("$runtime" --version))"
 echo
 

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The release engine (QuickJS, `make engine-all`) of this platform: cold one-shot renders of a small,
+# a medium and a large email in each target, then its --serve throughput (prints figures, asserts
+# nothing). Builds the engine when it is missing. Env: COLD_RUNS (default 15), SERVE_RENDERS (default 500).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+platform="$(node -p 'process.platform + "-" + process.arch')"
+binary="engine/dist/release/$platform/mailrender-engine"
+[[ -x "$binary" ]] || PLATFORMS="$platform" make engine-all
+
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+requests=()
+for case in realistic-password-reset realistic-receipt realistic-newsletter; do
+  for target in html mjml react-email; do
+    python3 bench/fixture_request.py "fixtures/render/$case/case.json" "$target" >"$tmp/$case-$target.json"
+    requests+=(--request "$tmp/$case-$target.json")
+  done
+done
+echo "== release engine: $binary (load average: $(cut -d' ' -f1-3 /proc/loadavg))"
+python3 bench/engine_runtimes.py --engine release="$binary" "${requests[@]}" \
+  --cold-runs "${COLD_RUNS:-15}" --serve-renders "${SERVE_RENDERS:-500}"
