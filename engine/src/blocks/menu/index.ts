@@ -15,15 +15,17 @@ import {
   typographyDeclarations,
 } from "../shared.js";
 
-export const menuItemSchema = z.object({
-  label: z.string().default(""),
-  link: z.string().default(""),
-  enabled: z.boolean().default(true),
-});
-
 export const menuProps = () =>
   z.object({
-    items: z.array(menuItemSchema).default([]),
+    items: z
+      .array(
+        z.object({
+          label: z.string().default(""),
+          link: z.string().default(""),
+          enabled: z.boolean().default(true),
+        }),
+      )
+      .default([]),
     ...typographyFields(),
     align: alignSchema.default("center"),
     /** Horizontal space between items, in px. */

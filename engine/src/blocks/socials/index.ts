@@ -4,17 +4,19 @@ import { alignSchema, commonBlockFields, mobileOverridesSchema } from "../../tem
 import { type BlockRenderContext, defineBlock } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
 
-export const socialPlatformSchema = z.object({
-  name: z.string().default(""),
-  link: z.string().default(""),
-  enabled: z.boolean().default(true),
-  /** Icon image URL; empty uses MJML's hosted icon for the networks it knows. */
-  icon: z.string().default(""),
-});
-
 export const socialsProps = () =>
   z.object({
-    platforms: z.array(socialPlatformSchema).default([]),
+    platforms: z
+      .array(
+        z.object({
+          name: z.string().default(""),
+          link: z.string().default(""),
+          enabled: z.boolean().default(true),
+          /** Icon image URL; empty uses MJML's hosted icon for the networks it knows. */
+          icon: z.string().default(""),
+        }),
+      )
+      .default([]),
     iconSize: z.number().min(0).default(28),
     spacing: z.number().min(0).default(10),
     align: alignSchema.default("center"),
@@ -45,7 +47,7 @@ const MJML_NETWORKS: Record<string, { icon: string; share: boolean }> = {
   dribbble: { icon: "dribbble", share: false },
 };
 
-type Platform = z.output<typeof socialPlatformSchema>;
+type Platform = SocialsProps["platforms"][number];
 
 export const visiblePlatforms = (p: SocialsProps) => p.platforms.filter((platform) => platform.enabled && (platform.name !== "" || platform.icon !== ""));
 
