@@ -57,18 +57,40 @@ async function load(page: Page, html: string): Promise<void> {
   await page.setContent(html, { waitUntil: "load" });
 }
 
-/** The page's visible text (compacted like the expectations) and the targets of its visible links. */
-function visibleContent(page: Page): Promise<{ text: string; links: string[] }> {
+/**
+ * The page's visible text (compacted like the expectations), the targets of its visible links, and
+ * how the text of each visible link is drawn (target, colour, underline), to compare the targets by.
+ */
+function visibleContent(page: Page): Promise<{ text: string; links: string[]; linkLooks: string[] }> {
   return page.evaluate(() => {
     const shown = (element: Element | null) =>
       element?.checkVisibility({ opacityProperty: true, visibilityProperty: true }) && element.getClientRects().length > 0;
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     let text = "";
     for (let node = walker.nextNode(); node; node = walker.nextNode()) if (shown(node.parentElement)) text += node.textContent ?? "";
-    const links = [...document.querySelectorAll("a[href]")].filter(shown).map((a) => a.getAttribute("href") ?? "");
-    return { text, links };
+    const visibleLinks = [...document.querySelectorAll("a[href]")].filter(shown);
+    const links = visibleLinks.map((a) => a.getAttribute("href") ?? "");
+    // Each visible text inside a link, in the colour it is drawn in and whether the link's (or an inner element's) underline runs under it.
+    const linkLooks = visibleLinks.flatMap((a) => {
+      const looks: string[] = [];
+      const texts = document.createTreeWalker(a, NodeFilter.SHOW_TEXT);
+      for (let node = texts.nextNode(); node; node = texts.nextNode()) {
+        const parent = node.parentElement;
+        const text = (node.textContent ?? "").trim();
+        if (!parent || text === "" || !shown(parent)) continue;
+        let underlined = false;
+        for (let e: Element | null = parent; e && (e === a || a.contains(e)); e = e.parentElement)
+          underlined ||= getComputedStyle(e).textDecorationLine.includes("underline");
+        looks.push(`${a.getAttribute("href")} "${text}": ${getComputedStyle(parent).color}${underlined ? ", underlined" : ""}`);
+      }
+      return looks;
+    });
+    return { text, links, linkLooks };
   });
 }
+
+/** Each fixture's links as its html target shows them, for its react-email target to match. */
+const htmlLinkLooks = new Map<string, string[]>();
 
 /** Where each marker text is drawn, found in document order (a later column's text comes after an earlier one's). */
 function markerBoxes(
@@ -175,6 +197,8 @@ describe.each(cases.map((c) => [c.name] as const))("%s", (name) => {
       expected.links.filter((link) => !seen.links.includes(link)),
       "links missing at 800 px",
     ).toEqual([]);
+    if (target === "html") htmlLinkLooks.set(name, seen.linkLooks);
+    else expect(seen.linkLooks, "links drawn unlike the html target's (colour, underline)").toEqual(htmlLinkLooks.get(name));
     const broken = await page.evaluate(() =>
       [...document.images].filter((img) => img.getAttribute("src") && (!img.complete || img.naturalWidth === 0)).map((img) => img.src),
     );

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type ContentNode, contentToMarkup, DEFAULT_JSX_MAPPER, elementToJsx, isElement, parseContent } from "../../render/content.js";
+import { type ContentNode, contentToMarkup, elementToJsx, isElement, parseContent } from "../../render/content.js";
 import { cssText, type Declarations, jsxStyle, px, spacing } from "../../render/style.js";
 import { commonBlockFields, mobileOverridesSchema, surfaceFields, typographyFields } from "../../template/common.js";
 import { richTextDarkSchema } from "../../template/dark.js";
@@ -65,7 +65,7 @@ export const list = defineBlock({
     const outer = jsxStyle([...typography, ...surfaceDeclarations(p), ...paddingDeclaration(addSpacing(p.margin, p.padding))]);
     const nodes: ContentNode[] = parseContent(styledContent(p));
     const body = nodes
-      .map((node) => (isElement(node) ? elementToJsx(node, ctx.out, DEFAULT_JSX_MAPPER, []) : node.kind === "text" ? ctx.out.trusted(node.text, "text") : ""))
+      .map((node) => (isElement(node) ? elementToJsx(node, ctx.out, []) : node.kind === "text" ? ctx.out.trusted(node.text, "text") : ""))
       .join("");
     return `<Section${jsxClass(ctx.className)} style={${outer}}>${body}</Section>`;
   },

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { contentToMarkup, DEFAULT_JSX_MAPPER, elementToJsx, isElement, nodesToJsx, parseContent } from "../../render/content.js";
+import { contentToMarkup, elementToJsx, isElement, nodesToJsx, parseContent } from "../../render/content.js";
 import type { Emitter } from "../../render/emitter.js";
 import { cssText, jsxStyle, spacing } from "../../render/style.js";
 import type { Typography } from "../../template/common.js";
@@ -45,7 +45,7 @@ export function richTextJsx(content: string, typography: Typography, out: Emitte
   for (const node of nodes) {
     if (isElement(node) && blockTags.test(node.name)) {
       flush();
-      result += elementToJsx(node, out, DEFAULT_JSX_MAPPER, style, node.name === "p" ? "Text" : undefined);
+      result += elementToJsx(node, out, style, node.name === "p" ? "Text" : undefined);
     } else inline.push(node);
   }
   flush();
