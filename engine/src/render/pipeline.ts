@@ -210,8 +210,10 @@ export async function renderParts(json: unknown, options: RenderOptions, runtime
       })),
     );
   }
-  const bytes = outputBytes(compiled, substitution.values);
-  if (bytes > limits.maxOutputBytes) throw outputTooLarge(bytes, limits.maxOutputBytes);
+  if (outputMayExceed(compiled, substitution.values, limits.maxOutputBytes)) {
+    const bytes = outputBytes(compiled, substitution.values);
+    if (bytes > limits.maxOutputBytes) throw outputTooLarge(bytes, limits.maxOutputBytes);
+  }
   const text = options.plainText === true ? renderPlainText(template, shownIn(visible), tagValues(lookupIn(options.dynamicData))) : undefined;
   return {
     target,
@@ -221,6 +223,18 @@ export async function renderParts(json: unknown, options: RenderOptions, runtime
     compiled,
     values: substitution.values,
   };
+}
+
+/**
+ * Whether the output could be over `maxBytes` in UTF-8, from its length alone: a UTF-16 code unit is
+ * at most 3 UTF-8 bytes. Counting the bytes walks every character (in JavaScript, where the engine
+ * runs on QuickJS), which an output far under the limit, nearly every one, does not need.
+ */
+function outputMayExceed(compiled: CompiledOutput, values: readonly string[], maxBytes: number): boolean {
+  let units = 0;
+  for (const part of compiled.parts) units += part.length;
+  for (const value of values) units += value.length;
+  return units * 3 > maxBytes;
 }
 
 const staticBytes = new WeakMap<CompiledOutput, number>();
