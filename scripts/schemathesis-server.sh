@@ -20,7 +20,7 @@ admin_key="sk_live_$(python3 -c 'import secrets; print(secrets.token_hex(32))')"
 (
   cd server
   unset DATABASE_URL
-  PORT="$port" MAILRENDER_SQLITE_PATH="$work/schemathesis.db" MAILRENDER_ADMIN_KEY="$admin_key" LOG_LEVEL=warn \
+  PORT="$port" MAILRENDER_SQLITE_PATH="$work/schemathesis.db" MAILRENDER_ADMIN_KEY="$admin_key" LOG_LEVEL="${LOG_LEVEL:-warn}" \
     exec node --import tsx src/cli.ts
 ) >"$work/server.log" 2>&1 &
 server_pid=$!
@@ -31,10 +31,21 @@ for _ in $(seq 120); do
   sleep 0.5
 done
 
+# The SDK routes take a key scoped to render targets, which the admin key is not (schemathesis.toml
+# sends this one to them, the admin key to the rest).
+render_key="$(curl -sf -X POST "http://127.0.0.1:$port/api/v1/keys" -H "Authorization: Bearer $admin_key" \
+  -H "Content-Type: application/json" -d '{"name":"schemathesis-sdk","targets":["html","mjml","react-email"]}' |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)["key"])')"
+# A stored template for them to fetch and render (generated ids would only ever find nothing).
+template_id="$(python3 -c 'import json, sys; print(json.dumps(json.load(open(sys.argv[1]))["template"]))' fixtures/render/realistic-receipt/case.json |
+  curl -sf -X POST "http://127.0.0.1:$port/api/v1/templates" -H "Authorization: Bearer $admin_key" -H "Content-Type: application/json" --data-binary @- |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])')"
+export SCHEMATHESIS_ADMIN_KEY="$admin_key" SCHEMATHESIS_RENDER_KEY="$render_key" SCHEMATHESIS_TEMPLATE_ID="$template_id"
+
 cd server
 "$venv/bin/st" --config-file schemathesis.toml run "http://127.0.0.1:$port/openapi.json" \
   --max-examples "${SCHEMATHESIS_MAX_EXAMPLES:-20}" --seed 1 --generation-database none \
-  --header "Authorization: Bearer $admin_key" --no-color "$@" || {
+  --no-color "$@" || {
   echo "schemathesis-server: failures above; server log:" >&2
   tail -50 "$work/server.log" >&2
   exit 1
