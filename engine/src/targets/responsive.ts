@@ -51,17 +51,24 @@ function cssValue(value: string | number, unit: "px" | "%" | ""): string {
   return value.replace(/[;{}<>"\\]/g, "");
 }
 
+type Renderer = "mjml" | "html" | "jsx";
+
+/** The element that draws a divider's line: mj-divider's and the nested html's `<p>`, React Email's `<Hr>`. */
+function dividerLine(uid: string, renderer: Renderer): string {
+  return renderer === "jsx" ? `.${uid} hr` : `.${uid} p`;
+}
+
 /** The element that draws a block's background or frame: the button's cell and link, the divider's line, else the block. */
-function surfaceSelector(uid: string, block: string): string {
+function surfaceSelector(uid: string, block: string, renderer: Renderer): string {
   if (block === "button") return `.${uid} table td,.${uid} a`;
-  if (block === "divider") return `.${uid} p`;
+  if (block === "divider") return dividerLine(uid, renderer);
   if (block === "image") return `.${uid} img`;
   if (block === "video") return `.${uid} table`;
   return `.${uid}`;
 }
 
 /** Where the block's markup keeps what an override changes, per renderer. */
-function overrideRule(scope: Scope, property: string, value: string, uid: string, block: string, renderer: "mjml" | "html" | "jsx"): string {
+function overrideRule(scope: Scope, property: string, value: string, uid: string, block: string, renderer: Renderer): string {
   const set = (selector: string, prop = property, v = value) => `${selector}{${prop}:${v} !important}`;
   switch (scope) {
     case "text":
@@ -74,12 +81,13 @@ function overrideRule(scope: Scope, property: string, value: string, uid: string
       // A button's padding is the space inside it, which lives on its link.
       return set(block === "button" ? `.${uid} a` : `.${uid}`);
     case "height":
-      return set(`.${uid},.${uid} div`) + set(`.${uid} div`, "line-height");
+      // A spacer: a <div> holding a hair space in html and mjml, a React Email Section (a table) in jsx.
+      return renderer === "jsx" ? set(`.${uid}`) + set(`.${uid}`, "line-height") : set(`.${uid},.${uid} div`) + set(`.${uid} div`, "line-height");
     case "surface":
       // A divider's colour is its line.
-      return block === "divider" ? set(`.${uid} p`, "border-top-color") : set(surfaceSelector(uid, block));
+      return block === "divider" ? set(dividerLine(uid, renderer), "border-top-color") : set(surfaceSelector(uid, block, renderer));
     case "frame":
-      return set(surfaceSelector(uid, block));
+      return set(surfaceSelector(uid, block, renderer));
     case "items":
       return set(`.${uid} a`, "padding-left", px(parseFloat(value) / 2)) + set(`.${uid} a`, "padding-right", px(parseFloat(value) / 2));
     case "icons":
@@ -87,15 +95,16 @@ function overrideRule(scope: Scope, property: string, value: string, uid: string
     case "listItems":
       return set(`.${uid} li`);
     case "image":
-      // mj-image sizes the image by its inner table; plain HTML sizes the <img> itself.
-      return renderer === "mjml" ? `${set(`.${uid} table`)}.${uid} td td{width:auto !important}` : set(`.${uid} img`) + set(`.${uid} img`, "max-width");
+      // mj-image sizes the image by its inner table and that table's cell (its css-class is on the
+      // cell around the table); plain HTML sizes the <img> itself.
+      return renderer === "mjml" ? `${set(`.${uid} table`)}.${uid} td{width:auto !important}` : set(`.${uid} img`) + set(`.${uid} img`, "max-width");
   }
 }
 
 const SIDES = ["top", "right", "bottom", "left"] as const;
 
 /** The editor's object overrides: padding and margin per side, border, background gradient. */
-function objectRules(props: ResponsiveProps, uid: string, block: string): string[] {
+function objectRules(props: ResponsiveProps, uid: string, block: string, renderer: Renderer): string[] {
   const mobile = props.mobile ?? {};
   const rules: string[] = [];
   const padding = mobile["padding"] as PartialSpacing | undefined;
@@ -120,16 +129,17 @@ function objectRules(props: ResponsiveProps, uid: string, block: string): string
     if (border.radius !== undefined) decls.push(`border-radius:${px(border.radius)} !important`);
     // A fluid image fills its column on phones: its border goes inside that width, not past the screen.
     if (block === "image" && border.width !== undefined && border.width > 0) decls.push(`max-width:calc(100% - ${px(2 * border.width)}) !important`);
-    // A button draws its border on its cell only (its link sits inside it).
-    if (decls.length > 0) rules.push(`${block === "button" ? `.${uid} table td` : surfaceSelector(uid, block)}{${decls.join(";")}}`);
+    // A button draws its border on its cell (its link sits inside it); React Email's Button is the link alone.
+    const frame = block !== "button" ? surfaceSelector(uid, block, renderer) : renderer === "jsx" ? `.${uid} a` : `.${uid} table td`;
+    if (decls.length > 0) rules.push(`${frame}{${decls.join(";")}}`);
   }
   const gradient = mobile["backgroundGradient"] as Gradient | undefined;
-  if (activeGradient(gradient)) rules.push(`${surfaceSelector(uid, block)}{background-image:${gradient.css} !important}`);
+  if (activeGradient(gradient)) rules.push(`${surfaceSelector(uid, block, renderer)}{background-image:${gradient.css} !important}`);
   return rules;
 }
 
 /** Classes for a block, registering the mobile rules its overrides need. */
-export function blockClasses(props: ResponsiveProps, uid: string, mobileCss: string[], block: string, renderer: "mjml" | "html" | "jsx"): string {
+export function blockClasses(props: ResponsiveProps, uid: string, mobileCss: string[], block: string, renderer: Renderer): string {
   const classes: string[] = [];
   if (props.desktopHide) classes.push(HIDE_ON_DESKTOP);
   if (props.mobileHide) classes.push(HIDE_ON_MOBILE);
@@ -139,7 +149,7 @@ export function blockClasses(props: ResponsiveProps, uid: string, mobileCss: str
     if (rule && (typeof value === "string" || typeof value === "number"))
       rules.push(overrideRule(rule.scope, rule.property, cssValue(value, rule.unit), uid, block, renderer));
   }
-  rules.push(...objectRules(props, uid, block));
+  rules.push(...objectRules(props, uid, block, renderer));
   if (rules.length > 0) {
     classes.push(uid);
     mobileCss.push(...rules);
