@@ -76,7 +76,7 @@ function visibleContent(page: Page): Promise<{ text: string; links: string[]; li
       const texts = document.createTreeWalker(a, NodeFilter.SHOW_TEXT);
       for (let node = texts.nextNode(); node; node = texts.nextNode()) {
         const parent = node.parentElement;
-        const text = (node.textContent ?? "").trim();
+        const text = (node.textContent ?? "").replace(/\s+/g, " ").trim();
         if (!parent || text === "" || !shown(parent)) continue;
         let underlined = false;
         for (let e: Element | null = parent; e && (e === a || a.contains(e)); e = e.parentElement)
@@ -104,7 +104,8 @@ function unmatchedMobileRules(page: Page): Promise<string[]> {
           unmatched.push(rule.cssText);
       }
     };
-    for (const sheet of document.styleSheets) visit(sheet.cssRules, false);
+    // The document's own stylesheets (a web font's, from another origin, cannot be read and has no block rules).
+    for (const sheet of document.styleSheets) if (sheet.href === null) visit(sheet.cssRules, false);
     return unmatched;
   });
 }
