@@ -67,6 +67,21 @@ describe("conditional comments: our scan equals mjml-core's regular expression",
     expect(minifyOutlookConditionnals(content)).toBe(reference(content));
   });
 
+  it("conditional comments are minified as mjml-core minifies them, on generated markup", () => {
+    const reference = createRequire(import.meta.url)("mjml-core/lib/helpers/minifyOutlookConditionnals") as (content: string) => string;
+    const piece = fc.constantFrom(
+      ...["<!--[if mso | IE]>", "<!--[if mso]>", "<!--[if", "<!--[ifx]>", " mso]>", "]>", "]", "<![endif]-->", "<![endif]", "-->"],
+      ...["<", ">", "<b>", "</b>", "x", " ", "  ", "\n", "\r\n", "\t", "\u00a0", "\u2028", "\ufeff"],
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 24 }), (pieces) => {
+        const content = pieces.join("");
+        expect(minifyOutlookConditionnals(content)).toBe(reference(content));
+      }),
+      { numRuns: 10_000 },
+    );
+  });
+
   it("adjacent mso | IE comments are merged as mjml-core merges them", () => {
     const reference = createRequire(import.meta.url)("mjml-core/lib/helpers/mergeOutlookConditionnals") as (content: string) => string;
     const piece = fc.constantFrom(
