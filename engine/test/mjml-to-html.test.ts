@@ -12,6 +12,7 @@ import { listCases } from "../scripts/fixture-cases.js";
 import { render } from "../src/index.js";
 import { mergeOutlookConditionnals, minifyOutlookConditionnals } from "../src/mjml-to-html/document.js";
 import { compileMjmlToHtml } from "../src/mjml-to-html/index.js";
+import { parseMjml } from "../src/mjml-to-html/parse.js";
 import { cases as containerCases } from "./support/mjml-cases/containers.js";
 import { cases as leafCases } from "./support/mjml-cases/leaf-blocks.js";
 import { cases as navbarSocialCases } from "./support/mjml-cases/navbar-social.js";
@@ -105,6 +106,53 @@ describe("conditional comments: our scan equals mjml-core's regular expression",
         expect(mergeOutlookConditionnals(content)).toBe(reference(content));
       }),
       { numRuns: 3000 },
+    );
+  });
+});
+
+describe("MJML parser: attributes", () => {
+  /** A tag's attributes as the parser read them with a global expression (`matchAll`); null for a tag it refuses. */
+  function attributesReference(tag: string): Record<string, string | boolean> | null {
+    const match = /<(\/?)([a-z][a-z0-9-]*)((?:\s+[^\s"'>/=]+(?:\s*=\s*"[^"]*")?)*)\s*(\/?)>/y.exec(tag);
+    if (match === null) return null;
+    const attributes: Record<string, string | boolean> = {};
+    for (const [, name = "", value = ""] of (match[3] ?? "").matchAll(/([^\s"'>/=]+)(?:\s*=\s*"([^"]*)")?/g))
+      attributes[name] = value === "true" ? true : value === "false" ? false : value;
+    return attributes;
+  }
+
+  it("reads them as the global expression it replaces, on generated tags", () => {
+    const piece = fc.constantFrom(
+      " ",
+      "  ",
+      "\n",
+      "\t",
+      "\u00a0",
+      "\u2028",
+      "a",
+      "b-c",
+      "x1",
+      "=",
+      " = ",
+      '"',
+      '"v"',
+      '"a b"',
+      '""',
+      '"true"',
+      '"false"',
+      "'",
+      ">",
+      "/",
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 16 }), (pieces) => {
+        const tag = `<mj-x${pieces.join("")}/>`;
+        const expected = attributesReference(tag);
+        if (expected === null) expect(() => parseMjml(tag, new Set())).toThrow();
+        // what follows the tag, if it ends early, is text or another root: the parse may fail there
+        else if (tag.endsWith("/>", tag.indexOf(">") + 1)) expect(parseMjml(tag, new Set()).attributes).toEqual(expected);
+      }),
+      { numRuns: 20_000 },
     );
   });
 });
