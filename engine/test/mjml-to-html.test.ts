@@ -73,6 +73,15 @@ describe("conditional comments: our scan equals mjml-core's regular expression",
     const piece = fc.constantFrom(
       ...["<!--[if mso | IE]>", "<!--[if mso]>", "<!--[if", "<!--[ifx]>", " mso]>", "]>", "]", "<![endif]-->", "<![endif]", "-->"],
       ...["<", ">", "<b>", "</b>", "x", " ", "  ", "\n", "\r\n", "\t", "\u00a0", "\u2028", "\ufeff"],
+      // whole comments, the same inner more than once and inners that differ in whitespace only
+      ...[
+        "<!--[if mso | IE]>\n  <td>\n<![endif]-->",
+        "<!--[if mso | IE]><td>\n<![endif]-->",
+        "<!--[if mso | IE]> <td> <![endif]-->",
+        "<!--[if mso]>x  y<![endif]-->",
+        "<!--[if mso]>\nx\n<![endif]-->",
+        "<!--[if mso]>x<![endif]-->",
+      ],
     );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 24 }), (pieces) => {

@@ -136,6 +136,8 @@ function conditionStartEnd(content: string, start: number): number {
  */
 export function minifyOutlookConditionnals(content: string): string {
   const pieces = content.split(CONDITION_START);
+  // Containers repeat the same Outlook markup around each child: each distinct one is minified once.
+  const minifiedInners = new Map<string, string>();
   let output = "";
   let copied = 0;
   let start = (pieces[0] as string).length;
@@ -145,11 +147,13 @@ export function minifyOutlookConditionnals(content: string): string {
     if (innerStart === -1) continue;
     const end = content.indexOf(ENDIF, innerStart);
     if (end === -1) break;
-    const inner = content
-      .slice(innerStart, end)
-      .replace(/(^|>)(\s+)(<|$)/gm, "$1$3")
-      .replace(/\s{2,}/gm, " ");
-    output += content.slice(copied, innerStart) + inner + ENDIF;
+    const inner = content.slice(innerStart, end);
+    let minified = minifiedInners.get(inner);
+    if (minified === undefined) {
+      minified = inner.replace(/(^|>)(\s+)(<|$)/gm, "$1$3").replace(/\s{2,}/gm, " ");
+      minifiedInners.set(inner, minified);
+    }
+    output += content.slice(copied, innerStart) + minified + ENDIF;
     copied = end + ENDIF.length;
   }
   return output + content.slice(copied);
