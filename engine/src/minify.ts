@@ -99,8 +99,11 @@ function collapseLineBreaks(text: string): string {
       if (line === "" && i < last) continue;
       out += lastCode === 0x3e /* > */ && line.charCodeAt(0) === 0x3c /* < */ ? "" : " ";
     }
-    if (i < last) line = trimLineSpaceEnd(line);
     lastCode = line.charCodeAt(line.length - 1);
+    if (i < last && isLineSpace(lastCode)) {
+      line = trimLineSpaceEnd(line);
+      lastCode = line.charCodeAt(line.length - 1);
+    }
     out += line;
   }
   return out;
@@ -116,23 +119,21 @@ function trimLineSpaceEnd(line: string): string {
 /** Whitespace before the `>` or `/>` that ends a start tag, removed. */
 function trimTagEnds(text: string): string {
   const pieces = text.split("<");
-  let out = pieces[0] as string;
-  for (let i = 1; i < pieces.length; i++) {
+  let out = "";
+  let copied = 0;
+  for (let i = 1, open = (pieces[0] as string).length; i < pieces.length; open += 1 + (pieces[i++] as string).length) {
     const piece = pieces[i] as string;
     // A start tag: `<`, a letter, and its `>` before the next `<`, which ends the piece.
     const close = isAsciiLetter(piece.charCodeAt(0)) ? piece.indexOf(">", 1) : -1;
-    if (close !== -1) {
-      const spaceEnd = piece.charCodeAt(close - 1) === 0x2f /* / */ ? close - 1 : close;
-      let spaceStart = spaceEnd;
-      while (spaceStart > 1 && isSpace(piece.charCodeAt(spaceStart - 1))) spaceStart--;
-      if (spaceStart < spaceEnd) {
-        out += `<${piece.slice(0, spaceStart)}${piece.slice(spaceEnd)}`;
-        continue;
-      }
-    }
-    out += `<${piece}`;
+    if (close === -1) continue;
+    const spaceEnd = piece.charCodeAt(close - 1) === 0x2f /* / */ ? close - 1 : close;
+    let spaceStart = spaceEnd;
+    while (spaceStart > 1 && isSpace(piece.charCodeAt(spaceStart - 1))) spaceStart--;
+    if (spaceStart === spaceEnd) continue;
+    out += text.slice(copied, open + 1 + spaceStart);
+    copied = open + 1 + spaceEnd;
   }
-  return out;
+  return out + text.slice(copied);
 }
 
 /** Runs of two or more spaces and tabs → one space. */
