@@ -21,8 +21,6 @@ const PROTECTED_CLOSE: Readonly<Record<string, RegExp>> = {
   textarea: /<\/textarea\s*>/iy,
 };
 const PLACEHOLDER_START = "<\uE002";
-/** Sticky: the whitespace run at its `lastIndex` (an expression at one position runs in C; a loop per character is interpreted). */
-const SPACE_RUN = /\s*/y;
 
 function tidyLines(block: string): string {
   return block
@@ -34,9 +32,10 @@ function tidyLines(block: string): string {
 
 /**
  * The steps are those of a handful of global regular expressions (the test keeps them as the
- * reference), written as scans that jump with `indexOf`: the release executable's QuickJS runs a
- * global expression by trying it at every character, which made this minifier ~15% of a cold html
- * render (bench/README.md).
+ * reference), written as scans that jump from one candidate to the next: the release executable's
+ * QuickJS runs a global expression by trying it at every character, which made this minifier ~15% of
+ * a cold html render (bench/README.md). Candidates are found with `split`, which QuickJS runs as a
+ * tight loop in C; its `indexOf` compares at every position through a function call.
  */
 export function minifyMarkup(source: string): string {
   const kept: string[] = [];
@@ -47,33 +46,30 @@ export function minifyMarkup(source: string): string {
 
 /** Comments and protected elements → `<\uE002i>`, the block (lines tidied, except pre and textarea) kept as `kept[i]`. */
 function maskProtected(source: string, kept: string[]): string {
-  let out = "";
-  let copied = 0;
-  for (let at = source.indexOf("<"); at !== -1; ) {
+  const pieces = source.split("<");
+  let out = pieces[0] as string;
+  let copied = out.length;
+  let at = copied;
+  for (let i = 1; i < pieces.length; at += 1 + (pieces[i++] as string).length) {
+    // Only !, s, p, t and m start a comment or one of those names: most tags are refused by their first letter.
+    const initial = (pieces[i] as string).charCodeAt(0) | 0x20;
+    if (at < copied || (initial !== 0x21 && initial !== 0x73 && initial !== 0x70 && initial !== 0x74 && initial !== 0x6d)) continue;
     const found = protectedBlock(source, at);
-    if (found === undefined) {
-      at = source.indexOf("<", at + 1);
-      continue;
-    }
+    if (found === undefined) continue;
     const { end, tag } = found;
     const block = source.slice(at, end);
     kept.push(tag === "pre" || tag === "textarea" ? block : tidyLines(block));
     out += `${source.slice(copied, at)}${PLACEHOLDER_START}${kept.length - 1}>`;
     copied = end;
-    at = source.indexOf("<", end);
   }
   return out + source.slice(copied);
 }
-
 /** The comment (tag "") or protected element, close tag included, that starts at `at`: where it ends. */
 function protectedBlock(source: string, at: number): { end: number; tag: string } | undefined {
   if (source.startsWith("<!--", at)) {
     const close = source.indexOf("-->", at + 4);
     return close === -1 ? undefined : { end: close + 3, tag: "" };
   }
-  // Only s, p, t and m can start one of those names: most tags are refused without running the expression.
-  const initial = source.charCodeAt(at + 1) | 0x20;
-  if (initial !== 0x73 && initial !== 0x70 && initial !== 0x74 && initial !== 0x6d) return undefined;
   PROTECTED_OPEN.lastIndex = at;
   const open = PROTECTED_OPEN.exec(source);
   if (open === null) return undefined;
@@ -88,88 +84,92 @@ function protectedBlock(source: string, at: number): { end: number; tag: string 
 
 /**
  * Whitespace holding a line break (spaces, tabs and CRs before it, any whitespace after it):
- * removed between a tag's `>` and the next `<`, a space elsewhere.
+ * removed between a tag's `>` and the next `<`, a space elsewhere. Line by line: a line's leading
+ * whitespace, and lines of whitespace alone, belong to the break before them.
  */
 function collapseLineBreaks(text: string): string {
+  const lines = text.split("\n");
+  const last = lines.length - 1;
   let out = "";
-  let copied = 0;
-  for (let newline = text.indexOf("\n"); newline !== -1; ) {
-    let start = newline;
-    while (start > copied && isLineSpace(text.charCodeAt(start - 1))) start--;
-    SPACE_RUN.lastIndex = newline + 1;
-    SPACE_RUN.test(text);
-    const end = SPACE_RUN.lastIndex;
-    out += text.slice(copied, start) + (text[start - 1] === ">" && text[end] === "<" ? "" : " ");
-    copied = end;
-    newline = text.indexOf("\n", end);
+  let lastCode = Number.NaN;
+  for (let i = 0; i <= last; i++) {
+    let line = lines[i] as string;
+    if (i > 0) {
+      line = line.trimStart();
+      if (line === "" && i < last) continue;
+      out += lastCode === 0x3e /* > */ && line.charCodeAt(0) === 0x3c /* < */ ? "" : " ";
+    }
+    lastCode = line.charCodeAt(line.length - 1);
+    if (i < last && isLineSpace(lastCode)) {
+      line = trimLineSpaceEnd(line);
+      lastCode = line.charCodeAt(line.length - 1);
+    }
+    out += line;
   }
-  return out + text.slice(copied);
+  return out;
+}
+
+/** The spaces, tabs and CRs that end a line, removed. */
+function trimLineSpaceEnd(line: string): string {
+  let end = line.length;
+  while (end > 0 && isLineSpace(line.charCodeAt(end - 1))) end--;
+  return end === line.length ? line : line.slice(0, end);
 }
 
 /** Whitespace before the `>` or `/>` that ends a start tag, removed. */
 function trimTagEnds(text: string): string {
+  const pieces = text.split("<");
   let out = "";
   let copied = 0;
-  for (let open = text.indexOf("<"); open !== -1; ) {
-    const next = text.indexOf("<", open + 1);
-    const close = isAsciiLetter(text.charCodeAt(open + 1)) ? text.indexOf(">", open + 2) : -1;
-    if (close !== -1 && (next === -1 || close < next)) {
-      const spaceEnd = text.charCodeAt(close - 1) === 0x2f /* / */ ? close - 1 : close;
-      let spaceStart = spaceEnd;
-      while (spaceStart > open + 2 && isSpace(text.charCodeAt(spaceStart - 1))) spaceStart--;
-      if (spaceStart < spaceEnd) {
-        out += text.slice(copied, spaceStart);
-        copied = spaceEnd;
-      }
-    }
-    open = next;
+  for (let i = 1, open = (pieces[0] as string).length; i < pieces.length; open += 1 + (pieces[i++] as string).length) {
+    const piece = pieces[i] as string;
+    // A start tag: `<`, a letter, and its `>` before the next `<`, which ends the piece.
+    const close = isAsciiLetter(piece.charCodeAt(0)) ? piece.indexOf(">", 1) : -1;
+    if (close === -1) continue;
+    const spaceEnd = piece.charCodeAt(close - 1) === 0x2f /* / */ ? close - 1 : close;
+    let spaceStart = spaceEnd;
+    while (spaceStart > 1 && isSpace(piece.charCodeAt(spaceStart - 1))) spaceStart--;
+    if (spaceStart === spaceEnd) continue;
+    out += text.slice(copied, open + 1 + spaceStart);
+    copied = open + 1 + spaceEnd;
   }
   return out + text.slice(copied);
 }
 
 /** Runs of two or more spaces and tabs → one space. */
 function collapseBlankRuns(text: string): string {
-  let out = "";
-  let copied = 0;
-  let doubleSpace = text.indexOf("  ");
-  let tab = text.indexOf("\t");
-  for (;;) {
-    // The first pair of blanks from `copied`: two spaces, or one holding the first tab that has a blank neighbour.
-    if (doubleSpace !== -1 && doubleSpace < copied) doubleSpace = text.indexOf("  ", copied);
-    if (tab !== -1 && tab < copied) tab = text.indexOf("\t", copied);
-    let tabPair = -1;
-    while (tab !== -1 && (doubleSpace === -1 || tab <= doubleSpace)) {
-      if (tab - 1 >= copied && text.charCodeAt(tab - 1) === 0x20) tabPair = tab - 1;
-      else if (isBlank(text.charCodeAt(tab + 1))) tabPair = tab;
-      if (tabPair !== -1) break;
-      tab = text.indexOf("\t", tab + 1);
-    }
-    const start = tabPair === -1 ? doubleSpace : doubleSpace === -1 ? tabPair : Math.min(tabPair, doubleSpace);
-    if (start === -1) break;
-    let end = start + 2;
-    while (isBlank(text.charCodeAt(end))) end++;
-    out += `${text.slice(copied, start)} `;
-    copied = end;
+  // Tabs are rare in markup: the expression then, which costs QuickJS work at every character.
+  if (contains(text, "\t")) return text.replace(/[ \t]{2,}/g, " ");
+  // A run of spaces splits into empty pieces and, when odd, a piece that starts with its last space.
+  const pieces = text.split("  ");
+  const last = pieces.length - 1;
+  let out = pieces[0] as string;
+  for (let i = 1; i <= last; i++) {
+    const piece = pieces[i] as string;
+    if (piece === "" && i < last) continue;
+    out += ` ${piece.charCodeAt(0) === 0x20 ? piece.slice(1) : piece}`;
   }
-  return out + text.slice(copied);
+  return out;
 }
 
 /** `<\uE002i>` → `kept[i]`. */
 function restoreProtected(text: string, kept: readonly string[]): string {
-  let out = "";
-  let copied = 0;
-  for (let at = text.indexOf(PLACEHOLDER_START); at !== -1; at = text.indexOf(PLACEHOLDER_START, at + 1)) {
-    let digits = at + PLACEHOLDER_START.length;
-    while (isDigit(text.charCodeAt(digits))) digits++;
-    if (digits === at + PLACEHOLDER_START.length || text[digits] !== ">") continue;
-    out += text.slice(copied, at) + (kept[Number(text.slice(at + PLACEHOLDER_START.length, digits))] ?? "");
-    copied = digits + 1;
-    at = digits;
+  const pieces = text.split(PLACEHOLDER_START);
+  let out = pieces[0] as string;
+  for (let i = 1; i < pieces.length; i++) {
+    const piece = pieces[i] as string;
+    let digits = 0;
+    while (isDigit(piece.charCodeAt(digits))) digits++;
+    out += digits > 0 && piece[digits] === ">" ? (kept[Number(piece.slice(0, digits))] ?? "") + piece.slice(digits + 1) : PLACEHOLDER_START + piece;
   }
-  return out + text.slice(copied);
+  return out;
 }
 
-const isBlank = (code: number): boolean => code === 0x20 || code === 0x09;
+/** Whether `text` holds `needle`: `split` scans in C where QuickJS's `includes` compares at every position. */
+function contains(text: string, needle: string): boolean {
+  return (text.split(needle, 1)[0] as string).length !== text.length;
+}
+
 const isLineSpace = (code: number): boolean => code === 0x20 || code === 0x09 || code === 0x0d;
 const isDigit = (code: number): boolean => code >= 0x30 && code <= 0x39;
 const isAsciiLetter = (code: number): boolean => (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);

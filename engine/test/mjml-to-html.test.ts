@@ -12,6 +12,7 @@ import { listCases } from "../scripts/fixture-cases.js";
 import { render } from "../src/index.js";
 import { mergeOutlookConditionnals, minifyOutlookConditionnals } from "../src/mjml-to-html/document.js";
 import { compileMjmlToHtml } from "../src/mjml-to-html/index.js";
+import { parseMjml } from "../src/mjml-to-html/parse.js";
 import { cases as containerCases } from "./support/mjml-cases/containers.js";
 import { cases as leafCases } from "./support/mjml-cases/leaf-blocks.js";
 import { cases as navbarSocialCases } from "./support/mjml-cases/navbar-social.js";
@@ -67,6 +68,24 @@ describe("conditional comments: our scan equals mjml-core's regular expression",
     expect(minifyOutlookConditionnals(content)).toBe(reference(content));
   });
 
+  it("conditional comments are minified as mjml-core minifies them, on generated markup", () => {
+    const reference = createRequire(import.meta.url)("mjml-core/lib/helpers/minifyOutlookConditionnals") as (content: string) => string;
+    const piece = fc.constantFrom(
+      ...["<!--[if mso | IE]>", "<!--[if mso]>", "<!--[if", "<!--[ifx]>", " mso]>", "]>", "]", "<![endif]-->", "<![endif]", "-->"],
+      ...["<", ">", "<b>", "</b>", "x", " ", "  ", "\n", "\r\n", "\t", "\u00a0", "\u2028", "\ufeff"],
+      // whole comments, the same inner more than once and inners that differ in whitespace only
+      ...[
+        "<!--[if mso | IE]>\n  <td>\n<![endif]-->",
+        "<!--[if mso | IE]><td>\n<![endif]-->",
+        "<!--[if mso | IE]> <td> <![endif]-->",
+        "<!--[if mso]>x  y<![endif]-->",
+        "<!--[if mso]>\nx\n<![endif]-->",
+        "<!--[if mso]>x<![endif]-->",
+      ],
+    );
+    expectSameOnGenerated(piece, minifyOutlookConditionnals, reference, 10_000);
+  });
+
   it("adjacent mso | IE comments are merged as mjml-core merges them", () => {
     const reference = createRequire(import.meta.url)("mjml-core/lib/helpers/mergeOutlookConditionnals") as (content: string) => string;
     const piece = fc.constantFrom(
@@ -84,12 +103,64 @@ describe("conditional comments: our scan equals mjml-core's regular expression",
       "\u00a0",
       "\ufeff",
     );
+    expectSameOnGenerated(piece, mergeOutlookConditionnals, reference, 3000);
+  });
+});
+
+/** `ours` and mjml-core's `reference` agree on every content joined from generated pieces. */
+function expectSameOnGenerated(piece: fc.Arbitrary<string>, ours: (content: string) => string, reference: (content: string) => string, numRuns: number): void {
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 24 }), (pieces) => {
+      const content = pieces.join("");
+      expect(ours(content)).toBe(reference(content));
+    }),
+    { numRuns },
+  );
+}
+
+describe("MJML parser: attributes", () => {
+  /** A tag's attributes as the parser read them with a global expression (`matchAll`); null for a tag it refuses. */
+  function attributesReference(tag: string): Record<string, string | boolean> | null {
+    const match = /<(\/?)([a-z][a-z0-9-]*)((?:\s+[^\s"'>/=]+(?:\s*=\s*"[^"]*")?)*)\s*(\/?)>/y.exec(tag);
+    if (match === null) return null;
+    const attributes: Record<string, string | boolean> = {};
+    for (const [, name = "", value = ""] of (match[3] ?? "").matchAll(/([^\s"'>/=]+)(?:\s*=\s*"([^"]*)")?/g))
+      attributes[name] = value === "true" ? true : value === "false" ? false : value;
+    return attributes;
+  }
+
+  it("reads them as the global expression it replaces, on generated tags", () => {
+    const piece = fc.constantFrom(
+      " ",
+      "  ",
+      "\n",
+      "\t",
+      "\u00a0",
+      "\u2028",
+      "a",
+      "b-c",
+      "x1",
+      "=",
+      " = ",
+      '"',
+      '"v"',
+      '"a b"',
+      '""',
+      '"true"',
+      '"false"',
+      "'",
+      ">",
+      "/",
+    );
     fc.assert(
-      fc.property(fc.array(piece, { maxLength: 24 }), (pieces) => {
-        const content = pieces.join("");
-        expect(mergeOutlookConditionnals(content)).toBe(reference(content));
+      fc.property(fc.array(piece, { maxLength: 16 }), (pieces) => {
+        const tag = `<mj-x${pieces.join("")}/>`;
+        const expected = attributesReference(tag);
+        if (expected === null) expect(() => parseMjml(tag, new Set())).toThrow();
+        // what follows the tag, if it ends early, is text or another root: the parse may fail there
+        else if (tag.endsWith("/>", tag.indexOf(">") + 1)) expect(parseMjml(tag, new Set()).attributes).toEqual(expected);
       }),
-      { numRuns: 3000 },
+      { numRuns: 20_000 },
     );
   });
 });

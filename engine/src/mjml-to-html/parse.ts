@@ -16,15 +16,20 @@ interface OpenNode {
 }
 
 const TAG = /<(\/?)([a-z][a-z0-9-]*)((?:\s+[^\s"'>/=]+(?:\s*=\s*"[^"]*")?)*)\s*(\/?)>/y;
-const ATTRIBUTE = /([^\s"'>/=]+)(?:\s*=\s*"([^"]*)")?/g;
+/**
+ * One attribute of TAG's attribute group, read in order from its start: the group is a run of these,
+ * so reading them one after the other finds what a global search for the name and value finds,
+ * without `matchAll`, which copies (and, in QuickJS, recompiles) the expression on every call.
+ */
+const ATTRIBUTE = /\s+([^\s"'>/=]+)(?:\s*=\s*"([^"]*)")?/y;
 
 export class MjmlSyntaxError extends Error {}
 
 function readAttributes(source: string): Attributes {
   const attributes: Attributes = {};
-  for (const match of source.matchAll(ATTRIBUTE)) {
-    const value = match[2] ?? "";
-    attributes[match[1] as string] = convertBoolean(value);
+  ATTRIBUTE.lastIndex = 0;
+  for (let match = ATTRIBUTE.exec(source); match !== null; match = ATTRIBUTE.exec(source)) {
+    attributes[match[1] as string] = convertBoolean(match[2] ?? "");
   }
   return attributes;
 }

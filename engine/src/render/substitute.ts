@@ -17,16 +17,33 @@ export interface CompiledOutput {
   readonly flavor: Flavor;
 }
 
+const TOKEN_OPEN = "\uE000";
+/**
+ * SLOT_TOKEN_PATTERN at one position, tried only where a token opens: `split` finds those in C,
+ * where the release executable's QuickJS runs a global expression by trying it at every character.
+ */
+const SLOT_TOKEN_AT = new RegExp(SLOT_TOKEN_PATTERN.source, "y");
+
 export function compileOutput(source: string, slots: readonly Slot[], flavor: Flavor): CompiledOutput {
+  const pieces = source.split(TOKEN_OPEN);
   const parts: string[] = [];
   const slotIds: number[] = [];
-  let last = 0;
-  for (const match of source.matchAll(SLOT_TOKEN_PATTERN)) {
-    parts.push(source.slice(last, match.index));
-    slotIds.push(Number(match[1]));
-    last = match.index + match[0].length;
+  let part = pieces[0] as string;
+  let at = part.length;
+  for (let i = 1; i < pieces.length; i++) {
+    const piece = pieces[i] as string;
+    SLOT_TOKEN_AT.lastIndex = at;
+    const token = SLOT_TOKEN_AT.exec(source);
+    if (token === null) part += TOKEN_OPEN + piece;
+    else {
+      parts.push(part);
+      slotIds.push(Number(token[1]));
+      // A token holds one TOKEN_OPEN: it ends inside this piece.
+      part = piece.slice(token[0].length - TOKEN_OPEN.length);
+    }
+    at += TOKEN_OPEN.length + piece.length;
   }
-  parts.push(source.slice(last));
+  parts.push(part);
   return { parts, slotIds, slots, flavor };
 }
 

@@ -4,10 +4,48 @@
  * reads: mjml adds it for the clients that drop the shorthand), and empty `style=""`/`class=""`
  * attributes. Template text never contains these (its quotes are escaped), and merge-tag values are
  * substituted after this step.
+ *
+ * Each is the replacement of a global regular expression (the test keeps them as the reference),
+ * tried only where its literal start stands: `split` finds those in C, where the release
+ * executable's QuickJS runs a global expression by trying it at every character of the document.
  */
-const REPEATED_BACKGROUND = /background:([^;"'{}()]+);background-color:\1(;?)/g;
-const EMPTY_ATTRIBUTE = / (?:style|class)=""/g;
+const BACKGROUND = "background:";
+/** Sticky: `background:([^;"'{}()]+);background-color:\1(;?)/g` at one position. */
+const REPEATED_BACKGROUND = /background:([^;"'{}()]+);background-color:\1(;?)/y;
+const EMPTY_VALUE = '=""';
 
 export function removeHtmlWaste(html: string): string {
-  return html.replace(REPEATED_BACKGROUND, "background-color:$1$2").replace(EMPTY_ATTRIBUTE, "");
+  return removeEmptyAttributes(removeRepeatedBackgrounds(html));
+}
+
+/** `background:X;background-color:X` → `background-color:X`. */
+function removeRepeatedBackgrounds(html: string): string {
+  const pieces = html.split(BACKGROUND);
+  let out = pieces[0] as string;
+  let at = out.length;
+  let copied = at;
+  for (let i = 1; i < pieces.length; i++) {
+    if (at >= copied) {
+      REPEATED_BACKGROUND.lastIndex = at;
+      const match = REPEATED_BACKGROUND.exec(html);
+      if (match !== null) {
+        out += `${html.slice(copied, at)}background-color:${match[1] as string}${match[2] as string}`;
+        copied = REPEATED_BACKGROUND.lastIndex;
+      }
+    }
+    at += BACKGROUND.length + (pieces[i] as string).length;
+  }
+  return out + html.slice(copied);
+}
+
+/** ` style=""` and ` class=""` removed: `=""` ends each, and neither name holds it. */
+function removeEmptyAttributes(html: string): string {
+  const pieces = html.split(EMPTY_VALUE);
+  const last = pieces.length - 1;
+  let out = "";
+  for (let i = 0; i < last; i++) {
+    const piece = pieces[i] as string;
+    out += piece.endsWith(" style") || piece.endsWith(" class") ? piece.slice(0, -6) : piece + EMPTY_VALUE;
+  }
+  return out + (pieces[last] as string);
 }
