@@ -100,7 +100,7 @@ spec: build
 # `make engine-all`: the release build for every platform on QuickJS-ng (engine/README.md,
 # "Distribution") into engine/dist/release/<os>-<arch>/ with SHA256SUMS; `make test-release` tests it.
 ENGINE_BIN := engine/dist/$(shell node -p 'process.platform + "-" + process.arch')/mailrender-engine
-ENGINE_SOURCES := $(shell find engine/src -name '*.ts') engine/scripts/build-binary.ts engine/runtimes/package.json
+ENGINE_SOURCES := $(shell find engine/src -name '*.ts') engine/scripts/build-binary.ts engine/scripts/bundle-stubs.ts engine/runtimes/package.json
 
 engine: $(ENGINE_BIN)
 
@@ -108,7 +108,7 @@ $(ENGINE_BIN): $(ENGINE_SOURCES) node_modules/.setup-done
 	tsx engine/scripts/build-binary.ts
 
 RELEASE_SUMS := engine/dist/release/SHA256SUMS
-RELEASE_SOURCES := $(ENGINE_SOURCES) $(shell find engine/runtimes/quickjs -name '*.ts' -o -name 'Cargo.*') engine/scripts/build-quickjs.ts engine/scripts/bundle-stubs.ts
+RELEASE_SOURCES := $(ENGINE_SOURCES) $(shell find engine/runtimes/quickjs -name '*.ts' -o -name 'Cargo.*') engine/scripts/build-quickjs.ts
 
 engine-all: $(RELEASE_SUMS)
 
