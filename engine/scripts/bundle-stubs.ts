@@ -46,7 +46,7 @@ const precomputedDecodeTree: Plugin = {
     b.onLoad({ filter: /[\\/]entities[\\/]dist[\\/]generated[\\/]decode-data-html\.js$/ }, async (args) => {
       const { htmlDecodeTree } = (await import(pathToFileURL(args.path).href)) as { htmlDecodeTree: Uint16Array };
       const bytes = Buffer.alloc(htmlDecodeTree.length * 2);
-      htmlDecodeTree.forEach((value, i) => bytes.writeUInt16LE(value, 2 * i));
+      for (const [i, value] of htmlDecodeTree.entries()) bytes.writeUInt16LE(value, 2 * i);
       const base64 = bytes.toString("base64");
       const contents = [
         `const base64 = "${base64}";`,
