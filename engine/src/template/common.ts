@@ -7,19 +7,20 @@ import { z } from "zod";
 import { CSS_COLOR_NAMES } from "./color-names.js";
 import { cssValuePattern, cssValueProblem } from "./css-values.js";
 import { withJsonSchema } from "./json-schema-hints.js";
+import { LazyRegExp } from "./lazy-regexp.js";
 
 const HEX_OR_FUNCTIONAL_COLOR = String.raw`#[0-9a-fA-F]{3,4}|#[0-9a-fA-F]{6}|#[0-9a-fA-F]{8}|rgba?\(\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}\s*(?:,\s*(?:0|1|0?\.\d+)\s*)?\)`;
-const HEX_OR_FUNCTIONAL_COLOR_RE = new RegExp(`^(?:${HEX_OR_FUNCTIONAL_COLOR})$`, "i");
+const HEX_OR_FUNCTIONAL_COLOR_RE = new LazyRegExp(`^(?:${HEX_OR_FUNCTIONAL_COLOR})$`, "i");
 const COLOR_NAMES: ReadonlySet<string> = new Set(CSS_COLOR_NAMES);
 
 /**
  * The colour pattern, `^(?:hex|rgb()|every name)$` case-insensitively, as the spec's JSON Schema
  * shows it (zod writes a regex check's source there), tested as a small expression plus a set
- * lookup: the whole expression with its 149 names costs ~0.8 ms to compile, which the binary would
- * pay on every launch (compiled expressions are not kept in its startup snapshot). Names are ASCII
- * letters only, as the `i` flag without `u` folds case. test/template.test.ts checks the two agree.
+ * lookup: the whole expression with its 149 names costs ~0.8 ms to compile, and is never compiled
+ * (a LazyRegExp compiles on its first `exec`, and `test` does not use it). Names are ASCII letters
+ * only, as the `i` flag without `u` folds case. test/template.test.ts checks the two agree.
  */
-export class CssColorPattern extends RegExp {
+export class CssColorPattern extends LazyRegExp {
   constructor() {
     super(`^(?:${HEX_OR_FUNCTIONAL_COLOR}|${CSS_COLOR_NAMES.join("|")})$`, "i");
   }
@@ -155,22 +156,40 @@ export const visibilitySchema = z.object({
 export type Visibility = z.output<typeof visibilitySchema>;
 export type VisibilityRule = z.output<typeof visibilityRuleSchema>;
 
+/**
+ * `build` made once per distinct argument (compared as JSON). The field helpers below are called by
+ * every block for its props: one schema per distinct default, shared, is built once and learns its
+ * first parse once (zod works out an object's keys and checks its children for cycles on the
+ * first parse of each instance, which QuickJS pays at every launch).
+ */
+function once<A, R>(build: (arg: A) => R): (arg: A) => R {
+  const built = new Map<string, R>();
+  return (arg) => {
+    const key = JSON.stringify(arg);
+    let schema = built.get(key);
+    if (schema === undefined) {
+      schema = build(arg);
+      built.set(key, schema);
+    }
+    return schema;
+  };
+}
+
 const px = z.number().min(0);
+/** A number ≥ 0 (px, or a line height) defaulting to `value`. */
+const nonNegative = once((value: number) => px.default(value));
+const allSides = px.transform((all) => ({ top: all, right: all, bottom: all, left: all }));
 
 /** Padding and margin: `{top,right,bottom,left}` in px, or one number for all four sides. */
-export function spacingSchema(defaults: { top: number; right: number; bottom: number; left: number }) {
+export const spacingSchema = once((defaults: { top: number; right: number; bottom: number; left: number }) => {
   const sides = z.object({
-    top: px.default(defaults.top),
-    right: px.default(defaults.right),
-    bottom: px.default(defaults.bottom),
-    left: px.default(defaults.left),
+    top: nonNegative(defaults.top),
+    right: nonNegative(defaults.right),
+    bottom: nonNegative(defaults.bottom),
+    left: nonNegative(defaults.left),
   });
-  return z
-    .union([px.transform((all) => ({ top: all, right: all, bottom: all, left: all })), sides], {
-      error: "Input should be a number of px or an object {top, right, bottom, left}",
-    })
-    .prefault({});
-}
+  return z.union([allSides, sides], { error: "Input should be a number of px or an object {top, right, bottom, left}" }).prefault({});
+});
 export const ZERO_SPACING = { top: 0, right: 0, bottom: 0, left: 0 } as const;
 export type Spacing = { top: number; right: number; bottom: number; left: number };
 
@@ -185,8 +204,8 @@ export const borderSchema = z
 export type Border = z.output<typeof borderSchema>;
 
 const SIDE = "left|right|top|bottom";
-const LINEAR_DIRECTION = new RegExp(`^(?:to\\s+(?:${SIDE})(?:\\s+(?:${SIDE}))?|-?\\d+(?:\\.\\d+)?(?:deg|turn|rad|grad)?)$`, "i");
-const RADIAL_SHAPE = new RegExp(`^(?:circle|ellipse)(?:\\s+at\\s+(?:${SIDE}|center|\\d+%)(?:\\s+(?:${SIDE}|center|\\d+%))?)?$`, "i");
+const LINEAR_DIRECTION = new LazyRegExp(`^(?:to\\s+(?:${SIDE})(?:\\s+(?:${SIDE}))?|-?\\d+(?:\\.\\d+)?(?:deg|turn|rad|grad)?)$`, "i");
+const RADIAL_SHAPE = new LazyRegExp(`^(?:circle|ellipse)(?:\\s+at\\s+(?:${SIDE}|center|\\d+%)(?:\\s+(?:${SIDE}|center|\\d+%))?)?$`, "i");
 /** For the JSON Schema: a direction as text (or none), and an angle as a number JavaScript writes without an exponent (`1e-7deg` is no angle). */
 const directionText = () => new RegExp(`^(?:|${LINEAR_DIRECTION.source.slice(1, -1)}|${RADIAL_SHAPE.source.slice(1, -1)})$`, "i");
 const DEGREES_WITHOUT_EXPONENT = {
@@ -282,7 +301,7 @@ const cssValue = (pattern: string, message: string) =>
   z
     .string()
     .trim()
-    .regex(new RegExp(`^(?:${pattern})$`, "i"), { message });
+    .regex(new LazyRegExp(`^(?:${pattern})$`, "i"), { message });
 
 export const backgroundSizeSchema = cssValue(
   `cover|contain|(?:${LENGTH}|auto)(?:\\s+(?:${LENGTH}|auto))?`,
@@ -329,7 +348,7 @@ export const fontWeightSchema = z.union([
   z
     .string()
     .trim()
-    .regex(new RegExp(`^(?:${CSS_FONT_WEIGHT}|${Object.keys(NAMED_FONT_WEIGHTS).join("|")})$`, "i"), {
+    .regex(new LazyRegExp(`^(?:${CSS_FONT_WEIGHT}|${Object.keys(NAMED_FONT_WEIGHTS).join("|")})$`, "i"), {
       message: "Expected a CSS font-weight: normal, bold, bolder, lighter, a name such as medium or semibold, or 1–1000",
     })
     .transform((weight) => NAMED_FONT_WEIGHTS[weight.toLowerCase()] ?? weight.toLowerCase()),
@@ -346,22 +365,31 @@ export const backgroundImageFields = {
 export const alignSchema = z.enum(["left", "center", "right"]);
 export type Align = z.output<typeof alignSchema>;
 
+const colorDefault = once((value: string) => colorSchema.default(value));
+const fontWeightDefault = once((value: string) => fontWeightSchema.default(value));
+const alignDefault = once((value: Align) => alignSchema.default(value));
+/** The typography fields whose default no block changes. */
+const fixedTypography = {
+  fontFamily: fontFamilySchema.default("Arial"),
+  fontStyle: z.enum(["normal", "italic", "oblique"]).default("normal"),
+  letterSpacing: z.number().default(0),
+  textTransform: z.enum(["none", "uppercase", "lowercase", "capitalize"]).default("none"),
+  textDecoration: z.enum(["none", "underline", "line-through", "overline"]).default("none"),
+};
+
 /** Typography shared by paragraph, heading, list, anchor and menu. */
 export function typographyFields(overrides: { fontSize?: number; lineHeight?: number; fontWeight?: string; align?: Align; color?: string } = {}) {
   return {
-    fontSize: px.default(overrides.fontSize ?? 16),
-    lineHeight: z
-      .number()
-      .min(0)
-      .default(overrides.lineHeight ?? 1.5),
-    color: colorSchema.default(overrides.color ?? "#111111"),
-    fontWeight: fontWeightSchema.default(overrides.fontWeight ?? "normal"),
-    fontFamily: fontFamilySchema.default("Arial"),
-    fontStyle: z.enum(["normal", "italic", "oblique"]).default("normal"),
-    align: alignSchema.default(overrides.align ?? "left"),
-    letterSpacing: z.number().default(0),
-    textTransform: z.enum(["none", "uppercase", "lowercase", "capitalize"]).default("none"),
-    textDecoration: z.enum(["none", "underline", "line-through", "overline"]).default("none"),
+    fontSize: nonNegative(overrides.fontSize ?? 16),
+    lineHeight: nonNegative(overrides.lineHeight ?? 1.5),
+    color: colorDefault(overrides.color ?? "#111111"),
+    fontWeight: fontWeightDefault(overrides.fontWeight ?? "normal"),
+    fontFamily: fixedTypography.fontFamily,
+    fontStyle: fixedTypography.fontStyle,
+    align: alignDefault(overrides.align ?? "left"),
+    letterSpacing: fixedTypography.letterSpacing,
+    textTransform: fixedTypography.textTransform,
+    textDecoration: fixedTypography.textDecoration,
   };
 }
 export interface Typography {
@@ -387,21 +415,22 @@ export interface Surface {
   backgroundGradient: Gradient;
 }
 
+/** A node's `visibility`: absent means always shown. */
+export const optionalVisibilitySchema = visibilitySchema.optional();
+const hideFlag = z.boolean().default(false);
+
 /** Props every block carries, whatever its type. */
 export function commonBlockFields(defaults: { padding?: Spacing; margin?: Spacing } = {}) {
   return {
-    visibility: visibilitySchema.optional(),
-    desktopHide: z.boolean().default(false),
-    mobileHide: z.boolean().default(false),
+    visibility: optionalVisibilitySchema,
+    desktopHide: hideFlag,
+    mobileHide: hideFlag,
     margin: spacingSchema(defaults.margin ?? ZERO_SPACING),
     padding: spacingSchema(defaults.padding ?? ZERO_SPACING),
   };
 }
 
-const partialSpacing = z.union([
-  px.transform((all) => ({ top: all, right: all, bottom: all, left: all })),
-  z.object({ top: px.optional(), right: px.optional(), bottom: px.optional(), left: px.optional() }),
-]);
+const partialSpacing = z.union([allSides, z.object({ top: px.optional(), right: px.optional(), bottom: px.optional(), left: px.optional() })]);
 export type PartialSpacing = z.output<typeof partialSpacing>;
 
 /**

@@ -12,8 +12,8 @@ import {
   borderSchema,
   colorSchema,
   gradientSchema,
+  optionalVisibilitySchema,
   spacingSchema,
-  visibilitySchema,
   ZERO_SPACING,
 } from "./common.js";
 import { boxDarkSchema, canvasDarkSchema, surfaceDarkSchema } from "./dark.js";
@@ -56,7 +56,7 @@ export const rowStyleSchema = z.object({
   /** Columns stack under the mobile breakpoint. */
   mobileStack: z.boolean().default(true),
   dark: boxDarkSchema,
-  visibility: visibilitySchema.optional(),
+  visibility: optionalVisibilitySchema,
 });
 export type RowStyle = z.output<typeof rowStyleSchema>;
 
@@ -65,7 +65,7 @@ export const rowSpacerSchema = z.object({
   backgroundColor: colorSchema.default("transparent"),
   backgroundGradient: gradientSchema,
   dark: surfaceDarkSchema,
-  visibility: visibilitySchema.optional(),
+  visibility: optionalVisibilitySchema,
 });
 
 export const columnStyleSchema = z.object({
@@ -77,7 +77,7 @@ export const columnStyleSchema = z.object({
   border: borderSchema,
   verticalAlign: z.enum(["top", "middle", "bottom"]).default("top"),
   dark: boxDarkSchema,
-  props: z.object({ visibility: visibilitySchema.optional() }).prefault({}),
+  props: z.object({ visibility: optionalVisibilitySchema }).prefault({}),
 });
 export type ColumnStyle = z.output<typeof columnStyleSchema>;
 
