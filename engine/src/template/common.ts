@@ -58,6 +58,34 @@ function functionalColor(channels: string[]): string {
   return `rgba(${r},${g},${b},${Math.round(Number(alpha) * 1000) / 1000})`;
 }
 
+/**
+ * `build` made once per distinct argument (compared as JSON). The field helpers below are called by
+ * every block for its props: one schema per distinct default, shared, is built once and learns its
+ * first parse once (zod works out an object's keys and checks its children for cycles on the
+ * first parse of each instance, which QuickJS pays at every launch).
+ */
+function once<A, R>(build: (arg: A) => R): (arg: A) => R {
+  const built = new Map<string, R>();
+  return (arg) => {
+    const key = JSON.stringify(arg);
+    let schema = built.get(key);
+    if (schema === undefined) {
+      schema = build(arg);
+      built.set(key, schema);
+    }
+    return schema;
+  };
+}
+
+const px = z.number().min(0);
+const optionalPx = px.optional();
+/** A number ≥ 0 (px, or a line height) defaulting to `value`. */
+export const nonNegative = once((value: number) => px.default(value));
+/** A colour defaulting to `value`. */
+export const defaultedColor = once((value: string) => colorSchema.default(value));
+const optionalColor = colorSchema.optional();
+const falseByDefault = z.boolean().default(false);
+const emptyByDefault = z.string().default("");
 export const VISIBILITY_OPERATORS = [
   "==",
   "!=",
@@ -107,7 +135,7 @@ const OPERATOR_NAMES = [...VISIBILITY_OPERATORS, ...(Object.keys(VISIBILITY_OPER
 export const visibilityRuleSchema = z
   .object({
     /** The context key; the editor creates every new rule with an empty one (see `meaninglessRuleReason`). */
-    tag: z.string().default(""),
+    tag: emptyByDefault,
     /** Known names in any case; `written` keeps the spelling for the rule's meaning (below). */
     operator: withJsonSchema(
       z.string().refine((op) => (OPERATOR_NAMES as readonly string[]).includes(op.trim().toLowerCase()), {
@@ -138,9 +166,11 @@ const matchSchema = withJsonSchema(
   .transform((m): "all" | "any" => (m === "any" ? "any" : "all"))
   .default("all");
 
+const ruleList = z.array(visibilityRuleSchema).default([]);
+
 export const visibilityGroupSchema = z.object({
   match: matchSchema,
-  rules: z.array(visibilityRuleSchema).default([]),
+  rules: ruleList,
 });
 
 /** `true`/`false`, also as the strings `"true"`/`"false"` some exports write. */
@@ -149,35 +179,13 @@ const flagSchema = z.union([z.boolean(), caseless(z.enum(["true", "false"])).tra
 export const visibilitySchema = z.object({
   enabled: flagSchema.default(false),
   match: matchSchema,
-  rules: z.array(visibilityRuleSchema).default([]),
+  rules: ruleList,
   groups: z.array(visibilityGroupSchema).default([]),
 });
 
 export type Visibility = z.output<typeof visibilitySchema>;
 export type VisibilityRule = z.output<typeof visibilityRuleSchema>;
 
-/**
- * `build` made once per distinct argument (compared as JSON). The field helpers below are called by
- * every block for its props: one schema per distinct default, shared, is built once and learns its
- * first parse once (zod works out an object's keys and checks its children for cycles on the
- * first parse of each instance, which QuickJS pays at every launch).
- */
-function once<A, R>(build: (arg: A) => R): (arg: A) => R {
-  const built = new Map<string, R>();
-  return (arg) => {
-    const key = JSON.stringify(arg);
-    let schema = built.get(key);
-    if (schema === undefined) {
-      schema = build(arg);
-      built.set(key, schema);
-    }
-    return schema;
-  };
-}
-
-const px = z.number().min(0);
-/** A number ≥ 0 (px, or a line height) defaulting to `value`. */
-const nonNegative = once((value: number) => px.default(value));
 const allSides = px.transform((all) => ({ top: all, right: all, bottom: all, left: all }));
 
 /** Padding and margin: `{top,right,bottom,left}` in px, or one number for all four sides. */
@@ -193,12 +201,13 @@ export const spacingSchema = once((defaults: { top: number; right: number; botto
 export const ZERO_SPACING = { top: 0, right: 0, bottom: 0, left: 0 } as const;
 export type Spacing = { top: number; right: number; bottom: number; left: number };
 
+const borderStyle = z.enum(["solid", "dashed", "dotted", "double", "none"]);
 export const borderSchema = z
   .object({
-    width: px.default(0),
-    style: z.enum(["solid", "dashed", "dotted", "double", "none"]).default("solid"),
-    color: colorSchema.default("#000000"),
-    radius: px.default(0),
+    width: nonNegative(0),
+    style: borderStyle.default("solid"),
+    color: defaultedColor("#000000"),
+    radius: nonNegative(0),
   })
   .prefault({});
 export type Border = z.output<typeof borderSchema>;
@@ -221,8 +230,8 @@ const gradientStopSchema = z.object({
 
 /** The editor's shape: `{useGradient, solid, gradient: {type, direction, colors: [{color, position}]}}`. */
 const editorGradientSchema = z.object({
-  useGradient: z.boolean().default(false),
-  solid: colorSchema.optional(),
+  useGradient: falseByDefault,
+  solid: optionalColor,
   gradient: z
     .object({
       type: caseless(z.enum(["linear", "radial"])).default("linear"),
@@ -239,9 +248,9 @@ const editorGradientSchema = z.object({
 
 /** The engine's earlier two-colour shape, still read: `{useGradient, from, to, angle}`. */
 const twoColorGradientSchema = z.object({
-  useGradient: z.boolean().default(false),
-  from: colorSchema.default("#ffffff"),
-  to: colorSchema.default("#000000"),
+  useGradient: falseByDefault,
+  from: defaultedColor("#ffffff"),
+  to: defaultedColor("#000000"),
   angle: z.number().default(180),
 });
 
@@ -356,7 +365,7 @@ export const fontWeightSchema = z.union([
 ]);
 
 export const backgroundImageFields = {
-  backgroundImage: z.string().default(""),
+  backgroundImage: emptyByDefault,
   backgroundSize: backgroundSizeSchema.default("cover"),
   backgroundPosition: backgroundPositionSchema.default("center center"),
   backgroundRepeat: backgroundRepeatSchema.default("no-repeat"),
@@ -365,7 +374,6 @@ export const backgroundImageFields = {
 export const alignSchema = z.enum(["left", "center", "right"]);
 export type Align = z.output<typeof alignSchema>;
 
-const colorDefault = once((value: string) => colorSchema.default(value));
 const fontWeightDefault = once((value: string) => fontWeightSchema.default(value));
 const alignDefault = once((value: Align) => alignSchema.default(value));
 /** The typography fields whose default no block changes. */
@@ -382,7 +390,7 @@ export function typographyFields(overrides: { fontSize?: number; lineHeight?: nu
   return {
     fontSize: nonNegative(overrides.fontSize ?? 16),
     lineHeight: nonNegative(overrides.lineHeight ?? 1.5),
-    color: colorDefault(overrides.color ?? "#111111"),
+    color: defaultedColor(overrides.color ?? "#111111"),
     fontWeight: fontWeightDefault(overrides.fontWeight ?? "normal"),
     fontFamily: fixedTypography.fontFamily,
     fontStyle: fixedTypography.fontStyle,
@@ -407,7 +415,7 @@ export interface Typography {
 
 /** A block's background: a colour, and the editor's gradient over it. Transparent by default. */
 export const surfaceFields = {
-  backgroundColor: colorSchema.default("transparent"),
+  backgroundColor: defaultedColor("transparent"),
   backgroundGradient: gradientSchema,
 };
 export interface Surface {
@@ -417,20 +425,19 @@ export interface Surface {
 
 /** A node's `visibility`: absent means always shown. */
 export const optionalVisibilitySchema = visibilitySchema.optional();
-const hideFlag = z.boolean().default(false);
 
 /** Props every block carries, whatever its type. */
 export function commonBlockFields(defaults: { padding?: Spacing; margin?: Spacing } = {}) {
   return {
     visibility: optionalVisibilitySchema,
-    desktopHide: hideFlag,
-    mobileHide: hideFlag,
+    desktopHide: falseByDefault,
+    mobileHide: falseByDefault,
     margin: spacingSchema(defaults.margin ?? ZERO_SPACING),
     padding: spacingSchema(defaults.padding ?? ZERO_SPACING),
   };
 }
 
-const partialSpacing = z.union([allSides, z.object({ top: px.optional(), right: px.optional(), bottom: px.optional(), left: px.optional() })]);
+const partialSpacing = z.union([allSides, z.object({ top: optionalPx, right: optionalPx, bottom: optionalPx, left: optionalPx })]);
 export type PartialSpacing = z.output<typeof partialSpacing>;
 
 /**
@@ -451,10 +458,10 @@ export const mobileOverridesSchema = z
     margin: partialSpacing.nullish(),
     border: z
       .object({
-        width: px.optional(),
-        style: z.enum(["solid", "dashed", "dotted", "double", "none"]).optional(),
-        color: colorSchema.optional(),
-        radius: px.optional(),
+        width: optionalPx,
+        style: borderStyle.optional(),
+        color: optionalColor,
+        radius: optionalPx,
       })
       .nullish(),
     backgroundGradient: gradientSchema.nullish(),

@@ -6,12 +6,10 @@
 import { z } from "zod";
 import {
   backgroundImageFields,
-  backgroundPositionSchema,
-  backgroundRepeatSchema,
-  backgroundSizeSchema,
   borderSchema,
-  colorSchema,
+  defaultedColor,
   gradientSchema,
+  nonNegative,
   optionalVisibilitySchema,
   spacingSchema,
   ZERO_SPACING,
@@ -24,12 +22,12 @@ export const MAX_NESTING_DEPTH = 5;
 
 export const canvasObjectSchema = z.object({
   width: z.number().min(100).max(2000).default(600),
-  backgroundColor: colorSchema.default("#ffffff"),
-  bodyBackgroundColor: colorSchema.default("#f9fafb"),
-  bodyBackgroundImage: z.string().default(""),
-  bodyBackgroundSize: backgroundSizeSchema.default("cover"),
-  bodyBackgroundPosition: backgroundPositionSchema.default("center center"),
-  bodyBackgroundRepeat: backgroundRepeatSchema.default("no-repeat"),
+  backgroundColor: defaultedColor("#ffffff"),
+  bodyBackgroundColor: defaultedColor("#f9fafb"),
+  bodyBackgroundImage: backgroundImageFields.backgroundImage,
+  bodyBackgroundSize: backgroundImageFields.backgroundSize,
+  bodyBackgroundPosition: backgroundImageFields.backgroundPosition,
+  bodyBackgroundRepeat: backgroundImageFields.backgroundRepeat,
   padding: spacingSchema(ZERO_SPACING),
   preheaderText: z.string().default("View this email in your browser"),
   language: z
@@ -45,14 +43,14 @@ export type Canvas = z.output<typeof canvasObjectSchema>;
 /** Style fields of a row (everything but its structure). */
 export const rowStyleSchema = z.object({
   name: z.string().optional(),
-  backgroundColor: colorSchema.default("#ffffff"),
+  backgroundColor: defaultedColor("#ffffff"),
   backgroundGradient: gradientSchema,
   ...backgroundImageFields,
   padding: spacingSchema(ZERO_SPACING),
   border: borderSchema,
-  minHeight: z.number().min(0).default(0),
+  minHeight: nonNegative(0),
   /** Space between columns, px. */
-  gap: z.number().min(0).default(12),
+  gap: nonNegative(12),
   /** Columns stack under the mobile breakpoint. */
   mobileStack: z.boolean().default(true),
   dark: boxDarkSchema,
@@ -62,7 +60,7 @@ export type RowStyle = z.output<typeof rowStyleSchema>;
 
 export const rowSpacerSchema = z.object({
   height: z.number().optional(),
-  backgroundColor: colorSchema.default("transparent"),
+  backgroundColor: defaultedColor("transparent"),
   backgroundGradient: gradientSchema,
   dark: surfaceDarkSchema,
   visibility: optionalVisibilitySchema,
@@ -71,7 +69,7 @@ export const rowSpacerSchema = z.object({
 export const columnStyleSchema = z.object({
   /** Percentage of the row. Missing widths share what the others leave. */
   width: z.number().min(0).max(100).optional(),
-  backgroundColor: colorSchema.default("transparent"),
+  backgroundColor: defaultedColor("transparent"),
   ...backgroundImageFields,
   padding: spacingSchema(ZERO_SPACING),
   border: borderSchema,
