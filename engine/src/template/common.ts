@@ -58,12 +58,14 @@ function functionalColor(channels: string[]): string {
   return `rgba(${r},${g},${b},${Math.round(Number(alpha) * 1000) / 1000})`;
 }
 
-/**
- * `build` made once per distinct argument (compared as JSON). The field helpers below are called by
- * every block for its props: one schema per distinct default, shared, is built once and learns its
- * first parse once (zod works out an object's keys and checks its children for cycles on the
- * first parse of each instance, which QuickJS pays at every launch).
+/*
+ * Field schemas that many fields, nodes and blocks share. Every `.default()` or `.optional()` is a
+ * new zod instance, and the executable (QuickJS) pays for each at every launch: building it, and
+ * on its first parse zod works out an object's keys and walks its children for cycles. A schema
+ * used in several places is built once, one per distinct default.
  */
+
+/** `build`, called once per distinct argument (compared as JSON). */
 function once<A, R>(build: (arg: A) => R): (arg: A) => R {
   const built = new Map<string, R>();
   return (arg) => {
@@ -86,6 +88,7 @@ export const defaultedColor = once((value: string) => colorSchema.default(value)
 const optionalColor = colorSchema.optional();
 const falseByDefault = z.boolean().default(false);
 const emptyByDefault = z.string().default("");
+
 export const VISIBILITY_OPERATORS = [
   "==",
   "!=",
@@ -188,8 +191,7 @@ export type VisibilityRule = z.output<typeof visibilityRuleSchema>;
 
 const allSides = px.transform((all) => ({ top: all, right: all, bottom: all, left: all }));
 
-/** Padding and margin: `{top,right,bottom,left}` in px, or one number for all four sides. */
-export const spacingSchema = once((defaults: { top: number; right: number; bottom: number; left: number }) => {
+const spacingWithDefaults = once((defaults: Spacing) => {
   const sides = z.object({
     top: nonNegative(defaults.top),
     right: nonNegative(defaults.right),
@@ -198,6 +200,11 @@ export const spacingSchema = once((defaults: { top: number; right: number; botto
   });
   return z.union([allSides, sides], { error: "Input should be a number of px or an object {top, right, bottom, left}" }).prefault({});
 });
+
+/** Padding and margin: `{top,right,bottom,left}` in px, or one number for all four sides. */
+export function spacingSchema(defaults: { top: number; right: number; bottom: number; left: number }) {
+  return spacingWithDefaults(defaults);
+}
 export const ZERO_SPACING = { top: 0, right: 0, bottom: 0, left: 0 } as const;
 export type Spacing = { top: number; right: number; bottom: number; left: number };
 
@@ -439,6 +446,7 @@ export function commonBlockFields(defaults: { padding?: Spacing; margin?: Spacin
 
 const partialSpacing = z.union([allSides, z.object({ top: optionalPx, right: optionalPx, bottom: optionalPx, left: optionalPx })]);
 export type PartialSpacing = z.output<typeof partialSpacing>;
+const unsetOrPartialSpacing = partialSpacing.nullish();
 
 /**
  * Per-breakpoint overrides, applied by the mobile media query: a partial of the block's style values
@@ -454,8 +462,8 @@ const cssOverrideString = withJsonSchema(
 );
 export const mobileOverridesSchema = z
   .object({
-    padding: partialSpacing.nullish(),
-    margin: partialSpacing.nullish(),
+    padding: unsetOrPartialSpacing,
+    margin: unsetOrPartialSpacing,
     border: z
       .object({
         width: optionalPx,
