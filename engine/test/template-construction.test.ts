@@ -50,6 +50,7 @@ describe("LazyRegExp", () => {
     expect(lazy.test("ac")).toBe(false);
     expect(lazy.exec("abbb")?.[1]).toBe("bbb");
     expect("ABBB".match(lazy)?.[1]).toBe("BBB");
+    expect(["abb".replace(lazy, "-"), "abb".search(lazy), "xab".search(lazy)]).toEqual(["-", 0, -1]);
     expect(new RegExp(lazy.source, lazy.flags).test("ab")).toBe(true);
   });
 

@@ -5,8 +5,9 @@
  * of them. `source` and `flags` are the real ones (zod writes them into the published JSON Schema
  * and into issues); `test` and `exec` compile the expression once and match with it.
  *
- * Only for matching: `new RegExp(lazy)` and `String.prototype.split` read the internal source,
- * which is empty; copy one with `new RegExp(lazy.source, lazy.flags)`.
+ * Only for matching: `test`, `exec`, and the string methods that call them (`match`, `replace`,
+ * `search`). `new RegExp(lazy)` copies the empty internal source and `split` is refused; copy one
+ * with `new RegExp(lazy.source, lazy.flags)`.
  */
 export class LazyRegExp extends RegExp {
   #compiled: RegExp | undefined;
