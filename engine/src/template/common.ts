@@ -7,19 +7,20 @@ import { z } from "zod";
 import { CSS_COLOR_NAMES } from "./color-names.js";
 import { cssValuePattern, cssValueProblem } from "./css-values.js";
 import { withJsonSchema } from "./json-schema-hints.js";
+import { LazyRegExp } from "./lazy-regexp.js";
 
 const HEX_OR_FUNCTIONAL_COLOR = String.raw`#[0-9a-fA-F]{3,4}|#[0-9a-fA-F]{6}|#[0-9a-fA-F]{8}|rgba?\(\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}\s*(?:,\s*(?:0|1|0?\.\d+)\s*)?\)`;
-const HEX_OR_FUNCTIONAL_COLOR_RE = new RegExp(`^(?:${HEX_OR_FUNCTIONAL_COLOR})$`, "i");
+const HEX_OR_FUNCTIONAL_COLOR_RE = new LazyRegExp(`^(?:${HEX_OR_FUNCTIONAL_COLOR})$`, "i");
 const COLOR_NAMES: ReadonlySet<string> = new Set(CSS_COLOR_NAMES);
 
 /**
  * The colour pattern, `^(?:hex|rgb()|every name)$` case-insensitively, as the spec's JSON Schema
  * shows it (zod writes a regex check's source there), tested as a small expression plus a set
- * lookup: the whole expression with its 149 names costs ~0.8 ms to compile, which the binary would
- * pay on every launch (compiled expressions are not kept in its startup snapshot). Names are ASCII
- * letters only, as the `i` flag without `u` folds case. test/template.test.ts checks the two agree.
+ * lookup: the whole expression with its 149 names costs ~0.8 ms to compile, and is never compiled
+ * (a LazyRegExp compiles on its first `exec`, and `test` does not use it). Names are ASCII letters
+ * only, as the `i` flag without `u` folds case. test/template.test.ts checks the two agree.
  */
-export class CssColorPattern extends RegExp {
+export class CssColorPattern extends LazyRegExp {
   constructor() {
     super(`^(?:${HEX_OR_FUNCTIONAL_COLOR}|${CSS_COLOR_NAMES.join("|")})$`, "i");
   }
@@ -56,6 +57,37 @@ function functionalColor(channels: string[]): string {
   if (alpha === undefined) return `rgb(${r},${g},${b})`;
   return `rgba(${r},${g},${b},${Math.round(Number(alpha) * 1000) / 1000})`;
 }
+
+/*
+ * Field schemas that many fields, nodes and blocks share. Every `.default()` or `.optional()` is a
+ * new zod instance, and the executable (QuickJS) pays for each at every launch: building it, and
+ * on its first parse zod works out an object's keys and walks its children for cycles. A schema
+ * used in several places is built once, one per distinct default.
+ */
+
+/** `build`, called once per distinct argument (compared as JSON). */
+function once<A, R>(build: (arg: A) => R): (arg: A) => R {
+  const built = new Map<string, R>();
+  return (arg) => {
+    const key = JSON.stringify(arg);
+    let schema = built.get(key);
+    if (schema === undefined) {
+      schema = build(arg);
+      built.set(key, schema);
+    }
+    return schema;
+  };
+}
+
+const px = z.number().min(0);
+const optionalPx = px.optional();
+/** A number ≥ 0 (px, or a line height) defaulting to `value`. */
+export const nonNegative = once((value: number) => px.default(value));
+/** A colour defaulting to `value`. */
+export const defaultedColor = once((value: string) => colorSchema.default(value));
+const optionalColor = colorSchema.optional();
+const falseByDefault = z.boolean().default(false);
+const emptyByDefault = z.string().default("");
 
 export const VISIBILITY_OPERATORS = [
   "==",
@@ -106,7 +138,7 @@ const OPERATOR_NAMES = [...VISIBILITY_OPERATORS, ...(Object.keys(VISIBILITY_OPER
 export const visibilityRuleSchema = z
   .object({
     /** The context key; the editor creates every new rule with an empty one (see `meaninglessRuleReason`). */
-    tag: z.string().default(""),
+    tag: emptyByDefault,
     /** Known names in any case; `written` keeps the spelling for the rule's meaning (below). */
     operator: withJsonSchema(
       z.string().refine((op) => (OPERATOR_NAMES as readonly string[]).includes(op.trim().toLowerCase()), {
@@ -137,9 +169,11 @@ const matchSchema = withJsonSchema(
   .transform((m): "all" | "any" => (m === "any" ? "any" : "all"))
   .default("all");
 
+const ruleList = z.array(visibilityRuleSchema).default([]);
+
 export const visibilityGroupSchema = z.object({
   match: matchSchema,
-  rules: z.array(visibilityRuleSchema).default([]),
+  rules: ruleList,
 });
 
 /** `true`/`false`, also as the strings `"true"`/`"false"` some exports write. */
@@ -148,45 +182,46 @@ const flagSchema = z.union([z.boolean(), caseless(z.enum(["true", "false"])).tra
 export const visibilitySchema = z.object({
   enabled: flagSchema.default(false),
   match: matchSchema,
-  rules: z.array(visibilityRuleSchema).default([]),
+  rules: ruleList,
   groups: z.array(visibilityGroupSchema).default([]),
 });
 
 export type Visibility = z.output<typeof visibilitySchema>;
 export type VisibilityRule = z.output<typeof visibilityRuleSchema>;
 
-const px = z.number().min(0);
+const allSides = px.transform((all) => ({ top: all, right: all, bottom: all, left: all }));
+
+const spacingWithDefaults = once((defaults: Spacing) => {
+  const sides = z.object({
+    top: nonNegative(defaults.top),
+    right: nonNegative(defaults.right),
+    bottom: nonNegative(defaults.bottom),
+    left: nonNegative(defaults.left),
+  });
+  return z.union([allSides, sides], { error: "Input should be a number of px or an object {top, right, bottom, left}" }).prefault({});
+});
 
 /** Padding and margin: `{top,right,bottom,left}` in px, or one number for all four sides. */
 export function spacingSchema(defaults: { top: number; right: number; bottom: number; left: number }) {
-  const sides = z.object({
-    top: px.default(defaults.top),
-    right: px.default(defaults.right),
-    bottom: px.default(defaults.bottom),
-    left: px.default(defaults.left),
-  });
-  return z
-    .union([px.transform((all) => ({ top: all, right: all, bottom: all, left: all })), sides], {
-      error: "Input should be a number of px or an object {top, right, bottom, left}",
-    })
-    .prefault({});
+  return spacingWithDefaults(defaults);
 }
 export const ZERO_SPACING = { top: 0, right: 0, bottom: 0, left: 0 } as const;
 export type Spacing = { top: number; right: number; bottom: number; left: number };
 
+const borderStyle = z.enum(["solid", "dashed", "dotted", "double", "none"]);
 export const borderSchema = z
   .object({
-    width: px.default(0),
-    style: z.enum(["solid", "dashed", "dotted", "double", "none"]).default("solid"),
-    color: colorSchema.default("#000000"),
-    radius: px.default(0),
+    width: nonNegative(0),
+    style: borderStyle.default("solid"),
+    color: defaultedColor("#000000"),
+    radius: nonNegative(0),
   })
   .prefault({});
 export type Border = z.output<typeof borderSchema>;
 
 const SIDE = "left|right|top|bottom";
-const LINEAR_DIRECTION = new RegExp(`^(?:to\\s+(?:${SIDE})(?:\\s+(?:${SIDE}))?|-?\\d+(?:\\.\\d+)?(?:deg|turn|rad|grad)?)$`, "i");
-const RADIAL_SHAPE = new RegExp(`^(?:circle|ellipse)(?:\\s+at\\s+(?:${SIDE}|center|\\d+%)(?:\\s+(?:${SIDE}|center|\\d+%))?)?$`, "i");
+const LINEAR_DIRECTION = new LazyRegExp(`^(?:to\\s+(?:${SIDE})(?:\\s+(?:${SIDE}))?|-?\\d+(?:\\.\\d+)?(?:deg|turn|rad|grad)?)$`, "i");
+const RADIAL_SHAPE = new LazyRegExp(`^(?:circle|ellipse)(?:\\s+at\\s+(?:${SIDE}|center|\\d+%)(?:\\s+(?:${SIDE}|center|\\d+%))?)?$`, "i");
 /** For the JSON Schema: a direction as text (or none), and an angle as a number JavaScript writes without an exponent (`1e-7deg` is no angle). */
 const directionText = () => new RegExp(`^(?:|${LINEAR_DIRECTION.source.slice(1, -1)}|${RADIAL_SHAPE.source.slice(1, -1)})$`, "i");
 const DEGREES_WITHOUT_EXPONENT = {
@@ -202,8 +237,8 @@ const gradientStopSchema = z.object({
 
 /** The editor's shape: `{useGradient, solid, gradient: {type, direction, colors: [{color, position}]}}`. */
 const editorGradientSchema = z.object({
-  useGradient: z.boolean().default(false),
-  solid: colorSchema.optional(),
+  useGradient: falseByDefault,
+  solid: optionalColor,
   gradient: z
     .object({
       type: caseless(z.enum(["linear", "radial"])).default("linear"),
@@ -220,9 +255,9 @@ const editorGradientSchema = z.object({
 
 /** The engine's earlier two-colour shape, still read: `{useGradient, from, to, angle}`. */
 const twoColorGradientSchema = z.object({
-  useGradient: z.boolean().default(false),
-  from: colorSchema.default("#ffffff"),
-  to: colorSchema.default("#000000"),
+  useGradient: falseByDefault,
+  from: defaultedColor("#ffffff"),
+  to: defaultedColor("#000000"),
   angle: z.number().default(180),
 });
 
@@ -282,7 +317,7 @@ const cssValue = (pattern: string, message: string) =>
   z
     .string()
     .trim()
-    .regex(new RegExp(`^(?:${pattern})$`, "i"), { message });
+    .regex(new LazyRegExp(`^(?:${pattern})$`, "i"), { message });
 
 export const backgroundSizeSchema = cssValue(
   `cover|contain|(?:${LENGTH}|auto)(?:\\s+(?:${LENGTH}|auto))?`,
@@ -329,7 +364,7 @@ export const fontWeightSchema = z.union([
   z
     .string()
     .trim()
-    .regex(new RegExp(`^(?:${CSS_FONT_WEIGHT}|${Object.keys(NAMED_FONT_WEIGHTS).join("|")})$`, "i"), {
+    .regex(new LazyRegExp(`^(?:${CSS_FONT_WEIGHT}|${Object.keys(NAMED_FONT_WEIGHTS).join("|")})$`, "i"), {
       message: "Expected a CSS font-weight: normal, bold, bolder, lighter, a name such as medium or semibold, or 1–1000",
     })
     .transform((weight) => NAMED_FONT_WEIGHTS[weight.toLowerCase()] ?? weight.toLowerCase()),
@@ -337,7 +372,7 @@ export const fontWeightSchema = z.union([
 ]);
 
 export const backgroundImageFields = {
-  backgroundImage: z.string().default(""),
+  backgroundImage: emptyByDefault,
   backgroundSize: backgroundSizeSchema.default("cover"),
   backgroundPosition: backgroundPositionSchema.default("center center"),
   backgroundRepeat: backgroundRepeatSchema.default("no-repeat"),
@@ -346,22 +381,30 @@ export const backgroundImageFields = {
 export const alignSchema = z.enum(["left", "center", "right"]);
 export type Align = z.output<typeof alignSchema>;
 
+const fontWeightDefault = once((value: string) => fontWeightSchema.default(value));
+const alignDefault = once((value: Align) => alignSchema.default(value));
+/** The typography fields whose default no block changes. */
+const fixedTypography = {
+  fontFamily: fontFamilySchema.default("Arial"),
+  fontStyle: z.enum(["normal", "italic", "oblique"]).default("normal"),
+  letterSpacing: z.number().default(0),
+  textTransform: z.enum(["none", "uppercase", "lowercase", "capitalize"]).default("none"),
+  textDecoration: z.enum(["none", "underline", "line-through", "overline"]).default("none"),
+};
+
 /** Typography shared by paragraph, heading, list, anchor and menu. */
 export function typographyFields(overrides: { fontSize?: number; lineHeight?: number; fontWeight?: string; align?: Align; color?: string } = {}) {
   return {
-    fontSize: px.default(overrides.fontSize ?? 16),
-    lineHeight: z
-      .number()
-      .min(0)
-      .default(overrides.lineHeight ?? 1.5),
-    color: colorSchema.default(overrides.color ?? "#111111"),
-    fontWeight: fontWeightSchema.default(overrides.fontWeight ?? "normal"),
-    fontFamily: fontFamilySchema.default("Arial"),
-    fontStyle: z.enum(["normal", "italic", "oblique"]).default("normal"),
-    align: alignSchema.default(overrides.align ?? "left"),
-    letterSpacing: z.number().default(0),
-    textTransform: z.enum(["none", "uppercase", "lowercase", "capitalize"]).default("none"),
-    textDecoration: z.enum(["none", "underline", "line-through", "overline"]).default("none"),
+    fontSize: nonNegative(overrides.fontSize ?? 16),
+    lineHeight: nonNegative(overrides.lineHeight ?? 1.5),
+    color: defaultedColor(overrides.color ?? "#111111"),
+    fontWeight: fontWeightDefault(overrides.fontWeight ?? "normal"),
+    fontFamily: fixedTypography.fontFamily,
+    fontStyle: fixedTypography.fontStyle,
+    align: alignDefault(overrides.align ?? "left"),
+    letterSpacing: fixedTypography.letterSpacing,
+    textTransform: fixedTypography.textTransform,
+    textDecoration: fixedTypography.textDecoration,
   };
 }
 export interface Typography {
@@ -379,7 +422,7 @@ export interface Typography {
 
 /** A block's background: a colour, and the editor's gradient over it. Transparent by default. */
 export const surfaceFields = {
-  backgroundColor: colorSchema.default("transparent"),
+  backgroundColor: defaultedColor("transparent"),
   backgroundGradient: gradientSchema,
 };
 export interface Surface {
@@ -387,22 +430,23 @@ export interface Surface {
   backgroundGradient: Gradient;
 }
 
+/** A node's `visibility`: absent means always shown. */
+export const optionalVisibilitySchema = visibilitySchema.optional();
+
 /** Props every block carries, whatever its type. */
 export function commonBlockFields(defaults: { padding?: Spacing; margin?: Spacing } = {}) {
   return {
-    visibility: visibilitySchema.optional(),
-    desktopHide: z.boolean().default(false),
-    mobileHide: z.boolean().default(false),
+    visibility: optionalVisibilitySchema,
+    desktopHide: falseByDefault,
+    mobileHide: falseByDefault,
     margin: spacingSchema(defaults.margin ?? ZERO_SPACING),
     padding: spacingSchema(defaults.padding ?? ZERO_SPACING),
   };
 }
 
-const partialSpacing = z.union([
-  px.transform((all) => ({ top: all, right: all, bottom: all, left: all })),
-  z.object({ top: px.optional(), right: px.optional(), bottom: px.optional(), left: px.optional() }),
-]);
+const partialSpacing = z.union([allSides, z.object({ top: optionalPx, right: optionalPx, bottom: optionalPx, left: optionalPx })]);
 export type PartialSpacing = z.output<typeof partialSpacing>;
+const unsetOrPartialSpacing = partialSpacing.nullish();
 
 /**
  * Per-breakpoint overrides, applied by the mobile media query: a partial of the block's style values
@@ -418,14 +462,14 @@ const cssOverrideString = withJsonSchema(
 );
 export const mobileOverridesSchema = z
   .object({
-    padding: partialSpacing.nullish(),
-    margin: partialSpacing.nullish(),
+    padding: unsetOrPartialSpacing,
+    margin: unsetOrPartialSpacing,
     border: z
       .object({
-        width: px.optional(),
-        style: z.enum(["solid", "dashed", "dotted", "double", "none"]).optional(),
-        color: colorSchema.optional(),
-        radius: px.optional(),
+        width: optionalPx,
+        style: borderStyle.optional(),
+        color: optionalColor,
+        radius: optionalPx,
       })
       .nullish(),
     backgroundGradient: gradientSchema.nullish(),

@@ -6,14 +6,12 @@
 import { z } from "zod";
 import {
   backgroundImageFields,
-  backgroundPositionSchema,
-  backgroundRepeatSchema,
-  backgroundSizeSchema,
   borderSchema,
-  colorSchema,
+  defaultedColor,
   gradientSchema,
+  nonNegative,
+  optionalVisibilitySchema,
   spacingSchema,
-  visibilitySchema,
   ZERO_SPACING,
 } from "./common.js";
 import { boxDarkSchema, canvasDarkSchema, surfaceDarkSchema } from "./dark.js";
@@ -24,12 +22,12 @@ export const MAX_NESTING_DEPTH = 5;
 
 export const canvasObjectSchema = z.object({
   width: z.number().min(100).max(2000).default(600),
-  backgroundColor: colorSchema.default("#ffffff"),
-  bodyBackgroundColor: colorSchema.default("#f9fafb"),
-  bodyBackgroundImage: z.string().default(""),
-  bodyBackgroundSize: backgroundSizeSchema.default("cover"),
-  bodyBackgroundPosition: backgroundPositionSchema.default("center center"),
-  bodyBackgroundRepeat: backgroundRepeatSchema.default("no-repeat"),
+  backgroundColor: defaultedColor("#ffffff"),
+  bodyBackgroundColor: defaultedColor("#f9fafb"),
+  bodyBackgroundImage: backgroundImageFields.backgroundImage,
+  bodyBackgroundSize: backgroundImageFields.backgroundSize,
+  bodyBackgroundPosition: backgroundImageFields.backgroundPosition,
+  bodyBackgroundRepeat: backgroundImageFields.backgroundRepeat,
   padding: spacingSchema(ZERO_SPACING),
   preheaderText: z.string().default("View this email in your browser"),
   language: z
@@ -45,39 +43,39 @@ export type Canvas = z.output<typeof canvasObjectSchema>;
 /** Style fields of a row (everything but its structure). */
 export const rowStyleSchema = z.object({
   name: z.string().optional(),
-  backgroundColor: colorSchema.default("#ffffff"),
+  backgroundColor: defaultedColor("#ffffff"),
   backgroundGradient: gradientSchema,
   ...backgroundImageFields,
   padding: spacingSchema(ZERO_SPACING),
   border: borderSchema,
-  minHeight: z.number().min(0).default(0),
+  minHeight: nonNegative(0),
   /** Space between columns, px. */
-  gap: z.number().min(0).default(12),
+  gap: nonNegative(12),
   /** Columns stack under the mobile breakpoint. */
   mobileStack: z.boolean().default(true),
   dark: boxDarkSchema,
-  visibility: visibilitySchema.optional(),
+  visibility: optionalVisibilitySchema,
 });
 export type RowStyle = z.output<typeof rowStyleSchema>;
 
 export const rowSpacerSchema = z.object({
   height: z.number().optional(),
-  backgroundColor: colorSchema.default("transparent"),
+  backgroundColor: defaultedColor("transparent"),
   backgroundGradient: gradientSchema,
   dark: surfaceDarkSchema,
-  visibility: visibilitySchema.optional(),
+  visibility: optionalVisibilitySchema,
 });
 
 export const columnStyleSchema = z.object({
   /** Percentage of the row. Missing widths share what the others leave. */
   width: z.number().min(0).max(100).optional(),
-  backgroundColor: colorSchema.default("transparent"),
+  backgroundColor: defaultedColor("transparent"),
   ...backgroundImageFields,
   padding: spacingSchema(ZERO_SPACING),
   border: borderSchema,
   verticalAlign: z.enum(["top", "middle", "bottom"]).default("top"),
   dark: boxDarkSchema,
-  props: z.object({ visibility: visibilitySchema.optional() }).prefault({}),
+  props: z.object({ visibility: optionalVisibilitySchema }).prefault({}),
 });
 export type ColumnStyle = z.output<typeof columnStyleSchema>;
 
