@@ -1,12 +1,15 @@
 /**
- * Each block's props schema is built on first use (src/blocks/block.ts): building zod schemas is
- * most of the executable's cold start, and a template uses a few of the block types.
+ * What keeps the executable's cold start short. Each block's props schema is built on first use
+ * (src/blocks/block.ts): building zod schemas is most of the cold start, and a template uses a few
+ * of the block types. The executables replace zod's cycle-tracking memoizer before any schema is
+ * built (src/protocol/zod-without-cycle-tracking.ts), which only their first import can do.
  *
  * Observed through zod's construction hook (`__zod_globalConfig.postProcessor`, called for every
  * schema zod builds), installed before the render pipeline is imported as the executable imports
  * it (the library's index also exports the whole document's schema, which builds them all): this
  * file has its own module graph (vitest isolates test files).
  */
+import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 
 let built = 0;
@@ -43,5 +46,13 @@ describe("block props schemas", () => {
     const after = built;
     expect(registry.BLOCKS.video.props).toBe(video);
     expect(built).toBe(after);
+  });
+});
+
+describe("the executables' entries", () => {
+  it.each(["src/cli.ts", "runtimes/quickjs/host.ts"])("%s imports zod-without-cycle-tracking before anything else", (entry) => {
+    const source = readFileSync(new URL(`../${entry}`, import.meta.url), "utf8");
+    const firstImport = /^import\s+(?:[^"']*\sfrom\s+)?["']([^"']+)["']/m.exec(source)?.[1];
+    expect(firstImport).toMatch(/\/zod-without-cycle-tracking\.js$/);
   });
 });
