@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { KEY_ID_PATTERN } from "./auth/keys.js";
 import { ERROR_CODES } from "./errors.js";
 import { KEY_TARGETS, RENDER_TARGETS } from "./targets.js";

@@ -3,7 +3,7 @@
  * (mjml's component model). The registry in `registry.ts` feeds both the validator and the renderers,
  * so adding a block touches one folder and one line.
  */
-import type { z } from "zod";
+import type * as z from "zod";
 import type { Emitter } from "../render/emitter.js";
 
 export interface BlockRenderContext {

@@ -3,7 +3,7 @@
  * executable parses with. Written by engine/scripts/generate-protocol-schema.ts; a test fails when
  * the committed files differ from this output.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { responseSchema } from "./response-schema.js";
 import { renderRequestSchema } from "./schema.js";
 

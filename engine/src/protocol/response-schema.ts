@@ -4,7 +4,7 @@
  * Apart from the request's (schema.ts): the executable never builds these, as it never parses a
  * response, and building zod schemas is a large part of its cold start.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { RENDER_TARGETS } from "../types.js";
 import { PROTOCOL_VERSION } from "./constants.js";
 import { ERROR_CODE_LIST, type ErrorCode } from "./errors.js";

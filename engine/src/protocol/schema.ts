@@ -4,7 +4,7 @@
  * (engine/scripts/generate-protocol-schema.ts), so code and contract cannot drift.
  * The response's are in response-schema.ts.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { type DynamicData, RENDER_TARGETS } from "../types.js";
 import { OUTPUT_FORMATS, TEMPLATE_REF_MAX_LENGTH } from "./constants.js";
 

@@ -3,7 +3,7 @@
  * implicit (the editor strips values equal to their defaults), so every field here has one and
  * every object is `prefault({})`: a missing object is parsed as an empty one and filled in.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { CSS_COLOR_NAMES } from "./color-names.js";
 import { cssValuePattern, cssValueProblem } from "./css-values.js";
 import { withJsonSchema } from "./json-schema-hints.js";

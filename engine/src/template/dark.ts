@@ -4,7 +4,7 @@
  * missing or `null` key keeps the light colour. Values are colours exactly as the light ones are
  * (merge tags included: never).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { colorSchema } from "./common.js";
 
 export const darkColorSchema = colorSchema.nullish().transform((value) => value ?? undefined);

@@ -5,7 +5,7 @@
  * nodes itself so that every issue carries an exact path and unknown block types are only warnings;
  * the published schema describes the blocks this engine version knows.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { BLOCK_TYPES, BLOCKS } from "../blocks/registry.js";
 import { colorSchema, gradientSchema, mobileOverridesSchema, visibilityRuleSchema, visibilitySchema } from "./common.js";
 import { darkColorSchema } from "./dark.js";

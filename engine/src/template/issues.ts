@@ -1,5 +1,5 @@
 /** Zod issues in the `{loc, msg, type}` shape (FastAPI/pydantic types), with a path prefix. */
-import type { z } from "zod";
+import type * as z from "zod";
 import type { ValidationIssue } from "../diagnostics.js";
 
 type Path = readonly PropertyKey[];

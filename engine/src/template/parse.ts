@@ -3,7 +3,7 @@
  * component/column shapes, checks nesting, and collects every problem (not the first) as issues
  * whose `loc` is the path into the document.
  */
-import type { z } from "zod";
+import type * as z from "zod";
 import { BLOCKS, type BlockType, isBlockType } from "../blocks/registry.js";
 import { isUnsafeAuthorUrl } from "../data/escape.js";
 import { meaninglessRuleReason } from "../data/visibility.js";

@@ -3,7 +3,7 @@
  * defaults. Block props live with each block (`blocks/<type>/`). `document-schema.ts` assembles all
  * of it into the schema that describes a whole document (and generates the published JSON Schema).
  */
-import { z } from "zod";
+import * as z from "zod";
 import {
   backgroundImageFields,
   borderSchema,

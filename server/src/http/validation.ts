@@ -1,5 +1,5 @@
 import type { FastifySchemaCompiler } from "fastify";
-import type { z } from "zod";
+import type * as z from "zod";
 import type { Issue } from "../errors.js";
 
 type ZodIssue = z.core.$ZodIssue;

@@ -1,6 +1,6 @@
 import { ENGINE_VERSION } from "@mailrender/engine";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
+import * as z from "zod";
 import { ApiError } from "../errors.js";
 import { SERVER_VERSION } from "../version.js";
 import type { RouteContext } from "./context.js";

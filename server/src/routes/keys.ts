@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
+import * as z from "zod";
 import { ApiError, keyNotFound } from "../errors.js";
 import { CreatedKeySchema, KeyIdParams, KeySchema, KeyTargetSchema, PageQuery } from "../schemas.js";
 import { type IssuedKey, issueKey, keyStatus, rotateKey } from "../services/keys.js";

@@ -1,6 +1,6 @@
 import type { DynamicData } from "@mailrender/engine";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
+import * as z from "zod";
 import { requireTarget } from "../auth/authenticate.js";
 import { ApiError, templateNotFound, validationError } from "../errors.js";
 import { RenderFailure } from "../render/pool.js";

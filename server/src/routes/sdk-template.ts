@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
+import * as z from "zod";
 import { requireTarget } from "../auth/authenticate.js";
 import { templateNotFound } from "../errors.js";
 import { RenderTargetSchema, TemplateIdParams, TemplateJsonSchema } from "../schemas.js";

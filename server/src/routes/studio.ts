@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { type DynamicData, explainVisibility, RENDER_TARGETS, RenderError, type RenderTarget, render } from "@mailrender/engine";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
+import * as z from "zod";
 import { ApiError, templateNotFound, validationError } from "../errors.js";
 import { TemplateIdParams, TemplateJsonSchema, WarningSchema } from "../schemas.js";
 import { sampleFromTemplate } from "../services/samples.js";

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
+import * as z from "zod";
 import { templateNotFound } from "../errors.js";
 import { PageQuery, TemplateIdParams, TemplateJsonSchema, TemplateMetaSchema, WarningSchema } from "../schemas.js";
 import { createTemplate, etagFor, prepareTemplate } from "../services/templates.js";

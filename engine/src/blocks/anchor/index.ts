@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { cssText, jsxStyle, spacing } from "../../render/style.js";
 import { colorSchema, commonBlockFields, mobileOverridesSchema, typographyFields } from "../../template/common.js";
 import { linkDarkSchema } from "../../template/dark.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { fontStack } from "../../render/fonts.js";
 import { cssNumber, cssText, type Declarations, jsxStyle, px, spacing } from "../../render/style.js";
 import {

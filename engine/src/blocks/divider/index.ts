@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { cssText, jsxStyle, px, spacing } from "../../render/style.js";
 import { activeGradient, alignSchema, colorSchema, commonBlockFields, gradientSchema, mobileOverridesSchema, toMjmlColor } from "../../template/common.js";
 import { surfaceDarkSchema } from "../../template/dark.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { contentToJsx, contentToMarkup } from "../../render/content.js";
 import { cssText, jsxStyle, spacing } from "../../render/style.js";
 import { commonBlockFields, mobileOverridesSchema, surfaceFields, typographyFields } from "../../template/common.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { cssText, type Declarations, jsxStyle, px, spacing } from "../../render/style.js";
 import { alignSchema, borderSchema, commonBlockFields, mobileOverridesSchema, toMjmlColor } from "../../template/common.js";
 import { type BlockRenderContext, defineBlock } from "../block.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { type ContentNode, contentToMarkup, elementToJsx, isElement, parseContent } from "../../render/content.js";
 import { cssText, type Declarations, jsxStyle, px, spacing } from "../../render/style.js";
 import { commonBlockFields, mobileOverridesSchema, surfaceFields, typographyFields } from "../../template/common.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { cssText, type Declarations, jsxStyle, px, spacing } from "../../render/style.js";
 import { alignSchema, commonBlockFields, mobileOverridesSchema, surfaceFields, toMjmlColor, typographyFields } from "../../template/common.js";
 import { textDarkSchema } from "../../template/dark.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { contentToMarkup, elementToJsx, isElement, nodesToJsx, parseContent } from "../../render/content.js";
 import type { Emitter } from "../../render/emitter.js";
 import { cssText, jsxStyle, spacing } from "../../render/style.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { cssText, jsxStyle, px, spacing } from "../../render/style.js";
 import { alignSchema, commonBlockFields, mobileOverridesSchema } from "../../template/common.js";
 import { type BlockRenderContext, defineBlock } from "../block.js";

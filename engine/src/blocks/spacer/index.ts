@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { cssText, jsxStyle, px } from "../../render/style.js";
 import { commonBlockFields, mobileOverridesSchema, surfaceFields } from "../../template/common.js";
 import { surfaceDarkSchema } from "../../template/dark.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { encodeUnsafeUrlCharsOutsideTags } from "../../data/escape.js";
 import { hasMergeTags } from "../../data/merge-tags.js";
 import { cssText, type Declarations, jsxStyle, px, spacing } from "../../render/style.js";
