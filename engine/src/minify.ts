@@ -9,6 +9,7 @@
  * word gap. react-email: lines trimmed, 3+ newlines collapse to one blank line, the whole trimmed.
  */
 
+import { contains, occurrences } from "./literal-scan.js";
 import { isSpace } from "./whitespace.js";
 
 /** `<style>`, `<script>`, `<mj-style>`, `<pre>`, `<textarea>` opened at the sticky position, and the close of each. */
@@ -46,13 +47,11 @@ export function minifyMarkup(source: string): string {
 
 /** Comments and protected elements → `<\uE002i>`, the block (lines tidied, except pre and textarea) kept as `kept[i]`. */
 function maskProtected(source: string, kept: string[]): string {
-  const pieces = source.split("<");
-  let out = pieces[0] as string;
-  let copied = out.length;
-  let at = copied;
-  for (let i = 1; i < pieces.length; at += 1 + (pieces[i++] as string).length) {
+  let out = "";
+  let copied = 0;
+  for (const at of occurrences(source, "<")) {
     // Only !, s, p, t and m start a comment or one of those names: most tags are refused by their first letter.
-    const initial = (pieces[i] as string).charCodeAt(0) | 0x20;
+    const initial = source.charCodeAt(at + 1) | 0x20;
     if (at < copied || (initial !== 0x21 && initial !== 0x73 && initial !== 0x70 && initial !== 0x74 && initial !== 0x6d)) continue;
     const found = protectedBlock(source, at);
     if (found === undefined) continue;
@@ -163,11 +162,6 @@ function restoreProtected(text: string, kept: readonly string[]): string {
     out += digits > 0 && piece[digits] === ">" ? (kept[Number(piece.slice(0, digits))] ?? "") + piece.slice(digits + 1) : PLACEHOLDER_START + piece;
   }
   return out;
-}
-
-/** Whether `text` holds `needle`: `split` scans in C where QuickJS's `includes` compares at every position. */
-function contains(text: string, needle: string): boolean {
-  return (text.split(needle, 1)[0] as string).length !== text.length;
 }
 
 const isLineSpace = (code: number): boolean => code === 0x20 || code === 0x09 || code === 0x0d;

@@ -3,6 +3,7 @@
  * builds (font imports, media queries, component and document styles), and the two passes over
  * Outlook conditional comments that mjml2html makes.
  */
+import { occurrences } from "../literal-scan.js";
 import { isSpace } from "../whitespace.js";
 import type { GlobalData } from "./component.js";
 
@@ -130,18 +131,16 @@ function conditionStartEnd(content: string, start: number): number {
 /**
  * Removes the whitespace between tags inside conditional comments (mjml-core's
  * minifyOutlookConditionnals: `content.replace(/(<!--\[if\s[^\]]+]>)([\s\S]*?)(<!\[endif]-->)/gm, …)`).
- * The comments are found with `split` rather than that expression: the same matches, found in C
- * without the expression's lazy scan of the whole document, which an interpreter like the release
- * build's QuickJS runs at every character.
+ * The comments are found with `occurrences` (src/literal-scan.ts) rather than that expression: the
+ * same matches, without the expression's lazy scan of the whole document, which an interpreter like
+ * the release build's QuickJS runs at every character.
  */
 export function minifyOutlookConditionnals(content: string): string {
-  const pieces = content.split(CONDITION_START);
   // Containers repeat the same Outlook markup around each child: each distinct one is minified once.
   const minifiedInners = new Map<string, string>();
   let output = "";
   let copied = 0;
-  let start = (pieces[0] as string).length;
-  for (let i = 1; i < pieces.length; start += CONDITION_START.length + (pieces[i++] as string).length) {
+  for (const start of occurrences(content, CONDITION_START)) {
     if (start < copied) continue;
     const innerStart = conditionStartEnd(content, start);
     if (innerStart === -1) continue;

@@ -6,6 +6,7 @@
 import { encodeUnsafeUrlChars, encodeUrlPart, escapeHtml, escapeJsx, isSafeWholeUrl, normalizeUrlValue, replaceLoneSurrogates } from "../data/escape.js";
 import { MERGE_TAG_GROUPS, type MergeTagGroup, type MergeTagRef } from "../data/merge-tags.js";
 import type { RenderWarning } from "../diagnostics.js";
+import { occurrences } from "../literal-scan.js";
 import type { DynamicData } from "../types.js";
 import { type Flavor, SLOT_TOKEN_PATTERN, type Slot, type SlotPosition } from "./emitter.js";
 
@@ -18,32 +19,23 @@ export interface CompiledOutput {
 }
 
 const TOKEN_OPEN = "\uE000";
-/**
- * SLOT_TOKEN_PATTERN at one position, tried only where a token opens: `split` finds those in C,
- * where the release executable's QuickJS runs a global expression by trying it at every character.
- */
+/** SLOT_TOKEN_PATTERN at one position, tried only where a token opens (src/literal-scan.ts). */
 const SLOT_TOKEN_AT = new RegExp(SLOT_TOKEN_PATTERN.source, "y");
 
 export function compileOutput(source: string, slots: readonly Slot[], flavor: Flavor): CompiledOutput {
-  const pieces = source.split(TOKEN_OPEN);
   const parts: string[] = [];
   const slotIds: number[] = [];
-  let part = pieces[0] as string;
-  let at = part.length;
-  for (let i = 1; i < pieces.length; i++) {
-    const piece = pieces[i] as string;
+  let copied = 0;
+  // A token holds one TOKEN_OPEN, at its start: tokens found this way never overlap.
+  for (const at of occurrences(source, TOKEN_OPEN)) {
     SLOT_TOKEN_AT.lastIndex = at;
     const token = SLOT_TOKEN_AT.exec(source);
-    if (token === null) part += TOKEN_OPEN + piece;
-    else {
-      parts.push(part);
-      slotIds.push(Number(token[1]));
-      // A token holds one TOKEN_OPEN: it ends inside this piece.
-      part = piece.slice(token[0].length - TOKEN_OPEN.length);
-    }
-    at += TOKEN_OPEN.length + piece.length;
+    if (token === null) continue;
+    parts.push(source.slice(copied, at));
+    slotIds.push(Number(token[1]));
+    copied = SLOT_TOKEN_AT.lastIndex;
   }
-  parts.push(part);
+  parts.push(source.slice(copied));
   return { parts, slotIds, slots, flavor };
 }
 

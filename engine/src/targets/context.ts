@@ -7,6 +7,9 @@ import type { ColumnChild, ComponentNode, Template } from "../template/model.js"
 import { DarkStyles } from "./dark.js";
 import { blockClasses, type ResponsiveProps } from "./responsive.js";
 
+/** Which writer renders a block: MJML components, plain email HTML (in nested rows) or React Email JSX. */
+export type Renderer = "mjml" | "html" | "jsx";
+
 export type Shown = (node: { readonly condition: { readonly slot: number } | undefined }) => boolean;
 
 export class DocumentContext {
@@ -35,7 +38,7 @@ export class DocumentContext {
   }
 
   /** Renders one block with the renderer the caller picks (mjml, html or jsx). */
-  block(node: ComponentNode, width: number, renderer: "mjml" | "html" | "jsx"): string {
+  block(node: ComponentNode, width: number, renderer: Renderer): string {
     const definition = blockDefinition(node.block);
     const uid = this.nextUid();
     const ctx: BlockRenderContext = {

@@ -14,8 +14,8 @@ import { activeGradient, type Gradient } from "../template/common.js";
 import { type DarkColors, sameColor } from "../template/dark.js";
 import type { ColumnNode, RowNode, SpacerNode } from "../template/model.js";
 import type { Canvas } from "../template/schema.js";
+import type { Renderer } from "./context.js";
 
-export type Renderer = "mjml" | "html" | "jsx";
 type Box = "page" | "content" | "row" | "column";
 
 /**

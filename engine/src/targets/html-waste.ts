@@ -6,9 +6,10 @@
  * substituted after this step.
  *
  * Each is the replacement of a global regular expression (the test keeps them as the reference),
- * tried only where its literal start stands: `split` finds those in C, where the release
- * executable's QuickJS runs a global expression by trying it at every character of the document.
+ * tried only where its literal start stands (src/literal-scan.ts).
  */
+import { occurrences } from "../literal-scan.js";
+
 const BACKGROUND = "background:";
 /** Sticky: `background:([^;"'{}()]+);background-color:\1(;?)/g` at one position. */
 const REPEATED_BACKGROUND = /background:([^;"'{}()]+);background-color:\1(;?)/y;
@@ -20,20 +21,15 @@ export function removeHtmlWaste(html: string): string {
 
 /** `background:X;background-color:X` → `background-color:X`. */
 function removeRepeatedBackgrounds(html: string): string {
-  const pieces = html.split(BACKGROUND);
-  let out = pieces[0] as string;
-  let at = out.length;
-  let copied = at;
-  for (let i = 1; i < pieces.length; i++) {
-    if (at >= copied) {
-      REPEATED_BACKGROUND.lastIndex = at;
-      const match = REPEATED_BACKGROUND.exec(html);
-      if (match !== null) {
-        out += `${html.slice(copied, at)}background-color:${match[1] as string}${match[2] as string}`;
-        copied = REPEATED_BACKGROUND.lastIndex;
-      }
-    }
-    at += BACKGROUND.length + (pieces[i] as string).length;
+  let out = "";
+  let copied = 0;
+  for (const at of occurrences(html, BACKGROUND)) {
+    if (at < copied) continue;
+    REPEATED_BACKGROUND.lastIndex = at;
+    const match = REPEATED_BACKGROUND.exec(html);
+    if (match === null) continue;
+    out += `${html.slice(copied, at)}background-color:${match[1] as string}${match[2] as string}`;
+    copied = REPEATED_BACKGROUND.lastIndex;
   }
   return out + html.slice(copied);
 }

@@ -6,6 +6,7 @@
 import { fontStack } from "../render/fonts.js";
 import { px } from "../render/style.js";
 import { activeGradient, type Border, type Gradient, type MobileOverrides, NAMED_FONT_WEIGHTS, type PartialSpacing, type Spacing } from "../template/common.js";
+import type { Renderer } from "./context.js";
 
 export const HIDE_ON_DESKTOP = "mr-hide-desktop";
 export const HIDE_ON_MOBILE = "mr-hide-mobile";
@@ -50,8 +51,6 @@ function cssValue(value: string | number, unit: "px" | "%" | ""): string {
   if (typeof value === "number") return unit === "px" ? px(value) : unit === "%" ? `${value}%` : String(value);
   return value.replace(/[;{}<>"\\]/g, "");
 }
-
-type Renderer = "mjml" | "html" | "jsx";
 
 /** The element that draws a divider's line: mj-divider's and the nested html's `<p>`, React Email's `<Hr>`. */
 function dividerLine(uid: string, renderer: Renderer): string {

@@ -191,7 +191,8 @@ export type VisibilityRule = z.output<typeof visibilityRuleSchema>;
 
 const allSides = px.transform((all) => ({ top: all, right: all, bottom: all, left: all }));
 
-const spacingWithDefaults = once((defaults: Spacing) => {
+/** Padding and margin: `{top,right,bottom,left}` in px, or one number for all four sides. */
+export const spacingSchema = once((defaults: Spacing) => {
   const sides = z.object({
     top: nonNegative(defaults.top),
     right: nonNegative(defaults.right),
@@ -201,10 +202,6 @@ const spacingWithDefaults = once((defaults: Spacing) => {
   return z.union([allSides, sides], { error: "Input should be a number of px or an object {top, right, bottom, left}" }).prefault({});
 });
 
-/** Padding and margin: `{top,right,bottom,left}` in px, or one number for all four sides. */
-export function spacingSchema(defaults: { top: number; right: number; bottom: number; left: number }) {
-  return spacingWithDefaults(defaults);
-}
 export const ZERO_SPACING = { top: 0, right: 0, bottom: 0, left: 0 } as const;
 export type Spacing = { top: number; right: number; bottom: number; left: number };
 
