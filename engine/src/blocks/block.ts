@@ -3,7 +3,7 @@
  * (mjml's component model). The registry in `registry.ts` feeds both the validator and the renderers,
  * so adding a block touches one folder and one line.
  */
-import type * as z from "zod";
+import type * as z from "zod/mini";
 import type { Emitter } from "../render/emitter.js";
 
 export interface BlockRenderContext {
@@ -24,7 +24,7 @@ export interface BlockRenderContext {
 
 export interface BlockDefinition<Props> {
   readonly type: string;
-  readonly props: z.ZodType<Props>;
+  readonly props: z.ZodMiniType<Props>;
   /** Children of `mj-column`: idiomatic MJML components. */
   mjml(props: Props, ctx: BlockRenderContext): string;
   /** Plain email HTML, for blocks inside nested rows (where MJML has no components). */
@@ -38,7 +38,7 @@ export interface BlockDefinition<Props> {
  * block types, and building a zod schema is the largest part of the executable's cold start
  * (QuickJS builds ~30 000 schema objects a second), so a block nobody uses costs nothing.
  */
-export function defineBlock<S extends z.ZodType>(definition: {
+export function defineBlock<S extends z.ZodMiniType>(definition: {
   type: string;
   props: () => S;
   mjml(props: z.output<S>, ctx: BlockRenderContext): string;

@@ -1,17 +1,17 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { cssText, jsxStyle, spacing } from "../../render/style.js";
-import { colorSchema, commonBlockFields, mobileOverridesSchema, typographyFields } from "../../template/common.js";
+import { commonBlockFields, defaultedColor, mobileOverridesSchema, typographyFields } from "../../template/common.js";
 import { linkDarkSchema } from "../../template/dark.js";
 import { defineBlock } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, mjmlTypography, paddingDeclaration, typographyDeclarations } from "../shared.js";
 
 export const anchorProps = () =>
   z.object({
-    text: z.string().default("Click here"),
-    link: z.string().default(""),
+    text: z._default(z.string(), "Click here"),
+    link: z._default(z.string(), ""),
     ...typographyFields(),
-    color: colorSchema.default("#007bff"),
-    textDecoration: z.enum(["none", "underline", "line-through", "overline"]).default("underline"),
+    color: defaultedColor("#007bff"),
+    textDecoration: z._default(z.enum(["none", "underline", "line-through", "overline"]), "underline"),
     ...commonBlockFields(),
     mobile: mobileOverridesSchema,
     dark: linkDarkSchema,

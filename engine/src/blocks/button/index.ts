@@ -1,16 +1,17 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { fontStack } from "../../render/fonts.js";
 import { cssNumber, cssText, type Declarations, jsxStyle, px, spacing } from "../../render/style.js";
 import {
   activeGradient,
   alignSchema,
   borderSchema,
-  colorSchema,
   commonBlockFields,
+  defaultedColor,
   fontFamilySchema,
   fontWeightSchema,
   gradientSchema,
   mobileOverridesSchema,
+  nonNegative,
   toMjmlColor,
 } from "../../template/common.js";
 import { buttonDarkSchema } from "../../template/dark.js";
@@ -19,26 +20,26 @@ import { attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
 
 export const buttonProps = () =>
   z.object({
-    text: z.string().default("Click Me"),
-    link: z.string().default(""),
-    backgroundColor: colorSchema.default("#007bff"),
+    text: z._default(z.string(), "Click Me"),
+    link: z._default(z.string(), ""),
+    backgroundColor: defaultedColor("#007bff"),
     backgroundGradient: gradientSchema,
-    color: colorSchema.default("#fafafa"),
-    fontSize: z.number().min(0).default(16),
-    fontWeight: fontWeightSchema.default("bold"),
-    fontFamily: fontFamilySchema.default("Arial"),
-    lineHeight: z.number().min(0).default(1.2),
-    letterSpacing: z.number().default(0),
-    borderRadius: z.number().min(0).default(4),
+    color: defaultedColor("#fafafa"),
+    fontSize: nonNegative(16),
+    fontWeight: z._default(fontWeightSchema, "bold"),
+    fontFamily: z._default(fontFamilySchema, "Arial"),
+    lineHeight: nonNegative(1.2),
+    letterSpacing: z._default(z.number(), 0),
+    borderRadius: nonNegative(4),
     border: borderSchema,
-    align: alignSchema.default("center"),
+    align: z._default(alignSchema, "center"),
     /** Full-width button instead of fitting its text. */
-    fullWidth: z.boolean().default(false),
-    icon: z.string().default(""),
-    iconAlt: z.string().default(""),
-    iconPosition: z.enum(["before", "after"]).default("before"),
-    iconSize: z.number().min(0).default(20),
-    iconGap: z.number().min(0).default(8),
+    fullWidth: z._default(z.boolean(), false),
+    icon: z._default(z.string(), ""),
+    iconAlt: z._default(z.string(), ""),
+    iconPosition: z._default(z.enum(["before", "after"]), "before"),
+    iconSize: nonNegative(20),
+    iconGap: nonNegative(8),
     // A button's `padding` is the space inside it; `margin` is the space around it.
     ...commonBlockFields({ padding: { top: 12, right: 24, bottom: 12, left: 24 } }),
     mobile: mobileOverridesSchema,

@@ -1,19 +1,28 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { cssText, jsxStyle, px, spacing } from "../../render/style.js";
-import { activeGradient, alignSchema, colorSchema, commonBlockFields, gradientSchema, mobileOverridesSchema, toMjmlColor } from "../../template/common.js";
+import {
+  activeGradient,
+  alignSchema,
+  commonBlockFields,
+  defaultedColor,
+  gradientSchema,
+  mobileOverridesSchema,
+  nonNegative,
+  toMjmlColor,
+} from "../../template/common.js";
 import { surfaceDarkSchema } from "../../template/dark.js";
 import { defineBlock } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
 
 export const dividerProps = () =>
   z.object({
-    backgroundColor: colorSchema.default("#cccccc"),
+    backgroundColor: defaultedColor("#cccccc"),
     /** The line drawn as a gradient (a bar of the line's height) over the solid line colour. */
     backgroundGradient: gradientSchema,
-    height: z.number().min(0).default(1),
-    width: z.number().min(0).max(100).default(100),
-    borderStyle: z.enum(["solid", "dashed", "dotted"]).default("solid"),
-    align: alignSchema.default("center"),
+    height: nonNegative(1),
+    width: z._default(z.number().check(z.minimum(0), z.maximum(100)), 100),
+    borderStyle: z._default(z.enum(["solid", "dashed", "dotted"]), "solid"),
+    align: z._default(alignSchema, "center"),
     ...commonBlockFields({ margin: { top: 20, right: 0, bottom: 20, left: 0 }, padding: { top: 5, right: 0, bottom: 5, left: 0 } }),
     mobile: mobileOverridesSchema,
     dark: surfaceDarkSchema,

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { contentToJsx, contentToMarkup } from "../../render/content.js";
 import { cssText, jsxStyle, spacing } from "../../render/style.js";
 import { commonBlockFields, mobileOverridesSchema, surfaceFields, typographyFields } from "../../template/common.js";
@@ -10,23 +10,22 @@ const LEVELS = ["h1", "h2", "h3", "h4", "h5", "h6"] as const;
 
 export const headingProps = () =>
   z.object({
-    content: z.string().default(""),
-    level: z
-      .union(
+    content: z._default(z.string(), ""),
+    level: z._default(
+      z.union(
         [
           z.enum(LEVELS),
-          z
-            .number()
-            .int()
-            .min(1)
-            .max(6)
-            .transform((n) => `h${n}` as (typeof LEVELS)[number]),
+          z.pipe(
+            z.number().check(z.int(), z.minimum(1), z.maximum(6)),
+            z.transform((n) => `h${n}` as (typeof LEVELS)[number]),
+          ),
         ],
         {
           error: 'Input should be "h1" to "h6" or a number from 1 to 6',
         },
-      )
-      .default("h2"),
+      ),
+      "h2",
+    ),
     ...typographyFields({ fontSize: 32, lineHeight: 1.2, fontWeight: "bold" }),
     ...surfaceFields,
     ...commonBlockFields(),

@@ -1,22 +1,22 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { cssText, type Declarations, jsxStyle, px, spacing } from "../../render/style.js";
-import { alignSchema, borderSchema, commonBlockFields, mobileOverridesSchema, toMjmlColor } from "../../template/common.js";
+import { alignSchema, borderSchema, commonBlockFields, mobileOverridesSchema, nonNegative, toMjmlColor } from "../../template/common.js";
 import { type BlockRenderContext, defineBlock } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
 
 export const imageProps = () =>
   z.object({
-    src: z.string().default(""),
-    alt: z.string().default("Image"),
+    src: z._default(z.string(), ""),
+    alt: z._default(z.string(), "Image"),
     /** Percentage of the column's width. */
-    width: z.number().min(0).max(100).default(100),
+    width: z._default(z.number().check(z.minimum(0), z.maximum(100)), 100),
     /** `auto` or a height in px. */
-    height: z.union([z.literal("auto"), z.number().min(0)]).default("auto"),
-    align: alignSchema.default("center"),
-    link: z.string().default(""),
+    height: z._default(z.union([z.literal("auto"), z.number().check(z.minimum(0))]), "auto"),
+    align: z._default(alignSchema, "center"),
+    link: z._default(z.string(), ""),
     /** Whether `link` wraps the image. */
-    enabled: z.boolean().default(false),
-    borderRadius: z.number().min(0).default(0),
+    enabled: z._default(z.boolean(), false),
+    borderRadius: nonNegative(0),
     border: borderSchema,
     ...commonBlockFields(),
     mobile: mobileOverridesSchema,

@@ -1,7 +1,7 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { type ContentNode, contentToMarkup, elementToJsx, isElement, parseContent } from "../../render/content.js";
 import { cssText, type Declarations, jsxStyle, px, spacing } from "../../render/style.js";
-import { commonBlockFields, mobileOverridesSchema, surfaceFields, typographyFields } from "../../template/common.js";
+import { commonBlockFields, mobileOverridesSchema, nonNegative, surfaceFields, typographyFields } from "../../template/common.js";
 import { richTextDarkSchema } from "../../template/dark.js";
 import { defineBlock } from "../block.js";
 import {
@@ -19,10 +19,10 @@ import {
 export const listProps = () =>
   z.object({
     /** An HTML list: `<ul>`/`<ol>` with `<li>` items. */
-    content: z.string().default(""),
+    content: z._default(z.string(), ""),
     ...typographyFields(),
-    paddingLeft: z.number().min(0).default(20),
-    itemSpacing: z.number().min(0).default(8),
+    paddingLeft: nonNegative(20),
+    itemSpacing: nonNegative(8),
     ...surfaceFields,
     ...commonBlockFields(),
     mobile: mobileOverridesSchema,

@@ -1,6 +1,6 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { cssText, type Declarations, jsxStyle, px, spacing } from "../../render/style.js";
-import { alignSchema, commonBlockFields, mobileOverridesSchema, surfaceFields, toMjmlColor, typographyFields } from "../../template/common.js";
+import { alignSchema, commonBlockFields, mobileOverridesSchema, nonNegative, surfaceFields, toMjmlColor, typographyFields } from "../../template/common.js";
 import { textDarkSchema } from "../../template/dark.js";
 import { type BlockRenderContext, defineBlock } from "../block.js";
 import {
@@ -17,21 +17,22 @@ import {
 
 export const menuProps = () =>
   z.object({
-    items: z
-      .array(
+    items: z._default(
+      z.array(
         z.object({
-          label: z.string().default(""),
-          link: z.string().default(""),
-          enabled: z.boolean().default(true),
+          label: z._default(z.string(), ""),
+          link: z._default(z.string(), ""),
+          enabled: z._default(z.boolean(), true),
         }),
-      )
-      .default([]),
+      ),
+      [],
+    ),
     ...typographyFields(),
-    align: alignSchema.default("center"),
+    align: z._default(alignSchema, "center"),
     /** Horizontal space between items, in px. */
-    spacing: z.number().min(0).default(16),
+    spacing: nonNegative(16),
     /** Stack the items vertically under the mobile breakpoint. */
-    mobileStack: z.boolean().default(false),
+    mobileStack: z._default(z.boolean(), false),
     ...surfaceFields,
     ...commonBlockFields(),
     mobile: mobileOverridesSchema,

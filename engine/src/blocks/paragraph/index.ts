@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { contentToMarkup, elementToJsx, isElement, nodesToJsx, parseContent } from "../../render/content.js";
 import type { Emitter } from "../../render/emitter.js";
 import { cssText, jsxStyle, spacing } from "../../render/style.js";
@@ -20,7 +20,7 @@ import {
 
 export const paragraphProps = () =>
   z.object({
-    content: z.string().default(""),
+    content: z._default(z.string(), ""),
     ...typographyFields(),
     ...surfaceFields,
     ...commonBlockFields(),

@@ -1,25 +1,26 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { cssText, jsxStyle, px, spacing } from "../../render/style.js";
-import { alignSchema, commonBlockFields, mobileOverridesSchema } from "../../template/common.js";
+import { alignSchema, commonBlockFields, mobileOverridesSchema, nonNegative } from "../../template/common.js";
 import { type BlockRenderContext, defineBlock } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
 
 export const socialsProps = () =>
   z.object({
-    platforms: z
-      .array(
+    platforms: z._default(
+      z.array(
         z.object({
-          name: z.string().default(""),
-          link: z.string().default(""),
-          enabled: z.boolean().default(true),
+          name: z._default(z.string(), ""),
+          link: z._default(z.string(), ""),
+          enabled: z._default(z.boolean(), true),
           /** Icon image URL; empty uses MJML's hosted icon for the networks it knows. */
-          icon: z.string().default(""),
+          icon: z._default(z.string(), ""),
         }),
-      )
-      .default([]),
-    iconSize: z.number().min(0).default(28),
-    spacing: z.number().min(0).default(10),
-    align: alignSchema.default("center"),
+      ),
+      [],
+    ),
+    iconSize: nonNegative(28),
+    spacing: nonNegative(10),
+    align: z._default(alignSchema, "center"),
     ...commonBlockFields(),
     mobile: mobileOverridesSchema,
   });

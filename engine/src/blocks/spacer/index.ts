@@ -1,13 +1,13 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { cssText, jsxStyle, px } from "../../render/style.js";
-import { commonBlockFields, mobileOverridesSchema, surfaceFields } from "../../template/common.js";
+import { commonBlockFields, mobileOverridesSchema, nonNegative, surfaceFields } from "../../template/common.js";
 import { surfaceDarkSchema } from "../../template/dark.js";
 import { defineBlock } from "../block.js";
 import { attrs, htmlClass, jsxClass, mjmlSurface, surfaceDeclarations } from "../shared.js";
 
 export const spacerProps = () =>
   z.object({
-    height: z.number().min(0).default(20),
+    height: nonNegative(20),
     ...surfaceFields,
     ...commonBlockFields(),
     mobile: mobileOverridesSchema,

@@ -1,25 +1,25 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { encodeUnsafeUrlCharsOutsideTags } from "../../data/escape.js";
 import { hasMergeTags } from "../../data/merge-tags.js";
 import { cssText, type Declarations, jsxStyle, px, spacing } from "../../render/style.js";
-import { alignSchema, borderSchema, commonBlockFields, mobileOverridesSchema } from "../../template/common.js";
+import { alignSchema, borderSchema, commonBlockFields, mobileOverridesSchema, nonNegative } from "../../template/common.js";
 import { type BlockRenderContext, defineBlock } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
 
 export const videoProps = () =>
   z.object({
     /** The video's page (YouTube, Vimeo, …): email cannot play video, so the thumbnail links to it. */
-    src: z.string().default(""),
-    coverImage: z.string().default(""),
+    src: z._default(z.string(), ""),
+    coverImage: z._default(z.string(), ""),
     /** Where the thumbnail links when `src` is empty. */
-    fallbackLink: z.string().default(""),
-    alt: z.string().default("Watch video"),
-    width: z.number().min(0).max(100).default(100),
+    fallbackLink: z._default(z.string(), ""),
+    alt: z._default(z.string(), "Watch video"),
+    width: z._default(z.number().check(z.minimum(0), z.maximum(100)), 100),
     /** `auto` (16:9 of the width) or a height in px. */
-    height: z.union([z.literal("auto"), z.number().min(0)]).default("auto"),
-    borderRadius: z.number().min(0).default(0),
+    height: z._default(z.union([z.literal("auto"), z.number().check(z.minimum(0))]), "auto"),
+    borderRadius: nonNegative(0),
     border: borderSchema,
-    align: alignSchema.default("center"),
+    align: z._default(alignSchema, "center"),
     ...commonBlockFields(),
     mobile: mobileOverridesSchema,
   });
