@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import mjml2html from "mjml";
 import { describe, it } from "vitest";
-import type { z } from "zod";
+import type * as z from "zod/mini";
 import type { anchorProps } from "../src/blocks/anchor/index.js";
 import type { buttonProps } from "../src/blocks/button/index.js";
 import type { dividerProps } from "../src/blocks/divider/index.js";
@@ -28,7 +28,7 @@ import type { canvasObjectSchema, columnStyleSchema, rowStyleSchema } from "../s
 
 /** A JSON object of the template tree (rows, columns, components). */
 type Node = Readonly<Record<string, unknown>>;
-type Arb<S extends z.ZodType> = fc.Arbitrary<z.input<S>>;
+type Arb<S extends z.ZodMiniType> = fc.Arbitrary<z.input<S>>;
 
 /** Every key may be left out: the engine fills in the default, as for an editor export. */
 function optional<T>(model: { [K in keyof T]: fc.Arbitrary<T[K]> }): fc.Arbitrary<Partial<T>> {
