@@ -2,7 +2,7 @@
  * One request's bytes → one response envelope and the exit status it implies. Never throws: every
  * failure becomes an error envelope, so the one-shot and --serve loops only move bytes.
  */
-import type * as z from "zod";
+import type * as z from "zod/mini";
 import { RenderError } from "../diagnostics.js";
 import type { RenderLimits } from "../types.js";
 import { decodeRequest } from "./decode.js";

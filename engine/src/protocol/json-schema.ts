@@ -3,14 +3,14 @@
  * executable parses with. Written by engine/scripts/generate-protocol-schema.ts; a test fails when
  * the committed files differ from this output.
  */
-import * as z from "zod";
+import * as z from "zod/mini";
 import { responseSchema } from "./response-schema.js";
 import { renderRequestSchema } from "./schema.js";
 
 export const PROTOCOL_SCHEMA_DIR = "spec/protocol/v1";
 
 export function protocolSchemaFiles(): Record<string, string> {
-  const file = (name: string, schema: z.ZodType, io: "input" | "output", extra: Record<string, unknown> = {}): string => {
+  const file = (name: string, schema: z.ZodMiniType, io: "input" | "output", extra: Record<string, unknown> = {}): string => {
     const json = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "throw" });
     return `${JSON.stringify({ $id: `urn:mailrender:protocol:v1:${name}`, ...json, ...extra }, null, 2)}\n`;
   };

@@ -4,11 +4,11 @@
  * Apart from the request's (schema.ts): the executable never builds these, as it never parses a
  * response, and building zod schemas is a large part of its cold start.
  */
-import * as z from "zod";
+import * as z from "zod/mini";
 import { RENDER_TARGETS } from "../types.js";
 import { PROTOCOL_VERSION } from "./constants.js";
 import { ERROR_CODE_LIST, type ErrorCode } from "./errors.js";
-import { requestId } from "./schema.js";
+import { described, requestId } from "./schema.js";
 
 const versions = {
   engine_version: z.string(),
@@ -16,9 +16,9 @@ const versions = {
 };
 
 const issueSchema = z.strictObject({
-  loc: z.array(z.string()).meta({ description: "Path into the request or the template." }),
+  loc: described(z.array(z.string()), { description: "Path into the request or the template." }),
   msg: z.string(),
-  type: z.string().meta({ description: "Machine-readable kind, e.g. missing, invalid_type, too_deep." }),
+  type: described(z.string(), { description: "Machine-readable kind, e.g. missing, invalid_type, too_deep." }),
 });
 
 const warningSchema = z.strictObject({
@@ -29,11 +29,11 @@ const warningSchema = z.strictObject({
 
 // In wire order: id, ok, the output (whole or as layout + values), then the rest.
 const okHead = {
-  id: requestId.optional().meta({ description: "Present when the request carried one." }),
+  id: described(z.optional(requestId), { description: "Present when the request carried one." }),
   ok: z.literal(true),
 };
 const okTail = {
-  text: z.string().optional().meta({
+  text: described(z.optional(z.string()), {
     description: "With options.plain_text: the plain-text version (visible content in reading order, merge values unescaped, wrapped at 78 columns).",
   }),
   target: z.enum(RENDER_TARGETS),
@@ -44,29 +44,29 @@ const okTail = {
 
 export const okResponseSchema = z.strictObject({
   ...okHead,
-  output: z.string().meta({ description: 'The rendered document (output_format "string", the default).' }),
+  output: described(z.string(), { description: 'The rendered document (output_format "string", the default).' }),
   ...okTail,
 });
 export type OkResponse = z.infer<typeof okResponseSchema>;
 
-export const okLayoutResponseSchema = z
-  .strictObject({
+export const okLayoutResponseSchema = described(
+  z.strictObject({
     ...okHead,
     layout: z.strictObject({
-      id: z.number().int().nonnegative().meta({ description: "Names this layout within this process." }),
-      parts: z
-        .array(z.string())
-        .optional()
-        .meta({ description: "The text around the values; present the first time this process sends the layout, or when the request asked for layout_parts." }),
+      id: described(z.number().check(z.int(), z.nonnegative()), { description: "Names this layout within this process." }),
+      parts: described(z.optional(z.array(z.string())), {
+        description: "The text around the values; present the first time this process sends the layout, or when the request asked for layout_parts.",
+      }),
     }),
-    values: z.array(z.string()).meta({ description: "The recipient's values, escaped for where they land: one fewer than the layout's parts." }),
+    values: described(z.array(z.string()), { description: "The recipient's values, escaped for where they land: one fewer than the layout's parts." }),
     ...okTail,
-  })
-  .meta({ description: 'output_format "layout": the output is layout.parts[0] + values[0] + layout.parts[1] + … + layout.parts[n].' });
+  }),
+  { description: 'output_format "layout": the output is layout.parts[0] + values[0] + layout.parts[1] + … + layout.parts[n].' },
+);
 export type OkLayoutResponse = z.infer<typeof okLayoutResponseSchema>;
 
 export const errorResponseSchema = z.strictObject({
-  id: requestId.optional().meta({ description: "Present when the request carried a readable one." }),
+  id: described(z.optional(requestId), { description: "Present when the request carried a readable one." }),
   ok: z.literal(false),
   error: z.strictObject({
     code: z.enum(ERROR_CODE_LIST),
@@ -77,7 +77,7 @@ export const errorResponseSchema = z.strictObject({
 });
 export type ErrorResponse = z.infer<typeof errorResponseSchema> & { error: { code: ErrorCode } };
 
-export const responseSchema = z.union([okResponseSchema, okLayoutResponseSchema, errorResponseSchema]).meta({
+export const responseSchema = described(z.union([okResponseSchema, okLayoutResponseSchema, errorResponseSchema]), {
   title: "mailrender engine response, protocol v1",
   description: "The envelope written for every request, on success and on failure: one JSON document (one line in --serve mode).",
 });

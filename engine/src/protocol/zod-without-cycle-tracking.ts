@@ -6,7 +6,7 @@
  * was ~9% of a small email's cold render on the release engine. Process-wide zod state, so only
  * the executables set it: the library leaves it to its users, whose own zod shares it.
  */
-import * as z from "zod";
+import * as z from "zod/mini";
 
 z.config({
   memoizer: {

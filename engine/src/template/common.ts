@@ -3,7 +3,7 @@
  * implicit (the editor strips values equal to their defaults), so every field here has one and
  * every object is `prefault({})`: a missing object is parsed as an empty one and filled in.
  */
-import * as z from "zod";
+import * as z from "zod/mini";
 import { CSS_COLOR_NAMES } from "./color-names.js";
 import { cssValuePattern, cssValueProblem } from "./css-values.js";
 import { withJsonSchema } from "./json-schema-hints.js";
@@ -33,8 +33,7 @@ export class CssColorPattern extends LazyRegExp {
 /** CSS colours the targets can all carry: hex (3, 4, 6 or 8 digits), rgb()/rgba(), or a CSS colour name. */
 export const colorSchema = z
   .string()
-  .trim()
-  .regex(new CssColorPattern(), { message: "Expected a CSS colour: #rgb, #rrggbb, #rrggbbaa, rgb(), rgba() or a colour name" });
+  .check(z.trim(), z.regex(new CssColorPattern(), { message: "Expected a CSS colour: #rgb, #rrggbb, #rrggbbaa, rgb(), rgba() or a colour name" }));
 
 /** MJML's validator knows #rgb, #rrggbb, rgb(), rgba() and lower-case names; other hex forms are written as rgba(). */
 export function toMjmlColor(color: string): string {
@@ -79,15 +78,15 @@ function once<A, R>(build: (arg: A) => R): (arg: A) => R {
   };
 }
 
-const px = z.number().min(0);
-const optionalPx = px.optional();
+const px = z.number().check(z.minimum(0));
+const optionalPx = z.optional(px);
 /** A number ≥ 0 (px, or a line height) defaulting to `value`. */
-export const nonNegative = once((value: number) => px.default(value));
+export const nonNegative = once((value: number) => z._default(px, value));
 /** A colour defaulting to `value`. */
-export const defaultedColor = once((value: string) => colorSchema.default(value));
-const optionalColor = colorSchema.optional();
-const falseByDefault = z.boolean().default(false);
-const emptyByDefault = z.string().default("");
+export const defaultedColor = once((value: string) => z._default(colorSchema, value));
+const optionalColor = z.optional(colorSchema);
+export const falseByDefault = z._default(z.boolean(), false);
+export const emptyByDefault = z._default(z.string(), "");
 
 export const VISIBILITY_OPERATORS = [
   "==",
@@ -122,9 +121,12 @@ export type VisibilityOperator = (typeof VISIBILITY_OPERATORS)[number];
 const contextScalar = z.union([z.string(), z.number(), z.boolean()]);
 
 /** Lower-cased, trimmed text, so that `"ANY"`, `" all "` or `"Contains"` read as the editor means them. */
-const caseless = <S extends z.ZodEnum>(schema: S) =>
+const caseless = <T extends z.core.util.EnumLike>(schema: z.ZodMiniEnum<T>) =>
   withJsonSchema(
-    z.preprocess((value) => (typeof value === "string" ? value.trim().toLowerCase() : value), schema),
+    z.pipe(
+      z.transform((value: unknown) => (typeof value === "string" ? value.trim().toLowerCase() : value)),
+      schema,
+    ),
     { pattern: () => oneOfWords(schema.options), trimmed: true },
   );
 
@@ -135,41 +137,45 @@ function oneOfWords(words: readonly (string | number)[]): RegExp {
 
 const OPERATOR_NAMES = [...VISIBILITY_OPERATORS, ...(Object.keys(VISIBILITY_OPERATOR_ALIASES) as Array<keyof typeof VISIBILITY_OPERATOR_ALIASES>)] as const;
 
-export const visibilityRuleSchema = z
-  .object({
+export const visibilityRuleSchema = z.pipe(
+  z.object({
     /** The context key; the editor creates every new rule with an empty one (see `meaninglessRuleReason`). */
     tag: emptyByDefault,
     /** Known names in any case; `written` keeps the spelling for the rule's meaning (below). */
     operator: withJsonSchema(
-      z.string().refine((op) => (OPERATOR_NAMES as readonly string[]).includes(op.trim().toLowerCase()), {
-        message: `Input should be ${OPERATOR_NAMES.map((op) => JSON.stringify(op)).join(", ")} (any case)`,
-        params: { type: "literal_error" },
-      }),
+      z.string().check(
+        z.refine((op) => (OPERATOR_NAMES as readonly string[]).includes(op.trim().toLowerCase()), {
+          message: `Input should be ${OPERATOR_NAMES.map((op) => JSON.stringify(op)).join(", ")} (any case)`,
+          params: { type: "literal_error" },
+        }),
+      ),
       { pattern: () => oneOfWords(OPERATOR_NAMES), trimmed: true },
     ),
-    value: z
-      .union([contextScalar, z.null().transform(() => "")])
-      .optional()
-      .default(""),
-  })
-  .transform((rule) => {
+    value: z._default(z.optional(z.union([contextScalar, z.pipe(z.null(), z.transform(() => ""))])), ""),
+  }),
+  z.transform((rule) => {
     const name = rule.operator.trim().toLowerCase();
     const operator: VisibilityOperator =
       name in VISIBILITY_OPERATOR_ALIASES ? VISIBILITY_OPERATOR_ALIASES[name as keyof typeof VISIBILITY_OPERATOR_ALIASES] : (name as VisibilityOperator);
     // The Maildeno editor and engine compare operator names exactly: one in another case is unknown
     // to them, and an unknown operator is true. Such a rule is read the same way (and warned about).
     return { tag: rule.tag, operator, value: rule.value, ...(rule.operator !== name ? { alwaysTrue: true as const } : {}) };
-  });
+  }),
+);
 
 /** `all` or `any` in any case; only the exact `any` means any, as in the editor and its engine (others are warned about). */
-const matchSchema = withJsonSchema(
-  z.string().refine((m) => ["all", "any"].includes(m.trim().toLowerCase()), { message: 'Input should be "all" or "any"', params: { type: "literal_error" } }),
-  { pattern: () => oneOfWords(["all", "any"]), trimmed: true },
-)
-  .transform((m): "all" | "any" => (m === "any" ? "any" : "all"))
-  .default("all");
+const matchSchema = z._default(
+  z.pipe(
+    withJsonSchema(
+      z.string().check(z.refine((m) => ["all", "any"].includes(m.trim().toLowerCase()), { message: 'Input should be "all" or "any"', params: { type: "literal_error" } })),
+      { pattern: () => oneOfWords(["all", "any"]), trimmed: true },
+    ),
+    z.transform((m: string): "all" | "any" => (m === "any" ? "any" : "all")),
+  ),
+  "all",
+);
 
-const ruleList = z.array(visibilityRuleSchema).default([]);
+const ruleList = z._default(z.array(visibilityRuleSchema), []);
 
 export const visibilityGroupSchema = z.object({
   match: matchSchema,
@@ -177,19 +183,22 @@ export const visibilityGroupSchema = z.object({
 });
 
 /** `true`/`false`, also as the strings `"true"`/`"false"` some exports write. */
-const flagSchema = z.union([z.boolean(), caseless(z.enum(["true", "false"])).transform((v) => v === "true")]);
+const flagSchema = z.union([z.boolean(), z.pipe(caseless(z.enum(["true", "false"])), z.transform((v) => v === "true"))]);
 
 export const visibilitySchema = z.object({
-  enabled: flagSchema.default(false),
+  enabled: z._default(flagSchema, false),
   match: matchSchema,
   rules: ruleList,
-  groups: z.array(visibilityGroupSchema).default([]),
+  groups: z._default(z.array(visibilityGroupSchema), []),
 });
 
 export type Visibility = z.output<typeof visibilitySchema>;
 export type VisibilityRule = z.output<typeof visibilityRuleSchema>;
 
-const allSides = px.transform((all) => ({ top: all, right: all, bottom: all, left: all }));
+const allSides = z.pipe(
+  px,
+  z.transform((all: number) => ({ top: all, right: all, bottom: all, left: all })),
+);
 
 /** Padding and margin: `{top,right,bottom,left}` in px, or one number for all four sides. */
 export const spacingSchema = once((defaults: Spacing) => {
@@ -199,21 +208,22 @@ export const spacingSchema = once((defaults: Spacing) => {
     bottom: nonNegative(defaults.bottom),
     left: nonNegative(defaults.left),
   });
-  return z.union([allSides, sides], { error: "Input should be a number of px or an object {top, right, bottom, left}" }).prefault({});
+  return z.prefault(z.union([allSides, sides], { error: "Input should be a number of px or an object {top, right, bottom, left}" }), {});
 });
 
 export const ZERO_SPACING = { top: 0, right: 0, bottom: 0, left: 0 } as const;
 export type Spacing = { top: number; right: number; bottom: number; left: number };
 
 const borderStyle = z.enum(["solid", "dashed", "dotted", "double", "none"]);
-export const borderSchema = z
-  .object({
+export const borderSchema = z.prefault(
+  z.object({
     width: nonNegative(0),
-    style: borderStyle.default("solid"),
+    style: z._default(borderStyle, "solid"),
     color: defaultedColor("#000000"),
     radius: nonNegative(0),
-  })
-  .prefault({});
+  }),
+  {},
+);
 export type Border = z.output<typeof borderSchema>;
 
 const SIDE = "left|right|top|bottom";
@@ -229,33 +239,41 @@ const DEGREES_WITHOUT_EXPONENT = {
 const gradientStopSchema = z.object({
   color: colorSchema,
   /** Percent along the gradient line; stops without one are spread by CSS. */
-  position: z.number().min(0).max(100).optional(),
+  position: z.optional(z.number().check(z.minimum(0), z.maximum(100))),
 });
 
 /** The editor's shape: `{useGradient, solid, gradient: {type, direction, colors: [{color, position}]}}`. */
 const editorGradientSchema = z.object({
   useGradient: falseByDefault,
   solid: optionalColor,
-  gradient: z
-    .object({
-      type: caseless(z.enum(["linear", "radial"])).default("linear"),
-      direction: withJsonSchema(
-        z.union([z.number().transform((deg) => `${deg}deg`), z.string().trim()]).refine((d) => d === "" || LINEAR_DIRECTION.test(d) || RADIAL_SHAPE.test(d), {
-          message: "Expected a gradient direction: to right, to bottom left, …, an angle such as 45deg, or circle/ellipse for a radial gradient",
-        }),
-        { schema: (pattern) => ({ anyOf: [DEGREES_WITHOUT_EXPONENT, { type: "string", pattern: pattern(directionText(), true) }] }) },
-      ).default("to right"),
-      colors: z.array(gradientStopSchema).default([]),
-    })
-    .prefault({}),
+  gradient: z.prefault(
+    z.object({
+      type: z._default(caseless(z.enum(["linear", "radial"])), "linear"),
+      direction: z._default(
+        withJsonSchema(
+          z
+            .union([z.pipe(z.number(), z.transform((deg: number) => `${deg}deg`)), z.string().check(z.trim())])
+            .check(
+              z.refine((d: string) => d === "" || LINEAR_DIRECTION.test(d) || RADIAL_SHAPE.test(d), {
+                message: "Expected a gradient direction: to right, to bottom left, …, an angle such as 45deg, or circle/ellipse for a radial gradient",
+              }),
+            ),
+          { schema: (pattern) => ({ anyOf: [DEGREES_WITHOUT_EXPONENT, { type: "string", pattern: pattern(directionText(), true) }] }) },
+        ),
+        "to right",
+      ),
+      colors: z._default(z.array(gradientStopSchema), []),
+    }),
+    {},
+  ),
 });
 
 /** The engine's earlier two-colour shape, still read: `{useGradient, from, to, angle}`. */
-const twoColorGradientSchema = z.object({
+const twoColorGradientSchema = z.strictObject({
   useGradient: falseByDefault,
   from: defaultedColor("#ffffff"),
   to: defaultedColor("#000000"),
-  angle: z.number().default(180),
+  angle: z._default(z.number(), 180),
 });
 
 /** A background gradient as the targets write it: the CSS image and the colour shown where gradients are not supported. */
@@ -289,14 +307,20 @@ function editorGradient(g: z.output<typeof editorGradientSchema>): Gradient {
 }
 
 /** Either gradient shape; `null` (the editor's "not set" in mobile overrides) reads as none. */
-export const gradientSchema = z
-  .union([
-    twoColorGradientSchema
-      .strict()
-      .transform((g): Gradient => ({ useGradient: g.useGradient, css: `linear-gradient(${g.angle}deg, ${g.from}, ${g.to})`, fallback: g.from })),
-    editorGradientSchema.transform(editorGradient),
-  ])
-  .prefault({ useGradient: false, gradient: {} });
+export const gradientSchema = z.prefault(
+  z.union([
+    z.pipe(
+      twoColorGradientSchema,
+      z.transform((g: z.output<typeof twoColorGradientSchema>): Gradient => ({
+        useGradient: g.useGradient,
+        css: `linear-gradient(${g.angle}deg, ${g.from}, ${g.to})`,
+        fallback: g.from,
+      })),
+    ),
+    z.pipe(editorGradientSchema, z.transform(editorGradient)),
+  ]),
+  { useGradient: false, gradient: {} },
+);
 
 /** Whether a gradient is switched on and has something to draw. */
 export function activeGradient(g: Gradient | undefined): g is Gradient {
@@ -310,11 +334,7 @@ export function activeGradient(g: Gradient | undefined): g is Gradient {
  * issue naming its field, like a bad colour.
  */
 const LENGTH = String.raw`(?:0|-?(?:\d+\.?\d*|\.\d+)(?:px|%|em|rem|pt|vw|vh))`;
-const cssValue = (pattern: string, message: string) =>
-  z
-    .string()
-    .trim()
-    .regex(new LazyRegExp(`^(?:${pattern})$`, "i"), { message });
+const cssValue = (pattern: string, message: string) => z.string().check(z.trim(), z.regex(new LazyRegExp(`^(?:${pattern})$`, "i"), { message }));
 
 export const backgroundSizeSchema = cssValue(
   `cover|contain|(?:${LENGTH}|auto)(?:\\s+(?:${LENGTH}|auto))?`,
@@ -358,35 +378,37 @@ export const NAMED_FONT_WEIGHTS: Readonly<Record<string, string>> = {
 };
 const CSS_FONT_WEIGHT = "normal|bold|bolder|lighter|[1-9]\\d{0,2}|1000";
 export const fontWeightSchema = z.union([
-  z
-    .string()
-    .trim()
-    .regex(new LazyRegExp(`^(?:${CSS_FONT_WEIGHT}|${Object.keys(NAMED_FONT_WEIGHTS).join("|")})$`, "i"), {
-      message: "Expected a CSS font-weight: normal, bold, bolder, lighter, a name such as medium or semibold, or 1–1000",
-    })
-    .transform((weight) => NAMED_FONT_WEIGHTS[weight.toLowerCase()] ?? weight.toLowerCase()),
-  z.number().int().min(1).max(1000).transform(String),
+  z.pipe(
+    z.string().check(
+      z.trim(),
+      z.regex(new LazyRegExp(`^(?:${CSS_FONT_WEIGHT}|${Object.keys(NAMED_FONT_WEIGHTS).join("|")})$`, "i"), {
+        message: "Expected a CSS font-weight: normal, bold, bolder, lighter, a name such as medium or semibold, or 1–1000",
+      }),
+    ),
+    z.transform((weight: string) => NAMED_FONT_WEIGHTS[weight.toLowerCase()] ?? weight.toLowerCase()),
+  ),
+  z.pipe(z.number().check(z.int(), z.minimum(1), z.maximum(1000)), z.transform(String)),
 ]);
 
 export const backgroundImageFields = {
   backgroundImage: emptyByDefault,
-  backgroundSize: backgroundSizeSchema.default("cover"),
-  backgroundPosition: backgroundPositionSchema.default("center center"),
-  backgroundRepeat: backgroundRepeatSchema.default("no-repeat"),
+  backgroundSize: z._default(backgroundSizeSchema, "cover"),
+  backgroundPosition: z._default(backgroundPositionSchema, "center center"),
+  backgroundRepeat: z._default(backgroundRepeatSchema, "no-repeat"),
 };
 
 export const alignSchema = z.enum(["left", "center", "right"]);
 export type Align = z.output<typeof alignSchema>;
 
-const fontWeightDefault = once((value: string) => fontWeightSchema.default(value));
-const alignDefault = once((value: Align) => alignSchema.default(value));
+const fontWeightDefault = once((value: string) => z._default(fontWeightSchema, value));
+const alignDefault = once((value: Align) => z._default(alignSchema, value));
 /** The typography fields whose default no block changes. */
 const fixedTypography = {
-  fontFamily: fontFamilySchema.default("Arial"),
-  fontStyle: z.enum(["normal", "italic", "oblique"]).default("normal"),
-  letterSpacing: z.number().default(0),
-  textTransform: z.enum(["none", "uppercase", "lowercase", "capitalize"]).default("none"),
-  textDecoration: z.enum(["none", "underline", "line-through", "overline"]).default("none"),
+  fontFamily: z._default(fontFamilySchema, "Arial"),
+  fontStyle: z._default(z.enum(["normal", "italic", "oblique"]), "normal"),
+  letterSpacing: z._default(z.number(), 0),
+  textTransform: z._default(z.enum(["none", "uppercase", "lowercase", "capitalize"]), "none"),
+  textDecoration: z._default(z.enum(["none", "underline", "line-through", "overline"]), "none"),
 };
 
 /** Typography shared by paragraph, heading, list, anchor and menu. */
@@ -428,7 +450,7 @@ export interface Surface {
 }
 
 /** A node's `visibility`: absent means always shown. */
-export const optionalVisibilitySchema = visibilitySchema.optional();
+export const optionalVisibilitySchema = z.optional(visibilitySchema);
 
 /** Props every block carries, whatever its type. */
 export function commonBlockFields(defaults: { padding?: Spacing; margin?: Spacing } = {}) {
@@ -443,7 +465,7 @@ export function commonBlockFields(defaults: { padding?: Spacing; margin?: Spacin
 
 const partialSpacing = z.union([allSides, z.object({ top: optionalPx, right: optionalPx, bottom: optionalPx, left: optionalPx })]);
 export type PartialSpacing = z.output<typeof partialSpacing>;
-const unsetOrPartialSpacing = partialSpacing.nullish();
+const unsetOrPartialSpacing = z.nullish(partialSpacing);
 
 /**
  * Per-breakpoint overrides, applied by the mobile media query: a partial of the block's style values
@@ -451,35 +473,42 @@ const unsetOrPartialSpacing = partialSpacing.nullish();
  * `color`, …) and the editor's object values: `padding`, `margin`, `border` and `backgroundGradient`.
  */
 const cssOverrideString = withJsonSchema(
-  z.string().superRefine((value, ctx) => {
-    const problem = cssValueProblem(value);
-    if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem, input: value });
-  }),
+  z.string().check(
+    z.superRefine((value: string, ctx) => {
+      const problem = cssValueProblem(value);
+      if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem, input: value });
+    }),
+  ),
   { pattern: cssValuePattern },
 );
-export const mobileOverridesSchema = z
-  .object({
-    padding: unsetOrPartialSpacing,
-    margin: unsetOrPartialSpacing,
-    border: z
-      .object({
-        width: optionalPx,
-        style: borderStyle.optional(),
-        color: optionalColor,
-        radius: optionalPx,
-      })
-      .nullish(),
-    backgroundGradient: gradientSchema.nullish(),
-    fontWeight: fontWeightSchema.nullish(),
-  })
-  // Typed as unknown so the named object keys above fit the index signature of the published .d.ts
-  // (a consumer type-checking our declarations would fail otherwise); the values are still validated.
-  .catchall(z.union([cssOverrideString, z.number(), z.boolean(), z.null()]) as unknown as z.ZodType<unknown>)
-  .nullable()
-  .optional()
-  .transform((value) => {
+export const mobileOverridesSchema = z.pipe(
+  z.optional(
+    z.nullable(
+      z.catchall(
+        z.object({
+          padding: unsetOrPartialSpacing,
+          margin: unsetOrPartialSpacing,
+          border: z.nullish(
+            z.object({
+              width: optionalPx,
+              style: z.optional(borderStyle),
+              color: optionalColor,
+              radius: optionalPx,
+            }),
+          ),
+          backgroundGradient: z.nullish(gradientSchema),
+          fontWeight: z.nullish(fontWeightSchema),
+        }),
+        // Typed as unknown so the named object keys above fit the index signature of the published .d.ts
+        // (a consumer type-checking our declarations would fail otherwise); the values are still validated.
+        z.union([cssOverrideString, z.number(), z.boolean(), z.null()]) as unknown as z.ZodMiniType<unknown>,
+      ),
+    ),
+  ),
+  z.transform((value: Record<string, unknown> | null | undefined) => {
     const set: MobileOverrides = {};
     for (const [key, v] of Object.entries(value ?? {})) if (v !== null && v !== undefined) set[key] = v as MobileOverrides[string];
     return set;
-  });
+  }),
+);
 export type MobileOverrides = Record<string, string | number | boolean | PartialSpacing | Partial<Border> | Gradient>;

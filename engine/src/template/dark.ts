@@ -4,10 +4,13 @@
  * missing or `null` key keeps the light colour. Values are colours exactly as the light ones are
  * (merge tags included: never).
  */
-import * as z from "zod";
+import * as z from "zod/mini";
 import { colorSchema } from "./common.js";
 
-export const darkColorSchema = colorSchema.nullish().transform((value) => value ?? undefined);
+export const darkColorSchema = z.pipe(
+  z.nullish(colorSchema),
+  z.transform((value: string | null | undefined) => value ?? undefined),
+);
 
 const ALL_KEYS = {
   /** The page around the content (canvas only). */
@@ -24,10 +27,11 @@ type Key = keyof typeof ALL_KEYS;
 
 function darkSchema<K extends Key>(...keys: K[]) {
   const shape = Object.fromEntries(keys.map((key) => [key, ALL_KEYS[key]])) as Pick<typeof ALL_KEYS, K>;
-  return z
-    .object(shape)
-    .nullish()
-    .transform((value) => value ?? undefined);
+  const colors = z.object(shape);
+  return z.pipe(
+    z.nullish(colors),
+    z.transform((value: z.output<typeof colors> | null | undefined) => value ?? undefined),
+  );
 }
 
 export const canvasDarkSchema = darkSchema("bodyBackgroundColor", "backgroundColor", "color", "linkColor");

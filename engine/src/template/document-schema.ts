@@ -5,7 +5,7 @@
  * nodes itself so that every issue carries an exact path and unknown block types are only warnings;
  * the published schema describes the blocks this engine version knows.
  */
-import * as z from "zod";
+import * as z from "zod/mini";
 import { BLOCK_TYPES, BLOCKS } from "../blocks/registry.js";
 import { colorSchema, gradientSchema, mobileOverridesSchema, visibilityRuleSchema, visibilitySchema } from "./common.js";
 import { darkColorSchema } from "./dark.js";
@@ -19,7 +19,7 @@ const pascal = (type: string) => type[0]!.toUpperCase() + type.slice(1);
  * (the server's OpenAPI, for one).
  */
 export const templateSchemaNames = z.registry<{ id: string }>();
-function named<S extends z.ZodType>(schema: S, id: string): S {
+function named<S extends z.ZodMiniType>(schema: S, id: string): S {
   templateSchemaNames.add(schema, { id });
   return schema;
 }
@@ -38,7 +38,7 @@ const componentSchemas = BLOCK_TYPES.map((type) =>
     id: idSchema,
     type: z.literal("component"),
     componentType: z.literal(type),
-    props: propsSchemas[type]!.optional(),
+    props: z.optional(propsSchemas[type]!),
   }),
 );
 
@@ -47,12 +47,12 @@ const legacyComponentSchemas = BLOCK_TYPES.map((type) =>
   z.object({
     id: idSchema,
     type: z.literal(type),
-    props: propsSchemas[type]!.optional(),
+    props: z.optional(propsSchemas[type]!),
   }),
 );
 
 export const rowSpacerNodeSchema = named(
-  rowSpacerSchema.extend({
+  z.extend(rowSpacerSchema, {
     id: idSchema,
     type: z.literal("row-spacer"),
     height: z.number(),
@@ -61,23 +61,23 @@ export const rowSpacerNodeSchema = named(
 );
 
 export const columnNodeSchema = named(
-  columnStyleSchema.extend({
+  z.extend(columnStyleSchema, {
     id: idSchema,
     get children() {
-      return z.array(columnChildSchema).optional();
+      return z.optional(z.array(columnChildSchema));
     },
     /** Legacy name of `children`. */
     get components() {
-      return z.array(columnChildSchema).optional();
+      return z.optional(z.array(columnChildSchema));
     },
   }),
   "Column",
 );
 
 export const rowNodeSchema = named(
-  rowStyleSchema.extend({
+  z.extend(rowStyleSchema, {
     id: idSchema,
-    type: z.literal("row").optional(),
+    type: z.optional(z.literal("row")),
     get columns() {
       return z.array(columnNodeSchema);
     },
@@ -85,9 +85,9 @@ export const rowNodeSchema = named(
   "Row",
 );
 
-export const columnChildSchema: z.ZodType = z.union([...componentSchemas, ...legacyComponentSchemas, rowNodeSchema, rowSpacerNodeSchema]);
+export const columnChildSchema: z.ZodMiniType = z.union([...componentSchemas, ...legacyComponentSchemas, rowNodeSchema, rowSpacerNodeSchema]);
 
-export const templateDocumentSchema = documentHeaderSchema.extend({
+export const templateDocumentSchema = z.extend(documentHeaderSchema, {
   rows: z.array(z.union([rowNodeSchema, rowSpacerNodeSchema])),
 });
 

@@ -1,10 +1,10 @@
 /** Zod issues in the `{loc, msg, type}` shape (FastAPI/pydantic types), with a path prefix. */
-import type * as z from "zod";
+import type * as z from "zod/mini";
 import type { ValidationIssue } from "../diagnostics.js";
 
 type Path = readonly PropertyKey[];
 
-export function toValidationIssues(error: z.ZodError, prefix: Path): ValidationIssue[] {
+export function toValidationIssues(error: z.core.$ZodError, prefix: Path): ValidationIssue[] {
   return error.issues.flatMap((issue) => convert(issue, prefix));
 }
 

@@ -3,7 +3,7 @@
  * component/column shapes, checks nesting, and collects every problem (not the first) as issues
  * whose `loc` is the path into the document.
  */
-import type * as z from "zod";
+import type * as z from "zod/mini";
 import { BLOCKS, type BlockType, isBlockType } from "../blocks/registry.js";
 import { isUnsafeAuthorUrl } from "../data/escape.js";
 import { meaninglessRuleReason } from "../data/visibility.js";
@@ -35,7 +35,7 @@ class Reader {
   /** `jitless`: zod's per-parse option (src/runtime.ts). */
   constructor(private readonly jitless: boolean) {}
 
-  parse<S extends z.ZodType>(schema: S, value: unknown, path: Path): z.output<S> | undefined {
+  parse<S extends z.ZodMiniType>(schema: S, value: unknown, path: Path): z.output<S> | undefined {
     const result = schema.safeParse(value, { reportInput: true, jitless: this.jitless });
     if (result.success) return result.data;
     this.issues.push(...toValidationIssues(result.error, path));
@@ -218,7 +218,7 @@ class Reader {
       return undefined;
     }
     const propsRaw = raw["props"] ?? {};
-    const props = this.parse(BLOCKS[blockType].props as z.ZodType, propsRaw, [...path, "props"]) as { visibility?: Visibility } | undefined;
+    const props = this.parse(BLOCKS[blockType].props as z.ZodMiniType, propsRaw, [...path, "props"]) as { visibility?: Visibility } | undefined;
     if (!props) return undefined;
     for (const field of CONTENT_HTML_PROPS[blockType] ?? []) this.contentWarning((props as Json)[field], [...path, "props", field]);
     this.refuseUnsafeUrls(props as Json, [...path, "props"]);

@@ -3,7 +3,7 @@
  * defaults. Block props live with each block (`blocks/<type>/`). `document-schema.ts` assembles all
  * of it into the schema that describes a whole document (and generates the published JSON Schema).
  */
-import * as z from "zod";
+import * as z from "zod/mini";
 import {
   backgroundImageFields,
   borderSchema,
@@ -21,7 +21,7 @@ export const SUPPORTED_SCHEMA_MAJOR = 1;
 export const MAX_NESTING_DEPTH = 5;
 
 export const canvasObjectSchema = z.object({
-  width: z.number().min(100).max(2000).default(600),
+  width: z._default(z.number().check(z.minimum(100), z.maximum(2000)), 600),
   backgroundColor: defaultedColor("#ffffff"),
   bodyBackgroundColor: defaultedColor("#f9fafb"),
   bodyBackgroundImage: backgroundImageFields.backgroundImage,
@@ -29,12 +29,9 @@ export const canvasObjectSchema = z.object({
   bodyBackgroundPosition: backgroundImageFields.backgroundPosition,
   bodyBackgroundRepeat: backgroundImageFields.backgroundRepeat,
   padding: spacingSchema(ZERO_SPACING),
-  preheaderText: z.string().default("View this email in your browser"),
-  language: z
-    .string()
-    .regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, { message: "Expected a language tag such as en-US" })
-    .default("en-US"),
-  mobileBreakpoint: z.number().min(200).max(2000).default(600),
+  preheaderText: z._default(z.string(), "View this email in your browser"),
+  language: z._default(z.string().check(z.regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, { message: "Expected a language tag such as en-US" })), "en-US"),
+  mobileBreakpoint: z._default(z.number().check(z.minimum(200), z.maximum(2000)), 600),
   /** Dark-mode colours of the page, the content and its default text and links (`template/dark.ts`). */
   dark: canvasDarkSchema,
 });
@@ -42,7 +39,7 @@ export type Canvas = z.output<typeof canvasObjectSchema>;
 
 /** Style fields of a row (everything but its structure). */
 export const rowStyleSchema = z.object({
-  name: z.string().optional(),
+  name: z.optional(z.string()),
   backgroundColor: defaultedColor("#ffffff"),
   backgroundGradient: gradientSchema,
   ...backgroundImageFields,
@@ -52,14 +49,14 @@ export const rowStyleSchema = z.object({
   /** Space between columns, px. */
   gap: nonNegative(12),
   /** Columns stack under the mobile breakpoint. */
-  mobileStack: z.boolean().default(true),
+  mobileStack: z._default(z.boolean(), true),
   dark: boxDarkSchema,
   visibility: optionalVisibilitySchema,
 });
 export type RowStyle = z.output<typeof rowStyleSchema>;
 
 export const rowSpacerSchema = z.object({
-  height: z.number().optional(),
+  height: z.optional(z.number()),
   backgroundColor: defaultedColor("transparent"),
   backgroundGradient: gradientSchema,
   dark: surfaceDarkSchema,
@@ -68,31 +65,31 @@ export const rowSpacerSchema = z.object({
 
 export const columnStyleSchema = z.object({
   /** Percentage of the row. Missing widths share what the others leave. */
-  width: z.number().min(0).max(100).optional(),
+  width: z.optional(z.number().check(z.minimum(0), z.maximum(100))),
   backgroundColor: defaultedColor("transparent"),
   ...backgroundImageFields,
   padding: spacingSchema(ZERO_SPACING),
   border: borderSchema,
-  verticalAlign: z.enum(["top", "middle", "bottom"]).default("top"),
+  verticalAlign: z._default(z.enum(["top", "middle", "bottom"]), "top"),
   dark: boxDarkSchema,
-  props: z.object({ visibility: optionalVisibilitySchema }).prefault({}),
+  props: z.prefault(z.object({ visibility: optionalVisibilitySchema }), {}),
 });
 export type ColumnStyle = z.output<typeof columnStyleSchema>;
 
-export const idSchema = z.union([z.string(), z.number().transform(String)]).optional();
+export const idSchema = z.optional(z.union([z.string(), z.pipe(z.number(), z.transform(String))]));
 
 export const schemaVersionSchema = withJsonSchema(
-  z
-    .string({ message: 'Expected a string such as "1.0"' })
-    .regex(/^\d+\.\d+$/, { message: 'Expected "major.minor", such as "1.0"' })
-    .refine((v) => Number(v.split(".")[0]) <= SUPPORTED_SCHEMA_MAJOR, {
+  z.string({ message: 'Expected a string such as "1.0"' }).check(
+    z.regex(/^\d+\.\d+$/, { message: 'Expected "major.minor", such as "1.0"' }),
+    z.refine((v: string) => Number(v.split(".")[0]) <= SUPPORTED_SCHEMA_MAJOR, {
       message: `Unsupported schema_version: this engine reads major version ${SUPPORTED_SCHEMA_MAJOR}`,
     }),
+  ),
   { pattern: () => new RegExp(`^0*[0-${SUPPORTED_SCHEMA_MAJOR}]\\.\\d+$`) },
 );
 
 export const documentHeaderSchema = z.object({
-  template_id: z.union([z.string().min(1), z.number().transform(String)]),
+  template_id: z.union([z.string().check(z.minLength(1)), z.pipe(z.number(), z.transform(String))]),
   template_name: z.string(),
   canvas: canvasObjectSchema,
   rows: z.array(z.unknown()),
