@@ -6,7 +6,6 @@
  * the function a launched binary runs. Everything that reads the process (argv, env, stdio) must
  * therefore happen inside `start`, never at module load.
  */
-import "./protocol/zod-without-cycle-tracking.js";
 import fs from "node:fs";
 import v8 from "node:v8";
 import { guardConsole } from "./protocol/console-guard.js";

@@ -12,19 +12,10 @@ export interface EngineRuntime {
    * if the warm-up hashed), adds ~7 ms to every launch (engine/README.md).
    */
   readonly cacheRenders: boolean;
-  /**
-   * zod's per-parse `jitless` option. zod's fast path compiles each object schema's parser with
-   * `new Function` on first use: that pays off in a process that parses many times (~10% of a
-   * `--serve` round trip) and is a loss in one that renders once, which runs the generated code
-   * cold, once (~1.8 ms of a cold render, measured). A per-parse option, not zod's global config,
-   * because the global is read when a schema is built (for the Node binary, while its startup
-   * snapshot is made).
-   */
-  readonly jitless: boolean;
 }
 
-/** The library's and a long-lived `--serve` process's choices: many renders, cached and compiled. */
-export const LIBRARY_RUNTIME: EngineRuntime = Object.freeze({ cacheRenders: true, jitless: false });
+/** The library's and a long-lived `--serve` process's choices: many renders, cached. */
+export const LIBRARY_RUNTIME: EngineRuntime = Object.freeze({ cacheRenders: true });
 
 /** A process that renders once (the executable's one-shot mode and human commands). */
-export const ONE_RENDER_RUNTIME: EngineRuntime = Object.freeze({ cacheRenders: false, jitless: true });
+export const ONE_RENDER_RUNTIME: EngineRuntime = Object.freeze({ cacheRenders: false });

@@ -2,7 +2,6 @@
  * Entry of the QuickJS build of mailrender-engine: the same protocol code as the Node build
  * (src/protocol/main.ts), over QuickJS's file descriptors instead of Node's streams.
  */
-import "../../src/protocol/zod-without-cycle-tracking.js";
 import * as os from "qjs:os";
 import * as std from "qjs:std";
 import { guardConsole } from "../../src/protocol/console-guard.js";

@@ -37,7 +37,7 @@ export function createHandler(deps: HandlerDeps): Handler {
     try {
       const raw = decodeRequest(bytes);
       id = readableId(raw);
-      const request = parseRequest(raw, deps.engine.runtime.jitless);
+      const request = parseRequest(raw);
       // zod hands `template` through by reference: a kept template keeps its identity across requests.
       const limits = { maxNodes: request.options?.max_nodes, maxOutputBytes: request.options?.max_output_bytes };
       const template = resolveTemplate(request, bytes.byteLength, deps, limits);
@@ -67,11 +67,11 @@ function layoutOf(result: EngineRender): { layout: object; parts: readonly strin
   return result.layout?.() ?? { layout: {}, parts: [result.output], values: [] };
 }
 
-function parseRequest(raw: unknown, jitless: boolean): RenderRequest {
+function parseRequest(raw: unknown): RenderRequest {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     throw new ProtocolError("BAD_REQUEST", "The request must be a JSON object", [{ loc: [], msg: "Expected an object", type: "invalid_type" }]);
   }
-  const parsed = renderRequestSchema.safeParse(raw, { jitless });
+  const parsed = renderRequestSchema.safeParse(raw);
   if (!parsed.success) {
     const issues = parsed.error.issues.flatMap(toIssues);
     throw new ProtocolError("BAD_REQUEST", `The request is malformed: ${summarise(issues)}`, issues);

@@ -51,10 +51,10 @@ function jsonText(json: unknown): string {
 }
 
 /** Parses a template within the node limit; over it, a RenderError before any parsing. */
-function parseWithin(json: unknown, maxNodes: number, runtime: EngineRuntime): ParsedTemplate {
+function parseWithin(json: unknown, maxNodes: number): ParsedTemplate {
   const { count, over } = countNodes(json, maxNodes);
   if (over !== undefined) throw tooManyNodes(over, maxNodes);
-  return { result: parseTemplate(json, runtime), nodes: count };
+  return { result: parseTemplate(json), nodes: count };
 }
 
 /**
@@ -63,14 +63,14 @@ function parseWithin(json: unknown, maxNodes: number, runtime: EngineRuntime): P
  */
 function parseCached(json: unknown, maxNodes: number, runtime: EngineRuntime): { result: ParseResult; key: string } {
   // Off only in the binary's one-shot mode, whose template comes from JSON.parse: no jsonText check needed.
-  if (!runtime.cacheRenders) return { result: parseWithin(json, maxNodes, runtime).result, key: "" };
+  if (!runtime.cacheRenders) return { result: parseWithin(json, maxNodes).result, key: "" };
   // Too many rows alone: refused before the document is hashed (a 600 KB one takes milliseconds).
   const rows = (json as { rows?: unknown } | null)?.rows;
-  if (Array.isArray(rows) && rows.length > maxNodes) parseWithin(json, maxNodes, runtime);
+  if (Array.isArray(rows) && rows.length > maxNodes) parseWithin(json, maxNodes);
   const key = sha1Base64(jsonText(json));
   let parsed = parsedTemplates.get(key);
   if (parsed === undefined || parsed.nodes > maxNodes) {
-    parsed = parseWithin(json, maxNodes, runtime);
+    parsed = parseWithin(json, maxNodes);
     parsedTemplates.set(key, parsed);
   }
   return { result: parsed.result, key };

@@ -151,7 +151,18 @@ export const visibilityRuleSchema = z.pipe(
       ),
       { pattern: () => oneOfWords(OPERATOR_NAMES), trimmed: true },
     ),
-    value: z._default(z.optional(z.union([contextScalar, z.pipe(z.null(), z.transform(() => ""))])), ""),
+    value: z._default(
+      z.optional(
+        z.union([
+          contextScalar,
+          z.pipe(
+            z.null(),
+            z.transform(() => ""),
+          ),
+        ]),
+      ),
+      "",
+    ),
   }),
   z.transform((rule) => {
     const name = rule.operator.trim().toLowerCase();
@@ -167,7 +178,11 @@ export const visibilityRuleSchema = z.pipe(
 const matchSchema = z._default(
   z.pipe(
     withJsonSchema(
-      z.string().check(z.refine((m) => ["all", "any"].includes(m.trim().toLowerCase()), { message: 'Input should be "all" or "any"', params: { type: "literal_error" } })),
+      z
+        .string()
+        .check(
+          z.refine((m) => ["all", "any"].includes(m.trim().toLowerCase()), { message: 'Input should be "all" or "any"', params: { type: "literal_error" } }),
+        ),
       { pattern: () => oneOfWords(["all", "any"]), trimmed: true },
     ),
     z.transform((m: string): "all" | "any" => (m === "any" ? "any" : "all")),
@@ -183,7 +198,13 @@ export const visibilityGroupSchema = z.object({
 });
 
 /** `true`/`false`, also as the strings `"true"`/`"false"` some exports write. */
-const flagSchema = z.union([z.boolean(), z.pipe(caseless(z.enum(["true", "false"])), z.transform((v) => v === "true"))]);
+const flagSchema = z.union([
+  z.boolean(),
+  z.pipe(
+    caseless(z.enum(["true", "false"])),
+    z.transform((v) => v === "true"),
+  ),
+]);
 
 export const visibilitySchema = z.object({
   enabled: z._default(flagSchema, false),
@@ -252,7 +273,13 @@ const editorGradientSchema = z.object({
       direction: z._default(
         withJsonSchema(
           z
-            .union([z.pipe(z.number(), z.transform((deg: number) => `${deg}deg`)), z.string().check(z.trim())])
+            .union([
+              z.pipe(
+                z.number(),
+                z.transform((deg: number) => `${deg}deg`),
+              ),
+              z.string().check(z.trim()),
+            ])
             .check(
               z.refine((d: string) => d === "" || LINEAR_DIRECTION.test(d) || RADIAL_SHAPE.test(d), {
                 message: "Expected a gradient direction: to right, to bottom left, …, an angle such as 45deg, or circle/ellipse for a radial gradient",
@@ -311,11 +338,13 @@ export const gradientSchema = z.prefault(
   z.union([
     z.pipe(
       twoColorGradientSchema,
-      z.transform((g: z.output<typeof twoColorGradientSchema>): Gradient => ({
-        useGradient: g.useGradient,
-        css: `linear-gradient(${g.angle}deg, ${g.from}, ${g.to})`,
-        fallback: g.from,
-      })),
+      z.transform(
+        (g: z.output<typeof twoColorGradientSchema>): Gradient => ({
+          useGradient: g.useGradient,
+          css: `linear-gradient(${g.angle}deg, ${g.from}, ${g.to})`,
+          fallback: g.from,
+        }),
+      ),
     ),
     z.pipe(editorGradientSchema, z.transform(editorGradient)),
   ]),

@@ -4,7 +4,7 @@
  * (`json-schema.ts`) refuses a refinement without a hint, so none is lost silently. Nothing is built
  * at load: a pattern is made only when the JSON Schema is generated.
  */
-import type * as z from "zod";
+import type * as z from "zod/mini";
 
 export type JsonSchemaHint =
   /** A string matching `pattern` (its flags honoured); `trimmed`: after leading and trailing white space is removed. */

@@ -10,7 +10,7 @@
  * - the structure as the reader (`parse.ts`) walks it: rows nest at most `MAX_NESTING_DEPTH` deep,
  *   a missing or null list reads as empty, block types this version does not know are accepted.
  */
-import * as z from "zod";
+import * as z from "zod/mini";
 import { BLOCK_TYPES } from "../blocks/registry.js";
 import { templateDocumentSchema, templateSchemaNames } from "./document-schema.js";
 import { jsonSchemaHints } from "./json-schema-hints.js";

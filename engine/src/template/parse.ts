@@ -32,11 +32,8 @@ class Reader {
   readonly warnings: RenderWarning[] = [];
   readonly conditions: Condition[] = [];
 
-  /** `jitless`: zod's per-parse option (src/runtime.ts). */
-  constructor(private readonly jitless: boolean) {}
-
   parse<S extends z.ZodMiniType>(schema: S, value: unknown, path: Path): z.output<S> | undefined {
-    const result = schema.safeParse(value, { reportInput: true, jitless: this.jitless });
+    const result = schema.safeParse(value, { reportInput: true });
     if (result.success) return result.data;
     this.issues.push(...toValidationIssues(result.error, path));
     return undefined;
@@ -256,8 +253,8 @@ function idOf(raw: Json, path: Path): string {
   return typeof id === "string" || typeof id === "number" ? String(id) : path.join(".");
 }
 
-export function parseTemplate(json: unknown, options: { readonly jitless: boolean } = { jitless: false }): ParseResult {
-  const reader = new Reader(options.jitless);
+export function parseTemplate(json: unknown): ParseResult {
+  const reader = new Reader();
   if (!isObject(json)) {
     reader.issue([], "Input should be a valid object", "model_type");
     return { template: undefined, issues: reader.issues, warnings: reader.warnings };
