@@ -8,6 +8,7 @@ import { CSS_COLOR_NAMES } from "./color-names.js";
 import { cssValuePattern, cssValueProblem } from "./css-values.js";
 import { withJsonSchema } from "./json-schema-hints.js";
 import { LazyRegExp } from "./lazy-regexp.js";
+import { once } from "./once.js";
 
 const HEX_OR_FUNCTIONAL_COLOR = String.raw`#[0-9a-fA-F]{3,4}|#[0-9a-fA-F]{6}|#[0-9a-fA-F]{8}|rgba?\(\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}\s*(?:,\s*(?:0|1|0?\.\d+)\s*)?\)`;
 const HEX_OR_FUNCTIONAL_COLOR_RE = new LazyRegExp(`^(?:${HEX_OR_FUNCTIONAL_COLOR})$`, "i");
@@ -63,20 +64,6 @@ function functionalColor(channels: string[]): string {
  * on its first parse zod works out an object's keys and walks its children for cycles. A schema
  * used in several places is built once, one per distinct default.
  */
-
-/** `build`, called once per distinct argument (compared as JSON). */
-function once<A, R>(build: (arg: A) => R): (arg: A) => R {
-  const built = new Map<string, R>();
-  return (arg) => {
-    const key = JSON.stringify(arg);
-    let schema = built.get(key);
-    if (schema === undefined) {
-      schema = build(arg);
-      built.set(key, schema);
-    }
-    return schema;
-  };
-}
 
 const px = z.number().check(z.minimum(0));
 const optionalPx = z.optional(px);

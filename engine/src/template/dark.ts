@@ -6,6 +6,7 @@
  */
 import * as z from "zod/mini";
 import { colorSchema } from "./common.js";
+import { once } from "./once.js";
 
 export const darkColorSchema = z.pipe(
   z.nullish(colorSchema),
@@ -25,22 +26,27 @@ const ALL_KEYS = {
 
 type Key = keyof typeof ALL_KEYS;
 
-function darkSchema<K extends Key>(...keys: K[]) {
-  const shape = Object.fromEntries(keys.map((key) => [key, ALL_KEYS[key]])) as Pick<typeof ALL_KEYS, K>;
-  const colors = z.object(shape);
+function darkSchema<K extends Key>(keys: readonly K[]) {
+  const colors = z.object(Object.fromEntries(keys.map((key) => [key, ALL_KEYS[key]])) as Pick<typeof ALL_KEYS, K>);
   return z.pipe(
     z.nullish(colors),
     z.transform((value: z.output<typeof colors> | null | undefined) => value ?? undefined),
   );
 }
+const sharedDarkSchema = once((keys: readonly Key[]) => darkSchema(keys));
 
-export const canvasDarkSchema = darkSchema("bodyBackgroundColor", "backgroundColor", "color", "linkColor");
-export const boxDarkSchema = darkSchema("backgroundColor", "borderColor");
-export const surfaceDarkSchema = darkSchema("backgroundColor");
-export const richTextDarkSchema = darkSchema("color", "backgroundColor", "linkColor");
-export const textDarkSchema = darkSchema("color", "backgroundColor");
-export const linkDarkSchema = darkSchema("color");
-export const buttonDarkSchema = darkSchema("color", "backgroundColor", "borderColor");
+/** The `dark` object of a node with these keys: built on first use, once (a template uses a few block types). */
+function darkSchemaOf<K extends Key>(...keys: K[]): () => ReturnType<typeof darkSchema<K>> {
+  return () => sharedDarkSchema(keys) as ReturnType<typeof darkSchema<K>>;
+}
+
+export const canvasDarkSchema = darkSchemaOf("bodyBackgroundColor", "backgroundColor", "color", "linkColor");
+export const boxDarkSchema = darkSchemaOf("backgroundColor", "borderColor");
+export const surfaceDarkSchema = darkSchemaOf("backgroundColor");
+export const richTextDarkSchema = darkSchemaOf("color", "backgroundColor", "linkColor");
+export const textDarkSchema = darkSchemaOf("color", "backgroundColor");
+export const linkDarkSchema = darkSchemaOf("color");
+export const buttonDarkSchema = darkSchemaOf("color", "backgroundColor", "borderColor");
 
 /** Every dark colour a node can carry (each node's schema picks its keys). */
 export type DarkColors = { readonly [K in Key]?: string | undefined };

@@ -33,7 +33,7 @@ export const canvasObjectSchema = z.object({
   language: z._default(z.string().check(z.regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, { message: "Expected a language tag such as en-US" })), "en-US"),
   mobileBreakpoint: z._default(z.number().check(z.minimum(200), z.maximum(2000)), 600),
   /** Dark-mode colours of the page, the content and its default text and links (`template/dark.ts`). */
-  dark: canvasDarkSchema,
+  dark: canvasDarkSchema(),
 });
 export type Canvas = z.output<typeof canvasObjectSchema>;
 
@@ -50,7 +50,7 @@ export const rowStyleSchema = z.object({
   gap: nonNegative(12),
   /** Columns stack under the mobile breakpoint. */
   mobileStack: z._default(z.boolean(), true),
-  dark: boxDarkSchema,
+  dark: boxDarkSchema(),
   visibility: optionalVisibilitySchema,
 });
 export type RowStyle = z.output<typeof rowStyleSchema>;
@@ -59,7 +59,7 @@ export const rowSpacerSchema = z.object({
   height: z.optional(z.number()),
   backgroundColor: defaultedColor("transparent"),
   backgroundGradient: gradientSchema,
-  dark: surfaceDarkSchema,
+  dark: surfaceDarkSchema(),
   visibility: optionalVisibilitySchema,
 });
 
@@ -71,7 +71,7 @@ export const columnStyleSchema = z.object({
   padding: spacingSchema(ZERO_SPACING),
   border: borderSchema,
   verticalAlign: z._default(z.enum(["top", "middle", "bottom"]), "top"),
-  dark: boxDarkSchema,
+  dark: boxDarkSchema(),
   props: z.prefault(z.object({ visibility: optionalVisibilitySchema }), {}),
 });
 export type ColumnStyle = z.output<typeof columnStyleSchema>;

@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { cssText, jsxStyle, spacing } from "../../render/style.js";
-import { commonBlockFields, defaultedColor, mobileOverridesSchema, typographyFields } from "../../template/common.js";
+import { commonBlockFields, defaultedColor, emptyByDefault, mobileOverridesSchema, typographyFields } from "../../template/common.js";
 import { linkDarkSchema } from "../../template/dark.js";
 import { defineBlock } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, mjmlTypography, paddingDeclaration, typographyDeclarations } from "../shared.js";
@@ -8,13 +8,13 @@ import { addSpacing, attrs, htmlClass, jsxClass, mjmlTypography, paddingDeclarat
 export const anchorProps = () =>
   z.object({
     text: z._default(z.string(), "Click here"),
-    link: z._default(z.string(), ""),
+    link: emptyByDefault,
     ...typographyFields(),
     color: defaultedColor("#007bff"),
     textDecoration: z._default(z.enum(["none", "underline", "line-through", "overline"]), "underline"),
     ...commonBlockFields(),
     mobile: mobileOverridesSchema,
-    dark: linkDarkSchema,
+    dark: linkDarkSchema(),
   });
 
 export const anchor = defineBlock({

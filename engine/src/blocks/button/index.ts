@@ -7,6 +7,8 @@ import {
   borderSchema,
   commonBlockFields,
   defaultedColor,
+  emptyByDefault,
+  falseByDefault,
   fontFamilySchema,
   fontWeightSchema,
   gradientSchema,
@@ -21,7 +23,7 @@ import { attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
 export const buttonProps = () =>
   z.object({
     text: z._default(z.string(), "Click Me"),
-    link: z._default(z.string(), ""),
+    link: emptyByDefault,
     backgroundColor: defaultedColor("#007bff"),
     backgroundGradient: gradientSchema,
     color: defaultedColor("#fafafa"),
@@ -34,16 +36,16 @@ export const buttonProps = () =>
     border: borderSchema,
     align: z._default(alignSchema, "center"),
     /** Full-width button instead of fitting its text. */
-    fullWidth: z._default(z.boolean(), false),
-    icon: z._default(z.string(), ""),
-    iconAlt: z._default(z.string(), ""),
+    fullWidth: falseByDefault,
+    icon: emptyByDefault,
+    iconAlt: emptyByDefault,
     iconPosition: z._default(z.enum(["before", "after"]), "before"),
     iconSize: nonNegative(20),
     iconGap: nonNegative(8),
     // A button's `padding` is the space inside it; `margin` is the space around it.
     ...commonBlockFields({ padding: { top: 12, right: 24, bottom: 12, left: 24 } }),
     mobile: mobileOverridesSchema,
-    dark: buttonDarkSchema,
+    dark: buttonDarkSchema(),
   });
 type ButtonProps = z.output<ReturnType<typeof buttonProps>>;
 

@@ -25,7 +25,7 @@ export const dividerProps = () =>
     align: z._default(alignSchema, "center"),
     ...commonBlockFields({ margin: { top: 20, right: 0, bottom: 20, left: 0 }, padding: { top: 5, right: 0, bottom: 5, left: 0 } }),
     mobile: mobileOverridesSchema,
-    dark: surfaceDarkSchema,
+    dark: surfaceDarkSchema(),
   });
 
 type DividerProps = z.output<ReturnType<typeof dividerProps>>;

@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import { contentToJsx, contentToMarkup } from "../../render/content.js";
 import { cssText, jsxStyle, spacing } from "../../render/style.js";
-import { commonBlockFields, mobileOverridesSchema, surfaceFields, typographyFields } from "../../template/common.js";
+import { commonBlockFields, emptyByDefault, mobileOverridesSchema, surfaceFields, typographyFields } from "../../template/common.js";
 import { richTextDarkSchema } from "../../template/dark.js";
 import { defineBlock } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, mjmlSurface, paddingDeclaration, surfaceDeclarations, typographyDeclarations } from "../shared.js";
@@ -10,7 +10,7 @@ const LEVELS = ["h1", "h2", "h3", "h4", "h5", "h6"] as const;
 
 export const headingProps = () =>
   z.object({
-    content: z._default(z.string(), ""),
+    content: emptyByDefault,
     level: z._default(
       z.union(
         [
@@ -30,7 +30,7 @@ export const headingProps = () =>
     ...surfaceFields,
     ...commonBlockFields(),
     mobile: mobileOverridesSchema,
-    dark: richTextDarkSchema,
+    dark: richTextDarkSchema(),
   });
 
 export const heading = defineBlock({

@@ -1,21 +1,30 @@
 import * as z from "zod/mini";
 import { cssText, type Declarations, jsxStyle, px, spacing } from "../../render/style.js";
-import { alignSchema, borderSchema, commonBlockFields, mobileOverridesSchema, nonNegative, toMjmlColor } from "../../template/common.js";
+import {
+  alignSchema,
+  borderSchema,
+  commonBlockFields,
+  emptyByDefault,
+  falseByDefault,
+  mobileOverridesSchema,
+  nonNegative,
+  toMjmlColor,
+} from "../../template/common.js";
 import { type BlockRenderContext, defineBlock } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
 
 export const imageProps = () =>
   z.object({
-    src: z._default(z.string(), ""),
+    src: emptyByDefault,
     alt: z._default(z.string(), "Image"),
     /** Percentage of the column's width. */
     width: z._default(z.number().check(z.minimum(0), z.maximum(100)), 100),
     /** `auto` or a height in px. */
     height: z._default(z.union([z.literal("auto"), z.number().check(z.minimum(0))]), "auto"),
     align: z._default(alignSchema, "center"),
-    link: z._default(z.string(), ""),
+    link: emptyByDefault,
     /** Whether `link` wraps the image. */
-    enabled: z._default(z.boolean(), false),
+    enabled: falseByDefault,
     borderRadius: nonNegative(0),
     border: borderSchema,
     ...commonBlockFields(),

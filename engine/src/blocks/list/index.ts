@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import { type ContentNode, contentToMarkup, elementToJsx, isElement, parseContent } from "../../render/content.js";
 import { cssText, type Declarations, jsxStyle, px, spacing } from "../../render/style.js";
-import { commonBlockFields, mobileOverridesSchema, nonNegative, surfaceFields, typographyFields } from "../../template/common.js";
+import { commonBlockFields, emptyByDefault, mobileOverridesSchema, nonNegative, surfaceFields, typographyFields } from "../../template/common.js";
 import { richTextDarkSchema } from "../../template/dark.js";
 import { defineBlock } from "../block.js";
 import {
@@ -19,14 +19,14 @@ import {
 export const listProps = () =>
   z.object({
     /** An HTML list: `<ul>`/`<ol>` with `<li>` items. */
-    content: z._default(z.string(), ""),
+    content: emptyByDefault,
     ...typographyFields(),
     paddingLeft: nonNegative(20),
     itemSpacing: nonNegative(8),
     ...surfaceFields,
     ...commonBlockFields(),
     mobile: mobileOverridesSchema,
-    dark: richTextDarkSchema,
+    dark: richTextDarkSchema(),
   });
 type ListProps = z.output<ReturnType<typeof listProps>>;
 

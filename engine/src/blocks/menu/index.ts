@@ -1,6 +1,16 @@
 import * as z from "zod/mini";
 import { cssText, type Declarations, jsxStyle, px, spacing } from "../../render/style.js";
-import { alignSchema, commonBlockFields, mobileOverridesSchema, nonNegative, surfaceFields, toMjmlColor, typographyFields } from "../../template/common.js";
+import {
+  alignSchema,
+  commonBlockFields,
+  emptyByDefault,
+  falseByDefault,
+  mobileOverridesSchema,
+  nonNegative,
+  surfaceFields,
+  toMjmlColor,
+  typographyFields,
+} from "../../template/common.js";
 import { textDarkSchema } from "../../template/dark.js";
 import { type BlockRenderContext, defineBlock } from "../block.js";
 import {
@@ -20,8 +30,8 @@ export const menuProps = () =>
     items: z._default(
       z.array(
         z.object({
-          label: z._default(z.string(), ""),
-          link: z._default(z.string(), ""),
+          label: emptyByDefault,
+          link: emptyByDefault,
           enabled: z._default(z.boolean(), true),
         }),
       ),
@@ -32,11 +42,11 @@ export const menuProps = () =>
     /** Horizontal space between items, in px. */
     spacing: nonNegative(16),
     /** Stack the items vertically under the mobile breakpoint. */
-    mobileStack: z._default(z.boolean(), false),
+    mobileStack: falseByDefault,
     ...surfaceFields,
     ...commonBlockFields(),
     mobile: mobileOverridesSchema,
-    dark: textDarkSchema,
+    dark: textDarkSchema(),
   });
 type MenuProps = z.output<ReturnType<typeof menuProps>>;
 

@@ -3,7 +3,7 @@ import { contentToMarkup, elementToJsx, isElement, nodesToJsx, parseContent } fr
 import type { Emitter } from "../../render/emitter.js";
 import { cssText, jsxStyle, spacing } from "../../render/style.js";
 import type { Typography } from "../../template/common.js";
-import { commonBlockFields, mobileOverridesSchema, surfaceFields, typographyFields } from "../../template/common.js";
+import { commonBlockFields, emptyByDefault, mobileOverridesSchema, surfaceFields, typographyFields } from "../../template/common.js";
 import { richTextDarkSchema } from "../../template/dark.js";
 import { type BlockRenderContext, defineBlock } from "../block.js";
 import {
@@ -20,12 +20,12 @@ import {
 
 export const paragraphProps = () =>
   z.object({
-    content: z._default(z.string(), ""),
+    content: emptyByDefault,
     ...typographyFields(),
     ...surfaceFields,
     ...commonBlockFields(),
     mobile: mobileOverridesSchema,
-    dark: richTextDarkSchema,
+    dark: richTextDarkSchema(),
   });
 
 /**

@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { cssText, jsxStyle, px, spacing } from "../../render/style.js";
-import { alignSchema, commonBlockFields, mobileOverridesSchema, nonNegative } from "../../template/common.js";
+import { alignSchema, commonBlockFields, emptyByDefault, mobileOverridesSchema, nonNegative } from "../../template/common.js";
 import { type BlockRenderContext, defineBlock } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
 
@@ -9,11 +9,11 @@ export const socialsProps = () =>
     platforms: z._default(
       z.array(
         z.object({
-          name: z._default(z.string(), ""),
-          link: z._default(z.string(), ""),
+          name: emptyByDefault,
+          link: emptyByDefault,
           enabled: z._default(z.boolean(), true),
           /** Icon image URL; empty uses MJML's hosted icon for the networks it knows. */
-          icon: z._default(z.string(), ""),
+          icon: emptyByDefault,
         }),
       ),
       [],

@@ -11,7 +11,7 @@ export const spacerProps = () =>
     ...surfaceFields,
     ...commonBlockFields(),
     mobile: mobileOverridesSchema,
-    dark: surfaceDarkSchema,
+    dark: surfaceDarkSchema(),
   });
 
 /** Margin and padding add to the height: a spacer is nothing but vertical space. */

@@ -2,17 +2,17 @@ import * as z from "zod/mini";
 import { encodeUnsafeUrlCharsOutsideTags } from "../../data/escape.js";
 import { hasMergeTags } from "../../data/merge-tags.js";
 import { cssText, type Declarations, jsxStyle, px, spacing } from "../../render/style.js";
-import { alignSchema, borderSchema, commonBlockFields, mobileOverridesSchema, nonNegative } from "../../template/common.js";
+import { alignSchema, borderSchema, commonBlockFields, emptyByDefault, mobileOverridesSchema, nonNegative } from "../../template/common.js";
 import { type BlockRenderContext, defineBlock } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
 
 export const videoProps = () =>
   z.object({
     /** The video's page (YouTube, Vimeo, …): email cannot play video, so the thumbnail links to it. */
-    src: z._default(z.string(), ""),
-    coverImage: z._default(z.string(), ""),
+    src: emptyByDefault,
+    coverImage: emptyByDefault,
     /** Where the thumbnail links when `src` is empty. */
-    fallbackLink: z._default(z.string(), ""),
+    fallbackLink: emptyByDefault,
     alt: z._default(z.string(), "Watch video"),
     width: z._default(z.number().check(z.minimum(0), z.maximum(100)), 100),
     /** `auto` (16:9 of the width) or a height in px. */
