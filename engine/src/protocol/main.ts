@@ -37,7 +37,7 @@ Exit codes: 0 rendered, 1 render or validation error, 2 bad request, bad usage o
 
 export async function runMain(argv: readonly string[], io: MainIO): Promise<ExitCode> {
   const [first, ...rest] = argv;
-  // Only a --serve process renders more than once: caches and zod's compiled parsers pay off there.
+  // Only a --serve process renders more than once: caches pay off there.
   const engine = io.createEngine(first === "--serve" ? LIBRARY_RUNTIME : ONE_RENDER_RUNTIME);
   const handler = () => createHandler({ engine, store: new TemplateStore(), reportBug: (e) => reportBug(io.stderr, e) });
   const output = new Output(io.stdout);
