@@ -6,7 +6,6 @@
  */
 import * as z from "zod/mini";
 import { colorSchema } from "./common.js";
-import { once } from "./once.js";
 
 export const darkColorSchema = z.pipe(
   z.nullish(colorSchema),
@@ -33,11 +32,11 @@ function darkSchema<K extends Key>(keys: readonly K[]) {
     z.transform((value: z.output<typeof colors> | null | undefined) => value ?? undefined),
   );
 }
-const sharedDarkSchema = once((keys: readonly Key[]) => darkSchema(keys));
 
 /** The `dark` object of a node with these keys: built on first use, once (a template uses a few block types). */
 function darkSchemaOf<K extends Key>(...keys: K[]): () => ReturnType<typeof darkSchema<K>> {
-  return () => sharedDarkSchema(keys) as ReturnType<typeof darkSchema<K>>;
+  let schema: ReturnType<typeof darkSchema<K>> | undefined;
+  return () => (schema ??= darkSchema(keys));
 }
 
 export const canvasDarkSchema = darkSchemaOf("bodyBackgroundColor", "backgroundColor", "color", "linkColor");

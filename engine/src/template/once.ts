@@ -1,4 +1,4 @@
-/** `build`, called once per distinct argument (compared as JSON): one schema instance per distinct default or shape. */
+/** `build`, called once per distinct argument (compared as JSON): one schema instance per distinct default. */
 export function once<A, R>(build: (arg: A) => R): (arg: A) => R {
   const built = new Map<string, R>();
   return (arg) => {
