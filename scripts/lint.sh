@@ -3,6 +3,7 @@
 #   TypeScript/JavaScript: Biome (format + lint), then knip (exports nothing imports)
 #   Python: ruff (format + lint), from the Python client's dev virtualenv
 #   PHP: PHP_CodeSniffer, PSR-12 (clients/php/phpcs.xml)
+#   engine/src: its folders are layers, without back-imports or import cycles (engine/scripts/check-layers.ts)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
@@ -25,4 +26,5 @@ else
   (cd clients/php && phpcs -q --report=full)
 fi
 "$bin/knip" --include exports,types,files --no-progress
+"$bin/tsx" engine/scripts/check-layers.ts
 echo "lint: clean"

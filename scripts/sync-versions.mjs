@@ -3,7 +3,7 @@
  * One version source per package, copied to the places that must repeat it, and one licence copied
  * into every package (a published package cannot point outside itself):
  *
- *   engine/package.json            -> engine/src/version.ts, engine/npm/* (and their pins on each
+ *   engine/package.json            -> engine/src/base/version.ts, engine/npm/* (and their pins on each
  *                                     other), clients/php/composer.json extra.mailrender-engine
  *   clients/js/package.json        -> clients/js/src/constants.ts CLIENT_VERSION
  *   clients/python/pyproject.toml  -> clients/python/src/mailrender/_constants.py VERSION
@@ -44,7 +44,7 @@ const json = (value) => `${JSON.stringify(value, null, 2)}\n`;
 
 // The engine: library, npm CLI packages, the PHP installer's pin.
 const engineVersion = readJson("engine/package.json").version;
-replaceOne("engine/src/version.ts", /ENGINE_VERSION = "[^"]*"/, `ENGINE_VERSION = "${engineVersion}"`);
+replaceOne("engine/src/base/version.ts", /ENGINE_VERSION = "[^"]*"/, `ENGINE_VERSION = "${engineVersion}"`);
 const npmDirs = readdirSync(join(ROOT, "engine/npm"), { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => `engine/npm/${d.name}`);

@@ -8,12 +8,12 @@
  */
 import fs from "node:fs";
 import v8 from "node:v8";
-import { guardConsole } from "./protocol/console-guard.js";
+import { ONE_RENDER_RUNTIME } from "./engine/runtime.js";
+import { guardConsole } from "./executable/console-guard.js";
+import { createLibraryEngine } from "./executable/library-engine.js";
+import { runMain } from "./executable/main.js";
+import { warmUp } from "./executable/warmup.js";
 import { EXIT } from "./protocol/errors.js";
-import { createLibraryEngine } from "./protocol/library-engine.js";
-import { runMain } from "./protocol/main.js";
-import { warmUp } from "./protocol/warmup.js";
-import { ONE_RENDER_RUNTIME } from "./runtime.js";
 
 function start(): void {
   guardConsole();
@@ -48,7 +48,7 @@ function fatal(error: unknown): void {
 const snapshot = v8.startupSnapshot;
 if (snapshot?.isBuildingSnapshot()) {
   snapshot.setDeserializeMainFunction(start);
-  // The warm-up warms the one-shot path, which also keeps node:crypto out of the snapshot (src/runtime.ts).
+  // The warm-up warms the one-shot path, which also keeps node:crypto out of the snapshot (src/engine/runtime.ts).
   // Node loads the stream classes behind a file stdin (`engine < request.json`) on first use of
   // process.stdin; touched here, that code is in the snapshot like net's for a pipe already is.
   void fs.ReadStream;
@@ -57,7 +57,7 @@ if (snapshot?.isBuildingSnapshot()) {
   // A guard, since any import of node:crypto would bring it back (the build fails on this line).
   snapshot.addSerializeCallback(() => {
     const loaded = (process as unknown as { moduleLoadList?: readonly string[] }).moduleLoadList ?? [];
-    if (loaded.includes("NativeModule crypto")) log("node:crypto is loaded at snapshot time: it adds ~7 ms to every launch (src/runtime.ts)");
+    if (loaded.includes("NativeModule crypto")) log("node:crypto is loaded at snapshot time: it adds ~7 ms to every launch (src/engine/runtime.ts)");
   });
 } else {
   start();

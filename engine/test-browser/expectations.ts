@@ -5,11 +5,11 @@
 import { Parser } from "htmlparser2";
 import type { FixtureCase } from "../scripts/fixture-cases.js";
 import { isVisible, normalizeContext } from "../src/data/visibility.js";
-import { Emitter } from "../src/render/emitter.js";
+import type { ColumnNode, RowNode } from "../src/document/model.js";
+import { parseTemplate } from "../src/document/parse.js";
+import { Emitter } from "../src/markup/emitter.js";
 import { DocumentContext } from "../src/targets/context.js";
 import { HIDE_ON_DESKTOP } from "../src/targets/responsive.js";
-import type { ColumnNode, RowNode } from "../src/template/model.js";
-import { parseTemplate } from "../src/template/parse.js";
 
 const SKIPPED = new Set(["head", "style", "script", "title"]);
 const VOID = new Set(["br", "img", "meta", "link", "hr", "input", "col", "area", "base", "wbr", "source"]);

@@ -7,10 +7,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { beforeAll, describe, expect, it } from "vitest";
+import { createLibraryEngine } from "../src/executable/library-engine.js";
+import { runMain } from "../src/executable/main.js";
+import { WARMUP_TEMPLATE } from "../src/executable/warmup.js";
 import { ENGINE_VERSION, inspectTemplate, render, validateTemplate } from "../src/index.js";
-import { createLibraryEngine } from "../src/protocol/library-engine.js";
-import { runMain } from "../src/protocol/main.js";
-import { WARMUP_TEMPLATE } from "../src/protocol/warmup.js";
 
 let dir = "";
 const file = (name: string) => join(dir, name);

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { SLOT_TOKEN_PATTERN } from "../src/render/emitter.js";
-import { compileOutput } from "../src/render/substitute.js";
+import { SLOT_TOKEN_PATTERN } from "../src/markup/emitter.js";
+import { compileOutput } from "../src/markup/substitute.js";
 
 /** The output split around its slot tokens with the global expression, as the scan replaces it. */
 function splitReference(source: string): { parts: string[]; slotIds: number[] } {

@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { Parser } from "htmlparser2";
 import { describe, expect, it } from "vitest";
 import { RENDER_TARGETS, render, validateTemplate } from "../src/index.js";
-import { isSafeContentUrl } from "../src/render/sanitize-html.js";
+import { isSafeContentUrl } from "../src/markup/sanitize-html.js";
 
 const doc = (content: string) => ({
   template_id: "t",

@@ -1,7 +1,7 @@
 /** Author values written into CSS: the checks that keep them from hiding or adding rules. */
 import { describe, expect, it } from "vitest";
-import { fontFamilySchema, mobileOverridesSchema } from "../src/template/common.js";
-import { cssValueProblem } from "../src/template/css-values.js";
+import { fontFamilySchema, mobileOverridesSchema } from "../src/schema/common.js";
+import { cssValueProblem } from "../src/schema/css-values.js";
 
 describe("CSS values from the template", () => {
   it("a stylesheet value may not open a comment, a string or a parenthesis it does not close", () => {

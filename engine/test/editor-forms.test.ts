@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { listCases } from "../scripts/fixture-cases.js";
+import type { RenderTarget } from "../src/base/types.js";
 import { render } from "../src/index.js";
 import { compileMjmlToHtml } from "../src/mjml-to-html/index.js";
-import type { RenderTarget } from "../src/types.js";
 import { toExport, toHydrated } from "./support/editor-form.js";
 import { visibleContent } from "./support/html-text.js";
 

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { minifyJsx, minifyMarkup } from "../src/minify.js";
+import { isSpace } from "../src/base/whitespace.js";
 import { layoutColumns } from "../src/targets/layout.js";
-import { isSpace } from "../src/whitespace.js";
+import { minifyJsx, minifyMarkup } from "../src/targets/minify.js";
 
 describe("minifyMarkup", () => {
   it("removes formatting whitespace between tags and collapses runs", () => {

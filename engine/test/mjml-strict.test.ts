@@ -3,7 +3,7 @@ import mjml2html from "mjml";
 import { describe, expect, it } from "vitest";
 import { listCases } from "../scripts/fixture-cases.js";
 import { RenderError, render } from "../src/index.js";
-import { CSS_COLOR_NAMES } from "../src/template/color-names.js";
+import { CSS_COLOR_NAMES } from "../src/schema/color-names.js";
 
 describe("mjml target compiles with mjml at validationLevel strict", () => {
   it.each(listCases("render").map((c) => [c.name, c] as const))("%s", async (_name, fixture) => {

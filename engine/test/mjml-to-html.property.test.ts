@@ -20,11 +20,11 @@ import type { BlockType } from "../src/blocks/registry.js";
 import type { socialsProps } from "../src/blocks/socials/index.js";
 import type { spacerProps } from "../src/blocks/spacer/index.js";
 import type { videoProps } from "../src/blocks/video/index.js";
+import type { canvasObjectSchema, columnStyleSchema, rowStyleSchema } from "../src/document/schema.js";
 import { type DynamicData, render } from "../src/index.js";
 import { compileMjmlToHtml } from "../src/mjml-to-html/index.js";
-import { CSS_COLOR_NAMES } from "../src/template/color-names.js";
-import { VISIBILITY_OPERATOR_ALIASES, VISIBILITY_OPERATORS, type visibilitySchema } from "../src/template/common.js";
-import type { canvasObjectSchema, columnStyleSchema, rowStyleSchema } from "../src/template/schema.js";
+import { CSS_COLOR_NAMES } from "../src/schema/color-names.js";
+import { VISIBILITY_OPERATOR_ALIASES, VISIBILITY_OPERATORS, type visibilitySchema } from "../src/schema/common.js";
 
 /** A JSON object of the template tree (rows, columns, components). */
 type Node = Readonly<Record<string, unknown>>;

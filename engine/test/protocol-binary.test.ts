@@ -8,10 +8,10 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { WARMUP_TEMPLATE } from "../src/executable/warmup.js";
 import { ENGINE_VERSION, render } from "../src/index.js";
 import { MAX_REQUEST_BYTES, PROTOCOL_VERSION } from "../src/protocol/constants.js";
 import { type OkResponse, type Response, responseSchema } from "../src/protocol/response-schema.js";
-import { WARMUP_TEMPLATE } from "../src/protocol/warmup.js";
 import { LONE_SURROGATE, POSITIONS, positionTemplate } from "./support/malformed-values.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));

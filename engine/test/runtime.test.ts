@@ -1,5 +1,5 @@
 /**
- * The executable's runtime choices (src/runtime.ts) are passed to the engine it makes, never set
+ * The executable's runtime choices (src/engine/runtime.ts) are passed to the engine it makes, never set
  * on the library: running the one-shot path in a process leaves the library as every other
  * importer of it knows it (renders cached).
  *
@@ -9,13 +9,13 @@
  */
 import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import type { EnginePort } from "../src/protocol/engine-port.js";
+import { renderParts } from "../src/engine/pipeline.js";
+import { type EngineRuntime, LIBRARY_RUNTIME, ONE_RENDER_RUNTIME } from "../src/engine/runtime.js";
+import type { EnginePort } from "../src/executable/engine-port.js";
+import { createLibraryEngine } from "../src/executable/library-engine.js";
+import { runMain } from "../src/executable/main.js";
+import { WARMUP_TEMPLATE } from "../src/executable/warmup.js";
 import { EXIT } from "../src/protocol/errors.js";
-import { createLibraryEngine } from "../src/protocol/library-engine.js";
-import { runMain } from "../src/protocol/main.js";
-import { WARMUP_TEMPLATE } from "../src/protocol/warmup.js";
-import { renderParts } from "../src/render/pipeline.js";
-import { type EngineRuntime, LIBRARY_RUNTIME, ONE_RENDER_RUNTIME } from "../src/runtime.js";
 
 const OPTIONS = { target: "html", dynamicData: { merge_tags: { text: { first_name: "Ada" } } } } as const;
 

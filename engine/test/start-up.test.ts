@@ -15,14 +15,14 @@ import { readdirSync, readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 
 let built = 0;
-let pipeline: typeof import("../src/render/pipeline.js");
+let pipeline: typeof import("../src/engine/pipeline.js");
 let registry: typeof import("../src/blocks/registry.js");
 
 beforeAll(async () => {
   const zodGlobal = globalThis as { __zod_globalConfig?: Record<string, unknown> };
   zodGlobal.__zod_globalConfig ??= {};
   zodGlobal.__zod_globalConfig["postProcessor"] = () => void built++;
-  pipeline = await import("../src/render/pipeline.js");
+  pipeline = await import("../src/engine/pipeline.js");
   registry = await import("../src/blocks/registry.js");
 });
 

@@ -4,8 +4,8 @@
  * on its first match.
  */
 import { describe, expect, it } from "vitest";
-import { commonBlockFields, spacingSchema, typographyFields, ZERO_SPACING } from "../src/template/common.js";
-import { LazyRegExp } from "../src/template/lazy-regexp.js";
+import { commonBlockFields, spacingSchema, typographyFields, ZERO_SPACING } from "../src/schema/common.js";
+import { LazyRegExp } from "../src/schema/lazy-regexp.js";
 
 describe("the field helpers", () => {
   it("return the same schema for the same defaults", () => {

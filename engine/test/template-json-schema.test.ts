@@ -8,11 +8,11 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { listCases } from "../scripts/fixture-cases.js";
+import { jsonPattern, templateJsonSchema } from "../src/document/json-schema.js";
+import { MAX_NESTING_DEPTH } from "../src/document/schema.js";
 import { validateTemplate } from "../src/index.js";
-import { CSS_COLOR_NAMES } from "../src/template/color-names.js";
-import { CSS_VALUE_PATTERN_DEPTH, cssValuePattern, cssValueProblem } from "../src/template/css-values.js";
-import { jsonPattern, templateJsonSchema } from "../src/template/json-schema.js";
-import { MAX_NESTING_DEPTH } from "../src/template/schema.js";
+import { CSS_COLOR_NAMES } from "../src/schema/color-names.js";
+import { CSS_VALUE_PATTERN_DEPTH, cssValuePattern, cssValueProblem } from "../src/schema/css-values.js";
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 const schemaAccepts = ajv.compile(templateJsonSchema());

@@ -2,10 +2,10 @@ import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { TEMPLATE_SCHEMA_PATH, templateJsonSchemaText } from "../scripts/template-schema.js";
+import { parseTemplate } from "../src/document/parse.js";
 import { ENGINE_VERSION, inspectTemplate, prepareTemplate, render, validateTemplate } from "../src/index.js";
-import { CSS_COLOR_NAMES } from "../src/template/color-names.js";
-import { CssColorPattern } from "../src/template/common.js";
-import { parseTemplate } from "../src/template/parse.js";
+import { CSS_COLOR_NAMES } from "../src/schema/color-names.js";
+import { CssColorPattern } from "../src/schema/common.js";
 
 const doc = (rows: unknown[], extra: Record<string, unknown> = {}) => ({
   template_id: "t",

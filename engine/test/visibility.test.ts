@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { evaluateRule, isVisible, normalizeContext } from "../src/data/visibility.js";
-import { type VisibilityRule, visibilityRuleSchema, visibilitySchema } from "../src/template/common.js";
+import { type VisibilityRule, visibilityRuleSchema, visibilitySchema } from "../src/schema/common.js";
 
 const rule = (operator: string, value: string | number | boolean = "", tag = "k"): VisibilityRule => visibilityRuleSchema.parse({ tag, operator, value });
 const check = (r: VisibilityRule, context: Record<string, string | number | boolean>) => evaluateRule(r, normalizeContext(context));

@@ -1,14 +1,14 @@
 /**
  * Entry of the QuickJS build of mailrender-engine: the same protocol code as the Node build
- * (src/protocol/main.ts), over QuickJS's file descriptors instead of Node's streams.
+ * (src/executable/main.ts), over QuickJS's file descriptors instead of Node's streams.
  */
 import * as os from "qjs:os";
 import * as std from "qjs:std";
-import { guardConsole } from "../../src/protocol/console-guard.js";
-import type { EnginePort } from "../../src/protocol/engine-port.js";
-import { createLibraryEngine } from "../../src/protocol/library-engine.js";
-import { runMain } from "../../src/protocol/main.js";
-import type { EngineRuntime } from "../../src/runtime.js";
+import type { EngineRuntime } from "../../src/engine/runtime.js";
+import { guardConsole } from "../../src/executable/console-guard.js";
+import type { EnginePort } from "../../src/executable/engine-port.js";
+import { createLibraryEngine } from "../../src/executable/library-engine.js";
+import { runMain } from "../../src/executable/main.js";
 import { Buffer as QjsBuffer } from "./shims/buffer.js";
 
 declare const scriptArgs: readonly string[];

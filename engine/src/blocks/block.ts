@@ -4,7 +4,10 @@
  * so adding a block touches one folder and one line.
  */
 import type * as z from "zod/mini";
-import type { Emitter } from "../render/emitter.js";
+import type { Emitter } from "../markup/emitter.js";
+
+/** Which writer renders a block: MJML components, plain email HTML (in nested rows) or React Email JSX. */
+export type Renderer = "mjml" | "html" | "jsx";
 
 export interface BlockRenderContext {
   readonly out: Emitter;

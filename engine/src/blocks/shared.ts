@@ -1,9 +1,9 @@
 /** Small helpers the block renderers share: attribute printing, spacing, typography. */
 
-import { fontStack } from "../render/fonts.js";
-import { cssNumber, type Declarations, px, spacing } from "../render/style.js";
-import type { Spacing, Surface, Typography } from "../template/common.js";
-import { activeGradient, toMjmlColor } from "../template/common.js";
+import { fontStack } from "../markup/fonts.js";
+import { cssNumber, type Declarations, px, spacing } from "../markup/style.js";
+import type { Spacing, Surface, Typography } from "../schema/common.js";
+import { activeGradient, toMjmlColor } from "../schema/common.js";
 import type { BlockRenderContext } from "./block.js";
 
 /** Escapes a template-authored (trusted) value for a double-quoted attribute. */

@@ -4,7 +4,7 @@
  * case-insensitively (an exact-case key wins), numbers and booleans compare as text, string
  * comparisons ignore case, a missing key reads as "".
  */
-import type { Visibility, VisibilityOperator, VisibilityRule } from "../template/common.js";
+import type { Visibility, VisibilityOperator, VisibilityRule } from "../schema/common.js";
 
 export type Context = Readonly<Record<string, string | number | boolean>>;
 

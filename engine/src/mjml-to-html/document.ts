@@ -3,8 +3,8 @@
  * builds (font imports, media queries, component and document styles), and the two passes over
  * Outlook conditional comments that mjml2html makes.
  */
-import { occurrences } from "../literal-scan.js";
-import { isSpace } from "../whitespace.js";
+import { occurrences } from "../base/literal-scan.js";
+import { isSpace } from "../base/whitespace.js";
 import type { GlobalData } from "./component.js";
 
 function buildFontsTags(content: string, fonts: Readonly<Record<string, string>>): string {

@@ -1,5 +1,5 @@
 /** Builds the two envelope shapes; every response goes through here so versions are never missing. */
-import type { RenderResult } from "../types.js";
+import type { RenderResult } from "../base/types.js";
 import { PROTOCOL_VERSION } from "./constants.js";
 import type { ErrorCode, Issue } from "./errors.js";
 import type { LayoutRef } from "./layouts.js";

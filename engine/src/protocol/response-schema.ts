@@ -5,7 +5,7 @@
  * response, and building zod schemas is a large part of its cold start.
  */
 import * as z from "zod/mini";
-import { RENDER_TARGETS } from "../types.js";
+import { RENDER_TARGETS } from "../base/types.js";
 import { PROTOCOL_VERSION } from "./constants.js";
 import { ERROR_CODE_LIST, type ErrorCode } from "./errors.js";
 import { described, requestId } from "./schema.js";

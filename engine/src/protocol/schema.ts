@@ -5,7 +5,7 @@
  * The response's are in response-schema.ts.
  */
 import * as z from "zod/mini";
-import { type DynamicData, RENDER_TARGETS } from "../types.js";
+import { type DynamicData, RENDER_TARGETS } from "../base/types.js";
 import { OUTPUT_FORMATS, TEMPLATE_REF_MAX_LENGTH } from "./constants.js";
 
 /**

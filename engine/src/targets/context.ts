@@ -1,16 +1,11 @@
 /** What one render of one document accumulates while walking the tree, whatever the target. */
 
-import type { BlockRenderContext } from "../blocks/block.js";
+import type { BlockRenderContext, Renderer } from "../blocks/block.js";
 import { blockDefinition } from "../blocks/registry.js";
-import type { Emitter } from "../render/emitter.js";
-import type { ColumnChild, ComponentNode, Template } from "../template/model.js";
+import type { ColumnChild, ComponentNode, Shown, Template } from "../document/model.js";
+import type { Emitter } from "../markup/emitter.js";
 import { DarkStyles } from "./dark.js";
 import { blockClasses, type ResponsiveProps } from "./responsive.js";
-
-/** Which writer renders a block: MJML components, plain email HTML (in nested rows) or React Email JSX. */
-export type Renderer = "mjml" | "html" | "jsx";
-
-export type Shown = (node: { readonly condition: { readonly slot: number } | undefined }) => boolean;
 
 export class DocumentContext {
   readonly fonts = new Set<string>();

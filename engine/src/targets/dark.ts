@@ -10,11 +10,12 @@
  * that have dark colours of their own. Inside a box painted in a colour of its own without a dark
  * one (a yellow banner), text keeps its light colour, which was chosen for that box.
  */
-import { activeGradient, type Gradient } from "../template/common.js";
-import { type DarkColors, sameColor } from "../template/dark.js";
-import type { ColumnNode, RowNode, SpacerNode } from "../template/model.js";
-import type { Canvas } from "../template/schema.js";
-import type { Renderer } from "./context.js";
+
+import type { Renderer } from "../blocks/block.js";
+import type { ColumnNode, RowNode, SpacerNode } from "../document/model.js";
+import type { Canvas } from "../document/schema.js";
+import { activeGradient, type Gradient } from "../schema/common.js";
+import { type DarkColors, sameColor } from "../schema/dark.js";
 
 type Box = "page" | "content" | "row" | "column";
 

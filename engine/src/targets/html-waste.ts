@@ -6,9 +6,9 @@
  * substituted after this step.
  *
  * Each is the replacement of a global regular expression (the test keeps them as the reference),
- * tried only where its literal start stands (src/literal-scan.ts).
+ * tried only where its literal start stands (src/base/literal-scan.ts).
  */
-import { occurrences } from "../literal-scan.js";
+import { occurrences } from "../base/literal-scan.js";
 
 const BACKGROUND = "background:";
 /** Sticky: `background:([^;"'{}()]+);background-color:\1(;?)/g` at one position. */

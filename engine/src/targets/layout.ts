@@ -4,8 +4,8 @@
  * widths that overfill the row are scaled to leave room for the gaps, missing widths share what the
  * others leave, and each gap becomes an empty spacer column of `gap` px expressed as a percentage.
  */
-import { round } from "../render/style.js";
-import type { Spacing } from "../template/common.js";
+import { round } from "../markup/style.js";
+import type { Spacing } from "../schema/common.js";
 
 export interface ColumnLayout {
   /** Percent of the row for each column, in order. */

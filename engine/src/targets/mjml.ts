@@ -4,10 +4,10 @@
  */
 import { attrs } from "../blocks/shared.js";
 import { encodeUnsafeUrlChars } from "../data/escape.js";
-import { googleFontsHref, isWebSafe, primaryFamily } from "../render/fonts.js";
-import { px, spacing } from "../render/style.js";
-import { activeGradient, toMjmlColor } from "../template/common.js";
-import type { ColumnNode, RowLike, RowNode, SpacerNode } from "../template/model.js";
+import type { ColumnNode, RowLike, RowNode, SpacerNode } from "../document/model.js";
+import { googleFontsHref, isWebSafe, primaryFamily } from "../markup/fonts.js";
+import { px, spacing } from "../markup/style.js";
+import { activeGradient, toMjmlColor } from "../schema/common.js";
 import type { DocumentContext } from "./context.js";
 import { columnDarkBox, rowDarkBox, spacerDarkBox } from "./dark.js";
 import { horizontal, layoutColumns } from "./layout.js";
@@ -115,7 +115,7 @@ function rowLike(node: RowLike, width: number, doc: DocumentContext): string {
  */
 const PAGE_CLASS = "mr-page";
 
-/** The MJML source with slot tokens for merge tags (see `render/emitter.ts`). */
+/** The MJML source with slot tokens for merge tags (see `markup/emitter.ts`). */
 export function renderMjmlDocument(doc: DocumentContext): string {
   const { template, out } = doc;
   const canvas = template.canvas;

@@ -5,9 +5,9 @@
 
 import { attrs } from "../blocks/shared.js";
 import { encodeUnsafeUrlChars } from "../data/escape.js";
-import { cssText, type Declarations, px, spacing } from "../render/style.js";
-import { activeGradient } from "../template/common.js";
-import type { ColumnNode, RowNode, SpacerNode } from "../template/model.js";
+import type { ColumnNode, RowNode, SpacerNode } from "../document/model.js";
+import { cssText, type Declarations, px, spacing } from "../markup/style.js";
+import { activeGradient } from "../schema/common.js";
 import type { DocumentContext } from "./context.js";
 import { columnDarkBox, rowDarkBox, spacerDarkBox } from "./dark.js";
 import { horizontal, layoutColumns } from "./layout.js";

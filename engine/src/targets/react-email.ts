@@ -5,9 +5,9 @@
 
 import { jsxClass } from "../blocks/shared.js";
 import { encodeUnsafeUrlChars } from "../data/escape.js";
-import { googleFontsHref } from "../render/fonts.js";
-import { type Declarations, jsxStyle, px, spacing } from "../render/style.js";
-import type { ColumnNode, RowLike, RowNode, SpacerNode } from "../template/model.js";
+import type { ColumnNode, RowLike, RowNode, SpacerNode } from "../document/model.js";
+import { googleFontsHref } from "../markup/fonts.js";
+import { type Declarations, jsxStyle, px, spacing } from "../markup/style.js";
 import type { DocumentContext } from "./context.js";
 import { columnDarkBox, rowDarkBox, spacerDarkBox } from "./dark.js";
 import { horizontal, layoutColumns } from "./layout.js";

@@ -3,10 +3,10 @@
  * classes plus CSS in the document head. The same rules serve the three targets.
  */
 
-import { fontStack } from "../render/fonts.js";
-import { px } from "../render/style.js";
-import { activeGradient, type Border, type Gradient, type MobileOverrides, NAMED_FONT_WEIGHTS, type PartialSpacing, type Spacing } from "../template/common.js";
-import type { Renderer } from "./context.js";
+import type { Renderer } from "../blocks/block.js";
+import { fontStack } from "../markup/fonts.js";
+import { px } from "../markup/style.js";
+import { activeGradient, type Border, type Gradient, type MobileOverrides, NAMED_FONT_WEIGHTS, type PartialSpacing, type Spacing } from "../schema/common.js";
 
 export const HIDE_ON_DESKTOP = "mr-hide-desktop";
 export const HIDE_ON_MOBILE = "mr-hide-mobile";

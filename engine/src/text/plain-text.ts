@@ -12,47 +12,12 @@
 
 import { visibleItems } from "../blocks/menu/index.js";
 import { visiblePlatforms } from "../blocks/socials/index.js";
-import { encodeUrlPart, isSafeWholeUrl, normalizeUrlValue } from "../data/escape.js";
-import { parseMergeTags } from "../data/merge-tags.js";
-import { type Lookup, resolveMergeTag } from "../render/substitute.js";
-import type { Shown } from "../targets/context.js";
-import type { ColumnChild, ComponentNode, RowLike, Template } from "../template/model.js";
-import { linked, paragraphsOfHtml, type TextParagraph } from "./html-to-text.js";
+import type { ColumnChild, ComponentNode, RowLike, Shown, Template } from "../document/model.js";
+import { linked, paragraphsOfHtml, type TextParagraph } from "../markup/html-to-text.js";
+import type { TagValues } from "../markup/tag-values.js";
 import { wrapParagraph } from "./wrap.js";
 
 export const PLAIN_TEXT_WIDTH = 78;
-
-/** Resolves merge tags in a template string: raw values, defaults for missing ones. */
-export interface TagValues {
-  text(value: string): string;
-  /** A URL: a tag at its start gives the whole URL; an unsafe or empty result is "". */
-  url(value: string): string;
-}
-
-export function tagValues(lookup: Lookup): TagValues {
-  const fill = (value: string, position: "text" | "url"): string => {
-    let out = "";
-    let sawLiteral = false;
-    for (const part of parseMergeTags(value)) {
-      if (typeof part === "string") {
-        out += part;
-        if (part.trim() !== "") sawLiteral = true;
-        continue;
-      }
-      const raw = resolveMergeTag(part, position === "url" && sawLiteral ? "url-part" : position, lookup) ?? part.fallback ?? "";
-      out += position === "url" && sawLiteral ? encodeUrlPart(raw) : raw;
-      sawLiteral = true;
-    }
-    return out;
-  };
-  return {
-    text: (value) => fill(value, "text"),
-    url: (value) => {
-      const url = normalizeUrlValue(fill(value, "url"));
-      return isSafeWholeUrl(url) ? url : "";
-    },
-  };
-}
 
 export function renderPlainText(template: Template, shown: Shown, values: TagValues): string {
   const paragraphs = rowsText(template.rows, shown, values);

@@ -2,7 +2,7 @@
  * Word wrapping for plain text: words are never split, so a long URL keeps a line of its own; a run
  * of spaces inside a line (between a table row's cells) is kept.
  */
-import type { TextParagraph } from "./html-to-text.js";
+import type { TextParagraph } from "../markup/html-to-text.js";
 
 export function wrapParagraph(paragraph: TextParagraph, width: number): string {
   const lines: string[] = [];

@@ -4,7 +4,7 @@
  * (`{{ … }}` and the editor's merge spans), editor-shaped style values (named weights, gradients,
  * object mobile overrides). Deterministic: the same seed gives the same templates.
  */
-import { VISIBILITY_OPERATORS } from "../../src/template/common.js";
+import { VISIBILITY_OPERATORS } from "../../src/schema/common.js";
 
 type Json = Record<string, unknown>;
 

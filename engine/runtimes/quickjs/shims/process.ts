@@ -1,6 +1,6 @@
 /**
  * The `process` members the engine library reads, for QuickJS: `getBuiltinModule("node:crypto")`
- * for the render cache's SHA-1 key (src/render/pipeline.ts), and an empty `env`.
+ * for the render cache's SHA-1 key (src/engine/pipeline.ts), and an empty `env`.
  */
 import { base64, sha1 } from "./sha1.js";
 

@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
-import { cssText, jsxStyle, spacing } from "../../render/style.js";
-import { commonBlockFields, defaultedColor, emptyByDefault, mobileOverridesSchema, typographyFields } from "../../template/common.js";
-import { linkDarkSchema } from "../../template/dark.js";
+import { cssText, jsxStyle, spacing } from "../../markup/style.js";
+import { commonBlockFields, defaultedColor, emptyByDefault, mobileOverridesSchema, typographyFields } from "../../schema/common.js";
+import { linkDarkSchema } from "../../schema/dark.js";
 import { defineBlock } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, mjmlTypography, paddingDeclaration, typographyDeclarations } from "../shared.js";
 

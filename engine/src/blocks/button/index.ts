@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
-import { fontStack } from "../../render/fonts.js";
-import { cssNumber, cssText, type Declarations, jsxStyle, px, spacing } from "../../render/style.js";
+import { fontStack } from "../../markup/fonts.js";
+import { cssNumber, cssText, type Declarations, jsxStyle, px, spacing } from "../../markup/style.js";
 import {
   activeGradient,
   alignSchema,
@@ -15,8 +15,8 @@ import {
   mobileOverridesSchema,
   nonNegative,
   toMjmlColor,
-} from "../../template/common.js";
-import { buttonDarkSchema } from "../../template/dark.js";
+} from "../../schema/common.js";
+import { buttonDarkSchema } from "../../schema/dark.js";
 import { type BlockRenderContext, defineBlock } from "../block.js";
 import { attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
 

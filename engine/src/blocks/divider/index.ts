@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { cssText, jsxStyle, px, spacing } from "../../render/style.js";
+import { cssText, jsxStyle, px, spacing } from "../../markup/style.js";
 import {
   activeGradient,
   alignSchema,
@@ -9,8 +9,8 @@ import {
   mobileOverridesSchema,
   nonNegative,
   toMjmlColor,
-} from "../../template/common.js";
-import { surfaceDarkSchema } from "../../template/dark.js";
+} from "../../schema/common.js";
+import { surfaceDarkSchema } from "../../schema/dark.js";
 import { defineBlock } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
 

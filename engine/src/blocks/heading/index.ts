@@ -1,8 +1,8 @@
 import * as z from "zod/mini";
-import { contentToJsx, contentToMarkup } from "../../render/content.js";
-import { cssText, jsxStyle, spacing } from "../../render/style.js";
-import { commonBlockFields, emptyByDefault, mobileOverridesSchema, surfaceFields, typographyFields } from "../../template/common.js";
-import { richTextDarkSchema } from "../../template/dark.js";
+import { contentToJsx, contentToMarkup } from "../../markup/content.js";
+import { cssText, jsxStyle, spacing } from "../../markup/style.js";
+import { commonBlockFields, emptyByDefault, mobileOverridesSchema, surfaceFields, typographyFields } from "../../schema/common.js";
+import { richTextDarkSchema } from "../../schema/dark.js";
 import { defineBlock } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, mjmlSurface, paddingDeclaration, surfaceDeclarations, typographyDeclarations } from "../shared.js";
 

@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { cssText, type Declarations, jsxStyle, px, spacing } from "../../render/style.js";
+import { cssText, type Declarations, jsxStyle, px, spacing } from "../../markup/style.js";
 import {
   alignSchema,
   borderSchema,
@@ -9,7 +9,7 @@ import {
   mobileOverridesSchema,
   nonNegative,
   toMjmlColor,
-} from "../../template/common.js";
+} from "../../schema/common.js";
 import { type BlockRenderContext, defineBlock } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
 

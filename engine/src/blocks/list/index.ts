@@ -1,8 +1,8 @@
 import * as z from "zod/mini";
-import { type ContentNode, contentToMarkup, elementToJsx, isElement, parseContent } from "../../render/content.js";
-import { cssText, type Declarations, jsxStyle, px, spacing } from "../../render/style.js";
-import { commonBlockFields, emptyByDefault, mobileOverridesSchema, nonNegative, surfaceFields, typographyFields } from "../../template/common.js";
-import { richTextDarkSchema } from "../../template/dark.js";
+import { type ContentNode, contentToMarkup, elementToJsx, isElement, parseContent } from "../../markup/content.js";
+import { cssText, type Declarations, jsxStyle, px, spacing } from "../../markup/style.js";
+import { commonBlockFields, emptyByDefault, mobileOverridesSchema, nonNegative, surfaceFields, typographyFields } from "../../schema/common.js";
+import { richTextDarkSchema } from "../../schema/dark.js";
 import { defineBlock } from "../block.js";
 import {
   addSpacing,

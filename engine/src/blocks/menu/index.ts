@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { cssText, type Declarations, jsxStyle, px, spacing } from "../../render/style.js";
+import { cssText, type Declarations, jsxStyle, px, spacing } from "../../markup/style.js";
 import {
   alignSchema,
   commonBlockFields,
@@ -10,8 +10,8 @@ import {
   surfaceFields,
   toMjmlColor,
   typographyFields,
-} from "../../template/common.js";
-import { textDarkSchema } from "../../template/dark.js";
+} from "../../schema/common.js";
+import { textDarkSchema } from "../../schema/dark.js";
 import { type BlockRenderContext, defineBlock } from "../block.js";
 import {
   addSpacing,

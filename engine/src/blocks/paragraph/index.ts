@@ -1,10 +1,10 @@
 import * as z from "zod/mini";
-import { contentToMarkup, elementToJsx, isElement, nodesToJsx, parseContent } from "../../render/content.js";
-import type { Emitter } from "../../render/emitter.js";
-import { cssText, jsxStyle, spacing } from "../../render/style.js";
-import type { Typography } from "../../template/common.js";
-import { commonBlockFields, emptyByDefault, mobileOverridesSchema, surfaceFields, typographyFields } from "../../template/common.js";
-import { richTextDarkSchema } from "../../template/dark.js";
+import { contentToMarkup, elementToJsx, isElement, nodesToJsx, parseContent } from "../../markup/content.js";
+import type { Emitter } from "../../markup/emitter.js";
+import { cssText, jsxStyle, spacing } from "../../markup/style.js";
+import type { Typography } from "../../schema/common.js";
+import { commonBlockFields, emptyByDefault, mobileOverridesSchema, surfaceFields, typographyFields } from "../../schema/common.js";
+import { richTextDarkSchema } from "../../schema/dark.js";
 import { type BlockRenderContext, defineBlock } from "../block.js";
 import {
   addSpacing,

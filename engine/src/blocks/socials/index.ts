@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
-import { cssText, jsxStyle, px, spacing } from "../../render/style.js";
-import { alignSchema, commonBlockFields, emptyByDefault, mobileOverridesSchema, nonNegative } from "../../template/common.js";
+import { cssText, jsxStyle, px, spacing } from "../../markup/style.js";
+import { alignSchema, commonBlockFields, emptyByDefault, mobileOverridesSchema, nonNegative } from "../../schema/common.js";
 import { type BlockRenderContext, defineBlock } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
 

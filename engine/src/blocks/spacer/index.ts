@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
-import { cssText, jsxStyle, px } from "../../render/style.js";
-import { commonBlockFields, mobileOverridesSchema, nonNegative, surfaceFields } from "../../template/common.js";
-import { surfaceDarkSchema } from "../../template/dark.js";
+import { cssText, jsxStyle, px } from "../../markup/style.js";
+import { commonBlockFields, mobileOverridesSchema, nonNegative, surfaceFields } from "../../schema/common.js";
+import { surfaceDarkSchema } from "../../schema/dark.js";
 import { defineBlock } from "../block.js";
 import { attrs, htmlClass, jsxClass, mjmlSurface, surfaceDeclarations } from "../shared.js";
 

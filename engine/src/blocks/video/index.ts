@@ -1,8 +1,8 @@
 import * as z from "zod/mini";
 import { encodeUnsafeUrlCharsOutsideTags } from "../../data/escape.js";
 import { hasMergeTags } from "../../data/merge-tags.js";
-import { cssText, type Declarations, jsxStyle, px, spacing } from "../../render/style.js";
-import { alignSchema, borderSchema, commonBlockFields, emptyByDefault, mobileOverridesSchema, nonNegative } from "../../template/common.js";
+import { cssText, type Declarations, jsxStyle, px, spacing } from "../../markup/style.js";
+import { alignSchema, borderSchema, commonBlockFields, emptyByDefault, mobileOverridesSchema, nonNegative } from "../../schema/common.js";
 import { type BlockRenderContext, defineBlock } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
 

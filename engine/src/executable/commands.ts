@@ -4,12 +4,12 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { RenderError } from "../diagnostics.js";
-import { RENDER_TARGETS, type RenderTarget } from "../types.js";
-import { decodeRequest } from "./decode.js";
+import { RenderError } from "../base/diagnostics.js";
+import { RENDER_TARGETS, type RenderTarget } from "../base/types.js";
+import { decodeRequest } from "../protocol/decode.js";
+import { EXIT, type ExitCode, type Issue, ProtocolError } from "../protocol/errors.js";
+import { dynamicDataSchema, toDynamicData } from "../protocol/schema.js";
 import type { EnginePort } from "./engine-port.js";
-import { EXIT, type ExitCode, type Issue, ProtocolError } from "./errors.js";
-import { dynamicDataSchema, toDynamicData } from "./schema.js";
 
 export interface CommandIO {
   readonly engine: EnginePort;

@@ -1,6 +1,6 @@
 /** Zod issues in the `{loc, msg, type}` shape (FastAPI/pydantic types), with a path prefix. */
 import type * as z from "zod/mini";
-import type { ValidationIssue } from "../diagnostics.js";
+import type { ValidationIssue } from "../base/diagnostics.js";
 
 type Path = readonly PropertyKey[];
 

@@ -1,9 +1,9 @@
 /** Checks a template without rendering it; every problem is reported, with its path. */
-import { RenderError, type RenderWarning, type ValidationIssue } from "./diagnostics.js";
-import { readTemplate } from "./render/pipeline.js";
+import { RenderError, type RenderWarning, type ValidationIssue } from "../base/diagnostics.js";
+import type { RenderLimits } from "../base/types.js";
+import { resolveLimits } from "../document/limits.js";
+import { readTemplate } from "./pipeline.js";
 import { type EngineRuntime, LIBRARY_RUNTIME } from "./runtime.js";
-import { resolveLimits } from "./template/limits.js";
-import type { RenderLimits } from "./types.js";
 
 export interface ValidationResult {
   readonly valid: boolean;
@@ -17,7 +17,7 @@ export function validateTemplate(json: unknown, limits?: RenderLimits): Validati
   return validateWith(json, limits, LIBRARY_RUNTIME);
 }
 
-/** `validateTemplate` with a given runtime (src/runtime.ts): the executable's engine port. */
+/** `validateTemplate` with a given runtime (src/engine/runtime.ts): the executable's engine port. */
 export function validateWith(json: unknown, limits: RenderLimits | undefined, runtime: EngineRuntime): ValidationResult {
   try {
     const { result } = readTemplate(json, resolveLimits(limits), runtime);

@@ -1,16 +1,16 @@
 /** Argument dispatch of the binary: protocol modes, --version, --help, or a human command. */
-import { type EngineRuntime, LIBRARY_RUNTIME, ONE_RENDER_RUNTIME } from "../runtime.js";
+import { type EngineRuntime, LIBRARY_RUNTIME, ONE_RENDER_RUNTIME } from "../engine/runtime.js";
+import { PROTOCOL_VERSION } from "../protocol/constants.js";
+import { EXIT, type ExitCode } from "../protocol/errors.js";
 import { defaultReadFile, runCommand } from "./commands.js";
-import { PROTOCOL_VERSION } from "./constants.js";
 import type { EnginePort } from "./engine-port.js";
-import { EXIT, type ExitCode } from "./errors.js";
 import { createHandler } from "./handler.js";
 import { runOneShot, runServe } from "./loops.js";
 import { Output } from "./output.js";
 import { TemplateStore } from "./template-store.js";
 
 export interface MainIO {
-  /** The engine made with the runtime choices of the mode the arguments ask for (src/runtime.ts). */
+  /** The engine made with the runtime choices of the mode the arguments ask for (src/engine/runtime.ts). */
   readonly createEngine: (runtime: EngineRuntime) => EnginePort;
   readonly stdin: AsyncIterable<Buffer>;
   readonly stdout: NodeJS.WritableStream;

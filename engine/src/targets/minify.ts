@@ -9,8 +9,8 @@
  * word gap. react-email: lines trimmed, 3+ newlines collapse to one blank line, the whole trimmed.
  */
 
-import { contains, occurrences } from "./literal-scan.js";
-import { isSpace } from "./whitespace.js";
+import { contains, occurrences } from "../base/literal-scan.js";
+import { isSpace } from "../base/whitespace.js";
 
 /** `<style>`, `<script>`, `<mj-style>`, `<pre>`, `<textarea>` opened at the sticky position, and the close of each. */
 const PROTECTED_OPEN = /<(style|script|mj-style|pre|textarea)\b[^>]*>/iy;

@@ -12,8 +12,8 @@
  */
 import * as z from "zod/mini";
 import { BLOCK_TYPES } from "../blocks/registry.js";
+import { jsonSchemaHints } from "../schema/json-schema-hints.js";
 import { templateDocumentSchema, templateSchemaNames } from "./document-schema.js";
-import { jsonSchemaHints } from "./json-schema-hints.js";
 import { MAX_NESTING_DEPTH } from "./schema.js";
 
 export const TEMPLATE_SCHEMA_ID = "https://mailrender.dev/spec/template/v1/template.schema.json";

@@ -2,10 +2,10 @@
  * The two ways the binary speaks the protocol. Both only move bytes between the streams and the
  * handler; what a response says is decided in handler.ts.
  */
-import { MAX_REQUEST_BYTES } from "./constants.js";
-import { tooLarge } from "./decode.js";
-import { errorEnvelope } from "./envelope.js";
-import { ERROR_CODES, EXIT, type ExitCode } from "./errors.js";
+import { MAX_REQUEST_BYTES } from "../protocol/constants.js";
+import { tooLarge } from "../protocol/decode.js";
+import { errorEnvelope } from "../protocol/envelope.js";
+import { ERROR_CODES, EXIT, type ExitCode } from "../protocol/errors.js";
 import type { Handled, Handler } from "./handler.js";
 import { type Frame, LineSplitter } from "./line-splitter.js";
 import type { Output } from "./output.js";

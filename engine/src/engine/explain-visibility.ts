@@ -3,12 +3,12 @@
  * studio's visibility panel. The decisions are the render's own (`isVisible`, `evaluateRule`).
  */
 
-import { type Context, evaluateRule, isVisible, type NormalizedContext, normalizeContext } from "./data/visibility.js";
-import { RenderError } from "./diagnostics.js";
-import { readTemplate } from "./render/pipeline.js";
-import type { Visibility, VisibilityRule } from "./template/common.js";
-import { DEFAULT_LIMITS } from "./template/limits.js";
-import type { ColumnChild, ColumnNode, RowLike } from "./template/model.js";
+import { RenderError } from "../base/diagnostics.js";
+import { type Context, evaluateRule, isVisible, type NormalizedContext, normalizeContext } from "../data/visibility.js";
+import { DEFAULT_LIMITS } from "../document/limits.js";
+import type { ColumnChild, ColumnNode, RowLike } from "../document/model.js";
+import type { Visibility, VisibilityRule } from "../schema/common.js";
+import { readTemplate } from "./pipeline.js";
 
 export interface RuleOutcome {
   readonly tag: string;

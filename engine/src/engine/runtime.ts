@@ -1,7 +1,7 @@
 /**
  * How a process uses the engine, chosen by whoever creates the engine and passed down explicitly:
  * the library's `render()` uses LIBRARY_RUNTIME; the executable picks one per mode
- * (src/protocol/main.ts). Nothing here is global state: two users of the engine in one process
+ * (src/executable/main.ts). Nothing here is global state: two users of the engine in one process
  * (a one-shot CLI path and a library caller) each get their own choices.
  */
 export interface EngineRuntime {

@@ -1,8 +1,8 @@
 /** The parsed document: defaults applied, legacy shapes read, each node knowing its path. */
 
 import type { BlockType } from "../blocks/registry.js";
-import type { Gradient, Visibility } from "./common.js";
-import type { DarkColors } from "./dark.js";
+import type { Gradient, Visibility } from "../schema/common.js";
+import type { DarkColors } from "../schema/dark.js";
 import type { Canvas, ColumnStyle, RowStyle } from "./schema.js";
 
 export type Path = readonly string[];
@@ -45,6 +45,9 @@ export interface ColumnNode extends NodeBase {
   readonly style: ColumnStyle;
   readonly children: readonly ColumnChild[];
 }
+
+/** Whether a node is in the recipient's visible set (its visibility rules, for their context). */
+export type Shown = (node: { readonly condition: { readonly slot: number } | undefined }) => boolean;
 
 export type RowLike = RowNode | SpacerNode;
 export type ColumnChild = RowNode | SpacerNode | ComponentNode;

@@ -1,10 +1,11 @@
 /** The real engine library behind the EnginePort seam: what the binary and the tests run. */
-import { inspectWith } from "../inspect.js";
-import { prepareWith, renderParts } from "../render/pipeline.js";
-import { joinOutput, jsonOutputPieces } from "../render/substitute.js";
-import { type EngineRuntime, LIBRARY_RUNTIME } from "../runtime.js";
-import { validateWith } from "../validate.js";
-import { ENGINE_VERSION } from "../version.js";
+
+import { ENGINE_VERSION } from "../base/version.js";
+import { inspectWith } from "../engine/inspect.js";
+import { prepareWith, renderParts } from "../engine/pipeline.js";
+import { type EngineRuntime, LIBRARY_RUNTIME } from "../engine/runtime.js";
+import { validateWith } from "../engine/validate.js";
+import { joinOutput, jsonOutputPieces } from "../markup/substitute.js";
 import type { EnginePort, EngineRender } from "./engine-port.js";
 
 /** The library with the given runtime choices, for this engine's callers only (no global state). */

@@ -4,7 +4,7 @@
  * the requests that carried them; the least recently used entry goes first. Keeping the parsed
  * object (not its text) also lets the engine's per-template cache hit without re-parsing.
  */
-import { TEMPLATE_STORE_MAX_BYTES, TEMPLATE_STORE_MAX_ENTRIES } from "./constants.js";
+import { TEMPLATE_STORE_MAX_BYTES, TEMPLATE_STORE_MAX_ENTRIES } from "../protocol/constants.js";
 
 interface Entry {
   readonly template: unknown;

@@ -3,15 +3,15 @@
  * failure becomes an error envelope, so the one-shot and --serve loops only move bytes.
  */
 import type * as z from "zod/mini";
-import { RenderError } from "../diagnostics.js";
-import type { RenderLimits } from "../types.js";
-import { decodeRequest } from "./decode.js";
+import { RenderError } from "../base/diagnostics.js";
+import type { RenderLimits } from "../base/types.js";
+import { decodeRequest } from "../protocol/decode.js";
+import { errorEnvelope, okEnvelope, okEnvelopeWire, okLayoutEnvelope, type RequestId } from "../protocol/envelope.js";
+import { ERROR_CODES, EXIT, type ExitCode, type Issue, ProtocolError } from "../protocol/errors.js";
+import { LayoutRegistry } from "../protocol/layouts.js";
+import type { Response } from "../protocol/response-schema.js";
+import { type RenderRequest, renderRequestSchema, toDynamicData } from "../protocol/schema.js";
 import type { EnginePort, EngineRender } from "./engine-port.js";
-import { errorEnvelope, okEnvelope, okEnvelopeWire, okLayoutEnvelope, type RequestId } from "./envelope.js";
-import { ERROR_CODES, EXIT, type ExitCode, type Issue, ProtocolError } from "./errors.js";
-import { LayoutRegistry } from "./layouts.js";
-import type { Response } from "./response-schema.js";
-import { type RenderRequest, renderRequestSchema, toDynamicData } from "./schema.js";
 import type { TemplateStore } from "./template-store.js";
 
 export interface Handled {

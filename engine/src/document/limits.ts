@@ -5,8 +5,8 @@
  * refused in milliseconds, and the count is kept with the parse); the output size after the render,
  * for what nodes do not bound (long content, long recipient values).
  */
-import { RenderError, type ValidationIssue } from "../diagnostics.js";
-import type { RenderLimits } from "../types.js";
+import { RenderError, type ValidationIssue } from "../base/diagnostics.js";
+import type { RenderLimits } from "../base/types.js";
 import { MAX_NESTING_DEPTH } from "./schema.js";
 
 export interface ResolvedLimits {

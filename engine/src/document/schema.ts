@@ -13,9 +13,9 @@ import {
   optionalVisibilitySchema,
   spacingSchema,
   ZERO_SPACING,
-} from "./common.js";
-import { boxDarkSchema, canvasDarkSchema, surfaceDarkSchema } from "./dark.js";
-import { withJsonSchema } from "./json-schema-hints.js";
+} from "../schema/common.js";
+import { boxDarkSchema, canvasDarkSchema, surfaceDarkSchema } from "../schema/dark.js";
+import { withJsonSchema } from "../schema/json-schema-hints.js";
 
 export const SUPPORTED_SCHEMA_MAJOR = 1;
 export const MAX_NESTING_DEPTH = 5;
@@ -32,7 +32,7 @@ export const canvasObjectSchema = z.object({
   preheaderText: z._default(z.string(), "View this email in your browser"),
   language: z._default(z.string().check(z.regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, { message: "Expected a language tag such as en-US" })), "en-US"),
   mobileBreakpoint: z._default(z.number().check(z.minimum(200), z.maximum(2000)), 600),
-  /** Dark-mode colours of the page, the content and its default text and links (`template/dark.ts`). */
+  /** Dark-mode colours of the page, the content and its default text and links (`schema/dark.ts`). */
   dark: canvasDarkSchema(),
 });
 export type Canvas = z.output<typeof canvasObjectSchema>;

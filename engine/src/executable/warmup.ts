@@ -5,9 +5,9 @@
  */
 
 import { Writable } from "node:stream";
-import { RENDER_TARGETS } from "../types.js";
+import { RENDER_TARGETS } from "../base/types.js";
+import { EXIT } from "../protocol/errors.js";
 import type { EnginePort } from "./engine-port.js";
-import { EXIT } from "./errors.js";
 import { createHandler } from "./handler.js";
 import { runOneShot } from "./loops.js";
 import { Output } from "./output.js";

@@ -3,11 +3,11 @@
  * for the position it lands in. Everything before this step is cached per template and visible set.
  */
 
+import type { RenderWarning } from "../base/diagnostics.js";
+import { occurrences } from "../base/literal-scan.js";
+import type { DynamicData } from "../base/types.js";
 import { encodeUnsafeUrlChars, encodeUrlPart, escapeHtml, escapeJsx, isSafeWholeUrl, normalizeUrlValue, replaceLoneSurrogates } from "../data/escape.js";
 import { MERGE_TAG_GROUPS, type MergeTagGroup, type MergeTagRef } from "../data/merge-tags.js";
-import type { RenderWarning } from "../diagnostics.js";
-import { occurrences } from "../literal-scan.js";
-import type { DynamicData } from "../types.js";
 import { type Flavor, SLOT_TOKEN_PATTERN, type Slot, type SlotPosition } from "./emitter.js";
 
 /** Output split around its slot tokens: `parts[0] slot[0] parts[1] … parts[n]`. */
@@ -19,7 +19,7 @@ export interface CompiledOutput {
 }
 
 const TOKEN_OPEN = "\uE000";
-/** SLOT_TOKEN_PATTERN at one position, tried only where a token opens (src/literal-scan.ts). */
+/** SLOT_TOKEN_PATTERN at one position, tried only where a token opens (src/base/literal-scan.ts). */
 const SLOT_TOKEN_AT = new RegExp(SLOT_TOKEN_PATTERN.source, "y");
 
 export function compileOutput(source: string, slots: readonly Slot[], flavor: Flavor): CompiledOutput {

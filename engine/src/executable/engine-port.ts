@@ -2,8 +2,9 @@
  * The slice of the engine library the protocol needs. The executable passes the real library;
  * tests pass it too and substitute a fake only to provoke faults (an engine that throws a bug).
  */
-import type { EngineRuntime } from "../runtime.js";
-import type { RenderLimits, RenderOptions, RenderResult } from "../types.js";
+
+import type { RenderLimits, RenderOptions, RenderResult } from "../base/types.js";
+import type { EngineRuntime } from "../engine/runtime.js";
 
 /** A render result that may also give its output already encoded for the wire. */
 export interface EngineRender extends RenderResult {

@@ -5,7 +5,7 @@
  * go in, so a recipient's `&amp;` stays literally `&amp;`.
  */
 import { Parser } from "htmlparser2";
-import type { TagValues } from "./plain-text.js";
+import type { TagValues } from "./tag-values.js";
 
 export interface TextParagraph {
   /** Printed before the first line (a list marker), and before every other line. */

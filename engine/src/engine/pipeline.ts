@@ -4,24 +4,25 @@
  * A repeated render of an unchanged template therefore pays no MJML compile and no re-parse.
  */
 
+import { describeIssues, RenderError, type RenderWarning } from "../base/diagnostics.js";
+import type { DynamicData, RenderLimits, RenderOptions, RenderResult, RenderTarget } from "../base/types.js";
+import { RENDER_TARGETS } from "../base/types.js";
 import { isVisible, normalizeContext } from "../data/visibility.js";
-import { describeIssues, RenderError, type RenderWarning } from "../diagnostics.js";
-import { minifyJsx, minifyMarkup } from "../minify.js";
+import { countNodes, outputTooLarge, resolveLimits, tooManyNodes } from "../document/limits.js";
+import type { Shown, Template } from "../document/model.js";
+import { type ParseResult, parseTemplate } from "../document/parse.js";
+import { Emitter } from "../markup/emitter.js";
+import { type CompiledOutput, compileOutput, joinOutput, lookupIn, substitute } from "../markup/substitute.js";
+import { tagValues } from "../markup/tag-values.js";
 import { compileMjmlToHtml } from "../mjml-to-html/index.js";
-import { type EngineRuntime, LIBRARY_RUNTIME } from "../runtime.js";
-import { DocumentContext, type Shown } from "../targets/context.js";
+import { DocumentContext } from "../targets/context.js";
 import { removeHtmlWaste } from "../targets/html-waste.js";
+import { minifyJsx, minifyMarkup } from "../targets/minify.js";
 import { renderMjmlDocument } from "../targets/mjml.js";
 import { renderReactEmailDocument } from "../targets/react-email.js";
-import { countNodes, outputTooLarge, resolveLimits, tooManyNodes } from "../template/limits.js";
-import type { Template } from "../template/model.js";
-import { type ParseResult, parseTemplate } from "../template/parse.js";
-import { renderPlainText, tagValues } from "../text/plain-text.js";
-import type { DynamicData, RenderLimits, RenderOptions, RenderResult, RenderTarget } from "../types.js";
-import { RENDER_TARGETS } from "../types.js";
-import { Emitter } from "./emitter.js";
+import { renderPlainText } from "../text/plain-text.js";
 import { LruCache } from "./lru.js";
-import { type CompiledOutput, compileOutput, joinOutput, lookupIn, substitute } from "./substitute.js";
+import { type EngineRuntime, LIBRARY_RUNTIME } from "./runtime.js";
 
 /** A parse and the template's node count, which later renders check against their own limit. */
 interface ParsedTemplate {
@@ -140,7 +141,7 @@ export function prepareTemplate(json: unknown, options: { readonly limits?: Rend
   return prepareWith(json, options.limits, LIBRARY_RUNTIME);
 }
 
-/** `prepareTemplate` with a given runtime (src/runtime.ts): the executable's engine port. */
+/** `prepareTemplate` with a given runtime (src/engine/runtime.ts): the executable's engine port. */
 export function prepareWith(json: unknown, limits: RenderLimits | undefined, runtime: EngineRuntime): PreparedTemplate {
   if (isPrepared(json)) return json;
   return Object.freeze({ [PREPARED]: readTemplate(json, resolveLimits(limits), runtime) });

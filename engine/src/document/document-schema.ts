@@ -7,8 +7,8 @@
  */
 import * as z from "zod/mini";
 import { BLOCK_TYPES, BLOCKS } from "../blocks/registry.js";
-import { colorSchema, gradientSchema, mobileOverridesSchema, visibilityRuleSchema, visibilitySchema } from "./common.js";
-import { darkColorSchema } from "./dark.js";
+import { colorSchema, gradientSchema, mobileOverridesSchema, visibilityRuleSchema, visibilitySchema } from "../schema/common.js";
+import { darkColorSchema } from "../schema/dark.js";
 import { columnStyleSchema, documentHeaderSchema, idSchema, rowSpacerSchema, rowStyleSchema } from "./schema.js";
 
 const pascal = (type: string) => type[0]!.toUpperCase() + type.slice(1);

@@ -4,12 +4,12 @@
  * whose `loc` is the path into the document.
  */
 import type * as z from "zod/mini";
+import type { RenderWarning, ValidationIssue } from "../base/diagnostics.js";
 import { BLOCKS, type BlockType, isBlockType } from "../blocks/registry.js";
 import { isUnsafeAuthorUrl } from "../data/escape.js";
 import { meaninglessRuleReason } from "../data/visibility.js";
-import type { RenderWarning, ValidationIssue } from "../diagnostics.js";
-import { contentRemovals } from "../render/content.js";
-import { VISIBILITY_OPERATOR_ALIASES, type Visibility, type VisibilityRule } from "./common.js";
+import { contentRemovals } from "../markup/content.js";
+import { VISIBILITY_OPERATOR_ALIASES, type Visibility, type VisibilityRule } from "../schema/common.js";
 import { toValidationIssues } from "./issues.js";
 import type { ColumnChild, ColumnNode, ComponentNode, Condition, Path, RowLike, RowNode, SpacerNode, Template } from "./model.js";
 import { columnStyleSchema, documentHeaderSchema, MAX_NESTING_DEPTH, rowSpacerSchema, rowStyleSchema } from "./schema.js";

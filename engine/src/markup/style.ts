@@ -2,7 +2,7 @@
  * Style declarations are built once as data and printed per target: a CSS string for HTML/MJML
  * attributes, an object literal for JSX. One source keeps the targets visually identical.
  */
-import type { Spacing } from "../template/common.js";
+import type { Spacing } from "../schema/common.js";
 
 export type Declarations = Array<readonly [property: string, value: string]>;
 

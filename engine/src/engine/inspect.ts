@@ -4,16 +4,16 @@
  * in a tag or key before sending.
  */
 
-import type { MergeTagGroup } from "./data/merge-tags.js";
-import { RenderError, type RenderWarning, type ValidationIssue } from "./diagnostics.js";
-import { Emitter, type SlotPosition } from "./render/emitter.js";
-import { readTemplate } from "./render/pipeline.js";
+import { RenderError, type RenderWarning, type ValidationIssue } from "../base/diagnostics.js";
+import type { MergeTagGroup } from "../data/merge-tags.js";
+import { DEFAULT_LIMITS } from "../document/limits.js";
+import type { Template } from "../document/model.js";
+import type { ParseResult } from "../document/parse.js";
+import { Emitter, type SlotPosition } from "../markup/emitter.js";
+import { DocumentContext } from "../targets/context.js";
+import { renderMjmlDocument } from "../targets/mjml.js";
+import { readTemplate } from "./pipeline.js";
 import { type EngineRuntime, LIBRARY_RUNTIME } from "./runtime.js";
-import { DocumentContext } from "./targets/context.js";
-import { renderMjmlDocument } from "./targets/mjml.js";
-import { DEFAULT_LIMITS } from "./template/limits.js";
-import type { Template } from "./template/model.js";
-import type { ParseResult } from "./template/parse.js";
 
 export interface InspectedMergeTag {
   /** The tag's name, without group. */
@@ -41,7 +41,7 @@ export function inspectTemplate(json: unknown): InspectResult {
   return inspectWith(json, LIBRARY_RUNTIME);
 }
 
-/** `inspectTemplate` with a given runtime (src/runtime.ts): the executable's engine port. */
+/** `inspectTemplate` with a given runtime (src/engine/runtime.ts): the executable's engine port. */
 export function inspectWith(json: unknown, runtime: EngineRuntime): InspectResult {
   let result: ParseResult;
   try {

@@ -1,0 +1,63 @@
+/**
+ * engine/src's folders are layers (engine/scripts/check-layers.ts, run by `make lint`): the real tree
+ * passes, and a back-import, an import between peers, an import cycle or a file outside every layer
+ * each fail the check by name.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { checkLayers } from "../scripts/check-layers.js";
+
+const SRC = join(dirname(fileURLToPath(import.meta.url)), "..", "src");
+
+describe("engine/src layers", () => {
+  it("has no back-import and no import cycle", () => {
+    const report = checkLayers(SRC);
+    expect(report.violations).toEqual([]);
+    expect(report.imports.length).toBeGreaterThan(200);
+  });
+
+  describe("a tree that breaks them", () => {
+    let dir = "";
+    const tree = (files: Record<string, string>): string => {
+      dir = mkdtempSync(join(tmpdir(), "layers-"));
+      for (const [path, text] of Object.entries(files)) {
+        mkdirSync(dirname(join(dir, path)), { recursive: true });
+        writeFileSync(join(dir, path), text);
+      }
+      return dir;
+    };
+    afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+    it("fails on an import from a lower layer up to a higher one, type-only included", () => {
+      const src = tree({
+        "schema/colors.ts": 'import type { Block } from "../blocks/block.js";\nexport const c = 1;\n',
+        "blocks/block.ts": 'import { c } from "../schema/colors.js";\nexport type Block = typeof c;\n',
+      });
+      const { violations } = checkLayers(src);
+      expect(violations).toContainEqual(expect.stringMatching(/^schema\/colors\.ts imports blocks\/block\.ts: "schema" is below "blocks"/));
+      expect(violations).toContainEqual("import cycle among blocks/block.ts, schema/colors.ts");
+    });
+
+    it("fails on an import between peers and on a file in no layer", () => {
+      const src = tree({
+        "text/plain-text.ts": 'export type { Shown } from "../targets/context.js";\n',
+        "targets/context.ts": "export type Shown = () => boolean;\n",
+        "helpers/x.ts": "export {};\n",
+      });
+      const { violations } = checkLayers(src);
+      expect(violations).toContainEqual(expect.stringMatching(/"text" and "targets" are peers/));
+      expect(violations).toContainEqual(expect.stringMatching(/^helpers\/x\.ts: belongs to no layer/));
+    });
+
+    it("fails on a cycle inside one folder, through an import() type", () => {
+      const src = tree({
+        "targets/a.ts": 'export type A = import("./b.js").B;\n',
+        "targets/b.ts": 'import type { A } from "./a.js";\nexport type B = A | 1;\n',
+      });
+      expect(checkLayers(src).violations).toEqual(["import cycle among targets/a.ts, targets/b.ts"]);
+    });
+  });
+});
