@@ -9,7 +9,10 @@ import { Writable } from "node:stream";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createLibraryEngine } from "../src/executable/library-engine.js";
 import { runMain } from "../src/executable/main.js";
-import { WARMUP_TEMPLATE } from "../src/executable/warmup.js";
+import { warmupTemplate } from "../src/executable/warmup.js";
+
+const WARMUP = warmupTemplate();
+
 import { ENGINE_VERSION, inspectTemplate, render, validateTemplate } from "../src/index.js";
 
 let dir = "";
@@ -17,7 +20,7 @@ const file = (name: string) => join(dir, name);
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "mailrender-cli-"));
-  writeFileSync(file("t.json"), JSON.stringify(WARMUP_TEMPLATE));
+  writeFileSync(file("t.json"), JSON.stringify(WARMUP));
   writeFileSync(file("invalid.json"), JSON.stringify({ rows: 3 }));
   writeFileSync(file("broken.json"), "{ not json");
   writeFileSync(file("d.json"), JSON.stringify({ merge_tags: { text: { first_name: "Grace" } }, context: { plan: "pro" } }));
@@ -46,7 +49,7 @@ async function cli(...argv: string[]): Promise<{ code: number; stdout: string; s
 describe("render", () => {
   it("prints the library's output for the template and data, nothing added", async () => {
     const run = await cli("render", "--template", file("t.json"), "--data", file("d.json"), "--target", "mjml");
-    const direct = await render(WARMUP_TEMPLATE, { target: "mjml", dynamicData: { merge_tags: { text: { first_name: "Grace" } }, context: { plan: "pro" } } });
+    const direct = await render(WARMUP, { target: "mjml", dynamicData: { merge_tags: { text: { first_name: "Grace" } }, context: { plan: "pro" } } });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(direct.output);
   });
@@ -55,8 +58,8 @@ describe("render", () => {
     const run = await cli("render", "--template", file("t.json"), "--target", "html", "--out", file("out.html"), "--no-minify");
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("");
-    expect(readFileSync(file("out.html"), "utf8")).toBe((await render(WARMUP_TEMPLATE, { target: "html", minify: false })).output);
-    const strictLibrary = await render(WARMUP_TEMPLATE, { target: "html", strict: true }).then(
+    expect(readFileSync(file("out.html"), "utf8")).toBe((await render(WARMUP, { target: "html", minify: false })).output);
+    const strictLibrary = await render(WARMUP, { target: "html", strict: true }).then(
       () => 0,
       () => 1,
     );
@@ -65,7 +68,7 @@ describe("render", () => {
 
   it("--plain-text prints the plain-text version instead of the output", async () => {
     const run = await cli("render", "--template", file("t.json"), "--data", file("d.json"), "--target", "html", "--plain-text");
-    const direct = await render(WARMUP_TEMPLATE, {
+    const direct = await render(WARMUP, {
       target: "html",
       dynamicData: { merge_tags: { text: { first_name: "Grace" } }, context: { plan: "pro" } },
       plainText: true,
@@ -102,7 +105,7 @@ describe("render", () => {
 describe("validate and inspect", () => {
   it("validate prints the library's report; exit 0 when valid, 1 when not", async () => {
     const ok = await cli("validate", "--template", file("t.json"));
-    expect(JSON.parse(ok.stdout)).toEqual(JSON.parse(JSON.stringify(validateTemplate(WARMUP_TEMPLATE))));
+    expect(JSON.parse(ok.stdout)).toEqual(JSON.parse(JSON.stringify(validateTemplate(WARMUP))));
     expect(ok.code).toBe(0);
     const bad = await cli("validate", "--template", file("invalid.json"));
     expect(JSON.parse(bad.stdout)).toEqual(JSON.parse(JSON.stringify(validateTemplate({ rows: 3 }))));
@@ -112,7 +115,7 @@ describe("validate and inspect", () => {
   it("inspect prints the library's report as JSON", async () => {
     const run = await cli("inspect", "--template", file("t.json"));
     expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual(JSON.parse(JSON.stringify(inspectTemplate(WARMUP_TEMPLATE))));
+    expect(JSON.parse(run.stdout)).toEqual(JSON.parse(JSON.stringify(inspectTemplate(WARMUP))));
   });
 });
 

@@ -16,7 +16,6 @@ import type { imageProps } from "../src/blocks/image/index.js";
 import type { listProps } from "../src/blocks/list/index.js";
 import type { menuProps } from "../src/blocks/menu/index.js";
 import type { paragraphProps } from "../src/blocks/paragraph/index.js";
-import type { BlockType } from "../src/blocks/registry.js";
 import type { socialsProps } from "../src/blocks/socials/index.js";
 import type { spacerProps } from "../src/blocks/spacer/index.js";
 import type { videoProps } from "../src/blocks/video/index.js";
@@ -444,7 +443,7 @@ const socials: Arb<ReturnType<typeof socialsProps>> = optional({
   ...common,
 });
 
-const BLOCK_PROPS: Record<BlockType, fc.Arbitrary<object>> = { paragraph, heading, list, anchor, button, image, video, divider, spacer, menu, socials };
+const BLOCK_PROPS: Record<string, fc.Arbitrary<object>> = { paragraph, heading, list, anchor, button, image, video, divider, spacer, menu, socials };
 
 const nodeId = optional({ id: fc.oneof(fc.constantFrom("x", "node-1"), fc.nat(999)) });
 

@@ -8,7 +8,10 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { WARMUP_TEMPLATE } from "../src/executable/warmup.js";
+import { warmupTemplate } from "../src/executable/warmup.js";
+
+const WARMUP = warmupTemplate();
+
 import { ENGINE_VERSION, render } from "../src/index.js";
 import { MAX_REQUEST_BYTES, PROTOCOL_VERSION } from "../src/protocol/constants.js";
 import { type OkResponse, type Response, responseSchema } from "../src/protocol/response-schema.js";
@@ -20,7 +23,7 @@ const UNDER_TEST = process.env["MAILRENDER_ENGINE_UNDER_TEST"];
 const BINARY =
   UNDER_TEST ??
   join(ROOT, "engine", "dist", `${process.platform}-${process.arch}`, process.platform === "win32" ? "mailrender-engine.exe" : "mailrender-engine");
-const TEMPLATE = WARMUP_TEMPLATE;
+const TEMPLATE = WARMUP;
 
 function newestSource(): number {
   const walk = (dir: string): number =>

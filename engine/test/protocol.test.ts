@@ -18,7 +18,10 @@ import { LineSplitter } from "../src/executable/line-splitter.js";
 import { runOneShot, runServe } from "../src/executable/loops.js";
 import { Output } from "../src/executable/output.js";
 import { TemplateStore } from "../src/executable/template-store.js";
-import { WARMUP_TEMPLATE } from "../src/executable/warmup.js";
+import { warmupTemplate } from "../src/executable/warmup.js";
+
+const WARMUP = warmupTemplate();
+
 import { ENGINE_VERSION, render } from "../src/index.js";
 import { MAX_JSON_DEPTH, MAX_REQUEST_BYTES, PROTOCOL_VERSION } from "../src/protocol/constants.js";
 import { maxNesting } from "../src/protocol/decode.js";
@@ -26,7 +29,7 @@ import { ERROR_CODES, EXIT } from "../src/protocol/errors.js";
 import { PROTOCOL_SCHEMA_DIR, protocolSchemaFiles } from "../src/protocol/json-schema.js";
 import { type ErrorResponse, type OkLayoutResponse, type OkResponse, type Response, responseSchema } from "../src/protocol/response-schema.js";
 
-const TEMPLATE = WARMUP_TEMPLATE;
+const TEMPLATE = WARMUP;
 const DATA = { merge_tags: { text: { first_name: "Ada <&>" } }, context: { plan: "pro" } };
 
 const bytes = (value: unknown): Buffer => Buffer.from(typeof value === "string" ? value : JSON.stringify(value));

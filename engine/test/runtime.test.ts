@@ -14,7 +14,10 @@ import { type EngineRuntime, LIBRARY_RUNTIME, ONE_RENDER_RUNTIME } from "../src/
 import type { EnginePort } from "../src/executable/engine-port.js";
 import { createLibraryEngine } from "../src/executable/library-engine.js";
 import { runMain } from "../src/executable/main.js";
-import { WARMUP_TEMPLATE } from "../src/executable/warmup.js";
+import { warmupTemplate } from "../src/executable/warmup.js";
+
+const WARMUP = warmupTemplate();
+
 import { EXIT } from "../src/protocol/errors.js";
 
 const OPTIONS = { target: "html", dynamicData: { merge_tags: { text: { first_name: "Ada" } } } } as const;
@@ -67,7 +70,7 @@ async function runCli(argv: string[], stdin: Buffer[] = []): Promise<CliRun> {
 }
 
 const sameCompiledTwice = async (engine: EnginePort): Promise<boolean> => {
-  const [first, second] = [await engine.render(WARMUP_TEMPLATE, OPTIONS), await engine.render(WARMUP_TEMPLATE, OPTIONS)];
+  const [first, second] = [await engine.render(WARMUP, OPTIONS), await engine.render(WARMUP, OPTIONS)];
   return first.layout?.().layout === second.layout?.().layout;
 };
 
@@ -75,7 +78,7 @@ describe("runtime choices", () => {
   afterEach(() => expect(globalThis.Function.name).toBe("Function"));
 
   it("the one-shot path renders once, uncached; the library in the same process keeps its defaults", async () => {
-    const request = { template: WARMUP_TEMPLATE, target: "html", dynamic_data: { merge_tags: { text: { first_name: "Ada" } } } };
+    const request = { template: WARMUP, target: "html", dynamic_data: { merge_tags: { text: { first_name: "Ada" } } } };
     let oneShot: CliRun | undefined;
     const compiled = await functionsCompiledBy(async () => {
       oneShot = await runCli([], [Buffer.from(JSON.stringify(request))]);
@@ -86,8 +89,8 @@ describe("runtime choices", () => {
     expect(oneShot?.runtimes).toEqual([ONE_RENDER_RUNTIME]);
 
     // Another importer, after it: renders are cached, and still nothing is compiled.
-    expect(await functionsCompiledBy(() => renderParts(WARMUP_TEMPLATE, OPTIONS))).toBe(0);
-    const [first, second] = [await renderParts(WARMUP_TEMPLATE, OPTIONS), await renderParts(WARMUP_TEMPLATE, OPTIONS)];
+    expect(await functionsCompiledBy(() => renderParts(WARMUP, OPTIONS))).toBe(0);
+    const [first, second] = [await renderParts(WARMUP, OPTIONS), await renderParts(WARMUP, OPTIONS)];
     expect(second.compiled).toBe(first.compiled);
   });
 

@@ -42,11 +42,11 @@ describe("block props schemas", () => {
     expect(output).toContain("Hi");
 
     const before = built;
-    const video = registry.BLOCKS.video.props;
+    const video = registry.BLOCKS["video"]!.props;
     expect(built, "the video block's schema was built before anything used it").toBeGreaterThan(before);
 
     const after = built;
-    expect(registry.BLOCKS.video.props).toBe(video);
+    expect(registry.BLOCKS["video"]!.props).toBe(video);
     expect(built).toBe(after);
   });
 });

@@ -1,10 +1,17 @@
 /**
- * A block declares its props (with defaults) and how it renders for each target, in one folder
- * (mjml's component model). The registry in `registry.ts` feeds both the validator and the renderers,
- * so adding a block touches one folder and one line.
+ * A block is one folder holding everything about it (mjml's component model): its props with their
+ * defaults, how an editor presents them, how it renders for each target, what it reads as in the
+ * plain-text version, which of its elements dark mode and phone overrides paint, and what it needs
+ * to mean something to a reader (its content checks). The registry (`registry.ts`) lists the
+ * blocks; everything else — the reader, the three targets, the plain-text version, dark mode, phone
+ * overrides, the schemas, the docs, the checks, the editor — walks it, so adding a block is its
+ * folder and one registry line.
  */
 import type * as z from "zod/mini";
 import type { Emitter } from "../markup/emitter.js";
+import type { TextParagraph } from "../markup/html-to-text.js";
+import type { TagValues } from "../markup/tag-values.js";
+import type { EditorDescription } from "../schema/editor.js";
 
 /** Which writer renders a block: MJML components, plain email HTML (in nested rows) or React Email JSX. */
 export type Renderer = "mjml" | "html" | "jsx";
@@ -25,37 +32,147 @@ export interface BlockRenderContext {
   readonly mobileCss: string[];
 }
 
+/**
+ * CSS selectors of a block's elements, `&` standing for the block's own class; comma-separated
+ * for several. Per renderer where the renderers' markup differs.
+ */
+export type Selector = string | Readonly<Record<Renderer, string>>;
+
+/**
+ * How dark mode paints a block (targets/dark.ts): which elements carry which of its `dark` colours,
+ * and which of the canvas's dark colours its text takes on a background that follows the canvas.
+ * Without any, the block is a box: its dark `backgroundColor` (or, transparent or painted in the
+ * content's colour, the canvas's) paints its own element.
+ */
+export interface DarkRoles {
+  /** The elements painted in its background colour (default `&`). */
+  readonly background?: string;
+  /**
+   * Its colours are its own (a button): the canvas's dark colours never replace them or its
+   * text's; only its own `dark` colours apply.
+   */
+  readonly ownColors?: boolean;
+  /** The canvas's dark colour its text takes where canvas colours apply: text (rich text, menus) or links (an anchor). */
+  readonly canvasText?: "color" | "linkColor";
+  /** Whether the links inside it take the canvas's dark link colour. */
+  readonly canvasLinks?: boolean;
+  /** The elements whose border its dark `borderColor` paints. */
+  readonly border?: string;
+  /** The elements drawing a line that its dark `backgroundColor` colours instead of a background (a divider). */
+  readonly line?: string;
+}
+
+/** One declaration a phone override writes: the elements (`&` the block's class), the property, the value. */
+export type PhoneDeclaration = readonly [selector: string, property: string, value: string];
+
+/** A phone override of one of the block's own props that the shared keys do not cover (a spacer's height, an image's width). */
+export interface PhoneProp {
+  /** The unit a number is written with. */
+  readonly unit: "px" | "%" | "";
+  /** The declarations the override makes, from its CSS value (the number with its unit, or the text). */
+  readonly declarations: (value: string, renderer: Renderer) => readonly PhoneDeclaration[];
+}
+
+/**
+ * Where phone overrides (`mobile`, targets/responsive.ts) write: typography, padding and margin,
+ * background colour, corner radius, border and gradient apply to every block, on the elements named
+ * here (each `&` when left out); other props take an override only when listed in `props`.
+ */
+export interface PhoneRoles {
+  /** The elements that draw its background, corners and gradient. */
+  readonly surface?: Selector;
+  /** The elements drawing a line that its background-colour override colours (`border-top-color`): a divider. */
+  readonly line?: Selector;
+  /** Where its padding lives when it is inside the block, apart from its margin (a button's link); else padding and margin add up on `&`. */
+  readonly padding?: Selector;
+  /** The elements that draw its border, when not its surface. */
+  readonly border?: Selector;
+  /** The border goes inside a width that fills the column on phones (a fluid image). */
+  readonly borderInsideWidth?: boolean;
+  /** Its own props that take an override, with where each is written. */
+  readonly props?: Readonly<Record<string, PhoneProp>>;
+}
+
+export type Severity = "error" | "warning" | "info";
+
+/**
+ * Something a block's content check found: a block that cannot mean what it should to a reader
+ * (an image without a source, a button without a link). `error`: the reader misses what the block
+ * is for; `warning`: it works, poorly for some readers; `info`: worth a look.
+ */
+export interface BlockFinding {
+  readonly severity: Severity;
+  /** Stable, for programs: `IMAGE_SOURCE_MISSING`. */
+  readonly code: string;
+  /** Where in the block's props: a prop's name, or a path into a list (`["items", "2", "link"]`). */
+  readonly path: readonly string[];
+  /** The value found there. */
+  readonly value: unknown;
+  readonly message: string;
+  /** What to do about it. */
+  readonly hint: string;
+}
+
 export interface BlockDefinition<Props> {
   readonly type: string;
   readonly props: z.ZodMiniType<Props>;
+  /** How an editor presents it (schema/editor.ts), built on first use. */
+  readonly editor: EditorDescription;
+  /** The props of a meaningful instance (what the docs show, and what the executable's warm-up renders). */
+  readonly example: Readonly<Record<string, unknown>>;
   /** Children of `mj-column`: idiomatic MJML components. */
   mjml(props: Props, ctx: BlockRenderContext): string;
   /** Plain email HTML, for blocks inside nested rows (where MJML has no components). */
   html(props: Props, ctx: BlockRenderContext): string;
   /** React Email JSX built from `@react-email/components`. */
   jsx(props: Props, ctx: BlockRenderContext): string;
+  /** What a reader of the plain-text version reads of it, as paragraphs (none: it is left out). */
+  text(props: Props, values: TagValues): TextParagraph[];
+  readonly dark: DarkRoles;
+  readonly phone: PhoneRoles;
+  /** What it needs to mean something to a reader; none found: an empty list. */
+  check(props: Props): BlockFinding[];
 }
 
 /**
- * `props` is a factory: the schema is built on first use and kept. A template uses a few of the
- * block types, and building a zod schema is the largest part of the executable's cold start
+ * `props` and `editor` are factories: each is built on first use and kept. A template uses a few of
+ * the block types, and building a zod schema is the largest part of the executable's cold start
  * (QuickJS builds ~30 000 schema objects a second), so a block nobody uses costs nothing.
  */
 export function defineBlock<S extends z.ZodMiniType>(definition: {
   type: string;
   props: () => S;
+  editor: () => EditorDescription;
+  example: Readonly<Record<string, unknown>>;
   mjml(props: z.output<S>, ctx: BlockRenderContext): string;
   html(props: z.output<S>, ctx: BlockRenderContext): string;
   jsx(props: z.output<S>, ctx: BlockRenderContext): string;
+  text(props: z.output<S>, values: TagValues): TextParagraph[];
+  dark?: DarkRoles;
+  phone?: PhoneRoles;
+  check?(props: z.output<S>): BlockFinding[];
 }): BlockDefinition<z.output<S>> {
-  const { props: buildProps, ...renderers } = definition;
+  const { props: buildProps, editor: buildEditor, ...rest } = definition;
   let props: S | undefined;
+  let editor: EditorDescription | undefined;
   const block = {
-    ...renderers,
+    dark: {},
+    phone: {},
+    check: () => [],
+    ...rest,
     get props() {
       props ??= buildProps();
       return props;
     },
+    get editor() {
+      editor ??= buildEditor();
+      return editor;
+    },
   };
   return block as BlockDefinition<z.output<S>>;
+}
+
+/** A finding of a block's content check. */
+export function finding(severity: Severity, code: string, path: readonly string[], value: unknown, message: string, hint: string): BlockFinding {
+  return { severity, code, path, value, message, hint };
 }

@@ -4,7 +4,7 @@ import { fontStack } from "../markup/fonts.js";
 import { cssNumber, type Declarations, px, spacing } from "../markup/style.js";
 import type { Spacing, Surface, Typography } from "../schema/common.js";
 import { activeGradient, toMjmlColor } from "../schema/common.js";
-import type { BlockRenderContext } from "./block.js";
+import type { BlockRenderContext, PhoneProp } from "./block.js";
 
 /** Escapes a template-authored (trusted) value for a double-quoted attribute. */
 export function attrValue(value: string): string {
@@ -95,6 +95,23 @@ export function mjmlSurface(
     attributes: hasContainerColor && color ? { "container-background-color": toMjmlColor(color) } : {},
     className: rest.length > 0 && !ctx.className.split(" ").includes(ctx.uid) ? [ctx.className, ctx.uid].filter(Boolean).join(" ") : ctx.className,
   };
+}
+
+/** A phone override of an icon's size (buttons, socials): the icons' width and height. */
+export const ICON_SIZE_ON_PHONES: PhoneProp = {
+  unit: "px",
+  declarations: (value) => [
+    ["& img", "width", value],
+    ["& img", "height", value],
+  ],
+};
+
+/** Text with nothing but white space (a merge tag counts as text). */
+export const isBlank = (text: string): boolean => text.trim() === "";
+
+/** Content HTML that shows nothing: no text (white space and `&nbsp;` aside) and no image. */
+export function isBlankContent(html: string): boolean {
+  return !/<img[\s>]/i.test(html) && isBlank(html.replace(/<[^>]*>/g, "").replace(/&nbsp;|&#160;|&#xa0;/gi, " "));
 }
 
 /** ` className="…"` for JSX, or nothing. */

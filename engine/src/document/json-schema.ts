@@ -11,25 +11,26 @@
  *   a missing or null list reads as empty, block types this version does not know are accepted.
  */
 import * as z from "zod/mini";
-import { BLOCK_TYPES } from "../blocks/registry.js";
+import { BLOCKS, type BlockRegistry } from "../blocks/registry.js";
 import { jsonSchemaHints } from "../schema/json-schema-hints.js";
-import { templateDocumentSchema, templateSchemaNames } from "./document-schema.js";
+import { documentSchema } from "./document-schema.js";
 import { MAX_NESTING_DEPTH } from "./schema.js";
 
 export const TEMPLATE_SCHEMA_ID = "https://mailrender.dev/spec/template/v1/template.schema.json";
 
 export type JsonSchema = Record<string, unknown>;
 
-/** The JSON Schema document (draft 2020-12) of a template, version 1. */
-export function templateJsonSchema(): JsonSchema {
-  const schema = z.toJSONSchema(templateDocumentSchema, {
+/** The JSON Schema document (draft 2020-12) of a template, version 1, with the blocks of `registry`. */
+export function templateJsonSchema(registry: BlockRegistry = BLOCKS): JsonSchema {
+  const { document, names } = documentSchema(registry);
+  const schema = z.toJSONSchema(document, {
     io: "input",
     unrepresentable: "throw",
     target: "draft-2020-12",
-    metadata: templateSchemaNames,
+    metadata: names,
     override: ({ zodSchema, jsonSchema }) => restoreRules(zodSchema, jsonSchema),
   });
-  readerStructure(schema["$defs"] as Record<string, JsonSchema>);
+  readerStructure(schema["$defs"] as Record<string, JsonSchema>, Object.keys(registry));
   return {
     ...schema,
     $id: TEMPLATE_SCHEMA_ID,
@@ -176,11 +177,10 @@ const listOrNull = (items: JsonSchema): JsonSchema => ({ anyOf: [{ type: "array"
  * pair per nesting depth, `columns`/`children`/`components`/`props` optional or null, a row spacer's
  * height optional (one without a positive height is dropped with a warning), and any block type.
  */
-function readerStructure(defs: Record<string, JsonSchema>): void {
+function readerStructure(defs: Record<string, JsonSchema>, known: readonly string[]): void {
   const { Row: row, Column: column } = defs as Record<string, { properties: Record<string, JsonSchema>; required?: string[] }>;
   if (row === undefined || column === undefined) throw new Error("The template schema has no Row or Column definition");
   const shapes = ((column.properties["children"] as { items: { anyOf: JsonSchema[] } }).items.anyOf ?? []).filter((shape) => !("$ref" in shape));
-  const known = BLOCK_TYPES as readonly string[];
   defs["Block"] = {
     description:
       'A block: `{type: "component", componentType, props}`, or the older `{type: <block type>, props}`. Other block types are accepted with a warning and not rendered.',

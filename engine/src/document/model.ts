@@ -1,6 +1,6 @@
 /** The parsed document: defaults applied, legacy shapes read, each node knowing its path. */
 
-import type { BlockType } from "../blocks/registry.js";
+import type { BlockDefinition } from "../blocks/block.js";
 import type { Gradient, Visibility } from "../schema/common.js";
 import type { DarkColors } from "../schema/dark.js";
 import type { Canvas, ColumnStyle, RowStyle } from "./schema.js";
@@ -26,7 +26,7 @@ export interface RowNode extends NodeBase {
 }
 
 export interface SpacerNode extends NodeBase {
-  readonly kind: "spacer";
+  readonly kind: "row-spacer";
   readonly height: number;
   readonly backgroundColor: string;
   readonly backgroundGradient: Gradient;
@@ -35,7 +35,11 @@ export interface SpacerNode extends NodeBase {
 
 export interface ComponentNode extends NodeBase {
   readonly kind: "component";
-  readonly block: BlockType;
+  /** The block type, as the template names it. */
+  readonly block: string;
+  /** Its definition in the registry the template was read with: every walker takes the block from here. */
+  readonly definition: BlockDefinition<unknown>;
+  /** Its props, parsed by the definition's schema (defaults applied). */
   readonly props: unknown;
 }
 

@@ -5,11 +5,13 @@
  */
 import type * as z from "zod/mini";
 import type { RenderWarning, ValidationIssue } from "../base/diagnostics.js";
-import { BLOCKS, type BlockType, isBlockType } from "../blocks/registry.js";
+import type { BlockDefinition } from "../blocks/block.js";
+import { BLOCKS, type BlockRegistry, blockOf } from "../blocks/registry.js";
 import { isUnsafeAuthorUrl } from "../data/escape.js";
 import { meaninglessRuleReason } from "../data/visibility.js";
 import { contentRemovals } from "../markup/content.js";
 import { VISIBILITY_OPERATOR_ALIASES, type Visibility, type VisibilityRule } from "../schema/common.js";
+import { type Field, type FieldKind, fieldsOf } from "../schema/editor.js";
 import { toValidationIssues } from "./issues.js";
 import type { ColumnChild, ColumnNode, ComponentNode, Condition, Path, RowLike, RowNode, SpacerNode, Template } from "./model.js";
 import { columnStyleSchema, documentHeaderSchema, MAX_NESTING_DEPTH, rowSpacerSchema, rowStyleSchema } from "./schema.js";
@@ -22,12 +24,38 @@ export interface ParseResult {
 
 type Json = Record<string, unknown>;
 
-/** Block props holding content HTML, which renders as its email-safe subset. */
-const CONTENT_HTML_PROPS: Partial<Record<BlockType, readonly string[]>> = { paragraph: ["content"], heading: ["content"], list: ["content"] };
+/** Which of a block's props hold URLs (links, images) and content HTML, as its editor description says. */
+interface PropKinds {
+  readonly urls: readonly string[];
+  /** Lists (menu items, social platforms) and the URL keys of their entries. */
+  readonly lists: readonly { readonly prop: string; readonly urls: readonly string[] }[];
+  /** Content HTML, which renders as its email-safe subset. */
+  readonly content: readonly string[];
+}
+
+const URL_KINDS: ReadonlySet<FieldKind> = new Set(["url", "image"]);
+const propKindsByBlock = new WeakMap<BlockDefinition<unknown>, PropKinds>();
+
+function propKinds(block: BlockDefinition<unknown>): PropKinds {
+  let kinds = propKindsByBlock.get(block);
+  if (kinds === undefined) {
+    const fields = fieldsOf(block.editor);
+    const urlsOf = (list: readonly Field[]) => list.filter((f) => URL_KINDS.has(f.kind)).map((f) => f.prop);
+    kinds = {
+      urls: urlsOf(fields),
+      lists: fields.flatMap((f) => (f.kind === "list" ? [{ prop: f.prop, urls: urlsOf(f.fields) }] : [])),
+      content: fields.filter((f) => f.kind === "richText").map((f) => f.prop),
+    };
+    propKindsByBlock.set(block, kinds);
+  }
+  return kinds;
+}
 
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
 class Reader {
+  constructor(private readonly registry: BlockRegistry) {}
+
   readonly issues: ValidationIssue[] = [];
   readonly warnings: RenderWarning[] = [];
   readonly conditions: Condition[] = [];
@@ -63,20 +91,13 @@ class Reader {
    * Author-written URL props with a scheme other than http, https, mailto or tel are refused as a
    * merge value would be: the prop reads as empty (no link, no image) and a warning names its path.
    */
-  refuseUnsafeUrls(props: Json, path: Path): void {
-    for (const key of URL_PROPS) {
+  refuseUnsafeUrls(props: Json, keys: readonly string[], path: Path): void {
+    for (const key of keys) {
       const value = props[key];
       if (typeof value === "string" && isUnsafeAuthorUrl(value)) {
         props[key] = "";
         this.warnings.push({ code: "UNSAFE_URL", message: `URL without an allowed scheme (http, https, mailto, tel) was dropped`, path: [...path, key] });
       }
-    }
-    for (const list of ["items", "platforms"]) {
-      const entries = props[list];
-      if (!Array.isArray(entries)) continue;
-      entries.forEach((entry: unknown, index) => {
-        if (isObject(entry)) this.refuseUnsafeUrls(entry, [...path, list, String(index)]);
-      });
     }
   }
 
@@ -154,7 +175,7 @@ class Reader {
       return undefined;
     }
     return {
-      kind: "spacer",
+      kind: "row-spacer",
       id: idOf(raw, path),
       path,
       condition: this.condition(parsed.visibility, [...path, "visibility"], raw["visibility"]),
@@ -209,22 +230,32 @@ class Reader {
   }
 
   component(raw: Json, blockType: string, path: Path): ComponentNode | undefined {
-    if (!isBlockType(blockType)) {
+    const definition = blockOf(this.registry, blockType);
+    if (definition === undefined) {
       // A template from a newer editor still renders: the unknown block is left out and reported.
       this.warnings.push({ code: "UNKNOWN_BLOCK_TYPE", message: `Unknown block type "${blockType}" was not rendered`, path });
       return undefined;
     }
     const propsRaw = raw["props"] ?? {};
-    const props = this.parse(BLOCKS[blockType].props as z.ZodMiniType, propsRaw, [...path, "props"]) as { visibility?: Visibility } | undefined;
+    const props = this.parse(definition.props as z.ZodMiniType, propsRaw, [...path, "props"]) as { visibility?: Visibility } | undefined;
     if (!props) return undefined;
-    for (const field of CONTENT_HTML_PROPS[blockType] ?? []) this.contentWarning((props as Json)[field], [...path, "props", field]);
-    this.refuseUnsafeUrls(props as Json, [...path, "props"]);
+    const kinds = propKinds(definition);
+    for (const field of kinds.content) this.contentWarning((props as Json)[field], [...path, "props", field]);
+    this.refuseUnsafeUrls(props as Json, kinds.urls, [...path, "props"]);
+    for (const list of kinds.lists) {
+      const entries = (props as Json)[list.prop];
+      if (!Array.isArray(entries)) continue;
+      entries.forEach((entry: unknown, index) => {
+        if (isObject(entry)) this.refuseUnsafeUrls(entry, list.urls, [...path, "props", list.prop, String(index)]);
+      });
+    }
     return {
       kind: "component",
       id: idOf(raw, path),
       path,
       condition: this.condition(props.visibility, [...path, "props", "visibility"], isObject(propsRaw) ? propsRaw["visibility"] : undefined),
       block: blockType,
+      definition,
       props,
     };
   }
@@ -241,9 +272,6 @@ class Reader {
   }
 }
 
-/** Props that hold a URL, in any block (menu items and social platforms included). */
-const URL_PROPS = ["link", "src", "icon", "coverImage", "fallbackLink"] as const;
-
 function rawRules(visibility: unknown): readonly unknown[] {
   return isObject(visibility) && Array.isArray(visibility["rules"]) ? visibility["rules"] : [];
 }
@@ -253,8 +281,9 @@ function idOf(raw: Json, path: Path): string {
   return typeof id === "string" || typeof id === "number" ? String(id) : path.join(".");
 }
 
-export function parseTemplate(json: unknown): ParseResult {
-  const reader = new Reader();
+/** Reads a template with the blocks of `registry` (block types it does not hold are left out with a warning). */
+export function parseTemplate(json: unknown, registry: BlockRegistry = BLOCKS): ParseResult {
+  const reader = new Reader(registry);
   if (!isObject(json)) {
     reader.issue([], "Input should be a valid object", "model_type");
     return { template: undefined, issues: reader.issues, warnings: reader.warnings };

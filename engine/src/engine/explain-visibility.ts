@@ -65,7 +65,7 @@ export function explainVisibility(json: unknown, context: Context | undefined): 
     decisions.push({
       id: node.id,
       path: [...node.path],
-      kind: node.kind,
+      kind: node.kind === "row-spacer" ? "spacer" : node.kind,
       block: node.kind === "component" ? node.block : null,
       visible,
       reason: parentVisible ? ruleWord : "inside a hidden parent",

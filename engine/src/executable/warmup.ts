@@ -6,6 +6,7 @@
 
 import { Writable } from "node:stream";
 import { RENDER_TARGETS } from "../base/types.js";
+import { BLOCKS } from "../blocks/registry.js";
 import { EXIT } from "../protocol/errors.js";
 import type { EnginePort } from "./engine-port.js";
 import { createHandler } from "./handler.js";
@@ -13,47 +14,29 @@ import { runOneShot } from "./loops.js";
 import { Output } from "./output.js";
 import { TemplateStore } from "./template-store.js";
 
-const component = (id: string, componentType: string, props: Record<string, unknown>) => ({ id, type: "component", componentType, props });
-
-export const WARMUP_TEMPLATE = {
-  template_id: "warmup",
-  template_name: "Warm-up {{ first_name }}",
-  schema_version: "1.0",
-  canvas: { fontFamily: "Georgia" },
-  rows: [
-    {
-      id: "r1",
-      type: "row",
-      columns: [
-        {
-          id: "c1",
-          width: 50,
-          children: [
-            component("h", "heading", { content: "Hello {{ first_name|'there' }}", level: "h1" }),
-            component("p", "paragraph", { content: '<p>Text with <a href="{{ url.link }}">a link</a></p>' }),
-            component("l", "list", { content: "<ul><li>one</li><li>two</li></ul>" }),
-            component("b", "button", { text: "Go", link: "https://example.com/?u={{ first_name }}" }),
-            component("a", "anchor", { text: "More", link: "https://example.com" }),
-          ],
-        },
-        {
-          id: "c2",
-          width: 50,
-          children: [
-            component("i", "image", { src: "https://example.com/a.png", alt: "{{ attr.alt }}", link: "https://example.com", enabled: true }),
-            component("v", "video", { src: "https://example.com/v", coverImage: "https://example.com/c.png" }),
-            component("d", "divider", {}),
-            component("s", "spacer", { height: 10 }),
-            component("m", "menu", { items: [{ label: "Home", link: "https://example.com", enabled: true }] }),
-            component("so", "socials", { platforms: [{ name: "x", link: "https://x.com/a", enabled: true, icon: "https://example.com/x.png" }] }),
-          ],
-        },
-      ],
-      visibility: { enabled: true, match: "all", rules: [{ tag: "plan", operator: "==", value: "pro" }] },
-    },
-    { id: "sp", type: "row-spacer", height: 12 },
-  ],
-};
+/** Every block's example (blocks/*), in two columns of a conditional row, and a row spacer. */
+export function warmupTemplate() {
+  const blocks = Object.values(BLOCKS).map((block, index) => ({ id: `b${index}`, type: "component", componentType: block.type, props: block.example }));
+  const half = Math.ceil(blocks.length / 2);
+  return {
+    template_id: "warmup",
+    template_name: "Warm-up {{ first_name }}",
+    schema_version: "1.0",
+    canvas: {},
+    rows: [
+      {
+        id: "r1",
+        type: "row",
+        columns: [
+          { id: "c1", width: 50, children: blocks.slice(0, half) },
+          { id: "c2", width: 50, children: blocks.slice(half) },
+        ],
+        visibility: { enabled: true, match: "all", rules: [{ tag: "plan", operator: "==", value: "pro" }] },
+      },
+      { id: "sp", type: "row-spacer", height: 12 },
+    ],
+  };
+}
 
 /**
  * Never fails: a warm-up that cannot render only makes the snapshot less warm, so it just says so on stderr.
@@ -65,12 +48,13 @@ export const WARMUP_TEMPLATE = {
 export async function warmUp(engine: EnginePort, log: (line: string) => void): Promise<void> {
   const handler = createHandler({ engine, store: new TemplateStore(), reportBug: (error) => log(`warm-up bug: ${String(error)}`) });
   const output = new Output(new Writable({ write: (_chunk, _encoding, done) => done(), writev: (_chunks, done) => done() }));
+  const template = warmupTemplate();
   for (const target of RENDER_TARGETS) {
     for (const minify of [true, false]) {
       const request = {
-        template: WARMUP_TEMPLATE,
+        template,
         target,
-        dynamic_data: { merge_tags: { text: { first_name: "Ada" }, url: { link: "https://example.com" } }, context: { plan: "pro" } },
+        dynamic_data: { merge_tags: { text: { first_name: "Ada", order_id: "1042" }, url: { link: "https://example.com" } }, context: { plan: "pro" } },
         options: { minify, strict: false },
       };
       const input = [Buffer.from(JSON.stringify(request))];

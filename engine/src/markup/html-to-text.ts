@@ -24,6 +24,18 @@ export function linked(label: string, url: string): string {
   return text === "" ? url : `${text} (${url})`;
 }
 
+/** Text as one paragraph, white space collapsed; none when it is empty. */
+export function textParagraphs(text: string): TextParagraph[] {
+  const collapsed = text.replace(/\s+/g, " ").trim();
+  return collapsed === "" ? [] : [{ first: "", rest: "", text: collapsed }];
+}
+
+/** Lines (menu items, social links) as one paragraph, one per line; none when all are empty. */
+export function lineParagraphs(lines: readonly string[]): TextParagraph[] {
+  const shown = lines.map((line) => line.replace(/\s+/g, " ").trim()).filter((line) => line !== "");
+  return shown.length === 0 ? [] : [{ first: "", rest: "", text: shown.join("\n") }];
+}
+
 interface Element {
   readonly name: string;
   readonly attrs: Readonly<Record<string, string>>;

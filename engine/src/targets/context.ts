@@ -1,7 +1,6 @@
 /** What one render of one document accumulates while walking the tree, whatever the target. */
 
 import type { BlockRenderContext, Renderer } from "../blocks/block.js";
-import { blockDefinition } from "../blocks/registry.js";
 import type { ColumnChild, ComponentNode, Shown, Template } from "../document/model.js";
 import type { Emitter } from "../markup/emitter.js";
 import { DarkStyles } from "./dark.js";
@@ -34,12 +33,15 @@ export class DocumentContext {
 
   /** Renders one block with the renderer the caller picks (mjml, html or jsx). */
   block(node: ComponentNode, width: number, renderer: Renderer): string {
-    const definition = blockDefinition(node.block);
+    const { definition } = node;
     const uid = this.nextUid();
     const ctx: BlockRenderContext = {
       out: this.out,
       width,
-      className: [blockClasses(node.props as ResponsiveProps, uid, this.mobileCss, node.block, renderer), this.dark.block(node.block, node.props as object)]
+      className: [
+        blockClasses(node.props as ResponsiveProps, uid, this.mobileCss, definition.phone, renderer),
+        this.dark.block(definition.dark, node.props as object),
+      ]
         .filter(Boolean)
         .join(" "),
       fonts: this.fonts,

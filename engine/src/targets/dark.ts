@@ -11,7 +11,7 @@
  * one (a yellow banner), text keeps its light colour, which was chosen for that box.
  */
 
-import type { Renderer } from "../blocks/block.js";
+import type { DarkRoles, Renderer } from "../blocks/block.js";
 import type { ColumnNode, RowNode, SpacerNode } from "../document/model.js";
 import type { Canvas } from "../document/schema.js";
 import { activeGradient, type Gradient } from "../schema/common.js";
@@ -37,21 +37,8 @@ const BOX_SELECTORS: Record<Renderer, Record<Box, string>> = {
   jsx: { page: "&,& > table > tbody > tr > td", content: "&", row: "&", column: "&" },
 };
 
-/** Where a block paints its background: a button its cell and link, a divider its line, others their box. */
-function blockBackgroundSelector(block: string): string {
-  if (block === "button") return "& table td,& a";
-  return "&";
-}
-
 const TEXT = "&,& *";
 const LINKS = "& a";
-const DIVIDER_LINE = "& p,& hr";
-/**
- * Blocks whose text takes the canvas's dark text colour, and those whose links take its link colour
- * (rich content; a socials platform shown as its name, black on light by default).
- */
-const TEXT_BLOCKS = new Set(["paragraph", "heading", "list", "menu"]);
-const LINK_BLOCKS = new Set(["paragraph", "heading", "list", "socials"]);
 
 interface Paint {
   readonly selectors: string;
@@ -140,33 +127,29 @@ export class DarkStyles {
     }
   }
 
-  /** The class a block needs for its dark colours, or "". */
-  block(type: string, props: BlockProps): string {
+  /** The class a block needs for its dark colours, or "": its roles (blocks/block.ts) say which elements take which. */
+  block(roles: DarkRoles, props: BlockProps): string {
     const own = props.dark;
     const gradient = activeGradient(props.backgroundGradient);
-    if (type === "divider") {
+    if (roles.line !== undefined) {
       const line = own?.backgroundColor;
       if (!line) return "";
-      const paints: Paint[] = [{ selectors: DIVIDER_LINE, property: "border-top-color", value: line }];
-      if (gradient) paints.push(...this.backgroundPaints(DIVIDER_LINE, line, true));
+      const paints: Paint[] = [{ selectors: roles.line, property: "border-top-color", value: line }];
+      if (gradient) paints.push(...this.backgroundPaints(roles.line, line, true));
       return this.classFor(paints);
     }
-    if (type === "button") {
-      const paints = this.backgroundPaints(blockBackgroundSelector(type), own?.backgroundColor, gradient);
-      if (own?.color) paints.push({ selectors: TEXT, property: "color", value: own.color, outlook: "data-ogsc" });
-      if (own?.borderColor) paints.push({ selectors: "& table td,& a", property: "border-color", value: own.borderColor });
-      return this.classFor(paints);
-    }
-    const { background, themed } =
-      props.backgroundColor === undefined
+    const { background, themed } = roles.ownColors
+      ? { background: own?.backgroundColor, themed: false }
+      : props.backgroundColor === undefined
         ? { background: undefined, themed: this.themed }
         : this.surface({ backgroundColor: props.backgroundColor, covered: gradient, gradient, dark: own });
     const canvas = themed ? this.canvasDark : undefined;
-    const paints = this.backgroundPaints(blockBackgroundSelector(type), background, gradient);
-    const color = own?.color ?? (type === "anchor" ? canvas?.linkColor : TEXT_BLOCKS.has(type) ? canvas?.color : undefined);
+    const paints = this.backgroundPaints(roles.background ?? "&", background, gradient);
+    const color = own?.color ?? (roles.canvasText === undefined ? undefined : canvas?.[roles.canvasText]);
     if (color) paints.push({ selectors: TEXT, property: "color", value: color, outlook: "data-ogsc" });
-    const link = own?.linkColor ?? (LINK_BLOCKS.has(type) ? canvas?.linkColor : undefined);
+    const link = own?.linkColor ?? (roles.canvasLinks ? canvas?.linkColor : undefined);
     if (link) paints.push({ selectors: LINKS, property: "color", value: link, outlook: "data-ogsc" });
+    if (roles.border !== undefined && own?.borderColor) paints.push({ selectors: roles.border, property: "border-color", value: own.borderColor });
     return this.classFor(paints);
   }
 

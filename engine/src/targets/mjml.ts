@@ -105,7 +105,7 @@ function section(row: RowNode, outerWidth: number, doc: DocumentContext): string
 }
 
 function rowLike(node: RowLike, width: number, doc: DocumentContext): string {
-  return node.kind === "spacer" ? spacerSection(node, doc) : section(node, width, doc);
+  return node.kind === "row-spacer" ? spacerSection(node, doc) : section(node, width, doc);
 }
 
 /**

@@ -117,6 +117,6 @@ export function rowHtml(row: RowNode, outerWidth: number, doc: DocumentContext):
 
 export function childHtml(child: ColumnNode["children"][number], width: number, doc: DocumentContext): string {
   if (child.kind === "component") return doc.block(child, width, "html");
-  if (child.kind === "spacer") return spacerHtml(child, doc);
+  if (child.kind === "row-spacer") return spacerHtml(child, doc);
   return rowHtml(child, width, doc);
 }

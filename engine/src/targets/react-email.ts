@@ -70,12 +70,12 @@ function rowJsx(row: RowNode, outerWidth: number, doc: DocumentContext): string 
 
 function childJsx(child: ColumnNode["children"][number], width: number, doc: DocumentContext): string {
   if (child.kind === "component") return doc.block(child, width, "jsx");
-  if (child.kind === "spacer") return spacerJsx(child, doc);
+  if (child.kind === "row-spacer") return spacerJsx(child, doc);
   return rowJsx(child, width, doc);
 }
 
 function rowLike(node: RowLike, width: number, doc: DocumentContext): string {
-  return node.kind === "spacer" ? spacerJsx(node, doc) : rowJsx(node, width, doc);
+  return node.kind === "row-spacer" ? spacerJsx(node, doc) : rowJsx(node, width, doc);
 }
 
 /** `Spring Sale!` → `SpringSaleEmail`: a valid identifier whatever the template is called. */

@@ -3,7 +3,7 @@
  * classes plus CSS in the document head. The same rules serve the three targets.
  */
 
-import type { Renderer } from "../blocks/block.js";
+import type { PhoneRoles, Renderer, Selector } from "../blocks/block.js";
 import { fontStack } from "../markup/fonts.js";
 import { px } from "../markup/style.js";
 import { activeGradient, type Border, type Gradient, type MobileOverrides, NAMED_FONT_WEIGHTS, type PartialSpacing, type Spacing } from "../schema/common.js";
@@ -20,9 +20,9 @@ export interface ResponsiveProps {
   readonly padding?: Spacing;
 }
 
-type Scope = "text" | "box" | "height" | "image" | "surface" | "frame" | "items" | "icons" | "listItems";
+type Scope = "text" | "box" | "surface" | "frame";
 
-/** Mobile override keys and the CSS property each sets. */
+/** The override keys every block takes, the CSS property each sets, and the part of the block it sets it on. */
 const OVERRIDES: Record<string, { property: string; unit: "px" | "%" | ""; scope: Scope }> = {
   fontSize: { property: "font-size", unit: "px", scope: "text" },
   lineHeight: { property: "line-height", unit: "", scope: "text" },
@@ -38,13 +38,8 @@ const OVERRIDES: Record<string, { property: string; unit: "px" | "%" | ""; scope
   paddingRight: { property: "padding-right", unit: "px", scope: "box" },
   paddingBottom: { property: "padding-bottom", unit: "px", scope: "box" },
   paddingLeft: { property: "padding-left", unit: "px", scope: "box" },
-  height: { property: "height", unit: "px", scope: "height" },
-  width: { property: "width", unit: "%", scope: "image" },
   backgroundColor: { property: "background-color", unit: "", scope: "surface" },
   borderRadius: { property: "border-radius", unit: "px", scope: "frame" },
-  spacing: { property: "padding", unit: "px", scope: "items" },
-  iconSize: { property: "width", unit: "px", scope: "icons" },
-  itemSpacing: { property: "margin-bottom", unit: "px", scope: "listItems" },
 };
 
 function cssValue(value: string | number, unit: "px" | "%" | ""): string {
@@ -52,58 +47,38 @@ function cssValue(value: string | number, unit: "px" | "%" | ""): string {
   return value.replace(/[;{}<>"\\]/g, "");
 }
 
-/** The element that draws a divider's line: mj-divider's and the nested html's `<p>`, React Email's `<Hr>`. */
-function dividerLine(uid: string, renderer: Renderer): string {
-  return renderer === "jsx" ? `.${uid} hr` : `.${uid} p`;
+/** A block's selector for this renderer, `&` made its class. */
+function select(selector: Selector | undefined, uid: string, renderer: Renderer): string {
+  const own = selector === undefined ? "&" : typeof selector === "string" ? selector : selector[renderer];
+  return own.replaceAll("&", `.${uid}`);
 }
 
-/** The element that draws a block's background or frame: the button's cell and link, the divider's line, else the block. */
-function surfaceSelector(uid: string, block: string, renderer: Renderer): string {
-  if (block === "button") return `.${uid} table td,.${uid} a`;
-  if (block === "divider") return dividerLine(uid, renderer);
-  if (block === "image") return `.${uid} img`;
-  if (block === "video") return `.${uid} table`;
-  return `.${uid}`;
-}
+const rule = (selector: string, property: string, value: string): string => `${selector}{${property}:${value} !important}`;
 
-/** Where the block's markup keeps what an override changes, per renderer. */
-function overrideRule(scope: Scope, property: string, value: string, uid: string, block: string, renderer: Renderer): string {
-  const set = (selector: string, prop = property, v = value) => `${selector}{${prop}:${v} !important}`;
+/** Where the block's markup keeps what an override of every block's keys changes. */
+function overrideRule(scope: Scope, property: string, value: string, uid: string, roles: PhoneRoles, renderer: Renderer): string {
   switch (scope) {
     case "text":
-      return set(
+      return rule(
         `.${uid},.${uid} *`,
         property,
         property === "font-family" ? fontStack(value) : property === "font-weight" ? (NAMED_FONT_WEIGHTS[value.toLowerCase()] ?? value) : value,
       );
     case "box":
-      // A button's padding is the space inside it, which lives on its link.
-      return set(block === "button" ? `.${uid} a` : `.${uid}`);
-    case "height":
-      // A spacer: a <div> holding a hair space in html and mjml, a React Email Section (a table) in jsx.
-      return renderer === "jsx" ? set(`.${uid}`) + set(`.${uid}`, "line-height") : set(`.${uid},.${uid} div`) + set(`.${uid} div`, "line-height");
+      return rule(select(roles.padding, uid, renderer), property, value);
     case "surface":
-      // A divider's colour is its line.
-      return block === "divider" ? set(dividerLine(uid, renderer), "border-top-color") : set(surfaceSelector(uid, block, renderer));
+      return roles.line !== undefined
+        ? rule(select(roles.line, uid, renderer), "border-top-color", value)
+        : rule(select(roles.surface, uid, renderer), property, value);
     case "frame":
-      return set(surfaceSelector(uid, block, renderer));
-    case "items":
-      return set(`.${uid} a`, "padding-left", px(parseFloat(value) / 2)) + set(`.${uid} a`, "padding-right", px(parseFloat(value) / 2));
-    case "icons":
-      return set(`.${uid} img`, "width") + set(`.${uid} img`, "height");
-    case "listItems":
-      return set(`.${uid} li`);
-    case "image":
-      // mj-image sizes the image by its inner table and that table's cell (its css-class is on the
-      // cell around the table); plain HTML sizes the <img> itself.
-      return renderer === "mjml" ? `${set(`.${uid} table`)}.${uid} td{width:auto !important}` : set(`.${uid} img`) + set(`.${uid} img`, "max-width");
+      return rule(select(roles.surface, uid, renderer), property, value);
   }
 }
 
 const SIDES = ["top", "right", "bottom", "left"] as const;
 
 /** The editor's object overrides: padding and margin per side, border, background gradient. */
-function objectRules(props: ResponsiveProps, uid: string, block: string, renderer: Renderer): string[] {
+function objectRules(props: ResponsiveProps, uid: string, roles: PhoneRoles, renderer: Renderer): string[] {
   const mobile = props.mobile ?? {};
   const rules: string[] = [];
   const padding = mobile["padding"] as PartialSpacing | undefined;
@@ -112,9 +87,9 @@ function objectRules(props: ResponsiveProps, uid: string, block: string, rendere
     for (const side of SIDES) {
       const inner = padding?.[side] ?? props.padding?.[side] ?? 0;
       const outer = margin?.[side] ?? props.margin?.[side] ?? 0;
-      // A button's padding is inside it (on its link) and its margin around it; other blocks have one box.
-      if (block === "button") {
-        if (padding?.[side] !== undefined) rules.push(`.${uid} a{padding-${side}:${px(inner)} !important}`);
+      // Padding inside the block (a button's) apart from its margin; otherwise one box for both.
+      if (roles.padding !== undefined) {
+        if (padding?.[side] !== undefined) rules.push(`${select(roles.padding, uid, renderer)}{padding-${side}:${px(inner)} !important}`);
         if (margin?.[side] !== undefined) rules.push(`.${uid}{padding-${side}:${px(outer)} !important}`);
       } else if (padding?.[side] !== undefined || margin?.[side] !== undefined) rules.push(`.${uid}{padding-${side}:${px(inner + outer)} !important}`);
     }
@@ -126,29 +101,38 @@ function objectRules(props: ResponsiveProps, uid: string, block: string, rendere
     if (border.style !== undefined) decls.push(`border-style:${border.style} !important`);
     if (border.color !== undefined) decls.push(`border-color:${border.color} !important`);
     if (border.radius !== undefined) decls.push(`border-radius:${px(border.radius)} !important`);
-    // A fluid image fills its column on phones: its border goes inside that width, not past the screen.
-    if (block === "image" && border.width !== undefined && border.width > 0) decls.push(`max-width:calc(100% - ${px(2 * border.width)}) !important`);
-    // A button draws its border on its cell (its link sits inside it); React Email's Button is the link alone.
-    const frame = block !== "button" ? surfaceSelector(uid, block, renderer) : renderer === "jsx" ? `.${uid} a` : `.${uid} table td`;
-    if (decls.length > 0) rules.push(`${frame}{${decls.join(";")}}`);
+    // Inside a width that fills the column on phones, the border must not push past the screen.
+    if (roles.borderInsideWidth && border.width !== undefined && border.width > 0) decls.push(`max-width:calc(100% - ${px(2 * border.width)}) !important`);
+    if (decls.length > 0) rules.push(`${select(roles.border ?? roles.surface, uid, renderer)}{${decls.join(";")}}`);
   }
   const gradient = mobile["backgroundGradient"] as Gradient | undefined;
-  if (activeGradient(gradient)) rules.push(`${surfaceSelector(uid, block, renderer)}{background-image:${gradient.css} !important}`);
+  if (activeGradient(gradient)) rules.push(`${select(roles.surface, uid, renderer)}{background-image:${gradient.css} !important}`);
   return rules;
 }
 
-/** Classes for a block, registering the mobile rules its overrides need. */
-export function blockClasses(props: ResponsiveProps, uid: string, mobileCss: string[], block: string, renderer: Renderer): string {
+/** Classes for a block, registering the mobile rules its overrides need (its roles: blocks/block.ts). */
+export function blockClasses(props: ResponsiveProps, uid: string, mobileCss: string[], roles: PhoneRoles, renderer: Renderer): string {
   const classes: string[] = [];
   if (props.desktopHide) classes.push(HIDE_ON_DESKTOP);
   if (props.mobileHide) classes.push(HIDE_ON_MOBILE);
   const rules: string[] = [];
   for (const [key, value] of Object.entries(props.mobile ?? {})) {
-    const rule = OVERRIDES[key];
-    if (rule && (typeof value === "string" || typeof value === "number"))
-      rules.push(overrideRule(rule.scope, rule.property, cssValue(value, rule.unit), uid, block, renderer));
+    if (typeof value !== "string" && typeof value !== "number") continue;
+    const shared = OVERRIDES[key];
+    if (shared) {
+      rules.push(overrideRule(shared.scope, shared.property, cssValue(value, shared.unit), uid, roles, renderer));
+      continue;
+    }
+    const own = roles.props !== undefined && Object.hasOwn(roles.props, key) ? roles.props[key] : undefined;
+    if (own)
+      rules.push(
+        own
+          .declarations(cssValue(value, own.unit), renderer)
+          .map(([selector, property, css]) => rule(select(selector, uid, renderer), property, css))
+          .join(""),
+      );
   }
-  rules.push(...objectRules(props, uid, block, renderer));
+  rules.push(...objectRules(props, uid, roles, renderer));
   if (rules.length > 0) {
     classes.push(uid);
     mobileCss.push(...rules);

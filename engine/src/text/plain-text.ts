@@ -2,18 +2,16 @@
  * The plain-text version of an email (the `text/plain` part every sending provider accepts next to
  * the html): what a recipient reads, in reading order, from the same visible set as the html.
  *
- * Rules (spec/template.md, "Plain text"): rows top to bottom, columns left to right; headings and
- * paragraphs as paragraphs separated by a blank line; list items as `- ` (numbered for `<ol>`);
- * links and buttons as `label (url)`; images as their alt text; dividers as `---`; spacers,
- * the preheader and hidden nodes (visibility rules, `desktopHide`) left out. A row whose columns
+ * Rules (spec/template.md, "Plain text"): rows top to bottom, columns left to right, each block as
+ * its own `text` form says (headings and paragraphs as paragraphs separated by a blank line, links
+ * and buttons as `label (url)`, images as their alt text, …); row spacers, the preheader and hidden
+ * nodes (visibility rules, `desktopHide`) left out. A row whose columns
  * are each one short line (a receipt's item, quantity, price) stays one line. Merge values are
  * substituted unescaped — this is text, not markup — and lines are wrapped at 78 columns.
  */
 
-import { visibleItems } from "../blocks/menu/index.js";
-import { visiblePlatforms } from "../blocks/socials/index.js";
 import type { ColumnChild, ComponentNode, RowLike, Shown, Template } from "../document/model.js";
-import { linked, paragraphsOfHtml, type TextParagraph } from "../markup/html-to-text.js";
+import type { TextParagraph } from "../markup/html-to-text.js";
 import type { TagValues } from "../markup/tag-values.js";
 import { wrapParagraph } from "./wrap.js";
 
@@ -33,7 +31,7 @@ function rowsText(rows: readonly (RowLike | ColumnChild)[], shown: Shown, values
   const out: TextParagraph[] = [];
   for (const node of rows) {
     if (!shown(node)) continue;
-    if (node.kind === "spacer") continue;
+    if (node.kind === "row-spacer") continue;
     if (node.kind === "component") {
       out.push(...blockText(node, values));
       continue;
@@ -55,43 +53,8 @@ function joinColumns(columns: TextParagraph[][]): TextParagraph[] {
   return filled.flat();
 }
 
-/** Menu items and social links: the ones the html shows, one per line. */
-function linkLines(lines: readonly string[]): TextParagraph[] {
-  const shown = lines.map((line) => line.replace(/\s+/g, " ").trim()).filter((line) => line !== "");
-  return shown.length === 0 ? [] : [{ first: "", rest: "", text: shown.join("\n") }];
-}
-
-function plain(text: string): TextParagraph[] {
-  const collapsed = text.replace(/\s+/g, " ").trim();
-  return collapsed === "" ? [] : [{ first: "", rest: "", text: collapsed }];
-}
-
 function blockText(node: ComponentNode, values: TagValues): TextParagraph[] {
-  const props = node.props as Record<string, unknown> & { desktopHide?: boolean };
   // Shown on phones only: the desktop version of the same content is the one read in text.
-  if (props.desktopHide === true) return [];
-  const str = (key: string): string => (typeof props[key] === "string" ? (props[key] as string) : "");
-  switch (node.block) {
-    case "heading":
-    case "paragraph":
-    case "list":
-      return paragraphsOfHtml(str("content"), values);
-    case "button":
-    case "anchor":
-      return plain(linked(values.text(str("text")), values.url(str("link"))));
-    case "image":
-      return plain(linked(values.text(str("alt")), props.enabled === true ? values.url(str("link")) : ""));
-    case "video":
-      return plain(linked(values.text(str("alt")), values.url(str("src") || str("fallbackLink"))));
-    case "divider":
-      return [{ first: "", rest: "", text: "---" }];
-    case "spacer":
-      return [];
-    case "menu":
-      return linkLines(visibleItems(props as Parameters<typeof visibleItems>[0]).map((item) => linked(values.text(item.label), values.url(item.link))));
-    case "socials":
-      return linkLines(
-        visiblePlatforms(props as Parameters<typeof visiblePlatforms>[0]).map((platform) => linked(values.text(platform.name), values.url(platform.link))),
-      );
-  }
+  if ((node.props as { desktopHide?: unknown }).desktopHide === true) return [];
+  return node.definition.text(node.props, values);
 }

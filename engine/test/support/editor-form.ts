@@ -5,7 +5,7 @@
  * stripped again, transform/pipeline/optimize.ts). Written from that source for tests: the same design
  * must read the same in every form.
  */
-import { BLOCKS, isBlockType } from "../../src/blocks/registry.js";
+import { BLOCKS, blockOf } from "../../src/blocks/registry.js";
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -314,10 +314,11 @@ const expandSpacing = (v: unknown) => (typeof v === "number" ? { top: v, right: 
 
 function hydrateComponent(node: Json): Json {
   const type = String(node["componentType"] ?? node["type"]);
-  if (!isBlockType(type)) return { ...node, type: "component", componentType: type };
+  const block = blockOf(BLOCKS, type);
+  if (block === undefined) return { ...node, type: "component", componentType: type };
   const saved = isObject(node["props"]) ? { ...node["props"] } : {};
   for (const key of ["margin", "padding"]) if (key in saved) saved[key] = expandSpacing(saved[key]);
-  const ours = BLOCKS[type].props.parse({}) as Json;
+  const ours = block.props.parse({}) as Json;
   for (const key of READER_FACING) if (!(key in saved) && key in ours) saved[key] = ours[key];
   const defaults = EDITOR_DEFAULTS[type]!;
   const props = deepMerge(defaults, saved);

@@ -1,9 +1,11 @@
 import * as z from "zod/mini";
+import { linked, textParagraphs } from "../../markup/html-to-text.js";
 import { cssText, jsxStyle, spacing } from "../../markup/style.js";
 import { commonBlockFields, defaultedColor, emptyByDefault, mobileOverridesSchema, typographyFields } from "../../schema/common.js";
 import { linkDarkSchema } from "../../schema/dark.js";
-import { defineBlock } from "../block.js";
-import { addSpacing, attrs, htmlClass, jsxClass, mjmlTypography, paddingDeclaration, typographyDeclarations } from "../shared.js";
+import { darkColors, field, spacingGroup, typographyGroup, visibilityGroup } from "../../schema/editor.js";
+import { defineBlock, finding } from "../block.js";
+import { addSpacing, attrs, htmlClass, isBlank, jsxClass, mjmlTypography, paddingDeclaration, typographyDeclarations } from "../shared.js";
 
 export const anchorProps = () =>
   z.object({
@@ -20,6 +22,26 @@ export const anchorProps = () =>
 export const anchor = defineBlock({
   type: "anchor",
   props: anchorProps,
+  editor: () => ({
+    label: "Link",
+    description: "A line of text that is one link.",
+    groups: [
+      { id: "content", label: "Content", fields: [field.text("text", "Text"), field.url("link", "Link")] },
+      typographyGroup(),
+      spacingGroup(),
+      visibilityGroup(),
+    ],
+    dark: darkColors("color"),
+  }),
+  example: { text: "View it in your browser", link: "https://example.com/view/{{ message_id }}" },
+  check: (p) => [
+    ...(isBlank(p.text) ? [finding("error", "LINK_TEXT_MISSING", ["text"], p.text, "The link has no text", "Write what it opens")] : []),
+    ...(p.link === ""
+      ? [finding("error", "LINK_URL_MISSING", ["link"], p.link, "The link has no URL: it goes nowhere", "Give it the URL it should open")]
+      : []),
+  ],
+  text: (p, values) => textParagraphs(linked(values.text(p.text), values.url(p.link))),
+  dark: { canvasText: "linkColor" },
   mjml(p, ctx) {
     const link = cssText([
       ["color", p.color],

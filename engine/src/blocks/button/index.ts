@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { fontStack } from "../../markup/fonts.js";
+import { linked, textParagraphs } from "../../markup/html-to-text.js";
 import { cssNumber, cssText, type Declarations, jsxStyle, px, spacing } from "../../markup/style.js";
 import {
   activeGradient,
@@ -17,8 +18,9 @@ import {
   toMjmlColor,
 } from "../../schema/common.js";
 import { buttonDarkSchema } from "../../schema/dark.js";
-import { type BlockRenderContext, defineBlock } from "../block.js";
-import { attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
+import { darkColors, FONT_WEIGHT_OPTIONS, field, fontFamilyField, spacingGroup, visibilityGroup } from "../../schema/editor.js";
+import { type BlockRenderContext, defineBlock, finding } from "../block.js";
+import { attrs, htmlClass, ICON_SIZE_ON_PHONES, isBlank, jsxClass, paddingDeclaration } from "../shared.js";
 
 export const buttonProps = () =>
   z.object({
@@ -95,6 +97,77 @@ function withIcon(p: ButtonProps, ctx: BlockRenderContext, label: string, tag: "
 export const button = defineBlock({
   type: "button",
   props: buttonProps,
+  editor: () => ({
+    label: "Button",
+    description: "A link drawn as a button: a label on a colour or gradient, with an optional icon.",
+    groups: [
+      {
+        id: "content",
+        label: "Content",
+        fields: [
+          field.text("text", "Label"),
+          field.url("link", "Link"),
+          field.image("icon", "Icon", { hint: "An image beside the label (optional)" }),
+          field.text("iconAlt", "Icon alt text", { hint: "Empty when the icon is decorative" }),
+          field.enum("iconPosition", "Icon position", [
+            { value: "before", label: "Before the label" },
+            { value: "after", label: "After the label" },
+          ]),
+          field.px("iconSize", "Icon size", 12, 64, { phone: true }),
+          field.px("iconGap", "Space between icon and label", 0, 32),
+        ],
+      },
+      {
+        id: "typography",
+        label: "Typography",
+        fields: [
+          fontFamilyField(),
+          field.px("fontSize", "Font size", 8, 72, { phone: true }),
+          field.number("lineHeight", "Line height", "", { min: 0.8, max: 3, step: 0.1 }, { phone: true }),
+          field.enum("fontWeight", "Weight", FONT_WEIGHT_OPTIONS, { phone: true }),
+          field.number("letterSpacing", "Letter spacing", "px", { min: -2, max: 10, step: 0.5 }, { phone: true }),
+          field.color("color", "Label colour", { phone: true, dark: "color" }),
+        ],
+      },
+      {
+        id: "appearance",
+        label: "Appearance",
+        fields: [
+          field.color("backgroundColor", "Colour", { phone: true, dark: "backgroundColor" }),
+          field.gradient("backgroundGradient", "Gradient", { phone: true }),
+          field.px("borderRadius", "Corner radius", 0, 100, { phone: true }),
+          field.border("border", "Border", { phone: true, dark: "borderColor" }),
+        ],
+      },
+      {
+        id: "layout",
+        label: "Layout",
+        fields: [field.align(), field.boolean("fullWidth", "Full width", { hint: "As wide as the column instead of its label" })],
+      },
+      spacingGroup({ margin: "Space around the button", padding: "Space inside the button, around its label" }),
+      visibilityGroup(),
+    ],
+    dark: darkColors("color", "backgroundColor", "borderColor"),
+  }),
+  example: { text: "Track your order", link: "https://example.com/orders/{{ order_id }}" },
+  check: (p) => [
+    ...(isBlank(p.text)
+      ? [finding("error", "BUTTON_LABEL_MISSING", ["text"], p.text, "The button has no label", 'Write what it does, e.g. "Track your order"')]
+      : []),
+    ...(p.link === ""
+      ? [finding("error", "BUTTON_LINK_MISSING", ["link"], p.link, "The button has no link: it is drawn, and goes nowhere", "Give it the URL it should open")]
+      : []),
+  ],
+  text: (p, values) => textParagraphs(linked(values.text(p.text), values.url(p.link))),
+  // Painted in colours of its own on its cell and link; its padding is inside it, on the link, and
+  // its border on the cell (React Email's Button is the link alone).
+  dark: { background: "& table td,& a", ownColors: true, border: "& table td,& a" },
+  phone: {
+    surface: "& table td,& a",
+    padding: "& a",
+    border: { mjml: "& table td", html: "& table td", jsx: "& a" },
+    props: { iconSize: ICON_SIZE_ON_PHONES },
+  },
   mjml(p, ctx) {
     ctx.fonts.add(p.fontFamily);
     // mj-button has no gradient attribute: the gradient goes in head CSS over the solid fallback.

@@ -11,6 +11,7 @@ import {
   toMjmlColor,
 } from "../../schema/common.js";
 import { surfaceDarkSchema } from "../../schema/dark.js";
+import { darkColors, field, spacingGroup, visibilityGroup } from "../../schema/editor.js";
 import { defineBlock } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
 
@@ -54,9 +55,45 @@ function lineDeclarations(p: DividerProps): Array<readonly [string, string]> {
   ];
 }
 
+/** The element that draws the line: mj-divider's and the nested html's `<p>`, React Email's `<Hr>`. */
+const LINE = { mjml: "& p", html: "& p", jsx: "& hr" } as const;
+
 export const divider = defineBlock({
   type: "divider",
   props: dividerProps,
+  editor: () => ({
+    label: "Divider",
+    description: "A horizontal line.",
+    groups: [
+      {
+        id: "appearance",
+        label: "Appearance",
+        fields: [
+          field.color("backgroundColor", "Line colour", { phone: true, dark: "backgroundColor" }),
+          field.gradient("backgroundGradient", "Line gradient", { phone: true, hint: "Drawn as a bar of the line's thickness" }),
+          field.px("height", "Thickness", 1, 20),
+          field.enum("borderStyle", "Style", [
+            { value: "solid", label: "Solid" },
+            { value: "dashed", label: "Dashed" },
+            { value: "dotted", label: "Dotted" },
+          ]),
+        ],
+      },
+      {
+        id: "layout",
+        label: "Layout",
+        fields: [field.number("width", "Width", "%", { min: 1, max: 100, step: 1 }, { hint: "Of the column" }), field.align({ phone: false })],
+      },
+      spacingGroup(),
+      visibilityGroup(),
+    ],
+    dark: darkColors("backgroundColor"),
+  }),
+  example: { backgroundColor: "#e5e7eb", width: 80 },
+  text: () => [{ first: "", rest: "", text: "---" }],
+  // Its background colour is the line's.
+  dark: { line: "& p,& hr" },
+  phone: { surface: LINE, line: LINE },
   mjml(p, ctx) {
     // mj-divider draws a border line; a gradient replaces it with a bar of the same height (head CSS).
     const gradient = activeGradient(p.backgroundGradient);

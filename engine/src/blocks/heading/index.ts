@@ -1,10 +1,22 @@
 import * as z from "zod/mini";
 import { contentToJsx, contentToMarkup } from "../../markup/content.js";
+import { paragraphsOfHtml } from "../../markup/html-to-text.js";
 import { cssText, jsxStyle, spacing } from "../../markup/style.js";
 import { commonBlockFields, emptyByDefault, mobileOverridesSchema, surfaceFields, typographyFields } from "../../schema/common.js";
 import { richTextDarkSchema } from "../../schema/dark.js";
-import { defineBlock } from "../block.js";
-import { addSpacing, attrs, htmlClass, jsxClass, mjmlSurface, paddingDeclaration, surfaceDeclarations, typographyDeclarations } from "../shared.js";
+import { backgroundFields, darkColors, field, spacingGroup, typographyGroup, visibilityGroup } from "../../schema/editor.js";
+import { defineBlock, finding } from "../block.js";
+import {
+  addSpacing,
+  attrs,
+  htmlClass,
+  isBlankContent,
+  jsxClass,
+  mjmlSurface,
+  paddingDeclaration,
+  surfaceDeclarations,
+  typographyDeclarations,
+} from "../shared.js";
 
 const LEVELS = ["h1", "h2", "h3", "h4", "h5", "h6"] as const;
 
@@ -36,6 +48,37 @@ export const headingProps = () =>
 export const heading = defineBlock({
   type: "heading",
   props: headingProps,
+  editor: () => ({
+    label: "Heading",
+    description: "A title, h1 to h6, in rich text.",
+    groups: [
+      {
+        id: "content",
+        label: "Content",
+        fields: [
+          field.richText("content", "Text"),
+          field.enum(
+            "level",
+            "Level",
+            LEVELS.map((level) => ({ value: level, label: level.toUpperCase() })),
+            { hint: "Also accepted as a number from 1 to 6" },
+          ),
+        ],
+      },
+      typographyGroup(),
+      { id: "appearance", label: "Appearance", fields: backgroundFields() },
+      spacingGroup(),
+      visibilityGroup(),
+    ],
+    dark: darkColors("color", "backgroundColor", "linkColor"),
+  }),
+  example: { content: "Your order is on its way", level: "h1" },
+  check: (p) =>
+    isBlankContent(p.content)
+      ? [finding("warning", "HEADING_EMPTY", ["content"], p.content, "The heading has no text", "Write the heading, or remove the block")]
+      : [],
+  text: (p, values) => paragraphsOfHtml(p.content, values),
+  dark: { canvasText: "color", canvasLinks: true },
   mjml(p, ctx) {
     const style = cssText([...typographyDeclarations(p, ctx), ["margin", "0"]]);
     const surface = mjmlSurface(p, ctx);

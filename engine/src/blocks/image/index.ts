@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { linked, textParagraphs } from "../../markup/html-to-text.js";
 import { cssText, type Declarations, jsxStyle, px, spacing } from "../../markup/style.js";
 import {
   alignSchema,
@@ -10,13 +11,17 @@ import {
   nonNegative,
   toMjmlColor,
 } from "../../schema/common.js";
-import { type BlockRenderContext, defineBlock } from "../block.js";
+import { field, spacingGroup, visibilityGroup } from "../../schema/editor.js";
+import { type BlockRenderContext, defineBlock, finding } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
+
+/** The alt text of an image whose author wrote none. */
+const IMAGE_ALT_PLACEHOLDER = "Image";
 
 export const imageProps = () =>
   z.object({
     src: emptyByDefault,
-    alt: z._default(z.string(), "Image"),
+    alt: z._default(z.string(), IMAGE_ALT_PLACEHOLDER),
     /** Percentage of the column's width. */
     width: z._default(z.number().check(z.minimum(0), z.maximum(100)), 100),
     /** `auto` or a height in px. */
@@ -66,6 +71,81 @@ const hasLink = (p: ImageProps) => p.enabled && p.link !== "";
 export const image = defineBlock({
   type: "image",
   props: imageProps,
+  editor: () => ({
+    label: "Image",
+    description: "An image, optionally a link.",
+    groups: [
+      {
+        id: "content",
+        label: "Content",
+        fields: [
+          field.image("src", "Image"),
+          field.text("alt", "Alt text", { hint: "What the image shows, for screen readers and when images are off; empty when it is decorative" }),
+          field.boolean("enabled", "Link the image"),
+          field.url("link", "Link"),
+        ],
+      },
+      {
+        id: "layout",
+        label: "Layout",
+        fields: [
+          field.number("width", "Width", "%", { min: 1, max: 100, step: 1 }, { hint: "Of the column", phone: true }),
+          field.number("height", "Height", "px", { min: 10, max: 1000, step: 1, auto: true }, { hint: "auto keeps the image's proportions" }),
+          field.align(),
+        ],
+      },
+      {
+        id: "appearance",
+        label: "Appearance",
+        fields: [field.px("borderRadius", "Corner radius", 0, 100, { phone: true }), field.border("border", "Border", { phone: true })],
+      },
+      spacingGroup(),
+      visibilityGroup(),
+    ],
+    dark: [],
+  }),
+  example: { src: "https://example.com/images/parcel.png", alt: "A parcel on a doorstep", width: 60 },
+  check: (p) => [
+    ...(p.src === "" ? [finding("error", "IMAGE_SOURCE_MISSING", ["src"], p.src, "The image has no source: nothing is shown", "Give it the image's URL")] : []),
+    ...(p.alt === IMAGE_ALT_PLACEHOLDER
+      ? [
+          finding(
+            "warning",
+            "IMAGE_ALT_PLACEHOLDER",
+            ["alt"],
+            p.alt,
+            `The alt text is the placeholder "${IMAGE_ALT_PLACEHOLDER}": it says nothing to a reader who cannot see the image`,
+            "Describe what the image shows, or set it to an empty text if the image is decorative",
+          ),
+        ]
+      : []),
+    ...(p.enabled && p.link === ""
+      ? [finding("warning", "IMAGE_LINK_MISSING", ["link"], p.link, "The image is set to be a link but has no URL", "Give it the URL, or switch the link off")]
+      : []),
+  ],
+  text: (p, values) => textParagraphs(linked(values.text(p.alt), p.enabled ? values.url(p.link) : "")),
+  phone: {
+    surface: "& img",
+    // A fluid image fills its column on phones: its border goes inside that width.
+    borderInsideWidth: true,
+    props: {
+      // mj-image sizes the image by its inner table and that table's cell (its css-class is on the
+      // cell around the table); plain HTML sizes the <img> itself.
+      width: {
+        unit: "%",
+        declarations: (value, renderer) =>
+          renderer === "mjml"
+            ? [
+                ["& table", "width", value],
+                ["& td", "width", "auto"],
+              ]
+            : [
+                ["& img", "width", value],
+                ["& img", "max-width", value],
+              ],
+      },
+    },
+  },
   mjml(p, ctx) {
     const width = pixelWidth(p, ctx);
     const border = p.border.width > 0 ? `${px(p.border.width)} ${p.border.style} ${toMjmlColor(p.border.color)}` : undefined;

@@ -1,9 +1,11 @@
 import * as z from "zod/mini";
 import { type ContentNode, contentToMarkup, elementToJsx, isElement, parseContent } from "../../markup/content.js";
+import { paragraphsOfHtml } from "../../markup/html-to-text.js";
 import { cssText, type Declarations, jsxStyle, px, spacing } from "../../markup/style.js";
 import { commonBlockFields, emptyByDefault, mobileOverridesSchema, nonNegative, surfaceFields, typographyFields } from "../../schema/common.js";
 import { richTextDarkSchema } from "../../schema/dark.js";
-import { defineBlock } from "../block.js";
+import { backgroundFields, darkColors, field, spacingGroup, typographyGroup, visibilityGroup } from "../../schema/editor.js";
+import { defineBlock, finding } from "../block.js";
 import {
   addSpacing,
   attrs,
@@ -45,6 +47,34 @@ function styledContent(p: ListProps): string {
 export const list = defineBlock({
   type: "list",
   props: listProps,
+  editor: () => ({
+    label: "List",
+    description: "A bulleted or numbered list (`<ul>` or `<ol>` with `<li>` items), in rich text.",
+    groups: [
+      { id: "content", label: "Content", fields: [field.richText("content", "Items", { hint: "A <ul> or <ol> of <li> items" })] },
+      typographyGroup(),
+      {
+        id: "layout",
+        label: "Layout",
+        fields: [
+          field.px("paddingLeft", "Indent", 0, 60, { hint: "Space before the markers" }),
+          field.px("itemSpacing", "Space between items", 0, 40, { phone: true }),
+        ],
+      },
+      { id: "appearance", label: "Appearance", fields: backgroundFields() },
+      spacingGroup(),
+      visibilityGroup(),
+    ],
+    dark: darkColors("color", "backgroundColor", "linkColor"),
+  }),
+  example: { content: "<ul><li>Free returns for 30 days</li><li>Tracking in your account</li></ul>" },
+  check: (p) =>
+    /<li[\s>]/i.test(p.content)
+      ? []
+      : [finding("warning", "LIST_EMPTY", ["content"], p.content, "The list has no items", "Write its items as <li> elements in a <ul> or <ol>")],
+  text: (p, values) => paragraphsOfHtml(p.content, values),
+  dark: { canvasText: "color", canvasLinks: true },
+  phone: { props: { itemSpacing: { unit: "px", declarations: (value) => [["& li", "margin-bottom", value]] } } },
   mjml(p, ctx) {
     const surface = mjmlSurface(p, ctx);
     const attributes = attrs({

@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { lineParagraphs, linked } from "../../markup/html-to-text.js";
 import { cssText, type Declarations, jsxStyle, px, spacing } from "../../markup/style.js";
 import {
   alignSchema,
@@ -12,7 +13,8 @@ import {
   typographyFields,
 } from "../../schema/common.js";
 import { textDarkSchema } from "../../schema/dark.js";
-import { type BlockRenderContext, defineBlock } from "../block.js";
+import { backgroundFields, darkColors, field, spacingGroup, typographyGroup, visibilityGroup } from "../../schema/editor.js";
+import { type BlockRenderContext, defineBlock, finding } from "../block.js";
 import {
   addSpacing,
   attrs,
@@ -50,7 +52,7 @@ export const menuProps = () =>
   });
 type MenuProps = z.output<ReturnType<typeof menuProps>>;
 
-export const visibleItems = (p: MenuProps) => p.items.filter((item) => item.enabled && item.label !== "");
+const visibleItems = (p: MenuProps) => p.items.filter((item) => item.enabled && item.label !== "");
 
 function itemDeclarations(p: MenuProps, ctx: BlockRenderContext): Declarations {
   const text = typographyDeclarations(p, ctx).filter(([prop]) => prop !== "text-align");
@@ -66,6 +68,74 @@ function stackRule(p: MenuProps, ctx: BlockRenderContext): string {
 export const menu = defineBlock({
   type: "menu",
   props: menuProps,
+  editor: () => ({
+    label: "Menu",
+    description: "A row of text links.",
+    groups: [
+      {
+        id: "content",
+        label: "Content",
+        fields: [
+          field.list("items", "Items", "Item", [
+            field.text("label", "Label"),
+            field.url("link", "Link"),
+            field.boolean("enabled", "Shown", { hint: "Hidden items are kept in the template" }),
+          ]),
+        ],
+      },
+      typographyGroup(),
+      {
+        id: "layout",
+        label: "Layout",
+        fields: [
+          field.px("spacing", "Space between items", 0, 60, { phone: true }),
+          field.boolean("mobileStack", "Stack on phones", { hint: "One item per line under the mobile breakpoint" }),
+        ],
+      },
+      { id: "appearance", label: "Appearance", fields: backgroundFields() },
+      spacingGroup(),
+      visibilityGroup(),
+    ],
+    dark: darkColors("color", "backgroundColor"),
+  }),
+  example: {
+    items: [
+      { label: "Shop", link: "https://example.com/shop" },
+      { label: "Orders", link: "https://example.com/orders" },
+      { label: "Help", link: "https://example.com/help" },
+    ],
+  },
+  check: (p) => {
+    const shown = p.items.flatMap((item, index) => (item.enabled && item.label !== "" ? [{ item, index }] : []));
+    if (shown.length === 0)
+      return [finding("warning", "MENU_EMPTY", ["items"], p.items, "The menu shows no item", "Add items with a label, or remove the menu")];
+    return shown
+      .filter(({ item }) => item.link === "")
+      .map(({ item, index }) =>
+        finding(
+          "error",
+          "MENU_ITEM_LINK_MISSING",
+          ["items", String(index), "link"],
+          item.link,
+          `The menu item "${item.label}" has no link`,
+          "Give it the URL it should open",
+        ),
+      );
+  },
+  text: (p, values) => lineParagraphs(visibleItems(p).map((item) => linked(values.text(item.label), values.url(item.link)))),
+  dark: { canvasText: "color" },
+  phone: {
+    props: {
+      // Half the space on each side of every item, as on desktop.
+      spacing: {
+        unit: "px",
+        declarations: (value) => [
+          ["& a", "padding-left", px(parseFloat(value) / 2)],
+          ["& a", "padding-right", px(parseFloat(value) / 2)],
+        ],
+      },
+    },
+  },
   mjml(p, ctx) {
     const typography = mjmlTypography(p, ctx);
     const links = visibleItems(p)

@@ -1,15 +1,18 @@
 import * as z from "zod/mini";
 import { contentToMarkup, elementToJsx, isElement, nodesToJsx, parseContent } from "../../markup/content.js";
 import type { Emitter } from "../../markup/emitter.js";
+import { paragraphsOfHtml } from "../../markup/html-to-text.js";
 import { cssText, jsxStyle, spacing } from "../../markup/style.js";
 import type { Typography } from "../../schema/common.js";
 import { commonBlockFields, emptyByDefault, mobileOverridesSchema, surfaceFields, typographyFields } from "../../schema/common.js";
 import { richTextDarkSchema } from "../../schema/dark.js";
-import { type BlockRenderContext, defineBlock } from "../block.js";
+import { backgroundFields, darkColors, field, spacingGroup, typographyGroup, visibilityGroup } from "../../schema/editor.js";
+import { type BlockRenderContext, defineBlock, finding } from "../block.js";
 import {
   addSpacing,
   attrs,
   htmlClass,
+  isBlankContent,
   jsxClass,
   mjmlSurface,
   mjmlTypography,
@@ -55,6 +58,25 @@ export function richTextJsx(content: string, typography: Typography, out: Emitte
 export const paragraph = defineBlock({
   type: "paragraph",
   props: paragraphProps,
+  editor: () => ({
+    label: "Paragraph",
+    description: "Rich text: paragraphs, emphasis, links and merge tags.",
+    groups: [
+      { id: "content", label: "Content", fields: [field.richText("content", "Text")] },
+      typographyGroup(),
+      { id: "appearance", label: "Appearance", fields: backgroundFields() },
+      spacingGroup(),
+      visibilityGroup(),
+    ],
+    dark: darkColors("color", "backgroundColor", "linkColor"),
+  }),
+  example: { content: "<p>Hi {{ first_name|'there' }}, your order <strong>#{{ order_id }}</strong> is on its way.</p>" },
+  check: (p) =>
+    isBlankContent(p.content)
+      ? [finding("info", "PARAGRAPH_EMPTY", ["content"], p.content, "The paragraph has no text", "Write its text, or remove it (a spacer makes space)")]
+      : [],
+  text: (p, values) => paragraphsOfHtml(p.content, values),
+  dark: { canvasText: "color", canvasLinks: true },
   mjml(p, ctx) {
     const surface = mjmlSurface(p, ctx);
     const attributes = attrs({

@@ -1,8 +1,10 @@
 import * as z from "zod/mini";
+import { lineParagraphs, linked } from "../../markup/html-to-text.js";
 import { cssText, jsxStyle, px, spacing } from "../../markup/style.js";
 import { alignSchema, commonBlockFields, emptyByDefault, mobileOverridesSchema, nonNegative } from "../../schema/common.js";
-import { type BlockRenderContext, defineBlock } from "../block.js";
-import { addSpacing, attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
+import { field, spacingGroup, visibilityGroup } from "../../schema/editor.js";
+import { type BlockRenderContext, defineBlock, finding } from "../block.js";
+import { addSpacing, attrs, htmlClass, ICON_SIZE_ON_PHONES, jsxClass, paddingDeclaration } from "../shared.js";
 
 export const socialsProps = () =>
   z.object({
@@ -50,7 +52,7 @@ const MJML_NETWORKS: Record<string, { icon: string; share: boolean }> = {
 
 type Platform = SocialsProps["platforms"][number];
 
-export const visiblePlatforms = (p: SocialsProps) => p.platforms.filter((platform) => platform.enabled && (platform.name !== "" || platform.icon !== ""));
+const visiblePlatforms = (p: SocialsProps) => p.platforms.filter((platform) => platform.enabled && (platform.name !== "" || platform.icon !== ""));
 
 /** A network with neither an icon of its own nor one MJML ships (Bluesky, Threads, …) shows its name as a link. */
 const hasIcon = (platform: Platform) => platform.icon !== "" || platform.name.toLowerCase() in MJML_NETWORKS;
@@ -85,6 +87,76 @@ function labelLink(platform: Platform, p: SocialsProps, ctx: BlockRenderContext)
 export const socials = defineBlock({
   type: "socials",
   props: socialsProps,
+  editor: () => ({
+    label: "Social links",
+    description: "Icons linking to social profiles; a network without an icon shows its name.",
+    groups: [
+      {
+        id: "content",
+        label: "Content",
+        fields: [
+          field.list("platforms", "Networks", "Network", [
+            field.text("name", "Network", {
+              mergeTags: false,
+              hint: `Its name (${Object.keys(MJML_NETWORKS).join(", ")} have a built-in icon); also the icon's alt text`,
+            }),
+            field.url("link", "Profile link"),
+            field.image("icon", "Icon", { hint: "Empty: the built-in icon, or the name as a link" }),
+            field.boolean("enabled", "Shown", { hint: "Hidden networks are kept in the template" }),
+          ]),
+        ],
+      },
+      {
+        id: "layout",
+        label: "Layout",
+        fields: [field.px("iconSize", "Icon size", 12, 64, { phone: true }), field.px("spacing", "Space between icons", 0, 40), field.align()],
+      },
+      spacingGroup(),
+      visibilityGroup(),
+    ],
+    dark: [],
+  }),
+  example: {
+    platforms: [
+      { name: "instagram", link: "https://instagram.com/example" },
+      { name: "x", link: "https://x.com/example" },
+    ],
+  },
+  check: (p) => {
+    const shown = p.platforms.flatMap((platform, index) => (platform.enabled && (platform.name !== "" || platform.icon !== "") ? [{ platform, index }] : []));
+    if (shown.length === 0)
+      return [finding("warning", "SOCIALS_EMPTY", ["platforms"], p.platforms, "No network is shown", "Add networks with a name, or remove the block")];
+    return shown.flatMap(({ platform, index }) => [
+      ...(platform.link === ""
+        ? [
+            finding(
+              "error",
+              "SOCIAL_LINK_MISSING",
+              ["platforms", String(index), "link"],
+              platform.link,
+              `The ${platform.name || "network"} icon has no link`,
+              "Give it the profile's URL",
+            ),
+          ]
+        : []),
+      ...(platform.name === ""
+        ? [
+            finding(
+              "warning",
+              "SOCIAL_NAME_MISSING",
+              ["platforms", String(index), "name"],
+              platform.name,
+              "A network has an icon but no name: its icon has no alt text",
+              "Name the network",
+            ),
+          ]
+        : []),
+    ]);
+  },
+  text: (p, values) => lineParagraphs(visiblePlatforms(p).map((platform) => linked(values.text(platform.name), values.url(platform.link)))),
+  // A platform shown as its name is a link, black on light by default.
+  dark: { canvasLinks: true },
+  phone: { props: { iconSize: ICON_SIZE_ON_PHONES } },
   mjml(p, ctx) {
     const elements = visiblePlatforms(p)
       .map((platform) => {

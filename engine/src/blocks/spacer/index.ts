@@ -2,6 +2,7 @@ import * as z from "zod/mini";
 import { cssText, jsxStyle, px } from "../../markup/style.js";
 import { commonBlockFields, mobileOverridesSchema, nonNegative, surfaceFields } from "../../schema/common.js";
 import { surfaceDarkSchema } from "../../schema/dark.js";
+import { backgroundFields, darkColors, field, spacingGroup, visibilityGroup } from "../../schema/editor.js";
 import { defineBlock } from "../block.js";
 import { attrs, htmlClass, jsxClass, mjmlSurface, surfaceDeclarations } from "../shared.js";
 
@@ -22,6 +23,37 @@ function totalHeight(p: z.output<ReturnType<typeof spacerProps>>): number {
 export const spacer = defineBlock({
   type: "spacer",
   props: spacerProps,
+  editor: () => ({
+    label: "Spacer",
+    description: "Empty vertical space (its margin and padding add to its height).",
+    groups: [
+      { id: "layout", label: "Layout", fields: [field.px("height", "Height", 1, 200, { phone: true })] },
+      { id: "appearance", label: "Appearance", fields: backgroundFields() },
+      spacingGroup(),
+      visibilityGroup(),
+    ],
+    dark: darkColors("backgroundColor"),
+  }),
+  example: { height: 24 },
+  text: () => [],
+  phone: {
+    props: {
+      // A <div> holding a hair space in html and mjml, a React Email Section (a table) in jsx.
+      height: {
+        unit: "px",
+        declarations: (value, renderer) =>
+          renderer === "jsx"
+            ? [
+                ["&", "height", value],
+                ["&", "line-height", value],
+              ]
+            : [
+                ["&,& div", "height", value],
+                ["& div", "line-height", value],
+              ],
+      },
+    },
+  },
   mjml(p, ctx) {
     const surface = mjmlSurface(p, ctx);
     return `<mj-spacer${attrs({ height: px(totalHeight(p)), ...surface.attributes, "css-class": surface.className })} />`;

@@ -1,9 +1,11 @@
 import * as z from "zod/mini";
 import { encodeUnsafeUrlCharsOutsideTags } from "../../data/escape.js";
 import { hasMergeTags } from "../../data/merge-tags.js";
+import { linked, textParagraphs } from "../../markup/html-to-text.js";
 import { cssText, type Declarations, jsxStyle, px, spacing } from "../../markup/style.js";
 import { alignSchema, borderSchema, commonBlockFields, emptyByDefault, mobileOverridesSchema, nonNegative } from "../../schema/common.js";
-import { type BlockRenderContext, defineBlock } from "../block.js";
+import { field, spacingGroup, visibilityGroup } from "../../schema/editor.js";
+import { type BlockRenderContext, defineBlock, finding } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
 
 export const videoProps = () =>
@@ -82,6 +84,68 @@ function videoMarkup(p: VideoProps, ctx: BlockRenderContext): string {
 export const video = defineBlock({
   type: "video",
   props: videoProps,
+  editor: () => ({
+    label: "Video",
+    description: "A video's thumbnail with a play badge, linking to the video's page (email cannot play video).",
+    groups: [
+      {
+        id: "content",
+        label: "Content",
+        fields: [
+          field.url("src", "Video page", { hint: "YouTube, Vimeo, …: where the thumbnail links" }),
+          field.image("coverImage", "Thumbnail"),
+          field.url("fallbackLink", "Link without a video page", { hint: "Where the thumbnail links when the video page is empty" }),
+          field.text("alt", "Title", { hint: "The link's title, read by screen readers and in the plain-text version" }),
+        ],
+      },
+      {
+        id: "layout",
+        label: "Layout",
+        fields: [
+          field.number("width", "Width", "%", { min: 1, max: 100, step: 1 }, { hint: "Of the column" }),
+          field.number("height", "Height", "px", { min: 10, max: 1000, step: 1, auto: true }, { hint: "auto is 16:9 of the width" }),
+          field.align(),
+        ],
+      },
+      {
+        id: "appearance",
+        label: "Appearance",
+        fields: [field.px("borderRadius", "Corner radius", 0, 100, { phone: true }), field.border("border", "Border", { phone: true })],
+      },
+      spacingGroup(),
+      visibilityGroup(),
+    ],
+    dark: [],
+  }),
+  example: { src: "https://example.com/videos/unboxing", coverImage: "https://example.com/images/unboxing.jpg", alt: "Watch the unboxing (2 min)" },
+  check: (p) => [
+    ...(p.src === "" && p.fallbackLink === ""
+      ? [
+          finding(
+            "error",
+            "VIDEO_LINK_MISSING",
+            ["src"],
+            p.src,
+            "The video links nowhere: its page and its fallback link are empty",
+            "Give it the video's page",
+          ),
+        ]
+      : []),
+    ...(p.coverImage === ""
+      ? [
+          finding(
+            "warning",
+            "VIDEO_COVER_MISSING",
+            ["coverImage"],
+            p.coverImage,
+            "The video has no thumbnail: a black box with a play badge is shown",
+            "Give it a thumbnail image",
+          ),
+        ]
+      : []),
+  ],
+  text: (p, values) => textParagraphs(linked(values.text(p.alt), values.url(p.src || p.fallbackLink))),
+  phone: { surface: "& table" },
   mjml(p, ctx) {
     const attributes = attrs({ align: p.align, padding: spacing(addSpacing(p.margin, p.padding)), "css-class": ctx.className });
     return `<mj-text${attributes}>${videoMarkup(p, ctx)}</mj-text>`;
