@@ -51,6 +51,27 @@ export function parseMergeTags(input: string): TemplatedString {
   return parts;
 }
 
+/** A tag as written, where it stands, and which of the default's forms it uses. */
+export interface LocatedMergeTag {
+  readonly ref: MergeTagRef;
+  readonly index: number;
+  /** The default as written without quotes (a bare default), if it has one. */
+  readonly bareFallback: string | undefined;
+}
+
+/** Every well-formed tag of a string with its position (the syntax checks of data/merge-tag-syntax.ts). */
+export function locateMergeTags(input: string): LocatedMergeTag[] {
+  if (!input.includes("{{")) return [];
+  return [...input.matchAll(TAG_PATTERN)].map((match) => {
+    const [source, group, name, single, double, bare] = match;
+    return {
+      ref: { name: name ?? "", group: group as MergeTagGroup | undefined, fallback: single ?? double ?? bare?.trim(), source },
+      index: match.index,
+      bareFallback: bare,
+    };
+  });
+}
+
 export function hasMergeTags(input: string): boolean {
   TAG_PATTERN.lastIndex = 0;
   const found = TAG_PATTERN.test(input);

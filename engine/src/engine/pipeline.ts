@@ -97,7 +97,8 @@ function shownIn(visible: readonly boolean[]): Shown {
   return (node) => !node.condition || visible[node.condition.slot] === true;
 }
 
-async function compileTarget(template: Template, target: RenderTarget, minify: boolean, visible: readonly boolean[]): Promise<CompiledOutput> {
+/** A target's source for a template and a visible set, slot tokens in place of merge tags (the template checks measure it too). */
+export function compileTarget(template: Template, target: RenderTarget, minify: boolean, visible: readonly boolean[]): CompiledOutput {
   const shown = shownIn(visible);
   const out = new Emitter(target === "react-email" ? "jsx" : "markup");
   const doc = new DocumentContext(template, out, shown);
@@ -197,7 +198,7 @@ export async function renderParts(json: unknown, options: RenderOptions, runtime
   const cacheKey = runtime.cacheRenders && key !== "" ? `${key}|${target}|${minify ? 1 : 0}|${visibleSetKey(visible)}` : undefined;
   let compiled = cacheKey === undefined ? undefined : compiledOutputs.get(cacheKey);
   if (!compiled) {
-    compiled = await compileTarget(template, target, minify, visible);
+    compiled = compileTarget(template, target, minify, visible);
     if (cacheKey !== undefined) compiledOutputs.set(cacheKey, compiled);
   }
   const substitution = substitute(compiled, options.dynamicData);

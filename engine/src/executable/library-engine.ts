@@ -15,7 +15,7 @@ export function createLibraryEngine(runtime: EngineRuntime): EnginePort {
     runtime,
     render: (template, options) => render(template, options, runtime),
     prepare: (template, limits) => prepareWith(template, limits, runtime),
-    validate: (template) => validateWith(template, undefined, runtime),
+    validate: (template, options) => validateWith(template, options ?? {}, runtime),
     inspect: (template) => inspectWith(template, runtime),
   };
 }

@@ -153,6 +153,23 @@ export const socials = defineBlock({
         : []),
     ]);
   },
+  codes: {
+    SOCIALS_EMPTY: { severity: "warning", summary: "A social links block that shows no network" },
+    SOCIAL_LINK_MISSING: { severity: "error", summary: "A network without a profile link" },
+    SOCIAL_NAME_MISSING: { severity: "warning", summary: "A network without a name (its icon has no alt text)" },
+  },
+  reading: (p) => ({
+    urls: p.platforms.flatMap((platform, index) =>
+      platform.enabled && (platform.name !== "" || platform.icon !== "")
+        ? [
+            { path: ["platforms", String(index), "link"], url: platform.link, kind: "link" as const },
+            ...(platform.icon === "" ? [] : [{ path: ["platforms", String(index), "icon"], url: platform.icon, kind: "image" as const }]),
+          ]
+        : [],
+    ),
+  }),
+  // The editor keys each network with an `_id`, and offers a spacing on phones, which this engine does not apply.
+  editorKeys: { listItems: ["_id"], mobile: ["spacing"] },
   text: (p, values) => lineParagraphs(visiblePlatforms(p).map((platform) => linked(values.text(platform.name), values.url(platform.link)))),
   // A platform shown as its name is a link, black on light by default.
   dark: { canvasLinks: true },

@@ -1,0 +1,90 @@
+/**
+ * The template checks (spec/checks.md): the document's (document/checks/) and those of what each
+ * target gives a reader's client, its size against Gmail's clipping; the mail-client checks are
+ * apart (engine/client-support.ts), as they need an optional package and take seconds.
+ */
+import type { DynamicData, RenderTarget } from "../base/types.js";
+import { BLOCKS } from "../blocks/registry.js";
+import { finding } from "../document/checks/finding.js";
+import { type CheckCode, DOCUMENT_CODES, documentFindings, type Finding, sortFindings } from "../document/checks/index.js";
+import type { Template } from "../document/model.js";
+import type { ParseResult } from "../document/parse.js";
+import { joinOutput, substitute } from "../markup/substitute.js";
+import { compileMjmlToHtml } from "../mjml-to-html/index.js";
+import { compileTarget } from "./pipeline.js";
+
+/** Gmail shows an email whose HTML is over 102 KB up to that point, with a "View entire message" link. */
+export const GMAIL_CLIP_BYTES = 102 * 1024;
+/** From here the size is worth a warning: merge values, tracking and an ESP's footer add to it. */
+export const NEAR_CLIP_BYTES = 90 * 1024;
+/**
+ * React Email renders its component to HTML in the user's process; its size is estimated from the
+ * component's source: over the fixtures the rendered HTML was 1.34–2.07 times the source, and the
+ * estimate takes the high end.
+ */
+const REACT_EMAIL_HTML_PER_SOURCE_BYTE = 2.1;
+
+export const ENGINE_CODES: Readonly<Record<string, CheckCode>> = {
+  EMAIL_SIZE_NEAR_CLIP: { severity: "warning", summary: "A target's HTML over 90 KB: close to where Gmail clips it" },
+  EMAIL_SIZE_CLIPPED: { severity: "error", summary: "A target's HTML over 102 KB: Gmail clips it" },
+};
+
+const kb = (bytes: number) => `${Math.round(bytes / 102.4) / 10} KB`;
+
+/** The size of the HTML a reader's client gets for `target`, every conditional node shown, and whether it is estimated. */
+function htmlSize(template: Template, target: RenderTarget, data: DynamicData | undefined): { bytes: number; estimated: boolean } {
+  const visible = template.conditions.map(() => true);
+  const compiled = compileTarget(template, target, true, visible);
+  const output = joinOutput(compiled, substitute(compiled, data).values);
+  if (target === "html") return { bytes: Buffer.byteLength(output, "utf8"), estimated: false };
+  if (target === "mjml") return { bytes: Buffer.byteLength(compileMjmlToHtml(output), "utf8"), estimated: false };
+  return { bytes: Math.round(Buffer.byteLength(output, "utf8") * REACT_EMAIL_HTML_PER_SOURCE_BYTE), estimated: true };
+}
+
+const DESCRIBED: Record<RenderTarget, string> = {
+  html: "The html",
+  mjml: "The HTML this MJML compiles to",
+  "react-email": "The HTML React Email renders from this component (estimated)",
+};
+
+export function sizeFindings(template: Template, targets: readonly RenderTarget[], data: DynamicData | undefined): Finding[] {
+  return targets.flatMap((target) => {
+    const { bytes } = htmlSize(template, target, data);
+    if (bytes <= NEAR_CLIP_BYTES) return [];
+    const clipped = bytes > GMAIL_CLIP_BYTES;
+    return [
+      finding(
+        clipped ? "error" : "warning",
+        clipped ? "EMAIL_SIZE_CLIPPED" : "EMAIL_SIZE_NEAR_CLIP",
+        [],
+        kb(bytes),
+        clipped
+          ? `${DESCRIBED[target]} is ${kb(bytes)}: Gmail clips an email over 102 KB, hiding the rest (and an open-tracking pixel) behind "View entire message"`
+          : `${DESCRIBED[target]} is ${kb(bytes)}, close to the 102 KB where Gmail clips an email; merge values and an ESP's additions come on top`,
+        "Shorten it: fewer rows or shorter content; images count only by their address, but data: and long tracking URLs add up",
+        target,
+      ),
+    ];
+  });
+}
+
+export interface CheckOptions {
+  /** Sample recipient data: tags without a value in it are reported, and the size includes its values. */
+  readonly dynamicData?: DynamicData | undefined;
+  /** The targets whose output size is checked (default: all three); `[]` renders nothing. */
+  readonly targets?: readonly RenderTarget[] | undefined;
+}
+
+/** Every finding of the template checks for a read template, in document order. */
+export function templateFindings(json: unknown, parsed: ParseResult, options: CheckOptions = {}): Finding[] {
+  const findings = documentFindings(json, parsed, BLOCKS, options.dynamicData);
+  if (parsed.template !== undefined) findings.push(...sizeFindings(parsed.template, options.targets ?? ["html", "react-email", "mjml"], options.dynamicData));
+  return sortFindings(findings);
+}
+
+/** Every code the checks give, with its meaning: the document's, each block's, and the targets'. */
+export function checkCodes(): Record<string, CheckCode> {
+  const codes: Record<string, CheckCode> = { ...DOCUMENT_CODES, ...ENGINE_CODES };
+  for (const block of Object.values(BLOCKS)) Object.assign(codes, block.codes);
+  return codes;
+}
