@@ -192,7 +192,8 @@ export function mergeTagMistakes(input: string): MergeTagMistake[] {
     );
   }
 
-  for (const match of input.matchAll(/(?<!\{)\{\s*([A-Za-z_][\w-]*(?:\.[\w-]+)*)\s*\}(?!\})/g)) {
+  // A name of two characters or more in single braces: how other tools write tags (`{first_name}`).
+  for (const match of input.matchAll(/(?<!\{)\{\s*([A-Za-z_][\w-]+(?:\.[\w-]+)*)\s*\}(?!\})/g)) {
     if (isTaken(match.index)) continue;
     found.push(
       mistake(

@@ -21,10 +21,12 @@ export function documentFindings(json: unknown, parsed: ParseResult, registry: B
   const findings = [...nameFindings(json, registry), ...mergeTagFindings(json, registry, data)];
   const { template } = parsed;
   if (template === undefined) return findings;
+  // A dropped unsafe URL leaves its prop empty: the block's own "no link" or "no source" is the same mistake.
+  const dropped = new Set(parsed.warnings.filter((w) => w.code === "UNSAFE_URL").map((w) => w.path.join("/")));
   return [
     ...findings,
     ...warningFindings(json, parsed.warnings),
-    ...blockFindings(template),
+    ...blockFindings(template).filter((f) => !dropped.has(f.path.join("/"))),
     ...structureFindings(json, template, registry),
     ...readerFindings(json, template),
   ];
