@@ -19,7 +19,8 @@ const short = (f: Finding) => `${f.severity[0]}:${f.code}`;
 function report(name: string, findings: readonly Finding[]): void {
   for (const f of findings) counts.set(`${f.severity.padEnd(7)} ${f.code}`, (counts.get(`${f.severity.padEnd(7)} ${f.code}`) ?? 0) + 1);
   console.log(`${name.padEnd(44)} ${findings.length === 0 ? "-" : findings.map(short).join(" ")}`);
-  if (details) for (const f of findings) console.log(`    ${f.severity} ${f.code} ${f.path.join("/")}${f.target ? ` [${f.target}]` : ""}: ${f.message} (${f.hint})`);
+  if (details)
+    for (const f of findings) console.log(`    ${f.severity} ${f.code} ${f.path.join("/")}${f.target ? ` [${f.target}]` : ""}: ${f.message} (${f.hint})`);
 }
 
 const key = (f: Finding) => `${f.code} ${f.path.join("/")} ${f.value}`;

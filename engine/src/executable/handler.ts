@@ -41,21 +41,26 @@ export function createHandler(deps: HandlerDeps): Handler {
       // zod hands `template` through by reference: a kept template keeps its identity across requests.
       const limits = { maxNodes: request.options?.max_nodes, maxOutputBytes: request.options?.max_output_bytes };
       const template = resolveTemplate(request, bytes.byteLength, deps, limits);
+      const dynamicData = request.dynamic_data === undefined ? undefined : toDynamicData(request.dynamic_data);
       const result = await deps.engine.render(template, {
         target: request.target,
-        dynamicData: request.dynamic_data === undefined ? undefined : toDynamicData(request.dynamic_data),
+        dynamicData,
         minify: request.options?.minify,
         strict: request.options?.strict,
         limits,
         plainText: request.options?.plain_text,
       });
+      // Checked after the render: a template that cannot render answers with its error alone.
+      const findings = request.options?.checks
+        ? deps.engine.validate(request.template, { targets: [request.target], dynamicData, limits }).findings
+        : undefined;
       if (request.output_format === "layout") {
         const { layout, parts, values } = layoutOf(result);
         const ref = layouts.describe(layout, parts, request.layout_parts === true);
-        return { response: okLayoutEnvelope(result, ref, values, deps.engine.version, id), exitCode: EXIT.OK };
+        return { response: okLayoutEnvelope(result, ref, values, deps.engine.version, id, findings), exitCode: EXIT.OK };
       }
-      const wire = result.jsonOutput ? okEnvelopeWire(result, result.jsonOutput(), deps.engine.version, id) : undefined;
-      return { response: okEnvelope(result, deps.engine.version, id), exitCode: EXIT.OK, ...(wire ? { wire } : {}) };
+      const wire = result.jsonOutput ? okEnvelopeWire(result, result.jsonOutput(), deps.engine.version, id, findings) : undefined;
+      return { response: okEnvelope(result, deps.engine.version, id, findings), exitCode: EXIT.OK, ...(wire ? { wire } : {}) };
     } catch (error) {
       return failure(error, deps, id);
     }
@@ -75,6 +80,12 @@ function parseRequest(raw: unknown): RenderRequest {
   if (!parsed.success) {
     const issues = parsed.error.issues.flatMap(toIssues);
     throw new ProtocolError("BAD_REQUEST", `The request is malformed: ${summarise(issues)}`, issues);
+  }
+  if (parsed.data.options?.checks === true && parsed.data.template === undefined) {
+    // A kept template is kept read, without its JSON: the checks read the JSON as written.
+    throw new ProtocolError("BAD_REQUEST", "options.checks needs the template in the request: send it with its template_ref", [
+      { loc: ["options", "checks"], msg: "Needs `template` in the same request", type: "checks_need_template" },
+    ]);
   }
   return parsed.data;
 }

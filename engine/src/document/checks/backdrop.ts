@@ -50,7 +50,7 @@ function unique(shades: readonly Shade[]): Shade[] {
 /** A paint and, when it is only sometimes there, why. */
 export type Layer = string | { readonly color: string; readonly note?: string | undefined };
 
-export const UNDER_GRADIENT = "shown instead of the gradient where gradients are not (Outlook on Windows)";
+export const UNDER_GRADIENT = "the colour Outlook on Windows shows instead of the gradient";
 export const GRADIENT_STOP = "a stop of the gradient";
 
 /** `paints` laid over `below`: an opaque paint hides it, a translucent one is mixed with each colour of it. */

@@ -76,6 +76,18 @@ function contrastFinding(look: TextLook, color: string, colors: Colors, path: re
           (colors ?? []).map((c) => c.color),
           needed,
         );
+  if (worst.background.note === UNDER_GRADIENT) {
+    // The gradient reads; the colour under it, which clients without gradients show, does not.
+    const stop = (colors ?? []).filter((c) => c.note === GRADIENT_STOP).find((c) => contrastRatio(worst.text, c.color) >= needed);
+    return finding(
+      "warning",
+      scheme === "dark" ? "LOW_CONTRAST_DARK" : "LOW_CONTRAST",
+      path,
+      pair,
+      `The text${where} (${pair}${note}) has a contrast of ${ratio}, below the ${needed}:1 WCAG AA asks for ${isLarge(look) ? "large" : "body"} text: unreadable there`,
+      `Set the background colour under the gradient to one the text reads on${stop ? `, e.g. ${hex(stop.color)} from the gradient` : ""}`,
+    );
+  }
   const change =
     suggestion === undefined
       ? "No one text colour reads on all of it: make the background more even"
