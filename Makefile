@@ -94,9 +94,10 @@ check-report: build
 email-client-report: build
 	tsx engine/scripts/email-client-report.ts --features
 
-# Regenerate the generated contracts in spec/ (template JSON Schema, OpenAPI).
+# Regenerate the generated contracts in spec/ (template JSON Schema, the checks' codes, OpenAPI).
 spec: build
 	tsx engine/scripts/generate-template-schema.ts
+	tsx engine/scripts/generate-checks-doc.ts
 	tsx engine/scripts/generate-protocol-schema.ts
 	tsx server/scripts/generate-openapi.ts
 

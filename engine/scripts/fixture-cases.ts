@@ -22,6 +22,8 @@ export interface FixtureCase {
   readonly sampleData: DynamicData | undefined;
   readonly minify: boolean;
   readonly strict: boolean;
+  /** checks/ cases only: the mail-client families whose support is checked. */
+  readonly clients: readonly string[] | undefined;
   /** errors/ cases only. */
   readonly target: RenderTarget | undefined;
 }
@@ -30,7 +32,7 @@ interface CaseFile {
   description?: unknown;
   template?: unknown;
   dynamic_data?: DynamicData;
-  options?: { minify?: boolean; strict?: boolean };
+  options?: { minify?: boolean; strict?: boolean; clients?: string[] };
   target?: RenderTarget;
 }
 
@@ -53,6 +55,7 @@ export function listCases(kind: "render" | "errors" | "checks"): FixtureCase[] {
         sampleData: file.dynamic_data,
         minify: file.options?.minify ?? true,
         strict: file.options?.strict ?? false,
+        clients: file.options?.clients,
         target: file.target,
       };
     });

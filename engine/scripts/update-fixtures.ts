@@ -43,7 +43,7 @@ for (const fixture of listCases("errors")) {
 }
 // What the template checks find in each mistake: every finding, in order (fixtures/README.md).
 for (const fixture of listCases("checks")) {
-  const { findings } = validateTemplate(fixture.template, { dynamicData: fixture.sampleData });
+  const { findings } = validateTemplate(fixture.template, { dynamicData: fixture.sampleData, clients: fixture.clients });
   writeFileSync(expectedFindingsPath(fixture), `${JSON.stringify(findings.map(recordedFinding), null, 2)}\n`);
   written++;
 }

@@ -8,6 +8,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { checksDoc } from "../scripts/checks-doc.js";
 import { listCases, readExpectedFindings, recordedFinding } from "../scripts/fixture-cases.js";
 import { checkCodes } from "../src/engine/checks.js";
 import { type Finding, validateTemplate } from "../src/index.js";
@@ -36,7 +37,7 @@ describe("the corpus of authoring mistakes (fixtures/checks/)", () => {
   });
 
   it.each(checkCases.map((c) => [c.name, c] as const))("%s gives its recorded findings", (_name, fixture) => {
-    const result = validateTemplate(fixture.template, { dynamicData: fixture.sampleData });
+    const result = validateTemplate(fixture.template, { dynamicData: fixture.sampleData, clients: fixture.clients });
     expect(result.valid).toBe(true);
     expect(result.findings.map(recordedFinding)).toEqual(readExpectedFindings(fixture));
     for (const f of result.findings) {
@@ -51,7 +52,7 @@ describe("the corpus of authoring mistakes (fixtures/checks/)", () => {
   it("gives each code at the severity its catalogue says (a merge-tag mistake is an error in a link or image address)", () => {
     const codes = checkCodes();
     for (const fixture of [...checkCases, ...renderCases]) {
-      for (const f of validateTemplate(fixture.template, { dynamicData: fixture.sampleData }).findings) {
+      for (const f of validateTemplate(fixture.template, { dynamicData: fixture.sampleData, clients: fixture.clients }).findings) {
         const info = codes[f.code];
         expect(info, `${fixture.name}: ${f.code} is not in the catalogue`).toBeDefined();
         expect([info?.severity, info?.inUrl]).toContain(f.severity);
@@ -81,6 +82,12 @@ describe("good templates stay valid and pass", () => {
       ).toEqual([]);
       expect(result.passed, file).toBe(true);
     }
+  });
+});
+
+describe("spec/checks.md", () => {
+  it("is what the list of codes and the corpus generate (make spec)", () => {
+    expect(readFileSync(join(import.meta.dirname, "../../spec/checks.md"), "utf8")).toBe(checksDoc());
   });
 });
 

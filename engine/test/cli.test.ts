@@ -55,6 +55,8 @@ beforeAll(() => {
   });
   writeFileSync(file("unclosed-link.json"), JSON.stringify(button({ link: "{{url.dashboard}" }), null, 2));
   writeFileSync(file("typo.json"), JSON.stringify(button({ link: "https://example.com", bgColor: "#111827" }), null, 2));
+  const gradient = { useGradient: true, gradient: { colors: [{ color: "#1e3a8a" }, { color: "#1d4ed8" }] } };
+  writeFileSync(file("gradient.json"), JSON.stringify(button({ link: "https://example.com", backgroundGradient: gradient })));
 });
 
 async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -172,6 +174,18 @@ describe("validate and inspect", () => {
     expect(result.locations[0].physicalLocation.artifactLocation.uri).toMatch(/^file:\/\/.*unclosed-link\.json$/);
     expect(result.locations[0].physicalLocation.region.startLine).toBeGreaterThan(1);
     expect(sarif.runs[0].tool.driver.rules.map((r: { id: string }) => r.id)).toEqual(["MERGE_TAG_UNCLOSED"]);
+  });
+
+  it("validate --clients checks mail-client support; an unknown family is a usage error naming the families", async () => {
+    const gradient = await cli("validate", "--template", file("gradient.json"), "--clients", "outlook,gmail", "--format", "json");
+    expect(gradient.code).toBe(0);
+    expect(JSON.parse(gradient.stdout).findings.map((f: { code: string; path: string[] }) => [f.code, f.path.join("/")])).toContainEqual([
+      "CLIENT_UNSUPPORTED",
+      "rows/0/columns/0/children/0",
+    ]);
+    const typo = await cli("validate", "--template", file("gradient.json"), "--clients", "outlok");
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('--clients: Unknown mail-client families "outlok": the families are apple-mail, gmail, outlook');
   });
 
   it("validate --data checks against sample data, and says where a misplaced value goes", async () => {

@@ -11,6 +11,7 @@ import type { Template } from "../document/model.js";
 import type { ParseResult } from "../document/parse.js";
 import { joinOutput, substitute } from "../markup/substitute.js";
 import { compileMjmlToHtml } from "../mjml-to-html/index.js";
+import { clientFindings } from "./client-support.js";
 import { compileTarget } from "./pipeline.js";
 
 /** Gmail shows an email whose HTML is over 102 KB up to that point, with a "View entire message" link. */
@@ -21,6 +22,10 @@ export const NEAR_CLIP_BYTES = 90 * 1024;
 export const ENGINE_CODES: Readonly<Record<string, CheckCode>> = {
   EMAIL_SIZE_NEAR_CLIP: { severity: "warning", summary: "A target's HTML over 90 KB: close to where Gmail clips it" },
   EMAIL_SIZE_CLIPPED: { severity: "error", summary: "A target's HTML over 102 KB: Gmail clips it" },
+  CLIENT_UNSUPPORTED: {
+    severity: "warning",
+    summary: "With mail-client checks: how a block, row or the email is drawn uses what a named client family does not support",
+  },
 };
 
 const kb = (bytes: number) => `${Math.round(bytes / 102.4) / 10} KB`;
@@ -71,12 +76,20 @@ export interface CheckOptions {
   readonly dynamicData?: DynamicData | undefined;
   /** The targets whose output size is checked (default: all three); `[]` renders nothing. */
   readonly targets?: readonly RenderTarget[] | undefined;
+  /**
+   * Mail-client families whose support to check (engine/client-support.ts: `gmail`, `outlook`,
+   * `apple-mail`, …); needs Node.js and the doiuse-email package, and takes seconds for a long email.
+   */
+  readonly clients?: readonly string[] | undefined;
 }
 
 /** Every finding of the template checks for a read template, in document order. */
 export function templateFindings(json: unknown, parsed: ParseResult, options: CheckOptions = {}): Finding[] {
   const findings = documentFindings(json, parsed, BLOCKS, options.dynamicData);
-  if (parsed.template !== undefined) findings.push(...sizeFindings(parsed.template, options.targets ?? ["html", "react-email", "mjml"], options.dynamicData));
+  if (parsed.template !== undefined) {
+    findings.push(...sizeFindings(parsed.template, options.targets ?? ["html", "react-email", "mjml"], options.dynamicData));
+    if (options.clients !== undefined) findings.push(...clientFindings(json, BLOCKS, options.clients));
+  }
   return sortFindings(findings);
 }
 

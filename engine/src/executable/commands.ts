@@ -6,6 +6,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { RenderError } from "../base/diagnostics.js";
 import { RENDER_TARGETS, type RenderTarget } from "../base/types.js";
+import { ClientChecksUnavailable, checkFamilies } from "../engine/client-support.js";
+import type { ValidationResult } from "../engine/validate.js";
 import { decodeRequest } from "../protocol/decode.js";
 import { EXIT, type ExitCode, type Issue, ProtocolError } from "../protocol/errors.js";
 import { dynamicDataSchema, toDynamicData } from "../protocol/schema.js";
@@ -91,8 +93,17 @@ function validateCommand(argv: readonly string[], io: CommandIO): ExitCode {
     target: { type: "string", multiple: true },
     strict: { type: "boolean" },
     format: { type: "string" },
+    clients: { type: "string", multiple: true },
   });
   const format = values.format ?? "text";
+  const clients = values.clients?.flatMap((list) => list.split(",").map((family) => family.trim()));
+  if (clients !== undefined) {
+    try {
+      checkFamilies(clients);
+    } catch (error) {
+      throw new UsageError(`--clients: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
   if (!(REPORT_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be one of ${REPORT_FORMATS.join(", ")}`);
   const targets = values.target ?? [...RENDER_TARGETS];
   for (const target of targets) if (!isTarget(target)) throw new UsageError(`--target must be one of ${RENDER_TARGETS.join(", ")}`);
@@ -100,7 +111,13 @@ function validateCommand(argv: readonly string[], io: CommandIO): ExitCode {
   const { json, text } = readJsonFile(file, io);
   const strict = values.strict === true;
   const dynamicData = values.data === undefined ? undefined : readDynamicData(values.data, io);
-  const result = io.engine.validate(json, { strict, targets: targets as RenderTarget[], dynamicData });
+  let result: ValidationResult;
+  try {
+    result = io.engine.validate(json, { strict, targets: targets as RenderTarget[], dynamicData, clients });
+  } catch (error) {
+    if (error instanceof ClientChecksUnavailable) throw new UsageError(`--clients: ${error.message}`);
+    throw error;
+  }
   const name = file === "-" ? "(stdin)" : file;
   if (format === "text") io.stdout(textReport(name, text, result, strict));
   else io.stdout(`${JSON.stringify(format === "json" ? result : sarifReport(name, text, result), null, 2)}\n`);

@@ -26,9 +26,11 @@ Protocol (for programs; see spec/README.md):
 Human commands:
   mailrender-engine render --template t.json --target html|react-email|mjml [--data d.json] [--out file] [--no-minify] [--strict] [--plain-text]
   mailrender-engine validate --template t.json [--data d.json] [--target T]... [--strict] [--format text|json|sarif]
+                             [--clients gmail,outlook,...]
                                check the template (spec/checks.md): exit 1 if it cannot be rendered or a
                                finding is an error (--strict: or a warning); --data is sample data, --target
-                               the targets whose size is checked (default all three)
+                               the targets whose size is checked (default all three), --clients the mail-client
+                               families whose support to check (needs Node.js and doiuse-email)
   mailrender-engine inspect --template t.json      print the merge tags and context keys the template reads
   (a file of "-" is read from stdin)
 

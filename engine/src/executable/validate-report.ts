@@ -11,7 +11,6 @@ import type { ValidationResult } from "../engine/validate.js";
 import { jsonLocator, jsonPointer, type TextRegion } from "./json-locations.js";
 
 export const REPORT_FORMATS = ["text", "json", "sarif"] as const;
-export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 const count = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
