@@ -5,6 +5,7 @@
  */
 
 export { RenderError, type RenderWarning, type ValidationIssue, type WarningCode } from "./base/diagnostics.js";
+export { nearestName } from "./base/nearest.js";
 export {
   type DynamicData,
   type MergeTagValues,

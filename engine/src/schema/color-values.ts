@@ -47,8 +47,18 @@ function namedHex(name: string): string | undefined {
   return named.get(name);
 }
 
+const parsed = new Map<string, Rgba | undefined>();
+
 /** A colour as the template writes it (hex, rgb(), rgba() or a name), or undefined when it is none of these. */
 export function parseColor(color: string): Rgba | undefined {
+  if (parsed.has(color)) return parsed.get(color);
+  if (parsed.size > 1000) parsed.clear();
+  const rgba = read(color);
+  parsed.set(color, rgba);
+  return rgba;
+}
+
+function read(color: string): Rgba | undefined {
   const value = color.trim().toLowerCase();
   if (value === "transparent") return { r: 0, g: 0, b: 0, a: 0 };
   const functional = /^rgba?\(\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(\d{1,3})\s*(?:,\s*([\d.]+)\s*)?\)$/.exec(value);
@@ -69,16 +79,22 @@ export function over(top: Rgba, bottom: Rgba): Rgba {
   return { r: mix(top.r, bottom.r), g: mix(top.g, bottom.g), b: mix(top.b, bottom.b), a: 1 };
 }
 
-function luminance({ r, g, b }: Rgba): number {
-  const linear = (c: number) => {
-    const s = c / 255;
-    return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
-  };
+const linear = (c: number) => {
+  const s = c / 255;
+  return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+};
+
+/** WCAG 2 relative luminance of an opaque colour, 0 to 1. */
+export function luminance(r: number, g: number, b: number): number {
   return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+}
+
+/** The WCAG 2 contrast ratio of two luminances. */
+export function luminanceRatio(x: number, y: number): number {
+  return x > y ? (x + 0.05) / (y + 0.05) : (y + 0.05) / (x + 0.05);
 }
 
 /** The WCAG 2 contrast ratio of two opaque colours, 1 to 21. */
 export function contrastRatio(a: Rgba, b: Rgba): number {
-  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
-  return (light + 0.05) / (dark + 0.05);
+  return luminanceRatio(luminance(a.r, a.g, a.b), luminance(b.r, b.g, b.b));
 }

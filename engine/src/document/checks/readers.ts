@@ -6,7 +6,7 @@
  * its language; and the addresses links and images use: `http://` and links that go nowhere (`#`).
  */
 import type { Reading, TextLook } from "../../blocks/block.js";
-import { contrastRatio, over, parseColor, type Rgba } from "../../schema/color-values.js";
+import { contrastRatio, luminance, luminanceRatio, over, parseColor, type Rgba } from "../../schema/color-values.js";
 import type { DarkColors } from "../../schema/dark.js";
 import type { ColumnChild, ComponentNode, RowLike, Template } from "../model.js";
 import { type Backdrop, Backdrops, type BlockSurface, type Colors, GRADIENT_STOP, layer, type Shade, UNDER_GRADIENT } from "./backdrop.js";
@@ -33,26 +33,21 @@ function worstContrast(text: Rgba, colors: Colors): { ratio: number; background:
   return worst;
 }
 
-/** `color` moved towards `to` by `share` (0–1). */
-const mix = (color: Rgba, to: Rgba, share: number): Rgba => ({
-  r: color.r + (to.r - color.r) * share,
-  g: color.g + (to.g - color.g) * share,
-  b: color.b + (to.b - color.b) * share,
-  a: 1,
-});
-const BLACK: Rgba = { r: 0, g: 0, b: 0, a: 1 };
-const WHITE: Rgba = { r: 255, g: 255, b: 255, a: 1 };
-
-/** The nearest colour to `start`, towards black or white, that reaches `needed` against every one of `against`. */
+/** The nearest colour to `start`, moved towards black or white in fiftieths, that reaches `needed` against every one of `against`. */
 function nearestPassing(start: Rgba, against: readonly Rgba[], needed: number): Rgba | undefined {
-  const passes = (c: Rgba) => against.every((other) => contrastRatio(c, other) >= needed);
-  let best: { color: Rgba; share: number } | undefined;
-  for (const extreme of [BLACK, WHITE]) {
-    for (let step = 1; step <= 50; step++) {
-      const candidate = mix(start, extreme, step / 50);
-      if (!passes(candidate)) continue;
-      if (best === undefined || step / 50 < best.share) best = { color: candidate, share: step / 50 };
-      break;
+  const others = against.map((c) => luminance(c.r, c.g, c.b));
+  let best: { color: Rgba; step: number } | undefined;
+  for (const to of [0, 255]) {
+    for (let step = 1; step <= 50 && (best === undefined || step < best.step); step++) {
+      const share = step / 50;
+      const r = start.r + (to - start.r) * share;
+      const g = start.g + (to - start.g) * share;
+      const b = start.b + (to - start.b) * share;
+      const own = luminance(r, g, b);
+      if (others.every((other) => luminanceRatio(own, other) >= needed)) {
+        best = { color: { r, g, b, a: 1 }, step };
+        break;
+      }
     }
   }
   return best?.color;
