@@ -7,7 +7,7 @@ import { demoBanner, seedDemo } from "./demo.js";
 import { ApiError } from "./errors.js";
 import { handleSignals, startServer } from "./server.js";
 import { issueKey } from "./services/keys.js";
-import { createTemplate, etagFor, prepareTemplate } from "./services/templates.js";
+import { createTemplate, etagFor, prepareTemplate, requestedTemplateId } from "./services/templates.js";
 import { KyselyStore } from "./store/kysely-store.js";
 import type { Store } from "./store/types.js";
 
@@ -19,11 +19,11 @@ commands:
   create-admin-key --print-only
                               print a fresh well-formed key without storing it (for MAILRENDER_ADMIN_KEY)
   import-templates <dir>      validate and store every *.json template in <dir>; a template whose
-                              template_id is a UUID v4 keeps that id (and is replaced if it exists)
+                              template_id is a UUID v4 keeps that id (and is replaced if it exists),
+                              one without template_id (or with the id the Maildeno editor makes from
+                              its name) gets a new one; another template_id fails that file
 
 configuration comes from the environment: see server/README.md`;
-
-const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
 async function withStore<T>(fn: (store: Store) => Promise<T>): Promise<T> {
   const store = KyselyStore.open(loadConfig().database);
@@ -74,7 +74,8 @@ async function importTemplates(args: string[]): Promise<number> {
         const doc = JSON.parse(readFileSync(path.join(dir, file), "utf8")) as unknown;
         if (doc === null || typeof doc !== "object" || Array.isArray(doc)) throw new Error("not a JSON object");
         const record = doc as Record<string, unknown>;
-        const wanted = typeof record["template_id"] === "string" && UUID_V4.test(record["template_id"]) ? record["template_id"].toLowerCase() : undefined;
+        // A UUID v4 is kept (and replaced if it exists); no id or the editor's id from the name gets a new one; any other is refused.
+        const wanted = requestedTemplateId(record, [file]);
         if (wanted !== undefined && (await store.getTemplate(wanted)) !== undefined) {
           const prepared = prepareTemplate(record, wanted, [file]);
           const updated = await store.replaceTemplate(wanted, {
@@ -91,7 +92,9 @@ async function importTemplates(args: string[]): Promise<number> {
       } catch (err) {
         failures += 1;
         const issues =
-          err instanceof ApiError && err.issues !== undefined ? err.issues.map((i) => `\n    ${i.loc.join(".")}: ${i.msg} (${i.type})`).join("") : "";
+          err instanceof ApiError && err.issues !== undefined
+            ? err.issues.map((i) => `\n    ${i.loc.join(".")}: ${i.msg} (${i.type})${i.hint ? `\n      ${i.hint}` : ""}`).join("")
+            : "";
         process.stderr.write(`failed   ${file}: ${err instanceof Error ? err.message : String(err)}${issues}\n`);
       }
     }

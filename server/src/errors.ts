@@ -3,6 +3,10 @@ export interface Issue {
   loc: string[];
   msg: string;
   type: string;
+  /** The offending value, as pydantic gives it (text shortened; large objects left out). */
+  input?: unknown;
+  /** How to fix a common mistake (http/hints.ts). */
+  hint?: string;
 }
 
 /** Every error code the service answers with (spec/errors.md says what each means). */

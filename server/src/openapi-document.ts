@@ -48,7 +48,14 @@ export function templateComponents(): Record<string, JsonSchema> {
   const input: JsonSchema = {
     ...root,
     description: "A template document as sent to create or replace a template. `template_id` may be left out: the service writes the template's id there.",
-    properties: { ...properties, template_id: { ...properties["template_id"], description: "Ignored: replaced by the template's id" } },
+    properties: {
+      ...properties,
+      template_id: {
+        ...properties["template_id"],
+        description:
+          "May be left out: the service writes the template's id here. Also taken: empty or the id the Maildeno editor makes from the name (a new id is given), a UUID v4 (on create: kept; on replace: this template's id). Another value is refused (422).",
+      },
+    },
     required: (root["required"] as string[]).filter((name) => name !== "template_id"),
   };
   return { [TEMPLATE_COMPONENT]: document, [TEMPLATE_INPUT_COMPONENT]: input };

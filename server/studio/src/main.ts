@@ -240,6 +240,17 @@ function TemplateSource({ label, action, onSubmit }: { label: string; action: st
   `;
 }
 
+/**
+ * A document dropped or pasted here becomes a new template, or this one's new version: the id it
+ * carries (another template's, a file's own name for it) is not the one it gets, so it is left out
+ * and the service writes the template's id (it refuses one it cannot keep).
+ */
+function withoutId(doc: unknown): unknown {
+  if (typeof doc !== "object" || doc === null || Array.isArray(doc)) return doc;
+  const { template_id: _id, ...rest } = doc as Record<string, unknown>;
+  return rest;
+}
+
 function CreateTemplate({ onCreated }: { onCreated: (id: string) => void }) {
   const [starters, setStarters] = useState<Starter[]>([]);
   const [error, setError] = useState("");
@@ -249,7 +260,7 @@ function CreateTemplate({ onCreated }: { onCreated: (id: string) => void }) {
       .catch(() => setStarters([]));
   }, []);
   const create = async (doc: unknown) => {
-    const created = await api<{ id: string }>("POST", "/api/v1/templates", doc);
+    const created = await api<{ id: string }>("POST", "/api/v1/templates", withoutId(doc));
     onCreated(created.id);
   };
   const fromStarter = async (starter: Starter) => {
@@ -329,7 +340,7 @@ function TemplateView({ id, onChanged, onDeleted }: { id: string; onChanged: () 
     }
   };
   const replace = async (doc: unknown) => {
-    await api("PUT", `/api/v1/templates/${id}`, doc);
+    await api("PUT", `/api/v1/templates/${id}`, withoutId(doc));
     setShowReplace(false);
     setRevision((r) => r + 1);
     onChanged();
