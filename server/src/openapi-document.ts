@@ -52,8 +52,10 @@ export function templateComponents(): Record<string, JsonSchema> {
       ...properties,
       template_id: {
         ...properties["template_id"],
+        minLength: 0,
+        pattern: "^(?:|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12})$",
         description:
-          "May be left out: the service writes the template's id here. Also taken: empty or the id the Maildeno editor makes from the name (a new id is given), a UUID v4 (on create: kept; on replace: this template's id). Another value is refused (422).",
+          "May be left out or empty: the service writes the template's id here. A UUID v4: on create, the id to create it under (409 if a template has it); on replace, this template's id. The id the Maildeno editor writes, made from the name (`Welcome email` → `welcome_email`), is taken too, and replaced by the service's. Another value is refused (422).",
       },
     },
     required: (root["required"] as string[]).filter((name) => name !== "template_id"),

@@ -479,9 +479,8 @@ describe.each(BACKENDS)("HTTP API on %s", (backend) => {
       expect(created.status).toBe(201);
       expect(created.json.id).toBe(own);
       const again = await req("POST", "/api/v1/templates", { key: admin, body: { ...sampleTemplate("Own id"), template_id: own } });
-      expectError(again, 422, "RENDER_ERROR");
-      expect(again.json.issues[0]).toMatchObject({ loc: ["body", "template_id"], type: "template_id_taken", input: own });
-      expect(again.json.issues[0].hint).toContain(`PUT /api/v1/templates/${own}`);
+      expectError(again, 409, "TEMPLATE_EXISTS");
+      expect(again.json.message).toContain(`PUT /api/v1/templates/${own}`);
     });
 
     it("replace takes the template's own id or none in the body, and refuses another", async () => {
@@ -492,6 +491,11 @@ describe.each(BACKENDS)("HTTP API on %s", (backend) => {
       const other = await req("PUT", `/api/v1/templates/${created.id}`, { key: admin, body: { ...sampleTemplate("Mine"), template_id: MISSING_UUID } });
       expectError(other, 422, "RENDER_ERROR");
       expect(other.json.issues[0]).toMatchObject({ loc: ["body", "template_id"], type: "template_id_mismatch", input: MISSING_UUID });
+      expectError(
+        await req("PUT", `/api/v1/templates/${MISSING_UUID}`, { key: admin, body: { ...sampleTemplate("Mine"), template_id: created.id } }),
+        404,
+        "TEMPLATE_NOT_FOUND",
+      );
     });
 
     it("create and replace answer with the template checks' findings, located in the template; a finding never refuses it", async () => {

@@ -127,7 +127,8 @@ describe("error fixtures", () => {
     if (issues.every((i) => i.loc[0] === "body") && typeof spec.template === "object" && spec.template !== null && !Array.isArray(spec.template)) {
       // The engine's findings under `body`, except a missing template_id: the service assigns the id.
       const withoutId = expected.issues.filter((i) => !(i.loc.length === 1 && i.loc[0] === "template_id"));
-      expect(issues.map((i) => ({ ...i, loc: i.loc.slice(1) }))).toEqual(withoutId);
+      // Each issue's input and hint, which the service adds, are not the engine's.
+      expect(issues.map((i) => ({ loc: i.loc.slice(1), msg: i.msg, type: i.type }))).toEqual(withoutId);
     }
   });
 });

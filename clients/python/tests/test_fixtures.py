@@ -48,7 +48,7 @@ def client(server: Server, render_key: str) -> Iterator[MailrenderClient]:
 @pytest.mark.parametrize("name", RENDER_CASES)
 def test_render_case_through_the_client(name: str, server: Server, client: MailrenderClient) -> None:
     case = load_case("render", name)
-    tid = server.create_template(without_id(case["template"]))
+    tid = server.create_template(case["template"])
     options: dict[str, Any] = case.get("options") or {}
     warnings_expected: dict[str, list[dict[str, Any]]] = json.loads(
         (FIXTURES / "render" / name / "expected.warnings.json").read_text(encoding="utf-8")

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Finding } from "@mailrender/engine";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import * as z from "zod";
-import { templateNotFound, validationError } from "../errors.js";
+import { ApiError, templateNotFound } from "../errors.js";
 import { FindingSchema, PageQuery, TemplateIdParams, TemplateJsonSchema, TemplateMetaSchema, WarningSchema } from "../schemas.js";
 import { etagFor, prepareTemplate, requestedTemplateId, storeNewTemplate } from "../services/templates.js";
 import type { TemplateMeta } from "../store/types.js";
@@ -40,13 +40,13 @@ export const templateRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, c
         summary: "Store a template; the service assigns its id (a UUID v4, written into `template_id`)",
         description:
           "`template_id` in the body may be left out, empty, or the id the Maildeno editor writes (made from the template's name): " +
-          "the service gives the template a new UUID v4. A UUID v4 of your own is kept, unless a template has it (422, issue " +
-          "type `template_id_taken`). Any other value is refused (422 `uuid_parsing`, with a hint): the service could not keep " +
+          "the service gives the template a new UUID v4. A UUID v4 of your own is kept, unless a template has it (409 " +
+          "`TEMPLATE_EXISTS`). Any other value is refused (422 `uuid_parsing`, with a hint): the service could not keep " +
           "it, and a later fetch by it would find nothing. The answer carries the template checks' `findings` (spec/checks.md); " +
           "a finding never refuses a template.",
         security: SECURED,
         body: TemplateJsonSchema,
-        response: { 201: WrittenTemplateSchema, ...errors(401, 403, 413, 415, 422, 429) },
+        response: { 201: WrittenTemplateSchema, ...errors(401, 403, 409, 413, 415, 422, 429) },
         "x-response-headers": { 201: { Location: HEADERS.location, ETag: HEADERS.etag } },
       },
     },
@@ -63,17 +63,10 @@ export const templateRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, c
       const prepared = prepareTemplate(request.body, id);
       if (refused !== undefined) throw refused;
       if (wanted !== undefined && (await ctx.store.getTemplate(wanted)) !== undefined) {
-        throw validationError(
-          [
-            {
-              loc: ["body", "template_id"],
-              msg: "A template with this id exists",
-              type: "template_id_taken",
-              input: wanted,
-              hint: `Replace it with PUT /api/v1/templates/${wanted}, or leave template_id out to create another template`,
-            },
-          ],
-          `A template with id ${wanted} exists`,
+        throw new ApiError(
+          409,
+          "TEMPLATE_EXISTS",
+          `A template with id ${wanted} exists: replace it with PUT /api/v1/templates/${wanted}, or leave template_id out to create another`,
         );
       }
       const { record, warnings, findings } = await storeNewTemplate(ctx.store, id, prepared);
@@ -103,6 +96,8 @@ export const templateRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, c
     async (request, reply) => {
       const { id } = request.params;
       const prepared = prepareTemplate(request.body, id);
+      // A template that does not exist is not found, whatever its body says.
+      if ((await ctx.store.getTemplate(id)) === undefined) throw templateNotFound(id);
       requestedTemplateId(request.body, ["body"], id);
       const record = await ctx.store.replaceTemplate(id, {
         name: prepared.name,

@@ -169,7 +169,7 @@ final class TestServer
 
     public function replaceTemplate(string $id, string $templateJson): void
     {
-        [$status, $json] = $this->admin('PUT', '/api/v1/templates/' . $id, $templateJson);
+        [$status, $json] = $this->admin('PUT', '/api/v1/templates/' . $id, self::withoutId($templateJson));
         if ($status !== 200) {
             throw new RuntimeException("template replace answered {$status}: " . json_encode($json));
         }
