@@ -1,7 +1,7 @@
 /**
  * The studio as a user drives it, in Debian's chromium through puppeteer-core: sign in with the
  * admin key, upload a fixture's template from a file, edit its sample data and see the desktop and
- * phone previews change, see the validation issues of a broken template. Screenshots go to
+ * phone previews change, see the validation issues of a broken template, and that another site cannot frame it. Screenshots go to
  * server/browser/screenshots/ (git-ignored) for review. Any console error of the page fails the test.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -156,6 +156,21 @@ describe("studio in chromium", () => {
     expect(text).toContain("body.rows.0.columns.0.children.0.props.level");
     expect(text).toContain('in heading "h-bad"');
     await shot("04-validation-issue");
+  });
+
+  it("refuses to be framed by another site, while its own previews render", async () => {
+    // The previews are srcdoc frames of the studio itself: the anti-framing policy leaves them alone.
+    const preview = await (await page.$('iframe[data-testid="desktop-frame"]'))!.contentFrame();
+    expect(await preview.evaluate(() => document.body.textContent)).toContain("Zelda");
+    const attacker = await browser.newPage();
+    try {
+      await attacker.setContent(`<iframe id="victim" src="${server.url}/studio" width="800" height="600"></iframe>`, { waitUntil: "load" });
+      const framed = attacker.frames().find((f) => f !== attacker.mainFrame());
+      // Chromium replaces a refused frame with its error page: the studio's document never loads.
+      expect(framed?.url()).not.toBe(`${server.url}/studio`);
+    } finally {
+      await attacker.close();
+    }
   });
 
   it("logged no console errors, and no failed API call but the two provoked", () => {

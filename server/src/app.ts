@@ -13,6 +13,7 @@ import { registerErrorHandler, sendError } from "./http/error-handler.js";
 import { registerJsonBodyParser } from "./http/json-body.js";
 import { registerNotFound } from "./http/not-found.js";
 import { REDACTED, redactHeaders, redactUrl } from "./http/redact.js";
+import { forbidFraming } from "./http/security-headers.js";
 import { zodValidatorCompiler } from "./http/validation.js";
 import { completeDocument } from "./openapi-document.js";
 import { RenderPool } from "./render/pool.js";
@@ -102,6 +103,7 @@ export async function buildApp({ config, store, logger }: AppOptions): Promise<A
   const routes = () => registered.flatMap((r) => [r.method].flat().map((method) => ({ method, url: r.url, auth: routeAuth(r.config) })));
   app.addHook("onSend", async (_request, reply, payload) => {
     if (context.lifecycle.closing) reply.header("connection", "close");
+    forbidFraming(reply);
     return payload;
   });
   app.addHook("onRequest", authHook(context.lookups, new RateLimiter(config.rateLimit)));
