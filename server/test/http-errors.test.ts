@@ -77,8 +77,26 @@ describe("every error has the documented body, even from the HTTP parser", () =>
     expect(res.headers["connection"]).toBe("close");
   });
 
-  it("an unknown method: 501 NOT_IMPLEMENTED", async () => {
+  it("an unknown method in a well-formed request line: 501 NOT_IMPLEMENTED", async () => {
     expectErrorShape(await rawRequest(port, ["FROBNICATE /healthz HTTP/1.1\r\nHost: x\r\n\r\n"]), 501, "NOT_IMPLEMENTED");
+    expectErrorShape(await rawRequest(port, ["get /healthz HTTP/1.1\r\nHost: x\r\n\r\n"]), 501, "NOT_IMPLEMENTED"); // methods are case-sensitive
+  });
+
+  it("a garbage request line (which Node's parser calls an invalid method): 400 BAD_REQUEST, not 501", async () => {
+    const garbage = [
+      "garbage\r\n\r\n",
+      "hello world\r\n\r\n",
+      "GET\r\n\r\n",
+      " GET /healthz HTTP/1.1\r\n\r\n",
+      "G@T /healthz HTTP/1.1\r\n\r\n",
+      "\x16\x03\x01\x02\x00\x01\x00\x01",
+    ];
+    for (const line of garbage) {
+      const res = await rawRequest(port, [line]);
+      expectErrorShape(res, 400, "BAD_REQUEST");
+      expect(res.body.message, JSON.stringify(line)).toBe("Malformed HTTP request line");
+      expect(res.headers["connection"]).toBe("close");
+    }
   });
 
   it("Content-Length together with Transfer-Encoding: 400 BAD_REQUEST", async () => {
