@@ -30,9 +30,18 @@ export const KeyIdParams = z.strictObject({
   id: z.string().regex(KEY_ID_PATTERN).describe("Key id, `key_` followed by a ULID"),
 });
 
+/**
+ * Query values arrive as text. Only decimal digits (optionally signed) are read as a number: an empty
+ * value (`?offset=`), `1e3`, `0x10` or ` 5` stay text and are refused with `int_parsing`, where
+ * `Number()` (zod's coercion) would read 0, 1000, 16 and 5.
+ */
+function queryInteger(schema: z.ZodNumber, fallback: number, description: string) {
+  return z.preprocess((value) => (typeof value === "string" && /^-?\d+$/.test(value) ? Number(value) : value), schema.default(fallback)).describe(description);
+}
+
 export const PageQuery = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(500).default(100),
-  offset: z.coerce.number().int().min(0).default(0),
+  limit: queryInteger(z.number().int().min(1).max(500), 100, "Page size; decimal digits (an empty value is refused, 422 `int_parsing`)"),
+  offset: queryInteger(z.number().int().min(0), 0, "How many to skip; decimal digits (an empty value is refused, 422 `int_parsing`)"),
 });
 
 export const TemplateJsonSchema = z

@@ -15,7 +15,11 @@ const CreateKeyBody = z
       .datetime({ offset: true, abort: true })
       .refine((v) => Date.parse(v) > Date.now(), { message: "Input should be in the future", params: { type: "datetime_future" } })
       .optional()
-      .describe("Optional expiry (ISO 8601, in the future); after it the key gives 401"),
+      .describe(
+        "Optional expiry: an ISO 8601 date-time with offset, in the future. After it the key gives 401. A time that is not in the future is " +
+          "refused (422, issue type `datetime_future`): a key expired at birth is always a mistake, and JSON Schema has no keyword for " +
+          '"later than now", so this description carries the rule.',
+      ),
   })
   .meta({ id: "CreateApiKey" });
 
