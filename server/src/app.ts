@@ -86,7 +86,12 @@ export async function buildApp({ config, store, logger }: AppOptions): Promise<A
     config,
     store,
     lookups: new CachedLookups(store, config.cacheTtlMs),
-    renderPool: new RenderPool({ size: config.render.workers, timeoutMs: config.render.timeoutMs, maxQueue: 64 * config.render.workers, maxHeapMb: 1_024 }),
+    renderPool: new RenderPool({
+      size: config.render.workers,
+      timeoutMs: config.render.timeoutMs,
+      maxWaiting: 8 * config.render.workers,
+      maxHeapMb: 1_024,
+    }),
     lifecycle: { closing: false },
   };
 

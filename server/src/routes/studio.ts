@@ -8,11 +8,11 @@ import { type DynamicData, explainVisibility, RENDER_TARGETS, RenderError, type 
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import * as z from "zod";
 import { ApiError, templateNotFound, validationError } from "../errors.js";
+import { DynamicDataSchema } from "../render/request.js";
 import { TemplateIdParams, TemplateJsonSchema, WarningSchema } from "../schemas.js";
 import { sampleFromTemplate } from "../services/samples.js";
 import type { RouteContext } from "./context.js";
 import { errors, SECURED } from "./responses.js";
-import { DynamicDataSchema } from "./sdk-render.js";
 
 const STUDIO_DIR = new URL("../../studio/", import.meta.url);
 const STARTERS_DIR = new URL("../../demo/", import.meta.url);
