@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { KEY_ID_PATTERN } from "./auth/keys.js";
 import { ERROR_CODES } from "./errors.js";
+import { KEY_ROLES } from "./roles.js";
 import { KEY_TARGETS, RENDER_TARGETS } from "./targets.js";
 
 /** Shared request/response shapes; each also becomes a named schema in the OpenAPI document. */
@@ -24,6 +25,11 @@ export const ErrorSchema = z
 
 export const RenderTargetSchema = z.enum(RENDER_TARGETS).meta({ id: "RenderTarget" });
 export const KeyTargetSchema = z.enum(KEY_TARGETS).describe("A render target, or `all` for every target").meta({ id: "KeyTarget" });
+
+export const KeyRoleSchema = z
+  .enum(KEY_ROLES)
+  .describe("`render`: SDK endpoints only. `viewer`: also reads and previews templates. `editor`: also writes templates. `admin`: also manages keys")
+  .meta({ id: "KeyRole" });
 
 export const TemplateIdParams = z.strictObject({ id: z.uuid({ version: "v4" }).describe("Template id (UUID v4)") });
 export const KeyIdParams = z.strictObject({
@@ -58,7 +64,7 @@ export const KeySchema = z
     targets: z.array(KeyTargetSchema),
     created_at: iso,
     prefix: z.string().describe("First 12 characters of the secret, for recognising it"),
-    role: z.enum(["render", "admin"]),
+    role: KeyRoleSchema,
     expires_at: iso.nullable(),
     revoked_at: iso.nullable(),
     status: z.enum(["active", "revoked", "expired"]),
@@ -70,6 +76,7 @@ export const CreatedKeySchema = z
     id: z.string(),
     name: z.string(),
     key: z.string().describe("The secret; shown only in this response"),
+    role: KeyRoleSchema,
     targets: z.array(KeyTargetSchema),
     created_at: iso,
     prefix: z.string(),

@@ -66,7 +66,8 @@ function readStudioFile(relative: string): Buffer | undefined {
 }
 
 export const studioRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx) => {
-  const admin = { auth: "admin" } as const;
+  const read = { auth: "templates:read" } as const;
+  const write = { auth: "templates:write" } as const;
   const page = { schema: { hide: true }, config: { auth: "public" } } as const;
 
   const index = async (_request: unknown, reply: { type(t: string): { send(b: Buffer | string): unknown }; header(k: string, v: string): unknown }) => {
@@ -92,7 +93,7 @@ export const studioRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx
   app.get(
     "/api/v1/templates/:id/sample",
     {
-      config: admin,
+      config: read,
       schema: {
         tags: ["studio"],
         operationId: "getTemplateSample",
@@ -115,7 +116,7 @@ export const studioRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx
   app.put(
     "/api/v1/templates/:id/sample",
     {
-      config: admin,
+      config: write,
       schema: {
         tags: ["studio"],
         operationId: "putTemplateSample",
@@ -137,7 +138,7 @@ export const studioRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx
   app.post(
     "/api/v1/templates/:id/preview",
     {
-      config: admin,
+      config: read,
       schema: {
         tags: ["studio"],
         operationId: "previewTemplate",
@@ -189,7 +190,7 @@ export const studioRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx
   app.get(
     "/api/v1/studio/starters",
     {
-      config: admin,
+      config: read,
       schema: {
         tags: ["studio"],
         operationId: "listStarters",
