@@ -108,8 +108,15 @@ function createdKey({ record, secret }: IssuedKey) {
   };
 }
 
-const lastAdmin = (id: string) =>
-  new ApiError(409, "LAST_ADMIN_KEY", `API key '${id}' is the last active admin key: create another admin key first, or no key could manage keys`);
+/** The answer to a revoke or an update: 404, 409 for the last admin key, or the key as it is now (this server's cached lookups dropped). */
+function changed(ctx: RouteContext, id: string, outcome: ApiKeyRecord | "last-admin" | undefined) {
+  if (outcome === undefined) throw keyNotFound(id);
+  if (outcome === "last-admin") {
+    throw new ApiError(409, "LAST_ADMIN_KEY", `API key '${id}' is the last active admin key: create another admin key first, or no key could manage keys`);
+  }
+  ctx.lookups.keysChanged();
+  return publicKey(outcome);
+}
 
 /** The calling key (any key), and key management (admin keys only). Secrets appear only in the create and rotate answers. */
 export const keyRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx) => {
@@ -200,19 +207,14 @@ export const keyRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx) =
         tags: ["keys"],
         operationId: "revokeKey",
         summary: "Revoke an API key (401 from that moment; other servers within the cache bound)",
+        description: "Refused for the last active admin key (409 `LAST_ADMIN_KEY`): create another admin key first.",
         security: SECURED,
         params: KeyIdParams,
         // A body is not needed, but one that is sent is read: too large 413, not JSON 415.
-        response: { 200: KeySchema, ...errors(401, 403, 404, 413, 415, 422, 429) },
+        response: { 200: KeySchema, ...errors(401, 403, 404, 409, 413, 415, 422, 429) },
       },
     },
-    async (request) => {
-      const key = await ctx.store.revokeKey(request.params.id, new Date().toISOString());
-      if (key === undefined) throw keyNotFound(request.params.id);
-      if (key === "last-admin") throw lastAdmin(request.params.id);
-      ctx.lookups.keysChanged();
-      return publicKey(key);
-    },
+    async (request) => changed(ctx, request.params.id, await ctx.store.revokeKey(request.params.id, new Date().toISOString())),
   );
 
   app.patch(
@@ -244,11 +246,7 @@ export const keyRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx) =
           throw new ApiError(409, "KEY_HAS_NO_TARGETS", `API key '${id}' has no targets, so it cannot be a render key: create a render key with its targets`);
         }
       }
-      const key = await ctx.store.updateKey(id, { name, role }, new Date().toISOString());
-      if (key === undefined) throw keyNotFound(id);
-      if (key === "last-admin") throw lastAdmin(id);
-      ctx.lookups.keysChanged();
-      return publicKey(key);
+      return changed(ctx, id, await ctx.store.updateKey(id, { name, role }, new Date().toISOString()));
     },
   );
 

@@ -4,11 +4,11 @@
  * template's sample data, a preview of all three targets with plain text and visibility, starters.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { type DynamicData, explainVisibility, RENDER_TARGETS, RenderError, type RenderTarget, render } from "@mailrender/engine";
+import { explainVisibility, RENDER_TARGETS, RenderError, type RenderTarget, render } from "@mailrender/engine";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import * as z from "zod";
 import { ApiError, templateNotFound, validationError } from "../errors.js";
-import { DynamicDataSchema } from "../render/request.js";
+import { DynamicDataSchema, toDynamicData } from "../render/request.js";
 import { TemplateIdParams, TemplateJsonSchema, WarningSchema } from "../schemas.js";
 import { sampleFromTemplate } from "../services/samples.js";
 import type { RouteContext } from "./context.js";
@@ -54,11 +54,6 @@ const PreviewSchema = z
   .meta({ id: "TemplatePreview" });
 
 const StarterSchema = z.object({ name: z.string(), file: z.string(), template: TemplateJsonSchema });
-
-/** zod's optional keys may hold `undefined`; the engine's exact optional types may not. */
-function toDynamicData(input: z.output<typeof DynamicDataSchema>): DynamicData {
-  return JSON.parse(JSON.stringify(input)) as DynamicData;
-}
 
 function readStudioFile(relative: string): Buffer | undefined {
   const url = new URL(relative, STUDIO_DIR);
@@ -154,7 +149,7 @@ export const studioRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx
       const record = await ctx.store.getTemplate(id);
       if (record === undefined) throw templateNotFound(id);
       const template = JSON.parse(record.body) as unknown;
-      const dynamicData = toDynamicData(request.body.dynamic_data ?? {});
+      const dynamicData = toDynamicData(request.body.dynamic_data) ?? {};
       try {
         const renders = await Promise.all(
           RENDER_TARGETS.map((target: RenderTarget) => render(template, { target, dynamicData, plainText: target === "html" })),
