@@ -128,7 +128,7 @@ function App() {
       <div>
         ${
           selected === null
-            ? html`<section class="card"><h2>No template open</h2><p class="muted">Pick a template on the left, or create one from a file, pasted JSON or a starter.</p></section>`
+            ? html`<section class="card"><h2>No template open</h2><p class="muted">Pick a template on the left${canWrite(me) ? ", or create one from a file, pasted JSON or a starter" : ""}.</p></section>`
             : html`<${TemplateView} key=${selected} id=${selected} writable=${canWrite(me)} onChanged=${changed} onDeleted=${() => {
                 changed();
                 navigate(null);
