@@ -9,6 +9,7 @@ tsx bench/output-size.ts             # html bytes and gzip bytes against Gmail's
 bash scripts/bench-engine-binary.sh  # the Node executable: cold start, --serve round trip and throughput
 bash scripts/bench-release-engine.sh # the release (QuickJS) executable: cold renders of a small, a medium and a large email
 bash scripts/bench-server.sh         # SDK template fetch vs a bare route
+bash scripts/bench-server.sh storm   # health checks and template fetches during a storm of heavy renders
 bash scripts/bench-client-python.sh  # Python client vs the engine in-process
 # Python and PHP engine runners: renders/s and CPU per render, idle and with two busy loops running.
 clients/python/.venv/bin/python bench/client_runners_bench.py

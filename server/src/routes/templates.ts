@@ -17,14 +17,15 @@ function meta(t: TemplateMeta) {
   return { id: t.id, name: t.name, version: t.version, etag: t.etag, created_at: t.createdAt, updated_at: t.updatedAt };
 }
 
-/** Template management (admin keys only): bodies are validated by the engine before they are stored. */
+/** Template management (read: viewer keys and up; write: editor keys and up): bodies are validated by the engine before they are stored. */
 export const templateRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx) => {
-  const admin = { auth: "admin" } as const;
+  const read = { auth: "templates:read" } as const;
+  const write = { auth: "templates:write" } as const;
 
   app.post(
     "/api/v1/templates",
     {
-      config: admin,
+      config: write,
       schema: {
         tags: ["templates"],
         operationId: "createTemplate",
@@ -45,7 +46,7 @@ export const templateRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, c
   app.put(
     "/api/v1/templates/:id",
     {
-      config: admin,
+      config: write,
       schema: {
         tags: ["templates"],
         operationId: "replaceTemplate",
@@ -76,7 +77,7 @@ export const templateRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, c
   app.get(
     "/api/v1/templates",
     {
-      config: admin,
+      config: read,
       schema: {
         tags: ["templates"],
         operationId: "listTemplates",
@@ -92,7 +93,7 @@ export const templateRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, c
   app.get(
     "/api/v1/templates/:id",
     {
-      config: admin,
+      config: read,
       schema: {
         tags: ["templates"],
         operationId: "getTemplate",
@@ -114,7 +115,7 @@ export const templateRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, c
   app.delete(
     "/api/v1/templates/:id",
     {
-      config: admin,
+      config: write,
       schema: {
         tags: ["templates"],
         operationId: "deleteTemplate",
