@@ -73,6 +73,7 @@ function typeOf(field: Field, schema: ZodLike | undefined): string {
 
 function defaultOf(field: FieldJson): string {
   const value = field.default;
+  if (field.kind === "visibility") return "none (always shown)";
   if (value === undefined) return "";
   if (field.kind === "gradient") return "off";
   if (field.kind === "spacing") {
