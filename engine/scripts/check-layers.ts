@@ -29,7 +29,10 @@ export const LAYERS: readonly Layer[] = [
   { members: ["data"], role: "recipient data: merge tags, escaping for each position, visibility rules" },
   { members: ["markup"], role: "what blocks write with: the emitter, styles, fonts, content HTML, slot substitution, text helpers" },
   { members: ["blocks"], role: "one folder per block (everything about it), and the registry" },
-  { members: ["document"], role: "the template document: its model, reader and schemas, and the registry's walkers (JSON Schema, editor description, docs, checks)" },
+  {
+    members: ["document"],
+    role: "the template document: its model, reader and schemas, and the registry's walkers (JSON Schema, editor description, docs, checks)",
+  },
   { members: ["targets", "text"], role: "the three targets' documents and the plain-text version (peers)" },
   { members: ["engine"], role: "the engine object (createEngine): render, prepare, validate, inspect, checks; its caches and its host" },
   { members: ["protocol"], role: "the executable's wire format: request and response schemas, envelopes, error and exit codes" },

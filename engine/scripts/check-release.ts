@@ -8,8 +8,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { exeName, RELEASE_PLATFORMS } from "./build-quickjs.js";
-import { measureColdStart } from "./cold-start-budget.js";
 import { readSha256sums, sha256 } from "./built-binary.js";
+import { measureColdStart } from "./cold-start-budget.js";
 import { readExecutableFormat } from "./executable-format.js";
 
 const RELEASE = join(resolve(dirname(fileURLToPath(import.meta.url)), "../.."), "engine", "dist", "release");

@@ -60,7 +60,9 @@ function main(): number {
   for (const { target, instructions: count, budget } of measureColdStart(binary)) {
     const ok = count <= budget;
     if (!ok) over++;
-    process.stdout.write(`${ok ? "ok  " : "FAIL"} cold ${target} render of the small email: ${(count / 1e6).toFixed(1)} M instructions (budget ${budget / 1e6} M)\n`);
+    process.stdout.write(
+      `${ok ? "ok  " : "FAIL"} cold ${target} render of the small email: ${(count / 1e6).toFixed(1)} M instructions (budget ${budget / 1e6} M)\n`,
+    );
   }
   return over === 0 ? 0 : 1;
 }
