@@ -33,7 +33,7 @@ interface PropKinds {
   readonly content: readonly string[];
 }
 
-const URL_KINDS: ReadonlySet<FieldKind> = new Set(["url", "image"]);
+const URL_KINDS: ReadonlySet<FieldKind> = new Set(["url", "imageUrl"]);
 const propKindsByBlock = new WeakMap<BlockDefinition<unknown>, PropKinds>();
 
 function propKinds(block: BlockDefinition<unknown>): PropKinds {
@@ -43,7 +43,7 @@ function propKinds(block: BlockDefinition<unknown>): PropKinds {
     const urlsOf = (list: readonly Field[]) => list.filter((f) => URL_KINDS.has(f.kind)).map((f) => f.prop);
     kinds = {
       urls: urlsOf(fields),
-      lists: fields.flatMap((f) => (f.kind === "list" ? [{ prop: f.prop, urls: urlsOf(f.fields) }] : [])),
+      lists: fields.flatMap((f) => (f.kind === "entries" ? [{ prop: f.prop, urls: urlsOf(f.fields) }] : [])),
       content: fields.filter((f) => f.kind === "richText").map((f) => f.prop),
     };
     propKindsByBlock.set(block, kinds);

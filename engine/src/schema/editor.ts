@@ -30,7 +30,7 @@ export type Field =
   /** A link: http(s), mailto or tel; a merge tag may give the whole URL or a part. */
   | (FieldBase & { readonly kind: "url" })
   /** An image's URL (http(s), `data:image/…`, `cid:`); merge tags allowed. */
-  | (FieldBase & { readonly kind: "image" })
+  | (FieldBase & { readonly kind: "imageUrl" })
   | (FieldBase & { readonly kind: "color" })
   /** A number in `unit`; `min`…`max` (by `step`) is the range a form offers. `auto`: the keyword `"auto"` is allowed too. */
   | (FieldBase & {
@@ -54,7 +54,7 @@ export type Field =
   /** A CSS value of a grammar a text box takes (background size, position, repeat). */
   | (FieldBase & { readonly kind: "css"; readonly suggestions: readonly string[] })
   /** An array of objects (menu items, social platforms), each edited with `fields`. */
-  | (FieldBase & { readonly kind: "list"; readonly itemLabel: string; readonly fields: readonly Field[] })
+  | (FieldBase & { readonly kind: "entries"; readonly itemLabel: string; readonly fields: readonly Field[] })
   /** Visibility rules (spec/template.md, "Visibility"). */
   | (FieldBase & { readonly kind: "visibility" });
 
@@ -125,7 +125,7 @@ export const field = {
   }),
   richText: (prop: string, label: string, extra: Partial<FieldBase> = {}): Field => ({ prop, label, kind: "richText", ...extra }),
   url: (prop: string, label: string, extra: Partial<FieldBase> = {}): Field => ({ prop, label, kind: "url", ...extra }),
-  image: (prop: string, label: string, extra: Partial<FieldBase> = {}): Field => ({ prop, label, kind: "image", ...extra }),
+  imageUrl: (prop: string, label: string, extra: Partial<FieldBase> = {}): Field => ({ prop, label, kind: "imageUrl", ...extra }),
   color: (prop: string, label: string, extra: Partial<FieldBase> = {}): Field => ({ prop, label, kind: "color", ...extra }),
   px,
   number: (
@@ -160,10 +160,10 @@ export const field = {
     suggestions,
     ...extra,
   }),
-  list: (prop: string, label: string, itemLabel: string, fields: readonly Field[], extra: Partial<FieldBase> = {}): Field => ({
+  entries: (prop: string, label: string, itemLabel: string, fields: readonly Field[], extra: Partial<FieldBase> = {}): Field => ({
     prop,
     label,
-    kind: "list",
+    kind: "entries",
     itemLabel,
     fields,
     ...extra,

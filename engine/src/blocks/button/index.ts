@@ -107,7 +107,7 @@ export const button = defineBlock({
         fields: [
           field.text("text", "Label"),
           field.url("link", "Link"),
-          field.image("icon", "Icon", { hint: "An image beside the label (optional)" }),
+          field.imageUrl("icon", "Icon", { hint: "An image beside the label (optional)" }),
           field.text("iconAlt", "Icon alt text", { hint: "Empty when the icon is decorative" }),
           field.enum("iconPosition", "Icon position", [
             { value: "before", label: "Before the label" },
