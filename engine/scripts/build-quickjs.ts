@@ -6,7 +6,7 @@
  *
  *   1. the QuickJS-ng C source, pinned by engine/runtimes/quickjs/Cargo.lock (`cargo fetch`);
  *   2. zig (PyPI `ziglang`, pinned below) as the C compiler and cross-compiler for every target;
- *   3. the engine bundled for QuickJS (engine/runtimes/quickjs/host.ts and its shims, esbuild);
+ *   3. the engine bundled for QuickJS (engine/runtimes/quickjs/host.ts, with its own engine host; esbuild);
  *   4. the bundle compiled to QuickJS bytecode by qjsc (built for the host), in a C file;
  *   5. per target: QuickJS's objects (cached per target) + that file, linked statically where the
  *      platform allows (musl on Linux); the host binary is smoke-tested; SHA256SUMS is written.
@@ -148,7 +148,6 @@ function ensureZig(): string[] {
 
 async function bundleHost(): Promise<{ bundle: string; inputs: string[] }> {
   const outfile = join(WORK, "mailrender-engine.mjs");
-  const shims = join(QUICKJS_HOST, "shims");
   const result = await build({
     entryPoints: [join(QUICKJS_HOST, "host.ts")],
     outfile,
@@ -158,9 +157,6 @@ async function bundleHost(): Promise<{ bundle: string; inputs: string[] }> {
     target: "es2023",
     mainFields: ["module", "main"],
     external: ["qjs:std", "qjs:os"],
-    // Node's modules and globals the engine uses, as far as it uses them (engine/runtimes/quickjs/shims).
-    alias: { "node:util": join(shims, "node-util.ts"), "node:fs": join(shims, "node-fs.ts") },
-    inject: [join(shims, "globals.ts")],
     ...engineBundleOptions,
     absWorkingDir: ROOT,
   });

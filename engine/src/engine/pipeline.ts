@@ -5,12 +5,14 @@
  */
 
 import { describeIssues, RenderError, type RenderWarning } from "../base/diagnostics.js";
-import type { DynamicData, RenderLimits, RenderOptions, RenderResult, RenderTarget } from "../base/types.js";
+import type { DynamicData, RenderLimits, RenderOptions, RenderTarget } from "../base/types.js";
 import { RENDER_TARGETS } from "../base/types.js";
+import type { BlockRegistry } from "../blocks/registry.js";
 import { isVisible, normalizeContext } from "../data/visibility.js";
 import { countNodes, outputTooLarge, resolveLimits, tooManyNodes } from "../document/limits.js";
 import type { Shown, Template } from "../document/model.js";
 import { type ParseResult, parseTemplate } from "../document/parse.js";
+import type { ContentHtml, ParsedContent } from "../markup/content.js";
 import { Emitter } from "../markup/emitter.js";
 import { type CompiledOutput, compileOutput, joinOutput, lookupIn, substitute } from "../markup/substitute.js";
 import { tagValues } from "../markup/tag-values.js";
@@ -21,22 +23,31 @@ import { minifyJsx, minifyMarkup } from "../targets/minify.js";
 import { renderMjmlDocument } from "../targets/mjml.js";
 import { renderReactEmailDocument } from "../targets/react-email.js";
 import { renderPlainText } from "../text/plain-text.js";
-import { LruCache } from "./lru.js";
-import { type EngineRuntime, LIBRARY_RUNTIME } from "./runtime.js";
+import type { EngineCaches } from "./caches.js";
+import type { EngineHost } from "./host.js";
 
 /** A parse and the template's node count, which later renders check against their own limit. */
-interface ParsedTemplate {
+export interface ParsedTemplate {
   readonly result: ParseResult;
   readonly nodes: number;
 }
 
-const parsedTemplates = new LruCache<string, ParsedTemplate>(64);
-const compiledOutputs = new LruCache<string, CompiledOutput>(512);
+/**
+ * A compiled output as the cache keeps it, with what is derived from it once: its static parts'
+ * UTF-8 size and their JSON-encoded bytes (evicted with it).
+ */
+export interface CompiledEntry {
+  readonly compiled: CompiledOutput;
+  staticBytes?: number;
+  jsonParts?: readonly Uint8Array[];
+}
 
-/** node:crypto on first use only, so that it stays out of the binary's startup snapshot (above). */
-function sha1Base64(text: string): string {
-  const crypto = process.getBuiltinModule("node:crypto");
-  return crypto.createHash("sha1").update(text).digest("base64");
+/** What an engine renders with: its host, its blocks, its caches. */
+export interface EngineCore {
+  readonly host: EngineHost;
+  readonly registry: BlockRegistry;
+  readonly caches: EngineCaches<ParsedTemplate, CompiledEntry, ParsedContent>;
+  readonly content: ContentHtml;
 }
 
 /** The template's JSON text (its cache identity); a value JSON cannot carry is a template error. */
@@ -52,27 +63,27 @@ function jsonText(json: unknown): string {
 }
 
 /** Parses a template within the node limit; over it, a RenderError before any parsing. */
-function parseWithin(json: unknown, maxNodes: number): ParsedTemplate {
+function parseWithin(core: EngineCore, json: unknown, maxNodes: number): ParsedTemplate {
   const { count, over } = countNodes(json, maxNodes);
   if (over !== undefined) throw tooManyNodes(over, maxNodes);
-  return { result: parseTemplate(json), nodes: count };
+  return { result: parseTemplate(json, core.registry, core.content), nodes: count };
 }
 
 /**
- * Parses a template once per distinct content (its node count is checked on every render); without
- * `cacheRenders`, every time, and the key is "" (nothing is cached under it).
+ * Parses a template once per distinct content (its node count is checked on every render); when
+ * templates are not cached, every time, and the key is "" (nothing is cached under it).
  */
-function parseCached(json: unknown, maxNodes: number, runtime: EngineRuntime): { result: ParseResult; key: string } {
-  // Off only in the binary's one-shot mode, whose template comes from JSON.parse: no jsonText check needed.
-  if (!runtime.cacheRenders) return { result: parseWithin(json, maxNodes).result, key: "" };
+function parseCached(core: EngineCore, json: unknown, maxNodes: number): { result: ParseResult; key: string } {
+  // Off in the executable's one-shot mode, whose template comes from JSON.parse: no jsonText check needed.
+  if (core.caches.policy.templates === 0) return { result: parseWithin(core, json, maxNodes).result, key: "" };
   // Too many rows alone: refused before the document is hashed (a 600 KB one takes milliseconds).
   const rows = (json as { rows?: unknown } | null)?.rows;
-  if (Array.isArray(rows) && rows.length > maxNodes) parseWithin(json, maxNodes);
-  const key = sha1Base64(jsonText(json));
-  let parsed = parsedTemplates.get(key);
+  if (Array.isArray(rows) && rows.length > maxNodes) parseWithin(core, json, maxNodes);
+  const key = core.host.digest(jsonText(json));
+  let parsed = core.caches.templates.get(key);
   if (parsed === undefined || parsed.nodes > maxNodes) {
-    parsed = parseWithin(json, maxNodes);
-    parsedTemplates.set(key, parsed);
+    parsed = parseWithin(core, json, maxNodes);
+    core.caches.templates.set(key, parsed);
   }
   return { result: parsed.result, key };
 }
@@ -97,10 +108,10 @@ function shownIn(visible: readonly boolean[]): Shown {
   return (node) => !node.condition || visible[node.condition.slot] === true;
 }
 
-async function compileTarget(template: Template, target: RenderTarget, minify: boolean, visible: readonly boolean[]): Promise<CompiledOutput> {
+function compileTarget(core: EngineCore, template: Template, target: RenderTarget, minify: boolean, visible: readonly boolean[]): CompiledOutput {
   const shown = shownIn(visible);
   const out = new Emitter(target === "react-email" ? "jsx" : "markup");
-  const doc = new DocumentContext(template, out, shown);
+  const doc = new DocumentContext(template, out, shown, core.content);
   if (target === "react-email") {
     const source = renderReactEmailDocument(doc);
     return compileOutput(minify ? minifyJsx(source) : source, out.slots, "jsx");
@@ -137,14 +148,9 @@ export interface PreparedTemplate {
 }
 
 /** `limits.maxNodes` is checked here, once: a prepared template is not re-counted when rendered. */
-export function prepareTemplate(json: unknown, options: { readonly limits?: RenderLimits | undefined } = {}): PreparedTemplate {
-  return prepareWith(json, options.limits, LIBRARY_RUNTIME);
-}
-
-/** `prepareTemplate` with a given runtime (src/engine/runtime.ts): the executable's engine port. */
-export function prepareWith(json: unknown, limits: RenderLimits | undefined, runtime: EngineRuntime): PreparedTemplate {
+export function prepare(core: EngineCore, json: unknown, limits: RenderLimits | undefined): PreparedTemplate {
   if (isPrepared(json)) return json;
-  return Object.freeze({ [PREPARED]: readTemplate(json, resolveLimits(limits), runtime) });
+  return Object.freeze({ [PREPARED]: readTemplate(core, json, resolveLimits(limits)) });
 }
 
 function isPrepared(value: unknown): value is PreparedTemplate {
@@ -152,20 +158,16 @@ function isPrepared(value: unknown): value is PreparedTemplate {
 }
 
 /** A template given as JSON or prepared: its parse result and cache key. Over the node limit, a RenderError. */
-export function readTemplate(
-  json: unknown,
-  limits: { readonly maxNodes: number },
-  runtime: EngineRuntime = LIBRARY_RUNTIME,
-): { result: ParseResult; key: string } {
-  return isPrepared(json) ? json[PREPARED] : parseCached(json, limits.maxNodes, runtime);
+export function readTemplate(core: EngineCore, json: unknown, limits: { readonly maxNodes: number }): { result: ParseResult; key: string } {
+  return isPrepared(json) ? json[PREPARED] : parseCached(core, json, limits.maxNodes);
 }
 
 function requireTemplate(
+  core: EngineCore,
   json: unknown,
   limits: { readonly maxNodes: number },
-  runtime: EngineRuntime,
 ): { template: Template; warnings: RenderWarning[]; key: string } {
-  const { result, key } = readTemplate(json, limits, runtime);
+  const { result, key } = readTemplate(core, json, limits);
   if (!result.template) throw new RenderError(`Invalid template: ${describeIssues(result.issues)}`, result.issues);
   return { template: result.template, warnings: result.warnings, key };
 }
@@ -179,10 +181,12 @@ export interface RenderedParts {
   readonly values: readonly string[];
   /** With `plainText` only. */
   readonly text?: string;
+  /** The output as the body of a JSON string, in UTF-8 pieces (the static ones encoded once per compiled output). */
+  jsonOutput(): readonly Uint8Array[];
 }
 
-export async function renderParts(json: unknown, options: RenderOptions, runtime: EngineRuntime = LIBRARY_RUNTIME): Promise<RenderedParts> {
-  // `json` is the template JSON or a PreparedTemplate.
+/** `json` is the template JSON or a PreparedTemplate. */
+export async function renderParts(core: EngineCore, json: unknown, options: RenderOptions): Promise<RenderedParts> {
   const target = options?.target;
   if (!RENDER_TARGETS.includes(target)) {
     throw new RenderError(`Unknown target ${JSON.stringify(target)}: expected one of ${RENDER_TARGETS.join(", ")}`, [
@@ -191,15 +195,16 @@ export async function renderParts(json: unknown, options: RenderOptions, runtime
   }
   const minify = options.minify ?? true;
   const limits = resolveLimits(options.limits);
-  const { template, warnings, key } = requireTemplate(json, limits, runtime);
+  const { template, warnings, key } = requireTemplate(core, json, limits);
   const visible = visibleSet(template, options.dynamicData);
   // A template prepared without caching has no key: never cached, whoever renders it.
-  const cacheKey = runtime.cacheRenders && key !== "" ? `${key}|${target}|${minify ? 1 : 0}|${visibleSetKey(visible)}` : undefined;
-  let compiled = cacheKey === undefined ? undefined : compiledOutputs.get(cacheKey);
-  if (!compiled) {
-    compiled = await compileTarget(template, target, minify, visible);
-    if (cacheKey !== undefined) compiledOutputs.set(cacheKey, compiled);
+  const cacheKey = core.caches.policy.outputs > 0 && key !== "" ? `${key}|${target}|${minify ? 1 : 0}|${visibleSetKey(visible)}` : undefined;
+  let entry = cacheKey === undefined ? undefined : core.caches.outputs.get(cacheKey);
+  if (!entry) {
+    entry = { compiled: compileTarget(core, template, target, minify, visible) };
+    if (cacheKey !== undefined) core.caches.outputs.set(cacheKey, entry);
   }
+  const { compiled } = entry;
   const substitution = substitute(compiled, options.dynamicData);
   if (options.strict && substitution.missing.length > 0) {
     throw new RenderError(
@@ -211,18 +216,21 @@ export async function renderParts(json: unknown, options: RenderOptions, runtime
       })),
     );
   }
-  if (outputMayExceed(compiled, substitution.values, limits.maxOutputBytes)) {
-    const bytes = outputBytes(compiled, substitution.values);
+  const { values } = substitution;
+  if (outputMayExceed(compiled, values, limits.maxOutputBytes)) {
+    const bytes = outputBytes(core.host, entry, values);
     if (bytes > limits.maxOutputBytes) throw outputTooLarge(bytes, limits.maxOutputBytes);
   }
   const text = options.plainText === true ? renderPlainText(template, shownIn(visible), tagValues(lookupIn(options.dynamicData))) : undefined;
+  const cached = entry;
   return {
     target,
     templateId: template.id,
     ...(text === undefined ? {} : { text }),
     warnings: [...warnings, ...substitution.warnings],
     compiled,
-    values: substitution.values,
+    values,
+    jsonOutput: () => jsonOutputPieces(core.host, cached, values),
   };
 }
 
@@ -238,20 +246,29 @@ function outputMayExceed(compiled: CompiledOutput, values: readonly string[], ma
   return units * 3 > maxBytes;
 }
 
-const staticBytes = new WeakMap<CompiledOutput, number>();
-
 /** The output's UTF-8 size without building it: the static parts are measured once per compiled output. */
-function outputBytes(compiled: CompiledOutput, values: readonly string[]): number {
-  let bytes = staticBytes.get(compiled);
-  if (bytes === undefined) {
-    bytes = compiled.parts.reduce((sum, part) => sum + Buffer.byteLength(part, "utf8"), 0);
-    staticBytes.set(compiled, bytes);
-  }
-  for (const value of values) bytes += Buffer.byteLength(value, "utf8");
+function outputBytes(host: EngineHost, entry: CompiledEntry, values: readonly string[]): number {
+  entry.staticBytes ??= entry.compiled.parts.reduce((sum, part) => sum + host.utf8Length(part), 0);
+  let bytes = entry.staticBytes;
+  for (const value of values) bytes += host.utf8Length(value);
   return bytes;
 }
 
-export async function render(json: unknown, options: RenderOptions): Promise<RenderResult> {
-  const { compiled, values, target, templateId, text, warnings } = await renderParts(json, options);
-  return { output: joinOutput(compiled, values), target, templateId, ...(text === undefined ? {} : { text }), warnings };
+/**
+ * The output as the body of a JSON string, in UTF-8 pieces. The static parts are encoded once per
+ * compiled output and reused, so a long-lived engine process writes a large output without
+ * re-escaping or re-encoding what does not change between recipients.
+ */
+function jsonOutputPieces(host: EngineHost, entry: CompiledEntry, values: readonly string[]): Uint8Array[] {
+  const jsonBody = (text: string): Uint8Array => host.encodeUtf8(JSON.stringify(text).slice(1, -1));
+  entry.jsonParts ??= entry.compiled.parts.map(jsonBody);
+  const parts = entry.jsonParts;
+  const pieces: Uint8Array[] = [parts[0]!];
+  for (let i = 0; i < values.length; i++) pieces.push(jsonBody(values[i]!), parts[i + 1]!);
+  return pieces;
+}
+
+/** The output text of rendered parts. */
+export function outputOf(parts: RenderedParts): string {
+  return joinOutput(parts.compiled, parts.values);
 }

@@ -2,8 +2,7 @@
 import { RenderError, type RenderWarning, type ValidationIssue } from "../base/diagnostics.js";
 import type { RenderLimits } from "../base/types.js";
 import { resolveLimits } from "../document/limits.js";
-import { readTemplate } from "./pipeline.js";
-import { type EngineRuntime, LIBRARY_RUNTIME } from "./runtime.js";
+import { type EngineCore, readTemplate } from "./pipeline.js";
 
 export interface ValidationResult {
   readonly valid: boolean;
@@ -13,14 +12,9 @@ export interface ValidationResult {
   readonly warnings: readonly RenderWarning[];
 }
 
-export function validateTemplate(json: unknown, limits?: RenderLimits): ValidationResult {
-  return validateWith(json, limits, LIBRARY_RUNTIME);
-}
-
-/** `validateTemplate` with a given runtime (src/engine/runtime.ts): the executable's engine port. */
-export function validateWith(json: unknown, limits: RenderLimits | undefined, runtime: EngineRuntime): ValidationResult {
+export function validate(core: EngineCore, json: unknown, limits: RenderLimits | undefined): ValidationResult {
   try {
-    const { result } = readTemplate(json, resolveLimits(limits), runtime);
+    const { result } = readTemplate(core, json, resolveLimits(limits));
     return { valid: result.template !== undefined, issues: result.issues, warnings: result.warnings };
   } catch (error) {
     if (error instanceof RenderError) return { valid: false, issues: error.issues, warnings: [] };

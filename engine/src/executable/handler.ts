@@ -35,7 +35,7 @@ export function createHandler(deps: HandlerDeps): Handler {
   return async (bytes) => {
     let id: RequestId | undefined;
     try {
-      const raw = decodeRequest(bytes);
+      const raw = decodeRequest(bytes, deps.engine.host.decodeUtf8);
       id = readableId(raw);
       const request = parseRequest(raw);
       // zod hands `template` through by reference: a kept template keeps its identity across requests.
@@ -54,7 +54,7 @@ export function createHandler(deps: HandlerDeps): Handler {
         const ref = layouts.describe(layout, parts, request.layout_parts === true);
         return { response: okLayoutEnvelope(result, ref, values, deps.engine.version, id), exitCode: EXIT.OK };
       }
-      const wire = result.jsonOutput ? okEnvelopeWire(result, result.jsonOutput(), deps.engine.version, id) : undefined;
+      const wire = result.jsonOutput ? okEnvelopeWire(result, result.jsonOutput(), deps.engine.version, id, deps.engine.host.encodeUtf8) : undefined;
       return { response: okEnvelope(result, deps.engine.version, id), exitCode: EXIT.OK, ...(wire ? { wire } : {}) };
     } catch (error) {
       return failure(error, deps, id);

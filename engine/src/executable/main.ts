@@ -1,20 +1,23 @@
 /** Argument dispatch of the binary: protocol modes, --version, --help, or a human command. */
-import { type EngineRuntime, LIBRARY_RUNTIME, ONE_RENDER_RUNTIME } from "../engine/runtime.js";
+import { type CachePolicy, MANY_RENDERS, ONE_RENDER } from "../engine/caches.js";
 import { PROTOCOL_VERSION } from "../protocol/constants.js";
 import { EXIT, type ExitCode } from "../protocol/errors.js";
-import { defaultReadFile, runCommand } from "./commands.js";
+import { runCommand } from "./commands.js";
 import type { EnginePort } from "./engine-port.js";
 import { createHandler } from "./handler.js";
+import type { Files, Sink } from "./io.js";
 import { runOneShot, runServe } from "./loops.js";
 import { Output } from "./output.js";
 import { TemplateStore } from "./template-store.js";
 
+/** What the entry gives the executable (src/cli.ts on Node, engine/runtimes/quickjs/host.ts on QuickJS). */
 export interface MainIO {
-  /** The engine made with the runtime choices of the mode the arguments ask for (src/engine/runtime.ts). */
-  readonly createEngine: (runtime: EngineRuntime) => EnginePort;
-  readonly stdin: AsyncIterable<Buffer>;
-  readonly stdout: NodeJS.WritableStream;
-  readonly stderr: NodeJS.WritableStream;
+  /** An engine with the cache policy of the mode the arguments ask for (src/engine/caches.ts). */
+  readonly createEngine: (cache: CachePolicy) => EnginePort;
+  readonly stdin: AsyncIterable<Uint8Array>;
+  readonly stdout: Sink;
+  readonly stderr: Sink;
+  readonly files: Files;
 }
 
 export const USAGE = `mailrender-engine: render mailrender templates (html, react-email, mjml)
@@ -38,7 +41,7 @@ Exit codes: 0 rendered, 1 render or validation error, 2 bad request, bad usage o
 export async function runMain(argv: readonly string[], io: MainIO): Promise<ExitCode> {
   const [first, ...rest] = argv;
   // Only a --serve process renders more than once: caches pay off there.
-  const engine = io.createEngine(first === "--serve" ? LIBRARY_RUNTIME : ONE_RENDER_RUNTIME);
+  const engine = io.createEngine(first === "--serve" ? MANY_RENDERS : ONE_RENDER);
   const handler = () => createHandler({ engine, store: new TemplateStore(), reportBug: (e) => reportBug(io.stderr, e) });
   const output = new Output(io.stdout);
   const loop = async (run: typeof runOneShot): Promise<ExitCode> => {
@@ -68,7 +71,7 @@ export async function runMain(argv: readonly string[], io: MainIO): Promise<Exit
         engine,
         stdout: (text) => io.stdout.write(text),
         stderr: (text) => io.stderr.write(text),
-        readFile: defaultReadFile,
+        files: io.files,
       });
     default:
       return usageError(io, `unknown argument ${JSON.stringify(first)}`);
@@ -80,7 +83,7 @@ function usageError(io: MainIO, message: string): ExitCode {
   return EXIT.BAD_REQUEST;
 }
 
-function reportBug(stderr: NodeJS.WritableStream, error: unknown): void {
+function reportBug(stderr: Sink, error: unknown): void {
   const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
   stderr.write(`mailrender-engine: internal error (please report): ${detail}\n`);
 }

@@ -83,29 +83,6 @@ export function joinOutput(compiled: CompiledOutput, values: readonly string[]):
   return output;
 }
 
-const jsonEncodedParts = new WeakMap<CompiledOutput, readonly Uint8Array[]>();
-
-/** A string's JSON string-literal body (no quotes) as UTF-8: JSON escaping works character by character. */
-function jsonBody(text: string): Uint8Array {
-  return Buffer.from(JSON.stringify(text).slice(1, -1), "utf8");
-}
-
-/**
- * The output as the body of a JSON string, in UTF-8 pieces. The static parts are encoded once per
- * compiled output and reused, so a long-lived engine process writes a large output without
- * re-escaping or re-encoding what does not change between recipients.
- */
-export function jsonOutputPieces(compiled: CompiledOutput, values: readonly string[]): Uint8Array[] {
-  let parts = jsonEncodedParts.get(compiled);
-  if (parts === undefined) {
-    parts = compiled.parts.map(jsonBody);
-    jsonEncodedParts.set(compiled, parts);
-  }
-  const pieces: Uint8Array[] = [parts[0]!];
-  for (let i = 0; i < values.length; i++) pieces.push(jsonBody(values[i]!), parts[i + 1]!);
-  return pieces;
-}
-
 export function substitute(compiled: CompiledOutput, data: DynamicData | undefined): Substitution {
   const { slotIds, slots, flavor } = compiled;
   if (slotIds.length === 0) return { values: [], warnings: [], missing: [] };

@@ -47,10 +47,16 @@ function okFields(result: RenderResult, engineVersion: string) {
  * The ok envelope as wire bytes — byte for byte `JSON.stringify(okEnvelope(...))` — with the output
  * spliced in from pre-encoded pieces, so a 60 KB output is neither re-escaped nor re-encoded per render.
  */
-export function okEnvelopeWire(result: RenderResult, jsonOutput: readonly Uint8Array[], engineVersion: string, id: RequestId | undefined): Uint8Array[] {
+export function okEnvelopeWire(
+  result: RenderResult,
+  jsonOutput: readonly Uint8Array[],
+  engineVersion: string,
+  id: RequestId | undefined,
+  encodeUtf8: (text: string) => Uint8Array,
+): Uint8Array[] {
   const head = `{${id === undefined ? "" : `"id":${JSON.stringify(id)},`}"ok":true,"output":"`;
   const tail = `",${JSON.stringify(okFields(result, engineVersion)).slice(1)}`;
-  return [Buffer.from(head), ...jsonOutput, Buffer.from(tail)];
+  return [encodeUtf8(head), ...jsonOutput, encodeUtf8(tail)];
 }
 
 export function errorEnvelope(code: ErrorCode, message: string, issues: readonly Issue[], engineVersion: string, id: RequestId | undefined): ErrorResponse {

@@ -2,6 +2,7 @@
 
 import type { BlockRenderContext, Renderer } from "../blocks/block.js";
 import type { ColumnChild, ComponentNode, Shown, Template } from "../document/model.js";
+import { ContentHtml } from "../markup/content.js";
 import type { Emitter } from "../markup/emitter.js";
 import { DarkStyles } from "./dark.js";
 import { blockClasses, type ResponsiveProps } from "./responsive.js";
@@ -19,6 +20,7 @@ export class DocumentContext {
     readonly template: Template,
     readonly out: Emitter,
     readonly shown: Shown,
+    readonly content: ContentHtml = new ContentHtml(),
   ) {
     this.dark = new DarkStyles(template.canvas);
   }
@@ -37,6 +39,7 @@ export class DocumentContext {
     const uid = this.nextUid();
     const ctx: BlockRenderContext = {
       out: this.out,
+      content: this.content,
       width,
       className: [
         blockClasses(node.props as ResponsiveProps, uid, this.mobileCss, definition.phone, renderer),

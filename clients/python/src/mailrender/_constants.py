@@ -43,7 +43,7 @@ TEMPLATE_PATH = "/v1/sdk/template/"
 
 #: The engine protocol this client speaks, and the engine major it is written against.
 PROTOCOL_VERSION = 1
-ENGINE_MAJOR = 1
+ENGINE_MAJOR = 2
 #: Longest wait for one engine answer; a hung engine is killed (and restarted on the next render).
 ENGINE_RESPONSE_TIMEOUT = 60.0
 #: Layouts (output_format "layout") kept per engine process; one is the static text of one rendered

@@ -1,29 +1,21 @@
-/** `node:util`'s `format` and `parseArgs`, as far as the engine uses them, for the QuickJS runtime. */
-export function format(...args: unknown[]): string {
-  return args.map((a) => (typeof a === "string" ? a : a instanceof Error ? (a.stack ?? a.message) : safeJson(a))).join(" ");
-}
-
-function safeJson(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
-}
-
-interface OptionSpec {
+/**
+ * The human commands' options: `--name value`, `--name=value`, `--flag`, strict (an unknown option,
+ * a missing value or a positional argument is an error), as node:util's `parseArgs` reads them with
+ * `strict: true, allowPositionals: false` (test/args.test.ts holds the two together).
+ */
+export interface OptionSpec {
   readonly type: "string" | "boolean";
   readonly short?: string;
 }
 
-/** Strict, no positionals: the only way the engine's human commands call it. */
-export function parseArgs(config: { args: string[]; options: Record<string, OptionSpec>; strict?: boolean; allowPositionals?: boolean }): {
-  values: Record<string, string | boolean>;
-  positionals: string[];
-} {
+export type Options = Readonly<Record<string, OptionSpec>>;
+
+/** The values of the options given: a string for a string option, true for a flag. */
+export type Values<O extends Options> = { [K in keyof O]?: O[K]["type"] extends "string" ? string : boolean };
+
+export function parseArgs<O extends Options>(args: readonly string[], options: O): Values<O> {
   const values: Record<string, string | boolean> = {};
-  const byShort = new Map(Object.entries(config.options).flatMap(([name, spec]) => (spec.short ? [[spec.short, name] as const] : [])));
-  const args = config.args;
+  const byShort = new Map(Object.entries(options).flatMap(([name, spec]) => (spec.short ? [[spec.short, name] as const] : [])));
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
     let name: string | undefined;
@@ -38,7 +30,7 @@ export function parseArgs(config: { args: string[]; options: Record<string, Opti
     } else {
       throw new TypeError(`Unexpected argument '${arg}'. This command does not take positional arguments`);
     }
-    const spec = config.options[name];
+    const spec = options[name];
     if (spec === undefined) throw new TypeError(`Unknown option '--${name}'`);
     if (spec.type === "boolean") {
       if (inline !== undefined) throw new TypeError(`Option '--${name}' does not take an argument`);
@@ -49,5 +41,5 @@ export function parseArgs(config: { args: string[]; options: Record<string, Opti
       values[name] = value;
     }
   }
-  return { values, positionals: [] };
+  return values as Values<O>;
 }

@@ -1,4 +1,4 @@
-/** SHA-1 (FIPS 180-4) over a string's UTF-8 bytes: the render cache's key under QuickJS. */
+/** SHA-1 (FIPS 180-4) over a string's UTF-8 bytes: the QuickJS host's digest (the render caches' key). */
 import { utf8Encode } from "./utf8.js";
 
 export function sha1(text: string): Uint8Array {
