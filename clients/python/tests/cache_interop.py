@@ -13,7 +13,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from mailrender._cache import DiskCache
-from mailrender._core import CachedScope, CacheEntry
+from mailrender._core.entry import CachedScope, CacheEntry
 
 
 def main(command: str, folder: str, arg: str) -> None:
@@ -27,7 +27,7 @@ def main(command: str, folder: str, arg: str) -> None:
                 template_id=e["templateId"],
                 template=e["template"],
                 etag=e["etag"],
-                fetched_at=e["fetchedAt"] / 1000,
+                fetched_at_ms=e["fetchedAt"],
                 scope=scope,
             )
         )
@@ -47,7 +47,7 @@ def main(command: str, folder: str, arg: str) -> None:
                 "templateId": entry.template_id,
                 "template": entry.template,
                 "etag": entry.etag,
-                "fetchedAt": round(entry.fetched_at * 1000),
+                "fetchedAt": entry.fetched_at_ms,
                 "scope": scope,
             },
             ensure_ascii=False,
