@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make lint`: formatters and linters for every language, checking only (`--fix` rewrites files).
 #   TypeScript/JavaScript: Biome (format + lint), then knip (exports nothing imports)
-#   Python: ruff (format + lint), from the Python client's dev virtualenv
+#   Python: ruff (format + lint), from the Python client's dev virtualenv; pyright strict
+#     (clients/python/pyrightconfig.json)
 #   PHP: PHP_CodeSniffer, PSR-12 (clients/php/phpcs.xml)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,5 +25,6 @@ else
   "$venv/bin/ruff" check .
   (cd clients/php && phpcs -q --report=full)
 fi
+"$bin/pyright" -p clients/python/pyrightconfig.json
 "$bin/knip" --include exports,types,files --no-progress
 echo "lint: clean"

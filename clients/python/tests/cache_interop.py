@@ -14,6 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from mailrender._cache import DiskCache
 from mailrender._core.entry import CachedScope, CacheEntry
+from mailrender._core.entry_file import serialize_entry
 
 
 def main(command: str, folder: str, arg: str) -> None:
@@ -36,24 +37,9 @@ def main(command: str, folder: str, arg: str) -> None:
     if entry is None:
         print("null")
         return
-    scope = (
-        None
-        if entry.scope is None
-        else {"key": entry.scope.key, "targets": list(entry.scope.targets), "complete": entry.scope.complete}
-    )
-    print(
-        json.dumps(
-            {
-                "templateId": entry.template_id,
-                "template": entry.template,
-                "etag": entry.etag,
-                "fetchedAt": entry.fetched_at_ms,
-                "scope": scope,
-            },
-            ensure_ascii=False,
-            separators=(",", ":"),
-        )
-    )
+    doc = json.loads(serialize_entry(entry))
+    del doc["format"]
+    print(json.dumps(doc, ensure_ascii=False, separators=(",", ":")))
 
 
 if __name__ == "__main__":

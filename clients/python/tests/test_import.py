@@ -1,7 +1,7 @@
 """``import mailrender`` loads only what importing needs: httpx when a client is made, the engine's
 process machinery with the client, asyncio and the async client when ``AsyncMailrenderClient`` is
 first looked up. Checked on ``sys.modules`` of a fresh interpreter, so the test fails on the import
-that comes back, whatever the machine's speed (bench/python_client_bench.py has the figures)."""
+that comes back, whatever the machine's speed (bench/python_import_bench.py prints the time)."""
 
 from __future__ import annotations
 
