@@ -40,7 +40,11 @@ final class EngineSource
         return new self(is_dir($real) ? 'directory' : 'file', $real);
     }
 
-    /** The SHA256SUMS text and where it was read. @return array{string, string} */
+    /**
+     * The SHA256SUMS text and where it was read.
+     *
+     * @return array{string, string}
+     */
     public function sums(): array
     {
         if ($this->kind === 'url') {
@@ -63,7 +67,11 @@ final class EngineSource
         );
     }
 
-    /** The bytes of `$asset` (`<os>-<arch>/mailrender-engine[.exe]`) and where they were read. @return array{string, string} */
+    /**
+     * The bytes of `$asset` (`<os>-<arch>/mailrender-engine[.exe]`) and where they were read.
+     *
+     * @return array{string, string}
+     */
     public function binary(string $asset): array
     {
         return match ($this->kind) {
