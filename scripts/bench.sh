@@ -11,5 +11,6 @@ bash scripts/bench-release-engine.sh # the release (QuickJS) executable: cold re
 bash scripts/bench-server.sh         # SDK template fetch vs a bare route
 bash scripts/bench-server.sh storm   # health checks and template fetches during a storm of heavy renders
 bash scripts/bench-client-python.sh  # Python client vs the engine in-process
+clients/python/.venv/bin/python bench/python_import_bench.py  # what `import mailrender` costs
 # Python and PHP engine runners: renders/s and CPU per render, idle and with two busy loops running.
 clients/python/.venv/bin/python bench/client_runners_bench.py

@@ -14,27 +14,25 @@ process, started transparently. A render with no answer in time kills the proces
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import threading
 import weakref
 from collections.abc import Mapping
 from concurrent.futures import Executor, Future
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from ._constants import ENGINE_RESPONSE_TIMEOUT
-from ._core import (
-    CacheEntry,
-    RenderRequest,
-    check_handshake,
-    engine_request_line,
-    engine_speaks_layouts,
-    is_ref_unknown,
-)
+from ._core.entry import CacheEntry
+from ._core.protocol import check_handshake, engine_request_line, engine_speaks_layouts, is_ref_unknown
+from ._core.render_request import RenderRequest
 from ._engine_discovery import find_engine
 from ._engine_process import EngineDied, EngineProcess, stop_quietly
 from ._errors import MailrenderError
+
+if TYPE_CHECKING:
+    # asyncio is imported by the first async render (render_async), not by the sync client.
+    import asyncio
 
 
 class _Attempt:
@@ -182,6 +180,8 @@ class EngineRunner:
     async def render_async(self, entry: CacheEntry, request: RenderRequest, executor: Executor) -> dict[str, Any]:
         """``render`` on an event loop: the request is written in ``executor`` (a write may wait for a
         full pipe) and no thread waits for the answer, so any number of renders can be in flight."""
+        import asyncio
+
         loop = asyncio.get_running_loop()
         attempt = _Attempt(self._path)
         while True:

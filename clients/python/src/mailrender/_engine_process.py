@@ -16,7 +16,8 @@ import threading
 from concurrent.futures import Future
 from typing import IO, Any, Optional
 
-from ._core import EngineProtocolError, Layouts, parse_envelope
+from ._core.layouts import Layouts
+from ._core.protocol import EngineProtocolError, parse_envelope
 from ._engine_discovery import engine_platform
 from ._errors import MailrenderError
 
