@@ -4,7 +4,7 @@
 NODE_BIN := node_modules/.bin
 export PATH := $(CURDIR)/$(NODE_BIN):$(PATH)
 
-.PHONY: email-client-report test-browser bootstrap lint lint-fix test-quick setup build test test-engine test-binary test-server test-studio test-client-js test-client-python test-client-php run bench fixtures fixtures-lint spec engine engine-node engine-all test-release typecheck
+.PHONY: email-client-report test-browser bootstrap lint lint-fix test-quick setup build test test-engine test-binary test-server test-studio test-client-js test-client-python test-client-php run bench fixtures fixtures-lint spec engine engine-node engine-all test-release typecheck packages packages-all
 
 # Installs the workspaces and compiles the engine library, so `@mailrender/engine` is importable.
 setup: node_modules/.setup-done
@@ -76,6 +76,14 @@ test-client-php: build
 
 run: build
 	bash scripts/run-server.sh
+
+# Every installable artefact from this checkout into dist/ (npm tarballs, wheels, the PHP archive, the
+# engine files), for this machine's platform; `make packages-all` for every platform (scripts/packages.sh).
+packages: setup
+	bash scripts/packages.sh
+
+packages-all: setup
+	bash scripts/packages.sh --all
 
 bench: build engine
 	bash scripts/bench.sh
