@@ -4,7 +4,7 @@
 NODE_BIN := node_modules/.bin
 export PATH := $(CURDIR)/$(NODE_BIN):$(PATH)
 
-.PHONY: email-client-report test-browser bootstrap lint lint-fix test-quick setup build test test-engine test-binary test-server test-studio test-client-js test-client-python test-client-php run bench fixtures fixtures-lint spec engine engine-node engine-all test-release typecheck packages packages-all
+.PHONY: email-client-report test-browser bootstrap lint lint-fix test-quick setup build test test-engine test-binary test-server test-studio test-client-js test-client-python test-client-php run bench fixtures fixtures-lint spec engine engine-node engine-all test-release typecheck packages packages-all test-install
 
 # Installs the workspaces and compiles the engine library, so `@mailrender/engine` is importable.
 setup: node_modules/.setup-done
@@ -29,7 +29,7 @@ typecheck: setup
 bootstrap:
 	bash scripts/bootstrap
 
-test: bootstrap build typecheck lint test-engine test-browser test-binary test-release test-server test-studio test-client-js test-client-python test-client-php
+test: bootstrap build typecheck lint test-engine test-browser test-binary test-release test-server test-studio test-client-js test-client-python test-client-php test-install
 	@echo "make test: all suites passed"
 
 # The inner loop: type checks, the engine suite and the fixtures' completeness; no executable,
@@ -76,6 +76,11 @@ test-client-php: build
 
 run: build
 	bash scripts/run-server.sh
+
+# Each client README's install recipe and the operations guide's server install, followed outside
+# the repository over dist/ (scripts/test-install.mjs).
+test-install: packages
+	node scripts/test-install.mjs
 
 # Every installable artefact from this checkout into dist/ (npm tarballs, wheels, the PHP archive, the
 # engine files), for this machine's platform; `make packages-all` for every platform (scripts/packages.sh).

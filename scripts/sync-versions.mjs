@@ -78,7 +78,10 @@ const distNames = [
   [/mailrender==\d+\.\d+\.\d+/g, `mailrender==${pyVersion}`],
 ];
 for (const file of ["clients/js/README.md", "clients/python/README.md", "docs/operations.md"]) {
-  put(file, distNames.reduce((text, [pattern, name]) => text.replace(pattern, name), read(file)));
+  put(
+    file,
+    distNames.reduce((text, [pattern, name]) => text.replace(pattern, name), read(file)),
+  );
 }
 
 // The licence.
