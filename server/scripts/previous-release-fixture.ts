@@ -19,21 +19,12 @@ import { fileURLToPath } from "node:url";
 import SQLite from "better-sqlite3";
 import { SERVER_VERSION } from "../src/version.js";
 import { createTestDatabase, type TestDatabase } from "../test/helpers/databases.js";
+import type { PreviousRelease } from "../test/helpers/previous-release.js";
 import { call, startTestServer } from "../test/helpers/server.js";
 import { sampleTemplate } from "../test/helpers/templates.js";
 
 const HERE = fileURLToPath(new URL("../test/fixtures/previous-release/", import.meta.url));
 const RECEIPT = JSON.parse(readFileSync(new URL("../demo/receipt.json", import.meta.url), "utf8")) as Record<string, unknown>;
-
-export interface PreviousRelease {
-  admin_key: string;
-  render_key: string;
-  rotated: { id: string; old_secret: string; new_secret: string };
-  revoked_key: string;
-  welcome: { id: string; version: number; etag: string };
-  receipt: { id: string; etag: string };
-  sample: unknown;
-}
 
 async function fill(db: TestDatabase): Promise<PreviousRelease> {
   const server = await startTestServer({ database: db.config });

@@ -10,20 +10,14 @@ import { describe, expect, it } from "vitest";
 import type { DatabaseConfig } from "../src/config.js";
 import { CLI_TIMEOUT_MS, databaseEnv, runCli } from "./helpers/cli.js";
 import { BACKENDS, createTestDatabase } from "./helpers/databases.js";
+import type { PreviousRelease } from "./helpers/previous-release.js";
 import { call, startTestServer } from "./helpers/server.js";
 
-interface Release {
-  admin_key: string;
-  render_key: string;
-  rotated: { id: string; old_secret: string; new_secret: string };
-  revoked_key: string;
-  welcome: { id: string; version: number; etag: string };
-  receipt: { id: string; etag: string };
-  sample: unknown;
-}
-
 const FIXTURE = new URL("./fixtures/previous-release/", import.meta.url);
-const fixture = JSON.parse(readFileSync(new URL("fixture.json", FIXTURE), "utf8")) as { server_version: string } & Record<(typeof BACKENDS)[number], Release>;
+const fixture = JSON.parse(readFileSync(new URL("fixture.json", FIXTURE), "utf8")) as { server_version: string } & Record<
+  (typeof BACKENDS)[number],
+  PreviousRelease
+>;
 
 async function load(database: DatabaseConfig): Promise<void> {
   if (database.kind === "sqlite") {
