@@ -1,8 +1,11 @@
 /**
- * `make engine-all`: builds the distributed mailrender-engine for every platform on one machine,
- * on QuickJS-ng (a small embeddable JavaScript engine; why: engine/README.md, "Distribution"):
+ * The distributed mailrender-engine, on QuickJS-ng (a small embeddable JavaScript engine; why:
+ * engine/README.md, "Distribution"):
  *
- *   engine/dist/release/<os>-<arch>/mailrender-engine[.exe] and engine/dist/release/SHA256SUMS
+ *   `make engine-all`: every platform, on one machine, into
+ *     engine/dist/release/<os>-<arch>/mailrender-engine[.exe] + SHA256SUMS + THIRD_PARTY_NOTICES;
+ *   `make engine` (`--host`): this machine's platform only, into engine/dist/<os>-<arch>/ (+ the
+ *     same two files in engine/dist/) — the same bytes as that platform's release binary.
  *
  *   1. the QuickJS-ng C source, pinned by engine/runtimes/quickjs/Cargo.lock (`cargo fetch`);
  *   2. zig (PyPI `ziglang`, pinned below) as the C compiler and cross-compiler for every target;
@@ -11,7 +14,7 @@
  *   5. per target: QuickJS's objects (cached per target) + that file, linked statically where the
  *      platform allows (musl on Linux); the host binary is smoke-tested; SHA256SUMS is written.
  *
- * PLATFORMS=linux-x64,linux-arm64 limits the targets. ZIG=/path/to/zig uses another zig.
+ * PLATFORMS=linux-x64,linux-arm64 limits the release targets. ZIG=/path/to/zig uses another zig.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -26,7 +29,8 @@ import { thirdPartyNotices } from "./third-party-notices.js";
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const ENGINE = join(ROOT, "engine");
 const QUICKJS_HOST = join(ENGINE, "runtimes", "quickjs");
-const RELEASE = join(ENGINE, "dist", "release");
+const DIST = join(ENGINE, "dist");
+const RELEASE = join(DIST, "release");
 const TOOLS = join(ENGINE, "dist", ".tools");
 const WORK = join(ENGINE, "dist", ".build-quickjs");
 const ZIG_VERSION = "0.17.1";
@@ -48,14 +52,25 @@ const LIBRARY_SOURCES = ["quickjs.c", "libregexp.c", "libunicode.c", "dtoa.c", "
 const started = Date.now();
 const log = (line: string): void => void process.stderr.write(`[build-quickjs ${((Date.now() - started) / 1000).toFixed(1)}s] ${line}\n`);
 
-async function main(): Promise<void> {
+/** What to build and where: the host's engine for development and the packages, or the release set. */
+function plan(argv: readonly string[]): { targets: ReleasePlatform[]; out: string } {
+  if (argv.includes("--host")) {
+    const host = RELEASE_PLATFORMS.find((p) => p.id === HOST_ID);
+    if (host === undefined)
+      throw new Error(`the engine is not built for this machine (${HOST_ID}); it is for ${RELEASE_PLATFORMS.map((p) => p.id).join(", ")}`);
+    return { targets: [host], out: DIST };
+  }
   const wanted = process.env["PLATFORMS"]
     ?.split(",")
     .map((s) => s.trim())
     .filter(Boolean);
   const targets = RELEASE_PLATFORMS.filter((p) => wanted === undefined || wanted.includes(p.id));
   if (targets.length === 0) throw new Error(`PLATFORMS=${process.env["PLATFORMS"]} names none of ${RELEASE_PLATFORMS.map((p) => p.id).join(", ")}`);
+  return { targets, out: RELEASE };
+}
 
+async function main(): Promise<void> {
+  const { targets, out } = plan(process.argv.slice(2));
   const source = quickjsSource();
   const zig = ensureZig();
   mkdirSync(WORK, { recursive: true });
@@ -67,17 +82,18 @@ async function main(): Promise<void> {
   log(`compiled the bundle to bytecode (${(statSync(bytecodeC).size / 1024).toFixed(0)} KiB of C)`);
 
   // SHA256SUMS lists exactly this build's binaries: drop other platforms' leftovers.
-  mkdirSync(RELEASE, { recursive: true });
-  for (const entry of readdirSync(RELEASE, { withFileTypes: true })) {
-    if (entry.isDirectory() && !targets.some((t) => t.id === entry.name)) rmSync(join(RELEASE, entry.name), { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  for (const entry of readdirSync(out, { withFileTypes: true })) {
+    const stale = RELEASE_PLATFORMS.some((p) => p.id === entry.name) && !targets.some((t) => t.id === entry.name);
+    if (entry.isDirectory() && stale) rmSync(join(out, entry.name), { recursive: true, force: true });
   }
-  const exes = await Promise.all(targets.map((target) => link(zig, source, target, bytecodeC)));
+  const exes = await Promise.all(targets.map((target) => link(zig, source, target, bytecodeC, out)));
   const host = targets.findIndex((t) => t.id === HOST_ID);
   if (host !== -1) log(`smoke test of the host binary passed (engine ${smokeTest(exes[host] as string)})`);
-  const sums = sha256sums(exes.map((exe) => ({ hash: sha256(exe), path: relative(RELEASE, exe).split("\\").join("/") })));
-  writeFileSync(join(RELEASE, "SHA256SUMS"), sums);
-  writeFileSync(join(RELEASE, "THIRD_PARTY_NOTICES"), thirdPartyNotices(inputs, ROOT, source, quickjsVersion(source), zigLib(zig)));
-  log(`done: ${targets.map((t) => t.id).join(", ")} (engine/dist/release/SHA256SUMS written)`);
+  const sums = sha256sums(exes.map((exe) => ({ hash: sha256(exe), path: relative(out, exe).split("\\").join("/") })));
+  writeFileSync(join(out, "SHA256SUMS"), sums);
+  writeFileSync(join(out, "THIRD_PARTY_NOTICES"), thirdPartyNotices(inputs, ROOT, source, quickjsVersion(source), zigLib(zig)));
+  log(`done: ${targets.map((t) => t.id).join(", ")} (${relative(ROOT, join(out, "SHA256SUMS"))} written)`);
 }
 
 /**
@@ -188,26 +204,34 @@ async function libraryObjects(zig: string[], source: string, zigTarget: string):
   );
 }
 
+/**
+ * qjsc, for the host's release target when there is one (so its QuickJS objects and zig's libc are
+ * the ones the host's engine links: compiled once, not twice), else for zig's "native" target.
+ */
 async function buildQjsc(zig: string[], source: string): Promise<string> {
-  const qjsc = join(WORK, `qjsc-${basename(dirname(dirname(source)))}`);
+  const target = RELEASE_PLATFORMS.find((p) => p.id === HOST_ID)?.zigTarget ?? "native";
+  const qjsc = join(WORK, `qjsc-${basename(dirname(dirname(source)))}-${target}${process.platform === "win32" ? ".exe" : ""}`);
   if (!existsSync(qjsc)) {
+    const system = target.includes("windows") ? [] : ["-lm"];
+    const staticLink = target.includes("linux") ? ["-static"] : [];
     await zigCc(zig, [
       "-target",
-      "native",
-      ...cflags("native"),
+      target,
+      ...cflags(target),
       `-I${source}`,
+      ...staticLink,
       "-o",
       qjsc,
       join(source, "qjsc.c"),
-      ...(await libraryObjects(zig, source, "native")),
-      "-lm",
+      ...(await libraryObjects(zig, source, target)),
+      ...system,
     ]);
   }
   return qjsc;
 }
 
-async function link(zig: string[], source: string, target: ReleasePlatform, bytecodeC: string): Promise<string> {
-  const outDir = join(RELEASE, target.id);
+async function link(zig: string[], source: string, target: ReleasePlatform, bytecodeC: string, out: string): Promise<string> {
+  const outDir = join(out, target.id);
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   const exe = join(outDir, exeName(target.id));
