@@ -49,9 +49,12 @@ export function brokenImages(view: View): Promise<string[]> {
   );
 }
 
-/** The page's width: wider than the viewport means the reader scrolls sideways. */
-export function pageWidth(view: View): Promise<number> {
-  return view.evaluate(() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth));
+/** The page's width (wider than the viewport: the reader scrolls sideways) and the viewport's, scrollbars left out. */
+export function widths(view: View): Promise<{ page: number; viewport: number }> {
+  return view.evaluate(() => ({
+    page: Math.max(document.documentElement.scrollWidth, document.body.scrollWidth),
+    viewport: document.documentElement.clientWidth,
+  }));
 }
 
 /**

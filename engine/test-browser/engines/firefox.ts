@@ -21,6 +21,8 @@ export async function launchFirefox(network: Network): Promise<Engine> {
       extraPrefsFirefox: {
         // 0 dark, 1 light: what `prefers-color-scheme` answers in every page.
         "layout.css.prefers-color-scheme.content-override": scheme === "dark" ? 0 : 1,
+        // Scrollbars over the page, as on a phone (a classic one would take 12 px of the 375).
+        "ui.useOverlayScrollbars": 1,
         "network.proxy.type": 1,
         "network.proxy.http": "127.0.0.1",
         "network.proxy.http_port": network.proxyPort,
