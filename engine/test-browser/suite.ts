@@ -12,7 +12,7 @@ import { readExpected } from "../scripts/fixture-cases.js";
 import { colourProblems, hasDarkColours, readScheme } from "./dark-mode.js";
 import type { Engine, EngineName, Network, View, Viewing } from "./engines/engine.js";
 import { compact, desktopContent, multiColumnRows } from "./expectations.js";
-import { brokenImages, columnProblems, widths, unmatchedMobileRules, visibleContent } from "./page-checks.js";
+import { brokenImages, columnProblems, unmatchedMobileRules, visibleContent, widths } from "./page-checks.js";
 import { type PageServer, startPageServer } from "./page-server.js";
 import { readPage, selectedCases, TARGETS } from "./pages.js";
 
