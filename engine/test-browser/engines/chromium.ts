@@ -1,6 +1,9 @@
-/** Chromium (Debian's `chromium`), driven by puppeteer-core over CDP: its own phone emulation and colour-scheme emulation per page. */
+/**
+ * Chromium (Debian's `chromium`), driven by puppeteer-core over CDP: its own phone emulation and
+ * colour-scheme emulation per page. Each view is a page in a browser context (a window) of its
+ * own: two pages of one window do not draw at the same time.
+ */
 import puppeteer from "puppeteer-core";
-import { BUILD_DIR } from "../../scripts/build-dir.js";
 import type { Engine, Network } from "./engine.js";
 import { puppeteerView } from "./puppeteer-view.js";
 
@@ -10,7 +13,6 @@ export async function launchChromium(network: Network): Promise<Engine> {
   const browser = await puppeteer.launch({
     executablePath: process.env["CHROMIUM"] ?? "/usr/bin/chromium",
     headless: true,
-    userDataDir: `${BUILD_DIR}/profiles/chromium-${process.pid}`,
     args: [
       "--no-sandbox",
       "--disable-gpu",

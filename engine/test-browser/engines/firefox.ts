@@ -5,7 +5,6 @@
  * a phone is its viewport's width.
  */
 import puppeteer, { type Browser } from "puppeteer-core";
-import { BUILD_DIR } from "../../scripts/build-dir.js";
 import type { Engine, Network, Scheme } from "./engine.js";
 import { puppeteerView } from "./puppeteer-view.js";
 
@@ -16,7 +15,6 @@ export async function launchFirefox(network: Network): Promise<Engine> {
       browser: "firefox",
       executablePath: process.env["FIREFOX"] ?? "/usr/bin/firefox-esr",
       headless: true,
-      userDataDir: `${BUILD_DIR}/profiles/firefox-${scheme}-${process.pid}`,
       acceptInsecureCerts: true,
       extraPrefsFirefox: {
         // 0 dark, 1 light: what `prefers-color-scheme` answers in every page.

@@ -1,8 +1,8 @@
 /** A view over a puppeteer page (Chromium over CDP, Firefox over WebDriver BiDi) showing the blank page. */
-import type { Page, ScreenshotOptions } from "puppeteer-core";
+import type { Page } from "puppeteer-core";
 import type { View } from "./engine.js";
 
-export function puppeteerView(page: Page, screenshotOptions: ScreenshotOptions = {}): View {
+export function puppeteerView(page: Page): View {
   return {
     show: async (html) => {
       await page.setContent(html, { waitUntil: "load" });
@@ -11,7 +11,7 @@ export function puppeteerView(page: Page, screenshotOptions: ScreenshotOptions =
     evaluate: <A extends unknown[], R>(fn: (...args: A) => R, ...args: A) =>
       page.evaluate(fn as (...args: unknown[]) => unknown, ...args) as Promise<Awaited<R>>,
     screenshot: async (path) => {
-      await page.screenshot({ ...screenshotOptions, path, fullPage: true });
+      await page.screenshot({ path, fullPage: true });
     },
   };
 }

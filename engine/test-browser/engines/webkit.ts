@@ -136,7 +136,7 @@ function spawnChild(processes: ChildProcess[], command: string, args: string[], 
 
 /** Starts Xvfb on a free display (it picks the number and writes it to fd 3 when ready). */
 function startDisplay(processes: ChildProcess[]): Promise<string> {
-  const xvfb = spawn("Xvfb", ["-displayfd", "3", "-screen", "0", process.env["XSCREEN"] ?? "1280x1024x24", "-nolisten", "tcp"], {
+  const xvfb = spawn("Xvfb", ["-displayfd", "3", "-screen", "0", "1280x1024x24", "-nolisten", "tcp"], {
     stdio: ["ignore", "ignore", "ignore", "pipe"],
   });
   processes.push(xvfb);
