@@ -12,9 +12,9 @@ say() { printf 'test-browser: %s\n' "$*" >&2; }
 
 missing=()
 chromium="${CHROMIUM:-$(command -v chromium || true)}"
-[ -n "$chromium" ] || missing+=("chromium (package chromium)")
+[ -x "$chromium" ] || missing+=("chromium (package chromium)")
 firefox="${FIREFOX:-$(command -v firefox-esr || true)}"
-[ -n "$firefox" ] || missing+=("firefox-esr (package firefox-esr)")
+[ -x "$firefox" ] || missing+=("firefox-esr (package firefox-esr)")
 command -v WebKitWebDriver >/dev/null || missing+=("WebKitWebDriver (package webkit2gtk-driver)")
 compgen -G "/usr/lib/*/webkit2gtk-4.1/MiniBrowser" >/dev/null || missing+=("MiniBrowser (package libwebkit2gtk-4.1-0)")
 command -v Xvfb >/dev/null || missing+=("Xvfb (package xvfb)")
