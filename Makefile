@@ -45,7 +45,7 @@ lint-fix: setup
 test-engine: build
 	cd engine && vitest run
 
-# Every fixture's html and react-email output in headless Chromium at 800 and 375 px.
+# Every fixture's html and react-email output at 800 and 375 px in Chromium, Firefox and WebKit.
 test-browser: build
 	bash scripts/test-browser.sh
 
