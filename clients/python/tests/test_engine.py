@@ -109,8 +109,9 @@ def test_a_dropped_layout_is_asked_for_again(runner: EngineRunner, sent_lines: l
     assert b'"layout_parts":true' in sent_lines[-1] and b'"layout_parts"' not in b"".join(sent_lines[:-1])
 
 
-def test_an_engine_before_1_1_is_never_asked_for_layouts(tmp_path: Path) -> None:
-    # It would refuse the unknown key; this stand-in says so in its output instead.
+def test_an_engine_before_2_is_refused_before_it_is_asked_anything(tmp_path: Path) -> None:
+    # Engines before 1.1 did not know output_format "layout"; this client needs engine 2.x, which all
+    # do, and refuses an older one at the handshake, so none is ever asked for layouts.
     fake = tmp_path / "engine-1.0"
     fake.write_text(
         f"#!{sys.executable}\n"
@@ -125,7 +126,9 @@ def test_an_engine_before_1_1_is_never_asked_for_layouts(tmp_path: Path) -> None
     r = EngineRunner(str(fake), {})
     try:
         entry = CacheEntry(template_id="t", template={}, etag=None, fetched_at_ms=0, scope=None)
-        assert [r.render(entry, check_render_request("t", "html", None))["output"] for _ in range(3)] == ["whole"] * 3
+        with pytest.raises(MailrenderError) as caught:
+            r.render(entry, check_render_request("t", "html", None))
+        assert "engine '1.0.0'" in caught.value.message and "needs engine 2.x" in caught.value.message
     finally:
         r.close()
 
@@ -357,7 +360,7 @@ def test_answers_out_of_order_and_in_one_write_reach_every_render(
         "import json, sys, time\n"
         "def answer(line):\n"
         "    return json.dumps({'id': json.loads(line)['id'], 'ok': True, 'output': 'ok', 'warnings': [],\n"
-        "                       'engine_version': '1.0.0', 'protocol_version': 1}) + '\\n'\n"
+        "                       'engine_version': '2.0.0', 'protocol_version': 1}) + '\\n'\n"
         "sys.stdout.write(answer(sys.stdin.readline())); sys.stdout.flush()  # the handshake\n"
         "first, second, third = (sys.stdin.readline() for _ in range(3))\n"
         "sys.stdout.write(answer(second) + answer(first)); sys.stdout.flush()  # one write: both at once\n"
