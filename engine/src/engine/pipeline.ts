@@ -8,20 +8,19 @@ import { describeIssues, RenderError, type RenderWarning } from "../base/diagnos
 import type { DynamicData, RenderLimits, RenderOptions, RenderResult, RenderTarget } from "../base/types.js";
 import { RENDER_TARGETS } from "../base/types.js";
 import { isVisible, normalizeContext } from "../data/visibility.js";
-import { countNodes, outputTooLarge, resolveLimits, tooManyNodes } from "../document/limits.js";
+import { countNodes, resolveLimits, tooManyNodes } from "../document/limits.js";
 import type { Shown, Template } from "../document/model.js";
 import { type ParseResult, parseTemplate } from "../document/parse.js";
 import { Emitter } from "../markup/emitter.js";
 import { type CompiledOutput, compileOutput, joinOutput, lookupIn, substitute } from "../markup/substitute.js";
-import { tagValues } from "../markup/tag-values.js";
 import { compileMjmlToHtml } from "../mjml-to-html/index.js";
 import { DocumentContext } from "../targets/context.js";
 import { removeHtmlWaste } from "../targets/html-waste.js";
 import { minifyJsx, minifyMarkup } from "../targets/minify.js";
 import { renderMjmlDocument } from "../targets/mjml.js";
 import { renderReactEmailDocument } from "../targets/react-email.js";
-import { renderPlainText } from "../text/plain-text.js";
 import { LruCache } from "./lru.js";
+import { checkOutputSize, plainTextWithin } from "./output-bound.js";
 import { type EngineRuntime, LIBRARY_RUNTIME } from "./runtime.js";
 
 /** A parse and the template's node count, which later renders check against their own limit. */
@@ -211,44 +210,17 @@ export async function renderParts(json: unknown, options: RenderOptions, runtime
       })),
     );
   }
-  if (outputMayExceed(compiled, substitution.values, limits.maxOutputBytes)) {
-    const bytes = outputBytes(compiled, substitution.values);
-    if (bytes > limits.maxOutputBytes) throw outputTooLarge(bytes, limits.maxOutputBytes);
-  }
-  const text = options.plainText === true ? renderPlainText(template, shownIn(visible), tagValues(lookupIn(options.dynamicData))) : undefined;
+  // Before any value is escaped or joined: an output over the limit is refused here (output-bound.ts).
+  checkOutputSize(compiled, substitution, limits.maxOutputBytes);
+  const text = options.plainText === true ? plainTextWithin(template, shownIn(visible), lookupIn(options.dynamicData), limits.maxOutputBytes) : undefined;
   return {
     target,
     templateId: template.id,
     ...(text === undefined ? {} : { text }),
     warnings: [...warnings, ...substitution.warnings],
     compiled,
-    values: substitution.values,
+    values: substitution.values(),
   };
-}
-
-/**
- * Whether the output could be over `maxBytes` in UTF-8, from its length alone: a UTF-16 code unit is
- * at most 3 UTF-8 bytes. Counting the bytes walks every character (in JavaScript, where the engine
- * runs on QuickJS), which an output far under the limit, nearly every one, does not need.
- */
-function outputMayExceed(compiled: CompiledOutput, values: readonly string[], maxBytes: number): boolean {
-  let units = 0;
-  for (const part of compiled.parts) units += part.length;
-  for (const value of values) units += value.length;
-  return units * 3 > maxBytes;
-}
-
-const staticBytes = new WeakMap<CompiledOutput, number>();
-
-/** The output's UTF-8 size without building it: the static parts are measured once per compiled output. */
-function outputBytes(compiled: CompiledOutput, values: readonly string[]): number {
-  let bytes = staticBytes.get(compiled);
-  if (bytes === undefined) {
-    bytes = compiled.parts.reduce((sum, part) => sum + Buffer.byteLength(part, "utf8"), 0);
-    staticBytes.set(compiled, bytes);
-  }
-  for (const value of values) bytes += Buffer.byteLength(value, "utf8");
-  return bytes;
 }
 
 export async function render(json: unknown, options: RenderOptions): Promise<RenderResult> {

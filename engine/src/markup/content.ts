@@ -8,7 +8,7 @@ import { Parser } from "htmlparser2";
 import { type MergeTagRef, parseMergeTags } from "../data/merge-tags.js";
 import type { Emitter, SlotPosition } from "./emitter.js";
 import { stripTokenDelimiters } from "./emitter.js";
-import { sanitizeNodes } from "./sanitize-html.js";
+import { MAX_CONTENT_DEPTH, sanitizeNodes } from "./sanitize-html.js";
 import { jsxStyle, parseCssText } from "./style.js";
 
 interface ElementNode {
@@ -97,9 +97,17 @@ function parseAndSanitize(html: string): ParsedContent {
   const root: ContentNode[] = [];
   const stack: ElementNode[] = [];
   const append = (node: ContentNode) => (stack.at(-1)?.children ?? root).push(node);
+  /** Elements opened past MAX_CONTENT_DEPTH and not yet closed: unwrapped. */
+  let tooDeep = 0;
+  let unwrapped = false;
   const parser = new Parser(
     {
       onopentag(name, attribs) {
+        if (stack.length >= MAX_CONTENT_DEPTH && !VOID_ELEMENTS.has(name)) {
+          tooDeep++;
+          unwrapped = true;
+          return;
+        }
         const element: ElementNode = {
           kind: "element",
           name,
@@ -110,7 +118,8 @@ function parseAndSanitize(html: string): ParsedContent {
         if (!VOID_ELEMENTS.has(name)) stack.push(element);
       },
       onclosetag(name) {
-        if (!VOID_ELEMENTS.has(name) && stack.at(-1)?.name === name) stack.pop();
+        if (tooDeep > 0 && !VOID_ELEMENTS.has(name)) tooDeep--;
+        else if (!VOID_ELEMENTS.has(name) && stack.at(-1)?.name === name) stack.pop();
       },
       ontext(text) {
         const last = (stack.at(-1)?.children ?? root).at(-1);
@@ -125,7 +134,8 @@ function parseAndSanitize(html: string): ParsedContent {
   );
   parser.write(protectedHtml);
   parser.end();
-  const sanitized = sanitizeNodes(root) as ParsedContent;
+  const sanitized = sanitizeNodes(root);
+  if (unwrapped) sanitized.removed.push(`the tags of elements nested more than ${MAX_CONTENT_DEPTH} deep (their content is kept)`);
   if (parsedCache.size > 2000) parsedCache.clear();
   parsedCache.set(html, sanitized);
   return sanitized;

@@ -5,6 +5,7 @@
  * go in, so a recipient's `&amp;` stays literally `&amp;`.
  */
 import { Parser } from "htmlparser2";
+import { MAX_CONTENT_DEPTH } from "./sanitize-html.js";
 import type { TagValues } from "./tag-values.js";
 
 export interface TextParagraph {
@@ -71,15 +72,22 @@ function parse(html: string): Node[] {
   const root: Node[] = [];
   const stack: Element[] = [];
   const append = (node: Node) => (stack.at(-1)?.children ?? root).push(node);
+  // Unwrapped past the depth the renderers keep (content.ts): their text is read in place.
+  let tooDeep = 0;
   const parser = new Parser(
     {
       onopentag(name, attrs) {
+        if (stack.length >= MAX_CONTENT_DEPTH && !VOID.has(name)) {
+          tooDeep++;
+          return;
+        }
         const element: Element = { name, attrs, children: [] };
         append(element);
         if (!VOID.has(name)) stack.push(element);
       },
       onclosetag(name) {
-        if (!VOID.has(name) && stack.at(-1)?.name === name) stack.pop();
+        if (tooDeep > 0 && !VOID.has(name)) tooDeep--;
+        else if (!VOID.has(name) && stack.at(-1)?.name === name) stack.pop();
       },
       ontext(text) {
         append(text);

@@ -37,6 +37,13 @@ const SAFE_SCHEMES: ReadonlySet<string> = new Set(["http", "https", "mailto", "t
 /** Inline images (not SVG, which can carry script) and attached ones. */
 const SAFE_IMAGE_SOURCE = /^(?:data:image\/(?:png|gif|jpe?g|webp);base64,|cid:)/i;
 
+/**
+ * Elements nested deeper than this in block content are unwrapped (their content is kept). Every
+ * renderer walks the content tree recursively, and the release engine's stack ends at a few hundred
+ * levels; no rich text nests anywhere near this deep.
+ */
+export const MAX_CONTENT_DEPTH = 100;
+
 /** A CSS declaration that runs code or loads a binding in some client (old IE, old Firefox). */
 const UNSAFE_CSS = /expression\s*\(|javascript:|vbscript:|-moz-binding|behavior\s*:|@import/i;
 
