@@ -189,7 +189,14 @@ describe("hostile content never escapes the allow-list nor breaks a target", () 
 /** A style attribute's value as a browser gets it: htmlparser2 decodes the references (the real HTML algorithm). */
 function attributeAsDecoded(raw: string): string {
   let value = "";
-  const parser = new Parser({ onattribute: (_name, decoded) => void (value = decoded) }, { decodeEntities: true });
+  const parser = new Parser(
+    {
+      onattribute: (_name, decoded) => {
+        value = decoded;
+      },
+    },
+    { decodeEntities: true },
+  );
   parser.write(`<p style="${raw}">`);
   parser.end();
   return value;
