@@ -108,7 +108,7 @@ $(ENGINE_BIN): $(ENGINE_SOURCES) node_modules/.setup-done
 	tsx engine/scripts/build-binary.ts
 
 RELEASE_SUMS := engine/dist/release/SHA256SUMS
-RELEASE_SOURCES := $(ENGINE_SOURCES) $(shell find engine/runtimes/quickjs -name '*.ts' -o -name 'Cargo.*') engine/scripts/build-quickjs.ts
+RELEASE_SOURCES := $(ENGINE_SOURCES) $(shell find engine/runtimes/quickjs -name '*.ts' -o -name '*.c' -o -name 'Cargo.*') engine/scripts/build-quickjs.ts
 
 engine-all: $(RELEASE_SUMS)
 

@@ -8,6 +8,7 @@
  */
 import fs from "node:fs";
 import v8 from "node:v8";
+import vm from "node:vm";
 import { ONE_RENDER_RUNTIME } from "./engine/runtime.js";
 import { guardConsole } from "./executable/console-guard.js";
 import { createLibraryEngine } from "./executable/library-engine.js";
@@ -25,12 +26,25 @@ function start(): void {
     stdin: process.stdin,
     stdout: process.stdout,
     stderr: process.stderr,
+    // A heap limit would end the process: the ceiling is checked before each render instead (memory.ts).
+    memory: { resident: () => process.memoryUsage.rss(), release: fullCollection(), isOutOfMemory: () => false },
   }).then(async (code) => {
     // Exit as soon as what was written is out: a natural exit first tears down the isolate and its
     // heap (the snapshot's ~10 MB), which a process about to end pays for nothing.
     await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
     process.exit(code);
   }, fatal);
+}
+
+/**
+ * A full garbage collection, which also gives V8's emptied pages back: after a 7 MB render, RSS stays
+ * ~340 MiB above its level until V8 next collects on its own. V8 offers it to code only with
+ * --expose-gc, which can be turned on at run time.
+ */
+function fullCollection(): () => void {
+  v8.setFlagsFromString("--expose-gc");
+  const gc = vm.runInNewContext("gc") as () => void;
+  return () => gc();
 }
 
 /** Resolves once the stream's pending writes are handed to the OS (at once when none are pending). */

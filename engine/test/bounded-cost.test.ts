@@ -14,13 +14,10 @@ import { DEFAULT_LIMITS, RENDER_TARGETS, RenderError, type RenderTarget, render 
 import { Emitter } from "../src/markup/emitter.js";
 import { MAX_CONTENT_DEPTH } from "../src/markup/sanitize-html.js";
 import { compileOutput, ESCAPE_GROWTH, lookupIn, substitute } from "../src/markup/substitute.js";
+import { AMPLIFICATION_DATA, AMPLIFICATION_TEMPLATE } from "./support/amplification.js";
 
 const doc = (rows: unknown[]) => ({ template_id: "bounded", template_name: "Bounded", schema_version: "1.0", canvas: {}, rows });
 const paragraphRow = (content: string, props: object = {}) => ({ columns: [{ children: [{ type: "paragraph", props: { content, ...props } }] }] });
-
-/** The amplification probe: 600 paragraphs (1,800 nodes) of 200 `{{ v }}` each, and one 64 KB value of `<`. */
-export const AMPLIFICATION_TEMPLATE = doc(Array.from({ length: 600 }, () => paragraphRow(`<p>${"{{ v }} ".repeat(200)}</p>`)));
-export const AMPLIFICATION_DATA = { merge_tags: { text: { v: "<".repeat(65_536) } } };
 
 function cpuMs<T>(run: () => T): { result: T; ms: number } {
   const started = process.cpuUsage();

@@ -9,9 +9,12 @@ import { guardConsole } from "../../src/executable/console-guard.js";
 import type { EnginePort } from "../../src/executable/engine-port.js";
 import { createLibraryEngine } from "../../src/executable/library-engine.js";
 import { runMain } from "../../src/executable/main.js";
+import type { HostMemory } from "../../src/executable/memory.js";
 import { Buffer as QjsBuffer } from "./shims/buffer.js";
 
 declare const scriptArgs: readonly string[];
+/** Installed by the build's main() (native/memory.c). */
+declare const mailrenderMemory: { release(): void; capHeap(bytes: number): void };
 const SIGPIPE = 13;
 const CHUNK = 65536;
 
@@ -108,6 +111,18 @@ function createEngine(runtime: EngineRuntime): EnginePort {
   };
 }
 
+/**
+ * QuickJS cannot tell its resident size cheaply; its heap can be capped instead, and running out of
+ * it unwinds the render and leaves the process serving. What is thrown is an InternalError "out of
+ * memory", or `null` when even that error could not be allocated (nothing in the engine throws null).
+ */
+const hostMemory: HostMemory = {
+  resident: () => undefined,
+  release: () => mailrenderMemory.release(),
+  capHeap: (bytes) => mailrenderMemory.capHeap(bytes),
+  isOutOfMemory: (error) => error === null || (error instanceof Error && error.name === "InternalError" && error.message === "out of memory"),
+};
+
 function start(): void {
   acceptLowerCaseIsoDates();
   // A reader gone is an EPIPE to handle, as in Node, not a kill (Windows has no SIGPIPE).
@@ -118,7 +133,7 @@ function start(): void {
   guardConsole(stderr);
   // The protocol code is typed with Node's Buffer; under QuickJS its chunks are Uint8Arrays (shims/buffer.ts).
   const stdin = stdinChunks() as unknown as AsyncIterable<Buffer>;
-  runMain(argv, { createEngine, stdin, stdout, stderr }).then(
+  runMain(argv, { createEngine, stdin, stdout, stderr, memory: hostMemory }).then(
     (code) => std.exit(code),
     (error: unknown) => {
       stderr.write(`mailrender-engine: fatal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

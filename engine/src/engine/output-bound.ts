@@ -62,7 +62,11 @@ function exactBytesUpTo(compiled: CompiledOutput, substitution: Substitution, ma
   const weight = (i: number): number => sources[i]!.tokens * sources[i]!.value.length;
   const order = sources.map((_, i) => i).sort((a, b) => weight(b) - weight(a));
   for (const [n, i] of order.entries()) {
-    bytes += sources[i]!.tokens * utf8Bytes(substitution.escaped(i));
+    const escaped = substitution.escaped(i);
+    const { tokens } = sources[i]!;
+    // A code unit is at least one byte: a value over the limit by its length is not measured byte by byte.
+    if (bytes + tokens * escaped.length > maxBytes) return { bytes: bytes + tokens * escaped.length, complete: false };
+    bytes += tokens * utf8Bytes(escaped);
     if (bytes > maxBytes) return { bytes, complete: n === order.length - 1 };
   }
   return { bytes, complete: true };

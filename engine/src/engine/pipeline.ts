@@ -27,10 +27,15 @@ import { type EngineRuntime, LIBRARY_RUNTIME } from "./runtime.js";
 interface ParsedTemplate {
   readonly result: ParseResult;
   readonly nodes: number;
+  /** The template's JSON length: what it weighs in the cache. */
+  readonly chars?: number;
 }
 
-const parsedTemplates = new LruCache<string, ParsedTemplate>(64);
-const compiledOutputs = new LruCache<string, CompiledOutput>(512);
+// Bounded by size as well as count (src/base/caches.ts): 32 Mi code units of template JSON, 64 Mi of compiled output.
+const parsedTemplates = new LruCache<string, ParsedTemplate>(64, 32 * 1024 * 1024, (parsed) => parsed.chars ?? 0);
+const compiledOutputs = new LruCache<string, CompiledOutput>(512, 64 * 1024 * 1024, (compiled) =>
+  compiled.parts.reduce((units, part) => units + part.length, 0),
+);
 
 /** node:crypto on first use only, so that it stays out of the binary's startup snapshot (above). */
 function sha1Base64(text: string): string {
@@ -67,10 +72,11 @@ function parseCached(json: unknown, maxNodes: number, runtime: EngineRuntime): {
   // Too many rows alone: refused before the document is hashed (a 600 KB one takes milliseconds).
   const rows = (json as { rows?: unknown } | null)?.rows;
   if (Array.isArray(rows) && rows.length > maxNodes) parseWithin(json, maxNodes);
-  const key = sha1Base64(jsonText(json));
+  const text = jsonText(json);
+  const key = sha1Base64(text);
   let parsed = parsedTemplates.get(key);
   if (parsed === undefined || parsed.nodes > maxNodes) {
-    parsed = parseWithin(json, maxNodes);
+    parsed = { ...parseWithin(json, maxNodes), chars: text.length };
     parsedTemplates.set(key, parsed);
   }
   return { result: parsed.result, key };

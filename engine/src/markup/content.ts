@@ -5,6 +5,7 @@
  * comes from where they stand in the markup.
  */
 import { Parser } from "htmlparser2";
+import { TextCache } from "../base/caches.js";
 import { type MergeTagRef, parseMergeTags } from "../data/merge-tags.js";
 import type { Emitter, SlotPosition } from "./emitter.js";
 import { stripTokenDelimiters } from "./emitter.js";
@@ -36,7 +37,11 @@ interface ParsedContent {
   readonly removed: readonly string[];
 }
 
-const parsedCache = new Map<string, ParsedContent>();
+/**
+ * Parsed content, by its HTML: 2,000 of them, of 1 Mi code units in all (a parsed tree takes ~100
+ * times its text's size in the release engine; src/base/caches.ts).
+ */
+const parsedCache = new TextCache<ParsedContent>(2000, 1024 * 1024);
 
 const TAG_OPEN = "\uE002";
 const TAG_CLOSE = "\uE003";
@@ -136,7 +141,6 @@ function parseAndSanitize(html: string): ParsedContent {
   parser.end();
   const sanitized = sanitizeNodes(root);
   if (unwrapped) sanitized.removed.push(`the tags of elements nested more than ${MAX_CONTENT_DEPTH} deep (their content is kept)`);
-  if (parsedCache.size > 2000) parsedCache.clear();
   parsedCache.set(html, sanitized);
   return sanitized;
 }

@@ -5,6 +5,7 @@
  * go in, so a recipient's `&amp;` stays literally `&amp;`.
  */
 import { Parser } from "htmlparser2";
+import { TextCache } from "../base/caches.js";
 import { MAX_CONTENT_DEPTH } from "./sanitize-html.js";
 import type { TagValues } from "./tag-values.js";
 
@@ -62,8 +63,8 @@ const BLOCK = new Set([
 ]);
 const SKIPPED = new Set(["script", "style", "head", "title"]);
 
-const parsed = new Map<string, Node[]>();
-const PARSED_LIMIT = 2000;
+/** Parsed content, by its HTML: 2,000 of them, of 1 Mi code units in all (src/base/caches.ts). */
+const parsed = new TextCache<Node[]>(2000, 1024 * 1024);
 
 /** Parsed once per distinct content (the tree is never changed): a render then only walks it. */
 function parse(html: string): Node[] {
@@ -97,7 +98,6 @@ function parse(html: string): Node[] {
   );
   parser.write(html);
   parser.end();
-  if (parsed.size >= PARSED_LIMIT) parsed.clear();
   parsed.set(html, root);
   return root;
 }
