@@ -380,3 +380,19 @@ def test_no_render_is_stranded_when_the_reading_thread_leaves(tmp_path: Path, mo
         assert outputs == ["ok"] * 3 and time.monotonic() - started < 5
     finally:
         r.close()
+
+
+def test_the_memory_ceiling_from_the_environment_reaches_the_engine() -> None:
+    # What the engine does under its ceiling is the engine suite's (engine/test/bounded-cost-binary.test.ts).
+    r = EngineRunner(str(ENGINE), {"MAILRENDER_ENGINE_MAX_MEMORY": " 256 "})
+    try:
+        entry = CacheEntry(template_id="t", template=newsletter()["template"], etag=None, fetched_at=0, scope=None)
+        assert r.render(entry, check_render_request("t", "html", None))["output"].startswith("<!doctype html>")
+        assert r.pid is not None
+        with open(f"/proc/{r.pid}/cmdline", "rb") as cmdline:
+            assert cmdline.read().split(b"\0")[1:4] == [b"--serve", b"--max-memory", b"256"]
+    finally:
+        r.close()
+    for bad in ("abc", "8", "-1", "1.5"):
+        with pytest.raises(TypeError, match="MAILRENDER_ENGINE_MAX_MEMORY"):
+            EngineRunner(str(ENGINE), {"MAILRENDER_ENGINE_MAX_MEMORY": bad})
