@@ -21,8 +21,9 @@ host="$release/$(node -p 'process.platform + "-" + process.arch')/mailrender-eng
 fixtures/run --program "$host"
 fixtures/run --program "$host" --serve
 fixtures/run --program "$host" --serve --layout
-# The protocol's edge cases (bad input, closed stdout, --serve surviving everything) on this build.
-(cd engine && MAILRENDER_ENGINE_UNDER_TEST="$PWD/../$host" ../node_modules/.bin/vitest run test/protocol-binary.test.ts)
+# The protocol's edge cases (bad input, closed stdout, --serve surviving everything) on this build;
+# its cost and memory bounds, memory returned after large requests, and --max-memory.
+(cd engine && MAILRENDER_ENGINE_UNDER_TEST="$PWD/../$host" ../node_modules/.bin/vitest run test/protocol-binary.test.ts test/bounded-cost-binary.test.ts)
 # The human commands, which run on the QuickJS shims of node:fs and node:util.
 case_dir="fixtures/render/realistic-receipt"
 python3 -c 'import json,sys; json.dump(json.load(open(sys.argv[1]))["template"], open(sys.argv[2], "w"))' "$case_dir/case.json" "${TMPDIR:-/tmp}/mailrender-release-template.json"

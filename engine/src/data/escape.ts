@@ -4,14 +4,34 @@
  */
 import { parseMergeTags } from "./merge-tags.js";
 
-const HTML_SPECIAL = /[&<>"']/;
-const JSX_SPECIAL = /[&<>"'{}]/;
+/** Slices a regular-expression replacement is made on, in code units (see `replaceInSlices`). */
+const SLICE = 65_536;
+const replacementCharacter = (): string => "\uFFFD";
+const nothing = (): string => "";
+const percentEncoded = (ch: string): string => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`;
+
+const HTML_ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
+
+const JSX_ESCAPES: Record<string, string> = {
+  ...HTML_ESCAPES,
+  "{": "&#123;",
+  "}": "&#125;",
+};
+
+const htmlEscape = (ch: string): string => HTML_ESCAPES[ch] ?? ch;
+const jsxEscape = (ch: string): string => JSX_ESCAPES[ch] ?? ch;
 
 /*
- * The escapes replace plain strings, one pass per character, `&` first: a replacement with a regular
- * expression and a callback makes one call per match, and QuickJS holds every match of a call until
- * it returns (a 7 MB value of `<` took 1.7 GB, which its allocator then kept). A string pattern is
- * searched and copied in C, with nothing kept per match.
+ * A value longer than a slice is escaped by plain-string passes, `&` first: a replacement with a
+ * regular expression and a callback makes one call per match, and QuickJS holds every match of a call
+ * until it returns (a 7 MB value of `<` took 1.7 GB, which its allocator then kept). A string pattern
+ * is searched and copied in C, with nothing kept per match. Shorter values, nearly all, take one pass.
  */
 
 /**
@@ -19,7 +39,7 @@ const JSX_SPECIAL = /[&<>"'{}]/;
  * characters makes one function safe in both positions, and `]]>` cannot survive it.
  */
 export function escapeHtml(value: string): string {
-  if (!HTML_SPECIAL.test(value)) return value;
+  if (value.length <= SLICE) return value.replace(/[&<>"']/g, htmlEscape);
   return value.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;").replaceAll("'", "&#39;");
 }
 
@@ -28,12 +48,9 @@ export function escapeHtml(value: string): string {
  * literal, and `{`/`}` cannot open an expression.
  */
 export function escapeJsx(value: string): string {
-  if (!JSX_SPECIAL.test(value)) return value;
+  if (value.length <= SLICE) return value.replace(/[&<>"'{}]/g, jsxEscape);
   return escapeHtml(value).replaceAll("{", "&#123;").replaceAll("}", "&#125;");
 }
-
-/** Slices a regular-expression replacement is made on, in code units (see `replaceInSlices`). */
-const SLICE = 65_536;
 
 /**
  * `text.replace(pattern, replacement)` for a pattern that matches within one character (or one
@@ -62,7 +79,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 export function replaceLoneSurrogates(value: string): string | undefined {
   LONE_SURROGATE.lastIndex = 0;
   if (!LONE_SURROGATE.test(value)) return undefined;
-  return replaceInSlices(value, LONE_SURROGATE, () => "\uFFFD");
+  return replaceInSlices(value, LONE_SURROGATE, replacementCharacter);
 }
 
 const SAFE_URL_SCHEME = /^(?:https?:|mailto:|tel:)/i;
@@ -86,7 +103,7 @@ export function isUnsafeAuthorUrl(value: string): boolean {
 /** Strips what browsers ignore in URLs (controls and edge whitespace) before the scheme check. */
 export function normalizeUrlValue(value: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
-  return replaceInSlices(value, /[\u0000-\u001f\u007f]/g, () => "").trim();
+  return replaceInSlices(value, /[\u0000-\u001f\u007f]/g, nothing).trim();
 }
 
 /** A value inside a URL (after its start) is one component of it. */
@@ -99,7 +116,7 @@ export function encodeUrlPart(value: string): string {
  * element, percent-encoded: for merge-tag URLs and template-authored URLs written into CSS alike.
  */
 export function encodeUnsafeUrlChars(url: string): string {
-  return replaceInSlices(url, /['"()\\\s<>`{}]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+  return replaceInSlices(url, /['"()\\\s<>`{}]/g, percentEncoded);
 }
 
 /**

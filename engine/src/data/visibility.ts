@@ -12,26 +12,46 @@ export type Context = Readonly<Record<string, string | number | boolean>>;
 /**
  * Context values as text, found by exact key first, then case-insensitively: built once per render.
  * What rules read of a value (lower-cased, as a number, as a date) is computed once per value, and
- * each distinct rule is decided once, so a render's rules cost the rules' own length plus one pass
- * over each value they read, whatever the number of rules naming it; only `contains` searches a
- * value per rule, within MAX_CONTEXT_SEARCH.
+ * each distinct `contains` rule searches once, so a render's rules cost the rules' own length plus
+ * one pass over each value they read, whatever the number of rules naming it; the searches of
+ * distinct `contains` rules are bounded together by MAX_CONTEXT_SEARCH.
  */
 export interface NormalizedContext {
   get(tag: string): string | undefined;
   /** What rules read of the value `tag` names; undefined when the context has no such key. */
   read(tag: string): ContextValue | undefined;
-  /** `decide(rule)`, once per distinct (tag, operator, value) for this context. */
+  /** `decide()` once per distinct (tag, operator, value) for this context. */
   decided(rule: VisibilityRule, decide: () => boolean): boolean;
   /** Counts `units` searched by a `contains` rule; over MAX_CONTEXT_SEARCH, a RenderError naming `tag`. */
   search(tag: string, units: number): void;
 }
 
 /** A context value as rules read it, each form computed on first use. */
-export interface ContextValue {
-  readonly lower: string;
-  readonly number: number | undefined;
-  readonly utcDay: number | undefined;
-  readonly blank: boolean;
+export class ContextValue {
+  #lower: string | undefined;
+  #number: { readonly value: number | undefined } | undefined;
+  #utcDay: { readonly value: number | undefined } | undefined;
+
+  constructor(readonly raw: string) {}
+
+  get lower(): string {
+    this.#lower ??= this.raw.toLowerCase();
+    return this.#lower;
+  }
+
+  get number(): number | undefined {
+    this.#number ??= { value: asNumber(this.lower) };
+    return this.#number.value;
+  }
+
+  get utcDay(): number | undefined {
+    this.#utcDay ??= { value: asUtcDay(this.lower) };
+    return this.#utcDay.value;
+  }
+
+  get blank(): boolean {
+    return this.lower.trim() === "";
+  }
 }
 
 /**
@@ -44,24 +64,25 @@ export const MAX_CONTEXT_SEARCH = 16 * 1024 * 1024;
 
 export function normalizeContext(context: Context | undefined): NormalizedContext {
   // One ContextValue per entry, found by either map: what is computed of it is computed once.
-  const exact = new Map<string, ContextValue & { readonly raw: string }>();
-  const caseless = new Map<string, ContextValue & { readonly raw: string }>();
+  const exact = new Map<string, ContextValue>();
+  const caseless = new Map<string, ContextValue>();
   for (const [key, value] of Object.entries(context ?? {})) {
     if (value === null || value === undefined) continue;
-    const entry = contextValue(String(value));
+    const entry = new ContextValue(String(value));
     exact.set(key, entry);
     const lower = key.toLowerCase();
     // Of keys that differ only in case, the lower-case one is what the editor's evaluator reads; else the first.
     if (!caseless.has(lower) || key === lower) caseless.set(lower, entry);
   }
-  const read = (tag: string) => exact.get(tag) ?? caseless.get(tag.toLowerCase());
-  const decisions = new Map<string, boolean>();
+  const read = (tag: string): ContextValue | undefined => exact.get(tag) ?? caseless.get(tag.toLowerCase());
+  let decisions: Map<string, boolean> | undefined;
   let searched = 0;
   return {
     get: (tag) => read(tag)?.raw,
     read,
     decided(rule, decide) {
-      const key = `${rule.operator}\u0000${rule.tag}\u0000${"alwaysTrue" in rule && rule.alwaysTrue ? "*" : String(rule.value)}`;
+      decisions ??= new Map();
+      const key = `${rule.operator}\u0000${rule.tag}\u0000${String(rule.value)}`;
       let result = decisions.get(key);
       if (result === undefined) {
         result = decide();
@@ -79,32 +100,6 @@ export function normalizeContext(context: Context | undefined): NormalizedContex
           type: "context_too_large",
         },
       ]);
-    },
-  };
-}
-
-function contextValue(raw: string): ContextValue & { readonly raw: string } {
-  let lower: string | undefined;
-  let number: { value: number | undefined } | undefined;
-  let utcDay: { value: number | undefined } | undefined;
-  let blank: boolean | undefined;
-  return {
-    raw,
-    get lower() {
-      lower ??= raw.toLowerCase();
-      return lower;
-    },
-    get number() {
-      number ??= { value: asNumber(this.lower) };
-      return number.value;
-    },
-    get utcDay() {
-      utcDay ??= { value: asUtcDay(this.lower) };
-      return utcDay.value;
-    },
-    get blank() {
-      blank ??= raw.trim() === "";
-      return blank;
     },
   };
 }
@@ -160,7 +155,9 @@ export function asUtcDay(text: string): number | undefined {
 
 export function evaluateRule(rule: VisibilityRule, context: NormalizedContext): boolean {
   if ("alwaysTrue" in rule && rule.alwaysTrue) return true;
-  return context.decided(rule, () => decideRule(rule, context));
+  // Only a search costs the value's length: the other operators cost the rule's (a value's forms are kept).
+  if (rule.operator === "contains" || rule.operator === "not_contains") return context.decided(rule, () => decideRule(rule, context));
+  return decideRule(rule, context);
 }
 
 function decideRule(rule: VisibilityRule, context: NormalizedContext): boolean {

@@ -59,20 +59,20 @@ export function createHandler(deps: HandlerDeps): Handler {
         const { layout, parts, values } = layoutOf(result);
         const ref = layouts.describe(layout, parts, request.layout_parts === true);
         const units = textUnits(values) + (ref.parts === undefined ? 0 : textUnits(parts));
-        return { response: okLayoutEnvelope(result, ref, values, deps.engine.version, id), exitCode: EXIT.OK, written: settle(bytes, units, false) };
+        return { response: okLayoutEnvelope(result, ref, values, deps.engine.version, id), exitCode: EXIT.OK, written: settle(bytes, units) };
       }
       const wire = result.jsonOutput ? okEnvelopeWire(result, result.jsonOutput(), deps.engine.version, id) : undefined;
       const units = wire === undefined ? result.output.length : wire.reduce((sum, piece) => sum + piece.byteLength, 0);
-      return { response: okEnvelope(result, deps.engine.version, id), exitCode: EXIT.OK, ...(wire ? { wire } : {}), written: settle(bytes, units, false) };
+      return { response: okEnvelope(result, deps.engine.version, id), exitCode: EXIT.OK, ...(wire ? { wire } : {}), written: settle(bytes, units) };
     } catch (error) {
-      return { ...failure(deps.memory?.refusal(error) ?? error, deps, id), written: settle(bytes, 0, true) };
+      return { ...failure(deps.memory?.refusal(error) ?? error, deps, id), written: settle(bytes, 0) };
     }
   };
 
-  function settle(request: Uint8Array, outputUnits: number, failed: boolean): (() => void) | undefined {
+  function settle(request: Uint8Array, outputUnits: number): (() => void) | undefined {
     const { memory } = deps;
     const requestBytes = request.byteLength;
-    return memory === undefined ? undefined : () => memory.settle(requestBytes, outputUnits, failed);
+    return memory === undefined ? undefined : () => memory.settle(requestBytes, outputUnits);
   }
 }
 

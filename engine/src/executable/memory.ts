@@ -1,6 +1,6 @@
 /**
- * The executable's memory (spec/README.md, "Memory"). After a large request, or one that failed,
- * the host frees what it left behind (a full collection; free pages back to the operating system),
+ * The executable's memory (spec/README.md, "Memory"). After a large request (or output), the host
+ * frees what it left behind (a full collection; free pages back to the operating system),
  * so a long-lived process returns to its working size. With `--max-memory <MiB>` the process answers
  * `output_too_large` instead of growing past that ceiling:
  *
@@ -77,9 +77,13 @@ export class MemoryPolicy {
     ]);
   }
 
-  /** After a request's response is written: a large or failed one is followed by a release. */
-  settle(requestBytes: number, outputUnits: number, failed: boolean): void {
-    if (this.host === undefined || !(failed || requestBytes >= LARGE_BYTES || outputUnits >= LARGE_BYTES)) return;
+  /**
+   * After a request's response is written: a large one is followed by a release. Only a large one: a
+   * full collection walks everything the caches keep, which a stream of small renders (or of small
+   * refusals, strict mode's missing tags) must not pay for each time.
+   */
+  settle(requestBytes: number, outputUnits: number): void {
+    if (this.host === undefined || (requestBytes < LARGE_BYTES && outputUnits < LARGE_BYTES)) return;
     this.host.release();
   }
 

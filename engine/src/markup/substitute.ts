@@ -91,6 +91,7 @@ export interface Substitution {
 export type EscapeKind = "markup" | "url" | "url-part";
 
 const ESCAPE_KIND: Record<SlotPosition, EscapeKind> = { text: "markup", attr: "markup", url: "url", "url-part": "url-part" };
+const KIND_INDEX: Record<EscapeKind, number> = { markup: 0, url: 1, "url-part": 2 };
 
 /**
  * The most UTF-8 bytes one UTF-16 code unit of a value can become, escaped for each kind (in html,
@@ -121,20 +122,29 @@ export function substitute(compiled: CompiledOutput, data: DynamicData | undefin
     reported.add(key);
     return true;
   };
-  /** Sources by identity: where the value comes from (a group's entry, or a default) and its escaping. */
-  const sourceIndex = new Map<string, number>();
+  /**
+   * Sources by identity: where the value comes from (a group's entry, by name; or a default, by its
+   * text) and its escaping. Keyed by strings the template already holds, with the rest as an index,
+   * so a lookup builds no key.
+   */
+  const byName = new Map<string, number[]>();
+  const byDefault = new Map<string, number[]>();
   const sources: { value: string; kind: EscapeKind; tokens: number; malformed: boolean; unsafe: boolean }[] = [];
   const sourceOfSlot = new Map<number, number>();
 
-  const sourceFor = (origin: string, raw: string, kind: EscapeKind): number => {
-    const key = `${kind}:${origin}`;
-    let index = sourceIndex.get(key);
+  const sourceFor = (keys: Map<string, number[]>, key: string, slot: number, raw: string, kind: EscapeKind): number => {
+    let indexes = keys.get(key);
+    if (indexes === undefined) {
+      indexes = [];
+      keys.set(key, indexes);
+    }
+    let index = indexes[slot];
     if (index === undefined) {
       const wellFormed = replaceLoneSurrogates(raw);
       const value = wellFormed ?? raw;
       const url = kind === "url" ? normalizeUrlValue(value) : "";
       index = sources.push({ value, kind, tokens: 0, malformed: wellFormed !== undefined, unsafe: url !== "" && !isSafeWholeUrl(url) }) - 1;
-      sourceIndex.set(key, index);
+      indexes[slot] = index;
     }
     return index;
   };
@@ -144,11 +154,12 @@ export function substitute(compiled: CompiledOutput, data: DynamicData | undefin
     const known = sourceOfSlot.get(slotId);
     if (known !== undefined) return known;
     const slot = slots[slotId];
-    if (!slot) return sourceFor("", "", "markup");
+    if (!slot) return sourceFor(byDefault, "", 0, "", "markup");
     const { ref, position } = slot;
     const group = mergeTagGroupOf(ref, position, lookup);
+    const kind = ESCAPE_KIND[position];
     let index: number;
-    if (group !== undefined) index = sourceFor(`${group}.${ref.name}`, lookup(group, ref.name) ?? "", ESCAPE_KIND[position]);
+    if (group !== undefined) index = sourceFor(byName, ref.name, MERGE_TAG_GROUPS.indexOf(group) * 3 + KIND_INDEX[kind], lookup(group, ref.name) ?? "", kind);
     else {
       if (firstTime(`missing:${ref.group ?? ""}.${ref.name}`)) {
         const label = ref.group ? `${ref.group}.${ref.name}` : ref.name;
@@ -159,7 +170,7 @@ export function substitute(compiled: CompiledOutput, data: DynamicData | undefin
           path: [],
         });
       }
-      index = sourceFor(`=${ref.fallback ?? ""}`, ref.fallback ?? "", ESCAPE_KIND[position]);
+      index = sourceFor(byDefault, ref.fallback ?? "", KIND_INDEX[kind], ref.fallback ?? "", kind);
     }
     const source = sources[index]!;
     if (source.malformed && firstTime(`malformed:${ref.source}`)) {
