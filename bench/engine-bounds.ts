@@ -16,11 +16,32 @@ const args = (process.env["ENGINE_ARGS"] ?? "").split(" ").filter(Boolean);
 const doc = (rows: unknown[]) => ({ template_id: "bounds", template_name: "Bounds", schema_version: "1.0", canvas: {}, rows });
 const paragraph = (content: string) => ({ columns: [{ children: [{ type: "paragraph", props: { content } }] }] });
 const requests: [string, object][] = [
-  ["amplification probe, cold (600 × 200 {{ v }}, 64 KB of '<')", { template: doc(Array.from({ length: 600 }, () => paragraph(`<p>${"{{ v }} ".repeat(200)}</p>`))), template_ref: "probe", target: "html", dynamic_data: { merge_tags: { text: { v: "<".repeat(65_536) } } } }],
+  [
+    "amplification probe, cold (600 × 200 {{ v }}, 64 KB of '<')",
+    {
+      template: doc(Array.from({ length: 600 }, () => paragraph(`<p>${"{{ v }} ".repeat(200)}</p>`))),
+      template_ref: "probe",
+      target: "html",
+      dynamic_data: { merge_tags: { text: { v: "<".repeat(65_536) } } },
+    },
+  ],
   ["amplification probe, template kept", { template_ref: "probe", target: "html", dynamic_data: { merge_tags: { text: { v: "<".repeat(65_536) } } } }],
-  ["one 7 MB value of '<' (refused)", { template: doc([paragraph("<p>{{ v }}</p>")]), target: "html", dynamic_data: { merge_tags: { text: { v: "<".repeat(7_000_000) } } } }],
-  ["one 7 MB value of 'a' (rendered)", { template: doc([paragraph("<p>{{ v }}</p>")]), target: "html", dynamic_data: { merge_tags: { text: { v: "a".repeat(7_000_000) } } } }],
-  ["400,000 merge-tag entries", { template: doc([paragraph("<p>{{ k1 }}</p>")]), target: "html", dynamic_data: { merge_tags: { text: Object.fromEntries(Array.from({ length: 400_000 }, (_, i) => [`k${i}`, "v"])) } } }],
+  [
+    "one 7 MB value of '<' (refused)",
+    { template: doc([paragraph("<p>{{ v }}</p>")]), target: "html", dynamic_data: { merge_tags: { text: { v: "<".repeat(7_000_000) } } } },
+  ],
+  [
+    "one 7 MB value of 'a' (rendered)",
+    { template: doc([paragraph("<p>{{ v }}</p>")]), target: "html", dynamic_data: { merge_tags: { text: { v: "a".repeat(7_000_000) } } } },
+  ],
+  [
+    "400,000 merge-tag entries",
+    {
+      template: doc([paragraph("<p>{{ k1 }}</p>")]),
+      target: "html",
+      dynamic_data: { merge_tags: { text: Object.fromEntries(Array.from({ length: 400_000 }, (_, i) => [`k${i}`, "v"])) } },
+    },
+  ],
   ["2 MB of unclosed {{ a|", { template: doc([paragraph(`<p>${"{{ a|".repeat(400_000)}</p>`)]), target: "html" }],
   ["2 MB of tiny elements (<b>x</b>)", { template: doc([paragraph(`<p>${"<b>x</b>".repeat(250_000)}</p>`)]), target: "html" }],
 ];
@@ -56,6 +77,8 @@ for (const [name, request] of requests) {
   const peak = status("VmHWM");
   await ask(small); // a large request's leftovers are released before the next line is read
   const outcome = answer.ok ? "ok" : `refused (${answer.error?.issues[0]?.type})`;
-  console.log(`${name.padEnd(62)} ${outcome.padEnd(28)} CPU ${String(cpu).padStart(6)} ms  peak ${status("VmHWM").toFixed(0).padStart(5)} MiB (${peak.toFixed(0)} at the answer)  then ${status("VmRSS").toFixed(0).padStart(4)} MiB`);
+  console.log(
+    `${name.padEnd(62)} ${outcome.padEnd(28)} CPU ${String(cpu).padStart(6)} ms  peak ${status("VmHWM").toFixed(0).padStart(5)} MiB (${peak.toFixed(0)} at the answer)  then ${status("VmRSS").toFixed(0).padStart(4)} MiB`,
+  );
 }
 child.stdin.end();

@@ -90,7 +90,7 @@ describe("the output's size is settled before it is built", () => {
           const long = piece.repeat(times);
           for (const f of [escapeHtml, escapeJsx, encodeUnsafeUrlChars]) expect(f(long)).toBe(f(piece).repeat(times));
           // Pieces can pair up across their boundaries: the standard's own well-forming is the reference.
-        expect(replaceLoneSurrogates(long) ?? long).toBe((long as string & { toWellFormed(): string }).toWellFormed());
+          expect(replaceLoneSurrogates(long) ?? long).toBe((long as string & { toWellFormed(): string }).toWellFormed());
         },
       ),
       { numRuns: 200, seed: 11 },
