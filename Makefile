@@ -56,7 +56,7 @@ test-binary: engine engine-node
 	for program in $(ENGINE_BIN) $(NODE_ENGINE_BIN); do \
 	  fixtures/run --program $$program && fixtures/run --program $$program --serve && fixtures/run --program $$program --serve --layout || exit 1; \
 	done
-	cd engine && MAILRENDER_ENGINE_UNDER_TEST=$(CURDIR)/$(NODE_ENGINE_BIN) vitest run test/protocol-binary.test.ts
+	cd engine && MAILRENDER_ENGINE_UNDER_TEST=$(CURDIR)/$(NODE_ENGINE_BIN) vitest run test/protocol-binary.test.ts test/bounded-cost-binary.test.ts
 
 test-server: build
 	bash scripts/test-server.sh
@@ -121,7 +121,7 @@ HOST_PLATFORM := $(shell node -p 'process.platform + "-" + process.arch')
 ENGINE_BIN := engine/dist/$(HOST_PLATFORM)/mailrender-engine
 NODE_ENGINE_BIN := engine/dist/node/$(HOST_PLATFORM)/mailrender-engine
 ENGINE_SOURCES := $(shell find engine/src -name '*.ts') engine/scripts/bundle-stubs.ts
-QUICKJS_SOURCES := $(ENGINE_SOURCES) $(shell find engine/runtimes/quickjs -name '*.ts' -o -name 'Cargo.*') engine/scripts/build-quickjs.ts
+QUICKJS_SOURCES := $(ENGINE_SOURCES) $(shell find engine/runtimes/quickjs -name '*.ts' -o -name '*.c' -o -name 'Cargo.*') engine/scripts/build-quickjs.ts
 
 engine: $(ENGINE_BIN)
 

@@ -388,3 +388,19 @@ def test_answers_out_of_order_and_in_one_write_reach_every_render(
         assert outputs == ["ok"] * 3 and time.monotonic() - started < 5
     finally:
         r.close()
+
+
+def test_the_memory_ceiling_from_the_environment_reaches_the_engine() -> None:
+    # What the engine does under its ceiling is the engine suite's (engine/test/bounded-cost-binary.test.ts).
+    r = EngineRunner(str(ENGINE), {"MAILRENDER_ENGINE_MAX_MEMORY": " 256 "})
+    try:
+        entry = CacheEntry(template_id="t", template=newsletter()["template"], etag=None, fetched_at_ms=0, scope=None)
+        assert r.render(entry, check_render_request("t", "html", None))["output"].startswith("<!doctype html>")
+        assert r.pid is not None
+        with open(f"/proc/{r.pid}/cmdline", "rb") as cmdline:
+            assert cmdline.read().split(b"\0")[1:4] == [b"--serve", b"--max-memory", b"256"]
+    finally:
+        r.close()
+    for bad in ("abc", "8", "-1", "1.5"):
+        with pytest.raises(TypeError, match="MAILRENDER_ENGINE_MAX_MEMORY"):
+            EngineRunner(str(ENGINE), {"MAILRENDER_ENGINE_MAX_MEMORY": bad})

@@ -19,6 +19,8 @@ DEFAULT_BASE_URL = "http://localhost:8787"
 ENV_BASE_URL = "MAILRENDER_BASE_URL"
 ENV_API_KEY = "MAILRENDER_API_KEY"
 ENV_ENGINE_PATH = "MAILRENDER_ENGINE_PATH"
+#: The engine process's memory ceiling in MiB (its ``--max-memory``; spec/README.md, "Memory"); unset: none.
+ENV_ENGINE_MAX_MEMORY = "MAILRENDER_ENGINE_MAX_MEMORY"
 
 #: Seconds per HTTP attempt (httpx applies it to connect, each read, write and pool wait).
 DEFAULT_TIMEOUT = 30.0

@@ -22,7 +22,7 @@ from concurrent.futures import Executor, Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import TYPE_CHECKING, Any, Optional
 
-from ._constants import ENGINE_RESPONSE_TIMEOUT
+from ._constants import ENGINE_RESPONSE_TIMEOUT, ENV_ENGINE_MAX_MEMORY
 from ._core.entry import CacheEntry
 from ._core.protocol import check_handshake, engine_request_line, engine_speaks_layouts, is_ref_unknown
 from ._core.render_request import RenderRequest
@@ -109,12 +109,23 @@ def _awaitable(loop: asyncio.AbstractEventLoop, future: Future[dict[str, Any]]) 
     return waiter
 
 
+def engine_max_memory(env: Mapping[str, str]) -> Optional[int]:
+    """The engine's memory ceiling from the environment, in MiB (blank: none); a bad value fails at construction."""
+    raw = env.get(ENV_ENGINE_MAX_MEMORY, "").strip()
+    if raw == "":
+        return None
+    if not raw.isdigit() or int(raw) < 32:
+        raise TypeError(f"{ENV_ENGINE_MAX_MEMORY} must be a whole number of MiB, at least 32, got {raw!r}")
+    return int(raw)
+
+
 class EngineRunner:
     """Renders through one lazily started, transparently restarted ``--serve`` process."""
 
     def __init__(self, engine_path: Optional[str], env: Mapping[str, str]) -> None:
         self._configured = engine_path
         self._env = dict(env)
+        self._max_memory_mib = engine_max_memory(env)
         self._path: Optional[str] = None
         self._process: Optional[EngineProcess] = None
         self._write_lock = threading.Lock()
@@ -138,7 +149,7 @@ class EngineRunner:
                 process.kill()
             if self._path is None:
                 self._path = find_engine(self._configured, self._env)
-            process = EngineProcess(self._path)
+            process = EngineProcess(self._path, self._max_memory_mib)
             self._process = process
             if self._finalizer is not None:
                 self._finalizer.detach()

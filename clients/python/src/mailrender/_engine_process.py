@@ -47,11 +47,12 @@ class EngineDied(Exception):
 class EngineProcess:
     """One ``--serve`` process, its pending renders by id and the template refs it was sent."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, max_memory_mib: Optional[int] = None) -> None:
         self.path = path
+        ceiling = [] if max_memory_mib is None else ["--max-memory", str(max_memory_mib)]
         try:
             self.popen = subprocess.Popen(
-                [path, "--serve"],
+                [path, "--serve", *ceiling],
                 bufsize=_PIPE_BUFFER,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
