@@ -23,6 +23,7 @@ from mailrender._core.layouts import Layouts
 from mailrender._core.protocol import result_from_envelope
 from mailrender._core.render_request import check_render_request
 from mailrender._engine import EngineRunner
+from mailrender._engine_process import EngineDied
 from mailrender._engine_discovery import bundled_engine_path, engine_platform, find_engine
 
 
@@ -322,6 +323,21 @@ def test_every_waiting_thread_times_out_on_a_hung_engine(tmp_path: Path, monkeyp
         assert codes == ["TIMEOUT"] * 3 and time.monotonic() - started < 5
     finally:
         r.close()
+
+
+def test_a_render_whose_retry_also_hangs_times_out() -> None:
+    # The race the three-thread test can hit: a render fails with a process another render stopped for
+    # hanging, is retried, and the new process is stopped for hanging too: it timed out, nothing else.
+    attempt = engine_module._Attempt("engine")  # pyright: ignore[reportPrivateUsage]
+    attempt.after_death(EngineDied("stopped", hung=True))
+    with pytest.raises(MailrenderError) as caught:
+        attempt.after_death(EngineDied("stopped", hung=True))
+    assert caught.value.code == "TIMEOUT"
+    crashed = engine_module._Attempt("engine")  # pyright: ignore[reportPrivateUsage]
+    crashed.after_death(EngineDied("exit code 139"))
+    with pytest.raises(MailrenderError) as caught:
+        crashed.after_death(EngineDied("exit code 139"))
+    assert caught.value.code == "UNKNOWN" and "exit code 139" in caught.value.message
 
 
 def test_no_reader_thread_outlives_its_process(runner: EngineRunner) -> None:

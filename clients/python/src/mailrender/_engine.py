@@ -46,6 +46,8 @@ class _Attempt:
         self.restarted = False
 
     def after_death(self, died: EngineDied) -> None:
+        if self.restarted and died.hung:
+            raise _no_answer_error()  # the new process hung too: this render waited as long as the one that timed out
         if self.restarted:
             raise MailrenderError(
                 "UNKNOWN",
@@ -79,7 +81,11 @@ class _Attempt:
 
 
 def _timed_out(process: EngineProcess) -> MailrenderError:
-    process.kill()  # fails every other render waiting on it (each is retried on a new process)
+    process.kill(hung=True)  # fails every other render waiting on it (each is retried on a new process)
+    return _no_answer_error()
+
+
+def _no_answer_error() -> MailrenderError:
     return MailrenderError(
         "TIMEOUT",
         f"The mailrender engine gave no answer within {ENGINE_RESPONSE_TIMEOUT:g} s; it was stopped and will be restarted on the next render",
