@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Throughput of GET /v1/sdk/template/{id} with auth vs a bare Fastify route (autocannon, loopback).
 # BENCH_DURATION_S (default 5) and BENCH_CONNECTIONS (default 50) tune the run.
+# `storm`: /healthz and the template fetch probed during a storm of heavy renders (server/bench/storm.ts;
+# STORM_KIND=rows|cpu|data, STORM_CONCURRENCY, STORM_DURATION_S).
 set -euo pipefail
 cd "$(dirname "$0")/../server"
+if [ "${1:-}" = storm ]; then exec node --import tsx bench/storm.ts; fi
 exec node --import tsx bench/bench.ts

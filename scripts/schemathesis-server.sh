@@ -41,7 +41,12 @@ render_key="$(curl -sf -X POST "http://127.0.0.1:$port/api/v1/keys" -H "Authoriz
 template_id="$(python3 -c 'import json, sys; t = json.load(open(sys.argv[1]))["template"]; t.pop("template_id"); print(json.dumps(t))' fixtures/render/realistic-receipt/case.json |
   curl -sf -X POST "http://127.0.0.1:$port/api/v1/templates" -H "Authorization: Bearer $admin_key" -H "Content-Type: application/json" --data-binary @- |
   python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])')"
-export SCHEMATHESIS_ADMIN_KEY="$admin_key" SCHEMATHESIS_RENDER_KEY="$render_key" SCHEMATHESIS_TEMPLATE_ID="$template_id"
+# The key the key-changing operations act on: the admin key's id is readable (list, /api/v1/me), and
+# rotating or revoking it would leave every later request a 401.
+spare_key_id="$(curl -sf -X POST "http://127.0.0.1:$port/api/v1/keys" -H "Authorization: Bearer $admin_key" \
+  -H "Content-Type: application/json" -d '{"name":"schemathesis-spare","role":"viewer"}' |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])')"
+export SCHEMATHESIS_ADMIN_KEY="$admin_key" SCHEMATHESIS_RENDER_KEY="$render_key" SCHEMATHESIS_TEMPLATE_ID="$template_id" SCHEMATHESIS_SPARE_KEY_ID="$spare_key_id"
 
 cd server
 "$venv/bin/st" --config-file schemathesis.toml run "http://127.0.0.1:$port/openapi.json" \

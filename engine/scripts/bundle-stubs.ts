@@ -3,11 +3,13 @@ import { pathToFileURL } from "node:url";
 import type { BuildOptions, Plugin } from "esbuild";
 
 /**
- * Modules replaced by an empty module in the bundle. Each is reachable only through a code path the
- * engine never takes, and each costs start-up: a launched binary deserialises every object its
- * modules built at load (the startup snapshot), so a module in the bundle costs even if never run.
- * - domutils, dom-serializer, domhandler (and entities' encoding tables): htmlparser2 re-exports
- *   them for its DOM helpers; the engine's minifier uses only its streaming Parser.
+ * Modules replaced by a stub in the bundle. Each is reachable only through a code path the engine
+ * never takes, and each costs start-up: a launched binary loads every module in its bundle (the Node
+ * build deserialises what they built at load, the QuickJS build evaluates them), so a module in the
+ * bundle costs even if never run.
+ * - domutils, dom-serializer, domhandler (and, through them, entities' encoding tables):
+ *   htmlparser2 re-exports them for its DOM helpers; the engine uses only its streaming Parser
+ *   (content HTML and its plain text, src/markup/).
  * A stubbed module is a function that throws if called, so a path that does reach one fails loudly
  * (RENDER_ERROR) instead of rendering something else. The binary tests compare the binary's output
  * with the library's, byte for byte. Shared by the Node build (build-binary.ts) and the QuickJS

@@ -1,13 +1,15 @@
 /**
  * Checks engine/dist/release as a user's download would be checked: every binary is listed in
  * SHA256SUMS with its hash, and each one's header says the platform its folder names (ELF / Mach-O
- * / PE and the CPU). Binaries that can run here are run by scripts/test-engine-release.sh.
+ * / PE and the CPU), and the host's binary keeps its cold-start budget. Binaries that can run here
+ * are run by scripts/test-engine-release.sh.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { exeName, RELEASE_PLATFORMS } from "./build-quickjs.js";
 import { readSha256sums, sha256 } from "./built-binary.js";
+import { measureColdStart } from "./cold-start-budget.js";
 import { readExecutableFormat } from "./executable-format.js";
 
 const RELEASE = join(resolve(dirname(fileURLToPath(import.meta.url)), "../.."), "engine", "dist", "release");
@@ -40,5 +42,12 @@ check(
   "copy engine/dist/release/THIRD_PARTY_NOTICES to the repository root, then run node scripts/sync-versions.mjs",
 );
 check("SHA256SUMS lists only these binaries", sums.size === RELEASE_PLATFORMS.length, `${sums.size} entries`);
+// The host's binary within its cold-start budget (instructions under valgrind; cold-start-budget.ts).
+const host = join(RELEASE, `${process.platform}-${process.arch}`, exeName(`${process.platform}-${process.arch}`));
+if (existsSync(host)) {
+  for (const { target, instructions, budget } of measureColdStart(host)) {
+    check(`a cold ${target} render of the small email within ${budget / 1e6} M instructions`, instructions <= budget, `${(instructions / 1e6).toFixed(1)} M`);
+  }
+}
 process.stdout.write(`release check: ${passed} passed, ${failed} failed\n`);
 process.exit(failed === 0 ? 0 : 1);

@@ -6,11 +6,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createLibraryEngine } from "../src/executable/library-engine.js";
 import { runMain } from "../src/executable/main.js";
 import { warmupTemplate } from "../src/executable/warmup.js";
+import { createEngine, nodeFiles, textSink } from "./support/engine-port.js";
 
 const WARMUP = warmupTemplate();
 /**
@@ -62,18 +61,12 @@ beforeAll(() => {
 async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = "";
   let stderr = "";
-  const sink = (append: (s: string) => void) =>
-    new Writable({
-      write(chunk: Buffer, _enc, done) {
-        append(chunk.toString());
-        done();
-      },
-    });
   const code = await runMain(argv, {
-    createEngine: createLibraryEngine,
+    createEngine,
     stdin: (async function* () {})(),
-    stdout: sink((s) => (stdout += s)),
-    stderr: sink((s) => (stderr += s)),
+    stdout: textSink((s) => (stdout += s)),
+    stderr: textSink((s) => (stderr += s)),
+    files: nodeFiles,
   });
   return { code, stdout, stderr };
 }

@@ -1,12 +1,14 @@
 /**
  * engine/src's folders are layers (engine/scripts/check-layers.ts, run by `make lint`): the real tree
  * passes, and a back-import, an import between peers, an import cycle or a file outside every layer
- * each fail the check by name.
+ * each fail the check by name. And the engine's code uses no Node global or module except in Node's
+ * host and the Node executable's entry: the QuickJS runtime passes a host of its own.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import ts from "typescript";
 import { afterEach, describe, expect, it } from "vitest";
 import { checkLayers } from "../scripts/check-layers.js";
 
@@ -59,5 +61,49 @@ describe("engine/src layers", () => {
       });
       expect(checkLayers(src).violations).toEqual(["import cycle among targets/a.ts, targets/b.ts"]);
     });
+  });
+});
+
+/** Node's globals and modules a file uses: identifiers `process`, `Buffer`, `NodeJS`, `require`, and `node:` imports. */
+function nodeUses(path: string): string[] {
+  const source = ts.createSourceFile(path, readFileSync(path, "utf8"), ts.ScriptTarget.Latest, true);
+  const uses: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isIdentifier(node) && ["process", "Buffer", "NodeJS", "require"].includes(node.text)) uses.push(node.text);
+    if (ts.isStringLiteral(node) && node.text.startsWith("node:") && (ts.isImportDeclaration(node.parent) || ts.isExportDeclaration(node.parent)))
+      uses.push(node.text);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return uses;
+}
+
+const sourceFiles = (dir: string): string[] =>
+  readdirSync(dir).flatMap((entry) =>
+    statSync(join(dir, entry)).isDirectory() ? sourceFiles(join(dir, entry)) : entry.endsWith(".ts") ? [join(dir, entry)] : [],
+  );
+
+describe("Node in engine/src", () => {
+  const ALLOWED = new Set(["engine/node-host.ts", "cli.ts"]);
+
+  it("is used by Node's host and the Node executable's entry only", () => {
+    const used = sourceFiles(SRC)
+      .map(
+        (path) =>
+          [
+            path
+              .slice(SRC.length + 1)
+              .split("\\")
+              .join("/"),
+            nodeUses(path),
+          ] as const,
+      )
+      .filter(([file, uses]) => uses.length > 0 && !ALLOWED.has(file));
+    expect(used).toEqual([]);
+  });
+
+  it("is found where it is used", () => {
+    expect(nodeUses(join(SRC, "cli.ts"))).toEqual(expect.arrayContaining(["node:fs", "process"]));
+    expect(nodeUses(join(SRC, "engine", "node-host.ts"))).toEqual(expect.arrayContaining(["process", "Buffer"]));
   });
 });

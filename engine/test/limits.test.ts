@@ -1,10 +1,10 @@
 /** Size limits: the node count before parsing, the output size after rendering, in the library and the protocol. */
 import { describe, expect, it } from "vitest";
 import { createHandler } from "../src/executable/handler.js";
-import { libraryEngine } from "../src/executable/library-engine.js";
 import { TemplateStore } from "../src/executable/template-store.js";
 import { DEFAULT_LIMITS, prepareTemplate, RenderError, type RenderLimits, render, validateTemplate } from "../src/index.js";
 import type { ErrorResponse, OkResponse } from "../src/protocol/response-schema.js";
+import { libraryEngine } from "./support/engine-port.js";
 
 const doc = (rows: unknown[]) => ({ template_id: "limits", template_name: "Limits", schema_version: "1.0", canvas: {}, rows });
 const paragraph = (text: string) => ({ type: "component", componentType: "paragraph", props: { content: `<p>${text}</p>` } });

@@ -7,10 +7,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createHandler } from "../src/executable/handler.js";
-import { libraryEngine } from "../src/executable/library-engine.js";
 import { TemplateStore } from "../src/executable/template-store.js";
 import { RENDER_TARGETS, render } from "../src/index.js";
 import type { OkResponse } from "../src/protocol/response-schema.js";
+import { libraryEngine } from "./support/engine-port.js";
 import { LONE_SURROGATE, malformed, POSITIONS, positionTemplate } from "./support/malformed-values.js";
 
 describe("a lone surrogate in a merge-tag value never fails a render", () => {

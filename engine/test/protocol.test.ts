@@ -13,12 +13,12 @@ import { listCases } from "../scripts/fixture-cases.js";
 import { RenderError } from "../src/base/diagnostics.js";
 import type { EnginePort } from "../src/executable/engine-port.js";
 import { createHandler, type Handled } from "../src/executable/handler.js";
-import { libraryEngine } from "../src/executable/library-engine.js";
 import { LineSplitter } from "../src/executable/line-splitter.js";
 import { runOneShot, runServe } from "../src/executable/loops.js";
 import { Output } from "../src/executable/output.js";
 import { TemplateStore } from "../src/executable/template-store.js";
 import { warmupTemplate } from "../src/executable/warmup.js";
+import { libraryEngine } from "./support/engine-port.js";
 
 const WARMUP = warmupTemplate();
 
@@ -389,7 +389,7 @@ describe("line framing", () => {
       ...splitter.push(Buffer.from(":3}")),
       ...splitter.end(),
     ];
-    expect(frames.map((f) => (f.kind === "line" ? f.bytes.toString() : f.kind))).toEqual(['{"a":1}', '{"b":2}', '{"c":3}']);
+    expect(frames.map((f) => (f.kind === "line" ? new TextDecoder().decode(f.bytes) : f.kind))).toEqual(['{"a":1}', '{"b":2}', '{"c":3}']);
   });
 
   it("drops an oversized line without buffering it and goes on with the next", () => {

@@ -15,14 +15,16 @@ import { readdirSync, readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 
 let built = 0;
-let pipeline: typeof import("../src/engine/pipeline.js");
+let engine: typeof import("../src/engine/engine.js");
+let host: typeof import("../src/engine/node-host.js");
 let registry: typeof import("../src/blocks/registry.js");
 
 beforeAll(async () => {
   const zodGlobal = globalThis as { __zod_globalConfig?: Record<string, unknown> };
   zodGlobal.__zod_globalConfig ??= {};
   zodGlobal.__zod_globalConfig["postProcessor"] = () => void built++;
-  pipeline = await import("../src/engine/pipeline.js");
+  engine = await import("../src/engine/engine.js");
+  host = await import("../src/engine/node-host.js");
   registry = await import("../src/blocks/registry.js");
 });
 
@@ -38,7 +40,7 @@ const paragraphOnly = {
 
 describe("block props schemas", () => {
   it("are built when first used, once: a render builds only its blocks' schemas", async () => {
-    const { output } = await pipeline.render(paragraphOnly, { target: "html" });
+    const { output } = await engine.createEngine({ host: host.NODE_HOST }).render(paragraphOnly, { target: "html" });
     expect(output).toContain("Hi");
 
     const before = built;

@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { TEMPLATE_SCHEMA_PATH, templateJsonSchemaText } from "../scripts/template-schema.js";
+import { TEMPLATE_DOCS_PATH, TEMPLATE_SCHEMA_PATH, templateDocsText, templateJsonSchemaText } from "../scripts/template-schema.js";
 import { parseTemplate } from "../src/document/parse.js";
 import { ENGINE_VERSION, inspectTemplate, prepareTemplate, render, validateTemplate } from "../src/index.js";
 import { CSS_COLOR_NAMES } from "../src/schema/color-names.js";
-import { CssColorPattern } from "../src/schema/common.js";
+import { CSS_COLOR_PATTERN } from "../src/schema/common.js";
 
 const doc = (rows: unknown[], extra: Record<string, unknown> = {}) => ({
   template_id: "t",
@@ -249,6 +249,9 @@ describe("published contracts", () => {
   it("spec/template/v1/template.schema.json is generated from the zod schema (run make spec)", () => {
     expect(readFileSync(TEMPLATE_SCHEMA_PATH, "utf8")).toBe(templateJsonSchemaText());
   });
+  it("spec/template.md's per-block props tables are generated from the block registry (run make spec)", () => {
+    expect(readFileSync(TEMPLATE_DOCS_PATH, "utf8")).toBe(templateDocsText());
+  });
   it("ENGINE_VERSION matches package.json", () => {
     const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
     expect(ENGINE_VERSION).toBe(pkg.version);
@@ -257,7 +260,7 @@ describe("published contracts", () => {
 
 describe("the colour pattern", () => {
   it("tests exactly what its expression (the spec's pattern) matches", () => {
-    const pattern = new CssColorPattern();
+    const pattern = CSS_COLOR_PATTERN;
     const expression = new RegExp(pattern.source, pattern.flags);
     const names = CSS_COLOR_NAMES.flatMap((name) => [name, name.toUpperCase(), name[0]!.toUpperCase() + name.slice(1), ` ${name}`, `${name}x`]);
     const special = [

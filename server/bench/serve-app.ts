@@ -28,4 +28,6 @@ const server = await startServer(
 handleSignals(server, () => {});
 const { state } = await seedDemo(server.store, dir);
 const template = await server.store.getTemplate(state.template_id);
-process.stdout.write(`${JSON.stringify({ url: server.url, key: state.render_key, templateId: state.template_id, body: template?.body })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ url: server.url, key: state.render_key, adminKey: state.admin_key, templateId: state.template_id, body: template?.body })}\n`,
+);

@@ -1,7 +1,8 @@
 /**
  * The studio as a user drives it, in Debian's chromium through puppeteer-core: sign in with the
  * admin key, upload a fixture's template from a file, edit its sample data and see the desktop and
- * phone previews change, see the validation issues of a broken template. Screenshots go to
+ * phone previews change, see the validation issues of a broken template, and that another site cannot
+ * frame it; a viewer key opens a shared link read-only, an SDK key is turned away. Screenshots go to
  * server/browser/screenshots/ (git-ignored) for review. Any console error of the page fails the test.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -79,17 +80,18 @@ afterAll(async () => {
 describe("studio in chromium", () => {
   it("signs in with the admin key, by keyboard", async () => {
     await page.goto(`${server.url}/studio`, { waitUntil: "networkidle0" });
-    await page.waitForSelector("#admin-key");
+    await page.waitForSelector('[data-testid="api-key"]');
     await page.keyboard.press("Tab");
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe("admin-key");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("api-key");
     await page.keyboard.type(`sk_live_${"0".repeat(64)}`);
     await page.keyboard.press("Enter");
     await page.waitForFunction(() => document.querySelector('[role="alert"]')?.textContent?.includes("not recognised"));
-    await page.click("#admin-key", { count: 3 });
+    await page.click("#api-key", { count: 3 });
     await page.keyboard.type(server.adminKey);
     await page.keyboard.press("Enter");
     await page.waitForSelector("#list-title");
-    expect(await page.evaluate(() => sessionStorage.getItem("mailrender.adminKey"))).toBe(server.adminKey);
+    expect(await page.evaluate(() => sessionStorage.getItem("mailrender.apiKey"))).toBe(server.adminKey);
+    expect(await page.$eval('[data-testid="signed-in-as"]', (e) => e.textContent)).toBe("bootstrap-admin · admin");
     await shot("01-signed-in");
   });
 
@@ -158,8 +160,60 @@ describe("studio in chromium", () => {
     await shot("04-validation-issue");
   });
 
+  it("refuses to be framed by another site, while its own previews render", async () => {
+    // The previews are srcdoc frames of the studio itself: the anti-framing policy leaves them alone.
+    const preview = await (await page.$('iframe[data-testid="desktop-frame"]'))!.contentFrame();
+    expect(await preview.evaluate(() => document.body.textContent)).toContain("Zelda");
+    const attacker = await browser.newPage();
+    try {
+      await attacker.setContent(`<iframe id="victim" src="${server.url}/studio" width="800" height="600"></iframe>`, { waitUntil: "load" });
+      const framed = attacker.frames().find((f) => f !== attacker.mainFrame());
+      // Chromium replaces a refused frame with its error page: the studio's document never loads.
+      expect(framed?.url()).not.toBe(`${server.url}/studio`);
+    } finally {
+      await attacker.close();
+    }
+  });
+
+  it("a viewer key signs in and opens a shared preview link, with nothing to change offered; an SDK key is turned away", async () => {
+    const templatePath = await page.evaluate(() => location.pathname);
+    const createKey = async (body: Record<string, unknown>) =>
+      (
+        (await (
+          await fetch(`${server.url}/api/v1/keys`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${server.adminKey}`, "content-type": "application/json" },
+            body: JSON.stringify(body),
+          })
+        ).json()) as { key: string }
+      ).key;
+    const viewer = await createKey({ name: "copy-checker", role: "viewer" });
+    const sdk = await createKey({ name: "backend", targets: ["html"] });
+    await page.click("button::-p-text(Sign out)");
+    await page.goto(`${server.url}${templatePath}`, { waitUntil: "networkidle0" });
+    await page.type("#api-key", sdk);
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => document.querySelector('[role="alert"]')?.textContent?.includes("for the SDK only"));
+    await page.click("#api-key", { count: 3 });
+    await page.keyboard.type(viewer);
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => (document.querySelector('iframe[data-testid="desktop-frame"]') as HTMLIFrameElement | null)?.srcdoc.includes("Zelda"));
+    expect(await page.$eval('[data-testid="signed-in-as"]', (e) => e.textContent)).toBe("copy-checker · viewer (read only)");
+    const offered = await page.$$eval("button", (buttons) => buttons.map((b) => b.textContent?.trim()));
+    for (const action of ["Replace…", "Delete", "Save sample data", "Create template"]) expect(offered).not.toContain(action);
+    expect(await page.$("#create-title")).toBeNull();
+    // Previews still follow the sample data as the viewer edits it (without saving).
+    await page.focus("#sample-data");
+    await page.keyboard.down("Control");
+    await page.keyboard.press("KeyA");
+    await page.keyboard.up("Control");
+    await page.keyboard.type(JSON.stringify({ merge_tags: { text: { first_name: "Vera" } } }));
+    await page.waitForFunction(() => (document.querySelector('iframe[data-testid="phone-frame"]') as HTMLIFrameElement | null)?.srcdoc.includes("Vera"));
+    await shot("05-viewer");
+  });
+
   it("logged no console errors, and no failed API call but the two provoked", () => {
     expect(consoleErrors).toEqual([]);
-    expect(failedApiCalls).toEqual(["401 /api/v1/templates?limit=1", "422 /api/v1/templates"]);
+    expect(failedApiCalls).toEqual(["401 /api/v1/me", "422 /api/v1/templates"]);
   });
 });

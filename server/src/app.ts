@@ -3,7 +3,7 @@ import fastifySwaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyInstance } from "fastify";
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler } from "fastify-type-provider-zod";
 import { ZodType } from "zod";
-import { type AuthLevel, authHook, routeAuth } from "./auth/authenticate.js";
+import { type AuthLevel, accessNote, authHook, routeAuth } from "./auth/authenticate.js";
 import { RateLimiter } from "./auth/rate-limit.js";
 import { CachedLookups } from "./cache/lookups.js";
 import type { ServerConfig } from "./config.js";
@@ -13,7 +13,9 @@ import { registerErrorHandler, sendError } from "./http/error-handler.js";
 import { registerJsonBodyParser } from "./http/json-body.js";
 import { registerNotFound } from "./http/not-found.js";
 import { REDACTED, redactHeaders, redactUrl } from "./http/redact.js";
+import { forbidFraming } from "./http/security-headers.js";
 import { zodValidatorCompiler } from "./http/validation.js";
+import { logDestination } from "./logging.js";
 import { completeDocument } from "./openapi-document.js";
 import { RenderPool } from "./render/pool.js";
 import type { RouteContext } from "./routes/context.js";
@@ -49,9 +51,10 @@ export interface App {
 
 function loggerOptions(config: ServerConfig, logger: AppOptions["logger"]) {
   if (logger === false) return false;
+  const destination = logger ?? logDestination(config);
   return {
     level: config.logLevel,
-    ...(logger === undefined ? {} : { stream: logger }),
+    ...(destination === undefined ? {} : { stream: destination }),
     // Secrets never reach the logs: the request serializer removes credentials by name and by shape,
     // and the redact paths catch an Authorization header carried by any other logged object.
     redact: { paths: ["headers.authorization", "*.headers.authorization", "*.headers.cookie"], censor: REDACTED },
@@ -68,6 +71,8 @@ export async function buildApp({ config, store, logger }: AppOptions): Promise<A
   const app = Fastify({
     logger: loggerOptions(config, logger),
     bodyLimit: config.bodyLimitBytes,
+    // Behind a reverse proxy: request.ip (logs) is the client's address from X-Forwarded-For.
+    ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),
     // A slow sender is cut off (408) instead of holding a connection for minutes; Node checks every second.
     requestTimeout: config.requestTimeoutMs,
     http: { connectionsCheckingInterval: 1_000, headersTimeout: Math.min(10_000, config.requestTimeoutMs) },
@@ -85,7 +90,12 @@ export async function buildApp({ config, store, logger }: AppOptions): Promise<A
     config,
     store,
     lookups: new CachedLookups(store, config.cacheTtlMs),
-    renderPool: new RenderPool({ size: config.render.workers, timeoutMs: config.render.timeoutMs, maxQueue: 64 * config.render.workers, maxHeapMb: 1_024 }),
+    renderPool: new RenderPool({
+      size: config.render.workers,
+      timeoutMs: config.render.timeoutMs,
+      maxWaiting: 8 * config.render.workers,
+      maxHeapMb: 1_024,
+    }),
     lifecycle: { closing: false },
   };
 
@@ -102,6 +112,7 @@ export async function buildApp({ config, store, logger }: AppOptions): Promise<A
   const routes = () => registered.flatMap((r) => [r.method].flat().map((method) => ({ method, url: r.url, auth: routeAuth(r.config) })));
   app.addHook("onSend", async (_request, reply, payload) => {
     if (context.lifecycle.closing) reply.header("connection", "close");
+    forbidFraming(reply);
     return payload;
   });
   app.addHook("onRequest", authHook(context.lookups, new RateLimiter(config.rateLimit)));
@@ -116,14 +127,22 @@ export async function buildApp({ config, store, logger }: AppOptions): Promise<A
         description:
           "Email-template rendering service: API keys, templates and the SDK endpoints. Every endpoint except the " +
           "health probes and the documentation needs `Authorization: Bearer <API_KEY>`. Errors are " +
-          "`{code, message, detail, issues?}`; see spec/errors.md.",
+          "`{code, message, detail, issues?}`; see spec/errors.md.\n\n" +
+          "A key's role decides what it may call (each operation says which): `render` keys (the SDK's, scoped by their " +
+          "targets) call the SDK endpoints only; `viewer` keys also read and preview templates (`templates:read`); `editor` " +
+          "keys also create, change and delete templates and their sample data (`templates:write`); `admin` keys also manage " +
+          "keys (`keys:manage`). The SDK endpoints and `GET /api/v1/me` take any key. A key whose role lacks the permission " +
+          "gets 403 `FORBIDDEN`.",
       },
       servers: [{ url: "http://localhost:8787", description: "Local development (make run)" }],
       tags: [
         { name: "sdk", description: "Endpoints the client libraries call" },
-        { name: "keys", description: "API key management (admin key)" },
-        { name: "templates", description: "Template management (admin key)" },
-        { name: "studio", description: "What the studio page (/studio) uses besides template management (admin key)" },
+        { name: "keys", description: "The calling key (any key), and API key management (admin key)" },
+        { name: "templates", description: "Template management: read with a viewer key, write with an editor key (admin keys do both)" },
+        {
+          name: "studio",
+          description: "What the studio page (/studio) uses besides template management: previews (viewer key), sample data (editor key to save)",
+        },
         { name: "health", description: "Probes (no authentication)" },
       ],
       components: { securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "`sk_live_` + 64 hex characters" } } },
@@ -131,7 +150,12 @@ export async function buildApp({ config, store, logger }: AppOptions): Promise<A
     transform(input) {
       const body = (input.schema as { body?: unknown; operationId?: string } | undefined)?.body;
       if (body instanceof ZodType && body.safeParse(undefined).success) optionalBodies.add(input.schema.operationId as string);
-      return jsonSchemaTransform(input);
+      const transformed = jsonSchemaTransform(input);
+      // Who may call it, from the route's own auth level: the document cannot disagree with the hook.
+      const access = accessNote(routeAuth(input.route.config));
+      if (access === undefined || transformed.schema === undefined) return transformed;
+      const description = (transformed.schema as { description?: string }).description;
+      return { ...transformed, schema: { ...transformed.schema, description: description === undefined ? access : `${description}\n\n${access}` } };
     },
     transformObject(input) {
       const document = jsonSchemaTransformObject(input) as {
@@ -156,6 +180,9 @@ export async function buildApp({ config, store, logger }: AppOptions): Promise<A
   app.get("/openapi.json", { schema: { hide: true }, config: { auth: "public" } }, async (_request, reply) =>
     reply.type("application/json; charset=utf-8").send(JSON.stringify(app.swagger())),
   );
+
+  // A browser opening the server's address lands in the studio.
+  app.get("/", { schema: { hide: true }, config: { auth: "public" } }, (_request, reply) => reply.redirect("/studio"));
 
   await app.register(healthRoutes, context);
   await app.register(sdkTemplateRoutes, context);

@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { KEY_ID_PATTERN } from "./auth/keys.js";
 import { ERROR_CODES } from "./errors.js";
+import { KEY_ROLES } from "./roles.js";
 import { KEY_TARGETS, RENDER_TARGETS } from "./targets.js";
 
 /** Shared request/response shapes; each also becomes a named schema in the OpenAPI document. */
@@ -39,14 +40,28 @@ export const FindingSchema = z
   .meta({ id: "Finding" });
 export const KeyTargetSchema = z.enum(KEY_TARGETS).describe("A render target, or `all` for every target").meta({ id: "KeyTarget" });
 
+export const KeyRoleSchema = z
+  .enum(KEY_ROLES)
+  .describe("`render`: SDK endpoints only. `viewer`: also reads and previews templates. `editor`: also writes templates. `admin`: also manages keys")
+  .meta({ id: "KeyRole" });
+
 export const TemplateIdParams = z.strictObject({ id: z.uuid({ version: "v4" }).describe("Template id (UUID v4)") });
 export const KeyIdParams = z.strictObject({
   id: z.string().regex(KEY_ID_PATTERN).describe("Key id, `key_` followed by a ULID"),
 });
 
+/**
+ * Query values arrive as text. Only decimal digits (optionally signed) are read as a number: an empty
+ * value (`?offset=`), `1e3`, `0x10` or ` 5` stay text and are refused with `int_parsing`, where
+ * `Number()` (zod's coercion) would read 0, 1000, 16 and 5.
+ */
+function queryInteger(schema: z.ZodNumber, fallback: number, description: string) {
+  return z.preprocess((value) => (typeof value === "string" && /^-?\d+$/.test(value) ? Number(value) : value), schema.default(fallback)).describe(description);
+}
+
 export const PageQuery = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(500).default(100),
-  offset: z.coerce.number().int().min(0).default(0),
+  limit: queryInteger(z.number().int().min(1).max(500), 100, "Page size; decimal digits (an empty value is refused, 422 `int_parsing`)"),
+  offset: queryInteger(z.number().int().min(0), 0, "How many to skip; decimal digits (an empty value is refused, 422 `int_parsing`)"),
 });
 
 export const TemplateJsonSchema = z
@@ -63,7 +78,7 @@ export const KeySchema = z
     targets: z.array(KeyTargetSchema),
     created_at: iso,
     prefix: z.string().describe("First 12 characters of the secret, for recognising it"),
-    role: z.enum(["render", "admin"]),
+    role: KeyRoleSchema,
     expires_at: iso.nullable(),
     revoked_at: iso.nullable(),
     status: z.enum(["active", "revoked", "expired"]),
@@ -75,6 +90,7 @@ export const CreatedKeySchema = z
     id: z.string(),
     name: z.string(),
     key: z.string().describe("The secret; shown only in this response"),
+    role: KeyRoleSchema,
     targets: z.array(KeyTargetSchema),
     created_at: iso,
     prefix: z.string(),

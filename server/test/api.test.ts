@@ -404,6 +404,26 @@ describe.each(BACKENDS)("HTTP API on %s", (backend) => {
       expect(res.json.issues.map((i: { type: string }) => i.type)).toEqual(["int_parsing", "greater_than_equal"]);
     });
 
+    it("paging values are decimal digits: an empty value, 1e2, 0x10 or a padded number is not one (422, as the schema's integer says)", async () => {
+      for (const path of ["/api/v1/keys", "/api/v1/templates"]) {
+        for (const [query, name] of [
+          ["offset=", "offset"],
+          ["limit=", "limit"],
+          ["limit=1e2", "limit"],
+          ["offset=0x10", "offset"],
+          ["limit=%205", "limit"],
+          ["offset=1.0", "offset"],
+        ]) {
+          const res = await req("GET", `${path}?${query}`, { key: admin });
+          expectError(res, 422, "RENDER_ERROR");
+          expect(res.json.issues, `${path}?${query}`).toEqual([
+            { loc: ["query", name], msg: "Input should be a valid integer, unable to parse string as an integer", type: "int_parsing" },
+          ]);
+        }
+        expect((await req("GET", `${path}?limit=2&offset=0`, { key: admin })).status).toBe(200);
+      }
+    });
+
     it("rotate without grace: the old secret stops at once, the new one works, same id/name/targets", async () => {
       const created = (await createKey({ name: "rotating", targets: ["html"] })).json;
       const rotated = await req("POST", `/api/v1/keys/${created.id}/rotate`, { key: admin });

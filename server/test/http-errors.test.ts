@@ -1,6 +1,7 @@
 import net from "node:net";
 import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generateApiKey } from "../src/auth/keys.js";
 import { createTestDatabase, type TestDatabase } from "./helpers/databases.js";
 import { call, startTestServer, type TestServer } from "./helpers/server.js";
 
@@ -77,8 +78,26 @@ describe("every error has the documented body, even from the HTTP parser", () =>
     expect(res.headers["connection"]).toBe("close");
   });
 
-  it("an unknown method: 501 NOT_IMPLEMENTED", async () => {
+  it("an unknown method in a well-formed request line: 501 NOT_IMPLEMENTED", async () => {
     expectErrorShape(await rawRequest(port, ["FROBNICATE /healthz HTTP/1.1\r\nHost: x\r\n\r\n"]), 501, "NOT_IMPLEMENTED");
+    expectErrorShape(await rawRequest(port, ["get /healthz HTTP/1.1\r\nHost: x\r\n\r\n"]), 501, "NOT_IMPLEMENTED"); // methods are case-sensitive
+  });
+
+  it("a garbage request line (which Node's parser calls an invalid method): 400 BAD_REQUEST, not 501", async () => {
+    const garbage = [
+      "garbage\r\n\r\n",
+      "hello world\r\n\r\n",
+      "GET\r\n\r\n",
+      " GET /healthz HTTP/1.1\r\n\r\n",
+      "G@T /healthz HTTP/1.1\r\n\r\n",
+      "\x16\x03\x01\x02\x00\x01\x00\x01",
+    ];
+    for (const line of garbage) {
+      const res = await rawRequest(port, [line]);
+      expectErrorShape(res, 400, "BAD_REQUEST");
+      expect(res.body.message, JSON.stringify(line)).toBe("Malformed HTTP request line");
+      expect(res.headers["connection"]).toBe("close");
+    }
   });
 
   it("Content-Length together with Transfer-Encoding: 400 BAD_REQUEST", async () => {
@@ -159,5 +178,44 @@ describe("every error has the documented body, even from the HTTP parser", () =>
     expect(all).not.toContain(hex);
     expect(all).not.toContain(hex.slice(0, 24));
     expect(all).not.toContain(Buffer.from(`u:${secret}`).toString("base64").slice(0, 24));
+  });
+
+  it("unnamed query values shaped like a key or its secret are redacted, percent-encoded too", async () => {
+    const secret = generateApiKey();
+    const hex = secret.slice(8);
+    const encoded = [...hex].map((c) => `%${c.charCodeAt(0).toString(16)}`).join("");
+    const uuid = "3f1c2a4e-8b7d-4c6e-9f0a-1b2c3d4e5f60";
+    const paths = [
+      `/healthz?${hex}`,
+      `/healthz?probe=unnamed-secret&${hex.slice(0, 56)}`,
+      `/healthz?probe=unnamed-key&${secret}`,
+      `/healthz?probe=encoded&${encoded}`,
+      `/healthz?probe=named&colour=${encoded}`,
+      `/healthz?probe=as-name&${encoded}=1`,
+      `/healthz?probe=kept&${uuid}&limit=5&etag=v1-0123456789abcdef&sha1=${"ab12".repeat(10)}`,
+    ];
+    const before = logLines.length;
+    for (const path of paths)
+      expect((await call(server.url, "GET", path, { headers: { "x-trace": `00-${"0af7651916cd43dd8448eb211c80319c"}-01` } })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 100));
+    const logged = logLines
+      .slice(before)
+      .map((line) => JSON.parse(line) as { req?: { url: string; headers: Record<string, string> } })
+      .flatMap((entry) => (entry.req === undefined ? [] : [entry.req]));
+    const urls = logged.map((req) => req.url);
+    expect(urls).toEqual([
+      "/healthz?[REDACTED]",
+      "/healthz?probe=unnamed-secret&[REDACTED]",
+      "/healthz?probe=unnamed-key&[REDACTED]",
+      "/healthz?probe=encoded&[REDACTED]",
+      "/healthz?probe=named&colour=[REDACTED]",
+      "/healthz?probe=as-name&[REDACTED]",
+      `/healthz?probe=kept&${uuid}&limit=5&etag=v1-0123456789abcdef&sha1=${"ab12".repeat(10)}`,
+    ]);
+    // Hex the service and its callers use for other things is not taken for a secret.
+    expect(logged[0]?.headers["x-trace"]).toBe("00-0af7651916cd43dd8448eb211c80319c-01");
+    const all = logLines.slice(before).join("\n");
+    expect(all).not.toContain(hex.slice(0, 48));
+    expect(all).not.toContain(encoded.slice(0, 60));
   });
 });

@@ -80,6 +80,7 @@ describe("OpenAPI document, docs and logs", () => {
         "/api/v1/keys",
         "/api/v1/keys/{id}",
         "/api/v1/keys/{id}/rotate",
+        "/api/v1/me",
         "/api/v1/studio/starters",
         "/api/v1/templates",
         "/api/v1/templates/{id}",
@@ -98,6 +99,16 @@ describe("OpenAPI document, docs and logs", () => {
     expect(res.json.paths["/api/v1/keys/{id}/rotate"].post.requestBody.required).toBe(false);
     expect(res.json.paths["/api/v1/keys"].post.requestBody.required).toBe(true);
     expect(res.json.components.schemas.Error.required).toEqual(["code", "message", "detail"]);
+    // What JSON Schema cannot say is said in the description, with the issue type the server answers.
+    const expiresAt = res.json.components.schemas.CreateApiKey.properties.expires_at;
+    expect(expiresAt.format).toBe("date-time");
+    expect(expiresAt.description).toContain("`datetime_future`");
+    const past = await call(server.url, "POST", "/api/v1/keys", {
+      key: server.adminKey,
+      body: { name: "past", targets: ["html"], expires_at: "2001-01-01T00:00:00Z" },
+    });
+    expect(past.status).toBe(422);
+    expect(past.json.issues[0].type).toBe("datetime_future");
   });
 
   it("carries the engine's template JSON Schema unchanged (spec/template/v1/template.schema.json)", () => {

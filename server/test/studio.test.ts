@@ -1,4 +1,4 @@
-/** The studio: its page and assets (public), and every admin endpoint it uses, on both databases. */
+/** The studio: its page and assets (public), and every endpoint it uses, on both databases. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "./helpers/databases.js";
 import { call, startTestServer, type TestServer } from "./helpers/server.js";
@@ -77,7 +77,7 @@ describe.each(BACKENDS)("studio on %s", (backend) => {
     expect(read.json).toEqual({ saved: true, dynamic_data: data });
   });
 
-  it("sample data: 404 for an unknown template, 422 for data that is not dynamic data, 401/403 without an admin key", async () => {
+  it("sample data: 404 for an unknown template, 422 for data that is not dynamic data, 401 without a key, 403 for a render key", async () => {
     expect((await admin("GET", `/api/v1/templates/${MISSING_UUID}/sample`)).status).toBe(404);
     expect((await admin("PUT", `/api/v1/templates/${MISSING_UUID}/sample`, { dynamic_data: {} })).json.code).toBe("TEMPLATE_NOT_FOUND");
     const bad = await admin("PUT", `/api/v1/templates/${templateId}/sample`, { dynamic_data: { merge_tags: { text: { a: 1 } } } });
@@ -112,7 +112,7 @@ describe.each(BACKENDS)("studio on %s", (backend) => {
     expect(shown.json.visibility.find((d: { id: string }) => d.id === "p-pro").visible).toBe(true);
   });
 
-  it("preview: 404 for an unknown template, 422 for bad dynamic data, admin only", async () => {
+  it("preview: 404 for an unknown template, 422 for bad dynamic data, not for a render key", async () => {
     expect((await admin("POST", `/api/v1/templates/${MISSING_UUID}/preview`, {})).status).toBe(404);
     const bad = await admin("POST", `/api/v1/templates/${templateId}/preview`, { dynamic_data: { context: { a: null } } });
     expect(bad.status).toBe(422);

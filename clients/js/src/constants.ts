@@ -30,7 +30,7 @@ export const DEFAULT_TARGET: RenderTarget = "html";
 export const RENDER_TARGETS = ["html", "react-email", "mjml"] as const satisfies readonly RenderTarget[];
 
 /** The engine major this client is written against; another major is refused with a clear message. */
-export const ENGINE_MAJOR = 1;
+export const ENGINE_MAJOR = 2;
 
 /** Template fetch retries (connection errors, 429, 5xx only): 2 retries after the first attempt. */
 export const MAX_RETRIES = 2;

@@ -486,7 +486,7 @@ async def test_wrong_engine_version_is_refused(
     async with AsyncMailrenderClient(render_key, base_url=server.url, engine_path=fake) as client:
         with pytest.raises(MailrenderError) as caught:
             await client.render_html(template_id)
-    assert "protocol 2" in caught.value.message and "needs engine 1.x speaking protocol 1" in caught.value.message
+    assert "protocol 2" in caught.value.message and "needs engine 2.x speaking protocol 1" in caught.value.message
     assert "MAILRENDER_ENGINE_PATH" in caught.value.message
 
 

@@ -438,7 +438,7 @@ def test_wrong_engine_version_is_refused(server: Server, render_key: str, templa
     with MailrenderClient(render_key, base_url=server.url, engine_path=fake) as client:
         with pytest.raises(MailrenderError) as caught:
             client.render_html(template_id)
-    assert "protocol 2" in caught.value.message and "needs engine 1.x speaking protocol 1" in caught.value.message
+    assert "protocol 2" in caught.value.message and "needs engine 2.x speaking protocol 1" in caught.value.message
     assert "MAILRENDER_ENGINE_PATH" in caught.value.message
 
 

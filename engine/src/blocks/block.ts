@@ -8,6 +8,7 @@
  * folder and one registry line.
  */
 import type * as z from "zod/mini";
+import type { ContentHtml } from "../markup/content.js";
 import type { Emitter } from "../markup/emitter.js";
 import type { TextParagraph } from "../markup/html-to-text.js";
 import type { TagValues } from "../markup/tag-values.js";
@@ -18,6 +19,8 @@ export type Renderer = "mjml" | "html" | "jsx";
 
 export interface BlockRenderContext {
   readonly out: Emitter;
+  /** Reads content HTML (rich text): its sanitised nodes, as markup or as JSX. */
+  readonly content: ContentHtml;
   /** Content width available to the block, in px (the column's width less its padding). */
   readonly width: number;
   /** Responsive classes for this block (desktopHide/mobileHide/mobile overrides), or "". */

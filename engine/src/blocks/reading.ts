@@ -1,5 +1,5 @@
 /** Helpers the blocks' `reading` share (blocks/block.ts, `Reading`): typography, backgrounds and rich text as a reader meets them. */
-import { type ContentNode, parseContent } from "../markup/content.js";
+import { ContentHtml, type ContentNode } from "../markup/content.js";
 import { parseColor } from "../schema/color-values.js";
 import { activeGradient, type Surface } from "../schema/common.js";
 import type { Paint, Reading, TextLook } from "./block.js";
@@ -53,6 +53,7 @@ export function contentReading(html: string, path: readonly string[] = ["content
       walk(node.children);
     }
   };
-  if (html !== "") walk(parseContent(html));
+  // A reader of its own: the checks run outside any render, and need no cache.
+  if (html !== "") walk(new ContentHtml().nodes(html));
   return reading;
 }

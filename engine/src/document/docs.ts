@@ -40,7 +40,7 @@ function typeOf(field: Field, schema: ZodLike | undefined): string {
       return "content HTML, merge tags";
     case "url":
       return "URL, merge tags";
-    case "image":
+    case "imageUrl":
       return "image URL, merge tags";
     case "color":
       return "colour";
@@ -64,7 +64,7 @@ function typeOf(field: Field, schema: ZodLike | undefined): string {
       return "font list";
     case "css":
       return "CSS value";
-    case "list":
+    case "entries":
       return `list of ${field.fields.map((inner) => code(inner.prop)).join(", ")}`;
     case "visibility":
       return "visibility rules";
@@ -73,6 +73,7 @@ function typeOf(field: Field, schema: ZodLike | undefined): string {
 
 function defaultOf(field: FieldJson): string {
   const value = field.default;
+  if (field.kind === "visibility") return "none (always shown)";
   if (value === undefined) return "";
   if (field.kind === "gradient") return "off";
   if (field.kind === "spacing") {
@@ -90,7 +91,7 @@ function defaultOf(field: FieldJson): string {
 
 function meaningOf(field: Field, itemDefaults: readonly FieldJson[] | undefined): string {
   const parts = [field.hint === undefined ? field.label : `${field.label}: ${field.hint[0]!.toLowerCase()}${field.hint.slice(1)}`];
-  if (field.kind === "list" && itemDefaults !== undefined) {
+  if (field.kind === "entries" && itemDefaults !== undefined) {
     const items = itemDefaults.map(
       (inner) => `${code(inner.prop)} (${typeOf(inner, undefined)}${inner.default === undefined ? "" : `, default ${defaultOf(inner)}`})`,
     );

@@ -17,7 +17,7 @@ const BACKGROUND_REPEATS = ["no-repeat", "repeat", "repeat-x", "repeat-y"];
 function backgroundImage(prefix = ""): Field[] {
   const name = (prop: string) => (prefix === "" ? prop : `${prefix}${prop[0]!.toUpperCase()}${prop.slice(1)}`);
   return [
-    field.image(name("backgroundImage"), "Background image"),
+    field.imageUrl(name("backgroundImage"), "Background image"),
     field.css(name("backgroundSize"), "Image size", BACKGROUND_SIZES),
     field.css(name("backgroundPosition"), "Image position", BACKGROUND_POSITIONS),
     field.css(name("backgroundRepeat"), "Image repeat", BACKGROUND_REPEATS),
@@ -171,7 +171,7 @@ function editorDefault(field: Field, defaults: unknown): unknown {
 function withDefaults(fields: readonly Field[], schema: z.ZodMiniType, defaults: unknown): FieldJson[] {
   return fields.map((f) => {
     const value = editorDefault(f, defaults);
-    if (f.kind !== "list") return value === undefined ? f : { ...f, default: value };
+    if (f.kind !== "entries") return value === undefined ? f : { ...f, default: value };
     // An item's defaults: the schema's for an empty entry.
     const item = at(schema.parse({ [f.prop]: [{}] }), f.prop) as unknown[];
     return { ...f, default: value, fields: withDefaults(f.fields, schema, item[0]) };

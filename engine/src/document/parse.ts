@@ -9,7 +9,7 @@ import type { BlockDefinition } from "../blocks/block.js";
 import { BLOCKS, type BlockRegistry, blockOf } from "../blocks/registry.js";
 import { isUnsafeAuthorUrl } from "../data/escape.js";
 import { meaninglessRuleReason } from "../data/visibility.js";
-import { contentRemovals } from "../markup/content.js";
+import { ContentHtml } from "../markup/content.js";
 import { VISIBILITY_OPERATOR_ALIASES, type Visibility, type VisibilityRule } from "../schema/common.js";
 import { type Field, type FieldKind, fieldsOf } from "../schema/editor.js";
 import { toValidationIssues } from "./issues.js";
@@ -33,7 +33,7 @@ interface PropKinds {
   readonly content: readonly string[];
 }
 
-const URL_KINDS: ReadonlySet<FieldKind> = new Set(["url", "image"]);
+const URL_KINDS: ReadonlySet<FieldKind> = new Set(["url", "imageUrl"]);
 const propKindsByBlock = new WeakMap<BlockDefinition<unknown>, PropKinds>();
 
 function propKinds(block: BlockDefinition<unknown>): PropKinds {
@@ -43,7 +43,7 @@ function propKinds(block: BlockDefinition<unknown>): PropKinds {
     const urlsOf = (list: readonly Field[]) => list.filter((f) => URL_KINDS.has(f.kind)).map((f) => f.prop);
     kinds = {
       urls: urlsOf(fields),
-      lists: fields.flatMap((f) => (f.kind === "list" ? [{ prop: f.prop, urls: urlsOf(f.fields) }] : [])),
+      lists: fields.flatMap((f) => (f.kind === "entries" ? [{ prop: f.prop, urls: urlsOf(f.fields) }] : [])),
       content: fields.filter((f) => f.kind === "richText").map((f) => f.prop),
     };
     propKindsByBlock.set(block, kinds);
@@ -54,7 +54,10 @@ function propKinds(block: BlockDefinition<unknown>): PropKinds {
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
 class Reader {
-  constructor(private readonly registry: BlockRegistry) {}
+  constructor(
+    private readonly registry: BlockRegistry,
+    private readonly content: ContentHtml,
+  ) {}
 
   readonly issues: ValidationIssue[] = [];
   readonly warnings: RenderWarning[] = [];
@@ -262,7 +265,7 @@ class Reader {
 
   contentWarning(html: unknown, path: Path): void {
     if (typeof html !== "string" || html === "") return;
-    const removed = contentRemovals(html);
+    const removed = this.content.removals(html);
     if (removed.length === 0) return;
     this.warnings.push({
       code: "UNSAFE_CONTENT",
@@ -281,9 +284,12 @@ function idOf(raw: Json, path: Path): string {
   return typeof id === "string" || typeof id === "number" ? String(id) : path.join(".");
 }
 
-/** Reads a template with the blocks of `registry` (block types it does not hold are left out with a warning). */
-export function parseTemplate(json: unknown, registry: BlockRegistry = BLOCKS): ParseResult {
-  const reader = new Reader(registry);
+/**
+ * Reads a template with the blocks of `registry` (block types it does not hold are left out with a
+ * warning), checking content HTML with `content`.
+ */
+export function parseTemplate(json: unknown, registry: BlockRegistry = BLOCKS, content: ContentHtml = new ContentHtml()): ParseResult {
+  const reader = new Reader(registry, content);
   if (!isObject(json)) {
     reader.issue([], "Input should be a valid object", "model_type");
     return { template: undefined, issues: reader.issues, warnings: reader.warnings };

@@ -4,7 +4,7 @@
  * apart (engine/client-support.ts), as they need an optional package and take seconds.
  */
 import type { DynamicData, RenderTarget } from "../base/types.js";
-import { BLOCKS } from "../blocks/registry.js";
+import { BLOCKS, type BlockRegistry } from "../blocks/registry.js";
 import { finding } from "../document/checks/finding.js";
 import { type CheckCode, DOCUMENT_CODES, documentFindings, type Finding, sortFindings } from "../document/checks/index.js";
 import type { Template } from "../document/model.js";
@@ -12,7 +12,7 @@ import type { ParseResult } from "../document/parse.js";
 import { joinOutput, substitute } from "../markup/substitute.js";
 import { compileMjmlToHtml } from "../mjml-to-html/index.js";
 import { clientFindings } from "./client-support.js";
-import { compileTarget } from "./pipeline.js";
+import { compileTarget, type EngineCore } from "./pipeline.js";
 
 /** Gmail shows an email whose HTML is over 102 KB up to that point, with a "View entire message" link. */
 export const GMAIL_CLIP_BYTES = 102 * 1024;
@@ -36,11 +36,11 @@ const kb = (bytes: number) => `${Math.round(bytes / 102.4) / 10} KB`;
  * react-email, whose component React Email renders in the user's process, the html target's size,
  * which the rendered component stayed under for every fixture (54–96% of it).
  */
-function htmlBytes(template: Template, target: RenderTarget, data: DynamicData | undefined): number {
+function htmlBytes(core: EngineCore, template: Template, target: RenderTarget, data: DynamicData | undefined): number {
   const visible = template.conditions.map(() => true);
-  const compiled = compileTarget(template, target === "react-email" ? "html" : target, true, visible);
-  const output = joinOutput(compiled, substitute(compiled, data).values);
-  return Buffer.byteLength(target === "mjml" ? compileMjmlToHtml(output) : output, "utf8");
+  const compiled = compileTarget(core, template, target === "react-email" ? "html" : target, true, visible);
+  const output = joinOutput(compiled, substitute(compiled, data).values());
+  return core.host.utf8Length(target === "mjml" ? compileMjmlToHtml(output) : output);
 }
 
 /** What the size is of, per target. */
@@ -50,9 +50,9 @@ const MEASURED: Record<RenderTarget, (size: string) => string> = {
   "react-email": (size) => `Rendered by React Email, this component makes up to ${size} of HTML (the size of this engine's html of it)`,
 };
 
-export function sizeFindings(template: Template, targets: readonly RenderTarget[], data: DynamicData | undefined): Finding[] {
+export function sizeFindings(core: EngineCore, template: Template, targets: readonly RenderTarget[], data: DynamicData | undefined): Finding[] {
   return targets.flatMap((target) => {
-    const bytes = htmlBytes(template, target, data);
+    const bytes = htmlBytes(core, template, target, data);
     if (bytes <= NEAR_CLIP_BYTES) return [];
     const clipped = bytes > GMAIL_CLIP_BYTES;
     return [
@@ -84,18 +84,18 @@ export interface CheckOptions {
 }
 
 /** Every finding of the template checks for a read template, in document order. */
-export function templateFindings(json: unknown, parsed: ParseResult, options: CheckOptions = {}): Finding[] {
-  const findings = documentFindings(json, parsed, BLOCKS, options.dynamicData);
+export function templateFindings(core: EngineCore, json: unknown, parsed: ParseResult, options: CheckOptions = {}): Finding[] {
+  const findings = documentFindings(json, parsed, core.registry, options.dynamicData);
   if (parsed.template !== undefined) {
-    findings.push(...sizeFindings(parsed.template, options.targets ?? ["html", "react-email", "mjml"], options.dynamicData));
-    if (options.clients !== undefined) findings.push(...clientFindings(json, BLOCKS, options.clients));
+    findings.push(...sizeFindings(core, parsed.template, options.targets ?? ["html", "react-email", "mjml"], options.dynamicData));
+    if (options.clients !== undefined) findings.push(...clientFindings(core, json, options.clients));
   }
   return sortFindings(findings);
 }
 
 /** Every code the checks give, with its meaning: the document's, each block's, and the targets'. */
-export function checkCodes(): Record<string, CheckCode> {
+export function checkCodes(registry: BlockRegistry = BLOCKS): Record<string, CheckCode> {
   const codes: Record<string, CheckCode> = { ...DOCUMENT_CODES, ...ENGINE_CODES };
-  for (const block of Object.values(BLOCKS)) Object.assign(codes, block.codes);
+  for (const block of Object.values(registry)) Object.assign(codes, block.codes);
   return codes;
 }

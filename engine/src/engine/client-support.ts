@@ -7,12 +7,11 @@
  * only what its look adds (a gradient, rounded corners, a background image) is a finding. doiuse-email is an optional dependency, loaded on the first call (a few hundred
  * KB of data, ~30 ms a small document): an engine without it says so.
  */
-import type { BlockRegistry } from "../blocks/registry.js";
 import { type Finding, finding, valueAt } from "../document/checks/finding.js";
 import { isObject, type Json, walkDocument } from "../document/checks/walk.js";
 import { parseTemplate } from "../document/parse.js";
 import { joinOutput, substitute } from "../markup/substitute.js";
-import { compileTarget } from "./pipeline.js";
+import { compileTarget, type EngineCore } from "./pipeline.js";
 
 /** caniemail's client families (doiuse-email's list). */
 export const CLIENT_FAMILIES = [
@@ -81,16 +80,17 @@ function unsupported(html: string, clients: string[]): Map<string, Set<string>> 
 }
 
 /** The html of a document holding only `rows` under `canvas`. */
-function htmlOf(canvas: unknown, rows: unknown[], registry: BlockRegistry): string {
-  const parsed = parseTemplate({ template_id: "client-check", template_name: "", schema_version: "1.0", canvas, rows }, registry);
+function htmlOf(core: EngineCore, canvas: unknown, rows: unknown[]): string {
+  const parsed = parseTemplate({ template_id: "client-check", template_name: "", schema_version: "1.0", canvas, rows }, core.registry);
   if (parsed.template === undefined) return "";
   const compiled = compileTarget(
+    core,
     parsed.template,
     "html",
     true,
     parsed.template.conditions.map(() => true),
   );
-  return joinOutput(compiled, substitute(compiled, undefined).values);
+  return joinOutput(compiled, substitute(compiled, undefined).values());
 }
 
 const row = (children: unknown[]) => ({ type: "row", columns: [{ width: 100, children }] });
@@ -112,11 +112,11 @@ export function checkFamilies(families: readonly string[]): void {
     throw new TypeError(`Unknown mail-client families ${unknown.map((f) => `"${f}"`).join(", ")}: the families are ${CLIENT_FAMILIES.join(", ")}`);
 }
 
-export function clientFindings(json: unknown, registry: BlockRegistry, families: readonly string[]): Finding[] {
+export function clientFindings(core: EngineCore, json: unknown, families: readonly string[]): Finding[] {
   checkFamilies(families);
   if (families.length === 0 || !isObject(json)) return [];
   const clients = families.map((family) => `${family}.*`);
-  const features = (canvas: unknown, rows: unknown[]) => unsupported(htmlOf(canvas, rows, registry), clients);
+  const features = (canvas: unknown, rows: unknown[]) => unsupported(htmlOf(core, canvas, rows), clients);
   const findings: Finding[] = [];
   /** What `written` adds over `bare`, reported at `path` for `what`: one finding a node, the features grouped by the clients lacking them. */
   const compare = (path: readonly string[], what: string, written: Map<string, Set<string>>, bare: Map<string, Set<string>>) => {
@@ -142,7 +142,7 @@ export function clientFindings(json: unknown, registry: BlockRegistry, families:
   const emptyRow = row([]);
   const canvas = json["canvas"];
   compare(["canvas"], "the email", features(canvas, [emptyRow]), features({}, [emptyRow]));
-  walkDocument(json, registry, {
+  walkDocument(json, core.registry, {
     row: (raw, path) => {
       const columns = Array.isArray(raw["columns"]) ? raw["columns"] : [];
       const emptied = columns.map((c: unknown) => (isObject(c) ? { ...c, children: [], components: undefined } : c));

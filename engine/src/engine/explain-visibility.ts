@@ -8,7 +8,7 @@ import { type Context, evaluateRule, isVisible, type NormalizedContext, normaliz
 import { DEFAULT_LIMITS } from "../document/limits.js";
 import type { ColumnChild, ColumnNode, RowLike } from "../document/model.js";
 import type { Visibility, VisibilityRule } from "../schema/common.js";
-import { readTemplate } from "./pipeline.js";
+import { type EngineCore, readTemplate } from "./pipeline.js";
 
 export interface RuleOutcome {
   readonly tag: string;
@@ -50,8 +50,8 @@ function rulesOf(visibility: Visibility, context: NormalizedContext): RuleOutcom
 }
 
 /** Every node in document order with its decision; an invalid template throws its RenderError. */
-export function explainVisibility(json: unknown, context: Context | undefined): VisibilityDecision[] {
-  const { result } = readTemplate(json, DEFAULT_LIMITS);
+export function explainVisibility(core: EngineCore, json: unknown, context: Context | undefined): VisibilityDecision[] {
+  const { result } = readTemplate(core, json, DEFAULT_LIMITS);
   if (!result.template) throw new RenderError("Invalid template", result.issues);
   const normalized = normalizeContext(context);
   const decisions: VisibilityDecision[] = [];

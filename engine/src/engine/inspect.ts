@@ -12,8 +12,7 @@ import type { ParseResult } from "../document/parse.js";
 import { Emitter, type SlotPosition } from "../markup/emitter.js";
 import { DocumentContext } from "../targets/context.js";
 import { renderMjmlDocument } from "../targets/mjml.js";
-import { readTemplate } from "./pipeline.js";
-import { type EngineRuntime, LIBRARY_RUNTIME } from "./runtime.js";
+import { type EngineCore, readTemplate } from "./pipeline.js";
 
 export interface InspectedMergeTag {
   /** The tag's name, without group. */
@@ -37,15 +36,10 @@ export interface InspectResult {
 
 const GROUP_FOR_POSITION: Record<SlotPosition, MergeTagGroup> = { text: "text", attr: "attr", url: "url", "url-part": "url" };
 
-export function inspectTemplate(json: unknown): InspectResult {
-  return inspectWith(json, LIBRARY_RUNTIME);
-}
-
-/** `inspectTemplate` with a given runtime (src/engine/runtime.ts): the executable's engine port. */
-export function inspectWith(json: unknown, runtime: EngineRuntime): InspectResult {
+export function inspect(core: EngineCore, json: unknown): InspectResult {
   let result: ParseResult;
   try {
-    result = readTemplate(json, DEFAULT_LIMITS, runtime).result;
+    result = readTemplate(core, json, DEFAULT_LIMITS).result;
   } catch (error) {
     if (error instanceof RenderError) return { valid: false, templateId: null, mergeTags: [], contextKeys: [], issues: error.issues, warnings: [] };
     throw error;
@@ -54,7 +48,7 @@ export function inspectWith(json: unknown, runtime: EngineRuntime): InspectResul
   if (!template) return { valid: false, templateId: null, mergeTags: [], contextKeys: [], issues: result.issues, warnings: result.warnings };
   // Rendering every node (nothing hidden) records every tag with the position it lands in.
   const out = new Emitter("markup");
-  renderMjmlDocument(new DocumentContext(template, out, () => true));
+  renderMjmlDocument(new DocumentContext(template, out, () => true, core.content));
   const tags = new Map<string, { name: string; group: MergeTagGroup | null; reads: MergeTagGroup; positions: Set<SlotPosition>; default: string | null }>();
   for (const { ref, position } of out.slots) {
     const key = `${ref.group ?? ""}.${ref.name}`;

@@ -5,38 +5,52 @@
  */
 
 import { describeIssues, RenderError, type RenderWarning } from "../base/diagnostics.js";
-import type { DynamicData, RenderLimits, RenderOptions, RenderResult, RenderTarget } from "../base/types.js";
+import type { DynamicData, RenderLimits, RenderOptions, RenderTarget } from "../base/types.js";
 import { RENDER_TARGETS } from "../base/types.js";
+import type { BlockRegistry } from "../blocks/registry.js";
 import { isVisible, normalizeContext } from "../data/visibility.js";
-import { countNodes, outputTooLarge, resolveLimits, tooManyNodes } from "../document/limits.js";
+import { countNodes, resolveLimits, tooManyNodes } from "../document/limits.js";
 import type { Shown, Template } from "../document/model.js";
 import { type ParseResult, parseTemplate } from "../document/parse.js";
+import type { ContentHtml, ParsedContent } from "../markup/content.js";
 import { Emitter } from "../markup/emitter.js";
 import { type CompiledOutput, compileOutput, joinOutput, lookupIn, substitute } from "../markup/substitute.js";
-import { tagValues } from "../markup/tag-values.js";
 import { compileMjmlToHtml } from "../mjml-to-html/index.js";
 import { DocumentContext } from "../targets/context.js";
 import { removeHtmlWaste } from "../targets/html-waste.js";
 import { minifyJsx, minifyMarkup } from "../targets/minify.js";
 import { renderMjmlDocument } from "../targets/mjml.js";
 import { renderReactEmailDocument } from "../targets/react-email.js";
-import { renderPlainText } from "../text/plain-text.js";
-import { LruCache } from "./lru.js";
-import { type EngineRuntime, LIBRARY_RUNTIME } from "./runtime.js";
+import type { CacheWeights, EngineCaches } from "./caches.js";
+import type { EngineHost } from "./host.js";
+import { checkOutputSize, plainTextWithin } from "./output-bound.js";
 
 /** A parse and the template's node count, which later renders check against their own limit. */
-interface ParsedTemplate {
+export interface ParsedTemplate {
   readonly result: ParseResult;
   readonly nodes: number;
+  /** The template's JSON length: what it weighs in the cache. */
+  readonly chars?: number;
 }
 
-const parsedTemplates = new LruCache<string, ParsedTemplate>(64);
-const compiledOutputs = new LruCache<string, CompiledOutput>(512);
+/** A compiled output as the cache keeps it, with its static parts JSON-encoded once (evicted with it). */
+export interface CompiledEntry {
+  readonly compiled: CompiledOutput;
+  jsonParts?: readonly Uint8Array[];
+}
 
-/** node:crypto on first use only, so that it stays out of the binary's startup snapshot (above). */
-function sha1Base64(text: string): string {
-  const crypto = process.getBuiltinModule("node:crypto");
-  return crypto.createHash("sha1").update(text).digest("base64");
+/** What a cached entry weighs: its template's JSON length, its compiled output's length. */
+export const CACHE_WEIGHTS: CacheWeights<ParsedTemplate, CompiledEntry> = {
+  template: (parsed) => parsed.chars ?? 0,
+  output: (entry) => entry.compiled.parts.reduce((units, part) => units + part.length, 0),
+};
+
+/** What an engine renders with: its host, its blocks, its caches. */
+export interface EngineCore {
+  readonly host: EngineHost;
+  readonly registry: BlockRegistry;
+  readonly caches: EngineCaches<ParsedTemplate, CompiledEntry, ParsedContent>;
+  readonly content: ContentHtml;
 }
 
 /** The template's JSON text (its cache identity); a value JSON cannot carry is a template error. */
@@ -52,27 +66,28 @@ function jsonText(json: unknown): string {
 }
 
 /** Parses a template within the node limit; over it, a RenderError before any parsing. */
-function parseWithin(json: unknown, maxNodes: number): ParsedTemplate {
+function parseWithin(core: EngineCore, json: unknown, maxNodes: number): ParsedTemplate {
   const { count, over } = countNodes(json, maxNodes);
   if (over !== undefined) throw tooManyNodes(over, maxNodes);
-  return { result: parseTemplate(json), nodes: count };
+  return { result: parseTemplate(json, core.registry, core.content), nodes: count };
 }
 
 /**
- * Parses a template once per distinct content (its node count is checked on every render); without
- * `cacheRenders`, every time, and the key is "" (nothing is cached under it).
+ * Parses a template once per distinct content (its node count is checked on every render); when
+ * templates are not cached, every time, and the key is "" (nothing is cached under it).
  */
-function parseCached(json: unknown, maxNodes: number, runtime: EngineRuntime): { result: ParseResult; key: string } {
-  // Off only in the binary's one-shot mode, whose template comes from JSON.parse: no jsonText check needed.
-  if (!runtime.cacheRenders) return { result: parseWithin(json, maxNodes).result, key: "" };
+function parseCached(core: EngineCore, json: unknown, maxNodes: number): { result: ParseResult; key: string } {
+  // Off in the executable's one-shot mode, whose template comes from JSON.parse: no jsonText check needed.
+  if (core.caches.policy.templates === 0) return { result: parseWithin(core, json, maxNodes).result, key: "" };
   // Too many rows alone: refused before the document is hashed (a 600 KB one takes milliseconds).
   const rows = (json as { rows?: unknown } | null)?.rows;
-  if (Array.isArray(rows) && rows.length > maxNodes) parseWithin(json, maxNodes);
-  const key = sha1Base64(jsonText(json));
-  let parsed = parsedTemplates.get(key);
+  if (Array.isArray(rows) && rows.length > maxNodes) parseWithin(core, json, maxNodes);
+  const text = jsonText(json);
+  const key = core.host.digest(text);
+  let parsed = core.caches.templates.get(key);
   if (parsed === undefined || parsed.nodes > maxNodes) {
-    parsed = parseWithin(json, maxNodes);
-    parsedTemplates.set(key, parsed);
+    parsed = { ...parseWithin(core, json, maxNodes), chars: text.length };
+    core.caches.templates.set(key, parsed);
   }
   return { result: parsed.result, key };
 }
@@ -98,10 +113,10 @@ function shownIn(visible: readonly boolean[]): Shown {
 }
 
 /** A target's source for a template and a visible set, slot tokens in place of merge tags (the template checks measure it too). */
-export function compileTarget(template: Template, target: RenderTarget, minify: boolean, visible: readonly boolean[]): CompiledOutput {
+export function compileTarget(core: EngineCore, template: Template, target: RenderTarget, minify: boolean, visible: readonly boolean[]): CompiledOutput {
   const shown = shownIn(visible);
   const out = new Emitter(target === "react-email" ? "jsx" : "markup");
-  const doc = new DocumentContext(template, out, shown);
+  const doc = new DocumentContext(template, out, shown, core.content);
   if (target === "react-email") {
     const source = renderReactEmailDocument(doc);
     return compileOutput(minify ? minifyJsx(source) : source, out.slots, "jsx");
@@ -138,14 +153,9 @@ export interface PreparedTemplate {
 }
 
 /** `limits.maxNodes` is checked here, once: a prepared template is not re-counted when rendered. */
-export function prepareTemplate(json: unknown, options: { readonly limits?: RenderLimits | undefined } = {}): PreparedTemplate {
-  return prepareWith(json, options.limits, LIBRARY_RUNTIME);
-}
-
-/** `prepareTemplate` with a given runtime (src/engine/runtime.ts): the executable's engine port. */
-export function prepareWith(json: unknown, limits: RenderLimits | undefined, runtime: EngineRuntime): PreparedTemplate {
+export function prepare(core: EngineCore, json: unknown, limits: RenderLimits | undefined): PreparedTemplate {
   if (isPrepared(json)) return json;
-  return Object.freeze({ [PREPARED]: readTemplate(json, resolveLimits(limits), runtime) });
+  return Object.freeze({ [PREPARED]: readTemplate(core, json, resolveLimits(limits)) });
 }
 
 function isPrepared(value: unknown): value is PreparedTemplate {
@@ -153,20 +163,16 @@ function isPrepared(value: unknown): value is PreparedTemplate {
 }
 
 /** A template given as JSON or prepared: its parse result and cache key. Over the node limit, a RenderError. */
-export function readTemplate(
-  json: unknown,
-  limits: { readonly maxNodes: number },
-  runtime: EngineRuntime = LIBRARY_RUNTIME,
-): { result: ParseResult; key: string } {
-  return isPrepared(json) ? json[PREPARED] : parseCached(json, limits.maxNodes, runtime);
+export function readTemplate(core: EngineCore, json: unknown, limits: { readonly maxNodes: number }): { result: ParseResult; key: string } {
+  return isPrepared(json) ? json[PREPARED] : parseCached(core, json, limits.maxNodes);
 }
 
 function requireTemplate(
+  core: EngineCore,
   json: unknown,
   limits: { readonly maxNodes: number },
-  runtime: EngineRuntime,
 ): { template: Template; warnings: RenderWarning[]; key: string } {
-  const { result, key } = readTemplate(json, limits, runtime);
+  const { result, key } = readTemplate(core, json, limits);
   if (!result.template) throw new RenderError(`Invalid template: ${describeIssues(result.issues)}`, result.issues);
   return { template: result.template, warnings: result.warnings, key };
 }
@@ -180,10 +186,12 @@ export interface RenderedParts {
   readonly values: readonly string[];
   /** With `plainText` only. */
   readonly text?: string;
+  /** The output as the body of a JSON string, in UTF-8 pieces (the static ones encoded once per compiled output). */
+  jsonOutput(): readonly Uint8Array[];
 }
 
-export async function renderParts(json: unknown, options: RenderOptions, runtime: EngineRuntime = LIBRARY_RUNTIME): Promise<RenderedParts> {
-  // `json` is the template JSON or a PreparedTemplate.
+/** `json` is the template JSON or a PreparedTemplate. */
+export async function renderParts(core: EngineCore, json: unknown, options: RenderOptions): Promise<RenderedParts> {
   const target = options?.target;
   if (!RENDER_TARGETS.includes(target)) {
     throw new RenderError(`Unknown target ${JSON.stringify(target)}: expected one of ${RENDER_TARGETS.join(", ")}`, [
@@ -192,15 +200,16 @@ export async function renderParts(json: unknown, options: RenderOptions, runtime
   }
   const minify = options.minify ?? true;
   const limits = resolveLimits(options.limits);
-  const { template, warnings, key } = requireTemplate(json, limits, runtime);
+  const { template, warnings, key } = requireTemplate(core, json, limits);
   const visible = visibleSet(template, options.dynamicData);
   // A template prepared without caching has no key: never cached, whoever renders it.
-  const cacheKey = runtime.cacheRenders && key !== "" ? `${key}|${target}|${minify ? 1 : 0}|${visibleSetKey(visible)}` : undefined;
-  let compiled = cacheKey === undefined ? undefined : compiledOutputs.get(cacheKey);
-  if (!compiled) {
-    compiled = compileTarget(template, target, minify, visible);
-    if (cacheKey !== undefined) compiledOutputs.set(cacheKey, compiled);
+  const cacheKey = core.caches.policy.outputs > 0 && key !== "" ? `${key}|${target}|${minify ? 1 : 0}|${visibleSetKey(visible)}` : undefined;
+  let entry = cacheKey === undefined ? undefined : core.caches.outputs.get(cacheKey);
+  if (!entry) {
+    entry = { compiled: compileTarget(core, template, target, minify, visible) };
+    if (cacheKey !== undefined) core.caches.outputs.set(cacheKey, entry);
   }
+  const { compiled } = entry;
   const substitution = substitute(compiled, options.dynamicData);
   if (options.strict && substitution.missing.length > 0) {
     throw new RenderError(
@@ -212,47 +221,40 @@ export async function renderParts(json: unknown, options: RenderOptions, runtime
       })),
     );
   }
-  if (outputMayExceed(compiled, substitution.values, limits.maxOutputBytes)) {
-    const bytes = outputBytes(compiled, substitution.values);
-    if (bytes > limits.maxOutputBytes) throw outputTooLarge(bytes, limits.maxOutputBytes);
-  }
-  const text = options.plainText === true ? renderPlainText(template, shownIn(visible), tagValues(lookupIn(options.dynamicData))) : undefined;
+  // Before any value is escaped or joined: an output over the limit is refused here (output-bound.ts).
+  checkOutputSize(compiled, substitution, limits.maxOutputBytes, core.host.utf8Length);
+  const text =
+    options.plainText === true
+      ? plainTextWithin(template, shownIn(visible), lookupIn(options.dynamicData), limits.maxOutputBytes, core.host.utf8Length)
+      : undefined;
+  const values = substitution.values();
+  const cached = entry;
   return {
     target,
     templateId: template.id,
     ...(text === undefined ? {} : { text }),
     warnings: [...warnings, ...substitution.warnings],
     compiled,
-    values: substitution.values,
+    values,
+    jsonOutput: () => jsonOutputPieces(core.host, cached, values),
   };
 }
 
 /**
- * Whether the output could be over `maxBytes` in UTF-8, from its length alone: a UTF-16 code unit is
- * at most 3 UTF-8 bytes. Counting the bytes walks every character (in JavaScript, where the engine
- * runs on QuickJS), which an output far under the limit, nearly every one, does not need.
+ * The output as the body of a JSON string, in UTF-8 pieces. The static parts are encoded once per
+ * compiled output and reused, so a long-lived engine process writes a large output without
+ * re-escaping or re-encoding what does not change between recipients.
  */
-function outputMayExceed(compiled: CompiledOutput, values: readonly string[], maxBytes: number): boolean {
-  let units = 0;
-  for (const part of compiled.parts) units += part.length;
-  for (const value of values) units += value.length;
-  return units * 3 > maxBytes;
+function jsonOutputPieces(host: EngineHost, entry: CompiledEntry, values: readonly string[]): Uint8Array[] {
+  const jsonBody = (text: string): Uint8Array => host.encodeUtf8(JSON.stringify(text).slice(1, -1));
+  entry.jsonParts ??= entry.compiled.parts.map(jsonBody);
+  const parts = entry.jsonParts;
+  const pieces: Uint8Array[] = [parts[0]!];
+  for (let i = 0; i < values.length; i++) pieces.push(jsonBody(values[i]!), parts[i + 1]!);
+  return pieces;
 }
 
-const staticBytes = new WeakMap<CompiledOutput, number>();
-
-/** The output's UTF-8 size without building it: the static parts are measured once per compiled output. */
-function outputBytes(compiled: CompiledOutput, values: readonly string[]): number {
-  let bytes = staticBytes.get(compiled);
-  if (bytes === undefined) {
-    bytes = compiled.parts.reduce((sum, part) => sum + Buffer.byteLength(part, "utf8"), 0);
-    staticBytes.set(compiled, bytes);
-  }
-  for (const value of values) bytes += Buffer.byteLength(value, "utf8");
-  return bytes;
-}
-
-export async function render(json: unknown, options: RenderOptions): Promise<RenderResult> {
-  const { compiled, values, target, templateId, text, warnings } = await renderParts(json, options);
-  return { output: joinOutput(compiled, values), target, templateId, ...(text === undefined ? {} : { text }), warnings };
+/** The output text of rendered parts. */
+export function outputOf(parts: RenderedParts): string {
+  return joinOutput(parts.compiled, parts.values);
 }

@@ -4,8 +4,7 @@ import type { RenderLimits } from "../base/types.js";
 import type { Finding } from "../document/checks/index.js";
 import { resolveLimits } from "../document/limits.js";
 import { type CheckOptions, templateFindings } from "./checks.js";
-import { readTemplate } from "./pipeline.js";
-import { type EngineRuntime, LIBRARY_RUNTIME } from "./runtime.js";
+import { type EngineCore, readTemplate } from "./pipeline.js";
 
 export interface ValidateOptions extends CheckOptions {
   readonly limits?: RenderLimits | undefined;
@@ -31,20 +30,16 @@ function isLimits(value: ValidateOptions | RenderLimits | undefined): value is R
   return value !== undefined && Object.keys(value).length > 0 && Object.keys(value).every((key) => key === "maxNodes" || key === "maxOutputBytes");
 }
 
-export function validateTemplate(json: unknown, options?: ValidateOptions | RenderLimits): ValidationResult {
-  return validateWith(json, isLimits(options) ? { limits: options } : (options ?? {}), LIBRARY_RUNTIME);
-}
-
 /** Whether findings pass: no error, and with `strict` no warning. */
 export function passes(findings: readonly Finding[], strict: boolean | undefined): boolean {
   return !findings.some((f) => f.severity === "error" || (strict === true && f.severity === "warning"));
 }
 
-/** `validateTemplate` with a given runtime (src/engine/runtime.ts): the executable's engine port. */
-export function validateWith(json: unknown, options: ValidateOptions, runtime: EngineRuntime): ValidationResult {
+export function validate(core: EngineCore, json: unknown, given?: ValidateOptions | RenderLimits): ValidationResult {
+  const options: ValidateOptions = isLimits(given) ? { limits: given } : (given ?? {});
   try {
-    const { result } = readTemplate(json, resolveLimits(options.limits), runtime);
-    const findings = templateFindings(json, result, options);
+    const { result } = readTemplate(core, json, resolveLimits(options.limits));
+    const findings = templateFindings(core, json, result, options);
     const valid = result.template !== undefined;
     return { valid, issues: result.issues, warnings: result.warnings, findings, passed: valid && passes(findings, options.strict) };
   } catch (error) {

@@ -2,8 +2,6 @@
  * The human CLI on the same binary: `render`, `validate`, `inspect` read files instead of a
  * protocol request. Results go to stdout (or --out); diagnostics go to stderr as text.
  */
-import { readFileSync, writeFileSync } from "node:fs";
-import { parseArgs } from "node:util";
 import { RenderError } from "../base/diagnostics.js";
 import { RENDER_TARGETS, type RenderTarget } from "../base/types.js";
 import { ClientChecksUnavailable, checkFamilies } from "../engine/client-support.js";
@@ -11,18 +9,17 @@ import type { ValidationResult } from "../engine/validate.js";
 import { decodeRequest } from "../protocol/decode.js";
 import { EXIT, type ExitCode, type Issue, ProtocolError } from "../protocol/errors.js";
 import { dynamicDataSchema, toDynamicData } from "../protocol/schema.js";
+import { type Options, parseArgs, type Values } from "./args.js";
 import type { EnginePort } from "./engine-port.js";
+import type { Files } from "./io.js";
 import { REPORT_FORMATS, sarifReport, textReport } from "./validate-report.js";
 
 export interface CommandIO {
   readonly engine: EnginePort;
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
-  /** Reads `-` as stdin. */
-  readonly readFile: (path: string) => Buffer;
+  readonly files: Files;
 }
-
-export const defaultReadFile = (path: string): Buffer => readFileSync(path === "-" ? 0 : path);
 
 /** A usage or input problem: reported as text and exit 2, never as a stack trace. */
 export class UsageError extends Error {}
@@ -77,7 +74,7 @@ async function renderCommand(argv: readonly string[], io: CommandIO): Promise<Ex
   // --plain-text: the plain-text version instead of the output.
   const written = values["plain-text"] === true ? (result.text ?? "") : result.output;
   if (values.out === undefined) io.stdout(written);
-  else writeFileSync(values.out, written);
+  else io.files.write(values.out, written);
   return EXIT.OK;
 }
 
@@ -143,11 +140,9 @@ function readDynamicData(path: string, io: CommandIO) {
   );
 }
 
-type Options = NonNullable<Parameters<typeof parseArgs>[0]>["options"];
-
-function parse<O extends Options>(argv: readonly string[], options: O) {
+function parse<O extends Options>(argv: readonly string[], options: O): { values: Values<O> } {
   try {
-    return parseArgs({ args: [...argv], options, strict: true, allowPositionals: false });
+    return { values: parseArgs(argv, options) };
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
@@ -164,14 +159,15 @@ function readJson(path: string, io: CommandIO): unknown {
 
 /** A JSON file's value and its text (the validate command locates findings in it). */
 function readJsonFile(path: string, io: CommandIO): { json: unknown; text: string } {
-  let bytes: Buffer;
+  let bytes: Uint8Array;
   try {
-    bytes = io.readFile(path);
+    bytes = io.files.read(path);
   } catch (error) {
     throw new UsageError(`cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
   }
   try {
-    return { json: decodeRequest(bytes), text: bytes.toString("utf8") };
+    const text = io.engine.host.decodeUtf8(bytes);
+    return { json: decodeRequest(bytes, io.engine.host.decodeUtf8), text };
   } catch (error) {
     if (error instanceof ProtocolError) throw new UsageError(`${path}: ${error.message}`);
     throw error;

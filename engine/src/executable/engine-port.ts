@@ -1,10 +1,11 @@
 /**
- * The slice of the engine library the protocol needs. The executable passes the real library;
- * tests pass it too and substitute a fake only to provoke faults (an engine that throws a bug).
+ * The slice of the engine the executable needs. The executable passes the real engine
+ * (library-engine.ts); tests pass it too and substitute a fake only to provoke faults (an engine
+ * that throws a bug).
  */
 
 import type { RenderLimits, RenderOptions, RenderResult } from "../base/types.js";
-import type { EngineRuntime } from "../engine/runtime.js";
+import type { EngineHost } from "../engine/host.js";
 import type { ValidateOptions, ValidationResult } from "../engine/validate.js";
 
 /** A render result that may also give its output already encoded for the wire. */
@@ -20,12 +21,14 @@ export interface EngineRender extends RenderResult {
 
 export interface EnginePort {
   readonly version: string;
-  /** The choices it was made with; the handler parses requests with the same zod options. */
-  readonly runtime: EngineRuntime;
+  /** Its host, whose UTF-8 the executable reads requests and writes envelopes with. */
+  readonly host: EngineHost;
   render(template: unknown, options: RenderOptions): Promise<EngineRender>;
   /** A template read once, to be rendered by this engine many times (`template_ref`). */
   prepare(template: unknown, limits: RenderLimits): unknown;
   /** The template checks (spec/checks.md) with its validity. */
   validate(template: unknown, options?: ValidateOptions): ValidationResult;
   inspect(template: unknown): unknown;
+  /** Empties the engine's caches (a process over its memory ceiling). */
+  clearCaches(): void;
 }

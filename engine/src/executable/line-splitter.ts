@@ -3,19 +3,21 @@
  * `maxBytes` of one line: past that the rest of the line is counted and dropped, and the line is
  * reported as too large, so a huge line cannot exhaust memory and the next line is still read.
  */
-export type Frame = { readonly kind: "line"; readonly bytes: Buffer } | { readonly kind: "too_large"; readonly size: number };
+import { concatBytes } from "./io.js";
+
+export type Frame = { readonly kind: "line"; readonly bytes: Uint8Array } | { readonly kind: "too_large"; readonly size: number };
 
 const NEWLINE = 0x0a;
 
 export class LineSplitter {
-  #parts: Buffer[] = [];
+  #parts: Uint8Array[] = [];
   #size = 0;
   #overflow = false;
 
   constructor(private readonly maxBytes: number) {}
 
   /** The frames completed by this chunk, in order. */
-  push(chunk: Buffer): Frame[] {
+  push(chunk: Uint8Array): Frame[] {
     const frames: Frame[] = [];
     let start = 0;
     for (let nl = chunk.indexOf(NEWLINE, start); nl !== -1; nl = chunk.indexOf(NEWLINE, start)) {
@@ -34,7 +36,7 @@ export class LineSplitter {
     return frames;
   }
 
-  #append(part: Buffer): void {
+  #append(part: Uint8Array): void {
     if (part.length === 0) return;
     this.#size += part.length;
     if (this.#overflow) return;
@@ -49,7 +51,7 @@ export class LineSplitter {
   #flush(frames: Frame[]): void {
     if (this.#overflow) frames.push({ kind: "too_large", size: this.#size });
     else if (this.#size > 0) {
-      const bytes = this.#parts.length === 1 ? (this.#parts[0] as Buffer) : Buffer.concat(this.#parts, this.#size);
+      const bytes = concatBytes(this.#parts, this.#size);
       if (!isBlank(bytes)) frames.push({ kind: "line", bytes });
     }
     this.#parts = [];
@@ -59,7 +61,7 @@ export class LineSplitter {
 }
 
 /** Blank lines (e.g. a trailing "\r\n" or a keep-alive newline) carry no request and get no response. */
-function isBlank(bytes: Buffer): boolean {
+function isBlank(bytes: Uint8Array): boolean {
   for (const b of bytes) if (b !== 0x20 && b !== 0x09 && b !== 0x0d) return false;
   return true;
 }

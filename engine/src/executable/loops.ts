@@ -7,19 +7,20 @@ import { tooLarge } from "../protocol/decode.js";
 import { errorEnvelope } from "../protocol/envelope.js";
 import { ERROR_CODES, EXIT, type ExitCode } from "../protocol/errors.js";
 import type { Handled, Handler } from "./handler.js";
+import { concatBytes } from "./io.js";
 import { type Frame, LineSplitter } from "./line-splitter.js";
 import type { Output } from "./output.js";
 
 export interface LoopIO {
   readonly handler: Handler;
   readonly engineVersion: string;
-  readonly input: AsyncIterable<Buffer>;
+  readonly input: AsyncIterable<Uint8Array>;
   readonly output: Output;
 }
 
 /** One request (all of stdin) → one envelope; resolves to the exit status. */
 export async function runOneShot(io: LoopIO): Promise<ExitCode> {
-  const parts: Buffer[] = [];
+  const parts: Uint8Array[] = [];
   let size = 0;
   // Keep reading past the limit (dropping the bytes) so the client's write completes and it reads
   // our envelope instead of failing with a broken pipe.
@@ -27,7 +28,7 @@ export async function runOneShot(io: LoopIO): Promise<ExitCode> {
     size += chunk.length;
     if (size <= MAX_REQUEST_BYTES) parts.push(chunk);
   }
-  const handled = size > MAX_REQUEST_BYTES ? tooLargeHandled(size, io.engineVersion) : await io.handler(Buffer.concat(parts, size));
+  const handled = size > MAX_REQUEST_BYTES ? tooLargeHandled(size, io.engineVersion) : await io.handler(concatBytes(parts, size));
   const delivered = await io.output.write(handled.wire ?? JSON.stringify(handled.response), true);
   return delivered ? handled.exitCode : EXIT.BAD_REQUEST;
 }
@@ -38,10 +39,17 @@ export async function runOneShot(io: LoopIO): Promise<ExitCode> {
  */
 export async function runServe(io: LoopIO): Promise<ExitCode> {
   const splitter = new LineSplitter(MAX_REQUEST_BYTES);
+  /** Answers one frame; false if the answer could not be written, else what to do once it is (memory.ts). */
+  const answer = async (frame: Frame): Promise<false | Handled["written"]> => {
+    const handled = frame.kind === "line" ? await io.handler(frame.bytes) : tooLargeHandled(frame.size, io.engineVersion);
+    return (await io.output.write(handled.wire ?? JSON.stringify(handled.response))) && handled.written;
+  };
   const respond = async (frames: Frame[]): Promise<boolean> => {
     for (const frame of frames) {
-      const handled = frame.kind === "line" ? await io.handler(frame.bytes) : tooLargeHandled(frame.size, io.engineVersion);
-      if (!(await io.output.write(handled.wire ?? JSON.stringify(handled.response)))) return false;
+      const written = await answer(frame);
+      if (written === false) return false;
+      // Called here, once the answer is no longer referenced: a large request's leftovers are freed.
+      written?.();
     }
     return true;
   };

@@ -2,10 +2,12 @@
  * Writes envelopes to stdout and notices when the reader has gone (EPIPE): the loops then stop
  * instead of crashing with an unhandled 'error' event and a stack trace.
  */
+import type { Sink } from "./io.js";
+
 export class Output {
   #closed = false;
 
-  constructor(private readonly stream: NodeJS.WritableStream & { cork?: () => void; uncork?: () => void }) {
+  constructor(private readonly stream: Sink) {
     // Without a listener an EPIPE would be thrown as an uncaught exception.
     stream.on("error", () => {
       this.#closed = true;
@@ -38,10 +40,10 @@ export class Output {
       if (accepted) return resolve(!this.#closed);
       // Backpressure: wait for the reader, or for the stream to fail or close (then we are done too).
       const settle = (): void => {
-        for (const event of ["drain", "error", "close"]) this.stream.off(event, settle);
+        for (const event of ["drain", "error", "close"] as const) this.stream.off(event, settle);
         resolve(!this.#closed);
       };
-      for (const event of ["drain", "error", "close"]) this.stream.on(event, settle);
+      for (const event of ["drain", "error", "close"] as const) this.stream.on(event, settle);
     });
   }
 

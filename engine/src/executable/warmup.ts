@@ -4,12 +4,12 @@
  * most of the module loading and first-call work.
  */
 
-import { Writable } from "node:stream";
 import { RENDER_TARGETS } from "../base/types.js";
 import { BLOCKS } from "../blocks/registry.js";
 import { EXIT } from "../protocol/errors.js";
 import type { EnginePort } from "./engine-port.js";
 import { createHandler } from "./handler.js";
+import type { Sink } from "./io.js";
 import { runOneShot } from "./loops.js";
 import { Output } from "./output.js";
 import { TemplateStore } from "./template-store.js";
@@ -42,12 +42,12 @@ export function warmupTemplate() {
  * Never fails: a warm-up that cannot render only makes the snapshot less warm, so it just says so on stderr.
  * Each render goes through the one-shot protocol path a launched binary takes (decode, the request
  * schema, the envelope, the output stream), not only the library: code first run in a launched
- * process is interpreted cold, and zod compiles each object schema's fast path (`new Function`)
- * on its first parse.
+ * process is interpreted cold. `sink` takes the envelopes (the Node entry passes a stream of its
+ * own kind, so that its stream code is warm too).
  */
-export async function warmUp(engine: EnginePort, log: (line: string) => void): Promise<void> {
+export async function warmUp(engine: EnginePort, log: (line: string) => void, sink: Sink): Promise<void> {
   const handler = createHandler({ engine, store: new TemplateStore(), reportBug: (error) => log(`warm-up bug: ${String(error)}`) });
-  const output = new Output(new Writable({ write: (_chunk, _encoding, done) => done(), writev: (_chunks, done) => done() }));
+  const output = new Output(sink);
   const template = warmupTemplate();
   for (const target of RENDER_TARGETS) {
     for (const minify of [true, false]) {
@@ -57,7 +57,7 @@ export async function warmUp(engine: EnginePort, log: (line: string) => void): P
         dynamic_data: { merge_tags: { text: { first_name: "Ada", order_id: "1042" }, url: { link: "https://example.com" } }, context: { plan: "pro" } },
         options: { minify, strict: false },
       };
-      const input = [Buffer.from(JSON.stringify(request))];
+      const input = [engine.host.encodeUtf8(JSON.stringify(request))];
       const exit = await runOneShot({
         handler,
         engineVersion: engine.version,

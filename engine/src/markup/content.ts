@@ -5,10 +5,11 @@
  * comes from where they stand in the markup.
  */
 import { Parser } from "htmlparser2";
+import { LruCache } from "../base/lru.js";
 import { type MergeTagRef, parseMergeTags } from "../data/merge-tags.js";
 import type { Emitter, SlotPosition } from "./emitter.js";
 import { stripTokenDelimiters } from "./emitter.js";
-import { sanitizeNodes } from "./sanitize-html.js";
+import { MAX_CONTENT_DEPTH, sanitizeNodes } from "./sanitize-html.js";
 import { jsxStyle, parseCssText } from "./style.js";
 
 interface ElementNode {
@@ -30,13 +31,11 @@ export type ContentNode = ElementNode | TextNode | CommentNode;
 const VOID_ELEMENTS = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
 const URL_ATTRIBUTES = new Set(["href", "src"]);
 
-interface ParsedContent {
+export interface ParsedContent {
   readonly nodes: ContentNode[];
   /** What the sanitiser removed, for the `UNSAFE_CONTENT` warning. */
   readonly removed: readonly string[];
 }
-
-const parsedCache = new Map<string, ParsedContent>();
 
 const TAG_OPEN = "\uE002";
 const TAG_CLOSE = "\uE003";
@@ -80,26 +79,68 @@ function mergeSpanRef(node: ElementNode): MergeTagRef | undefined {
   };
 }
 
-/** Content HTML as a small tree of its allowed subset, keeping entities exactly as the author wrote them. */
-export function parseContent(html: string): ContentNode[] {
-  return parseAndSanitize(html).nodes;
+/** Where parsed content is kept by its HTML (the engine's bounded cache, engine/caches.ts). */
+export interface ContentCache {
+  get(html: string): ParsedContent | undefined;
+  set(html: string, parsed: ParsedContent): void;
 }
 
-/** What the sanitiser removes from content HTML (empty when it is all allowed). */
-export function contentRemovals(html: string): readonly string[] {
-  return parseAndSanitize(html).removed;
+/**
+ * Reads content HTML: parsed and sanitised once per distinct text while it stays in `cache` (the
+ * reader checks it, then each target writes it).
+ */
+export class ContentHtml {
+  constructor(private readonly cache: ContentCache = new LruCache(CONTENT_CACHE_ENTRIES)) {}
+
+  /** The content as a small tree of its allowed subset, keeping entities exactly as the author wrote them. */
+  nodes(html: string): ContentNode[] {
+    return this.read(html).nodes;
+  }
+
+  /** What the sanitiser removes from the content (empty when it is all allowed). */
+  removals(html: string): readonly string[] {
+    return this.read(html).removed;
+  }
+
+  /** The content as markup (html, mjml), its merge tags as slots. */
+  markup(html: string, out: Emitter): string {
+    return nodesToMarkup(this.nodes(html), out);
+  }
+
+  /** The content as JSX elements (react-email), its merge tags as slots. */
+  jsx(html: string, out: Emitter): string {
+    return nodesToJsx(this.nodes(html), out);
+  }
+
+  private read(html: string): ParsedContent {
+    let parsed = this.cache.get(html);
+    if (parsed === undefined) {
+      parsed = parseAndSanitize(html);
+      this.cache.set(html, parsed);
+    }
+    return parsed;
+  }
 }
+
+/** The entries a content reader keeps when not given the engine's cache. */
+const CONTENT_CACHE_ENTRIES = 2_000;
 
 function parseAndSanitize(html: string): ParsedContent {
-  const cached = parsedCache.get(html);
-  if (cached) return cached;
   const { html: protectedHtml, restore } = protectMergeTags(stripTokenDelimiters(html));
   const root: ContentNode[] = [];
   const stack: ElementNode[] = [];
   const append = (node: ContentNode) => (stack.at(-1)?.children ?? root).push(node);
+  /** Elements opened past MAX_CONTENT_DEPTH and not yet closed: unwrapped. */
+  let tooDeep = 0;
+  let unwrapped = false;
   const parser = new Parser(
     {
       onopentag(name, attribs) {
+        if (stack.length >= MAX_CONTENT_DEPTH && !VOID_ELEMENTS.has(name)) {
+          tooDeep++;
+          unwrapped = true;
+          return;
+        }
         const element: ElementNode = {
           kind: "element",
           name,
@@ -110,7 +151,8 @@ function parseAndSanitize(html: string): ParsedContent {
         if (!VOID_ELEMENTS.has(name)) stack.push(element);
       },
       onclosetag(name) {
-        if (!VOID_ELEMENTS.has(name) && stack.at(-1)?.name === name) stack.pop();
+        if (tooDeep > 0 && !VOID_ELEMENTS.has(name)) tooDeep--;
+        else if (!VOID_ELEMENTS.has(name) && stack.at(-1)?.name === name) stack.pop();
       },
       ontext(text) {
         const last = (stack.at(-1)?.children ?? root).at(-1);
@@ -125,10 +167,9 @@ function parseAndSanitize(html: string): ParsedContent {
   );
   parser.write(protectedHtml);
   parser.end();
-  const sanitized = sanitizeNodes(root) as ParsedContent;
-  if (parsedCache.size > 2000) parsedCache.clear();
-  parsedCache.set(html, sanitized);
-  return sanitized;
+  const sanitized = sanitizeNodes(root);
+  if (unwrapped) sanitized.removed.push(`the tags of elements nested more than ${MAX_CONTENT_DEPTH} deep (their content is kept)`);
+  return sanitized as ParsedContent;
 }
 
 function attributePosition(name: string): SlotPosition {
@@ -136,10 +177,6 @@ function attributePosition(name: string): SlotPosition {
 }
 
 // ---- markup (html, mjml) ----------------------------------------------------------------------
-
-export function contentToMarkup(html: string, out: Emitter): string {
-  return nodesToMarkup(parseContent(html), out);
-}
 
 function nodesToMarkup(nodes: readonly ContentNode[], out: Emitter): string {
   let result = "";
@@ -192,10 +229,6 @@ const JSX_ATTRIBUTE_NAMES: Record<string, string> = {
  * `<Link>` draws a link without its own colour in #067df7 without underline (3.97:1 on white, below
  * WCAG AA), where the html target's `<a>` shows the mail client's link colour, underlined.
  */
-
-export function contentToJsx(html: string, out: Emitter): string {
-  return nodesToJsx(parseContent(html), out);
-}
 
 export function nodesToJsx(nodes: readonly ContentNode[], out: Emitter): string {
   let result = "";

@@ -6,13 +6,12 @@
 import { MAX_JSON_DEPTH, MAX_REQUEST_BYTES } from "./constants.js";
 import { ProtocolError } from "./errors.js";
 
-const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
-
-export function decodeRequest(bytes: Uint8Array): unknown {
+/** `decodeUtf8` is strict (it throws on bytes that are not UTF-8) and drops a leading BOM (Windows shells add one). */
+export function decodeRequest(bytes: Uint8Array, decodeUtf8: (bytes: Uint8Array) => string): unknown {
   if (bytes.byteLength > MAX_REQUEST_BYTES) throw tooLarge(bytes.byteLength);
   let text: string;
   try {
-    text = utf8.decode(bytes); // also drops a leading BOM (Windows shells add one)
+    text = decodeUtf8(bytes);
   } catch {
     throw new ProtocolError("INVALID_JSON", "The request is not valid UTF-8");
   }

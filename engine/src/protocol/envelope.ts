@@ -70,11 +70,12 @@ export function okEnvelopeWire(
   jsonOutput: readonly Uint8Array[],
   engineVersion: string,
   id: RequestId | undefined,
+  encodeUtf8: (text: string) => Uint8Array,
   findings?: Findings,
 ): Uint8Array[] {
   const head = `{${id === undefined ? "" : `"id":${JSON.stringify(id)},`}"ok":true,"output":"`;
   const tail = `",${JSON.stringify(okFields(result, engineVersion, findings)).slice(1)}`;
-  return [Buffer.from(head), ...jsonOutput, Buffer.from(tail)];
+  return [encodeUtf8(head), ...jsonOutput, encodeUtf8(tail)];
 }
 
 export function errorEnvelope(code: ErrorCode, message: string, issues: readonly Issue[], engineVersion: string, id: RequestId | undefined): ErrorResponse {

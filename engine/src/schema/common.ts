@@ -7,34 +7,27 @@ import * as z from "zod/mini";
 import { CSS_COLOR_NAMES } from "./color-names.js";
 import { cssValuePattern, cssValueProblem } from "./css-values.js";
 import { withJsonSchema } from "./json-schema-hints.js";
-import { LazyRegExp } from "./lazy-regexp.js";
 import { once } from "./once.js";
+import { lazyPattern, type Pattern, trimmedMatching } from "./pattern.js";
 
 const HEX_OR_FUNCTIONAL_COLOR = String.raw`#[0-9a-fA-F]{3,4}|#[0-9a-fA-F]{6}|#[0-9a-fA-F]{8}|rgba?\(\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}\s*(?:,\s*(?:0|1|0?\.\d+)\s*)?\)`;
-const HEX_OR_FUNCTIONAL_COLOR_RE = new LazyRegExp(`^(?:${HEX_OR_FUNCTIONAL_COLOR})$`, "i");
+const HEX_OR_FUNCTIONAL_COLOR_RE = lazyPattern(`^(?:${HEX_OR_FUNCTIONAL_COLOR})$`, "i");
 const COLOR_NAMES: ReadonlySet<string> = new Set(CSS_COLOR_NAMES);
 
 /**
  * The colour pattern, `^(?:hex|rgb()|every name)$` case-insensitively, as the spec's JSON Schema
- * shows it (zod writes a regex check's source there), tested as a small expression plus a set
- * lookup: the whole expression with its 149 names costs ~0.8 ms to compile, and is never compiled
- * (a LazyRegExp compiles on its first `exec`, and `test` does not use it). Names are ASCII letters
- * only, as the `i` flag without `u` folds case. test/template.test.ts checks the two agree.
+ * shows it, tested as a small expression plus a set lookup: the whole expression with its 149
+ * names costs ~0.8 ms to compile, and is never compiled. Names are ASCII letters only, as the `i`
+ * flag without `u` folds case. test/template.test.ts checks the two agree.
  */
-export class CssColorPattern extends LazyRegExp {
-  constructor() {
-    super(`^(?:${HEX_OR_FUNCTIONAL_COLOR}|${CSS_COLOR_NAMES.join("|")})$`, "i");
-  }
-
-  override test(value: string): boolean {
-    return HEX_OR_FUNCTIONAL_COLOR_RE.test(value) || (/^[a-z]+$/i.test(value) && COLOR_NAMES.has(value.toLowerCase()));
-  }
-}
+export const CSS_COLOR_PATTERN: Pattern = {
+  source: `^(?:${HEX_OR_FUNCTIONAL_COLOR}|${CSS_COLOR_NAMES.join("|")})$`,
+  flags: "i",
+  test: (value) => HEX_OR_FUNCTIONAL_COLOR_RE.test(value) || (/^[a-z]+$/i.test(value) && COLOR_NAMES.has(value.toLowerCase())),
+};
 
 /** CSS colours the targets can all carry: hex (3, 4, 6 or 8 digits), rgb()/rgba(), or a CSS colour name. */
-export const colorSchema = z
-  .string()
-  .check(z.trim(), z.regex(new CssColorPattern(), { message: "Expected a CSS colour: #rgb, #rrggbb, #rrggbbaa, rgb(), rgba() or a colour name" }));
+export const colorSchema = trimmedMatching(CSS_COLOR_PATTERN, "Expected a CSS colour: #rgb, #rrggbb, #rrggbbaa, rgb(), rgba() or a colour name");
 
 /** MJML's validator knows #rgb, #rrggbb, rgb(), rgba() and lower-case names; other hex forms are written as rgba(). */
 export function toMjmlColor(color: string): string {
@@ -235,8 +228,8 @@ export const borderSchema = z.prefault(
 export type Border = z.output<typeof borderSchema>;
 
 const SIDE = "left|right|top|bottom";
-const LINEAR_DIRECTION = new LazyRegExp(`^(?:to\\s+(?:${SIDE})(?:\\s+(?:${SIDE}))?|-?\\d+(?:\\.\\d+)?(?:deg|turn|rad|grad)?)$`, "i");
-const RADIAL_SHAPE = new LazyRegExp(`^(?:circle|ellipse)(?:\\s+at\\s+(?:${SIDE}|center|\\d+%)(?:\\s+(?:${SIDE}|center|\\d+%))?)?$`, "i");
+const LINEAR_DIRECTION = lazyPattern(`^(?:to\\s+(?:${SIDE})(?:\\s+(?:${SIDE}))?|-?\\d+(?:\\.\\d+)?(?:deg|turn|rad|grad)?)$`, "i");
+const RADIAL_SHAPE = lazyPattern(`^(?:circle|ellipse)(?:\\s+at\\s+(?:${SIDE}|center|\\d+%)(?:\\s+(?:${SIDE}|center|\\d+%))?)?$`, "i");
 /** For the JSON Schema: a direction as text (or none), and an angle as a number JavaScript writes without an exponent (`1e-7deg` is no angle). */
 const directionText = () => new RegExp(`^(?:|${LINEAR_DIRECTION.source.slice(1, -1)}|${RADIAL_SHAPE.source.slice(1, -1)})$`, "i");
 const DEGREES_WITHOUT_EXPONENT = {
@@ -350,7 +343,7 @@ export function activeGradient(g: Gradient | undefined): g is Gradient {
  * issue naming its field, like a bad colour.
  */
 const LENGTH = String.raw`(?:0|-?(?:\d+\.?\d*|\.\d+)(?:px|%|em|rem|pt|vw|vh))`;
-const cssValue = (pattern: string, message: string) => z.string().check(z.trim(), z.regex(new LazyRegExp(`^(?:${pattern})$`, "i"), { message }));
+const cssValue = (pattern: string, message: string) => trimmedMatching(lazyPattern(`^(?:${pattern})$`, "i"), message);
 
 export const backgroundSizeSchema = cssValue(
   `cover|contain|(?:${LENGTH}|auto)(?:\\s+(?:${LENGTH}|auto))?`,
@@ -395,11 +388,9 @@ export const NAMED_FONT_WEIGHTS: Readonly<Record<string, string>> = {
 const CSS_FONT_WEIGHT = "normal|bold|bolder|lighter|[1-9]\\d{0,2}|1000";
 export const fontWeightSchema = z.union([
   z.pipe(
-    z.string().check(
-      z.trim(),
-      z.regex(new LazyRegExp(`^(?:${CSS_FONT_WEIGHT}|${Object.keys(NAMED_FONT_WEIGHTS).join("|")})$`, "i"), {
-        message: "Expected a CSS font-weight: normal, bold, bolder, lighter, a name such as medium or semibold, or 1–1000",
-      }),
+    trimmedMatching(
+      lazyPattern(`^(?:${CSS_FONT_WEIGHT}|${Object.keys(NAMED_FONT_WEIGHTS).join("|")})$`, "i"),
+      "Expected a CSS font-weight: normal, bold, bolder, lighter, a name such as medium or semibold, or 1–1000",
     ),
     z.transform((weight: string) => NAMED_FONT_WEIGHTS[weight.toLowerCase()] ?? weight.toLowerCase()),
   ),

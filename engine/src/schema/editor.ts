@@ -30,7 +30,7 @@ export type Field =
   /** A link: http(s), mailto or tel; a merge tag may give the whole URL or a part. */
   | (FieldBase & { readonly kind: "url" })
   /** An image's URL (http(s), `data:image/…`, `cid:`); merge tags allowed. */
-  | (FieldBase & { readonly kind: "image" })
+  | (FieldBase & { readonly kind: "imageUrl" })
   | (FieldBase & { readonly kind: "color" })
   /** A number in `unit`; `min`…`max` (by `step`) is the range a form offers. `auto`: the keyword `"auto"` is allowed too. */
   | (FieldBase & {
@@ -54,7 +54,7 @@ export type Field =
   /** A CSS value of a grammar a text box takes (background size, position, repeat). */
   | (FieldBase & { readonly kind: "css"; readonly suggestions: readonly string[] })
   /** An array of objects (menu items, social platforms), each edited with `fields`. */
-  | (FieldBase & { readonly kind: "list"; readonly itemLabel: string; readonly fields: readonly Field[] })
+  | (FieldBase & { readonly kind: "entries"; readonly itemLabel: string; readonly fields: readonly Field[] })
   /** Visibility rules (spec/template.md, "Visibility"). */
   | (FieldBase & { readonly kind: "visibility" });
 
@@ -109,7 +109,7 @@ const WEB_SAFE_FONTS = [
 
 const options = (...pairs: readonly (readonly [string, string])[]) => pairs.map(([value, label]) => ({ value, label }));
 
-export const ALIGN_OPTIONS = options(["left", "Left"], ["center", "Centre"], ["right", "Right"]);
+const ALIGN_OPTIONS = options(["left", "Left"], ["center", "Centre"], ["right", "Right"]);
 
 const px = (prop: string, label: string, min: number, max: number, extra: Partial<FieldBase> = {}): Field => ({
   prop,
@@ -132,7 +132,7 @@ export const field = {
   }),
   richText: (prop: string, label: string, extra: Partial<FieldBase> = {}): Field => ({ prop, label, kind: "richText", ...extra }),
   url: (prop: string, label: string, extra: Partial<FieldBase> = {}): Field => ({ prop, label, kind: "url", ...extra }),
-  image: (prop: string, label: string, extra: Partial<FieldBase> = {}): Field => ({ prop, label, kind: "image", ...extra }),
+  imageUrl: (prop: string, label: string, extra: Partial<FieldBase> = {}): Field => ({ prop, label, kind: "imageUrl", ...extra }),
   color: (prop: string, label: string, extra: Partial<FieldBase> = {}): Field => ({ prop, label, kind: "color", ...extra }),
   px,
   number: (
@@ -167,10 +167,10 @@ export const field = {
     suggestions,
     ...extra,
   }),
-  list: (prop: string, label: string, itemLabel: string, fields: readonly Field[], extra: Partial<FieldBase> = {}): Field => ({
+  entries: (prop: string, label: string, itemLabel: string, fields: readonly Field[], extra: Partial<FieldBase> = {}): Field => ({
     prop,
     label,
-    kind: "list",
+    kind: "entries",
     itemLabel,
     fields,
     ...extra,
@@ -179,16 +179,22 @@ export const field = {
   visibility: (): Field => ({ prop: "visibility", label: "Visibility rules", kind: "visibility", hint: "Show it only to recipients whose data matches" }),
 };
 
+/** `build`, called once: the shared parts of the descriptions are built on first use and then shared (they are never changed). */
+function shared<T>(build: () => T): () => T {
+  let built: T | undefined;
+  return () => (built ??= build());
+}
+
 /** The typography fields (`typographyFields` in common.ts), all of which phones can override. */
-export function typographyGroup(): FieldGroup {
-  return {
+export const typographyGroup = shared(
+  (): FieldGroup => ({
     id: "typography",
     label: "Typography",
     fields: [
       fontFamilyField(),
       px("fontSize", "Font size", 8, 72, { phone: true }),
       field.number("lineHeight", "Line height", "", { min: 0.8, max: 3, step: 0.1 }, { phone: true }),
-      field.enum("fontWeight", "Weight", FONT_WEIGHT_OPTIONS, { phone: true }),
+      fontWeightField(),
       field.enum("fontStyle", "Style", options(["normal", "Normal"], ["italic", "Italic"], ["oblique", "Oblique"]), { phone: true }),
       field.color("color", "Text colour", { phone: true, dark: "color" }),
       field.number("letterSpacing", "Letter spacing", "px", { min: -2, max: 10, step: 0.5 }, { phone: true }),
@@ -203,17 +209,21 @@ export function typographyGroup(): FieldGroup {
       field.enum("textDecoration", "Decoration", TEXT_DECORATION_OPTIONS, { phone: true }),
       field.align(),
     ],
-  };
-}
+  }),
+);
 
 /** A font list, with the web-safe families as suggestions (others load from Google Fonts). */
-export function fontFamilyField(): Field {
-  return { prop: "fontFamily", label: "Font", kind: "fontFamily", suggestions: WEB_SAFE_FONTS, phone: true };
-}
+export const fontFamilyField = shared((): Field => ({ prop: "fontFamily", label: "Font", kind: "fontFamily", suggestions: WEB_SAFE_FONTS, phone: true }));
 
-export const TEXT_DECORATION_OPTIONS = options(["none", "None"], ["underline", "Underline"], ["line-through", "Strike-through"], ["overline", "Overline"]);
+/** A font weight: the common ones offered; any CSS weight (1–1000) or weight name is accepted. */
+export const fontWeightField = shared(
+  (): Field =>
+    field.enum("fontWeight", "Weight", FONT_WEIGHT_OPTIONS, { phone: true, hint: "Also any weight from 1 to 1000, or a name such as medium or semibold" }),
+);
 
-export const FONT_WEIGHT_OPTIONS = options(
+const TEXT_DECORATION_OPTIONS = options(["none", "None"], ["underline", "Underline"], ["line-through", "Strike-through"], ["overline", "Overline"]);
+
+const FONT_WEIGHT_OPTIONS = options(
   ["normal", "Regular (400)"],
   ["bold", "Bold (700)"],
   ["100", "Thin (100)"],
@@ -226,26 +236,32 @@ export const FONT_WEIGHT_OPTIONS = options(
 );
 
 /** A block's background: `surfaceFields` in common.ts. */
-export const backgroundFields = (): Field[] => [
+export const backgroundFields = shared((): Field[] => [
   field.color("backgroundColor", "Background colour", { phone: true, dark: "backgroundColor" }),
   field.gradient("backgroundGradient", "Background gradient", { phone: true }),
-];
+]);
 
 /** Margin (outside) and padding (inside): `commonBlockFields` in common.ts. */
 export function spacingGroup(hint?: { margin?: string; padding?: string }): FieldGroup {
+  return hint === undefined ? plainSpacingGroup() : spacingFields(hint);
+}
+
+const plainSpacingGroup = shared(() => spacingFields({}));
+
+function spacingFields(hint: { margin?: string; padding?: string }): FieldGroup {
   return {
     id: "spacing",
     label: "Spacing",
     fields: [
-      field.spacing("margin", "Margin", { phone: true, ...(hint?.margin === undefined ? {} : { hint: hint.margin }) }),
-      field.spacing("padding", "Padding", { phone: true, ...(hint?.padding === undefined ? {} : { hint: hint.padding }) }),
+      field.spacing("margin", "Margin", { phone: true, ...(hint.margin === undefined ? {} : { hint: hint.margin }) }),
+      field.spacing("padding", "Padding", { phone: true, ...(hint.padding === undefined ? {} : { hint: hint.padding }) }),
     ],
   };
 }
 
 /** Visibility rules and hiding per device: the rest of `commonBlockFields`. */
-export function visibilityGroup(): FieldGroup {
-  return {
+export const visibilityGroup = shared(
+  (): FieldGroup => ({
     id: "visibility",
     label: "Visibility",
     fields: [
@@ -253,8 +269,8 @@ export function visibilityGroup(): FieldGroup {
       field.boolean("desktopHide", "Hide on desktop", { hint: "Shown only under the mobile breakpoint (and left out of the plain-text version)" }),
       field.boolean("mobileHide", "Hide on phones", { hint: "Hidden under the mobile breakpoint" }),
     ],
-  };
-}
+  }),
+);
 
 const DARK_LABELS: Record<DarkKey, string> = {
   bodyBackgroundColor: "Page background",

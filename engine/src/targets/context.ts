@@ -2,6 +2,7 @@
 
 import type { BlockRenderContext, Renderer } from "../blocks/block.js";
 import type { ColumnChild, ComponentNode, Path, Shown, Template } from "../document/model.js";
+import { ContentHtml } from "../markup/content.js";
 import type { Emitter, Locator } from "../markup/emitter.js";
 import { type Field, fieldsOf } from "../schema/editor.js";
 import { DarkStyles } from "./dark.js";
@@ -20,6 +21,7 @@ export class DocumentContext {
     readonly template: Template,
     readonly out: Emitter,
     readonly shown: Shown,
+    readonly content: ContentHtml = new ContentHtml(),
   ) {
     this.dark = new DarkStyles(template.canvas);
     out.locate = locator({ template_name: template.name, canvas: template.canvas }, [], []);
@@ -39,6 +41,7 @@ export class DocumentContext {
     const uid = this.nextUid();
     const ctx: BlockRenderContext = {
       out: this.out,
+      content: this.content,
       width,
       className: [
         blockClasses(node.props as ResponsiveProps, uid, this.mobileCss, definition.phone, renderer),
@@ -92,8 +95,8 @@ function urlPropsOf(definition: ComponentNode["definition"]): ReadonlySet<string
   const names = new Set<string>();
   const add = (fields: readonly Field[]) => {
     for (const field of fields) {
-      if (field.kind === "url" || field.kind === "image") names.add(field.prop);
-      if (field.kind === "list") add(field.fields);
+      if (field.kind === "url" || field.kind === "imageUrl") names.add(field.prop);
+      if (field.kind === "entries") add(field.fields);
     }
   };
   add(fieldsOf(definition.editor));

@@ -57,6 +57,9 @@ const OVERRIDES: Record<
   borderRadius: { property: "border-radius", unit: "px", scope: "frame" },
 };
 
+/** The override keys every block takes, whatever its props (`PhoneRoles.props` adds a block's own). */
+export const SHARED_PHONE_KEYS: readonly string[] = Object.keys(OVERRIDES);
+
 function cssValue(value: string | number, unit: "px" | "%" | ""): string {
   if (typeof value === "number") return unit === "px" ? px(value) : unit === "%" ? `${value}%` : String(value);
   return value.replace(/[;{}<>"\\]/g, "");

@@ -1,15 +1,16 @@
 import type { FastifyRequest } from "fastify";
 import type { CachedLookups } from "../cache/lookups.js";
 import { ApiError, invalidApiKey } from "../errors.js";
+import { PERMISSION_MEANING, PERMISSIONS, type Permission, permissionsOf, rolesWith } from "../roles.js";
 import type { ApiKeyRecord } from "../store/types.js";
 import { effectiveTargets, type RenderTarget } from "../targets.js";
 import { hashApiKey, hashesEqual, isWellFormedApiKey } from "./keys.js";
 import type { RateLimiter } from "./rate-limit.js";
 
-/** Who may call a route: anyone (health, docs), any valid key, or an admin key. */
-export type AuthLevel = "public" | "key" | "admin";
+/** Who may call a route: anyone (health, docs), any valid key (the SDK routes), or a key whose role has a permission. */
+export type AuthLevel = "public" | "key" | Permission;
 
-const AUTH_LEVELS: readonly AuthLevel[] = ["public", "key", "admin"];
+const AUTH_LEVELS: readonly AuthLevel[] = ["public", "key", ...PERMISSIONS];
 
 /**
  * A route is private unless it says otherwise: no `config.auth` means any valid key. Failing closed
@@ -57,15 +58,31 @@ export async function resolveKey(header: string | undefined, lookups: CachedLook
   return hit.key;
 }
 
-/** onRequest hook: authenticate, authorise the role, then count the request against the key's limit. */
+/** Who may call a route, as its OpenAPI description says it. */
+export function accessNote(level: AuthLevel): string | undefined {
+  if (level === "public") return undefined;
+  if (level === "key") return "Any valid API key, whatever its role.";
+  const roles = rolesWith(level);
+  return `Needs a key with the role ${roles.length === 1 ? roles[0] : `${roles.slice(0, -1).join(", ")} or ${roles.at(-1)}`} (\`${level}\`).`;
+}
+
+/** The 403 for a key whose role lacks the permission; it names what the route needs and what the key is. */
+export function forbidden(permission: Permission, role: string): ApiError {
+  const roles = rolesWith(permission);
+  const needed = roles.length === 1 ? `an ${roles[0]} key` : `a key with the role ${roles.slice(0, -1).join(", ")} or ${roles.at(-1)}`;
+  return new ApiError(403, "FORBIDDEN", `This endpoint needs ${needed} (to ${PERMISSION_MEANING[permission]}); this key's role is ${role}`);
+}
+
+/**
+ * onRequest hook: authenticate, authorise the role, then count the request against the key's limit.
+ * The role comes with the cached key lookup: authorising costs no query.
+ */
 export function authHook(lookups: CachedLookups, limiter: RateLimiter) {
   return async (request: FastifyRequest): Promise<void> => {
     const level = routeAuth(request.routeOptions.config);
     if (level === "public") return;
     const key = await resolveKey(request.headers.authorization, lookups, Date.now());
-    if (level === "admin" && key.role !== "admin") {
-      throw new ApiError(403, "FORBIDDEN", "This endpoint needs an admin API key");
-    }
+    if (level !== "key" && !permissionsOf(key.role).includes(level)) throw forbidden(level, key.role);
     const retryAfter = limiter.hit(key.id, key.role);
     if (retryAfter > 0) {
       throw new ApiError(429, "RATE_LIMITED", `Rate limit exceeded for this API key; retry in ${retryAfter} s`, undefined, {

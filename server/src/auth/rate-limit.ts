@@ -1,5 +1,5 @@
 import type { RateLimitConfig } from "../config.js";
-import type { KeyRole } from "../store/types.js";
+import type { KeyRole } from "../roles.js";
 
 /**
  * Fixed-window request counter per key, with a budget per role (admin keys unlimited by default), in this process's memory (each server instance limits on its

@@ -7,20 +7,36 @@ import { ApiError } from "../errors.js";
  * Requests Node's HTTP parser refuses never reach Fastify's handlers; they are answered here, on the
  * raw socket, with the same `{code, message, detail}` body as every other error, then closed.
  */
-function parserError(code: string | undefined): ApiError {
-  switch (code) {
+function parserError(err: NodeJS.ErrnoException & { rawPacket?: Buffer }): ApiError {
+  switch (err.code) {
     case "HPE_HEADER_OVERFLOW":
       return new ApiError(431, "HEADERS_TOO_LARGE", "Request headers are larger than the server accepts");
     case "ERR_HTTP_REQUEST_TIMEOUT":
       return new ApiError(408, "REQUEST_TIMEOUT", "The request was not received completely in time");
     case "HPE_INVALID_METHOD":
-      return new ApiError(501, "NOT_IMPLEMENTED", "Unknown HTTP method");
+      // llhttp says "invalid method" for any request line that does not start with a method it knows,
+      // garbage and TLS handshakes included: only a well-formed request with an unknown method is 501.
+      return isRequestLine(err.rawPacket)
+        ? new ApiError(501, "NOT_IMPLEMENTED", "Unknown HTTP method")
+        : new ApiError(400, "BAD_REQUEST", "Malformed HTTP request line");
     case "HPE_UNEXPECTED_CONTENT_LENGTH":
     case "HPE_INVALID_TRANSFER_ENCODING":
       return new ApiError(400, "BAD_REQUEST", "Invalid Transfer-Encoding, or Transfer-Encoding sent together with Content-Length");
     default:
       return new ApiError(400, "BAD_REQUEST", "Malformed HTTP request");
   }
+}
+
+/** `method SP request-target SP HTTP-version` (RFC 9112), the method a token (RFC 9110). */
+const REQUEST_LINE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ [\x21-\x7e]+ HTTP\/\d\.\d\r?$/;
+const METHOD_THEN_SPACE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ [\x21-\x7e]*$/;
+
+/** Whether the bytes the parser refused start with a well-formed request line (or its start, when the line is not complete yet). */
+function isRequestLine(packet: Buffer | undefined): boolean {
+  if (packet === undefined) return false;
+  const text = packet.subarray(0, 8_192).toString("latin1");
+  const end = text.indexOf("\n");
+  return end < 0 ? METHOD_THEN_SPACE.test(text) : REQUEST_LINE.test(text.slice(0, end));
 }
 
 /** A complete HTTP/1.1 error response that closes the connection. */
@@ -43,7 +59,7 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): v
     socket.destroy();
     return;
   }
-  socket.end(rawErrorResponse(parserError(err.code)));
+  socket.end(rawErrorResponse(parserError(err)));
 }
 
 /** The service is not a proxy: CONNECT gets a 405 instead of a silently closed socket. */

@@ -1,5 +1,8 @@
 import type { FastifyInstance } from "fastify";
-import { validationError } from "../errors.js";
+import { type Issue, validationError } from "../errors.js";
+
+/** The media types read as JSON: `application/json` and any `application/*+json`. */
+export const JSON_MEDIA_TYPES: readonly (string | RegExp)[] = ["application/json", /^application\/[\w.+-]+\+json$/];
 
 /**
  * JSON is the only body format. Our own parser (instead of Fastify's) so that malformed JSON is a 422
@@ -7,18 +10,23 @@ import { validationError } from "../errors.js";
  */
 export function registerJsonBodyParser(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser("application/json", { parseAs: "string" }, (_req, body, done) => parseJson(body, done));
-  app.addContentTypeParser(/^application\/[\w.+-]+\+json$/, { parseAs: "string" }, (_req, body, done) => parseJson(body, done));
+  for (const type of JSON_MEDIA_TYPES) {
+    app.addContentTypeParser(type, { parseAs: "string" }, (_req, body, done) => {
+      const parsed = parseJsonText(typeof body === "string" ? body : body.toString("utf8"));
+      if ("issues" in parsed) done(validationError(parsed.issues));
+      else done(null, parsed.value);
+    });
+  }
 }
 
-function parseJson(body: string | Buffer, done: (err: Error | null, value?: unknown) => void): void {
-  const text = typeof body === "string" ? body : body.toString("utf8");
+/**
+ * A request body's text as JSON, by the API's rules; `value` undefined means no body. Shared by the
+ * body parser and the render threads, which read the deprecated render endpoint's bodies themselves.
+ */
+export function parseJsonText(text: string): { value: unknown } | { issues: Issue[] } {
   // An empty body with a JSON Content-Type is no body: clients that set the header on every request
   // (DELETE, a body-less rotate) must not be refused. Routes that need a body say `missing`.
-  if (text.trim() === "") {
-    done(null, undefined);
-    return;
-  }
+  if (text.trim() === "") return { value: undefined };
   let value: unknown;
   try {
     // `__proto__` keys are refused: template documents are deep-merged over defaults downstream.
@@ -27,16 +35,12 @@ function parseJson(body: string | Buffer, done: (err: Error | null, value?: unkn
     const detail = err instanceof Error ? err.message : "invalid JSON";
     const position = /position (\d+)/.exec(detail)?.[1];
     const loc = position === undefined ? ["body"] : ["body", position];
-    done(validationError([{ loc, msg: `JSON decode error: ${detail}`, type: "json_invalid" }]));
-    return;
+    return { issues: [{ loc, msg: `JSON decode error: ${detail}`, type: "json_invalid" }] };
   }
   // Every body of this API is an object. A JSON `null` is refused here because Fastify hands an absent
   // body to the validators as `null` too, and an optional body must not accept it.
-  if (value === null) {
-    done(validationError([{ loc: ["body"], msg: "Input should be a valid dictionary", type: "dict_type" }]));
-    return;
-  }
-  done(null, value);
+  if (value === null) return { issues: [{ loc: ["body"], msg: "Input should be a valid dictionary", type: "dict_type" }] };
+  return { value };
 }
 
 /** The same rule in JSON Schema, for the OpenAPI document: an object never has this key. */

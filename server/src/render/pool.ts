@@ -1,21 +1,30 @@
 import { type ResourceLimits, Worker } from "node:worker_threads";
-import type { DynamicData, RenderTarget } from "@mailrender/engine";
+import type { RenderTarget } from "@mailrender/engine";
 import type { Issue } from "../errors.js";
 
-export interface RenderJob {
-  id: number;
-  /** The stored template JSON text, parsed in the worker (parsing a big template is work too). */
-  template: string;
-  /** With `plainText`, the job's output is the plain-text version instead of the target's output. */
-  options: { target: RenderTarget; dynamicData?: DynamicData | undefined; minify: boolean; plainText?: boolean | undefined };
-}
+/**
+ * The messages between the event loop and a render thread, for one job in two steps: the thread reads
+ * the request from the body's bytes and says which template and target it asks for; the event loop
+ * checks the key's scope, looks the template up (cached) and sends its JSON text, or drops the job;
+ * the thread renders and answers with the output's UTF-8 bytes. Bytes travel both ways as transferred
+ * buffers: the event loop never copies, decodes, parses or encodes a body or an output.
+ */
+export type ToThread =
+  | { kind: "read"; id: number; body: Uint8Array | undefined; plainText: boolean }
+  | { kind: "render"; id: number; template: string }
+  | { kind: "drop"; id: number };
 
-export type RenderOutcome = { id: number; ok: true; output: string } | { id: number; ok: false; kind: "render" | "internal"; message: string; issues: Issue[] };
+export type FromThread =
+  | "ready"
+  | { kind: "read"; id: number; templateId: string; target: RenderTarget }
+  | { kind: "invalid"; id: number; issues: Issue[] }
+  | { kind: "rendered"; id: number; output: Uint8Array }
+  | { kind: "failed"; id: number; failure: "render" | "internal"; message: string; issues: Issue[] };
 
 /** Why a render did not produce output; the route maps each kind to an HTTP answer. */
 export class RenderFailure extends Error {
   constructor(
-    readonly kind: "render" | "timeout" | "memory" | "overloaded" | "internal",
+    readonly kind: "invalid" | "render" | "timeout" | "memory" | "overloaded" | "internal",
     message: string,
     readonly issues: Issue[] = [],
   ) {
@@ -23,23 +32,50 @@ export class RenderFailure extends Error {
   }
 }
 
+/**
+ * What the body asks for → the stored template's JSON text. The route checks the key's scope and
+ * looks the template up here; what it throws (403, 404, 503) ends the job with that error.
+ */
+export type TemplateFor = (asked: { templateId: string; target: RenderTarget }) => Promise<string>;
+
 export interface RenderPoolOptions {
   /** Worker threads; each renders one template at a time. */
   size: number;
   /** A render running longer is stopped (its thread is replaced). */
   timeoutMs: number;
-  /** Jobs waiting for a thread beyond this are refused at once. */
-  maxQueue: number;
+  /**
+   * Renders admitted beyond one per thread: waiting for a thread, or whose request is still arriving.
+   * Past it `admit` refuses, before the request's body is read.
+   */
+  maxWaiting: number;
   /** Heap limit of one thread, so one template cannot take the process's memory. */
   maxHeapMb: number;
+}
+
+interface Job {
+  id: number;
+  body: Uint8Array | undefined;
+  plainText: boolean;
+  templateFor: TemplateFor;
+  resolve: (output: Buffer) => void;
+  reject: (err: Error) => void;
 }
 
 interface Slot {
   worker: Worker;
   /** Resolves once the thread has loaded the engine. */
   ready: Promise<void>;
-  job?: { job: RenderJob; resolve: (output: string) => void; reject: (err: Error) => void; timer: NodeJS.Timeout | undefined } | undefined;
+  job?: (Job & { timer: NodeJS.Timeout | undefined; startedAt: number }) | undefined;
 }
+
+/** One admitted render: `render` once, or `release` when the request ends without one (both idempotent). */
+export interface RenderTicket {
+  render(body: Uint8Array | undefined, plainText: boolean, templateFor: TemplateFor): Promise<Buffer>;
+  release(): void;
+}
+
+/** What a render is assumed to take before any has finished, for the first Retry-After. */
+const FIRST_ESTIMATE_MS = 200;
 
 /** The compiled worker; run from the TypeScript sources (tests, `tsx`), it loads tsx first. */
 function newWorker(resourceLimits: ResourceLimits): Worker {
@@ -50,33 +86,64 @@ function newWorker(resourceLimits: ResourceLimits): Worker {
   return new Worker(boot, { eval: true, resourceLimits });
 }
 
+/** The buffer a view owns alone can be transferred; a view into a shared one (Node's pooled small Buffers) is copied. */
+function ownBuffer(bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+}
+
 /**
  * Renders on worker threads, so a huge template blocks neither health checks nor other requests,
  * and a render that runs past its time budget is stopped by terminating its thread.
+ *
+ * Admission keeps the event loop for everyone else: a render is admitted before its request body is
+ * read, while fewer than `size + maxWaiting` are admitted; under a storm of renders the rest are
+ * refused at the cost of their headers (with a Retry-After from the recent render time), instead of
+ * every request being read and queued for minutes. An admitted render costs the event loop no work per byte (see `ToThread`).
  */
 export class RenderPool {
   private readonly slots: Slot[] = [];
-  private readonly queue: { job: RenderJob; resolve: (output: string) => void; reject: (err: Error) => void }[] = [];
+  private readonly queue: Job[] = [];
   private nextId = 1;
   private closed = false;
+  private admitted = 0;
+  /** Moving average of recent render times (queue wait excluded), for Retry-After. */
+  private recentMs = FIRST_ESTIMATE_MS;
 
   constructor(private readonly options: RenderPoolOptions) {}
 
-  render(template: string, options: RenderJob["options"]): Promise<string> {
-    if (this.closed) return Promise.reject(new RenderFailure("overloaded", "The server is shutting down"));
-    return new Promise((resolve, reject) => {
-      const job: RenderJob = { id: this.nextId++, template, options };
-      const slot = this.freeSlot();
-      if (slot !== undefined) this.start(slot, job, resolve, reject);
-      else if (this.queue.length >= this.options.maxQueue) reject(new RenderFailure("overloaded", "Too many renders waiting; retry later"));
-      else this.queue.push({ job, resolve, reject });
-    });
+  /** A ticket for one render, or undefined when as many renders as the pool takes are admitted already. */
+  admit(): RenderTicket | undefined {
+    if (this.closed || this.admitted >= this.options.size + this.options.maxWaiting) return undefined;
+    this.admitted += 1;
+    let held = true;
+    const release = () => {
+      if (!held) return;
+      held = false;
+      this.admitted -= 1;
+    };
+    return { render: (body, plainText, templateFor) => this.run(body, plainText, templateFor).finally(release), release };
+  }
+
+  /** Seconds a refused caller should wait: the renders admitted beyond the threads, at the recent render time, spread over the threads. */
+  retryAfterSeconds(): number {
+    const ahead = Math.max(1, this.admitted - this.options.size + 1);
+    return Math.min(60, Math.max(1, Math.ceil((ahead * this.recentMs) / this.options.size / 1000)));
   }
 
   async close(): Promise<void> {
     this.closed = true;
     for (const waiting of this.queue.splice(0)) waiting.reject(new RenderFailure("overloaded", "The server is shutting down"));
     await Promise.all(this.slots.splice(0).map((slot) => slot.worker.terminate()));
+  }
+
+  private run(body: Uint8Array | undefined, plainText: boolean, templateFor: TemplateFor): Promise<Buffer> {
+    if (this.closed) return Promise.reject(new RenderFailure("overloaded", "The server is shutting down"));
+    return new Promise((resolve, reject) => {
+      const job: Job = { id: this.nextId++, body: body === undefined ? undefined : ownBuffer(body), plainText, templateFor, resolve, reject };
+      const slot = this.freeSlot();
+      if (slot !== undefined) this.start(slot, job);
+      else this.queue.push(job);
+    });
   }
 
   private freeSlot(): Slot | undefined {
@@ -92,13 +159,23 @@ export class RenderPool {
     const worker = newWorker({ maxOldGenerationSizeMb: this.options.maxHeapMb });
     let markReady = () => {};
     const slot: Slot = { worker, ready: new Promise((resolve) => (markReady = resolve)) };
-    worker.on("message", (outcome: RenderOutcome | "ready") => {
-      if (outcome === "ready") return markReady();
+    worker.on("message", (message: FromThread) => {
+      if (message === "ready") return markReady();
       const current = slot.job;
-      if (current === undefined || current.job.id !== outcome.id) return;
-      this.finish(slot);
-      if (outcome.ok) current.resolve(outcome.output);
-      else current.reject(new RenderFailure(outcome.kind, outcome.message, outcome.issues));
+      if (current === undefined || current.id !== message.id) return;
+      switch (message.kind) {
+        case "read":
+          this.supplyTemplate(slot, current, message);
+          return;
+        case "invalid":
+          this.settle(slot, () => current.reject(new RenderFailure("invalid", "Request validation failed", message.issues)));
+          return;
+        case "rendered":
+          this.settle(slot, () => current.resolve(Buffer.from(message.output.buffer, message.output.byteOffset, message.output.byteLength)));
+          return;
+        case "failed":
+          this.settle(slot, () => current.reject(new RenderFailure(message.failure, message.message, message.issues)));
+      }
     });
     worker.on("error", (err: Error & { code?: string }) => {
       const memory = err.code === "ERR_WORKER_OUT_OF_MEMORY";
@@ -111,24 +188,48 @@ export class RenderPool {
     return slot;
   }
 
-  private start(slot: Slot, job: RenderJob, resolve: (output: string) => void, reject: (err: Error) => void): void {
-    const current: NonNullable<Slot["job"]> = { job, resolve, reject, timer: undefined };
+  /** The thread has read the request: the route's check and lookup, then the template or a drop. */
+  private supplyTemplate(slot: Slot, job: NonNullable<Slot["job"]>, asked: { templateId: string; target: RenderTarget }): void {
+    job.templateFor(asked).then(
+      (template) => {
+        if (slot.job === job) slot.worker.postMessage({ kind: "render", id: job.id, template } satisfies ToThread);
+      },
+      (err: unknown) => {
+        if (slot.job !== job) return;
+        slot.worker.postMessage({ kind: "drop", id: job.id } satisfies ToThread);
+        this.settle(slot, () => job.reject(err instanceof Error ? err : new Error(String(err))));
+      },
+    );
+  }
+
+  private start(slot: Slot, job: Job): void {
+    const current: NonNullable<Slot["job"]> = { ...job, timer: undefined, startedAt: performance.now() };
     slot.job = current;
     void slot.ready.then(() => {
       if (slot.job !== current) return; // the thread died while starting
+      current.startedAt = performance.now();
       current.timer = setTimeout(() => {
         this.fail(slot, new RenderFailure("timeout", `Rendering this template took longer than the ${this.options.timeoutMs} ms budget`));
       }, this.options.timeoutMs);
-      slot.worker.postMessage(job);
+      const message: ToThread = { kind: "read", id: current.id, body: current.body, plainText: current.plainText };
+      slot.worker.postMessage(message, current.body === undefined ? [] : [current.body.buffer as ArrayBuffer]);
     });
   }
 
-  /** The slot's job is done: take the next waiting job, if any. */
-  private finish(slot: Slot): void {
-    if (slot.job !== undefined) clearTimeout(slot.job.timer);
+  private observe(job: { startedAt: number }): void {
+    this.recentMs = 0.8 * this.recentMs + 0.2 * (performance.now() - job.startedAt);
+  }
+
+  /** The slot's job is over: answer it, then give the thread the next waiting job, if any. */
+  private settle(slot: Slot, answer: () => void): void {
+    if (slot.job !== undefined) {
+      clearTimeout(slot.job.timer);
+      this.observe(slot.job);
+    }
     slot.job = undefined;
+    answer();
     const next = this.queue.shift();
-    if (next !== undefined) this.start(slot, next.job, next.resolve, next.reject);
+    if (next !== undefined) this.start(slot, next);
   }
 
   /** The slot's thread is unusable (timeout, crash, out of memory): fail its job and replace the thread. */
@@ -141,13 +242,15 @@ export class RenderPool {
     void slot.worker.terminate();
     if (slot.job !== undefined) {
       clearTimeout(slot.job.timer);
+      this.observe(slot.job);
       slot.job.reject(error);
+      slot.job = undefined;
     }
     const next = this.queue.shift();
     if (next !== undefined && !this.closed) {
       const fresh = this.spawn();
       this.slots.push(fresh);
-      this.start(fresh, next.job, next.resolve, next.reject);
+      this.start(fresh, next);
     }
   }
 }

@@ -1,25 +1,70 @@
+import { readlinkSync } from "node:fs";
+import { setPriority } from "node:os";
 import { parentPort } from "node:worker_threads";
-import { RenderError, type RenderOptions, render } from "@mailrender/engine";
-import type { RenderJob, RenderOutcome } from "./pool.js";
+import { RenderError, render } from "@mailrender/engine";
+import type { FromThread, ToThread } from "./pool.js";
+import { type RenderRequest, readRenderRequest, toDynamicData } from "./request.js";
 
-/** One render pool thread: renders one job at a time with the engine library. */
+/** One render pool thread: reads one render request at a time, then renders it with the engine library (see `ToThread`). */
 const port = parentPort;
 if (port === null) throw new Error("render worker must run in a worker thread");
 
-port.on("message", (job: RenderJob) => {
-  void run(job).then((outcome) => port.postMessage(outcome));
-});
-// The engine is loaded: from now on the time budget measures rendering, not start-up.
-port.postMessage("ready");
+const encoder = new TextEncoder();
+/** The request read but not rendered yet: waiting for its template. */
+let pending: { id: number; request: RenderRequest; plainText: boolean } | undefined;
 
-async function run({ id, template, options }: RenderJob): Promise<RenderOutcome> {
+function send(message: FromThread): void {
+  port?.postMessage(message, typeof message === "object" && message.kind === "rendered" ? [message.output.buffer as ArrayBuffer] : []);
+}
+
+port.on("message", (message: ToThread) => {
+  switch (message.kind) {
+    case "read": {
+      const read = readRenderRequest(message.body);
+      if ("issues" in read) return send({ kind: "invalid", id: message.id, issues: read.issues });
+      pending = { id: message.id, request: read.request, plainText: message.plainText };
+      return send({ kind: "read", id: message.id, templateId: read.request.template_id, target: read.request.target });
+    }
+    case "render": {
+      const job = pending;
+      pending = undefined;
+      if (job?.id === message.id) void renderJob(job, message.template).then(send);
+      return;
+    }
+    case "drop":
+      if (pending?.id === message.id) pending = undefined;
+  }
+});
+
+async function renderJob({ id, request, plainText }: NonNullable<typeof pending>, template: string): Promise<FromThread> {
   try {
-    const result = await render(JSON.parse(template) as unknown, options as RenderOptions);
-    return { id, ok: true, output: options.plainText === true ? (result.text ?? "") : result.output };
+    const options = { target: request.target, dynamicData: toDynamicData(request.dynamic_data), minify: true, plainText };
+    const result = await render(JSON.parse(template) as unknown, options);
+    // Encoded here and transferred: the event loop neither copies the string nor encodes it for the socket.
+    return { kind: "rendered", id, output: encoder.encode(plainText ? (result.text ?? "") : result.output) };
   } catch (err) {
     if (err instanceof RenderError) {
-      return { id, ok: false, kind: "render", message: err.message, issues: err.issues.map((i) => ({ loc: [...i.loc], msg: i.msg, type: i.type })) };
+      return { kind: "failed", id, failure: "render", message: err.message, issues: err.issues.map((i) => ({ loc: [...i.loc], msg: i.msg, type: i.type })) };
     }
-    return { id, ok: false, kind: "internal", message: err instanceof Error ? err.message : String(err), issues: [] };
+    return { kind: "failed", id, failure: "internal", message: err instanceof Error ? err.message : String(err), issues: [] };
   }
 }
+
+/**
+ * Render threads run at a lower CPU priority (nice 10) than the event loop, so that on a machine
+ * whose cores are busy the thread answering health checks and template fetches is scheduled before
+ * them the moment it has work. Linux only (a thread's id from /proc/thread-self); elsewhere, or if
+ * refused, renders run at the process's priority.
+ */
+function yieldToTheEventLoop(): void {
+  try {
+    const threadId = Number(readlinkSync("/proc/thread-self").split("/").pop());
+    if (Number.isInteger(threadId) && threadId > 0) setPriority(threadId, 10);
+  } catch {
+    // not Linux, or not allowed: keep the process's priority
+  }
+}
+yieldToTheEventLoop();
+
+// The engine is loaded: from now on the time budget measures rendering, not start-up.
+port.postMessage("ready" satisfies FromThread);

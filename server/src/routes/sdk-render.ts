@@ -1,10 +1,13 @@
-import type { DynamicData } from "@mailrender/engine";
+import type { FastifyRequest, FastifySchemaCompiler } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import * as z from "zod";
 import { requireTarget } from "../auth/authenticate.js";
 import { ApiError, templateNotFound, validationError } from "../errors.js";
-import { RenderFailure } from "../render/pool.js";
-import { RenderTargetSchema } from "../schemas.js";
+import { drainRequest } from "../http/drain.js";
+import { JSON_MEDIA_TYPES } from "../http/json-body.js";
+import { zodValidatorCompiler } from "../http/validation.js";
+import { RenderFailure, type RenderTicket } from "../render/pool.js";
+import { RenderRequestSchema } from "../render/request.js";
 import { currentKey, type RouteContext } from "./context.js";
 import { errors, SECURED } from "./responses.js";
 
@@ -16,41 +19,11 @@ export const DEPRECATION_HEADERS = {
   link: '</docs#/sdk/renderTemplate>; rel="deprecation"; type="text/html"',
 } as const;
 
-const MergeTagMap = z.record(z.string(), z.string());
-
-export const DynamicDataSchema = z
-  .strictObject({
-    merge_tags: z
-      .strictObject({ text: MergeTagMap.optional(), url: MergeTagMap.optional(), attr: MergeTagMap.optional() })
-      .optional()
-      .describe("Merge-tag values by group; a bare tag reads the group that fits where it stands"),
-    context: z
-      .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
-      .optional()
-      .describe("Flat map read by visibility rules"),
-  })
-  .meta({ id: "DynamicData" });
-
-export const RenderRequestSchema = z
-  .strictObject({
-    template_id: z.uuid({ version: "v4" }),
-    target: RenderTargetSchema.default("html"),
-    dynamic_data: DynamicDataSchema.optional(),
-  })
-  .meta({ id: "RenderRequest" });
-
-/** zod's optional fields may hold `undefined`; the engine's types (exact optional properties) may not. */
-function toDynamicData(input: z.output<typeof DynamicDataSchema> | undefined): DynamicData | undefined {
-  if (input === undefined) return undefined;
-  const tags = input.merge_tags;
-  const mergeTags =
-    tags === undefined ? undefined : { ...(tags.text && { text: tags.text }), ...(tags.url && { url: tags.url }), ...(tags.attr && { attr: tags.attr }) };
-  return { ...(mergeTags && { merge_tags: mergeTags }), ...(input.context && { context: input.context }) };
-}
-
 /** Engine issues pass through unchanged, so they match what a client's in-process render reports. */
 function renderFailureError(err: RenderFailure): Error {
   switch (err.kind) {
+    case "invalid":
+      return validationError(err.issues);
     case "render":
       return validationError(err.issues, err.message);
     case "timeout":
@@ -72,10 +45,21 @@ export const RenderQuerySchema = z.strictObject({
     .describe("`output` (default): the rendered target. `text`: the email's plain-text version (text/plain; the same for every target)"),
 });
 
+/** The render each admitted request holds (see the route's onRequest hook). */
+const tickets = new WeakMap<FastifyRequest, RenderTicket>();
+
 const CONTENT_TYPES = { html: "text/html; charset=utf-8", "react-email": "text/plain; charset=utf-8", mjml: "text/plain; charset=utf-8" } as const;
 
 /** POST /v1/sdk/render (deprecated): renders on the server with the same engine the clients embed. */
 export const sdkRenderRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx) => {
+  // In this route's scope the body stays bytes: a render thread reads and validates it (render/request.ts);
+  // the query is validated here, as everywhere.
+  app.removeAllContentTypeParsers();
+  for (const type of JSON_MEDIA_TYPES) app.addContentTypeParser(type, { parseAs: "buffer" }, (_request, body, done) => done(null, body));
+  app.setValidatorCompiler((route) =>
+    route.httpPart === "body" ? (data) => ({ value: data }) : zodValidatorCompiler(route as Parameters<FastifySchemaCompiler<z.ZodType>>[0]),
+  );
+
   app.post(
     "/v1/sdk/render",
     {
@@ -89,7 +73,9 @@ export const sdkRenderRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, 
           '`Sunset` and `Link: <…>; rel="deprecation"`. The body of a 200 is the raw output (minified, byte-identical to ' +
           "the clients'), `text/html` for `html` and `text/plain` for `react-email` and `mjml`. Renders run on worker " +
           "threads within a time budget (`MAILRENDER_RENDER_TIMEOUT_MS`, default 10 s): past it, 422 with issue type " +
-          "`render_timeout`; 503 when too many renders are waiting. " +
+          "`render_timeout`. Renders are admitted before their body is read, up to nine per render thread (one running, eight " +
+          "waiting); beyond that the answer is 503 `UNAVAILABLE` with `Retry-After` (seconds, from the recent render time), so " +
+          "that a storm of renders never holds up the other endpoints. " +
           "With `?format=text` it is the email's plain-text version (`text/plain`), the same the clients return as `text` with their plain-text option.",
         deprecated: true,
         security: SECURED,
@@ -103,6 +89,18 @@ export const sdkRenderRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, 
           ...errors(401, 403, 404, 413, 415, 422, 429),
         },
       },
+      // After authentication (the global hook), before the body is read: admit the render or refuse it.
+      onRequest: async (request, reply) => {
+        const ticket = ctx.renderPool.admit();
+        if (ticket === undefined) {
+          const retryAfter = String(ctx.renderPool.retryAfterSeconds());
+          await drainRequest(request.raw, ctx.config.bodyLimitBytes);
+          throw new ApiError(503, "UNAVAILABLE", "Too many renders in progress; retry after the time in Retry-After", undefined, { "retry-after": retryAfter });
+        }
+        tickets.set(request, ticket);
+        // Whatever ends the request (an answer without a render, a client gone) gives the ticket back.
+        reply.raw.once("close", ticket.release);
+      },
       // The announcement goes on every answer of this route, errors included.
       onSend: async (_request, reply, payload) => {
         reply.headers(DEPRECATION_HEADERS);
@@ -111,14 +109,19 @@ export const sdkRenderRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, 
     },
     async (request, reply) => {
       const key = currentKey(request);
-      const { template_id: id, target, dynamic_data } = request.body;
+      const ticket = tickets.get(request);
+      if (ticket === undefined) throw new Error("render route reached without an admission ticket");
+      const body = Buffer.isBuffer(request.body) ? request.body : undefined;
       const plainText = request.query.format === "text";
-      requireTarget(key, target);
-      const template = await ctx.lookups.template(id);
-      if (template === null) throw templateNotFound(id);
       try {
-        const output = await ctx.renderPool.render(template.body, { target, dynamicData: toDynamicData(dynamic_data), minify: true, plainText });
-        return reply.type(plainText ? "text/plain; charset=utf-8" : CONTENT_TYPES[target]).send(output);
+        const output = await ticket.render(body, plainText, async ({ templateId, target }) => {
+          requireTarget(key, target);
+          const template = await ctx.lookups.template(templateId);
+          if (template === null) throw templateNotFound(templateId);
+          reply.type(plainText ? "text/plain; charset=utf-8" : CONTENT_TYPES[target]);
+          return template.body;
+        });
+        return reply.send(output as unknown as string);
       } catch (err) {
         throw err instanceof RenderFailure ? renderFailureError(err) : err;
       }

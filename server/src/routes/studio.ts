@@ -4,15 +4,15 @@
  * template's sample data, a preview of all three targets with plain text and visibility, starters.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { type DynamicData, explainVisibility, RENDER_TARGETS, RenderError, type RenderTarget, render } from "@mailrender/engine";
+import { explainVisibility, RENDER_TARGETS, RenderError, type RenderTarget, render } from "@mailrender/engine";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import * as z from "zod";
 import { ApiError, templateNotFound, validationError } from "../errors.js";
+import { DynamicDataSchema, toDynamicData } from "../render/request.js";
 import { TemplateIdParams, TemplateJsonSchema, WarningSchema } from "../schemas.js";
 import { sampleFromTemplate } from "../services/samples.js";
 import type { RouteContext } from "./context.js";
 import { errors, SECURED } from "./responses.js";
-import { DynamicDataSchema } from "./sdk-render.js";
 
 const STUDIO_DIR = new URL("../../studio/", import.meta.url);
 const STARTERS_DIR = new URL("../../demo/", import.meta.url);
@@ -55,18 +55,14 @@ const PreviewSchema = z
 
 const StarterSchema = z.object({ name: z.string(), file: z.string(), template: TemplateJsonSchema });
 
-/** zod's optional keys may hold `undefined`; the engine's exact optional types may not. */
-function toDynamicData(input: z.output<typeof DynamicDataSchema>): DynamicData {
-  return JSON.parse(JSON.stringify(input)) as DynamicData;
-}
-
 function readStudioFile(relative: string): Buffer | undefined {
   const url = new URL(relative, STUDIO_DIR);
   return existsSync(url) ? readFileSync(url) : undefined;
 }
 
 export const studioRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx) => {
-  const admin = { auth: "admin" } as const;
+  const read = { auth: "templates:read" } as const;
+  const write = { auth: "templates:write" } as const;
   const page = { schema: { hide: true }, config: { auth: "public" } } as const;
 
   const index = async (_request: unknown, reply: { type(t: string): { send(b: Buffer | string): unknown }; header(k: string, v: string): unknown }) => {
@@ -92,7 +88,7 @@ export const studioRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx
   app.get(
     "/api/v1/templates/:id/sample",
     {
-      config: admin,
+      config: read,
       schema: {
         tags: ["studio"],
         operationId: "getTemplateSample",
@@ -115,7 +111,7 @@ export const studioRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx
   app.put(
     "/api/v1/templates/:id/sample",
     {
-      config: admin,
+      config: write,
       schema: {
         tags: ["studio"],
         operationId: "putTemplateSample",
@@ -137,7 +133,7 @@ export const studioRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx
   app.post(
     "/api/v1/templates/:id/preview",
     {
-      config: admin,
+      config: read,
       schema: {
         tags: ["studio"],
         operationId: "previewTemplate",
@@ -153,7 +149,7 @@ export const studioRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx
       const record = await ctx.store.getTemplate(id);
       if (record === undefined) throw templateNotFound(id);
       const template = JSON.parse(record.body) as unknown;
-      const dynamicData = toDynamicData(request.body.dynamic_data ?? {});
+      const dynamicData = toDynamicData(request.body.dynamic_data) ?? {};
       try {
         const renders = await Promise.all(
           RENDER_TARGETS.map((target: RenderTarget) => render(template, { target, dynamicData, plainText: target === "html" })),
@@ -189,7 +185,7 @@ export const studioRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx
   app.get(
     "/api/v1/studio/starters",
     {
-      config: admin,
+      config: read,
       schema: {
         tags: ["studio"],
         operationId: "listStarters",

@@ -26,14 +26,15 @@ function meta(t: TemplateMeta) {
   return { id: t.id, name: t.name, version: t.version, etag: t.etag, created_at: t.createdAt, updated_at: t.updatedAt };
 }
 
-/** Template management (admin keys only): bodies are validated by the engine before they are stored. */
+/** Template management (read: viewer keys and up; write: editor keys and up): bodies are validated by the engine before they are stored. */
 export const templateRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx) => {
-  const admin = { auth: "admin" } as const;
+  const read = { auth: "templates:read" } as const;
+  const write = { auth: "templates:write" } as const;
 
   app.post(
     "/api/v1/templates",
     {
-      config: admin,
+      config: write,
       schema: {
         tags: ["templates"],
         operationId: "createTemplate",
@@ -78,7 +79,7 @@ export const templateRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, c
   app.put(
     "/api/v1/templates/:id",
     {
-      config: admin,
+      config: write,
       schema: {
         tags: ["templates"],
         operationId: "replaceTemplate",
@@ -115,7 +116,7 @@ export const templateRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, c
   app.get(
     "/api/v1/templates",
     {
-      config: admin,
+      config: read,
       schema: {
         tags: ["templates"],
         operationId: "listTemplates",
@@ -131,7 +132,7 @@ export const templateRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, c
   app.get(
     "/api/v1/templates/:id",
     {
-      config: admin,
+      config: read,
       schema: {
         tags: ["templates"],
         operationId: "getTemplate",
@@ -153,7 +154,7 @@ export const templateRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, c
   app.delete(
     "/api/v1/templates/:id",
     {
-      config: admin,
+      config: write,
       schema: {
         tags: ["templates"],
         operationId: "deleteTemplate",

@@ -1,5 +1,6 @@
 import { displayPrefix, generateApiKey, generateKeyId, hashApiKey } from "../auth/keys.js";
-import type { ApiKeyRecord, KeyRole, Store } from "../store/types.js";
+import type { KeyRole } from "../roles.js";
+import type { ApiKeyRecord, Store } from "../store/types.js";
 import { type KeyTarget, normaliseScope } from "../targets.js";
 
 export interface IssuedKey {

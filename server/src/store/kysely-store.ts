@@ -1,10 +1,11 @@
 import { type Kysely, Migrator, type Selectable, sql } from "kysely";
 import type { DatabaseConfig } from "../config.js";
+import type { KeyRole } from "../roles.js";
 import type { KeyTarget } from "../targets.js";
 import { connect } from "./connect.js";
 import { migrationProvider } from "./migrations.js";
 import type { ApiKeySecretsTable, ApiKeysTable, Database, TemplatesTable } from "./schema.js";
-import type { ApiKeyRecord, KeyRole, KeySecretRecord, NewKey, Page, Store, TemplateMeta, TemplateRecord } from "./types.js";
+import type { ApiKeyRecord, KeySecretRecord, NewKey, Page, Store, TemplateMeta, TemplateRecord } from "./types.js";
 import { guard } from "./unavailable.js";
 
 type KeyRow = Selectable<ApiKeysTable> & { prefix: string };
@@ -47,12 +48,20 @@ export class KyselyStore implements Store {
     return new KyselyStore(connect(config), config.kind);
   }
 
-  async migrate(): Promise<void> {
+  /** Applies the migrations this release has and the database lacks; returns their names. */
+  async migrate(): Promise<string[]> {
     const { error, results } = await new Migrator({ db: this.db, provider: migrationProvider }).migrateToLatest();
     const failed = results?.find((r) => r.status === "Error");
+    const newer = error instanceof Error ? /previously executed migration (\S+) is missing/.exec(error.message)?.[1] : undefined;
+    if (newer !== undefined) {
+      throw new Error(
+        `the database was migrated by a newer release of mailrender (migration ${newer} is unknown to this one): run that release, or restore the backup taken before the upgrade`,
+      );
+    }
     if (error !== undefined || failed !== undefined) {
       throw new Error(`database migration ${failed?.migrationName ?? ""} failed`, { cause: error });
     }
+    return (results ?? []).map((r) => r.migrationName);
   }
 
   ping(): Promise<void> {
@@ -140,12 +149,59 @@ export class KyselyStore implements Store {
     });
   }
 
-  revokeKey(id: string, at: string): Promise<ApiKeyRecord | undefined> {
-    return guard(async () => {
-      // Keep the first revocation time if revoked twice (revocation is idempotent).
-      await this.db.updateTable("api_keys").set({ revoked_at: at }).where("id", "=", id).where("revoked_at", "is", null).execute();
-      return this.readKey(this.db, id);
-    });
+  revokeKey(id: string, at: string): Promise<ApiKeyRecord | "last-admin" | undefined> {
+    return guard(() =>
+      this.db.transaction().execute(async (trx) => {
+        const key = await this.keyLockedForChange(trx, id);
+        if (key === undefined) return undefined;
+        if (key.revoked_at === null && (await this.isLastActiveAdmin(trx, key, at))) return "last-admin";
+        // Keep the first revocation time if revoked twice (revocation is idempotent).
+        await trx.updateTable("api_keys").set({ revoked_at: at }).where("id", "=", id).where("revoked_at", "is", null).execute();
+        return this.readKey(trx, id);
+      }),
+    );
+  }
+
+  updateKey(id: string, change: { name?: string | undefined; role?: KeyRole | undefined }, at: string): Promise<ApiKeyRecord | "last-admin" | undefined> {
+    return guard(() =>
+      this.db.transaction().execute(async (trx) => {
+        const key = await this.keyLockedForChange(trx, id);
+        if (key === undefined) return undefined;
+        if (change.role !== undefined && change.role !== "admin" && (await this.isLastActiveAdmin(trx, key, at))) return "last-admin";
+        await trx
+          .updateTable("api_keys")
+          .set({ ...(change.name !== undefined && { name: change.name }), ...(change.role !== undefined && { role: change.role }) })
+          .where("id", "=", id)
+          .execute();
+        return this.readKey(trx, id);
+      }),
+    );
+  }
+
+  /**
+   * The key's row, in a transaction that changes keys one at a time: SQLite's write transactions are
+   * serial already (`BEGIN IMMEDIATE`); on PostgreSQL a lock that only key writers take, so that two
+   * admins demoting each other at once cannot both see the other as the admin that remains.
+   */
+  private async keyLockedForChange(trx: Kysely<Database>, id: string) {
+    if (this.dialect === "postgres") await sql`lock table api_keys in share row exclusive mode`.execute(trx);
+    return trx.selectFrom("api_keys").selectAll().where("id", "=", id).executeTakeFirst();
+  }
+
+  /** Whether `key` is an active admin key (at `at`) and no other is. */
+  private async isLastActiveAdmin(trx: Kysely<Database>, key: { id: string; role: string; revoked_at: string | null; expires_at: string | null }, at: string) {
+    const active = (k: { revoked_at: string | null; expires_at: string | null }) => k.revoked_at === null && (k.expires_at === null || k.expires_at > at);
+    if (key.role !== "admin" || !active(key)) return false;
+    const other = await trx
+      .selectFrom("api_keys")
+      .select("id")
+      .where("role", "=", "admin")
+      .where("id", "<>", key.id)
+      .where("revoked_at", "is", null)
+      .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", at)]))
+      .limit(1)
+      .executeTakeFirst();
+    return other === undefined;
   }
 
   rotateKey(id: string, secret: { hash: string; prefix: string }, now: string, oldSecretsEndAt: string | null): Promise<ApiKeyRecord | undefined> {

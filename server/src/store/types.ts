@@ -1,6 +1,5 @@
+import type { KeyRole } from "../roles.js";
 import type { KeyTarget } from "../targets.js";
-
-export type KeyRole = "admin" | "render";
 
 /** An API key's public record; the secret itself is never stored, only its hash. */
 export interface ApiKeyRecord {
@@ -56,7 +55,8 @@ export interface Page {
 /** The storage interface; SQLite and PostgreSQL implement it with the same Kysely queries. */
 export interface Store {
   readonly dialect: "sqlite" | "postgres";
-  migrate(): Promise<void>;
+  /** Brings the schema up to date; returns the names of the migrations it applied. */
+  migrate(): Promise<string[]>;
   ping(): Promise<void>;
   close(): Promise<void>;
 
@@ -64,7 +64,13 @@ export interface Store {
   findKeyBySecretHash(hash: string): Promise<{ key: ApiKeyRecord; secret: KeySecretRecord } | undefined>;
   getKey(id: string): Promise<ApiKeyRecord | undefined>;
   listKeys(page: Page): Promise<ApiKeyRecord[]>;
-  revokeKey(id: string, at: string): Promise<ApiKeyRecord | undefined>;
+  /**
+   * Revokes a key (the first revocation time is kept). `"last-admin"`: refused, it is the last active
+   * admin key (an admin key neither revoked nor expired at `at`), and nothing changed.
+   */
+  revokeKey(id: string, at: string): Promise<ApiKeyRecord | "last-admin" | undefined>;
+  /** Renames a key or changes its role; `"last-admin"` as for `revokeKey` when the role would leave no active admin key. */
+  updateKey(id: string, change: { name?: string | undefined; role?: KeyRole | undefined }, at: string): Promise<ApiKeyRecord | "last-admin" | undefined>;
   /** Adds a new secret; older secrets end at `oldSecretsEndAt` (null = at once). */
   rotateKey(id: string, secret: { hash: string; prefix: string }, now: string, oldSecretsEndAt: string | null): Promise<ApiKeyRecord | undefined>;
 

@@ -1,5 +1,13 @@
-/** This server's API with the admin key of this browser tab (sessionStorage: gone when the tab closes). */
-const KEY_ITEM = "mailrender.adminKey";
+/** This server's API with the API key of this browser tab (sessionStorage: gone when the tab closes). */
+const KEY_ITEM = "mailrender.apiKey";
+
+/** The signed-in key, from `GET /api/v1/me`: the studio shows only what its permissions allow. */
+export interface Me {
+  id: string;
+  name: string;
+  role: string;
+  permissions: string[];
+}
 
 export interface Issue {
   loc: string[];

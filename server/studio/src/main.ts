@@ -1,12 +1,13 @@
 /**
- * The mailrender studio: sign in with an admin key (kept in this browser tab's sessionStorage only),
- * manage templates, and see one rendered for every target with its sample data. Preact + htm,
- * bundled by server/scripts/build-studio.ts; talks only to this server's API.
+ * The mailrender studio: sign in with a viewer, editor or admin key (kept in this browser tab's
+ * sessionStorage only), manage templates as the key's role allows, and see one rendered for every
+ * target with its sample data. Preact + htm, bundled by server/scripts/build-studio.ts; talks only to
+ * this server's API.
  */
 import { html } from "htm/preact";
 import { render } from "preact";
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
-import { ApiFailure, api, clearKey, type Issue, readKey, saveKey } from "./api.js";
+import { ApiFailure, api, clearKey, type Issue, type Me, readKey, saveKey } from "./api.js";
 import { describeFailure, Issues } from "./issues.js";
 
 interface TemplateMeta {
@@ -71,8 +72,14 @@ function kilobytes(bytes: number): string {
   return `${(bytes / 1024).toFixed(1)} KB`;
 }
 
+/** What the signed-in key's role lets the page offer. */
+function canWrite(me: Me): boolean {
+  return me.permissions.includes("templates:write");
+}
+
 function App() {
-  const [key, setKey] = useState<string | null>(readKey());
+  const [me, setMe] = useState<Me | null>(null);
+  const [meError, setMeError] = useState("");
   const [selected, setSelected] = useState<string | null>(templateIdInPath());
   const [listVersion, setListVersion] = useState(0);
   useEffect(() => {
@@ -80,10 +87,20 @@ function App() {
     addEventListener("popstate", onPop);
     return () => removeEventListener("popstate", onPop);
   }, []);
-  if (key === null) return html`<${SignIn} onSignedIn=${setKey} />`;
+  // A key kept from earlier in this tab: who it is (a 401 signs the tab out, see api()).
+  useEffect(() => {
+    if (readKey() !== null && me === null) {
+      api<Me>("GET", "/api/v1/me")
+        .then(setMe)
+        .catch((err: unknown) => setMeError(describeFailure(err)));
+    }
+  }, [me]);
+  if (readKey() === null) return html`<${SignIn} onSignedIn=${setMe} />`;
+  if (me === null)
+    return html`<section class="card"><p class=${meError ? "bad" : "muted"} role=${meError ? "alert" : "status"}>${meError || "Signing in…"}</p></section>`;
   const signOut = () => {
     clearKey();
-    setKey(null);
+    setMe(null);
   };
   const changed = () => setListVersion((v) => v + 1);
   return html`
@@ -93,22 +110,26 @@ function App() {
         navigate(null);
       }}>mailrender studio</a></h1>
       <span class="spacer"></span>
+      <span class="muted" data-testid="signed-in-as">${me.name} · ${me.role}${canWrite(me) ? "" : " (read only)"}</span>
       <a href="/docs">API docs</a>
       <button type="button" onClick=${signOut}>Sign out</button>
     </header>
     <main class="layout">
       <div>
         <${TemplateList} selected=${selected} version=${listVersion} />
-        <${CreateTemplate} onCreated=${(id: string) => {
-          changed();
-          navigate(id);
-        }} />
+        ${
+          canWrite(me) &&
+          html`<${CreateTemplate} onCreated=${(id: string) => {
+            changed();
+            navigate(id);
+          }} />`
+        }
       </div>
       <div>
         ${
           selected === null
-            ? html`<section class="card"><h2>No template open</h2><p class="muted">Pick a template on the left, or create one from a file, pasted JSON or a starter.</p></section>`
-            : html`<${TemplateView} key=${selected} id=${selected} onChanged=${changed} onDeleted=${() => {
+            ? html`<section class="card"><h2>No template open</h2><p class="muted">Pick a template on the left${canWrite(me) ? ", or create one from a file, pasted JSON or a starter" : ""}.</p></section>`
+            : html`<${TemplateView} key=${selected} id=${selected} writable=${canWrite(me)} onChanged=${changed} onDeleted=${() => {
                 changed();
                 navigate(null);
               }} />`
@@ -118,27 +139,31 @@ function App() {
   `;
 }
 
-function SignIn({ onSignedIn }: { onSignedIn: (key: string) => void }) {
+function SignIn({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
   const [value, setValue] = useState("");
   const [error, setError] = useState("");
   const submit = async (e: Event) => {
     e.preventDefault();
     setError("");
     try {
-      await api("GET", "/api/v1/templates?limit=1", undefined, value.trim());
+      const me = await api<Me>("GET", "/api/v1/me", undefined, value.trim());
+      if (!me.permissions.includes("templates:read")) {
+        setError(`This is a ${me.role} key, for the SDK only: sign in with a viewer, editor or admin key.`);
+        return;
+      }
       saveKey(value.trim());
-      onSignedIn(value.trim());
+      onSignedIn(me);
     } catch (err) {
-      setError(err instanceof ApiFailure && err.status === 403 ? "This key is not an admin key." : describeFailure(err));
+      setError(describeFailure(err));
     }
   };
   return html`
     <section class="card signin">
       <h2>Sign in to the mailrender studio</h2>
-      <p class="muted">Use an admin API key. It is kept in this tab only (sessionStorage) and sent as the Bearer header.</p>
+      <p class="muted">Use a viewer, editor or admin API key: a viewer key reads and previews, an editor key also changes templates. It is kept in this tab only (sessionStorage) and sent as the Bearer header.</p>
       <form onSubmit=${submit}>
-        <label for="admin-key">Admin API key</label>
-        <input id="admin-key" type="password" autocomplete="off" spellcheck="false" value=${value} onInput=${(e: Event) => setValue((e.target as HTMLInputElement).value)} required />
+        <label for="api-key">API key</label>
+        <input id="api-key" data-testid="api-key" type="password" autocomplete="off" spellcheck="false" value=${value} onInput=${(e: Event) => setValue((e.target as HTMLInputElement).value)} required />
         <div class="row"><button class="primary" type="submit">Sign in</button></div>
         <p class="status bad" role="alert">${error}</p>
       </form>
@@ -285,7 +310,7 @@ function CreateTemplate({ onCreated }: { onCreated: (id: string) => void }) {
   `;
 }
 
-function TemplateView({ id, onChanged, onDeleted }: { id: string; onChanged: () => void; onDeleted: () => void }) {
+function TemplateView({ id, writable, onChanged, onDeleted }: { id: string; writable: boolean; onChanged: () => void; onDeleted: () => void }) {
   const [meta, setMeta] = useState<(TemplateMeta & { template: unknown }) | null>(null);
   const [sample, setSample] = useState<string | null>(null);
   const [sampleState, setSampleState] = useState("");
@@ -361,16 +386,19 @@ function TemplateView({ id, onChanged, onDeleted }: { id: string; onChanged: () 
       <div class="row">
         <label for="share-url">Shareable link</label>
         <input id="share-url" class="mono" readonly value=${shareUrl} size="60" onFocus=${(e: Event) => (e.target as HTMLInputElement).select()} />
-        <button type="button" aria-expanded=${showReplace} onClick=${() => setShowReplace(!showReplace)}>Replace…</button>
-        <button type="button" class="danger" onClick=${() => void remove()}>Delete</button>
+        ${
+          writable &&
+          html`<button type="button" aria-expanded=${showReplace} onClick=${() => setShowReplace(!showReplace)}>Replace…</button>
+          <button type="button" class="danger" onClick=${() => void remove()}>Delete</button>`
+        }
       </div>
-      ${showReplace && html`<${TemplateSource} label="Replace template" action="Replace template" onSubmit=${replace} />`}
+      ${writable && showReplace && html`<${TemplateSource} label="Replace template" action="Replace template" onSubmit=${replace} />`}
     </section>
     <section class="card" aria-labelledby="sample-title">
       <h2 id="sample-title">Sample data</h2>
-      <label for="sample-data" class="muted">dynamic_data (merge_tags by group, context for visibility rules); previews update as you type</label>
+      <label for="sample-data" class="muted">dynamic_data (merge_tags by group, context for visibility rules); previews update as you type${writable ? "" : " (a viewer key cannot save it)"}</label>
       <textarea id="sample-data" spellcheck="false" value=${sample ?? ""} onInput=${(e: Event) => setSample((e.target as HTMLTextAreaElement).value)}></textarea>
-      <div class="row"><button type="button" class="primary" onClick=${() => void saveSample()}>Save sample data</button><span class="muted" role="status">${sampleState}</span></div>
+      <div class="row">${writable && html`<button type="button" class="primary" onClick=${() => void saveSample()}>Save sample data</button>`}<span class="muted" role="status">${sampleState}</span></div>
     </section>
     ${previewError && html`<section class="card" role="alert" data-testid="preview-error"><p class="bad">${previewError.message}</p><${Issues} issues=${previewError.issues} doc=${meta.template} /></section>`}
     ${preview && html`<${PreviewPanels} preview=${preview} name=${meta.name} />`}

@@ -18,7 +18,7 @@ import {
   toMjmlColor,
 } from "../../schema/common.js";
 import { buttonDarkSchema } from "../../schema/dark.js";
-import { darkColors, FONT_WEIGHT_OPTIONS, field, fontFamilyField, spacingGroup, visibilityGroup } from "../../schema/editor.js";
+import { darkColors, field, fontFamilyField, fontWeightField, spacingGroup, visibilityGroup } from "../../schema/editor.js";
 import { type BlockRenderContext, defineBlock, finding } from "../block.js";
 import { gradientStops, isBold } from "../reading.js";
 import { attrs, htmlClass, ICON_SIZE_ON_PHONES, isBlank, jsxClass, paddingDeclaration } from "../shared.js";
@@ -108,7 +108,7 @@ export const button = defineBlock({
         fields: [
           field.text("text", "Label"),
           field.url("link", "Link"),
-          field.image("icon", "Icon", { hint: "An image beside the label (optional)" }),
+          field.imageUrl("icon", "Icon", { hint: "An image beside the label (optional)" }),
           field.text("iconAlt", "Icon alt text", { hint: "Empty when the icon is decorative" }),
           field.enum("iconPosition", "Icon position", [
             { value: "before", label: "Before the label" },
@@ -125,7 +125,7 @@ export const button = defineBlock({
           fontFamilyField(),
           field.px("fontSize", "Font size", 8, 72, { phone: true }),
           field.number("lineHeight", "Line height", "", { min: 0.8, max: 3, step: 0.1 }, { phone: true }),
-          field.enum("fontWeight", "Weight", FONT_WEIGHT_OPTIONS, { phone: true }),
+          fontWeightField(),
           field.number("letterSpacing", "Letter spacing", "px", { min: -2, max: 10, step: 0.5 }, { phone: true }),
           field.color("color", "Label colour", { phone: true, dark: "color" }),
         ],

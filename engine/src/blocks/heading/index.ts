@@ -1,5 +1,4 @@
 import * as z from "zod/mini";
-import { contentToJsx, contentToMarkup } from "../../markup/content.js";
 import { paragraphsOfHtml } from "../../markup/html-to-text.js";
 import { cssText, jsxStyle, spacing } from "../../markup/style.js";
 import { commonBlockFields, emptyByDefault, mobileOverridesSchema, surfaceFields, typographyFields } from "../../schema/common.js";
@@ -89,12 +88,12 @@ export const heading = defineBlock({
     const style = cssText([...typographyDeclarations(p, ctx), ["margin", "0"]]);
     const surface = mjmlSurface(p, ctx);
     const attributes = attrs({ align: p.align, padding: spacing(addSpacing(p.margin, p.padding)), ...surface.attributes, "css-class": surface.className });
-    return `<mj-text${attributes}><${p.level}${attrs({ style })}>${contentToMarkup(p.content, ctx.out)}</${p.level}></mj-text>`;
+    return `<mj-text${attributes}><${p.level}${attrs({ style })}>${ctx.content.markup(p.content, ctx.out)}</${p.level}></mj-text>`;
   },
   html(p, ctx) {
     const style = cssText([...typographyDeclarations(p, ctx), ["margin", "0"]]);
     const outer = cssText([...surfaceDeclarations(p), ...paddingDeclaration(addSpacing(p.margin, p.padding))]);
-    return `<div${htmlClass(ctx.className)}${attrs({ style: outer })}><${p.level}${attrs({ style })}>${contentToMarkup(p.content, ctx.out)}</${p.level}></div>`;
+    return `<div${htmlClass(ctx.className)}${attrs({ style: outer })}><${p.level}${attrs({ style })}>${ctx.content.markup(p.content, ctx.out)}</${p.level}></div>`;
   },
   jsx(p, ctx) {
     const style = jsxStyle([
@@ -103,6 +102,6 @@ export const heading = defineBlock({
       ...surfaceDeclarations(p),
       ...paddingDeclaration(addSpacing(p.margin, p.padding)),
     ]);
-    return `<Heading${jsxClass(ctx.className)} as="${p.level}" style={${style}}>${contentToJsx(p.content, ctx.out)}</Heading>`;
+    return `<Heading${jsxClass(ctx.className)} as="${p.level}" style={${style}}>${ctx.content.jsx(p.content, ctx.out)}</Heading>`;
   },
 });

@@ -81,7 +81,7 @@ export const image = defineBlock({
         id: "content",
         label: "Content",
         fields: [
-          field.image("src", "Image"),
+          field.imageUrl("src", "Image"),
           field.text("alt", "Alt text", { hint: "What the image shows, for screen readers and when images are off; empty when it is decorative" }),
           field.boolean("enabled", "Link the image"),
           field.url("link", "Link"),

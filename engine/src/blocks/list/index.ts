@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { type ContentNode, contentToMarkup, elementToJsx, isElement, parseContent } from "../../markup/content.js";
+import { type ContentNode, elementToJsx, isElement } from "../../markup/content.js";
 import { paragraphsOfHtml } from "../../markup/html-to-text.js";
 import { cssText, type Declarations, jsxStyle, px, spacing } from "../../markup/style.js";
 import { commonBlockFields, emptyByDefault, mobileOverridesSchema, nonNegative, surfaceFields, typographyFields } from "../../schema/common.js";
@@ -87,16 +87,16 @@ export const list = defineBlock({
       ...surface.attributes,
       "css-class": surface.className,
     });
-    return `<mj-text${attributes}>${contentToMarkup(styledContent(p), ctx.out)}</mj-text>`;
+    return `<mj-text${attributes}>${ctx.content.markup(styledContent(p), ctx.out)}</mj-text>`;
   },
   html(p, ctx) {
     const style = cssText([...typographyDeclarations(p, ctx), ...surfaceDeclarations(p), ...paddingDeclaration(addSpacing(p.margin, p.padding))]);
-    return `<div${htmlClass(ctx.className)}${attrs({ style })}>${contentToMarkup(styledContent(p), ctx.out)}</div>`;
+    return `<div${htmlClass(ctx.className)}${attrs({ style })}>${ctx.content.markup(styledContent(p), ctx.out)}</div>`;
   },
   jsx(p, ctx) {
     const typography: Declarations = typographyDeclarations(p, ctx);
     const outer = jsxStyle([...typography, ...surfaceDeclarations(p), ...paddingDeclaration(addSpacing(p.margin, p.padding))]);
-    const nodes: ContentNode[] = parseContent(styledContent(p));
+    const nodes: ContentNode[] = ctx.content.nodes(styledContent(p));
     const body = nodes
       .map((node) => (isElement(node) ? elementToJsx(node, ctx.out, []) : node.kind === "text" ? ctx.out.trusted(node.text, "text") : ""))
       .join("");

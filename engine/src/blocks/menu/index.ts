@@ -77,7 +77,7 @@ export const menu = defineBlock({
         id: "content",
         label: "Content",
         fields: [
-          field.list("items", "Items", "Item", [
+          field.entries("items", "Items", "Item", [
             field.text("label", "Label"),
             field.url("link", "Link"),
             field.boolean("enabled", "Shown", { hint: "Hidden items are kept in the template" }),

@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { contentToMarkup, elementToJsx, isElement, nodesToJsx, parseContent } from "../../markup/content.js";
+import { elementToJsx, isElement, nodesToJsx } from "../../markup/content.js";
 import type { Emitter } from "../../markup/emitter.js";
 import { paragraphsOfHtml } from "../../markup/html-to-text.js";
 import { cssText, jsxStyle, spacing } from "../../markup/style.js";
@@ -38,7 +38,7 @@ export const paragraphProps = () =>
  */
 export function richTextJsx(content: string, typography: Typography, out: Emitter, ctx: BlockRenderContext): string {
   const style: Array<readonly [string, string]> = [...typographyDeclarations(typography, ctx), ["margin", "0"]];
-  const nodes = parseContent(content);
+  const nodes = ctx.content.nodes(content);
   const blockTags = /^(p|div|ul|ol|table|h[1-6]|blockquote|pre)$/;
   let result = "";
   let inline: typeof nodes = [];
@@ -89,11 +89,11 @@ export const paragraph = defineBlock({
       ...surface.attributes,
       "css-class": surface.className,
     });
-    return `<mj-text${attributes}>${contentToMarkup(p.content, ctx.out)}</mj-text>`;
+    return `<mj-text${attributes}>${ctx.content.markup(p.content, ctx.out)}</mj-text>`;
   },
   html(p, ctx) {
     const style = cssText([...typographyDeclarations(p, ctx), ...surfaceDeclarations(p), ...paddingDeclaration(addSpacing(p.margin, p.padding))]);
-    return `<div${htmlClass(ctx.className)}${attrs({ style })}>${contentToMarkup(p.content, ctx.out)}</div>`;
+    return `<div${htmlClass(ctx.className)}${attrs({ style })}>${ctx.content.markup(p.content, ctx.out)}</div>`;
   },
   jsx(p, ctx) {
     const outer = [...surfaceDeclarations(p), ...paddingDeclaration(addSpacing(p.margin, p.padding))];

@@ -95,13 +95,13 @@ export const socials = defineBlock({
         id: "content",
         label: "Content",
         fields: [
-          field.list("platforms", "Networks", "Network", [
+          field.entries("platforms", "Networks", "Network", [
             field.text("name", "Network", {
               mergeTags: false,
               hint: `Its name (${Object.keys(MJML_NETWORKS).join(", ")} have a built-in icon); also the icon's alt text`,
             }),
             field.url("link", "Profile link"),
-            field.image("icon", "Icon", { hint: "Empty: the built-in icon, or the name as a link" }),
+            field.imageUrl("icon", "Icon", { hint: "Empty: the built-in icon, or the name as a link" }),
             field.boolean("enabled", "Shown", { hint: "Hidden networks are kept in the template" }),
           ]),
         ],

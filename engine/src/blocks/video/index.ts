@@ -93,7 +93,7 @@ export const video = defineBlock({
         label: "Content",
         fields: [
           field.url("src", "Video page", { hint: "YouTube, Vimeo, …: where the thumbnail links" }),
-          field.image("coverImage", "Thumbnail"),
+          field.imageUrl("coverImage", "Thumbnail"),
           field.url("fallbackLink", "Link without a video page", { hint: "Where the thumbnail links when the video page is empty" }),
           field.text("alt", "Title", { hint: "The link's title, read by screen readers and in the plain-text version" }),
         ],

@@ -87,7 +87,7 @@ function sampleDataFindings(
   }
 }
 
-const POSITION: Partial<Record<Field["kind"], Position>> = { richText: "content", url: "url", image: "url" };
+const POSITION: Partial<Record<Field["kind"], Position>> = { richText: "content", url: "url", imageUrl: "url" };
 
 function positionOf(field: Field): Position | undefined {
   if (field.kind === "text") return field.mergeTags ? "text" : undefined;
@@ -98,7 +98,7 @@ function positionOf(field: Field): Position | undefined {
 function checkFields(description: EditorDescription, props: Json, path: readonly string[], data: DynamicData | undefined, out: Finding[]): void {
   for (const field of fieldsOf(description)) {
     const value = props[field.prop];
-    if (field.kind === "list") {
+    if (field.kind === "entries") {
       if (!Array.isArray(value)) continue;
       value.forEach((entry: unknown, index) => {
         if (typeof entry !== "object" || entry === null) return;

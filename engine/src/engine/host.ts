@@ -1,0 +1,17 @@
+/**
+ * What the engine takes from the program that runs it: hashing and UTF-8. The engine reads no clock
+ * (a date rule compares two dates it is given) and no process state. The library runs on Node's
+ * host (`node-host.ts`); the QuickJS executable passes its own (engine/runtimes/quickjs/host.ts).
+ */
+export interface EngineHost {
+  /**
+   * A digest of a template's JSON text, telling templates apart as the key of the render caches:
+   * called only by an engine that caches renders.
+   */
+  digest(text: string): string;
+  /** The UTF-8 size of a string (a lone surrogate counts as U+FFFD, 3 bytes). */
+  utf8Length(text: string): number;
+  encodeUtf8(text: string): Uint8Array;
+  /** Strict: throws on bytes that are not UTF-8; a leading byte-order mark is dropped. */
+  decodeUtf8(bytes: Uint8Array): string;
+}

@@ -1,0 +1,16 @@
+/** The engine's host on Node (the library, the Node executable): node:crypto and Buffer. */
+import type { EngineHost } from "./host.js";
+
+let strictUtf8: { decode(bytes: Uint8Array): string } | undefined;
+
+export const NODE_HOST: EngineHost = Object.freeze({
+  // node:crypto on first use only: a process that never caches renders never loads it, which keeps
+  // it out of the Node executable's startup snapshot (~7 ms a launch; engine/README.md).
+  digest: (text: string) => process.getBuiltinModule("node:crypto").createHash("sha1").update(text).digest("base64"),
+  utf8Length: (text: string) => Buffer.byteLength(text, "utf8"),
+  encodeUtf8: (text: string) => Buffer.from(text, "utf8"),
+  decodeUtf8: (bytes: Uint8Array) => {
+    strictUtf8 ??= new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+    return strictUtf8.decode(bytes);
+  },
+});

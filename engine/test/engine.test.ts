@@ -1,0 +1,134 @@
+/**
+ * The engine as an object (src/engine/engine.ts): made with a host and a cache policy, it owns its
+ * caches, and engines in one process share nothing. The executable picks the policy per mode: a
+ * one-shot process caches no render and therefore never hashes a template (on Node, never loads
+ * node:crypto). No path compiles code with `new Function` (zod/mini's objects parse without
+ * generated code), which this file counts.
+ */
+import { Writable } from "node:stream";
+import { afterEach, describe, expect, it } from "vitest";
+import { type CachePolicy, MANY_RENDERS, ONE_RENDER } from "../src/engine/caches.js";
+import { createEngine } from "../src/engine/engine.js";
+import type { EngineHost } from "../src/engine/host.js";
+import { NODE_HOST } from "../src/engine/node-host.js";
+import { runMain } from "../src/executable/main.js";
+import { warmupTemplate } from "../src/executable/warmup.js";
+import { EXIT } from "../src/protocol/errors.js";
+import { createEngine as createEnginePort, nodeFiles } from "./support/engine-port.js";
+
+const WARMUP = warmupTemplate();
+const OPTIONS = { target: "html", dynamicData: { merge_tags: { text: { first_name: "Ada" } } } } as const;
+
+/** Counts `new Function(…)` while `run` runs. */
+async function functionsCompiledBy(run: () => Promise<unknown>): Promise<number> {
+  const original = globalThis.Function;
+  let count = 0;
+  globalThis.Function = new Proxy(original, {
+    construct(target, args) {
+      count++;
+      return Reflect.construct(target, args) as object;
+    },
+  });
+  try {
+    await run();
+  } finally {
+    globalThis.Function = original;
+  }
+  return count;
+}
+
+/** Node's host, counting the templates it hashes. */
+function countingHost(): EngineHost & { digests: number } {
+  const host = {
+    ...NODE_HOST,
+    digests: 0,
+    digest(text: string) {
+      host.digests++;
+      return NODE_HOST.digest(text);
+    },
+  };
+  return host;
+}
+
+/** The CLI's path for `argv` in-process, with stdin's chunks; what it wrote and the policies it made engines with. */
+async function runCli(argv: string[], stdin: Uint8Array[] = []): Promise<{ code: number; stdout: string; policies: CachePolicy[] }> {
+  const chunks: Buffer[] = [];
+  const policies: CachePolicy[] = [];
+  const code = await runMain(argv, {
+    createEngine: (cache) => {
+      policies.push(cache);
+      return createEnginePort(cache);
+    },
+    stdin: (async function* () {
+      yield* stdin;
+    })(),
+    stdout: new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        chunks.push(chunk);
+        done();
+      },
+    }),
+    stderr: new Writable({ write: (_chunk, _encoding, done) => done() }),
+    files: nodeFiles,
+  });
+  return { code, stdout: Buffer.concat(chunks).toString("utf8"), policies };
+}
+
+describe("the engine object", () => {
+  afterEach(() => expect(globalThis.Function.name).toBe("Function"));
+
+  it("renders the same output whatever its policy, and compiles no code", async () => {
+    const many = createEngine({ host: NODE_HOST, cache: MANY_RENDERS });
+    const once = createEngine({ host: NODE_HOST, cache: ONE_RENDER });
+    let outputs: string[] = [];
+    expect(await functionsCompiledBy(async () => (outputs = [(await many.render(WARMUP, OPTIONS)).output, (await once.render(WARMUP, OPTIONS)).output]))).toBe(
+      0,
+    );
+    expect(outputs[1]).toBe(outputs[0]);
+  });
+
+  it("caches parses and compiled outputs under its policy: a one-render engine never hashes a template", async () => {
+    const host = countingHost();
+    const many = createEngine({ host, cache: MANY_RENDERS });
+    const [first, second] = [await many.renderParts(WARMUP, OPTIONS), await many.renderParts(WARMUP, OPTIONS)];
+    expect(second.compiled).toBe(first.compiled);
+    expect(host.digests).toBe(2);
+
+    const oneHost = countingHost();
+    const once = createEngine({ host: oneHost, cache: ONE_RENDER });
+    const [a, b] = [await once.renderParts(WARMUP, OPTIONS), await once.renderParts(WARMUP, OPTIONS)];
+    expect(b.compiled).not.toBe(a.compiled);
+    expect(oneHost.digests).toBe(0);
+  });
+
+  it("keeps at most its bound of entries, least recently used out first", async () => {
+    const engine = createEngine({ host: NODE_HOST, cache: { templates: 1, outputs: 1, contentHtml: 1 } });
+    const other = { ...WARMUP, template_id: "other" };
+    const first = await engine.renderParts(WARMUP, OPTIONS);
+    expect((await engine.renderParts(WARMUP, OPTIONS)).compiled).toBe(first.compiled);
+    await engine.renderParts(other, OPTIONS);
+    expect((await engine.renderParts(WARMUP, OPTIONS)).compiled).not.toBe(first.compiled);
+  });
+
+  it("shares nothing with another engine in the same process", async () => {
+    const [one, two] = [createEngine({ host: NODE_HOST }), createEngine({ host: NODE_HOST })];
+    expect((await two.renderParts(WARMUP, OPTIONS)).compiled).not.toBe((await one.renderParts(WARMUP, OPTIONS)).compiled);
+  });
+
+  it("refuses a policy that is not a whole number of entries", () => {
+    expect(() => createEngine({ host: NODE_HOST, cache: { templates: -1, outputs: 1, contentHtml: 1 } })).toThrow(/cache\.templates/);
+    expect(() => createEngine({ host: NODE_HOST, cache: { templates: 1, outputs: 0.5, contentHtml: 1 } })).toThrow(/cache\.outputs/);
+  });
+});
+
+describe("the executable's policy per mode", () => {
+  it("one-shot renders once, uncached; --serve caches; other modes cache nothing", async () => {
+    const request = { template: WARMUP, target: "html", dynamic_data: { merge_tags: { text: { first_name: "Ada" } } } };
+    const oneShot = await runCli([], [Buffer.from(JSON.stringify(request))]);
+    expect(oneShot.code).toBe(EXIT.OK);
+    expect(JSON.parse(oneShot.stdout)).toMatchObject({ ok: true, target: "html" });
+    expect(oneShot.policies).toEqual([ONE_RENDER]);
+    expect((await runCli(["--serve"])).policies).toEqual([MANY_RENDERS]);
+    expect((await runCli(["--version"])).policies).toEqual([ONE_RENDER]);
+  });
+});
