@@ -69,31 +69,28 @@ export interface BodyContext {
   readonly [key: string]: unknown;
 }
 
-/** Where a component stands among its siblings (mjml's `props` from `renderChildren`). */
+/** Where a component stands among its siblings (mjml's `props` from `renderChildren`); none for mj-body. */
 export interface SiblingProps {
-  readonly first?: boolean;
-  readonly index?: number;
-  readonly last?: boolean;
-  readonly sibling?: number;
-  readonly nonRawSiblings?: number;
+  readonly first: boolean;
+  readonly index: number;
+  readonly last: boolean;
+  readonly sibling: number;
+  readonly nonRawSiblings: number;
 }
 
-export interface ComponentProps extends SiblingProps {
+export interface ComponentProps {
   readonly children: readonly AppliedNode[];
   readonly content: string;
-  readonly [key: string]: unknown;
-}
-
-export interface ComponentInit {
-  readonly node: AppliedNode;
-  readonly context: BodyContext;
-  readonly props?: Readonly<Record<string, unknown>> & SiblingProps;
-  /** Attributes a parent gives all its children (weaker than the child's own). */
-  readonly attributes?: Attributes;
+  readonly first: boolean | undefined;
+  readonly index: number | undefined;
+  readonly last: boolean | undefined;
+  readonly sibling: number | undefined;
+  readonly nonRawSiblings: number | undefined;
 }
 
 export interface BodyComponentClass {
-  new (init: ComponentInit): BodyComponent;
+  /** `attributes`: what a parent gives all its children (weaker than the child's own). */
+  new (node: AppliedNode, context: BodyContext, props: SiblingProps | undefined, attributes: Attributes | undefined): BodyComponent;
   readonly componentName: string;
   readonly allowedAttributes: Readonly<Record<string, string>>;
   readonly defaultAttributes: Readonly<Attributes>;
@@ -107,16 +104,28 @@ export type ComponentRegistry = Readonly<Record<string, BodyComponentClass>>;
 
 const SHORTHAND_HEX = /^#\w{3}$/;
 
-/** mjml-core's formatAttributes: only the `color` type changes a value (#abc → #aabbcc). */
-function formatAttributes(attributes: Attributes, allowed: Readonly<Record<string, string>>): Attributes {
-  const result: Attributes = {};
-  for (const name of Object.keys(attributes)) {
-    const value = attributes[name] as AttributeValue;
-    const type = allowed[name];
-    result[name] =
-      type?.startsWith("color") && typeof value === "string" && SHORTHAND_HEX.test(value) ? value.replace(/^#(\w)(\w)(\w)$/, "#$1$1$2$2$3$3") : value;
+/** The names of a component's attributes of a `color` type, by component class. */
+const colorAttributes = new Map<BodyComponentClass, readonly string[]>();
+
+function colorAttributesOf(type: BodyComponentClass): readonly string[] {
+  let names = colorAttributes.get(type);
+  if (names === undefined) {
+    names = Object.keys(type.allowedAttributes).filter((name) => type.allowedAttributes[name]?.startsWith("color"));
+    colorAttributes.set(type, names);
   }
-  return result;
+  return names;
+}
+
+/**
+ * mjml-core's formatAttributes over the merged attributes: only the `color` type changes a value
+ * (#abc → #aabbcc), so only the component's colour attributes are looked at.
+ */
+function formatAttributes(attributes: Attributes, type: BodyComponentClass): Attributes {
+  for (const name of colorAttributesOf(type)) {
+    const value = attributes[name];
+    if (typeof value === "string" && SHORTHAND_HEX.test(value)) attributes[name] = value.replace(/^#(\w)(\w)(\w)$/, "#$1$1$2$2$3$3");
+  }
+  return attributes;
 }
 
 export abstract class BodyComponent {
@@ -136,10 +145,18 @@ export abstract class BodyComponent {
   declare headStyle?: HeadStyle;
   declare componentHeadStyle?: HeadStyle;
 
-  constructor({ node, context, props = {}, attributes = {} }: ComponentInit) {
+  constructor(node: AppliedNode, context: BodyContext, props: SiblingProps | undefined, attributes: Attributes | undefined) {
     const type = this.constructor as BodyComponentClass;
-    this.props = { ...props, children: node.children, content: node.content };
-    this.attributes = formatAttributes({ ...type.defaultAttributes, ...node.globalAttributes, ...attributes, ...node.attributes }, type.allowedAttributes);
+    this.props = {
+      children: node.children,
+      content: node.content,
+      first: props?.first,
+      index: props?.index,
+      last: props?.last,
+      sibling: props?.sibling,
+      nonRawSiblings: props?.nonRawSiblings,
+    };
+    this.attributes = formatAttributes(Object.assign({}, type.defaultAttributes, node.globalAttributes, attributes, node.attributes), type);
     this.context = context;
   }
 
@@ -197,24 +214,24 @@ export abstract class BodyComponent {
 
   /** ` name="value"` for every attribute not null or undefined; `style` names a getStyles() entry or is an object. */
   htmlAttributes(attributes: Readonly<Record<string, HtmlAttributeValue>>): string {
-    let output = "";
+    const output: string[] = [];
     for (const name of Object.keys(attributes)) {
       const value = attributes[name];
       if (value === null || value === undefined) continue;
-      output += ` ${name}="${name === "style" ? this.styles(value as string | StyleObject) : String(value)}"`;
+      output.push(` ${name}="${name === "style" ? this.styles(value as string | StyleObject) : String(value)}"`);
     }
-    return output;
+    return output.join("");
   }
 
   styles(styles: string | StyleObject | undefined): string {
     const object = typeof styles === "string" ? this.namedStyles()[styles] : styles;
     if (!object) return "";
-    let output = "";
+    const output: string[] = [];
     for (const name of Object.keys(object)) {
       const value = object[name];
-      if (value !== null && value !== undefined) output += `${name}:${String(value)};`;
+      if (value !== null && value !== undefined) output.push(`${name}:${String(value)};`);
     }
-    return output;
+    return output.join("");
   }
 
   /**
@@ -223,23 +240,31 @@ export abstract class BodyComponent {
    */
   renderChildren(
     children: readonly AppliedNode[] = this.props.children,
-    options: { props?: Readonly<Record<string, unknown>>; renderer?: (component: BodyComponent) => string; attributes?: Attributes } = {},
+    options: { renderer?: (component: BodyComponent) => string; attributes?: Attributes } = {},
   ): string {
-    const { props = {}, renderer = (component: BodyComponent) => component.render(), attributes = {} } = options;
+    let output = "";
+    for (const html of this.renderEachChild(children, options)) output += html;
+    return output;
+  }
+
+  /** renderChildren's output, one string per child rendered. */
+  renderEachChild(
+    children: readonly AppliedNode[] = this.props.children,
+    options: { renderer?: (component: BodyComponent) => string; attributes?: Attributes } = {},
+  ): string[] {
+    const { renderer, attributes } = options;
     const { components } = this.context;
     const sibling = children.length;
     let nonRawSiblings = 0;
     for (const child of children) if (!components[child.tagName]?.rawElement) nonRawSiblings++;
     // mjml asks for the child context once per child; it is a pure function of this component.
     const context = this.getChildContext();
-    let output = "";
-    children.forEach((child, index) => {
-      const component = createComponent(components, child, context, {
-        props: { ...props, first: index === 0, index, last: index + 1 === sibling, sibling, nonRawSiblings },
-        attributes,
-      });
-      if (component) output += renderer(component);
-    });
+    const output: string[] = [];
+    for (let index = 0; index < sibling; index++) {
+      const props: SiblingProps = { first: index === 0, index, last: index + 1 === sibling, sibling, nonRawSiblings };
+      const component = createComponent(components, children[index] as AppliedNode, context, props, attributes);
+      if (component) output.push(renderer ? renderer(component) : component.render());
+    }
     return output;
   }
 }
@@ -249,11 +274,12 @@ export function createComponent(
   components: ComponentRegistry,
   node: AppliedNode,
   context: BodyContext,
-  extra: { props?: Readonly<Record<string, unknown>> & SiblingProps; attributes?: Attributes } = {},
+  props?: SiblingProps,
+  attributes?: Attributes,
 ): BodyComponent | null {
   const Component = components[node.tagName];
   if (!Component) return null;
-  const component = new Component({ node, context, ...extra });
+  const component = new Component(node, context, props, attributes);
   if (component.headStyle) context.addHeadStyle(node.tagName, component.headStyle);
   if (component.componentHeadStyle) context.addComponentHeadSyle(component.componentHeadStyle);
   return component;

@@ -20,7 +20,7 @@ import { MjSection, MjWrapper } from "./components/section.js";
 import { MjSocial, MjSocialElement } from "./components/social.js";
 import { MjSpacer } from "./components/spacer.js";
 import { MjText } from "./components/text.js";
-import { mergeOutlookConditionnals, minifyOutlookConditionnals, skeleton } from "./document.js";
+import { documentHtml } from "./document.js";
 import { MjmlSyntaxError, parseMjml } from "./parse.js";
 
 const BODY_COMPONENTS: ComponentRegistry = Object.fromEntries(
@@ -149,7 +149,6 @@ export function compileMjmlToHtml(mjml: string): string {
       globalData.componentsHeadStyle.push(style);
     },
   };
-  const component = createComponent(BODY_COMPONENTS, applyAttributes(body, globalData.defaultAttributes), context);
-  const content = minifyOutlookConditionnals(component?.render() ?? "");
-  return mergeOutlookConditionnals(skeleton(content, globalData));
+  const component = createComponent(BODY_COMPONENTS, applyAttributes(body, globalData.defaultAttributes), context) as MjBody;
+  return documentHtml(component.renderParts(), globalData);
 }

@@ -26,8 +26,16 @@ export class MjBody extends BodyComponent {
   }
 
   render(): string {
+    return this.renderParts().join("");
+  }
+
+  /**
+   * render()'s markup in parts: the opening, each child's markup, the closing. compileMjmlToHtml
+   * takes them apart (src/mjml-to-html/document.ts, minifiedPieces).
+   */
+  renderParts(): string[] {
     const { lang, dir, title, preview: previewText } = this.context.globalData;
-    return `
+    const opening = `
       <body ${this.htmlAttributes({
         id: this.getAttribute("id"),
         class: this.getAttribute("css-class"),
@@ -44,10 +52,15 @@ export class MjBody extends BodyComponent {
             style: "div",
           })}
         >
-        ${this.renderChildren()}
+        `;
+    return [
+      opening,
+      ...this.renderEachChild(),
+      `
       </div>
       </body>
-    `;
+    `,
+    ];
   }
 }
 
