@@ -102,6 +102,12 @@ export interface BodyComponentClass {
 
 export type ComponentRegistry = Readonly<Record<string, BodyComponentClass>>;
 
+/**
+ * Stands for the children's markup in a container's markup while it renders in parts (renderParts):
+ * a noncharacter, so that output holds none but this one when the MJML holds none.
+ */
+export const PART_MARK = "\uFDD0";
+
 const SHORTHAND_HEX = /^#\w{3}$/;
 
 /** The names of a component's attributes of a `color` type, by component class. */
@@ -214,24 +220,24 @@ export abstract class BodyComponent {
 
   /** ` name="value"` for every attribute not null or undefined; `style` names a getStyles() entry or is an object. */
   htmlAttributes(attributes: Readonly<Record<string, HtmlAttributeValue>>): string {
-    const output: string[] = [];
-    for (const name of Object.keys(attributes)) {
+    let output = "";
+    for (const name in attributes) {
       const value = attributes[name];
       if (value === null || value === undefined) continue;
-      output.push(` ${name}="${name === "style" ? this.styles(value as string | StyleObject) : String(value)}"`);
+      output += ` ${name}="${name === "style" ? this.styles(value as string | StyleObject) : String(value)}"`;
     }
-    return output.join("");
+    return output;
   }
 
   styles(styles: string | StyleObject | undefined): string {
     const object = typeof styles === "string" ? this.namedStyles()[styles] : styles;
     if (!object) return "";
-    const output: string[] = [];
-    for (const name of Object.keys(object)) {
+    let output = "";
+    for (const name in object) {
       const value = object[name];
-      if (value !== null && value !== undefined) output.push(`${name}:${String(value)};`);
+      if (value !== null && value !== undefined) output += `${name}:${String(value)};`;
     }
-    return output.join("");
+    return output;
   }
 
   /**
@@ -242,15 +248,42 @@ export abstract class BodyComponent {
     children: readonly AppliedNode[] = this.props.children,
     options: { renderer?: (component: BodyComponent) => string; attributes?: Attributes } = {},
   ): string {
+    const parts = this.childParts;
+    if (parts !== undefined) {
+      this.childParts = undefined;
+      parts.push(...this.renderEachChild(children, options, true));
+      return PART_MARK;
+    }
     let output = "";
-    for (const html of this.renderEachChild(children, options)) output += html;
+    for (const html of this.renderEachChild(children, options, false)) output += html;
     return output;
   }
 
-  /** renderChildren's output, one string per child rendered. */
-  renderEachChild(
-    children: readonly AppliedNode[] = this.props.children,
-    options: { renderer?: (component: BodyComponent) => string; attributes?: Attributes } = {},
+  /** Where renderParts() has renderChildren put the children's markup. */
+  declare private childParts?: string[] | undefined;
+
+  /**
+   * render()'s markup in parts, the children's markup as parts of their own (each rendered in parts
+   * where it is not wrapped): what compileMjmlToHtml scans, one part after the other, rather than
+   * the whole body at once (src/mjml-to-html/document.ts). Only for MJML without PART_MARK.
+   */
+  renderParts(): string[] {
+    const children: string[] = [];
+    this.childParts = children;
+    const html = this.render();
+    if (this.childParts === children) {
+      this.childParts = undefined;
+      return [html];
+    }
+    const at = html.indexOf(PART_MARK);
+    return [html.slice(0, at), ...children, html.slice(at + PART_MARK.length)];
+  }
+
+  /** renderChildren's output, one string per child rendered; with `inParts`, unwrapped ones in parts. */
+  private renderEachChild(
+    children: readonly AppliedNode[],
+    options: { renderer?: (component: BodyComponent) => string; attributes?: Attributes },
+    inParts: boolean,
   ): string[] {
     const { renderer, attributes } = options;
     const { components } = this.context;
@@ -263,7 +296,10 @@ export abstract class BodyComponent {
     for (let index = 0; index < sibling; index++) {
       const props: SiblingProps = { first: index === 0, index, last: index + 1 === sibling, sibling, nonRawSiblings };
       const component = createComponent(components, children[index] as AppliedNode, context, props, attributes);
-      if (component) output.push(renderer ? renderer(component) : component.render());
+      if (component === null) continue;
+      if (renderer) output.push(renderer(component));
+      else if (inParts) output.push(...component.renderParts());
+      else output.push(component.render());
     }
     return output;
   }

@@ -8,7 +8,7 @@
  * inline mj-style, mj-html-attributes, mjml's minifier and beautifier. Unknown tags are an error.
  */
 import type { AppliedNode, Attributes, BodyContext, ComponentRegistry, GlobalData, MjmlNode } from "./component.js";
-import { createComponent } from "./component.js";
+import { createComponent, PART_MARK } from "./component.js";
 import { MjBody, MjRaw } from "./components/body.js";
 import { MjButton } from "./components/button.js";
 import { MjColumn } from "./components/column.js";
@@ -150,5 +150,5 @@ export function compileMjmlToHtml(mjml: string): string {
     },
   };
   const component = createComponent(BODY_COMPONENTS, applyAttributes(body, globalData.defaultAttributes), context) as MjBody;
-  return documentHtml(component.renderParts(), globalData);
+  return documentHtml(mjml.includes(PART_MARK) ? [component.render()] : component.renderParts(), globalData);
 }

@@ -26,16 +26,8 @@ export class MjBody extends BodyComponent {
   }
 
   render(): string {
-    return this.renderParts().join("");
-  }
-
-  /**
-   * render()'s markup in parts: the opening, each child's markup, the closing. compileMjmlToHtml
-   * takes them apart (src/mjml-to-html/document.ts, minifiedPieces).
-   */
-  renderParts(): string[] {
     const { lang, dir, title, preview: previewText } = this.context.globalData;
-    const opening = `
+    return `
       <body ${this.htmlAttributes({
         id: this.getAttribute("id"),
         class: this.getAttribute("css-class"),
@@ -52,15 +44,10 @@ export class MjBody extends BodyComponent {
             style: "div",
           })}
         >
-        `;
-    return [
-      opening,
-      ...this.renderEachChild(),
-      `
+        ${this.renderChildren()}
       </div>
       </body>
-    `,
-    ];
+    `;
   }
 }
 
