@@ -93,15 +93,20 @@ function readHead(head: MjmlNode | undefined, globalData: GlobalData): void {
   }
 }
 
-/** mjml-core's applyAttributes without mj-class: per-tag defaults under the node's own attributes. */
-function applyAttributes(node: MjmlNode, defaults: Readonly<Record<string, Attributes>>): AppliedNode {
+/**
+ * mjml-core's applyAttributes without mj-class: per-tag defaults under the node's own attributes.
+ * Nothing writes to a node's attributes after this, so a node without per-tag defaults keeps its
+ * own object, and every node shares the one mj-all object (mjml copies both for each node).
+ */
+function applyAttributes(node: MjmlNode, defaults: Readonly<Record<string, Attributes>>, all: Attributes): AppliedNode {
   if (node.tagName !== "mj-raw" && !BODY_COMPONENTS[node.tagName]) unsupported(`<${node.tagName}>`);
   if ("mj-class" in node.attributes) unsupported("mj-class");
+  const tagDefaults = defaults[node.tagName];
   return {
     tagName: node.tagName,
-    attributes: { ...defaults[node.tagName], ...node.attributes },
-    globalAttributes: { ...defaults["mj-all"] },
-    children: node.children.map((child) => applyAttributes(child, defaults)),
+    attributes: tagDefaults === undefined ? node.attributes : Object.assign({}, tagDefaults, node.attributes),
+    globalAttributes: all,
+    children: node.children.map((child) => applyAttributes(child, defaults, all)),
     content: node.content,
   };
 }
@@ -149,6 +154,10 @@ export function compileMjmlToHtml(mjml: string): string {
       globalData.componentsHeadStyle.push(style);
     },
   };
-  const component = createComponent(BODY_COMPONENTS, applyAttributes(body, globalData.defaultAttributes), context) as MjBody;
+  const component = createComponent(
+    BODY_COMPONENTS,
+    applyAttributes(body, globalData.defaultAttributes, Object.freeze({ ...globalData.defaultAttributes["mj-all"] })),
+    context,
+  ) as MjBody;
   return documentHtml(mjml.includes(PART_MARK) ? [component.render()] : component.renderParts(), globalData);
 }
