@@ -126,12 +126,16 @@ function colorAttributesOf(type: BodyComponentClass): readonly string[] {
  * mjml-core's formatAttributes over the merged attributes: only the `color` type changes a value
  * (#abc → #aabbcc), so only the component's colour attributes are looked at.
  */
-function formatAttributes(attributes: Attributes, type: BodyComponentClass): Attributes {
+function formatAttributes(attributes: Map<string, AttributeValue>, type: BodyComponentClass): Map<string, AttributeValue> {
   for (const name of colorAttributesOf(type)) {
-    const value = attributes[name];
-    if (typeof value === "string" && SHORTHAND_HEX.test(value)) attributes[name] = value.replace(/^#(\w)(\w)(\w)$/, "#$1$1$2$2$3$3");
+    const value = attributes.get(name);
+    if (typeof value === "string" && SHORTHAND_HEX.test(value)) attributes.set(name, value.replace(/^#(\w)(\w)(\w)$/, "#$1$1$2$2$3$3"));
   }
   return attributes;
+}
+
+function setAll(target: Map<string, AttributeValue>, source: Readonly<Attributes> | undefined): void {
+  for (const name in source) target.set(name, source[name] as AttributeValue);
 }
 
 export abstract class BodyComponent {
@@ -144,7 +148,7 @@ export abstract class BodyComponent {
   // `declare`: set by the constructor or a subclass, never defined empty first (class-field
   // definitions were a tenth of a compile, with one component per MJML element).
   declare readonly props: ComponentProps;
-  declare readonly attributes: Attributes;
+  declare readonly attributes: ReadonlyMap<string, AttributeValue>;
   declare readonly context: BodyContext;
 
   /** A `headStyle` is registered once per component name; a `componentHeadStyle` once per instance. */
@@ -162,7 +166,12 @@ export abstract class BodyComponent {
       sibling: props?.sibling,
       nonRawSiblings: props?.nonRawSiblings,
     };
-    this.attributes = formatAttributes(Object.assign({}, type.defaultAttributes, node.globalAttributes, attributes, node.attributes), type);
+    const merged = new Map<string, AttributeValue>();
+    setAll(merged, type.defaultAttributes);
+    setAll(merged, node.globalAttributes);
+    setAll(merged, attributes);
+    setAll(merged, node.attributes);
+    this.attributes = formatAttributes(merged, type);
     this.context = context;
   }
 
@@ -174,7 +183,7 @@ export abstract class BodyComponent {
 
   /** See AttributeValue: a boolean value reads as mjml reads it. */
   getAttribute(name: string): string | undefined {
-    return this.attributes[name] as string | undefined;
+    return this.attributes.get(name) as string | undefined;
   }
 
   getContent(): string {
