@@ -3,7 +3,7 @@
  * builds (font imports, media queries, component and document styles), and the two passes over
  * Outlook conditional comments that mjml2html makes.
  */
-import { occurrences } from "../literal-scan.js";
+import { contains, occurrences } from "../literal-scan.js";
 import { isSpace } from "../whitespace.js";
 import type { GlobalData } from "./component.js";
 
@@ -240,7 +240,7 @@ function mergePieces(pieces: readonly string[]): string {
       if (MSO_IE_START.test(text)) text = text.slice(MSO_IE_START.lastIndex);
       else output += ENDIF;
     }
-    output += mergeOutlookConditionnals(text);
+    output += contains(text, ENDIF) ? mergeOutlookConditionnals(text) : text;
     if (i + 1 < pieces.length) output += pieces[i + 1] as string;
   }
   return output;
