@@ -1,5 +1,4 @@
 /** mjml-core 5.4.1's helpers (`lib/helpers/*`) that components use, ported as they are. */
-import { isSpace } from "../whitespace.js";
 
 export const startConditionalTag = "<!--[if mso | IE]>";
 export const startMsoConditionalTag = "<!--[if mso]>";
@@ -34,27 +33,10 @@ const SHORTHAND_INDEXES: Record<number, Record<Direction, number>> = {
 
 /** One side of a CSS shorthand such as `padding: 10px 20px`, as an integer. */
 export function shorthandParser(cssValue: string, direction: Direction): number {
-  const parts = shorthandParts(cssValue);
+  const parts = cssValue.trim().replace(/\s+/g, " ").split(" ", 4);
   const indexes = SHORTHAND_INDEXES[parts.length];
   if (!indexes) return parseInt(cssValue, 10);
   return parseInt(parts[indexes[direction]] || "0", 10);
-}
-
-/**
- * mjml's `cssValue.trim().replace(/\s+/g, " ").split(" ", 4)` (but `[]` for a blank value, where
- * that gives `[""]`: neither has a length SHORTHAND_INDEXES knows), without building the strings.
- */
-function shorthandParts(value: string): string[] {
-  const parts: string[] = [];
-  let at = 0;
-  while (parts.length < 4) {
-    while (at < value.length && isSpace(value.charCodeAt(at))) at++;
-    if (at === value.length) break;
-    const start = at;
-    while (at < value.length && !isSpace(value.charCodeAt(at))) at++;
-    parts.push(value.slice(start, at));
-  }
-  return parts;
 }
 
 /** The width of a CSS border shorthand (`1px solid #000` → 1). */

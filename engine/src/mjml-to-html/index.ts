@@ -7,6 +7,7 @@
  * (engine/README.md). Not supported, because our MJML never has them: mj-include, mj-class,
  * inline mj-style, mj-html-attributes, mjml's minifier and beautifier. Unknown tags are an error.
  */
+import { contains } from "../literal-scan.js";
 import type { AppliedNode, Attributes, BodyContext, ComponentRegistry, GlobalData, MjmlNode } from "./component.js";
 import { createComponent, PART_MARK } from "./component.js";
 import { MjBody, MjRaw } from "./components/body.js";
@@ -159,5 +160,5 @@ export function compileMjmlToHtml(mjml: string): string {
     applyAttributes(body, globalData.defaultAttributes, Object.freeze({ ...globalData.defaultAttributes["mj-all"] })),
     context,
   ) as MjBody;
-  return documentHtml(mjml.includes(PART_MARK) ? [component.render()] : component.renderParts(), globalData);
+  return documentHtml(contains(mjml, PART_MARK) ? [component.render()] : component.renderParts(), globalData);
 }

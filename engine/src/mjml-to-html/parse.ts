@@ -6,7 +6,6 @@
  * outside ending tags become `mj-raw` children, and "true"/"false" attribute values become booleans.
  * Anything else is refused with an error naming the offset, since it means our writer changed.
  */
-import { isSpace } from "../whitespace.js";
 import type { Attributes, AttributeValue, MjmlNode } from "./component.js";
 
 interface OpenNode {
@@ -16,60 +15,24 @@ interface OpenNode {
   content: string;
 }
 
+const TAG = /<(\/?)([a-z][a-z0-9-]*)((?:\s+[^\s"'>/=]+(?:\s*=\s*"[^"]*")?)*)\s*(\/?)>/y;
 /**
- * A tag as mjml's parser reads our MJML, what
- * `/<(\/?)([a-z][a-z0-9-]*)((?:\s+[^\s"'>/=]+(?:\s*=\s*"[^"]*")?)*)\s*(\/?)>/y` matches at `lt`
- * (the test keeps that expression as the reference), read character by character: the expression
- * and the attribute one run over each tag were a tenth of a compile. Reading greedily finds what
- * the expression finds: no shorter attribute list or name, nor a value left out, leaves `\s*\/?>`.
- * Null where the expression does not match.
+ * One attribute of TAG's attribute group, read in order from its start: the group is a run of these,
+ * so reading them one after the other finds what a global search for the name and value finds,
+ * without `matchAll`, which copies (and, in QuickJS, recompiles) the expression on every call.
  */
-function readTag(xml: string, lt: number): { closing: boolean; tagName: string; attributes: Attributes; selfClosing: boolean; end: number } | null {
-  let at = lt + 1;
-  const closing = xml.charCodeAt(at) === 0x2f; /* / */
-  if (closing) at++;
-  const nameStart = at;
-  if (!isLowerLetter(xml.charCodeAt(at))) return null;
-  while (isTagNameChar(xml.charCodeAt(at))) at++;
-  const tagName = xml.slice(nameStart, at);
-  const attributes: Attributes = {};
-  for (;;) {
-    let nameAt = at;
-    while (isSpace(xml.charCodeAt(nameAt))) nameAt++;
-    if (nameAt === at) break;
-    let nameEnd = nameAt;
-    while (nameEnd < xml.length && isAttributeNameChar(xml.charCodeAt(nameEnd))) nameEnd++;
-    if (nameEnd === nameAt) break;
-    const name = xml.slice(nameAt, nameEnd);
-    at = nameEnd;
-    let value = "";
-    let equals = nameEnd;
-    while (isSpace(xml.charCodeAt(equals))) equals++;
-    if (xml.charCodeAt(equals) === 0x3d /* = */) {
-      let quote = equals + 1;
-      while (isSpace(xml.charCodeAt(quote))) quote++;
-      const close = xml.charCodeAt(quote) === 0x22 /* " */ ? xml.indexOf('"', quote + 1) : -1;
-      if (close !== -1) {
-        value = xml.slice(quote + 1, close);
-        at = close + 1;
-      }
-    }
-    attributes[name] = convertBoolean(value);
-  }
-  while (isSpace(xml.charCodeAt(at))) at++;
-  const selfClosing = xml.charCodeAt(at) === 0x2f; /* / */
-  if (selfClosing) at++;
-  if (xml.charCodeAt(at) !== 0x3e /* > */) return null;
-  return { closing, tagName, attributes, selfClosing, end: at + 1 };
-}
-
-const isLowerLetter = (code: number): boolean => code >= 0x61 && code <= 0x7a;
-const isTagNameChar = (code: number): boolean => isLowerLetter(code) || (code >= 0x30 && code <= 0x39) || code === 0x2d; /* - */
-/** `[^\s"'>/=]` */
-const isAttributeNameChar = (code: number): boolean =>
-  !isSpace(code) && code !== 0x22 && code !== 0x27 && code !== 0x3e && code !== 0x2f && code !== 0x3d; /* " ' > / = */
+const ATTRIBUTE = /\s+([^\s"'>/=]+)(?:\s*=\s*"([^"]*)")?/y;
 
 export class MjmlSyntaxError extends Error {}
+
+function readAttributes(source: string): Attributes {
+  const attributes: Attributes = {};
+  ATTRIBUTE.lastIndex = 0;
+  for (let match = ATTRIBUTE.exec(source); match !== null; match = ATTRIBUTE.exec(source)) {
+    attributes[match[1] as string] = convertBoolean(match[2] ?? "");
+  }
+  return attributes;
+}
 
 function convertBoolean(value: string): AttributeValue {
   if (value === "true") return true;
@@ -112,16 +75,17 @@ export function parseMjml(xml: string, endingTags: ReadonlySet<string>): MjmlNod
       position = end + 3;
       continue;
     }
-    const tag = readTag(xml, lt);
-    if (!tag) throw new MjmlSyntaxError(`unexpected markup at ${lt}: ${JSON.stringify(xml.slice(lt, lt + 40))}`);
-    const { closing, tagName, attributes, selfClosing } = tag;
-    position = tag.end;
+    TAG.lastIndex = lt;
+    const match = TAG.exec(xml);
+    if (!match) throw new MjmlSyntaxError(`unexpected markup at ${lt}: ${JSON.stringify(xml.slice(lt, lt + 40))}`);
+    const [whole, closing, tagName = "", attributeSource = "", selfClosing] = match;
+    position = lt + whole.length;
     if (closing) {
       const open = stack.pop();
       if (open?.tagName !== tagName) throw new MjmlSyntaxError(`</${tagName}> at ${lt} closes <${open?.tagName ?? "nothing"}>`);
       continue;
     }
-    const node: OpenNode = { tagName, attributes, children: [], content: "" };
+    const node: OpenNode = { tagName, attributes: readAttributes(attributeSource), children: [], content: "" };
     const parent = stack[stack.length - 1];
     if (parent) parent.children.push(node);
     else if (root) throw new MjmlSyntaxError(`second root element <${tagName}> at ${lt}`);
