@@ -11,6 +11,7 @@ import { type Finding, finding, valueAt } from "../document/checks/finding.js";
 import { isObject, type Json, walkDocument } from "../document/checks/walk.js";
 import { parseTemplate } from "../document/parse.js";
 import { joinOutput, substitute } from "../markup/substitute.js";
+import type { EngineHost } from "./host.js";
 import { compileTarget, type EngineCore } from "./pipeline.js";
 
 /** caniemail's client families (doiuse-email's list). */
@@ -40,16 +41,13 @@ export class ClientChecksUnavailable extends Error {
   override readonly name = "ClientChecksUnavailable";
 }
 
-/** doiuse-email, required synchronously from where the engine is installed (or the working directory). */
-function doIUseEmail(): DoIUseEmail {
+/** doiuse-email, from the host (Node's loads packages; the QuickJS build's does not). */
+function doIUseEmail(host: EngineHost): DoIUseEmail {
   if (loaded) return loaded;
-  const load = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown; cwd?: () => string } }).process;
-  const module = load?.getBuiltinModule?.("node:module") as { createRequire(from: string): (id: string) => unknown } | undefined;
-  if (module === undefined)
+  if (host.loadPackage === undefined)
     throw new ClientChecksUnavailable("Mail-client checks need Node.js and the doiuse-email package; this build of the engine has neither");
-  const from = typeof import.meta.url === "string" ? import.meta.url : `${load?.cwd?.() ?? "."}/`;
   try {
-    loaded = (module.createRequire(from)("doiuse-email") as { doIUseEmail: DoIUseEmail }).doIUseEmail;
+    loaded = (host.loadPackage("doiuse-email") as { doIUseEmail: DoIUseEmail }).doIUseEmail;
   } catch {
     throw new ClientChecksUnavailable("Mail-client checks need the doiuse-email package: npm install doiuse-email");
   }
@@ -60,11 +58,11 @@ function doIUseEmail(): DoIUseEmail {
 const UNSUPPORTED = /^`([^`]+)` is not supported by `([^`]+)`/;
 
 /** Features the clients do not support in one html document, with the clients for each. */
-function unsupported(html: string, clients: string[]): Map<string, Set<string>> {
+function unsupported(host: EngineHost, html: string, clients: string[]): Map<string, Set<string>> {
   const features = new Map<string, Set<string>>();
   let errors: string[];
   try {
-    errors = doIUseEmail()(html, { emailClients: clients }).errors ?? [];
+    errors = doIUseEmail(host)(html, { emailClients: clients }).errors ?? [];
   } catch (error) {
     // Its CSS parser rejects some valid CSS; such a document is not judged.
     if (error instanceof ClientChecksUnavailable) throw error;
@@ -116,7 +114,7 @@ export function clientFindings(core: EngineCore, json: unknown, families: readon
   checkFamilies(families);
   if (families.length === 0 || !isObject(json)) return [];
   const clients = families.map((family) => `${family}.*`);
-  const features = (canvas: unknown, rows: unknown[]) => unsupported(htmlOf(core, canvas, rows), clients);
+  const features = (canvas: unknown, rows: unknown[]) => unsupported(core.host, htmlOf(core, canvas, rows), clients);
   const findings: Finding[] = [];
   /** What `written` adds over `bare`, reported at `path` for `what`: one finding a node, the features grouped by the clients lacking them. */
   const compare = (path: readonly string[], what: string, written: Map<string, Set<string>>, bare: Map<string, Set<string>>) => {
