@@ -7,7 +7,7 @@
  * (engine/README.md). Not supported, because our MJML never has them: mj-include, mj-class,
  * inline mj-style, mj-html-attributes, mjml's minifier and beautifier. Unknown tags are an error.
  */
-import { contains } from "../literal-scan.js";
+import { contains } from "../base/literal-scan.js";
 import type { AppliedNode, Attributes, BodyContext, ComponentRegistry, GlobalData, MjmlNode } from "./component.js";
 import { createComponent, PART_MARK } from "./component.js";
 import { MjBody, MjRaw } from "./components/body.js";
