@@ -65,9 +65,11 @@ function iconUrl(platform: Platform): string {
 /** `bluesky` → `Bluesky`. */
 const label = (platform: Platform) => platform.name.charAt(0).toUpperCase() + platform.name.slice(1);
 
+/** A network shown by its name. The block has no font of its own: the web-safe stack mjml's social labels fall back to. */
 const LABEL_STYLE = (size: number): Array<readonly [string, string]> => [
   ["display", "inline-block"],
   ["color", "#000000"],
+  ["font-family", "Helvetica, Arial, sans-serif"],
   ["font-size", "13px"],
   ["line-height", px(size)],
   ["text-decoration", "none"],
