@@ -89,10 +89,12 @@ final class DiskCacheTest extends ServerTestCase
     public function testACorruptFileIsAMissAndIsRewritten(): void
     {
         $id = self::server()->createTemplate(Paths::sampleTemplate())['id'];
+        $wire = self::wire();
         $client = $this->client(['cache' => ['type' => 'disk', 'path' => $this->dir . '/c']], $wire);
         $client->renderHtml($id);
         $file = (new DiskCache($this->dir . '/c', 50))->pathFor($id);
         file_put_contents($file, '{"format":1,"templateId":"' . $id . '","tem');
+        $wire2 = self::wire();
         $again = $this->client(['cache' => ['type' => 'disk', 'path' => $this->dir . '/c']], $wire2);
         self::assertStringStartsWith('<!doctype html>', $again->renderHtml($id));
         self::assertSame([200], $wire2->statuses(), 'a full fetch, not a conditional one');
@@ -127,6 +129,7 @@ final class DiskCacheTest extends ServerTestCase
         $client->renderHtml($a);
         self::assertSame([$a], $client->listCached());
         // Another client instance (a restart) sees the same entries.
+        $wire = self::wire();
         $other = $this->client(['cache' => ['type' => 'disk', 'path' => $this->dir . '/m']], $wire);
         self::assertSame([$a], $other->listCached());
         $other->renderHtml($a);

@@ -18,6 +18,7 @@ final class InjectionTest extends ServerTestCase
     {
         $created = self::server()->createTemplate(Paths::sampleTemplate('Injected'));
         $engine = new RecordingEngine();
+        $wire = self::wire();
         $client = $this->client([], $wire, $engine);
         $data = ['merge_tags' => ['text' => ['first_name' => 'Ada']], 'context' => ['plan' => 'pro', 'seats' => 3]];
         $result = $client->render(['templateId' => $created['id'], 'target' => 'mjml', 'dynamicData' => $data, 'strict' => true, 'minify' => false]);

@@ -19,7 +19,8 @@ final class StaleAndRetryTest extends ServerTestCase
     public function testWithTheServerStoppedTheLastGoodCopyIsUsedAndFlaggedStale(): void
     {
         $id = self::server()->createTemplate(Paths::sampleTemplate('Stale'))['id'];
-        $client = $this->client(['cache' => ['ttl' => 0]], $wire, null, null, self::quickRetries());
+        $wire = self::wire();
+        $client = $this->client(['cache' => ['ttl' => 0]], $wire, null, self::quickRetries());
         $fresh = $client->render(['templateId' => $id, 'dynamicData' => ['merge_tags' => ['text' => ['first_name' => 'Ada']]]]);
         self::assertFalse($fresh->fromStaleCache);
 
