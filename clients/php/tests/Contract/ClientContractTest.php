@@ -56,13 +56,6 @@ final class ClientContractTest extends TestCase
             : new CachedScope(Json::string($raw, 'key'), Json::strings($raw, 'targets'), Json::bool($raw, 'complete'));
     }
 
-    /** A member of a JSON object decoded as stdClass (which keeps {} and [] apart), which must be there. */
-    private static function member(mixed $object, string $name): mixed
-    {
-        self::assertInstanceOf(stdClass::class, $object);
-        return Json::value(get_object_vars($object), $name);
-    }
-
     public function testEveryFixtureFileIsRunHere(): void
     {
         $source = (string) file_get_contents(__FILE__);
@@ -214,7 +207,7 @@ final class ClientContractTest extends TestCase
             : ['key' => $entry->scope->key, 'targets' => $entry->scope->targets, 'complete' => $entry->scope->complete];
         self::assertEquals(Json::value($expected, 'scope'), $scope);
         // Compared as JSON text of the decoded objects: {} and [] must stay apart.
-        $fixtureTemplate = self::member(json_decode($file, false), 'template');
+        $fixtureTemplate = Json::member(json_decode($file, false), 'template');
         self::assertSame(Json::encode($fixtureTemplate), Json::encode(json_decode($entry->templateJson, false)));
         self::assertStringContainsString('"empty_object":{}', $entry->templateJson);
     }
@@ -234,12 +227,12 @@ final class ClientContractTest extends TestCase
         // The case decoded again with objects kept as objects, for the template's JSON text as the service would send it.
         $raw = null;
         $file = json_decode((string) file_get_contents(self::dir() . '/cache-entry-write.json'), false);
-        foreach (Json::array(self::member($file, 'cases')) as $candidate) {
-            if (self::member($candidate, 'name') === Json::value($case, 'name')) {
+        foreach (Json::array(Json::member($file, 'cases')) as $candidate) {
+            if (Json::member($candidate, 'name') === Json::value($case, 'name')) {
                 $raw = $candidate;
             }
         }
-        $template = self::member(self::member($raw, 'entry'), 'template');
+        $template = Json::member(Json::member($raw, 'entry'), 'template');
         $entry = new CacheEntry(
             Json::string($case, 'entry', 'templateId'),
             Json::encode($template),
@@ -249,8 +242,8 @@ final class ClientContractTest extends TestCase
         );
         $written = $entry->toJson();
         self::assertEquals(Json::array($case, 'file'), json_decode($written, true));
-        $writtenTemplate = self::member(json_decode($written, false), 'template');
-        self::assertSame(Json::encode(self::member(self::member($raw, 'file'), 'template')), Json::encode($writtenTemplate));
+        $writtenTemplate = Json::member(json_decode($written, false), 'template');
+        self::assertSame(Json::encode(Json::member(Json::member($raw, 'file'), 'template')), Json::encode($writtenTemplate));
     }
 
     /** @return array<string, array{array<mixed>}> */

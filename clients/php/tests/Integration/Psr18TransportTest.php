@@ -43,8 +43,8 @@ final class Psr18TransportTest extends ServerTestCase
         self::assertSame($html, $client->renderHtml($created['id'], ['merge_tags' => ['text' => ['first_name' => 'Psr']]]));
         self::assertSame([200, 304], $wire->statuses(), 'headers (ETag, If-None-Match) make the round trip');
         $key = self::server()->createKey(['html', 'mjml'])['key'];
+        $wire = self::wire($this->transport());
         try {
-            $wire = self::wire($this->transport());
             $this->client(['apiKey' => $key], $wire)->renderReact($created['id']);
             self::fail('expected FORBIDDEN');
         } catch (MailrenderError $e) {
@@ -56,8 +56,8 @@ final class Psr18TransportTest extends ServerTestCase
     {
         $id = self::server()->createTemplate(Paths::sampleTemplate())['id'];
         self::server()->stop();
+        $wire = self::wire($this->transport());
         try {
-            $wire = self::wire($this->transport());
             $this->client([], $wire, null, self::quickRetries())->renderHtml($id);
             self::fail('expected NETWORK_ERROR');
         } catch (MailrenderError $e) {
@@ -70,11 +70,13 @@ final class Psr18TransportTest extends ServerTestCase
 
     public function testASilentServerIsTimeout(): void
     {
+        $errno = 0;
+        $error = '';
         $socket = stream_socket_server('tcp://127.0.0.1:0', $errno, $error);
-        self::assertNotFalse($socket, $error);
+        self::assertNotFalse($socket, (string) $error);
         $address = (string) stream_socket_get_name($socket, false);
+        $wire = self::wire($this->transport(0.3));
         try {
-            $wire = self::wire($this->transport(0.3));
             $this->client(['baseUrl' => 'http://' . $address], $wire)->renderHtml('x');
             self::fail('expected TIMEOUT');
         } catch (MailrenderError $e) {

@@ -49,10 +49,12 @@ final class StaleAndRetryTest extends ServerTestCase
 
     public function testASilentServerIsATimeoutNotRetriedAndStaleStillServes(): void
     {
+        $errno = 0;
+        $error = '';
         $socket = stream_socket_server('tcp://127.0.0.1:0', $errno, $error);
-        self::assertNotFalse($socket, $error);
+        self::assertNotFalse($socket, (string) $error);
         $address = (string) stream_socket_get_name($socket, false);
-        $port = (int) substr($address, strrpos($address, ':') + 1);
+        $port = (int) substr($address, (int) strrpos($address, ':') + 1);
         try {
             $wire = new CountingTransport(new \Mailrender\Http\CurlTransport());
             $client = new MailrenderClient(['apiKey' => 'sk_test', 'baseUrl' => "http://127.0.0.1:{$port}", 'timeout' => 300], $wire, null, self::quickRetries());
@@ -94,7 +96,7 @@ final class StaleAndRetryTest extends ServerTestCase
     {
         $ok = new HttpResponse(200, ['ETag' => '"v1"', 'X-Key-Targets' => 'html'], Paths::sampleTemplate());
         $err = static fn (): HttpResponse => new HttpResponse(500, [], '{"code":"INTERNAL_ERROR","message":"Internal server error"}');
-        $noSleep = new RetryPolicy(2, 0, 30000, static function (int $ms): void {
+        $noSleep = new RetryPolicy(2, 0, 30000, static function (int $_ms): void {
         });
 
         $bare = new ScriptedTransport([$err(), $err(), $err()]);
@@ -114,7 +116,7 @@ final class StaleAndRetryTest extends ServerTestCase
         $stale = $client->render(['templateId' => 't1']);
         self::assertTrue($stale->fromStaleCache);
         self::assertSame($fresh->output, $stale->output);
-        self::assertSame('"v1"', $transport->requests[1]->headers['if-none-match']);
+        self::assertSame('"v1"', ($transport->requests[1] ?? null)?->headers['if-none-match'] ?? null);
     }
 
     /** @return iterable<string, array{int, string}> */

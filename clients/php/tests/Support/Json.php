@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace Mailrender\Tests\Support;
 
 use PHPUnit\Framework\Assert;
+use stdClass;
 
 /**
  * Typed reads of decoded JSON (fixtures, service and engine answers): a missing field or one of
@@ -130,6 +131,13 @@ final class Json
             $out[] = $item;
         }
         return $out;
+    }
+
+    /** A member of a JSON object decoded as stdClass (which keeps {} and [] apart), which must be there. */
+    public static function member(mixed $object, string $name): mixed
+    {
+        Assert::assertInstanceOf(stdClass::class, $object);
+        return self::value(get_object_vars($object), $name);
     }
 
     /** @param array<string|int> $path */
