@@ -16,7 +16,6 @@ use Mailrender\MailrenderError;
 use Mailrender\Tests\Support\Json;
 use Mailrender\Tests\Support\Paths;
 use PHPUnit\Framework\TestCase;
-use stdClass;
 
 /** The shared client contract (spec/clients.md): every fixtures/client/v1 file against this client's pure functions. */
 final class ClientContractTest extends TestCase

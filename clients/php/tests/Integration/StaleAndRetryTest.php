@@ -11,7 +11,6 @@ use Mailrender\MailrenderError;
 use Mailrender\Tests\Support\CountingTransport;
 use Mailrender\Tests\Support\Paths;
 use Mailrender\Tests\Support\ScriptedTransport;
-use Mailrender\Tests\Support\TestServer;
 
 /** Outages: the server stopped, a silent server, 5xx runs; stale-on-error and the retry rules. */
 final class StaleAndRetryTest extends ServerTestCase

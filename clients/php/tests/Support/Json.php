@@ -13,10 +13,10 @@ use stdClass;
  */
 final class Json
 {
-    /** The JSON text of a value, for failure messages. */
+    /** The JSON text of a value (for comparisons and failure messages). */
     public static function encode(mixed $value): string
     {
-        return json_encode($value, JSON_UNESCAPED_SLASHES | JSON_PARTIAL_OUTPUT_ON_ERROR | JSON_THROW_ON_ERROR);
+        return json_encode($value, JSON_UNESCAPED_SLASHES | JSON_THROW_ON_ERROR);
     }
 
     /** @return array<mixed> the object or array in $text */
