@@ -34,7 +34,8 @@ final class EngineInstallerTest extends TestCase
         self::copyTree($release, self::$mirror);
         $port = TestServer::freePort();
         self::$baseUrl = "http://127.0.0.1:{$port}";
-        $command = [PHP_BINARY, '-S', "127.0.0.1:{$port}", '-t', self::$mirror];
+        $router = Paths::packageRoot() . '/tests/scripts/release-mirror-router.php';
+        $command = [PHP_BINARY, '-S', "127.0.0.1:{$port}", '-t', self::$mirror, $router];
         $pipes = [];
         $process = proc_open($command, [0 => ['pipe', 'r'], 1 => ['file', '/dev/null', 'w'], 2 => ['file', '/dev/null', 'w']], $pipes);
         if (!is_resource($process)) {
@@ -101,6 +102,15 @@ final class EngineInstallerTest extends TestCase
         [$status, $out] = $this->runInstaller(['--platform=win32-x64', '--base-url=' . self::$baseUrl]);
         self::assertSame(0, $status, $out);
         self::assertFileEquals(self::$mirror . '/win32-x64/mailrender-engine.exe', "{$this->package}/bin/win32-x64/mailrender-engine.exe");
+    }
+
+    public function testFollowsARedirectedDownload(): void
+    {
+        // Release hosts redirect downloads (302 to a CDN): the status that counts is the last one.
+        $platform = EngineLocator::platform();
+        [$status, $out] = $this->runInstaller(['--base-url=' . self::$baseUrl . '/moved']);
+        self::assertSame(0, $status, $out);
+        self::assertFileEquals(self::$mirror . "/{$platform}/mailrender-engine", "{$this->package}/bin/{$platform}/mailrender-engine");
     }
 
     public function testRefusesABinaryThatDoesNotMatchSha256sums(): void
