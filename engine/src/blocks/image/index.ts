@@ -108,7 +108,7 @@ export const image = defineBlock({
   }),
   example: { src: "https://example.com/images/parcel.png", alt: "A parcel on a doorstep", width: 60 },
   check: (p) => [
-    ...(p.src === "" ? [finding("error", "IMAGE_SOURCE_MISSING", ["src"], p.src, "The image has no source: nothing is shown", "Give it the image's URL")] : []),
+    ...(p.src === "" ? [finding("error", "IMAGE_SOURCE_MISSING", ["src"], p.src, "The image has no source: it is left out of the email", "Give it the image's URL")] : []),
     ...(p.alt === IMAGE_ALT_PLACEHOLDER
       ? [
           finding(
@@ -148,7 +148,10 @@ export const image = defineBlock({
   }),
   // The editor offers a height on phones, which this engine does not apply (the image keeps its proportions).
   editorKeys: { mobile: ["height"] },
-  text: (p, values) => textParagraphs(linked(values.text(p.alt), p.enabled ? values.url(p.link) : "")),
+  // An image without a source is left out (`<img src="">` is a broken image, or a second request for
+  // the page in a browser); the checks report it (IMAGE_SOURCE_MISSING). A source from a merge tag
+  // is the recipient's, decided at substitution.
+  text: (p, values) => (p.src === "" ? [] : textParagraphs(linked(values.text(p.alt), p.enabled ? values.url(p.link) : ""))),
   phone: {
     surface: "& img",
     // A fluid image fills its column on phones: its border goes inside that width.
@@ -172,6 +175,7 @@ export const image = defineBlock({
     },
   },
   mjml(p, ctx) {
+    if (p.src === "") return "";
     const width = pixelWidth(p, ctx);
     const border = p.border.width > 0 ? `${px(p.border.width)} ${p.border.style} ${toMjmlColor(p.border.color)}` : undefined;
     // mj-image draws the border outside its width: the image is narrower by it, so that both fit.
@@ -194,6 +198,7 @@ export const image = defineBlock({
     })} />`;
   },
   html(p, ctx) {
+    if (p.src === "") return "";
     const width = pixelWidth(p, ctx);
     const img = `<img src="${ctx.out.url(p.src)}" alt="${ctx.out.attr(p.alt)}" width="${width}"${attrs({ style: cssText(imgDeclarations(p, width)) })}>`;
     const linked = hasLink(p) ? `<a href="${ctx.out.url(p.link)}" target="_blank">${img}</a>` : img;
@@ -201,6 +206,7 @@ export const image = defineBlock({
     return `<div${htmlClass(ctx.className)}${attrs({ style: outer })}>${linked}</div>`;
   },
   jsx(p, ctx) {
+    if (p.src === "") return "";
     const width = pixelWidth(p, ctx);
     const img = `<Img src="${ctx.out.url(p.src)}" alt="${ctx.out.attr(p.alt)}" width="${width}" style={${jsxStyle(imgDeclarations(p, width))}} />`;
     const linked = hasLink(p) ? `<Link href="${ctx.out.url(p.link)}" target="_blank">${img}</Link>` : img;
