@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make bench` (issue 6): renders/second of the Python client next to the engine in-process.
+# `make bench`: renders/second of the Python client next to the engine in-process.
 # Uses the test virtualenv (scripts/test-client-python.sh creates it) and the built engine and server.
 set -euo pipefail
 cd "$(dirname "$0")/.."

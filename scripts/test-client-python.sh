@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Python client's suite (issue 6): a virtualenv in clients/python/.venv with pinned dev
+# The Python client's suite: a virtualenv in clients/python/.venv with pinned dev
 # dependencies from PyPI, the engine executable and the server built, pyright --strict, then pytest
 # against the real server and the real engine. Fails (never skips) when PyPI cannot be reached.
 set -euo pipefail
