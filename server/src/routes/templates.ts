@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import * as z from "zod";
-import { templateNotFound } from "../errors.js";
+import { templateChanged, templateNotFound } from "../errors.js";
 import { PageQuery, TemplateIdParams, TemplateJsonSchema, TemplateMetaSchema, WarningSchema } from "../schemas.js";
 import { createTemplate, etagFor, prepareTemplate } from "../services/templates.js";
 import type { TemplateMeta } from "../store/types.js";
+import { ifMatchEtags } from "./conditional.js";
 import type { RouteContext } from "./context.js";
 import { errors, HEADERS, SECURED } from "./responses.js";
 
@@ -51,10 +52,16 @@ export const templateRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, c
         tags: ["templates"],
         operationId: "replaceTemplate",
         summary: "Replace a template (new version, new ETag)",
+        description:
+          "With `If-Match` (the ETag the writer read), the template is replaced only if it has not changed since: " +
+          "412 `TEMPLATE_CHANGED` otherwise, so that two editors never overwrite each other's work unknowingly.",
         security: SECURED,
         params: TemplateIdParams,
+        headers: z.object({
+          "if-match": z.string().optional().describe("The ETag(s) the writer read, or `*`: 412 unless the template still has one of them"),
+        }),
         body: TemplateJsonSchema,
-        response: { 200: WrittenTemplateSchema, ...errors(401, 403, 404, 413, 415, 422, 429) },
+        response: { 200: WrittenTemplateSchema, ...errors(401, 403, 404, 412, 413, 415, 422, 429) },
         "x-response-headers": { 200: { ETag: HEADERS.etag } },
       },
     },
@@ -66,8 +73,10 @@ export const templateRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, c
         body: prepared.body,
         etagFor: (version) => etagFor(version, prepared.body),
         updatedAt: new Date().toISOString(),
+        ifMatch: ifMatchEtags(request.headers["if-match"]),
       });
       if (record === undefined) throw templateNotFound(id);
+      if (record === "etag-mismatch") throw templateChanged(id);
       ctx.lookups.templateChanged(id);
       reply.header("etag", record.etag);
       return { ...meta(record), warnings: [...prepared.warnings].map((w) => ({ ...w, path: [...w.path] })) };
