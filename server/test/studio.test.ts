@@ -53,7 +53,7 @@ describe.each(BACKENDS)("studio on %s", (backend) => {
   });
 
   it("serves the page and its built assets without a key, each under its own URL", async () => {
-    for (const path of ["/studio", `/studio/templates/${templateId}`]) {
+    for (const path of ["/studio", `/studio/templates/${templateId}`, "/studio/new?name=Hello", "/studio/keys"]) {
       const page = await req("GET", path);
       expect(page.status).toBe(200);
       expect(page.headers.get("content-type")).toMatch(/^text\/html/);

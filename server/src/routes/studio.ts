@@ -155,6 +155,8 @@ export const studioRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx
   };
   app.get("/studio", page, index);
   app.get("/studio/templates/:id", page, index);
+  app.get("/studio/new", page, index);
+  app.get("/studio/keys", page, index);
   app.get("/studio/assets/:file", page, async (request, reply) => {
     const { file } = request.params as { file: string };
     const type = ASSET_TYPES[file.split(".").pop() ?? ""];
