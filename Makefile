@@ -4,7 +4,7 @@
 NODE_BIN := node_modules/.bin
 export PATH := $(CURDIR)/$(NODE_BIN):$(PATH)
 
-.PHONY: email-client-report test-browser bootstrap lint lint-fix test-quick setup build test test-engine test-binary test-server test-studio test-client-js test-client-python test-client-php run bench fixtures fixtures-lint spec engine engine-all test-release typecheck
+.PHONY: email-client-report test-browser bootstrap lint lint-fix test-quick setup build test test-engine test-binary test-server test-studio test-client-js test-client-python test-client-php run bench fixtures fixtures-lint spec engine engine-node engine-all test-release typecheck packages packages-all test-install
 
 # Installs the workspaces and compiles the engine library, so `@mailrender/engine` is importable.
 setup: node_modules/.setup-done
@@ -29,7 +29,7 @@ typecheck: setup
 bootstrap:
 	bash scripts/bootstrap
 
-test: bootstrap build typecheck lint test-engine test-browser test-binary test-release test-server test-studio test-client-js test-client-python test-client-php
+test: bootstrap build typecheck lint test-engine test-browser test-binary test-release test-server test-studio test-client-js test-client-python test-client-php test-install
 	@echo "make test: all suites passed"
 
 # The inner loop: type checks, the engine suite and the fixtures' completeness; no executable,
@@ -45,15 +45,18 @@ lint-fix: setup
 test-engine: build
 	cd engine && vitest run
 
-# Every fixture's html and react-email output in headless Chromium at 800 and 375 px.
+# Every fixture's html and react-email output at 800 and 375 px in Chromium, Firefox and WebKit.
 test-browser: build
 	bash scripts/test-browser.sh
 
-# The shipped executable against the golden fixtures, one process per render and long-lived.
-test-binary: engine
-	fixtures/run --program $(ENGINE_BIN)
-	fixtures/run --program $(ENGINE_BIN) --serve
-	fixtures/run --program $(ENGINE_BIN) --serve --layout
+# Both executable builds for this machine, the release one (`make engine`) and the Node one, against
+# the golden fixtures (one process per render and long-lived) and the protocol's edge cases
+# (test-engine runs those on the release build).
+test-binary: engine engine-node
+	for program in $(ENGINE_BIN) $(NODE_ENGINE_BIN); do \
+	  fixtures/run --program $$program && fixtures/run --program $$program --serve && fixtures/run --program $$program --serve --layout || exit 1; \
+	done
+	cd engine && MAILRENDER_ENGINE_UNDER_TEST=$(CURDIR)/$(NODE_ENGINE_BIN) vitest run test/protocol-binary.test.ts test/bounded-cost-binary.test.ts
 
 test-server: build
 	bash scripts/test-server.sh
@@ -73,6 +76,19 @@ test-client-php: build
 
 run: build
 	bash scripts/run-server.sh
+
+# Each client README's install recipe and the operations guide's server install, followed outside
+# the repository over dist/ (scripts/test-install.mjs).
+test-install: packages
+	node scripts/test-install.mjs
+
+# Every installable artefact from this checkout into dist/ (npm tarballs, wheels, the PHP archive, the
+# engine files), for this machine's platform; `make packages-all` for every platform (scripts/packages.sh).
+packages: setup
+	bash scripts/packages.sh
+
+packages-all: setup
+	bash scripts/packages.sh --all
 
 bench: build engine
 	bash scripts/bench.sh
@@ -95,24 +111,33 @@ spec: build
 	tsx engine/scripts/generate-protocol-schema.ts
 	tsx server/scripts/generate-openapi.ts
 
-# The standalone engine executable: engine/dist/<os>-<arch>/mailrender-engine (Node, startup
-# snapshot: the host's development and --serve build), rebuilt when its sources change.
-# `make engine-all`: the release build for every platform on QuickJS-ng (engine/README.md,
-# "Distribution") into engine/dist/release/<os>-<arch>/ with SHA256SUMS; `make test-release` tests it.
-ENGINE_BIN := engine/dist/$(shell node -p 'process.platform + "-" + process.arch')/mailrender-engine
-ENGINE_SOURCES := $(shell find engine/src -name '*.ts') engine/scripts/build-binary.ts engine/scripts/bundle-stubs.ts engine/runtimes/package.json
+# The engine executable. `make engine`: the release build (QuickJS-ng, ~1.5 MiB) for this machine
+# into engine/dist/<os>-<arch>/ — what the suites, the clients' development installs and
+# `make packages` use. `make engine-all`: the release build for every platform into
+# engine/dist/release/ with SHA256SUMS (engine/README.md, "Distribution"); `make test-release`
+# tests it. `make engine-node`: the Node build (~125 MiB) into engine/dist/node/<os>-<arch>/, for
+# those who choose V8's `--serve` throughput over size. Each is rebuilt when its sources change.
+HOST_PLATFORM := $(shell node -p 'process.platform + "-" + process.arch')
+ENGINE_BIN := engine/dist/$(HOST_PLATFORM)/mailrender-engine
+NODE_ENGINE_BIN := engine/dist/node/$(HOST_PLATFORM)/mailrender-engine
+ENGINE_SOURCES := $(shell find engine/src -name '*.ts') engine/scripts/bundle-stubs.ts
+QUICKJS_SOURCES := $(ENGINE_SOURCES) $(shell find engine/runtimes/quickjs -name '*.ts' -o -name '*.c' -o -name 'Cargo.*') engine/scripts/build-quickjs.ts
 
 engine: $(ENGINE_BIN)
 
-$(ENGINE_BIN): $(ENGINE_SOURCES) node_modules/.setup-done
+$(ENGINE_BIN): $(QUICKJS_SOURCES) node_modules/.setup-done
+	tsx engine/scripts/build-quickjs.ts --host
+
+engine-node: $(NODE_ENGINE_BIN)
+
+$(NODE_ENGINE_BIN): $(ENGINE_SOURCES) engine/scripts/build-binary.ts engine/runtimes/package.json node_modules/.setup-done
 	tsx engine/scripts/build-binary.ts
 
 RELEASE_SUMS := engine/dist/release/SHA256SUMS
-RELEASE_SOURCES := $(ENGINE_SOURCES) $(shell find engine/runtimes/quickjs -name '*.ts' -o -name 'Cargo.*') engine/scripts/build-quickjs.ts
 
 engine-all: $(RELEASE_SUMS)
 
-$(RELEASE_SUMS): $(RELEASE_SOURCES) node_modules/.setup-done
+$(RELEASE_SUMS): $(QUICKJS_SOURCES) node_modules/.setup-done
 	tsx engine/scripts/build-quickjs.ts
 
 test-release: engine-all

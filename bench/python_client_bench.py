@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "clients" / "python" / "src"))
 
 from mailrender import AsyncMailrenderClient, DynamicData, MailrenderClient  # noqa: E402
-from mailrender._core import Layouts  # noqa: E402
+from mailrender._core.layouts import Layouts  # noqa: E402
 from mailrender._engine_discovery import engine_platform  # noqa: E402
 
 CASE = json.loads((ROOT / "fixtures" / "render" / "realistic-newsletter" / "case.json").read_text(encoding="utf-8"))

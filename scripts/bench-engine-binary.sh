@@ -1,22 +1,20 @@
 #!/usr/bin/env bash
-# Benchmarks the mailrender-engine binary (prints figures, asserts nothing):
+# Benchmarks the Node build of mailrender-engine (`make engine-node`; prints figures, asserts nothing):
 #   cold one-shot html render of the newsletter fixture vs `node -e ""` on the same Node,
 #   --serve round trip and renders/s (from a Python driver) vs one process per render.
-# Builds the host binary first when it is missing. Uses hyperfine for the cold figures when present.
+# Builds it first when it is missing or stale. Uses hyperfine for the cold figures when present.
 # Env: COLD_RUNS (default 60), SERVE_RENDERS (default 2000).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 platform="$(node -p 'process.platform + "-" + process.arch')"
-binary="engine/dist/$platform/mailrender-engine"
+binary="engine/dist/node/$platform/mailrender-engine"
 node_pkg="node-$(node -p '(process.platform === "win32" ? "win" : process.platform) + "-" + process.arch')"
 runtime="engine/runtimes/node_modules/$node_pkg/bin/node"
 cold_runs="${COLD_RUNS:-60}"
 serve_renders="${SERVE_RENDERS:-2000}"
 
-if [[ ! -x "$binary" || ! -x "$runtime" ]]; then
-  node_modules/.bin/tsx engine/scripts/build-binary.ts
-fi
+make --no-print-directory engine-node
 
 case_file="fixtures/render/realistic-newsletter/case.json"
 tmp="$(mktemp -d)"

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# The release engine (QuickJS, `make engine-all`) of this platform: cold one-shot renders of a small,
+# The release engine (QuickJS, `make engine`) of this platform: cold one-shot renders of a small,
 # a medium and a large email in each target, then its --serve throughput (prints figures, asserts
 # nothing). Builds the engine when it is missing. Env: COLD_RUNS (default 15), SERVE_RENDERS (default 500).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 platform="$(node -p 'process.platform + "-" + process.arch')"
-binary="engine/dist/release/$platform/mailrender-engine"
-[[ -x "$binary" ]] || PLATFORMS="$platform" make engine-all
+binary="engine/dist/$platform/mailrender-engine"
+make --no-print-directory engine
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT

@@ -6,10 +6,11 @@ export PATH="$PWD/node_modules/.bin:$PATH"
 tsx bench/engine-render.ts           # warm render vs mjml2html and @react-email/render
 tsx bench/engine-limits.ts           # template size limits: refusing an oversized template, rendering the largest accepted
 tsx bench/output-size.ts             # html bytes and gzip bytes against Gmail's 102 KB clip
-bash scripts/bench-engine-binary.sh  # the Node executable: cold start, --serve round trip and throughput
-bash scripts/bench-release-engine.sh # the release (QuickJS) executable: cold renders of a small, a medium and a large email
+bash scripts/bench-engine-binary.sh  # the Node executable (make engine-node): cold start, --serve round trip and throughput
+bash scripts/bench-release-engine.sh # the release (QuickJS) executable (make engine): cold renders of a small, a medium and a large email
 bash scripts/bench-server.sh         # SDK template fetch vs a bare route
 bash scripts/bench-server.sh storm   # health checks and template fetches during a storm of heavy renders
 bash scripts/bench-client-python.sh  # Python client vs the engine in-process
+clients/python/.venv/bin/python bench/python_import_bench.py  # what `import mailrender` costs
 # Python and PHP engine runners: renders/s and CPU per render, idle and with two busy loops running.
 clients/python/.venv/bin/python bench/client_runners_bench.py

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # `make lint`: formatters and linters for every language, checking only (`--fix` rewrites files).
 #   TypeScript/JavaScript: Biome (format + lint), then knip (exports nothing imports)
-#   Python: ruff (format + lint), from the Python client's dev virtualenv
-#   PHP: PHP_CodeSniffer, PSR-12 (clients/php/phpcs.xml)
+#   Python: ruff (format + lint), from the Python client's dev virtualenv; pyright strict
+#     (clients/python/pyrightconfig.json)
+#   PHP: PHP_CodeSniffer, PSR-12 (clients/php/phpcs.xml); mago's static analyser at its strictest
+#     (clients/php/mago.toml; its baseline lists the findings still to fix; scripts/bootstrap builds it)
 #   engine/src: its folders are layers, without back-imports or import cycles (engine/scripts/check-layers.ts)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,6 +27,10 @@ else
   "$venv/bin/ruff" check .
   (cd clients/php && phpcs -q --report=full)
 fi
+"$bin/pyright" -p clients/python/pyrightconfig.json
+mago="${CARGO_HOME:-$HOME/.cargo}/bin/mago"
+[ -x "$mago" ] || { echo "lint: $mago is missing: run make bootstrap" >&2; exit 1; }
+(cd clients/php && "$mago" analyze --fail-on-out-of-sync-baseline)
 "$bin/knip" --include exports,types,files --no-progress
 "$bin/tsx" engine/scripts/check-layers.ts
 echo "lint: clean"

@@ -8,7 +8,9 @@
  *   clients/js/package.json        -> clients/js/src/constants.ts CLIENT_VERSION
  *   clients/python/pyproject.toml  -> clients/python/src/mailrender/_constants.py VERSION
  *   clients/php/composer.json      -> clients/php/src/Defaults.php CLIENT_VERSION
- *   LICENSE                        -> LICENSE of engine, engine/npm/*, clients/*
+ *   each package's version         -> the file names of the install commands in the client READMEs and
+ *                                     docs/operations.md (dist/npm/mailrender-engine-1.2.0.tgz, …)
+ *   LICENSE                        -> LICENSE of engine, engine/npm/*, server, clients/*
  *   THIRD_PARTY_NOTICES            -> the packages that ship the engine executable: engine/npm/*,
  *                                     clients/python, clients/php (the file is written by
  *                                     `make engine-all` as engine/dist/release/THIRD_PARTY_NOTICES;
@@ -67,9 +69,24 @@ if (pyVersion === undefined) throw new Error("clients/python/pyproject.toml: no 
 replaceOne("clients/python/src/mailrender/_constants.py", /^VERSION = "[^"]*"/m, `VERSION = "${pyVersion}"`);
 replaceOne("clients/php/src/Defaults.php", /CLIENT_VERSION = '[^']*'/, `CLIENT_VERSION = '${composer.version}'`);
 
+// The install commands name the packages' files in dist/, versions included.
+const serverVersion = readJson("server/package.json").version;
+const distNames = [
+  [/mailrender-engine-\d+\.\d+\.\d+\.tgz/g, `mailrender-engine-${engineVersion}.tgz`],
+  [/mailrender-client-\d+\.\d+\.\d+\.tgz/g, `mailrender-client-${jsVersion}.tgz`],
+  [/mailrender-server-\d+\.\d+\.\d+\.tgz/g, `mailrender-server-${serverVersion}.tgz`],
+  [/mailrender==\d+\.\d+\.\d+/g, `mailrender==${pyVersion}`],
+];
+for (const file of ["clients/js/README.md", "clients/python/README.md", "docs/operations.md"]) {
+  put(
+    file,
+    distNames.reduce((text, [pattern, name]) => text.replace(pattern, name), read(file)),
+  );
+}
+
 // The licence.
 const licence = read("LICENSE");
-for (const dir of ["engine", "clients/js", "clients/python", "clients/php", ...npmDirs]) put(`${dir}/LICENSE`, licence);
+for (const dir of ["engine", "server", "clients/js", "clients/python", "clients/php", ...npmDirs]) put(`${dir}/LICENSE`, licence);
 const notices = read("THIRD_PARTY_NOTICES");
 for (const dir of ["clients/python", "clients/php", ...npmDirs]) put(`${dir}/THIRD_PARTY_NOTICES`, notices);
 

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The release binaries (make engine-all: engine/dist/release/<os>-<arch>/) tested as far as this
 # machine can: every binary against SHA256SUMS and its header (ELF / Mach-O / PE and the CPU); the
-# host's binary through all golden fixtures (one-shot, --serve, --serve --layout); the linux-arm64
-# binary under qemu-user (Debian's qemu-user-static, from scripts/bootstrap) through the fixtures
-# in --serve and a few one-shot runs. Never skips: a missing tool fails the suite.
+# host's binary is byte for byte the one `make engine` builds, which `make test-binary` and the
+# engine suite run through every fixture and the protocol's edge cases; the linux-arm64 binary under
+# qemu-user (Debian's qemu-user-static, from scripts/bootstrap) through the fixtures in --serve and
+# a few one-shot runs. Never skips: a missing tool fails the suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 release="engine/dist/release"
@@ -17,12 +18,11 @@ node_modules/.bin/tsx engine/scripts/check-release.ts
 # Every repeated version equals its source, every package has the licence and the notices.
 node scripts/sync-versions.mjs --check
 
-host="$release/$(node -p 'process.platform + "-" + process.arch')/mailrender-engine"
-fixtures/run --program "$host"
-fixtures/run --program "$host" --serve
-fixtures/run --program "$host" --serve --layout
-# The protocol's edge cases (bad input, closed stdout, --serve surviving everything) on this build.
-(cd engine && MAILRENDER_ENGINE_UNDER_TEST="$PWD/../$host" ../node_modules/.bin/vitest run test/protocol-binary.test.ts)
+host_id="$(node -p 'process.platform + "-" + process.arch')"
+host="$release/$host_id/mailrender-engine"
+make --no-print-directory engine
+cmp "$host" "engine/dist/$host_id/mailrender-engine" \
+  || { say "the release binary for $host_id differs from the one make engine built from the same sources"; exit 1; }
 # The human commands, which run on the QuickJS shims of node:fs and node:util.
 case_dir="fixtures/render/realistic-receipt"
 python3 -c 'import json,sys; json.dump(json.load(open(sys.argv[1]))["template"], open(sys.argv[2], "w"))' "$case_dir/case.json" "${TMPDIR:-/tmp}/mailrender-release-template.json"
@@ -38,7 +38,6 @@ fixtures/run --program "$qemu $arm64" --filter realistic
 # CLI's launcher; a binary changed after publishing must be refused.
 node_modules/.bin/tsx engine/scripts/pack-npm.ts >/dev/null
 version="$(node -p 'require("./engine/package.json").version')"
-host_id="$(node -p 'process.platform + "-" + process.arch')"
 npm_tmp="$(mktemp -d)"
 trap 'rm -rf "$npm_tmp"' EXIT
 for pkg in engine-cli "engine-$host_id"; do

@@ -1,17 +1,21 @@
 /**
- * `make engine-all`: builds the distributed mailrender-engine for every platform on one machine,
- * on QuickJS-ng (a small embeddable JavaScript engine; why: engine/README.md, "Distribution"):
+ * The distributed mailrender-engine, on QuickJS-ng (a small embeddable JavaScript engine; why:
+ * engine/README.md, "Distribution"):
  *
- *   engine/dist/release/<os>-<arch>/mailrender-engine[.exe] and engine/dist/release/SHA256SUMS
+ *   `make engine-all`: every platform, on one machine, into
+ *     engine/dist/release/<os>-<arch>/mailrender-engine[.exe] + SHA256SUMS + THIRD_PARTY_NOTICES;
+ *   `make engine` (`--host`): this machine's platform only, into engine/dist/<os>-<arch>/ (+ the
+ *     same two files in engine/dist/) — the same bytes as that platform's release binary.
  *
- *   1. the QuickJS-ng C source, pinned by engine/runtimes/quickjs/Cargo.lock (`cargo fetch`);
+ *   1. the QuickJS-ng C source and mimalloc's, pinned by engine/runtimes/quickjs/Cargo.lock (`cargo fetch`);
  *   2. zig (PyPI `ziglang`, pinned below) as the C compiler and cross-compiler for every target;
  *   3. the engine bundled for QuickJS (engine/runtimes/quickjs/host.ts, with its own engine host; esbuild);
  *   4. the bundle compiled to QuickJS bytecode by qjsc (built for the host), in a C file;
- *   5. per target: QuickJS's objects (cached per target) + that file, linked statically where the
- *      platform allows (musl on Linux); the host binary is smoke-tested; SHA256SUMS is written.
+ *   5. per target: QuickJS's objects (cached per target) + that file + the host's native memory hooks
+ *      (runtimes/quickjs/native/memory.c), linked statically where the platform allows (musl on
+ *      Linux, with mimalloc as its allocator); the host binary is smoke-tested; SHA256SUMS is written.
  *
- * PLATFORMS=linux-x64,linux-arm64 limits the targets. ZIG=/path/to/zig uses another zig.
+ * PLATFORMS=linux-x64,linux-arm64 limits the release targets. ZIG=/path/to/zig uses another zig.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -26,7 +30,8 @@ import { thirdPartyNotices } from "./third-party-notices.js";
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const ENGINE = join(ROOT, "engine");
 const QUICKJS_HOST = join(ENGINE, "runtimes", "quickjs");
-const RELEASE = join(ENGINE, "dist", "release");
+const DIST = join(ENGINE, "dist");
+const RELEASE = join(DIST, "release");
 const TOOLS = join(ENGINE, "dist", ".tools");
 const WORK = join(ENGINE, "dist", ".build-quickjs");
 const ZIG_VERSION = "0.17.1";
@@ -48,36 +53,49 @@ const LIBRARY_SOURCES = ["quickjs.c", "libregexp.c", "libunicode.c", "dtoa.c", "
 const started = Date.now();
 const log = (line: string): void => void process.stderr.write(`[build-quickjs ${((Date.now() - started) / 1000).toFixed(1)}s] ${line}\n`);
 
-async function main(): Promise<void> {
+/** What to build and where: the host's engine for development and the packages, or the release set. */
+function plan(argv: readonly string[]): { targets: ReleasePlatform[]; out: string } {
+  if (argv.includes("--host")) {
+    const host = RELEASE_PLATFORMS.find((p) => p.id === HOST_ID);
+    if (host === undefined)
+      throw new Error(`the engine is not built for this machine (${HOST_ID}); it is for ${RELEASE_PLATFORMS.map((p) => p.id).join(", ")}`);
+    return { targets: [host], out: DIST };
+  }
   const wanted = process.env["PLATFORMS"]
     ?.split(",")
     .map((s) => s.trim())
     .filter(Boolean);
   const targets = RELEASE_PLATFORMS.filter((p) => wanted === undefined || wanted.includes(p.id));
   if (targets.length === 0) throw new Error(`PLATFORMS=${process.env["PLATFORMS"]} names none of ${RELEASE_PLATFORMS.map((p) => p.id).join(", ")}`);
+  return { targets, out: RELEASE };
+}
 
+async function main(): Promise<void> {
+  const { targets, out } = plan(process.argv.slice(2));
   const source = quickjsSource();
+  const mimalloc = mimallocSource();
   const zig = ensureZig();
   mkdirSync(WORK, { recursive: true });
   const { bundle, inputs } = await bundleHost();
   const qjsc = await buildQjsc(zig, source);
   const bytecodeC = join(WORK, "engine-bytecode.c");
   execFileSync(qjsc, ["-e", "-s", "-m", "-n", "mailrender-engine", "-o", bytecodeC, bundle]);
-  writeFileSync(bytecodeC, withoutCycleCollectionForOneRender(readFileSync(bytecodeC, "utf8")));
+  writeFileSync(bytecodeC, withMemoryHooks(withoutCycleCollectionForOneRender(readFileSync(bytecodeC, "utf8"))));
   log(`compiled the bundle to bytecode (${(statSync(bytecodeC).size / 1024).toFixed(0)} KiB of C)`);
 
   // SHA256SUMS lists exactly this build's binaries: drop other platforms' leftovers.
-  mkdirSync(RELEASE, { recursive: true });
-  for (const entry of readdirSync(RELEASE, { withFileTypes: true })) {
-    if (entry.isDirectory() && !targets.some((t) => t.id === entry.name)) rmSync(join(RELEASE, entry.name), { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  for (const entry of readdirSync(out, { withFileTypes: true })) {
+    const stale = RELEASE_PLATFORMS.some((p) => p.id === entry.name) && !targets.some((t) => t.id === entry.name);
+    if (entry.isDirectory() && stale) rmSync(join(out, entry.name), { recursive: true, force: true });
   }
-  const exes = await Promise.all(targets.map((target) => link(zig, source, target, bytecodeC)));
+  const exes = await Promise.all(targets.map((target) => link(zig, source, mimalloc, target, bytecodeC, out)));
   const host = targets.findIndex((t) => t.id === HOST_ID);
   if (host !== -1) log(`smoke test of the host binary passed (engine ${smokeTest(exes[host] as string)})`);
-  const sums = sha256sums(exes.map((exe) => ({ hash: sha256(exe), path: relative(RELEASE, exe).split("\\").join("/") })));
-  writeFileSync(join(RELEASE, "SHA256SUMS"), sums);
-  writeFileSync(join(RELEASE, "THIRD_PARTY_NOTICES"), thirdPartyNotices(inputs, ROOT, source, quickjsVersion(source), zigLib(zig)));
-  log(`done: ${targets.map((t) => t.id).join(", ")} (engine/dist/release/SHA256SUMS written)`);
+  const sums = sha256sums(exes.map((exe) => ({ hash: sha256(exe), path: relative(out, exe).split("\\").join("/") })));
+  writeFileSync(join(out, "SHA256SUMS"), sums);
+  writeFileSync(join(out, "THIRD_PARTY_NOTICES"), thirdPartyNotices(inputs, ROOT, source, quickjsVersion(source), mimalloc, zigLib(zig)));
+  log(`done: ${targets.map((t) => t.id).join(", ")} (${relative(ROOT, join(out, "SHA256SUMS"))} written)`);
 }
 
 /**
@@ -99,6 +117,14 @@ function withoutCycleCollectionForOneRender(mainC: string): string {
   return `#include <string.h>\n${mainC.replace(anchor, `${anchor}${oneRender}`)}`;
 }
 
+/** qjsc's generated `main`, installing the host's memory hooks (runtimes/quickjs/native/memory.c) before the engine runs. */
+function withMemoryHooks(mainC: string): string {
+  const anchor = "  js_std_add_helpers(ctx, argc, argv);\n";
+  const main = "int main(int argc, char **argv)\n";
+  if (!mainC.includes(anchor) || !mainC.includes(main)) throw new Error("qjsc's generated main() changed: js_std_add_helpers(ctx, argc, argv) not found");
+  return mainC.replace(main, `void mailrender_memory_init(JSContext *ctx);\n\n${main}`).replace(anchor, `${anchor}  mailrender_memory_init(ctx);\n`);
+}
+
 /** cargo: CARGO, else on PATH, else where rustup puts it (not always on a non-login shell's PATH). */
 function cargo(): string {
   if (process.env["CARGO"]) return process.env["CARGO"];
@@ -109,8 +135,8 @@ function cargo(): string {
   throw new Error("cargo is needed to fetch the pinned QuickJS-ng source (set CARGO, or install Rust's cargo)");
 }
 
-/** The pinned QuickJS-ng source directory, fetched by cargo (which checks it against Cargo.lock). */
-function quickjsSource(): string {
+/** A crate pinned by engine/runtimes/quickjs/Cargo.lock, fetched by cargo (which checks it against the lock): its directory. */
+function pinnedCrate(name: string): string {
   const manifest = join(QUICKJS_HOST, "Cargo.toml");
   execFileSync(cargo(), ["fetch", "--locked", "--manifest-path", manifest], { stdio: ["ignore", "ignore", "inherit"] });
   const metadata = JSON.parse(
@@ -121,10 +147,22 @@ function quickjsSource(): string {
   ) as {
     packages: { name: string; version: string; manifest_path: string }[];
   };
-  const crate = metadata.packages.find((p) => p.name === "libquickjs-ng-sys");
-  if (crate === undefined) throw new Error("cargo metadata lists no libquickjs-ng-sys");
-  const dir = join(dirname(crate.manifest_path), "embed", "quickjs");
+  const crate = metadata.packages.find((p) => p.name === name);
+  if (crate === undefined) throw new Error(`cargo metadata lists no ${name}`);
+  return dirname(crate.manifest_path);
+}
+
+/** The pinned QuickJS-ng source directory. */
+function quickjsSource(): string {
+  const dir = join(pinnedCrate("libquickjs-ng-sys"), "embed", "quickjs");
   if (!existsSync(join(dir, "quickjs.c"))) throw new Error(`no QuickJS-ng source in ${dir}`);
+  return dir;
+}
+
+/** The pinned mimalloc source directory (version 2, the one its authors call stable). */
+function mimallocSource(): string {
+  const dir = join(pinnedCrate("libmimalloc-sys"), "c_src", "mimalloc", "v2");
+  if (!existsSync(join(dir, "src", "static.c"))) throw new Error(`no mimalloc source in ${dir}`);
   return dir;
 }
 
@@ -188,33 +226,78 @@ async function libraryObjects(zig: string[], source: string, zigTarget: string):
   );
 }
 
+/**
+ * qjsc, for the host's release target when there is one (so its QuickJS objects and zig's libc are
+ * the ones the host's engine links: compiled once, not twice), else for zig's "native" target.
+ */
 async function buildQjsc(zig: string[], source: string): Promise<string> {
-  const qjsc = join(WORK, `qjsc-${basename(dirname(dirname(source)))}`);
+  const target = RELEASE_PLATFORMS.find((p) => p.id === HOST_ID)?.zigTarget ?? "native";
+  const qjsc = join(WORK, `qjsc-${basename(dirname(dirname(source)))}-${target}${process.platform === "win32" ? ".exe" : ""}`);
   if (!existsSync(qjsc)) {
+    const system = target.includes("windows") ? [] : ["-lm"];
+    const staticLink = target.includes("linux") ? ["-static"] : [];
     await zigCc(zig, [
       "-target",
-      "native",
-      ...cflags("native"),
+      target,
+      ...cflags(target),
       `-I${source}`,
+      ...staticLink,
       "-o",
       qjsc,
       join(source, "qjsc.c"),
-      ...(await libraryObjects(zig, source, "native")),
-      "-lm",
+      ...(await libraryObjects(zig, source, target)),
+      ...system,
     ]);
   }
   return qjsc;
 }
 
-async function link(zig: string[], source: string, target: ReleasePlatform, bytecodeC: string): Promise<string> {
-  const outDir = join(RELEASE, target.id);
+/**
+ * mimalloc for a Linux target, replacing zig's static C library's malloc (whose symbols are weak),
+ * which never returns a page small allocations once used (runtimes/quickjs/native/memory.c). Built
+ * small: -Os, no statistics, unused functions dropped at link time (+80 KiB).
+ */
+async function mimallocObject(zig: string[], mimalloc: string, zigTarget: string): Promise<string> {
+  const cache = join(ENGINE, "dist", ".quickjs-objects", `${basename(dirname(dirname(dirname(mimalloc))))}-zig${ZIG_VERSION}`, zigTarget);
+  const object = join(cache, "mimalloc.o");
+  if (!existsSync(object)) {
+    mkdirSync(cache, { recursive: true });
+    const flags = ["-Os", "-DNDEBUG", "-DMI_MALLOC_OVERRIDE", "-DMI_STAT=0", "-ffunction-sections", "-fdata-sections", "-Wno-date-time"];
+    await zigCc(zig, ["-target", zigTarget, ...flags, `-I${join(mimalloc, "include")}`, "-c", join(mimalloc, "src", "static.c"), "-o", `${object}.tmp`]);
+    renameSync(`${object}.tmp`, object);
+    log(`compiled mimalloc for ${zigTarget}`);
+  }
+  return object;
+}
+
+async function link(zig: string[], source: string, mimalloc: string, target: ReleasePlatform, bytecodeC: string, out: string): Promise<string> {
+  const outDir = join(out, target.id);
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   const exe = join(outDir, exeName(target.id));
   const objects = await libraryObjects(zig, source, target.zigTarget);
   const system = target.zigTarget.includes("windows") ? [] : ["-lm"];
-  const staticLink = target.zigTarget.includes("linux") ? ["-static"] : [];
-  await zigCc(zig, ["-target", target.zigTarget, ...cflags(target.zigTarget), `-I${source}`, "-s", ...staticLink, "-o", exe, bytecodeC, ...objects, ...system]);
+  const linux = target.zigTarget.includes("linux");
+  const staticLink = linux ? ["-static", "-Wl,--gc-sections"] : [];
+  const allocator = linux ? [await mimallocObject(zig, mimalloc, target.zigTarget)] : [];
+  const hooks = linux ? ["-DMAILRENDER_MIMALLOC", `-I${join(mimalloc, "include")}`] : [];
+  const memoryC = join(QUICKJS_HOST, "native", "memory.c");
+  await zigCc(zig, [
+    "-target",
+    target.zigTarget,
+    ...cflags(target.zigTarget),
+    `-I${source}`,
+    ...hooks,
+    "-s",
+    ...staticLink,
+    "-o",
+    exe,
+    bytecodeC,
+    memoryC,
+    ...allocator,
+    ...objects,
+    ...system,
+  ]);
   for (const leftover of readdirSync(outDir)) if (leftover !== exeName(target.id)) rmSync(join(outDir, leftover), { force: true });
   log(`wrote ${relative(ROOT, exe)} (${(statSync(exe).size / 1024 / 1024).toFixed(2)} MiB)`);
   return exe;

@@ -1,7 +1,7 @@
 /**
  * THIRD_PARTY_NOTICES for the release binaries: every npm package the engine bundle contains (from
  * esbuild's metafile, with its licence text), QuickJS-ng, and the C libraries linked statically
- * into some platforms' binaries (musl on Linux, mingw-w64's runtime on Windows).
+ * into some platforms' binaries (musl and mimalloc on Linux, mingw-w64's runtime on Windows).
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -32,11 +32,18 @@ function packageNotices(metafileInputs: readonly string[], root: string): Notice
   });
 }
 
+/** "2.3.1" from mimalloc.h's MI_MALLOC_VERSION (20301). */
+function mimallocVersion(source: string): string {
+  const version = Number(/#define MI_MALLOC_VERSION (\d+)/.exec(readFileSync(join(source, "include", "mimalloc.h"), "utf8"))?.[1] ?? Number.NaN);
+  return Number.isNaN(version) ? "?" : `${Math.floor(version / 10000)}.${Math.floor(version / 100) % 100}.${version % 100}`;
+}
+
 export function thirdPartyNotices(
   metafileInputs: readonly string[],
   root: string,
   quickjsSource: string,
   quickjsVersion: string,
+  mimallocSource: string,
   zigLib: string | undefined,
 ): string {
   const notices: Notice[] = [
@@ -52,6 +59,12 @@ export function thirdPartyNotices(
     if (zigLib !== undefined && existsSync(join(zigLib, path))) notices.push({ name, where, licence, text: readFileSync(join(zigLib, path), "utf8") });
   };
   libc("musl libc", "linux-x64, linux-arm64 (statically linked)", "MIT", "libc/musl/COPYRIGHT");
+  notices.push({
+    name: `mimalloc ${mimallocVersion(mimallocSource)}`,
+    where: "linux-x64, linux-arm64 (statically linked, the memory allocator)",
+    licence: "MIT",
+    text: readFileSync(join(mimallocSource, "LICENSE"), "utf8"),
+  });
   libc("mingw-w64 runtime", "win32-x64 (statically linked start-up code)", "ZPL-2.1 and others", "libc/mingw/COPYING");
   const rule = "-".repeat(80);
   const body = notices.map((n) => `${rule}\n${n.name}\nUsed in: ${n.where}\nLicence: ${n.licence}\n\n${n.text.trim()}\n`).join("\n");

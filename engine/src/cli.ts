@@ -9,6 +9,7 @@
 import fs from "node:fs";
 import { Writable } from "node:stream";
 import v8 from "node:v8";
+import vm from "node:vm";
 import { type CachePolicy, ONE_RENDER } from "./engine/caches.js";
 import { NODE_HOST } from "./engine/node-host.js";
 import { guardConsole } from "./executable/console-guard.js";
@@ -37,12 +38,26 @@ function start(): void {
     stdout: process.stdout,
     stderr: process.stderr,
     files,
+    // A heap limit would end the process: the ceiling is checked before each render instead (memory.ts).
+    memory: { resident: () => process.memoryUsage.rss(), release: fullCollection(), isOutOfMemory: () => false },
   }).then(async (code) => {
     // Exit as soon as what was written is out: a natural exit first tears down the isolate and its
     // heap (the snapshot's ~10 MB), which a process about to end pays for nothing.
     await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
     process.exit(code);
   }, fatal);
+}
+
+/**
+ * A last-resort garbage collection, the one that also shrinks the young generation back: after a
+ * 7 MB request the binary's young generation had grown to 128 MiB and its RSS stayed 310 MiB above
+ * its level (a plain full collection left both). V8 offers it to code only with --expose-gc, which
+ * can be turned on at run time.
+ */
+function fullCollection(): () => void {
+  v8.setFlagsFromString("--expose-gc");
+  const gc = vm.runInNewContext("gc") as (options: { type: "major"; execution: "sync"; flavor: "last-resort" }) => void;
+  return () => gc({ type: "major", execution: "sync", flavor: "last-resort" });
 }
 
 /** Resolves once the stream's pending writes are handed to the OS (at once when none are pending). */

@@ -4,10 +4,8 @@
  * template asks for in each scheme (the table below, written from each case.json), with readable
  * text (WCAG contrast) everywhere.
  */
-import type { Page } from "puppeteer-core";
 import type { FixtureCase } from "../scripts/fixture-cases.js";
-
-type Scheme = "light" | "dark";
+import type { Scheme, View } from "./engines/engine.js";
 
 export function hasDarkColours(fixture: FixtureCase): boolean {
   return /"dark"\s*:/.test(JSON.stringify(fixture.template));
@@ -63,8 +61,8 @@ interface SeenText {
   readonly fontWeight: number;
 }
 
-async function seenTexts(page: Page): Promise<SeenText[]> {
-  return page.evaluate(() => {
+function seenTexts(view: View): Promise<SeenText[]> {
+  return view.evaluate(() => {
     const squeeze = (s: string) => s.replace(/[\u034f\u200a-\u200f\u2028\u2029\ufeff\u00ad]/g, "").replace(/\s+/g, "");
     const opaque = (color: string) => !/^rgba\(.*,\s*0\)$/.test(color) && color !== "transparent";
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -113,34 +111,43 @@ export function contrast(a: string, b: string): number {
   return (high + 0.05) / (low + 0.05);
 }
 
-async function inScheme<T>(page: Page, scheme: Scheme, read: () => Promise<T>): Promise<T> {
-  await page.emulateMediaFeatures([{ name: "prefers-color-scheme", value: scheme }]);
-  try {
-    return await read();
-  } finally {
-    await page.emulateMediaFeatures([]);
-  }
+/** What the colour checks read in one view: each text's colours where the template has dark colours, every element's colours elsewhere. */
+export type SchemeReading = { readonly texts: SeenText[] } | { readonly elements: string[] };
+
+export async function readScheme(view: View, fixture: FixtureCase): Promise<SchemeReading> {
+  return hasDarkColours(fixture) ? { texts: await seenTexts(view) } : { elements: await elementColours(view) };
+}
+
+/** The colour problems of a page read in a light and in a dark view, each list with what it checks. */
+export function colourProblems(fixture: string, light: SchemeReading, dark: SchemeReading): Array<[check: string, problems: string[]]> {
+  if ("texts" in light && "texts" in dark)
+    return [
+      ["light scheme", darkModeProblems(light.texts, fixture, "light")],
+      ["dark scheme", darkModeProblems(dark.texts, fixture, "dark")],
+    ];
+  if ("elements" in light && "elements" in dark)
+    return [["colours that change in the dark scheme (the template has no dark colours)", schemeDifferences(light.elements, dark.elements)]];
+  throw new Error("light and dark readings of different kinds");
+}
+
+function elementColours(view: View): Promise<string[]> {
+  return view.evaluate(() =>
+    [...document.body.querySelectorAll("*")].map((element) => {
+      const style = getComputedStyle(element);
+      return `${element.tagName.toLowerCase()} "${(element.textContent ?? "").trim().slice(0, 20)}": ${style.color} on ${style.backgroundColor}, border ${style.borderTopColor}`;
+    }),
+  );
 }
 
 /** What differs between the two schemes in a page whose template has no dark colours (nothing may). */
-export async function schemeDifferences(page: Page): Promise<string[]> {
-  const colours = () =>
-    page.evaluate(() =>
-      [...document.body.querySelectorAll("*")].map((element) => {
-        const style = getComputedStyle(element);
-        return `${element.tagName.toLowerCase()} "${(element.textContent ?? "").trim().slice(0, 20)}": ${style.color} on ${style.backgroundColor}, border ${style.borderTopColor}`;
-      }),
-    );
-  const light = await inScheme(page, "light", colours);
-  const dark = await inScheme(page, "dark", colours);
+function schemeDifferences(light: string[], dark: string[]): string[] {
   return dark.filter((entry, index) => entry !== light[index]).map((entry) => `dark: ${entry}`);
 }
 
 /** Marker colours other than the template's, and text below WCAG contrast, in one scheme. */
-export async function darkModeProblems(page: Page, fixture: string, scheme: Scheme): Promise<string[]> {
+function darkModeProblems(texts: SeenText[], fixture: string, scheme: Scheme): string[] {
   const markers = DARK_MARKERS[fixture];
   if (!markers) return [`${fixture} has dark colours: add the colours its texts must show to DARK_MARKERS`];
-  const texts = await inScheme(page, scheme, () => seenTexts(page));
   const problems: string[] = [];
   for (const marker of markers) {
     const seen = texts.find((t) => t.text.startsWith(marker.text));

@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { Parser } from "htmlparser2";
 import { describe, expect, it } from "vitest";
 import { RENDER_TARGETS, render, validateTemplate } from "../src/index.js";
-import { isSafeContentUrl } from "../src/markup/sanitize-html.js";
+import { cssAsRead, isSafeContentUrl } from "../src/markup/sanitize-html.js";
 
 const doc = (content: string) => ({
   template_id: "t",
@@ -62,6 +62,14 @@ describe("content sanitiser", () => {
     ["an SVG data image", '<img src="data:image/svg+xml;base64,c3RlYWwoKQ==">', "c3RlYWwoKQ"],
     ["a script URL after an empty tag", '<a href="{{ u }}javascript:steal()">x</a>', "steal()"],
     ["a CSS expression", '<span style="width:expression(steal())">x</span>', "steal()"],
+    ["a CSS expression split by a comment", '<span style="width:exp/**/ression(steal())">x</span>', "steal()"],
+    ["a CSS expression spelled with a CSS escape", '<span style="width:exp\\ression(steal())">x</span>', "steal()"],
+    ["javascript: in a CSS url() spelled with a reference", '<span style="background:url(&#106;avascript:steal())">x</span>', "steal()"],
+    [
+      "javascript: hidden by a reference in one declaration of several",
+      '<span style="color:red;background:url(java&#x73;cript&colon;steal())">x</span>',
+      "steal()",
+    ],
     ["a conditional comment", "<!--[if mso]><script>steal()</script><![endif]-->", "steal()"],
   ])("removes %s in every target, with a warning at the content's path", async (_label, content, marker) => {
     for (const target of RENDER_TARGETS) {
@@ -175,5 +183,102 @@ describe("hostile content never escapes the allow-list nor breaks a target", () 
       }),
       { numRuns: 300, seed: 20261124 },
     );
+  });
+});
+
+/** A style attribute's value as a browser gets it: htmlparser2 decodes the references (the real HTML algorithm). */
+function attributeAsDecoded(raw: string): string {
+  let value = "";
+  const parser = new Parser(
+    {
+      onattribute: (_name, decoded) => {
+        value = decoded;
+      },
+    },
+    { decodeEntities: true },
+  );
+  parser.write(`<p style="${raw}">`);
+  parser.end();
+  return value;
+}
+
+/** What a CSS parser makes of a declaration list: comments out, escapes decoded; then without spaces or controls. */
+function cssAsParsed(css: string): string {
+  const uncommented = css.replace(/\/\*[\s\S]*?(?:\*\/|$)/g, "");
+  const unescaped = uncommented.replace(/\\([0-9a-f]{1,6})[ \t\n\r\f]?|\\([\s\S])/gi, (_m, hex: string | undefined, ch: string | undefined) =>
+    hex === undefined ? (ch === "\n" ? "" : (ch ?? "")) : String.fromCodePoint(Math.min(parseInt(hex, 16), 0x10ffff) || 0xfffd),
+  );
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: a client skips these inside a scheme
+  return unescaped.replace(/[\u0000-\u0020\u007f-\u009f]/g, "");
+}
+
+const ACTIVE_CSS = /expression\(|javascript:|vbscript:|-moz-binding|behavior:|@import/i;
+
+describe("the style filter judges a style as a client reads it", () => {
+  const piece = fc.constantFrom(
+    "color:red",
+    ";",
+    "width:",
+    "exp",
+    "ression(",
+    "/**/",
+    "/*",
+    "*/",
+    "&#106;",
+    "&#x6A",
+    "&#0000106",
+    "&#X65;",
+    "java",
+    "script:",
+    "&colon;",
+    "&NewLine;",
+    "&Tab;",
+    "&lpar;",
+    "&semi;",
+    "&ast;",
+    "url(",
+    ")",
+    "\\65 ",
+    "\\",
+    "e",
+    "behav",
+    "ior:",
+    "@imp",
+    "ort",
+    " ",
+    "&#59;",
+    "'",
+    "&quot;",
+    "-moz-",
+    "binding",
+    "vb",
+    "&#10;",
+    "data:image/png;base64,AA",
+    "x",
+  );
+  const style = fc.array(piece, { maxLength: 16 }).map((pieces) => pieces.join(""));
+
+  it("keeps nothing active in the decoded form, and claims a removal only when it made one", async () => {
+    await fc.assert(
+      fc.asyncProperty(style, async (raw) => {
+        const result = await render(doc(`<p style="${raw}">x</p>`), { target: "mjml" });
+        const kept = /<p style="([^"]*)">x<\/p>/.exec(result.output)?.[1];
+        expect(kept).toBeDefined();
+        const before = cssAsParsed(attributeAsDecoded(raw));
+        const after = cssAsParsed(attributeAsDecoded(kept!));
+        expect(after).not.toMatch(ACTIVE_CSS);
+        const claimed = result.warnings.some((w) => w.message.includes("a declaration of <p style>"));
+        expect(claimed).toBe(ACTIVE_CSS.test(before));
+        if (!claimed) expect(after).toBe(before);
+      }),
+      { numRuns: 1500, seed: 20261126 },
+    );
+  });
+
+  it("reads references, comments and escapes as a client does", () => {
+    expect(cssAsRead("background:url(&#106;avascript:x)")).toBe("background:url(javascript:x)");
+    expect(cssAsRead("width:exp/**/ression(x)/* unclosed")).toBe("width:expression(x)");
+    expect(cssAsRead("width:\\65 xp\\ression(x)")).toBe("width:expression(x)");
+    expect(cssAsRead("font-family:&quot;A&amp;B&quot;")).toBe('font-family:"A&B"');
   });
 });

@@ -3,10 +3,7 @@
  * stderr, and a --serve process that outlives every bad request. The binary is built first when it
  * is missing or older than the sources (never skipped: CI must test the artefact it ships).
  */
-import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { spawn, spawnSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
 import { warmupTemplate } from "../src/executable/warmup.js";
 
@@ -15,34 +12,12 @@ const WARMUP = warmupTemplate();
 import { ENGINE_VERSION, render } from "../src/index.js";
 import { MAX_REQUEST_BYTES, PROTOCOL_VERSION } from "../src/protocol/constants.js";
 import { type OkResponse, type Response, responseSchema } from "../src/protocol/response-schema.js";
+import { BINARY, ensureBinary } from "./support/engine-binary.js";
 import { LONE_SURROGATE, POSITIONS, positionTemplate } from "./support/malformed-values.js";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-// MAILRENDER_ENGINE_UNDER_TEST: another build of the executable (the release build, scripts/test-engine-release.sh).
-const UNDER_TEST = process.env["MAILRENDER_ENGINE_UNDER_TEST"];
-const BINARY =
-  UNDER_TEST ??
-  join(ROOT, "engine", "dist", `${process.platform}-${process.arch}`, process.platform === "win32" ? "mailrender-engine.exe" : "mailrender-engine");
 const TEMPLATE = WARMUP;
 
-function newestSource(): number {
-  const walk = (dir: string): number =>
-    Math.max(0, ...readdirSync(dir, { withFileTypes: true }).map((d) => (d.isDirectory() ? walk(join(dir, d.name)) : statSync(join(dir, d.name)).mtimeMs)));
-  return Math.max(
-    walk(join(ROOT, "engine", "src")),
-    statSync(join(ROOT, "engine", "scripts", "build-binary.ts")).mtimeMs,
-    statSync(join(ROOT, "engine", "runtimes", "package.json")).mtimeMs,
-  );
-}
-
-beforeAll(() => {
-  if (UNDER_TEST !== undefined) return;
-  if (existsSync(BINARY) && statSync(BINARY).mtimeMs >= newestSource()) return;
-  execFileSync(join(ROOT, "node_modules", ".bin", "tsx"), [join(ROOT, "engine", "scripts", "build-binary.ts")], {
-    cwd: ROOT,
-    stdio: ["ignore", "inherit", "inherit"],
-  });
-}, 300_000);
+beforeAll(ensureBinary, 300_000);
 
 interface Run {
   readonly status: number | null;

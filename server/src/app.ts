@@ -15,6 +15,7 @@ import { registerNotFound } from "./http/not-found.js";
 import { REDACTED, redactHeaders, redactUrl } from "./http/redact.js";
 import { forbidFraming } from "./http/security-headers.js";
 import { zodValidatorCompiler } from "./http/validation.js";
+import { logDestination } from "./logging.js";
 import { completeDocument } from "./openapi-document.js";
 import { RenderPool } from "./render/pool.js";
 import type { RouteContext } from "./routes/context.js";
@@ -50,9 +51,10 @@ export interface App {
 
 function loggerOptions(config: ServerConfig, logger: AppOptions["logger"]) {
   if (logger === false) return false;
+  const destination = logger ?? logDestination(config);
   return {
     level: config.logLevel,
-    ...(logger === undefined ? {} : { stream: logger }),
+    ...(destination === undefined ? {} : { stream: destination }),
     // Secrets never reach the logs: the request serializer removes credentials by name and by shape,
     // and the redact paths catch an Authorization header carried by any other logged object.
     redact: { paths: ["headers.authorization", "*.headers.authorization", "*.headers.cookie"], censor: REDACTED },
@@ -69,6 +71,8 @@ export async function buildApp({ config, store, logger }: AppOptions): Promise<A
   const app = Fastify({
     logger: loggerOptions(config, logger),
     bodyLimit: config.bodyLimitBytes,
+    // Behind a reverse proxy: request.ip (logs) is the client's address from X-Forwarded-For.
+    ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),
     // A slow sender is cut off (408) instead of holding a connection for minutes; Node checks every second.
     requestTimeout: config.requestTimeoutMs,
     http: { connectionsCheckingInterval: 1_000, headersTimeout: Math.min(10_000, config.requestTimeoutMs) },
@@ -176,6 +180,9 @@ export async function buildApp({ config, store, logger }: AppOptions): Promise<A
   app.get("/openapi.json", { schema: { hide: true }, config: { auth: "public" } }, async (_request, reply) =>
     reply.type("application/json; charset=utf-8").send(JSON.stringify(app.swagger())),
   );
+
+  // A browser opening the server's address lands in the studio.
+  app.get("/", { schema: { hide: true }, config: { auth: "public" } }, (_request, reply) => reply.redirect("/studio"));
 
   await app.register(healthRoutes, context);
   await app.register(sdkTemplateRoutes, context);

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 
@@ -28,7 +30,17 @@ export interface ServerConfig {
   render: { workers: number; timeoutMs: number };
   adminKey: string | undefined;
   logLevel: string;
+  /**
+   * The reverse proxies whose `X-Forwarded-For` is believed, as Fastify's `trustProxy` reads them
+   * (addresses, CIDR ranges, `loopback`, `linklocal`, `uniquelocal`); unset: none, the client is
+   * the peer of the TCP connection.
+   */
+  trustProxy?: string;
+  /** How the log is written; unset: readable lines on a terminal, JSON otherwise. */
+  logFormat?: LogFormat;
 }
+
+export type LogFormat = "pretty" | "json";
 
 /** A configuration mistake the operator must fix; the message is shown as-is at start-up. */
 export class ConfigError extends Error {
@@ -69,8 +81,9 @@ function intVar(env: Env, name: string, fallback: number, min: number, max: numb
 
 export function parseDatabase(env: Env): DatabaseConfig {
   const url = env["DATABASE_URL"]?.trim();
+  const sqlitePath = env["MAILRENDER_SQLITE_PATH"];
   if (url === undefined || url === "") {
-    return { kind: "sqlite", path: path.resolve(env["MAILRENDER_SQLITE_PATH"] ?? DEFAULTS.sqlitePath) };
+    return { kind: "sqlite", path: path.resolve(sqlitePath ?? DEFAULTS.sqlitePath) };
   }
   if (/^postgres(ql)?:\/\//.test(url)) return { kind: "postgres", url };
   if (url.startsWith("sqlite:")) {
@@ -81,10 +94,37 @@ export function parseDatabase(env: Env): DatabaseConfig {
   throw new ConfigError("DATABASE_URL must start with postgres://, postgresql:// or sqlite:");
 }
 
+const PROXY_NAMES = ["loopback", "linklocal", "uniquelocal"];
+
+/** MAILRENDER_TRUST_PROXY: a comma-separated list of addresses, CIDR ranges or proxy-addr's names. */
+export function parseTrustProxy(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw.trim() === "") return undefined;
+  const entries = raw.split(",").map((entry) => entry.trim());
+  for (const entry of entries) {
+    const [address = "", prefix, ...rest] = entry.split("/");
+    const version = net.isIP(address);
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 6 ? 128 : 32));
+    if (PROXY_NAMES.includes(entry) || (version !== 0 && prefixOk && rest.length === 0)) continue;
+    throw new ConfigError(
+      `MAILRENDER_TRUST_PROXY: '${entry}' is not an IP address, a CIDR range (10.0.0.0/8) or one of ${PROXY_NAMES.join(", ")}; list your proxies' addresses, separated by commas`,
+    );
+  }
+  return entries.join(",");
+}
+
+function parseLogFormat(raw: string | undefined): LogFormat | undefined {
+  const value = raw?.trim() ?? "";
+  if (value === "") return undefined;
+  if (value === "pretty" || value === "json") return value;
+  throw new ConfigError(`MAILRENDER_LOG_FORMAT must be 'pretty' or 'json', got '${value}'`);
+}
+
 /** Reads the whole configuration from the environment; throws ConfigError with a readable message. */
 export function loadConfig(env: Env = process.env): ServerConfig {
   const cacheTtlMs = intVar(env, "MAILRENDER_CACHE_TTL_MS", DEFAULTS.cacheTtlMs, 0, 5_000);
   const adminKey = env["MAILRENDER_ADMIN_KEY"]?.trim();
+  const trustProxy = parseTrustProxy(env["MAILRENDER_TRUST_PROXY"]);
+  const logFormat = parseLogFormat(env["MAILRENDER_LOG_FORMAT"]);
   return {
     host: env["HOST"]?.trim() || DEFAULTS.host,
     port: intVar(env, "PORT", DEFAULTS.port, 0, 65_535),
@@ -104,5 +144,60 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     },
     adminKey: adminKey === "" ? undefined : adminKey,
     logLevel: env["LOG_LEVEL"]?.trim() || DEFAULTS.logLevel,
+    ...(trustProxy === undefined ? {} : { trustProxy }),
+    ...(logFormat === undefined ? {} : { logFormat }),
   };
+}
+
+/**
+ * A settings file: `KEY=value` lines, `#` comments, blank lines, an optional `export ` and optional
+ * quotes around the value — the format systemd's EnvironmentFile= and shells read, so one file can
+ * serve both.
+ */
+export function readSettingsFile(file: string): Record<string, string> {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    throw new ConfigError(`cannot read the settings file ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  const settings: Record<string, string> = {};
+  text.split(/\r?\n/).forEach((line, index) => {
+    const trimmed = line.trim();
+    if (trimmed === "" || trimmed.startsWith("#")) return;
+    const match = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(trimmed);
+    if (match === null) throw new ConfigError(`${file}:${index + 1}: expected KEY=value, got '${trimmed}'`);
+    const [, key = "", value = ""] = match;
+    const quoted = /^(["'])(.*)\1$/.exec(value);
+    settings[key] = quoted === null ? value : (quoted[2] ?? "");
+  });
+  return settings;
+}
+
+/**
+ * The configuration from a settings file and the environment; the environment wins, so one run can
+ * override a file. A setting in the file that the server does not read is an error (a misspelt
+ * name would otherwise be ignored silently).
+ */
+export function loadConfigWithFile(file: string | undefined, env: Env = process.env): ServerConfig {
+  if (file === undefined) return loadConfig(env);
+  const settings = readSettingsFile(file);
+  const read = new Set<string>();
+  const merged = new Proxy(
+    { ...settings, ...env },
+    {
+      get(target, name) {
+        if (typeof name === "string") read.add(name);
+        return Reflect.get(target, name) as unknown;
+      },
+    },
+  );
+  const config = loadConfig(merged);
+  const unknown = Object.keys(settings).filter((key) => !read.has(key));
+  if (unknown.length > 0) {
+    throw new ConfigError(
+      `${file}: unknown setting${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")}; the settings are listed in the server's README (Configuration)`,
+    );
+  }
+  return config;
 }

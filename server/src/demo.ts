@@ -1,9 +1,11 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { hashApiKey } from "./auth/keys.js";
 import { issueKey } from "./services/keys.js";
 import { createTemplate } from "./services/templates.js";
 import type { Store } from "./store/types.js";
+import { SERVER_VERSION } from "./version.js";
 
 export interface DemoState {
   template_id: string;
@@ -13,6 +15,8 @@ export interface DemoState {
 
 /** The starters (server/demo/), also offered by the studio; the newsletter is the one the banner's commands use. */
 const DEMO_TEMPLATES = ["newsletter.json", "receipt.json", "password-reset.json"].map((file) => new URL(`../demo/${file}`, import.meta.url));
+/** A template file the banner's "store your own template" command can send as it is. */
+const STARTER_FILE = fileURLToPath(DEMO_TEMPLATES[1] as URL);
 
 /**
  * First start of `make run`: the starter templates, a render key and an admin key. Only hashes go to the
@@ -41,25 +45,36 @@ export async function seedDemo(store: Store, dataDir: string): Promise<{ state: 
   return { state, created: true };
 }
 
-export function demoBanner(baseUrl: string, state: DemoState): string {
+export function demoBanner(baseUrl: string, state: DemoState, dataDir: string): string {
+  const render = state.render_key;
+  const admin = state.admin_key;
   return [
     "",
-    `mailrender is listening on ${baseUrl}  (docs: ${baseUrl}/docs)`,
+    `mailrender ${SERVER_VERSION} is running at ${baseUrl}`,
     "",
-    `Studio (see, check and try templates in the browser): ${baseUrl}/studio`,
-    "  sign in with the admin key below; it stays in that browser tab only",
+    `  Studio    ${baseUrl}/studio   (design, preview and check templates; sign in with the admin key)`,
+    `  API docs  ${baseUrl}/docs`,
     "",
-    "Render the demo newsletter to HTML (deprecated server-side render):",
-    `  curl -sS -X POST ${baseUrl}/v1/sdk/render \\`,
-    `    -H 'Authorization: Bearer ${state.render_key}' \\`,
-    `    -H 'Content-Type: application/json' \\`,
+    `Demo keys (local development only; kept in ${path.join(dataDir, "demo.json")}):`,
+    `  render key  ${render}   (fetches templates for every target)`,
+    `  admin key   ${admin}   (manages keys and templates)`,
+    "",
+    "Fetch the demo newsletter's template JSON, as the client libraries do before rendering it locally:",
+    `  curl -sS '${baseUrl}/v1/sdk/template/${state.template_id}?target=html' -H 'Authorization: Bearer ${render}'`,
+    "",
+    "Render it from your code with a client library (clients/js, clients/python, clients/php: each README installs it):",
+    `  MAILRENDER_BASE_URL=${baseUrl} MAILRENDER_API_KEY=${render}  template id ${state.template_id}`,
+    "",
+    "Store your own template (a template JSON file, such as one exported from the Maildeno editor):",
+    `  curl -sS -X POST ${baseUrl}/api/v1/templates -H 'Authorization: Bearer ${admin}' \\`,
+    `    -H 'Content-Type: application/json' --data-binary @${STARTER_FILE}`,
+    "  The answer's id is the template id to fetch or render; the studio lists it.",
+    "",
+    "Deprecated: rendering on the server (POST /v1/sdk/render; new code renders with a client library):",
+    `  curl -sS -X POST ${baseUrl}/v1/sdk/render -H 'Authorization: Bearer ${render}' -H 'Content-Type: application/json' \\`,
     `    -d '{"template_id":"${state.template_id}","target":"html","dynamic_data":{"merge_tags":{"text":{"first_name":"Ada"}}}}'`,
     "",
-    "Fetch its template JSON (what the client libraries do):",
-    `  curl -sS -i '${baseUrl}/v1/sdk/template/${state.template_id}?target=html' -H 'Authorization: Bearer ${state.render_key}'`,
-    "",
-    `Admin key (manage keys and templates): ${state.admin_key}`,
-    `  curl -sS ${baseUrl}/api/v1/templates -H 'Authorization: Bearer ${state.admin_key}'`,
+    "Requests are logged below. Ctrl-C stops the server.",
     "",
   ].join("\n");
 }

@@ -31,7 +31,9 @@ export async function startServer(config: ServerConfig, logger?: AppOptions["log
     throw err;
   }
   const { app, context, routes } = await buildApp({ config, store, ...(logger === undefined ? {} : { logger }) });
+  // No MAILRENDER_ADMIN_KEY is the usual case (keys come from `create-admin-key`): not worth a line at info.
   if (bootstrap.outcome === "retired") app.log.warn(bootstrap.message);
+  else if (bootstrap.outcome === "absent") app.log.debug(bootstrap.message);
   else app.log.info(bootstrap.message);
   const url = await app.listen({ host: config.host, port: config.port });
   let closing: Promise<void> | undefined;

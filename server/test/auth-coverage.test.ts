@@ -47,10 +47,10 @@ describe("auth fails closed", () => {
         if (route.method !== "HEAD") expect(res.json.code, where).toBe("INVALID_API_KEY");
       }
     }
-    // The public surface is exactly the probes, the documentation and the studio's page and assets (its
-    // data comes from the admin API); anything new must be added here on purpose.
+    // The public surface is exactly the probes, the documentation, `/` (a redirect to the studio) and the
+    // studio's page and assets (its data comes from the admin API); anything new must be added here on purpose.
     const unexpected = publicRoutes.filter(
-      (r) => !/^(GET|HEAD) \/(healthz|readyz|openapi\.json|docs(\/.*)?|studio|studio\/templates\/:id|studio\/assets\/:file)$/.test(r),
+      (r) => !/^(GET|HEAD) \/(|healthz|readyz|openapi\.json|docs(\/.*)?|studio|studio\/templates\/:id|studio\/assets\/:file)$/.test(r),
     );
     expect(unexpected).toEqual([]);
   });

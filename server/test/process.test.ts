@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import os from "node:os";
@@ -248,12 +248,29 @@ describe("serve --demo (what `make run` starts)", { timeout: 3 * PROCESS_TIMEOUT
       });
     let child = start();
     try {
-      const out = await waitForOutput(child, /Admin key/);
-      const key = /Bearer (sk_live_[0-9a-f]{64})/.exec(out)?.[1];
+      const out = await waitForOutput(child, /Ctrl-C stops the server/);
+      const key = /render key\s+(sk_live_[0-9a-f]{64})/.exec(out)?.[1];
+      const adminKey = /admin key\s+(sk_live_[0-9a-f]{64})/.exec(out)?.[1];
       const id = /"template_id":"([0-9a-f-]{36})"/.exec(out)?.[1];
-      expect(out).toContain(`http://localhost:${port}/v1/sdk/render`);
-      expect(out).toContain(`Studio (see, check and try templates in the browser): http://localhost:${port}/studio`);
+      expect(out).toContain(`Studio    http://localhost:${port}/studio`);
+      expect(out).not.toContain("no bootstrap admin key");
+      // The current endpoints first, the deprecated render last and marked so.
+      const order = [`/v1/sdk/template/${id}?target=html`, "Store your own template", "Deprecated:", `http://localhost:${port}/v1/sdk/render`].map((s) =>
+        out.indexOf(s),
+      );
+      expect(
+        order.every((at, i) => at > (order[i - 1] ?? 0)),
+        JSON.stringify(order),
+      ).toBe(true);
       expect((await call(`http://127.0.0.1:${port}`, "GET", "/studio")).status).toBe(200);
+      // The printed way to store one's own template works as printed.
+      const file = /--data-binary @(\S+)/.exec(out)?.[1] as string;
+      const stored = await call(`http://127.0.0.1:${port}`, "POST", "/api/v1/templates", {
+        key: adminKey,
+        rawBody: readFileSync(file),
+        headers: { "content-type": "application/json" },
+      });
+      expect(stored.status, stored.text).toBe(201);
       const res = await call(`http://127.0.0.1:${port}`, "POST", "/v1/sdk/render", {
         key,
         body: { template_id: id, dynamic_data: { merge_tags: { text: { first_name: "Ada" } } } },
@@ -264,10 +281,10 @@ describe("serve --demo (what `make run` starts)", { timeout: 3 * PROCESS_TIMEOUT
       await new Promise((r) => child.once("exit", r));
       // Second start: same demo, nothing duplicated.
       child = start();
-      const again = await waitForOutput(child, /Admin key/);
+      const again = await waitForOutput(child, /Ctrl-C stops the server/);
       expect(again).toContain(`Bearer ${key}`);
-      const list = await call(`http://127.0.0.1:${port}`, "GET", "/api/v1/templates", { key: /Admin key[^:]*: (sk_live_[0-9a-f]{64})/.exec(again)?.[1] });
-      expect(list.json.templates.map((t: { name: string }) => t.name).sort()).toEqual(["Password reset", "Receipt", "mailrender demo newsletter"]);
+      const list = await call(`http://127.0.0.1:${port}`, "GET", "/api/v1/templates", { key: /admin key\s+(sk_live_[0-9a-f]{64})/.exec(again)?.[1] });
+      expect(list.json.templates.map((t: { name: string }) => t.name).sort()).toEqual(["Password reset", "Receipt", "Receipt", "mailrender demo newsletter"]);
     } finally {
       child.kill("SIGKILL");
     }

@@ -9,6 +9,7 @@
 import type { DynamicData, RenderTarget } from "@mailrender/engine";
 import { DiskCache } from "./cache/disk.js";
 import { MemoryCache } from "./cache/memory.js";
+import { cacheNow, isFresh } from "./cache/time.js";
 import type { CacheEntry, CacheStore } from "./cache/types.js";
 import { renderLocally } from "./engine.js";
 import { forbiddenTarget, MailrenderError, mayServeStale } from "./errors.js";
@@ -105,7 +106,7 @@ export class MailrenderClient {
       const verdict = scopeVerdict(cached.scope, this.#fingerprint, target);
       // A key's targets never change (rotation keeps them), so even an expired entry's scope is final.
       if (verdict === "forbidden" && cached.scope !== null) throw forbiddenTarget(cached.scope.targets, target);
-      if (verdict === "allowed" && Date.now() - cached.fetchedAt < this.#config.cache.ttl) return { entry: cached, stale: false };
+      if (verdict === "allowed" && isFresh(cached.fetchedAt, cacheNow(), this.#config.cache.ttl)) return { entry: cached, stale: false };
     }
     // Concurrent renders of one template and target share one request.
     const flightKey = `${templateId}\u0000${target}`;
@@ -134,9 +135,9 @@ export class MailrenderClient {
     let entry: CacheEntry;
     if (outcome.kind === "not-modified") {
       if (cached === undefined) throw new MailrenderError("UNKNOWN", 304, "The service answered 304 to a request that had no If-None-Match");
-      entry = { ...cached, etag: outcome.etag ?? cached.etag, fetchedAt: Date.now(), scope };
+      entry = { ...cached, etag: outcome.etag ?? cached.etag, fetchedAt: cacheNow(), scope };
     } else {
-      entry = { templateId, template: outcome.template, etag: outcome.etag, fetchedAt: Date.now(), scope };
+      entry = { templateId, template: outcome.template, etag: outcome.etag, fetchedAt: cacheNow(), scope };
     }
     await this.#store(entry);
     if (scopeVerdict(scope, this.#fingerprint, target) === "forbidden") throw forbiddenTarget(scope.targets, target);

@@ -4,6 +4,7 @@ import type { RenderTarget } from "@mailrender/engine";
 import { describe, expect, it } from "vitest";
 import { cacheFileName } from "../src/cache/disk.js";
 import { parseEntry, serializeEntry } from "../src/cache/entry-file.js";
+import { cacheMillis, isFresh } from "../src/cache/time.js";
 import type { CachedScope, CacheEntry } from "../src/cache/types.js";
 import { USER_AGENT } from "../src/constants.js";
 import { codeForStatus, type ErrorCode, MailrenderError, mayServeStale } from "../src/errors.js";
@@ -37,6 +38,7 @@ describe("fixtures/client/v1", () => {
       "cache-file-name.json",
       "cache-entry-read.json",
       "cache-entry-write.json",
+      "cache-time.json",
       "user-agent.json",
     ];
     expect(
@@ -81,6 +83,12 @@ describe("fixtures/client/v1", () => {
 
   it.each(cases("cache-entry-write.json"))("write entry: $name", (c) => {
     expect(JSON.parse(serializeEntry(c.entry as CacheEntry))).toEqual(c.file);
+  });
+
+  it.each(cases("cache-time.json"))("cache time: $name", (c) => {
+    const fetchedAt = cacheMillis(c.written_at);
+    expect(fetchedAt).toBe(c.fetched_at);
+    expect(isFresh(fetchedAt, cacheMillis(c.read_at), c.ttl)).toBe(c.fresh);
   });
 
   it("User-Agent", () => {

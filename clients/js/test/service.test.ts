@@ -243,6 +243,20 @@ describe("errors from the service", () => {
     expect(error).toMatchObject({ code: "RENDER_ERROR", status: 422, issues: [{ loc: ["dynamic_data", "merge_tags", "company"], type: "missing_merge_tag" }] });
   });
 
+  it("an in-process render asking for gigabytes is refused before it is built: RENDER_ERROR output_too_large, and the next render answers", async () => {
+    // 500 paragraphs of 200 tags (100,000 slots) and one 64 KB value of "<": 26 GB asked for.
+    const paragraph = { type: "paragraph", props: { content: `<p>${"{{ v }} ".repeat(200)}</p>` } };
+    const id = await createTemplate(server, { ...sampleTemplate(), rows: Array.from({ length: 500 }, () => ({ columns: [{ children: [paragraph] }] })) });
+    const c = client();
+    await c.render({ templateId: id }); // fetched and compiled: what follows is the per-recipient cost
+    const started = process.cpuUsage();
+    const error = await c.render({ templateId: id, dynamicData: { merge_tags: { text: { v: "<".repeat(65_536) } } } }).catch((e: unknown) => e);
+    const { user, system } = process.cpuUsage(started);
+    expect(error).toMatchObject({ code: "RENDER_ERROR", status: 422, issues: [{ loc: [], type: "output_too_large" }] });
+    expect((user + system) / 1000).toBeLessThan(2000); // ~0.1 s; substituting first ran for minutes into gigabytes
+    expect((await c.render({ templateId: id, dynamicData: { merge_tags: { text: { v: "x" } } } })).output).toContain("x x x");
+  });
+
   it("4xx answers are never retried", async () => {
     const before = await fetchCount();
     await expect(client().renderHtml("0b6d0a52-8a8e-4d4b-9a51-2c1f4f0b7e11")).rejects.toMatchObject({ status: 404 });

@@ -17,6 +17,8 @@ final class Defaults
     public const ENV_API_KEY = 'MAILRENDER_API_KEY';
     /** The engine executable when no enginePath is configured (before the bundled one). */
     public const ENV_ENGINE_PATH = 'MAILRENDER_ENGINE_PATH';
+    /** The engine process's memory ceiling in MiB (its --max-memory; spec/README.md, "Memory"); unset: none. */
+    public const ENV_ENGINE_MAX_MEMORY = 'MAILRENDER_ENGINE_MAX_MEMORY';
 
     /** Per HTTP attempt and per engine call, in milliseconds. */
     public const TIMEOUT_MS = 30000;

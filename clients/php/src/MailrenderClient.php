@@ -8,6 +8,7 @@ use InvalidArgumentException;
 use Mailrender\Cache\CachedScope;
 use Mailrender\Cache\CacheEntry;
 use Mailrender\Cache\CacheStore;
+use Mailrender\Cache\CacheTime;
 use Mailrender\Cache\DiskCache;
 use Mailrender\Cache\MemoryCache;
 use Mailrender\Engine\Engine;
@@ -239,7 +240,8 @@ final class MailrenderClient
             if ($verdict === 'forbidden' && $cached->scope !== null) {
                 throw MailrenderError::forbiddenTarget($cached->scope->targets, $target);
             }
-            if ($verdict === 'allowed' && self::nowMs() - $cached->fetchedAt < $this->config->cacheTtlMs) {
+            $fresh = CacheTime::isFresh($cached->fetchedAt, CacheTime::now(), $this->config->cacheTtlMs);
+            if ($verdict === 'allowed' && $fresh) {
                 return [$cached, false];
             }
         }
@@ -277,7 +279,7 @@ final class MailrenderClient
             $json = (string) $outcome->templateJson;
             $etag = $outcome->etag;
         }
-        $entry = new CacheEntry($templateId, $json, $etag, self::nowMs(), $scope);
+        $entry = new CacheEntry($templateId, $json, $etag, CacheTime::now(), $scope);
         $this->store($entry);
         if (CachedScope::verdict($scope, $this->fingerprint, $target) === 'forbidden') {
             throw MailrenderError::forbiddenTarget($scope->targets, $target);
@@ -308,10 +310,5 @@ final class MailrenderClient
     public static function mayServeStale(MailrenderError $error, string $verdict): bool
     {
         return $error->isOutage() && $verdict === 'allowed';
-    }
-
-    private static function nowMs(): int
-    {
-        return (int) floor(microtime(true) * 1000);
     }
 }

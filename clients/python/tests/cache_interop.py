@@ -13,7 +13,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from mailrender._cache import DiskCache
-from mailrender._core import CachedScope, CacheEntry
+from mailrender._core.entry import CachedScope, CacheEntry
+from mailrender._core.entry_file import serialize_entry
 
 
 def main(command: str, folder: str, arg: str) -> None:
@@ -27,7 +28,7 @@ def main(command: str, folder: str, arg: str) -> None:
                 template_id=e["templateId"],
                 template=e["template"],
                 etag=e["etag"],
-                fetched_at=e["fetchedAt"] / 1000,
+                fetched_at_ms=e["fetchedAt"],
                 scope=scope,
             )
         )
@@ -36,24 +37,9 @@ def main(command: str, folder: str, arg: str) -> None:
     if entry is None:
         print("null")
         return
-    scope = (
-        None
-        if entry.scope is None
-        else {"key": entry.scope.key, "targets": list(entry.scope.targets), "complete": entry.scope.complete}
-    )
-    print(
-        json.dumps(
-            {
-                "templateId": entry.template_id,
-                "template": entry.template,
-                "etag": entry.etag,
-                "fetchedAt": round(entry.fetched_at * 1000),
-                "scope": scope,
-            },
-            ensure_ascii=False,
-            separators=(",", ":"),
-        )
-    )
+    doc = json.loads(serialize_entry(entry))
+    del doc["format"]
+    print(json.dumps(doc, ensure_ascii=False, separators=(",", ":")))
 
 
 if __name__ == "__main__":

@@ -34,6 +34,7 @@ from mailrender._engine_discovery import engine_platform  # noqa: E402
 
 ENGINE = REPO / "engine" / "dist" / engine_platform() / "mailrender-engine"
 SERVER_CLI = REPO / "server" / "lib" / "cli.js"
+SERVER_START_TIMEOUT = 60
 
 
 def free_port() -> int:
@@ -111,7 +112,9 @@ class Server:
                 stderr=subprocess.STDOUT,
                 cwd=str(self.tmp),
             )
-        deadline = time.monotonic() + 20
+        # A bound for a broken start, not a speed check: on a 2-core machine shared by several busy
+        # builds, a healthy start has taken over 20 s.
+        deadline = time.monotonic() + SERVER_START_TIMEOUT
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited {self.proc.returncode}: {self.log.read_text()[-2000:]}")
@@ -121,7 +124,7 @@ class Server:
             except httpx.HTTPError:
                 pass
             time.sleep(0.05)
-        raise RuntimeError("server did not become healthy within 20 s")
+        raise RuntimeError(f"server did not become healthy within {SERVER_START_TIMEOUT} s")
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:

@@ -10,20 +10,13 @@ from typing import Any, Optional
 import pytest
 from mailrender import MailrenderError
 from mailrender._constants import USER_AGENT
-from mailrender._core import (
-    CachedScope,
-    CacheEntry,
-    FetchFailure,
-    RenderRequest,
-    cache_file_name,
-    key_fingerprint,
-    parse_entry,
-    parse_retry_after,
-    result_from_envelope,
-    retry_delay,
-    scope_verdict,
-    serialize_entry,
-)
+from mailrender._core.entry import CachedScope, CacheEntry, key_fingerprint
+from mailrender._core.entry_file import cache_file_name, parse_entry, serialize_entry
+from mailrender._core.fetch import FetchFailure, parse_retry_after
+from mailrender._core.freshness import cache_millis, is_fresh, scope_verdict
+from mailrender._core.protocol import result_from_envelope
+from mailrender._core.render_request import RenderRequest
+from mailrender._core.retry import retry_delay
 from mailrender._errors import code_for_status, may_serve_stale
 
 DIR = Path(__file__).resolve().parents[3] / "fixtures" / "client" / "v1"
@@ -57,7 +50,7 @@ def entry_doc(entry: Optional[CacheEntry]) -> Optional[dict[str, Any]]:
         "templateId": entry.template_id,
         "template": entry.template,
         "etag": entry.etag,
-        "fetchedAt": round(entry.fetched_at * 1000),
+        "fetchedAt": entry.fetched_at_ms,
         "scope": scope,
     }
 
@@ -119,10 +112,17 @@ def test_cache_entry_write(case: dict[str, Any]) -> None:
         template_id=e["templateId"],
         template=e["template"],
         etag=e["etag"],
-        fetched_at=e["fetchedAt"] / 1000,
+        fetched_at_ms=e["fetchedAt"],
         scope=scope_of(e["scope"]),
     )
     assert json.loads(serialize_entry(entry)) == case["file"]
+
+
+@pytest.mark.parametrize("case", cases("cache-time.json"), ids=ids("cache-time.json"))
+def test_cache_time(case: dict[str, Any]) -> None:
+    fetched_at = cache_millis(case["written_at"])
+    assert fetched_at == case["fetched_at"] and isinstance(fetched_at, int)
+    assert is_fresh(fetched_at, cache_millis(case["read_at"]), case["ttl"]) == case["fresh"]
 
 
 @pytest.mark.parametrize("case", cases("engine-envelope.json"), ids=ids("engine-envelope.json"))

@@ -11,29 +11,15 @@ import mailrender._constants as constants
 import pytest
 from conftest import REPO
 from mailrender import CacheConfig, DynamicData, MailrenderError, MergeTags, TemplateJson
-from mailrender._core import (
-    CachedScope,
-    CacheEntry,
-    EngineProtocolError,
-    Fetched,
-    FetchFailure,
-    Layouts,
-    NotModified,
-    backoff_delay,
-    cache_file_name,
-    check_render_request,
-    engine_speaks_layouts,
-    fresh_cached,
-    interpret_response,
-    key_fingerprint,
-    parse_entry,
-    parse_retry_after,
-    resolve_settings,
-    retry_delay,
-    serialize_entry,
-    settle_fetch,
-    template_ref,
-)
+from mailrender._core.entry import CachedScope, CacheEntry, key_fingerprint, template_ref
+from mailrender._core.entry_file import cache_file_name, parse_entry, serialize_entry
+from mailrender._core.fetch import Fetched, FetchFailure, NotModified, interpret_response, parse_retry_after
+from mailrender._core.freshness import fresh_cached, settle_fetch
+from mailrender._core.layouts import Layouts
+from mailrender._core.protocol import EngineProtocolError, engine_speaks_layouts
+from mailrender._core.render_request import check_render_request
+from mailrender._core.retry import backoff_delay, retry_delay
+from mailrender._core.settings import resolve_settings
 
 KEY = "sk_live_" + "ab" * 32
 FP = key_fingerprint(KEY)
@@ -53,13 +39,13 @@ def settings(**kw: Any) -> Any:
 
 
 def entry(
-    fetched_at: float = 1000.0, targets: Any = ("html",), complete: bool = True, etag: Optional[str] = '"e1"'
+    fetched_at_ms: int = 1_000_000, targets: Any = ("html",), complete: bool = True, etag: Optional[str] = '"e1"'
 ) -> CacheEntry:
     return CacheEntry(
         template_id="t1",
         template={"rows": []},
         etag=etag,
-        fetched_at=fetched_at,
+        fetched_at_ms=fetched_at_ms,
         scope=CachedScope(FP, targets, complete),
     )
 
@@ -67,7 +53,12 @@ def entry(
 def test_defaults_follow_the_service_spec() -> None:
     s = settings()
     assert (s.base_url, s.timeout) == ("http://localhost:8787", 30.0)
-    assert (s.cache.type, s.cache.ttl, s.cache.max_entries, s.cache.path) == ("memory", 300.0, 50, ".mailrender-cache")
+    assert (s.cache.type, s.cache.ttl_ms, s.cache.max_entries, s.cache.path) == (
+        "memory",
+        300_000,
+        50,
+        ".mailrender-cache",
+    )
     assert constants.VERSION == "2.0.4"
     assert KEY not in repr(s)
 
@@ -162,13 +153,16 @@ def test_interpret_responses() -> None:
 
 
 def test_scope_and_freshness() -> None:
-    assert fresh_cached(entry(), FP, "html", 300, 1100) is not None
-    assert fresh_cached(entry(), FP, "html", 300, 1400) is None  # expired
+    assert fresh_cached(entry(), FP, "html", 300_000, 1_100_000) is not None
+    assert fresh_cached(entry(), FP, "html", 300_000, 1_300_000) is None  # expired: age == ttl
+    assert fresh_cached(entry(), FP, "html", 300_000, 999_999) is None  # fetched in the future: revalidate
+    assert fresh_cached(entry(), FP, "html", 0, 1_000_000) is None  # ttl 0 is never fresh
     with pytest.raises(MailrenderError) as caught:
-        fresh_cached(entry(targets=("html", "mjml")), FP, "react-email", 300, 1100)
+        fresh_cached(entry(targets=("html", "mjml")), FP, "react-email", 300_000, 1_100_000)
     assert caught.value.message == "API key is limited to targets [html, mjml]; requested 'react-email'"
-    assert fresh_cached(entry(), key_fingerprint("other"), "html", 300, 1100) is None  # another key: ask the service
-    assert fresh_cached(entry(complete=False), FP, "mjml", 300, 1100) is None  # scope not known: ask
+    other = key_fingerprint("other")
+    assert fresh_cached(entry(), other, "html", 300_000, 1_100_000) is None  # another key: ask the service
+    assert fresh_cached(entry(complete=False), FP, "mjml", 300_000, 1_100_000) is None  # scope not known: ask
 
 
 def test_stale_on_error_rules() -> None:
@@ -187,7 +181,7 @@ def test_stale_on_error_rules() -> None:
     gone = settle_fetch("t1", "html", cached, FetchFailure(MailrenderError("TEMPLATE_NOT_FOUND", "x", 404)), FP, 2000)
     assert gone.error is not None and gone.drop
     renewed = settle_fetch("t1", "html", cached, NotModified('"e1"', ("html",)), FP, 2000)
-    assert renewed.store is not None and renewed.store.fetched_at == 2000 and renewed.store.ref == cached.ref
+    assert renewed.store is not None and renewed.store.fetched_at_ms == 2000 and renewed.store.ref == cached.ref
 
 
 def test_template_ref_changes_with_the_template() -> None:
@@ -197,9 +191,12 @@ def test_template_ref_changes_with_the_template() -> None:
 
 
 def test_cache_entry_file_round_trip_and_corruption() -> None:
-    e = entry(fetched_at=1234.5)
+    e = entry(fetched_at_ms=1234)
     back = parse_entry(serialize_entry(e), "t1")
     assert back == e and back is not None and back.ref == e.ref
+    fractional = json.loads(serialize_entry(e)) | {"fetchedAt": 1234.9}
+    floored = parse_entry(json.dumps(fractional), "t1")
+    assert floored is not None and floored.fetched_at_ms == 1234
     assert parse_entry("{", "t1") is None
     assert parse_entry(serialize_entry(e), "other") is None
     assert (

@@ -18,8 +18,12 @@ import pytest
 from conftest import ENGINE, load_case
 from fakes import engine_children, write_fake_engine
 from mailrender import MailrenderError
-from mailrender._core import CacheEntry, Layouts, check_render_request, result_from_envelope
+from mailrender._core.entry import CacheEntry
+from mailrender._core.layouts import Layouts
+from mailrender._core.protocol import result_from_envelope
+from mailrender._core.render_request import check_render_request
 from mailrender._engine import EngineRunner
+from mailrender._engine_process import EngineDied
 from mailrender._engine_discovery import bundled_engine_path, engine_platform, find_engine
 
 
@@ -38,7 +42,7 @@ def test_template_sent_once_then_by_ref_and_resent_when_unknown(
     runner: EngineRunner, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     case = newsletter()
-    entry = CacheEntry(template_id="nl", template=case["template"], etag='"v1"', fetched_at=0, scope=None)
+    entry = CacheEntry(template_id="nl", template=case["template"], etag='"v1"', fetched_at_ms=0, scope=None)
     request = check_render_request("nl", "html", case["dynamic_data"])
     lines: list[bytes] = []
     real = engine_module.engine_request_line
@@ -54,7 +58,7 @@ def test_template_sent_once_then_by_ref_and_resent_when_unknown(
     assert first["output"] == second["output"]
     assert b'"template"' in lines[0] and b'"template"' not in lines[1]
     # A ref the process never saw (as after eviction): TEMPLATE_REF_UNKNOWN, then the full template.
-    unseen = CacheEntry(template_id="nl", template=case["template"], etag='"v2"', fetched_at=0, scope=None)
+    unseen = CacheEntry(template_id="nl", template=case["template"], etag='"v2"', fetched_at_ms=0, scope=None)
     runner._process.refs.add(unseen.ref)  # pyright: ignore[reportPrivateUsage, reportOptionalMemberAccess]
     third = runner.render(unseen, request)
     assert third["ok"] is True and third["output"] == first["output"]
@@ -79,7 +83,7 @@ def test_after_the_handshake_renders_ask_for_layouts_and_get_the_same_output(
     runner: EngineRunner, sent_lines: list[bytes]
 ) -> None:
     case = newsletter()
-    entry = CacheEntry(template_id="nl", template=case["template"], etag='"v1"', fetched_at=0, scope=None)
+    entry = CacheEntry(template_id="nl", template=case["template"], etag='"v1"', fetched_at_ms=0, scope=None)
     outputs: list[str] = []
     for name in ("Ada", "Grace", "Ada"):
         data = {
@@ -96,7 +100,7 @@ def test_after_the_handshake_renders_ask_for_layouts_and_get_the_same_output(
 
 def test_a_dropped_layout_is_asked_for_again(runner: EngineRunner, sent_lines: list[bytes]) -> None:
     case = newsletter()
-    entry = CacheEntry(template_id="nl", template=case["template"], etag='"v1"', fetched_at=0, scope=None)
+    entry = CacheEntry(template_id="nl", template=case["template"], etag='"v1"', fetched_at_ms=0, scope=None)
     html, mjml = (check_render_request("nl", target, case["dynamic_data"]) for target in ("html", "mjml"))
     first = runner.render(entry, html)["output"]
     runner._process.layouts = Layouts(max_entries=1)  # pyright: ignore[reportPrivateUsage, reportOptionalMemberAccess]
@@ -106,8 +110,9 @@ def test_a_dropped_layout_is_asked_for_again(runner: EngineRunner, sent_lines: l
     assert b'"layout_parts":true' in sent_lines[-1] and b'"layout_parts"' not in b"".join(sent_lines[:-1])
 
 
-def test_an_engine_before_1_1_is_never_asked_for_layouts(tmp_path: Path) -> None:
-    # It would refuse the unknown key; this stand-in says so in its output instead.
+def test_an_engine_before_2_is_refused_before_it_is_asked_anything(tmp_path: Path) -> None:
+    # Engines before 1.1 did not know output_format "layout"; this client needs engine 2.x, which all
+    # do, and refuses an older one at the handshake, so none is ever asked for layouts.
     fake = tmp_path / "engine-1.0"
     fake.write_text(
         f"#!{sys.executable}\n"
@@ -121,15 +126,17 @@ def test_an_engine_before_1_1_is_never_asked_for_layouts(tmp_path: Path) -> None
     fake.chmod(0o755)
     r = EngineRunner(str(fake), {})
     try:
-        entry = CacheEntry(template_id="t", template={}, etag=None, fetched_at=0, scope=None)
-        assert [r.render(entry, check_render_request("t", "html", None))["output"] for _ in range(3)] == ["whole"] * 3
+        entry = CacheEntry(template_id="t", template={}, etag=None, fetched_at_ms=0, scope=None)
+        with pytest.raises(MailrenderError) as caught:
+            r.render(entry, check_render_request("t", "html", None))
+        assert "engine '1.0.0'" in caught.value.message and "needs engine 2.x" in caught.value.message
     finally:
         r.close()
 
 
 def test_many_threads_pipeline_through_one_process(runner: EngineRunner) -> None:
     case = newsletter()
-    entry = CacheEntry(template_id="nl", template=case["template"], etag='"v1"', fetched_at=0, scope=None)
+    entry = CacheEntry(template_id="nl", template=case["template"], etag='"v1"', fetched_at_ms=0, scope=None)
     outputs: dict[int, str] = {}
 
     def work(i: int) -> None:
@@ -155,7 +162,7 @@ def test_many_threads_pipeline_through_one_process(runner: EngineRunner) -> None
 
 def test_renders_waiting_on_a_killed_engine_are_retried(runner: EngineRunner) -> None:
     case = newsletter()
-    entry = CacheEntry(template_id="nl", template=case["template"], etag='"v1"', fetched_at=0, scope=None)
+    entry = CacheEntry(template_id="nl", template=case["template"], etag='"v1"', fetched_at_ms=0, scope=None)
     request = check_render_request("nl", "html", case["dynamic_data"])
     runner.render(entry, request)
     results: list[bool] = []
@@ -181,7 +188,7 @@ def test_engine_that_exits_at_once_gives_a_clear_error(tmp_path: Path) -> None:
     try:
         with pytest.raises(MailrenderError) as caught:
             r.render(
-                CacheEntry(template_id="t", template={}, etag=None, fetched_at=0, scope=None),
+                CacheEntry(template_id="t", template={}, etag=None, fetched_at_ms=0, scope=None),
                 check_render_request("t", "html", None),
             )
     finally:
@@ -206,7 +213,7 @@ def test_close_ends_the_process_and_is_final(runner: EngineRunner) -> None:
         template_id="t",
         template=load_case("render", "block-all-defaults")["template"],
         etag=None,
-        fetched_at=0,
+        fetched_at_ms=0,
         scope=None,
     )
     runner.render(entry, check_render_request("t", "html", None))
@@ -230,7 +237,7 @@ def _silent_engine(tmp_path: Path) -> str:
 def test_a_hung_engine_times_out_and_is_stopped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, driver: str) -> None:
     monkeypatch.setattr(engine_module, "ENGINE_RESPONSE_TIMEOUT", 0.5)
     r = EngineRunner(_silent_engine(tmp_path), {})
-    entry = CacheEntry(template_id="t", template={}, etag=None, fetched_at=0, scope=None)
+    entry = CacheEntry(template_id="t", template={}, etag=None, fetched_at_ms=0, scope=None)
     request = check_render_request("t", "html", None)
     try:
         started = time.monotonic()
@@ -250,7 +257,7 @@ def test_a_hung_engine_times_out_and_is_stopped(tmp_path: Path, monkeypatch: pyt
 
 def test_async_renders_need_no_thread_each(runner: EngineRunner) -> None:
     case = newsletter()
-    entry = CacheEntry(template_id="nl", template=case["template"], etag='"v1"', fetched_at=0, scope=None)
+    entry = CacheEntry(template_id="nl", template=case["template"], etag='"v1"', fetched_at_ms=0, scope=None)
 
     async def many() -> list[str]:
         with ThreadPoolExecutor(1) as pool:  # one writer thread; 40 renders in flight at once
@@ -266,7 +273,7 @@ def test_async_renders_need_no_thread_each(runner: EngineRunner) -> None:
 
 def test_threads_and_async_renders_share_one_process(runner: EngineRunner) -> None:
     case = newsletter()
-    entry = CacheEntry(template_id="nl", template=case["template"], etag='"v1"', fetched_at=0, scope=None)
+    entry = CacheEntry(template_id="nl", template=case["template"], etag='"v1"', fetched_at_ms=0, scope=None)
     sync_outputs: dict[int, str] = {}
 
     def work(i: int) -> None:
@@ -296,7 +303,7 @@ def test_threads_and_async_renders_share_one_process(runner: EngineRunner) -> No
 def test_every_waiting_thread_times_out_on_a_hung_engine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(engine_module, "ENGINE_RESPONSE_TIMEOUT", 0.5)
     r = EngineRunner(_silent_engine(tmp_path), {})
-    entry = CacheEntry(template_id="t", template={}, etag=None, fetched_at=0, scope=None)
+    entry = CacheEntry(template_id="t", template={}, etag=None, fetched_at_ms=0, scope=None)
     codes: list[str] = []
 
     def work() -> None:
@@ -318,12 +325,27 @@ def test_every_waiting_thread_times_out_on_a_hung_engine(tmp_path: Path, monkeyp
         r.close()
 
 
+def test_a_render_whose_retry_also_hangs_times_out() -> None:
+    # The race the three-thread test can hit: a render fails with a process another render stopped for
+    # hanging, is retried, and the new process is stopped for hanging too: it timed out, nothing else.
+    attempt = engine_module._Attempt("engine")  # pyright: ignore[reportPrivateUsage]
+    attempt.after_death(EngineDied("stopped", hung=True))
+    with pytest.raises(MailrenderError) as caught:
+        attempt.after_death(EngineDied("stopped", hung=True))
+    assert caught.value.code == "TIMEOUT"
+    crashed = engine_module._Attempt("engine")  # pyright: ignore[reportPrivateUsage]
+    crashed.after_death(EngineDied("exit code 139"))
+    with pytest.raises(MailrenderError) as caught:
+        crashed.after_death(EngineDied("exit code 139"))
+    assert caught.value.code == "UNKNOWN" and "exit code 139" in caught.value.message
+
+
 def test_no_reader_thread_outlives_its_process(runner: EngineRunner) -> None:
     entry = CacheEntry(
         template_id="t",
         template=load_case("render", "block-all-defaults")["template"],
         etag=None,
-        fetched_at=0,
+        fetched_at_ms=0,
         scope=None,
     )
     request = check_render_request("t", "html", None)
@@ -342,9 +364,11 @@ def test_no_reader_thread_outlives_its_process(runner: EngineRunner) -> None:
     assert not second.reader.is_alive()
 
 
-def test_no_render_is_stranded_when_the_reading_thread_leaves(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A lone render's thread reads another's answer and its own in one go, then leaves: someone
-    must go on reading for the third render, or it waits until its timeout."""
+def test_answers_out_of_order_and_in_one_write_reach_every_render(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The engine answers two renders in one write, the second one's first, and a third render later:
+    the reader completes each render by its id and goes on reading, so none waits for its timeout."""
     monkeypatch.setattr(engine_module, "ENGINE_RESPONSE_TIMEOUT", 10.0)
     fake = tmp_path / "ordered-engine"
     fake.write_text(
@@ -352,18 +376,18 @@ def test_no_render_is_stranded_when_the_reading_thread_leaves(tmp_path: Path, mo
         "import json, sys, time\n"
         "def answer(line):\n"
         "    return json.dumps({'id': json.loads(line)['id'], 'ok': True, 'output': 'ok', 'warnings': [],\n"
-        "                       'engine_version': '1.0.0', 'protocol_version': 1}) + '\\n'\n"
+        "                       'engine_version': '2.0.0', 'protocol_version': 1}) + '\\n'\n"
         "sys.stdout.write(answer(sys.stdin.readline())); sys.stdout.flush()  # the handshake\n"
-        "leader, first, second = (sys.stdin.readline() for _ in range(3))\n"
-        "sys.stdout.write(answer(first) + answer(leader)); sys.stdout.flush()  # one write: both at once\n"
+        "first, second, third = (sys.stdin.readline() for _ in range(3))\n"
+        "sys.stdout.write(answer(second) + answer(first)); sys.stdout.flush()  # one write: both at once\n"
         "time.sleep(0.3)\n"
-        "sys.stdout.write(answer(second)); sys.stdout.flush()\n"
+        "sys.stdout.write(answer(third)); sys.stdout.flush()\n"
         "sys.stdin.read()\n",
         encoding="utf-8",
     )
     fake.chmod(0o755)
     r = EngineRunner(str(fake), {})
-    entry = CacheEntry(template_id="t", template={}, etag=None, fetched_at=0, scope=None)
+    entry = CacheEntry(template_id="t", template={}, etag=None, fetched_at_ms=0, scope=None)
     request = check_render_request("t", "html", None)
     outputs: list[str] = []
     try:
@@ -374,9 +398,25 @@ def test_no_render_is_stranded_when_the_reading_thread_leaves(tmp_path: Path, mo
         started = time.monotonic()
         for t in threads:
             t.start()
-            time.sleep(0.2)  # in order: the first is alone and reads, the others wait
+            time.sleep(0.2)  # in order, so the fake engine reads them as first, second, third
         for t in threads:
             t.join(timeout=15)
         assert outputs == ["ok"] * 3 and time.monotonic() - started < 5
     finally:
         r.close()
+
+
+def test_the_memory_ceiling_from_the_environment_reaches_the_engine() -> None:
+    # What the engine does under its ceiling is the engine suite's (engine/test/bounded-cost-binary.test.ts).
+    r = EngineRunner(str(ENGINE), {"MAILRENDER_ENGINE_MAX_MEMORY": " 256 "})
+    try:
+        entry = CacheEntry(template_id="t", template=newsletter()["template"], etag=None, fetched_at_ms=0, scope=None)
+        assert r.render(entry, check_render_request("t", "html", None))["output"].startswith("<!doctype html>")
+        assert r.pid is not None
+        with open(f"/proc/{r.pid}/cmdline", "rb") as cmdline:
+            assert cmdline.read().split(b"\0")[1:4] == [b"--serve", b"--max-memory", b"256"]
+    finally:
+        r.close()
+    for bad in ("abc", "8", "-1", "1.5"):
+        with pytest.raises(TypeError, match="MAILRENDER_ENGINE_MAX_MEMORY"):
+            EngineRunner(str(ENGINE), {"MAILRENDER_ENGINE_MAX_MEMORY": bad})

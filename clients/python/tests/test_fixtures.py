@@ -20,7 +20,9 @@ from typing import Any, cast
 import pytest
 from conftest import ENGINE, FIXTURES, Server, load_case
 from mailrender import MailrenderClient, MailrenderError
-from mailrender._core import CacheEntry, check_render_request, result_from_envelope
+from mailrender._core.entry import CacheEntry
+from mailrender._core.protocol import result_from_envelope
+from mailrender._core.render_request import check_render_request
 from mailrender._engine import EngineRunner
 
 TARGETS: list[tuple[str, str]] = [("html", "html"), ("mjml", "mjml"), ("react-email", "tsx")]
@@ -93,7 +95,7 @@ def test_error_case(name: str, server: Server, client: MailrenderClient, runner:
             assert stored.status_code == 422, stored.text  # the service refuses it as the engine does
             # A non-object template (a string, an array) goes as-is: only this runner can send one.
             entry = CacheEntry(
-                template_id="t", template=cast(dict[str, Any], case["template"]), etag=None, fetched_at=0, scope=None
+                template_id="t", template=cast(dict[str, Any], case["template"]), etag=None, fetched_at_ms=0, scope=None
             )
             result_from_envelope(runner.render(entry, request), request, False)
     assert caught.value.code == expected["code"]

@@ -12,6 +12,7 @@ import type { EnginePort } from "../../src/executable/engine-port.js";
 import type { Sink } from "../../src/executable/io.js";
 import { createEnginePort } from "../../src/executable/library-engine.js";
 import { runMain } from "../../src/executable/main.js";
+import type { HostMemory } from "../../src/executable/memory.js";
 import { QUICKJS_FILES } from "./platform/files.js";
 import { base64, sha1 } from "./platform/sha1.js";
 import { utf8DecodeStrict, utf8Encode } from "./platform/utf8.js";
@@ -25,6 +26,8 @@ const QUICKJS_HOST: EngineHost = {
 };
 
 declare const scriptArgs: readonly string[];
+/** Installed by the build's main() (native/memory.c). */
+declare const mailrenderMemory: { release(): void; capHeap(bytes: number): void };
 const SIGPIPE = 13;
 const CHUNK = 65536;
 
@@ -119,6 +122,18 @@ function createEngine(cache: CachePolicy): EnginePort {
   };
 }
 
+/**
+ * QuickJS cannot tell its resident size cheaply; its heap can be capped instead, and running out of
+ * it unwinds the render and leaves the process serving. What is thrown is an InternalError "out of
+ * memory", or `null` when even that error could not be allocated (nothing in the engine throws null).
+ */
+const hostMemory: HostMemory = {
+  resident: () => undefined,
+  release: () => mailrenderMemory.release(),
+  capHeap: (bytes) => mailrenderMemory.capHeap(bytes),
+  isOutOfMemory: (error) => error === null || (error instanceof Error && error.name === "InternalError" && error.message === "out of memory"),
+};
+
 function start(): void {
   acceptLowerCaseIsoDates();
   // A reader gone is an EPIPE to handle, as in Node, not a kill (Windows has no SIGPIPE).
@@ -127,7 +142,7 @@ function start(): void {
   const stdout = fdStream(1, NATIVE_TEXT_OUT ? std.out : undefined);
   const stderr = fdStream(2);
   guardConsole(stderr);
-  runMain(argv, { createEngine, stdin: stdinChunks(), stdout, stderr, files: QUICKJS_FILES }).then(
+  runMain(argv, { createEngine, stdin: stdinChunks(), stdout, stderr, files: QUICKJS_FILES, memory: hostMemory }).then(
     (code) => std.exit(code),
     (error: unknown) => {
       stderr.write(`mailrender-engine: fatal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

@@ -4,6 +4,12 @@
  */
 import { parseMergeTags } from "./merge-tags.js";
 
+/** Slices a regular-expression replacement is made on, in code units (see `replaceInSlices`). */
+const SLICE = 65_536;
+const replacementCharacter = (): string => "\uFFFD";
+const nothing = (): string => "";
+const percentEncoded = (ch: string): string => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`;
+
 const HTML_ESCAPES: Record<string, string> = {
   "&": "&amp;",
   "<": "&lt;",
@@ -18,12 +24,23 @@ const JSX_ESCAPES: Record<string, string> = {
   "}": "&#125;",
 };
 
+const htmlEscape = (ch: string): string => HTML_ESCAPES[ch] ?? ch;
+const jsxEscape = (ch: string): string => JSX_ESCAPES[ch] ?? ch;
+
+/*
+ * A value longer than a slice is escaped by plain-string passes, `&` first: a replacement with a
+ * regular expression and a callback makes one call per match, and QuickJS holds every match of a call
+ * until it returns (a 7 MB value of `<` took 1.7 GB, which its allocator then kept). A string pattern
+ * is searched and copied in C, with nothing kept per match. Shorter values, nearly all, take one pass.
+ */
+
 /**
  * Text content and double-quoted attribute values in HTML and in MJML (XML). Escaping all five
  * characters makes one function safe in both positions, and `]]>` cannot survive it.
  */
 export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch] ?? ch);
+  if (value.length <= SLICE) return value.replace(/[&<>"']/g, htmlEscape);
+  return value.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;").replaceAll("'", "&#39;");
 }
 
 /**
@@ -31,7 +48,26 @@ export function escapeHtml(value: string): string {
  * literal, and `{`/`}` cannot open an expression.
  */
 export function escapeJsx(value: string): string {
-  return value.replace(/[&<>"'{}]/g, (ch) => JSX_ESCAPES[ch] ?? ch);
+  if (value.length <= SLICE) return value.replace(/[&<>"'{}]/g, jsxEscape);
+  return escapeHtml(value).replaceAll("{", "&#123;").replaceAll("}", "&#125;");
+}
+
+/**
+ * `text.replace(pattern, replacement)` for a pattern that matches within one character (or one
+ * surrogate pair), a slice at a time: QuickJS keeps every match of one call until it returns, so a
+ * value that matches millions of times would cost hundreds of megabytes in one call. A slice never
+ * ends between the two halves of a surrogate pair.
+ */
+function replaceInSlices(text: string, pattern: RegExp, replacement: (match: string) => string): string {
+  if (text.length <= SLICE) return text.replace(pattern, replacement);
+  let out = "";
+  for (let start = 0; start < text.length; ) {
+    let end = Math.min(start + SLICE, text.length);
+    if (end < text.length && (text.charCodeAt(end - 1) & 0xfc00) === 0xd800) end--;
+    out += text.slice(start, end).replace(pattern, replacement);
+    start = end;
+  }
+  return out;
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
@@ -43,7 +79,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 export function replaceLoneSurrogates(value: string): string | undefined {
   LONE_SURROGATE.lastIndex = 0;
   if (!LONE_SURROGATE.test(value)) return undefined;
-  return value.replace(LONE_SURROGATE, "\uFFFD");
+  return replaceInSlices(value, LONE_SURROGATE, replacementCharacter);
 }
 
 const SAFE_URL_SCHEME = /^(?:https?:|mailto:|tel:)/i;
@@ -67,7 +103,7 @@ export function isUnsafeAuthorUrl(value: string): boolean {
 /** Strips what browsers ignore in URLs (controls and edge whitespace) before the scheme check. */
 export function normalizeUrlValue(value: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
-  return value.replace(/[\u0000-\u001f\u007f]/g, "").trim();
+  return replaceInSlices(value, /[\u0000-\u001f\u007f]/g, nothing).trim();
 }
 
 /** A value inside a URL (after its start) is one component of it. */
@@ -80,7 +116,7 @@ export function encodeUrlPart(value: string): string {
  * element, percent-encoded: for merge-tag URLs and template-authored URLs written into CSS alike.
  */
 export function encodeUnsafeUrlChars(url: string): string {
-  return url.replace(/['"()\\\s<>`{}]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+  return replaceInSlices(url, /['"()\\\s<>`{}]/g, percentEncoded);
 }
 
 /**

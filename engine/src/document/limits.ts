@@ -117,8 +117,17 @@ export function tooManyNodes(path: readonly string[], max: number): RenderError 
   return new RenderError(`Template too large: more than ${max} nodes`, [issue]);
 }
 
-export function outputTooLarge(bytes: number, max: number): RenderError {
-  return new RenderError(`Output too large: ${bytes} bytes, the limit is ${max}`, [
-    { loc: [], msg: `The rendered output is ${bytes} bytes of UTF-8, over the limit of ${max}`, type: "output_too_large" },
+/**
+ * `bytes` is the document's size, or with `atLeast` what was counted before the count passed the
+ * limit (the rest is never computed); `plainText` when the document is the plain-text version.
+ */
+export function outputTooLarge(bytes: number, max: number, { atLeast = false, plainText = false } = {}): RenderError {
+  const size = atLeast ? `at least ${bytes}` : String(bytes);
+  return new RenderError(`${plainText ? "Plain text" : "Output"} too large: ${size} bytes, the limit is ${max}`, [
+    {
+      loc: [],
+      msg: `The ${plainText ? "plain-text version" : "rendered output"} would be ${size} bytes of UTF-8, over the limit of ${max}`,
+      type: "output_too_large",
+    },
   ]);
 }

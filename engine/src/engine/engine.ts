@@ -14,7 +14,7 @@ import { type BlockCheckResult, checkBlocks } from "./check.js";
 import { explainVisibility, type VisibilityDecision } from "./explain-visibility.js";
 import type { EngineHost } from "./host.js";
 import { type InspectResult, inspect } from "./inspect.js";
-import { type EngineCore, outputOf, type PreparedTemplate, prepare, type RenderedParts, renderParts } from "./pipeline.js";
+import { CACHE_WEIGHTS, type EngineCore, outputOf, type PreparedTemplate, prepare, type RenderedParts, renderParts } from "./pipeline.js";
 import { type ValidationResult, validate } from "./validate.js";
 
 export interface EngineOptions {
@@ -37,10 +37,12 @@ export interface Engine {
   inspect(template: unknown): InspectResult;
   explainVisibility(template: unknown, context: Context | undefined): VisibilityDecision[];
   checkBlocks(template: unknown): BlockCheckResult;
+  /** Empties its caches: later renders recompute what they need. */
+  clearCaches(): void;
 }
 
 export function createEngine(options: EngineOptions): Engine {
-  const caches: EngineCore["caches"] = new EngineCaches(options.cache ?? MANY_RENDERS);
+  const caches: EngineCore["caches"] = new EngineCaches(options.cache ?? MANY_RENDERS, CACHE_WEIGHTS);
   const core: EngineCore = { host: options.host, registry: options.registry ?? BLOCKS, caches, content: new ContentHtml(caches.contentHtml) };
   return {
     version: ENGINE_VERSION,
@@ -56,5 +58,6 @@ export function createEngine(options: EngineOptions): Engine {
     inspect: (template) => inspect(core, template),
     explainVisibility: (template, context) => explainVisibility(core, template, context),
     checkBlocks: (template) => checkBlocks(core, template),
+    clearCaches: () => caches.clear(),
   };
 }

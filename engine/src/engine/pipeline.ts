@@ -9,38 +9,41 @@ import type { DynamicData, RenderLimits, RenderOptions, RenderTarget } from "../
 import { RENDER_TARGETS } from "../base/types.js";
 import type { BlockRegistry } from "../blocks/registry.js";
 import { isVisible, normalizeContext } from "../data/visibility.js";
-import { countNodes, outputTooLarge, resolveLimits, tooManyNodes } from "../document/limits.js";
+import { countNodes, resolveLimits, tooManyNodes } from "../document/limits.js";
 import type { Shown, Template } from "../document/model.js";
 import { type ParseResult, parseTemplate } from "../document/parse.js";
 import type { ContentHtml, ParsedContent } from "../markup/content.js";
 import { Emitter } from "../markup/emitter.js";
 import { type CompiledOutput, compileOutput, joinOutput, lookupIn, substitute } from "../markup/substitute.js";
-import { tagValues } from "../markup/tag-values.js";
 import { compileMjmlToHtml } from "../mjml-to-html/index.js";
 import { DocumentContext } from "../targets/context.js";
 import { removeHtmlWaste } from "../targets/html-waste.js";
 import { minifyJsx, minifyMarkup } from "../targets/minify.js";
 import { renderMjmlDocument } from "../targets/mjml.js";
 import { renderReactEmailDocument } from "../targets/react-email.js";
-import { renderPlainText } from "../text/plain-text.js";
-import type { EngineCaches } from "./caches.js";
+import type { CacheWeights, EngineCaches } from "./caches.js";
 import type { EngineHost } from "./host.js";
+import { checkOutputSize, plainTextWithin } from "./output-bound.js";
 
 /** A parse and the template's node count, which later renders check against their own limit. */
 export interface ParsedTemplate {
   readonly result: ParseResult;
   readonly nodes: number;
+  /** The template's JSON length: what it weighs in the cache. */
+  readonly chars?: number;
 }
 
-/**
- * A compiled output as the cache keeps it, with what is derived from it once: its static parts'
- * UTF-8 size and their JSON-encoded bytes (evicted with it).
- */
+/** A compiled output as the cache keeps it, with its static parts JSON-encoded once (evicted with it). */
 export interface CompiledEntry {
   readonly compiled: CompiledOutput;
-  staticBytes?: number;
   jsonParts?: readonly Uint8Array[];
 }
+
+/** What a cached entry weighs: its template's JSON length, its compiled output's length. */
+export const CACHE_WEIGHTS: CacheWeights<ParsedTemplate, CompiledEntry> = {
+  template: (parsed) => parsed.chars ?? 0,
+  output: (entry) => entry.compiled.parts.reduce((units, part) => units + part.length, 0),
+};
 
 /** What an engine renders with: its host, its blocks, its caches. */
 export interface EngineCore {
@@ -79,10 +82,11 @@ function parseCached(core: EngineCore, json: unknown, maxNodes: number): { resul
   // Too many rows alone: refused before the document is hashed (a 600 KB one takes milliseconds).
   const rows = (json as { rows?: unknown } | null)?.rows;
   if (Array.isArray(rows) && rows.length > maxNodes) parseWithin(core, json, maxNodes);
-  const key = core.host.digest(jsonText(json));
+  const text = jsonText(json);
+  const key = core.host.digest(text);
   let parsed = core.caches.templates.get(key);
   if (parsed === undefined || parsed.nodes > maxNodes) {
-    parsed = parseWithin(core, json, maxNodes);
+    parsed = { ...parseWithin(core, json, maxNodes), chars: text.length };
     core.caches.templates.set(key, parsed);
   }
   return { result: parsed.result, key };
@@ -216,12 +220,13 @@ export async function renderParts(core: EngineCore, json: unknown, options: Rend
       })),
     );
   }
-  const { values } = substitution;
-  if (outputMayExceed(compiled, values, limits.maxOutputBytes)) {
-    const bytes = outputBytes(core.host, entry, values);
-    if (bytes > limits.maxOutputBytes) throw outputTooLarge(bytes, limits.maxOutputBytes);
-  }
-  const text = options.plainText === true ? renderPlainText(template, shownIn(visible), tagValues(lookupIn(options.dynamicData))) : undefined;
+  // Before any value is escaped or joined: an output over the limit is refused here (output-bound.ts).
+  checkOutputSize(compiled, substitution, limits.maxOutputBytes, core.host.utf8Length);
+  const text =
+    options.plainText === true
+      ? plainTextWithin(template, shownIn(visible), lookupIn(options.dynamicData), limits.maxOutputBytes, core.host.utf8Length)
+      : undefined;
+  const values = substitution.values();
   const cached = entry;
   return {
     target,
@@ -232,26 +237,6 @@ export async function renderParts(core: EngineCore, json: unknown, options: Rend
     values,
     jsonOutput: () => jsonOutputPieces(core.host, cached, values),
   };
-}
-
-/**
- * Whether the output could be over `maxBytes` in UTF-8, from its length alone: a UTF-16 code unit is
- * at most 3 UTF-8 bytes. Counting the bytes walks every character (in JavaScript, where the engine
- * runs on QuickJS), which an output far under the limit, nearly every one, does not need.
- */
-function outputMayExceed(compiled: CompiledOutput, values: readonly string[], maxBytes: number): boolean {
-  let units = 0;
-  for (const part of compiled.parts) units += part.length;
-  for (const value of values) units += value.length;
-  return units * 3 > maxBytes;
-}
-
-/** The output's UTF-8 size without building it: the static parts are measured once per compiled output. */
-function outputBytes(host: EngineHost, entry: CompiledEntry, values: readonly string[]): number {
-  entry.staticBytes ??= entry.compiled.parts.reduce((sum, part) => sum + host.utf8Length(part), 0);
-  let bytes = entry.staticBytes;
-  for (const value of values) bytes += host.utf8Length(value);
-  return bytes;
 }
 
 /**

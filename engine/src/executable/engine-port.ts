@@ -27,4 +27,6 @@ export interface EnginePort {
   prepare(template: unknown, limits: RenderLimits): unknown;
   validate(template: unknown): unknown;
   inspect(template: unknown): unknown;
+  /** Empties the engine's caches (a process over its memory ceiling). */
+  clearCaches(): void;
 }

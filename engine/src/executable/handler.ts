@@ -12,6 +12,7 @@ import { LayoutRegistry } from "../protocol/layouts.js";
 import type { Response } from "../protocol/response-schema.js";
 import { type RenderRequest, renderRequestSchema, toDynamicData } from "../protocol/schema.js";
 import type { EnginePort, EngineRender } from "./engine-port.js";
+import type { MemoryPolicy } from "./memory.js";
 import type { TemplateStore } from "./template-store.js";
 
 export interface Handled {
@@ -19,6 +20,8 @@ export interface Handled {
   readonly exitCode: ExitCode;
   /** The response's wire bytes (no newline) when cheaper than `JSON.stringify(response)`; the same bytes. */
   readonly wire?: readonly Uint8Array[];
+  /** Called once the response is written: frees what a large request left (memory.ts). */
+  readonly written?: (() => void) | undefined;
 }
 
 export interface HandlerDeps {
@@ -26,6 +29,8 @@ export interface HandlerDeps {
   readonly store: TemplateStore;
   /** Where an engine bug's stack goes (stderr in the binary); stdout only ever gets envelopes. */
   readonly reportBug?: (error: unknown) => void;
+  /** The process's memory: releases after large requests, the --max-memory ceiling (memory.ts). */
+  readonly memory?: MemoryPolicy;
 }
 
 export type Handler = (bytes: Uint8Array) => Promise<Handled>;
@@ -39,7 +44,8 @@ export function createHandler(deps: HandlerDeps): Handler {
       id = readableId(raw);
       const request = parseRequest(raw);
       // zod hands `template` through by reference: a kept template keeps its identity across requests.
-      const limits = { maxNodes: request.options?.max_nodes, maxOutputBytes: request.options?.max_output_bytes };
+      const asked = { maxNodes: request.options?.max_nodes, maxOutputBytes: request.options?.max_output_bytes };
+      const limits = deps.memory?.limitsFor(asked) ?? asked;
       const template = resolveTemplate(request, bytes.byteLength, deps, limits);
       const result = await deps.engine.render(template, {
         target: request.target,
@@ -52,14 +58,28 @@ export function createHandler(deps: HandlerDeps): Handler {
       if (request.output_format === "layout") {
         const { layout, parts, values } = layoutOf(result);
         const ref = layouts.describe(layout, parts, request.layout_parts === true);
-        return { response: okLayoutEnvelope(result, ref, values, deps.engine.version, id), exitCode: EXIT.OK };
+        const units = textUnits(values) + (ref.parts === undefined ? 0 : textUnits(parts));
+        return { response: okLayoutEnvelope(result, ref, values, deps.engine.version, id), exitCode: EXIT.OK, written: settle(bytes, units) };
       }
       const wire = result.jsonOutput ? okEnvelopeWire(result, result.jsonOutput(), deps.engine.version, id, deps.engine.host.encodeUtf8) : undefined;
-      return { response: okEnvelope(result, deps.engine.version, id), exitCode: EXIT.OK, ...(wire ? { wire } : {}) };
+      const units = wire === undefined ? result.output.length : wire.reduce((sum, piece) => sum + piece.byteLength, 0);
+      return { response: okEnvelope(result, deps.engine.version, id), exitCode: EXIT.OK, ...(wire ? { wire } : {}), written: settle(bytes, units) };
     } catch (error) {
-      return failure(error, deps, id);
+      return { ...failure(deps.memory?.refusal(error) ?? error, deps, id), written: settle(bytes, 0) };
     }
   };
+
+  function settle(request: Uint8Array, outputUnits: number): (() => void) | undefined {
+    const { memory } = deps;
+    const requestBytes = request.byteLength;
+    return memory === undefined ? undefined : () => memory.settle(requestBytes, outputUnits);
+  }
+}
+
+function textUnits(texts: readonly string[]): number {
+  let units = 0;
+  for (const text of texts) units += text.length;
+  return units;
 }
 
 /** An engine that cannot split its output gives it whole: a one-part layout, new each time. */

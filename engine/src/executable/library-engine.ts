@@ -32,6 +32,7 @@ export function enginePort(engine: Engine, host: EngineHost): EnginePort {
     prepare: (template, limits) => engine.prepare(template, { limits }),
     validate: (template) => engine.validate(template),
     inspect: (template) => engine.inspect(template),
+    clearCaches: () => engine.clearCaches(),
   };
 }
 

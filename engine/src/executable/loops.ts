@@ -39,10 +39,17 @@ export async function runOneShot(io: LoopIO): Promise<ExitCode> {
  */
 export async function runServe(io: LoopIO): Promise<ExitCode> {
   const splitter = new LineSplitter(MAX_REQUEST_BYTES);
+  /** Answers one frame; false if the answer could not be written, else what to do once it is (memory.ts). */
+  const answer = async (frame: Frame): Promise<false | Handled["written"]> => {
+    const handled = frame.kind === "line" ? await io.handler(frame.bytes) : tooLargeHandled(frame.size, io.engineVersion);
+    return (await io.output.write(handled.wire ?? JSON.stringify(handled.response))) && handled.written;
+  };
   const respond = async (frames: Frame[]): Promise<boolean> => {
     for (const frame of frames) {
-      const handled = frame.kind === "line" ? await io.handler(frame.bytes) : tooLargeHandled(frame.size, io.engineVersion);
-      if (!(await io.output.write(handled.wire ?? JSON.stringify(handled.response)))) return false;
+      const written = await answer(frame);
+      if (written === false) return false;
+      // Called here, once the answer is no longer referenced: a large request's leftovers are freed.
+      written?.();
     }
     return true;
   };

@@ -7,6 +7,7 @@ import type { EnginePort } from "./engine-port.js";
 import { createHandler } from "./handler.js";
 import type { Files, Sink } from "./io.js";
 import { runOneShot, runServe } from "./loops.js";
+import { type HostMemory, MemoryPolicy } from "./memory.js";
 import { Output } from "./output.js";
 import { TemplateStore } from "./template-store.js";
 
@@ -18,6 +19,8 @@ export interface MainIO {
   readonly stdout: Sink;
   readonly stderr: Sink;
   readonly files: Files;
+  /** What the host can do about its memory (memory.ts); without it, nothing is released and no ceiling holds. */
+  readonly memory?: HostMemory;
 }
 
 export const USAGE = `mailrender-engine: render mailrender templates (html, react-email, mjml)
@@ -25,6 +28,7 @@ export const USAGE = `mailrender-engine: render mailrender templates (html, reac
 Protocol (for programs; see spec/README.md):
   mailrender-engine            read one JSON request on stdin, write one JSON envelope on stdout
   mailrender-engine --serve    newline-delimited requests in, one response line each out, until stdin closes
+  --max-memory <MiB>           with either: answer output_too_large rather than grow past this memory
 
 Human commands:
   mailrender-engine render --template t.json --target html|react-email|mjml [--data d.json] [--out file] [--no-minify] [--strict] [--plain-text]
@@ -38,11 +42,22 @@ Human commands:
 Exit codes: 0 rendered, 1 render or validation error, 2 bad request, bad usage or closed stdout.
 `;
 
-export async function runMain(argv: readonly string[], io: MainIO): Promise<ExitCode> {
+export async function runMain(args: readonly string[], io: MainIO): Promise<ExitCode> {
+  const option = maxMemoryOption(args);
+  if (typeof option === "string") return usageError(io, option);
+  const { ceiling, argv } = option;
   const [first, ...rest] = argv;
+  if (ceiling !== undefined && first !== undefined && first !== "--serve") return usageError(io, "--max-memory applies to the protocol modes only");
   // Only a --serve process renders more than once: caches pay off there.
   const engine = io.createEngine(first === "--serve" ? MANY_RENDERS : ONE_RENDER);
-  const handler = () => createHandler({ engine, store: new TemplateStore(), reportBug: (e) => reportBug(io.stderr, e) });
+  const handler = () => {
+    const store = new TemplateStore();
+    const memory = new MemoryPolicy(io.memory, ceiling, () => {
+      store.clear();
+      engine.clearCaches();
+    });
+    return createHandler({ engine, store, memory, reportBug: (e) => reportBug(io.stderr, e) });
+  };
   const output = new Output(io.stdout);
   const loop = async (run: typeof runOneShot): Promise<ExitCode> => {
     const code = await run({ handler: handler(), engineVersion: engine.version, input: io.stdin, output });
@@ -76,6 +91,15 @@ export async function runMain(argv: readonly string[], io: MainIO): Promise<Exit
     default:
       return usageError(io, `unknown argument ${JSON.stringify(first)}`);
   }
+}
+
+/** `--max-memory <MiB>` taken out of the arguments, in bytes; a message when it is malformed. */
+function maxMemoryOption(args: readonly string[]): { ceiling: number | undefined; argv: readonly string[] } | string {
+  const at = args.indexOf("--max-memory");
+  if (at === -1) return { ceiling: undefined, argv: args };
+  const value = args[at + 1] ?? "";
+  if (!/^[1-9]\d*$/.test(value) || Number(value) < 32) return `--max-memory takes a whole number of MiB, at least 32 (got ${JSON.stringify(value)})`;
+  return { ceiling: Number(value) * 1024 * 1024, argv: [...args.slice(0, at), ...args.slice(at + 2)] };
 }
 
 function usageError(io: MainIO, message: string): ExitCode {

@@ -45,6 +45,12 @@ export class TemplateStore {
     }
   }
 
+  /** Forgets every template (a process over its memory ceiling; clients resend on TEMPLATE_REF_UNKNOWN). */
+  clear(): void {
+    this.#entries.clear();
+    this.#bytes = 0;
+  }
+
   delete(ref: string): void {
     const entry = this.#entries.get(ref);
     if (entry === undefined) return;

@@ -9,7 +9,7 @@ import { LruCache } from "../base/lru.js";
 import { type MergeTagRef, parseMergeTags } from "../data/merge-tags.js";
 import type { Emitter, SlotPosition } from "./emitter.js";
 import { stripTokenDelimiters } from "./emitter.js";
-import { sanitizeNodes } from "./sanitize-html.js";
+import { MAX_CONTENT_DEPTH, sanitizeNodes } from "./sanitize-html.js";
 import { jsxStyle, parseCssText } from "./style.js";
 
 interface ElementNode {
@@ -130,9 +130,17 @@ function parseAndSanitize(html: string): ParsedContent {
   const root: ContentNode[] = [];
   const stack: ElementNode[] = [];
   const append = (node: ContentNode) => (stack.at(-1)?.children ?? root).push(node);
+  /** Elements opened past MAX_CONTENT_DEPTH and not yet closed: unwrapped. */
+  let tooDeep = 0;
+  let unwrapped = false;
   const parser = new Parser(
     {
       onopentag(name, attribs) {
+        if (stack.length >= MAX_CONTENT_DEPTH && !VOID_ELEMENTS.has(name)) {
+          tooDeep++;
+          unwrapped = true;
+          return;
+        }
         const element: ElementNode = {
           kind: "element",
           name,
@@ -143,7 +151,8 @@ function parseAndSanitize(html: string): ParsedContent {
         if (!VOID_ELEMENTS.has(name)) stack.push(element);
       },
       onclosetag(name) {
-        if (!VOID_ELEMENTS.has(name) && stack.at(-1)?.name === name) stack.pop();
+        if (tooDeep > 0 && !VOID_ELEMENTS.has(name)) tooDeep--;
+        else if (!VOID_ELEMENTS.has(name) && stack.at(-1)?.name === name) stack.pop();
       },
       ontext(text) {
         const last = (stack.at(-1)?.children ?? root).at(-1);
@@ -158,7 +167,9 @@ function parseAndSanitize(html: string): ParsedContent {
   );
   parser.write(protectedHtml);
   parser.end();
-  return sanitizeNodes(root) as ParsedContent;
+  const sanitized = sanitizeNodes(root);
+  if (unwrapped) sanitized.removed.push(`the tags of elements nested more than ${MAX_CONTENT_DEPTH} deep (their content is kept)`);
+  return sanitized as ParsedContent;
 }
 
 function attributePosition(name: string): SlotPosition {

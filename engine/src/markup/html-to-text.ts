@@ -5,6 +5,8 @@
  * go in, so a recipient's `&amp;` stays literally `&amp;`.
  */
 import { Parser } from "htmlparser2";
+import { TextCache } from "../base/caches.js";
+import { MAX_CONTENT_DEPTH } from "./sanitize-html.js";
 import type { TagValues } from "./tag-values.js";
 
 export interface TextParagraph {
@@ -73,8 +75,8 @@ const BLOCK = new Set([
 ]);
 const SKIPPED = new Set(["script", "style", "head", "title"]);
 
-const parsed = new Map<string, Node[]>();
-const PARSED_LIMIT = 2000;
+/** Parsed content, by its HTML: 2,000 of them, of 1 Mi code units in all (src/base/caches.ts). */
+const parsed = new TextCache<Node[]>(2000, 1024 * 1024);
 
 /** Parsed once per distinct content (the tree is never changed): a render then only walks it. */
 function parse(html: string): Node[] {
@@ -83,15 +85,22 @@ function parse(html: string): Node[] {
   const root: Node[] = [];
   const stack: Element[] = [];
   const append = (node: Node) => (stack.at(-1)?.children ?? root).push(node);
+  // Unwrapped past the depth the renderers keep (content.ts): their text is read in place.
+  let tooDeep = 0;
   const parser = new Parser(
     {
       onopentag(name, attrs) {
+        if (stack.length >= MAX_CONTENT_DEPTH && !VOID.has(name)) {
+          tooDeep++;
+          return;
+        }
         const element: Element = { name, attrs, children: [] };
         append(element);
         if (!VOID.has(name)) stack.push(element);
       },
       onclosetag(name) {
-        if (!VOID.has(name) && stack.at(-1)?.name === name) stack.pop();
+        if (tooDeep > 0 && !VOID.has(name)) tooDeep--;
+        else if (!VOID.has(name) && stack.at(-1)?.name === name) stack.pop();
       },
       ontext(text) {
         append(text);
@@ -101,7 +110,6 @@ function parse(html: string): Node[] {
   );
   parser.write(html);
   parser.end();
-  if (parsed.size >= PARSED_LIMIT) parsed.clear();
   parsed.set(html, root);
   return root;
 }

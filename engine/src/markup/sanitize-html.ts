@@ -37,8 +37,19 @@ const SAFE_SCHEMES: ReadonlySet<string> = new Set(["http", "https", "mailto", "t
 /** Inline images (not SVG, which can carry script) and attached ones. */
 const SAFE_IMAGE_SOURCE = /^(?:data:image\/(?:png|gif|jpe?g|webp);base64,|cid:)/i;
 
-/** A CSS declaration that runs code or loads a binding in some client (old IE, old Firefox). */
-const UNSAFE_CSS = /expression\s*\(|javascript:|vbscript:|-moz-binding|behavior\s*:|@import/i;
+/**
+ * Elements nested deeper than this in block content are unwrapped (their content is kept). Every
+ * renderer walks the content tree recursively, and the release engine's stack ends at a few hundred
+ * levels; no rich text nests anywhere near this deep.
+ */
+export const MAX_CONTENT_DEPTH = 100;
+
+/**
+ * A CSS declaration that runs code or loads a binding in some client (old IE, old Firefox), matched
+ * on a style as the client reads it (`cssAsRead`): no whitespace or controls, so `java script:` and
+ * `expression (` match too.
+ */
+const UNSAFE_CSS = /expression\(|javascript:|vbscript:|-moz-binding|behavior:|@import/i;
 
 export interface SanitizableElement {
   readonly kind: "element";
@@ -79,13 +90,73 @@ function sanitizeAttributes(node: SanitizableElement, removed: string[]): Array<
     else if (!ALLOWED_ATTRIBUTES.has(name) && !/^(?:data|aria)-[a-z0-9-]+$/.test(name)) removed.push(`the attribute ${where}`);
     else if (URL_ATTRIBUTES.has(name) && !isSafeContentUrl(value, node.name === "img" && name === "src"))
       removed.push(`the URL of ${where} (scheme not allowed)`);
-    else if (name === "style" && UNSAFE_CSS.test(decodeCharacterReferences(value))) {
-      const style = value.split(";").filter((declaration) => !UNSAFE_CSS.test(decodeCharacterReferences(declaration)));
+    else if (name === "style" && isUnsafeCss(value)) {
       removed.push(`a declaration of ${where}`);
-      kept.push([name, style.join(";")]);
+      kept.push([name, safeDeclarations(value)]);
     } else kept.push([name, value]);
   }
   return kept;
+}
+
+function isUnsafeCss(style: string): boolean {
+  return UNSAFE_CSS.test(squeezed(cssAsRead(style)));
+}
+
+/**
+ * A style attribute with its unsafe declarations removed. The declarations are split and judged in
+ * the form a client reads (references decoded, comments out, CSS escapes decoded), and the kept ones
+ * are written in that form, re-escaped for the attribute: what the author wrote around an unsafe
+ * declaration (a reference or a comment that hid it) cannot carry it back in.
+ */
+function safeDeclarations(style: string): string {
+  return declarationsOf(cssAsRead(style))
+    .filter((declaration) => !UNSAFE_CSS.test(squeezed(declaration)))
+    .join(";")
+    .replace(/[&<>]/g, (ch) => (ch === "&" ? "&amp;" : ch === "<" ? "&lt;" : "&gt;"));
+}
+
+/**
+ * A style attribute's text as a client's CSS parser gets it: character references decoded (the HTML
+ * attribute), then comments removed (an unclosed one runs to the end) and CSS escapes decoded
+ * (`\65 ` and `\e` are both `e`), so neither `&#106;avascript:` nor `exp/**\/ression(` nor
+ * `exp\ression(` hides a keyword from the check.
+ */
+export function cssAsRead(style: string): string {
+  const text = decodeCharacterReferences(style).replace(/\/\*[\s\S]*?(?:\*\/|$)/g, "");
+  return text.replace(/\\(?:([0-9a-f]{1,6})[ \t\n\r\f]?|([\s\S]))/gi, (_match, hex: string | undefined, char: string | undefined) => {
+    if (hex === undefined) return char === "\n" ? "" : (char ?? "");
+    const code = parseInt(hex, 16);
+    return code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff) ? String.fromCodePoint(code) : "\uFFFD";
+  });
+}
+
+/** Without whitespace and controls, which a client skips inside a URL scheme and between a function's name and `(`. */
+function squeezed(css: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
+  return css.replace(/[\u0000-\u0020\u007f-\u009f]/g, "");
+}
+
+/** Declarations split at `;` outside strings and parentheses (a data URL's `;` is not a boundary). */
+function declarationsOf(css: string): string[] {
+  const declarations: string[] = [];
+  let depth = 0;
+  let quote = "";
+  let start = 0;
+  for (let i = 0; i < css.length; i++) {
+    const ch = css[i];
+    if (quote !== "") {
+      if (ch === "\\") i++;
+      else if (ch === quote) quote = "";
+    } else if (ch === '"' || ch === "'") quote = ch;
+    else if (ch === "(") depth++;
+    else if (ch === ")") depth = Math.max(0, depth - 1);
+    else if (ch === ";" && depth === 0) {
+      declarations.push(css.slice(start, i));
+      start = i + 1;
+    }
+  }
+  declarations.push(css.slice(start));
+  return declarations;
 }
 
 /** A tag or attribute name as the author wrote it, short and on one line, for a message. */
@@ -112,9 +183,58 @@ export function isSafeContentUrl(value: string, imageSource: boolean): boolean {
   return scheme !== undefined && SAFE_SCHEMES.has(scheme.toLowerCase());
 }
 
-const NAMED_REFERENCES: Record<string, string> = { colon: ":", tab: "\t", newline: "\n", amp: "&", lpar: "(", rpar: ")", sol: "/", bsol: "\\", period: "." };
+/**
+ * The named references that stand for an ASCII character other than a letter or digit (none stands
+ * for a letter): all that can spell a scheme, a CSS function, a comment or a declaration boundary.
+ */
+const NAMED_REFERENCES: Record<string, string> = {
+  tab: "\t",
+  newline: "\n",
+  excl: "!",
+  quot: '"',
+  num: "#",
+  dollar: "$",
+  percnt: "%",
+  amp: "&",
+  apos: "'",
+  lpar: "(",
+  rpar: ")",
+  ast: "*",
+  midast: "*",
+  plus: "+",
+  comma: ",",
+  period: ".",
+  sol: "/",
+  colon: ":",
+  semi: ";",
+  lt: "<",
+  equals: "=",
+  gt: ">",
+  quest: "?",
+  commat: "@",
+  lsqb: "[",
+  lbrack: "[",
+  bsol: "\\",
+  rsqb: "]",
+  rbrack: "]",
+  hat: "^",
+  lowbar: "_",
+  underbar: "_",
+  grave: "`",
+  diacriticalgrave: "`",
+  lcub: "{",
+  lbrace: "{",
+  verbar: "|",
+  vert: "|",
+  verticalline: "|",
+  rcub: "}",
+  rbrace: "}",
+};
 
-/** Numeric references (with or without `;`) and the few named ones that can spell a scheme or a CSS function. */
+/**
+ * Numeric references (with or without `;`) and the named ones above, in any case: a filter may
+ * decode more than a browser does (it then removes more), never less.
+ */
 function decodeCharacterReferences(value: string): string {
   if (!value.includes("&")) return value;
   return value.replace(/&(?:#x([0-9a-f]+)|#(\d+)|([a-z]+));?/gi, (match, hex: string | undefined, dec: string | undefined, name: string | undefined) => {

@@ -55,55 +55,113 @@ export function lookupIn(data: DynamicData | undefined): Lookup {
 
 /** A qualified tag reads its own group; a bare tag reads the group that fits, then the others. */
 export function resolveMergeTag(ref: MergeTagRef, position: SlotPosition, lookup: Lookup): string | undefined {
-  if (ref.group) return lookup(ref.group, ref.name);
-  const preferred = PREFERRED_GROUP[position];
-  const direct = lookup(preferred, ref.name);
-  if (direct !== undefined) return direct;
-  for (const group of MERGE_TAG_GROUPS) {
-    if (group === preferred) continue;
-    const value = lookup(group, ref.name);
-    if (value !== undefined) return value;
-  }
-  return undefined;
+  const group = mergeTagGroupOf(ref, position, lookup);
+  return group === undefined ? undefined : lookup(group, ref.name);
 }
 
-/** The recipient's escaped value for every slot token of a compiled output, in output order. */
+/** The group whose value a tag reads (resolveMergeTag), or undefined when none has one. */
+function mergeTagGroupOf(ref: MergeTagRef, position: SlotPosition, lookup: Lookup): MergeTagGroup | undefined {
+  if (ref.group) return lookup(ref.group, ref.name) === undefined ? undefined : ref.group;
+  const preferred = PREFERRED_GROUP[position];
+  if (lookup(preferred, ref.name) !== undefined) return preferred;
+  return MERGE_TAG_GROUPS.find((group) => group !== preferred && lookup(group, ref.name) !== undefined);
+}
+
+/**
+ * A recipient's values for a compiled output, resolved but not yet escaped. Escaping and the output's
+ * size come after, on demand, so that an output over the size limit is refused before it is built
+ * (src/engine/output-bound.ts). A value is escaped once per way of escaping it, however many slots
+ * it fills: a tag written 120,000 times costs one escape, and its slots share the escaped string.
+ */
 export interface Substitution {
-  readonly values: readonly string[];
   readonly warnings: RenderWarning[];
   /** Tags with neither a value nor a default, for `strict`. */
   readonly missing: string[];
+  /** For each slot token of the output, in output order, the index of its value in `sources`. */
+  readonly sourceOfToken: readonly number[];
+  /** Each distinct (value, escaping) the output needs, with the number of tokens it fills. */
+  readonly sources: readonly SlotSource[];
+  /** `sources[i]` escaped for its position (computed once, then kept). */
+  escaped(i: number): string;
+  /** The escaped value of every slot token, in output order (the same string objects for the same source). */
+  values(): readonly string[];
 }
 
-/** `parts[0] values[0] parts[1] …`: the output text. */
-export function joinOutput(compiled: CompiledOutput, values: readonly string[]): string {
-  const { parts } = compiled;
-  let output = parts[0] ?? "";
-  for (let i = 0; i < values.length; i++) output += values[i]! + (parts[i + 1] ?? "");
-  return output;
+/** How a value is escaped: text and attribute positions alike, URLs and URL parts each their own way. */
+export type EscapeKind = "markup" | "url" | "url-part";
+
+const ESCAPE_KIND: Record<SlotPosition, EscapeKind> = { text: "markup", attr: "markup", url: "url", "url-part": "url-part" };
+const KIND_INDEX: Record<EscapeKind, number> = { markup: 0, url: 1, "url-part": 2 };
+
+/**
+ * The most UTF-8 bytes one UTF-16 code unit of a value can become, escaped for each kind (in html,
+ * mjml and jsx alike): `"` is `&quot;` and `{` is `&#123;` (6); in a URL a space is `%20`, a U+3000
+ * `%3000` and `&` is `&amp;` (5); in a URL part a BMP character is three percent-encoded bytes (9).
+ * A value escaped is never longer than this many bytes per code unit (a property test checks it), so
+ * the output's size is bounded before anything is escaped.
+ */
+export const ESCAPE_GROWTH: Readonly<Record<EscapeKind, number>> = { markup: 6, url: 5, "url-part": 9 };
+
+export interface SlotSource {
+  /** The value as resolved (a default when the tag has none), lone surrogates already replaced. */
+  readonly value: string;
+  readonly kind: EscapeKind;
+  /** How many slot tokens of the output it fills. */
+  readonly tokens: number;
 }
 
 export function substitute(compiled: CompiledOutput, data: DynamicData | undefined): Substitution {
   const { slotIds, slots, flavor } = compiled;
-  if (slotIds.length === 0) return { values: [], warnings: [], missing: [] };
   const escapeFor = flavor === "jsx" ? escapeJsx : escapeHtml;
   const lookup = lookupIn(data);
   const warnings: RenderWarning[] = [];
   const missing: string[] = [];
   const reported = new Set<string>();
-  const values = new Map<number, string>();
+  const firstTime = (key: string): boolean => {
+    if (reported.has(key)) return false;
+    reported.add(key);
+    return true;
+  };
+  /**
+   * Sources by identity: where the value comes from (a group's entry, by name; or a default, by its
+   * text) and its escaping. Keyed by strings the template already holds, with the rest as an index,
+   * so a lookup builds no key.
+   */
+  const byName = new Map<string, number[]>();
+  const byDefault = new Map<string, number[]>();
+  const sources: { value: string; kind: EscapeKind; tokens: number; malformed: boolean; unsafe: boolean }[] = [];
+  const sourceOfSlot = new Map<number, number>();
 
-  const slotValue = (slotId: number): string => {
-    const known = values.get(slotId);
+  const sourceFor = (keys: Map<string, number[]>, key: string, slot: number, raw: string, kind: EscapeKind): number => {
+    let indexes = keys.get(key);
+    if (indexes === undefined) {
+      indexes = [];
+      keys.set(key, indexes);
+    }
+    let index = indexes[slot];
+    if (index === undefined) {
+      const wellFormed = replaceLoneSurrogates(raw);
+      const value = wellFormed ?? raw;
+      const url = kind === "url" ? normalizeUrlValue(value) : "";
+      index = sources.push({ value, kind, tokens: 0, malformed: wellFormed !== undefined, unsafe: url !== "" && !isSafeWholeUrl(url) }) - 1;
+      indexes[slot] = index;
+    }
+    return index;
+  };
+
+  /** A slot's source; its warnings, in output order, the first time a tag is met. */
+  const resolve = (slotId: number): number => {
+    const known = sourceOfSlot.get(slotId);
     if (known !== undefined) return known;
     const slot = slots[slotId];
-    if (!slot) return "";
+    if (!slot) return sourceFor(byDefault, "", 0, "", "markup");
     const { ref, position } = slot;
-    let value = resolveMergeTag(ref, position, lookup);
-    if (value === undefined) {
-      const key = `missing:${ref.group ?? ""}.${ref.name}`;
-      if (!reported.has(key)) {
-        reported.add(key);
+    const group = mergeTagGroupOf(ref, position, lookup);
+    const kind = ESCAPE_KIND[position];
+    let index: number;
+    if (group !== undefined) index = sourceFor(byName, ref.name, MERGE_TAG_GROUPS.indexOf(group) * 3 + KIND_INDEX[kind], lookup(group, ref.name) ?? "", kind);
+    else {
+      if (firstTime(`missing:${ref.group ?? ""}.${ref.name}`)) {
         const label = ref.group ? `${ref.group}.${ref.name}` : ref.name;
         if (ref.fallback === undefined) missing.push(label);
         warnings.push({
@@ -112,44 +170,52 @@ export function substitute(compiled: CompiledOutput, data: DynamicData | undefin
           path: [],
         });
       }
-      value = ref.fallback ?? "";
+      index = sourceFor(byDefault, ref.fallback ?? "", KIND_INDEX[kind], ref.fallback ?? "", kind);
     }
-    const wellFormed = replaceLoneSurrogates(value);
-    if (wellFormed !== undefined) {
-      value = wellFormed;
-      const key = `malformed:${ref.source}`;
-      if (!reported.has(key)) {
-        reported.add(key);
-        warnings.push({
-          code: "MALFORMED_MERGE_TAG_VALUE",
-          message: `Merge tag "${ref.source}" gave text that is not valid Unicode (a lone UTF-16 surrogate); each was replaced by U+FFFD`,
-          path: [],
-        });
-      }
+    const source = sources[index]!;
+    if (source.malformed && firstTime(`malformed:${ref.source}`)) {
+      warnings.push({
+        code: "MALFORMED_MERGE_TAG_VALUE",
+        message: `Merge tag "${ref.source}" gave text that is not valid Unicode (a lone UTF-16 surrogate); each was replaced by U+FFFD`,
+        path: [],
+      });
     }
-    let escaped: string;
-    if (position === "url") {
-      const url = normalizeUrlValue(value);
-      if (url !== "" && !isSafeWholeUrl(url)) {
-        const key = `unsafe:${ref.source}`;
-        if (!reported.has(key)) {
-          reported.add(key);
-          warnings.push({
-            code: "UNSAFE_URL",
-            message: `Merge tag "${ref.source}" gave a URL without an allowed scheme (http, https, mailto, tel); it was replaced by "#"`,
-            path: [],
-          });
-        }
-        // "#", not "": the html target's anchor was compiled before the value was known, and mjml turns an
-        // empty href into no link at all; an inert "#" reads the same in every target.
-        escaped = "#";
-      } else escaped = escapeFor(encodeUnsafeUrlChars(url));
-    } else if (position === "url-part") {
-      escaped = escapeFor(encodeUnsafeUrlChars(encodeUrlPart(value)));
-    } else escaped = escapeFor(value);
-    values.set(slotId, escaped);
-    return escaped;
+    if (source.unsafe && firstTime(`unsafe:${ref.source}`)) {
+      warnings.push({
+        code: "UNSAFE_URL",
+        message: `Merge tag "${ref.source}" gave a URL without an allowed scheme (http, https, mailto, tel); it was replaced by "#"`,
+        path: [],
+      });
+    }
+    sourceOfSlot.set(slotId, index);
+    return index;
   };
 
-  return { values: slotIds.map(slotValue), warnings, missing };
+  const sourceOfToken = slotIds.map(resolve);
+  for (const index of sourceOfToken) sources[index]!.tokens++;
+
+  const escapedSources: (string | undefined)[] = [];
+  const escapedSource = (i: number): string => {
+    const known = escapedSources[i];
+    if (known !== undefined) return known;
+    const { value, kind, unsafe } = sources[i]!;
+    let result: string;
+    // "#", not "": the html target's anchor was compiled before the value was known, and mjml turns an
+    // empty href into no link at all; an inert "#" reads the same in every target.
+    if (kind === "url") result = unsafe ? "#" : escapeFor(encodeUnsafeUrlChars(normalizeUrlValue(value)));
+    else if (kind === "url-part") result = escapeFor(encodeUnsafeUrlChars(encodeUrlPart(value)));
+    else result = escapeFor(value);
+    escapedSources[i] = result;
+    return result;
+  };
+
+  return { warnings, missing, sourceOfToken, sources, escaped: escapedSource, values: () => sourceOfToken.map(escapedSource) };
+}
+
+/** `parts[0] values[0] parts[1] …`: the output text. */
+export function joinOutput(compiled: CompiledOutput, values: readonly string[]): string {
+  const { parts } = compiled;
+  let output = parts[0] ?? "";
+  for (let i = 0; i < values.length; i++) output += values[i]! + (parts[i + 1] ?? "");
+  return output;
 }

@@ -10,7 +10,11 @@ export interface TagValues {
   url(value: string): string;
 }
 
-export function tagValues(lookup: Lookup): TagValues {
+/**
+ * `spend` is told the length of every value that goes in (UTF-16 code units), and may throw to stop
+ * the render: what bounds the plain text of a tag written many times with a long value.
+ */
+export function tagValues(lookup: Lookup, spend: (units: number) => void = () => {}): TagValues {
   const fill = (value: string, position: "text" | "url"): string => {
     let out = "";
     let sawLiteral = false;
@@ -21,6 +25,7 @@ export function tagValues(lookup: Lookup): TagValues {
         continue;
       }
       const raw = resolveMergeTag(part, position === "url" && sawLiteral ? "url-part" : position, lookup) ?? part.fallback ?? "";
+      spend(raw.length);
       out += position === "url" && sawLiteral ? encodeUrlPart(raw) : raw;
       sawLiteral = true;
     }

@@ -48,12 +48,20 @@ export class KyselyStore implements Store {
     return new KyselyStore(connect(config), config.kind);
   }
 
-  async migrate(): Promise<void> {
+  /** Applies the migrations this release has and the database lacks; returns their names. */
+  async migrate(): Promise<string[]> {
     const { error, results } = await new Migrator({ db: this.db, provider: migrationProvider }).migrateToLatest();
     const failed = results?.find((r) => r.status === "Error");
+    const newer = error instanceof Error ? /previously executed migration (\S+) is missing/.exec(error.message)?.[1] : undefined;
+    if (newer !== undefined) {
+      throw new Error(
+        `the database was migrated by a newer release of mailrender (migration ${newer} is unknown to this one): run that release, or restore the backup taken before the upgrade`,
+      );
+    }
     if (error !== undefined || failed !== undefined) {
       throw new Error(`database migration ${failed?.migrationName ?? ""} failed`, { cause: error });
     }
+    return (results ?? []).map((r) => r.migrationName);
   }
 
   ping(): Promise<void> {

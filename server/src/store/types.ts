@@ -55,7 +55,8 @@ export interface Page {
 /** The storage interface; SQLite and PostgreSQL implement it with the same Kysely queries. */
 export interface Store {
   readonly dialect: "sqlite" | "postgres";
-  migrate(): Promise<void>;
+  /** Brings the schema up to date; returns the names of the migrations it applied. */
+  migrate(): Promise<string[]>;
   ping(): Promise<void>;
   close(): Promise<void>;
 

@@ -3,6 +3,7 @@
  * not pass (truncated, hand-edited, another version's format) is treated as a miss, never an error.
  */
 import { RENDER_TARGETS } from "../constants.js";
+import { cacheMillis } from "./time.js";
 import type { CachedScope, CacheEntry } from "./types.js";
 
 const FORMAT = 1;
@@ -37,5 +38,5 @@ export function parseEntry(text: string, templateId?: string): CacheEntry | unde
   if (typeof id !== "string" || (templateId !== undefined && id !== templateId)) return undefined;
   if (!isRecord(template) || (etag !== null && typeof etag !== "string") || typeof fetchedAt !== "number" || !Number.isFinite(fetchedAt)) return undefined;
   if (scope === undefined) return undefined;
-  return { templateId: id, template, etag, fetchedAt, scope };
+  return { templateId: id, template, etag, fetchedAt: cacheMillis(fetchedAt), scope };
 }

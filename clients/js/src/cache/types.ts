@@ -18,7 +18,7 @@ export interface CacheEntry {
   /** The template JSON exactly as the service sent it (opaque to the client). */
   readonly template: unknown;
   readonly etag: string | null;
-  /** When the service last vouched for this copy (200 or 304), in ms since the epoch. */
+  /** When the service last vouched for this copy (200 or 304): whole ms since the epoch (./time.ts). */
   readonly fetchedAt: number;
   readonly scope: CachedScope | null;
 }

@@ -18,7 +18,7 @@ final class CacheEntry
         public readonly string $templateId,
         public readonly string $templateJson,
         public readonly ?string $etag,
-        /** Milliseconds since the epoch of the last 200 or 304. */
+        /** When the service last vouched for this copy (200 or 304): whole ms since the epoch (CacheTime). */
         public readonly int $fetchedAt,
         public readonly ?CachedScope $scope,
     ) {
@@ -60,6 +60,9 @@ final class CacheEntry
         $template = $doc->template ?? null;
         $etag = $doc->etag ?? null;
         $fetchedAt = $doc->fetchedAt ?? null;
+        if (is_float($fetchedAt) && is_finite($fetchedAt) && abs($fetchedAt) < 2 ** 53) {
+            $fetchedAt = CacheTime::millis($fetchedAt); // written by hand or by another tool: floored
+        }
         if (!is_string($id) || ($templateId !== null && $id !== $templateId)) {
             return null;
         }

@@ -8,8 +8,9 @@ use Mailrender\Defaults;
 use Mailrender\MailrenderError;
 
 /**
- * Finds the engine executable: `enginePath` when given, else the binary bundled for this platform in
- * `bin/<os>-<arch>/mailrender-engine` of the package. Every failure says exactly what is missing.
+ * Finds the engine executable: `enginePath` when given, else the one installed for this platform in
+ * `bin/<os>-<arch>/mailrender-engine` of the package (by `vendor/bin/mailrender-install-engine`).
+ * Every failure says exactly what is missing and how to get it.
  */
 final class EngineLocator
 {
@@ -81,7 +82,7 @@ final class EngineLocator
     {
         self::assertProcessFunctions();
         if ($enginePath !== null) {
-            $fix = 'Fix enginePath, or remove it to use the bundled engine.';
+            $fix = 'Fix enginePath, or remove it to use the installed engine.';
             self::check($enginePath, "enginePath '{$enginePath}'", $fix);
             return $enginePath;
         }
@@ -94,9 +95,9 @@ final class EngineLocator
                 MailrenderError::UNKNOWN,
                 0,
                 sprintf(
-                    'No mailrender-engine for %s: %s does not exist (bundled platforms: %s). '
-                    . "Reinstall mailrender/client, or set 'enginePath' to a mailrender-engine executable "
-                    . 'built for %s.',
+                    'No mailrender-engine for %s: %s does not exist (installed platforms: %s). '
+                    . 'Install it with vendor/bin/mailrender-install-engine (--from <dir> takes it from a local '
+                    . "copy, without network), or set 'enginePath' to a mailrender-engine executable built for %s.",
                     $platform,
                     $path,
                     $available === [] ? 'none' : implode(', ', $available),
@@ -104,7 +105,8 @@ final class EngineLocator
                 ),
             );
         }
-        self::check($path, "The bundled engine {$path}", "Reinstall mailrender/client, or set 'enginePath'.");
+        $fix = "Run vendor/bin/mailrender-install-engine again, or set 'enginePath'.";
+        self::check($path, "The installed engine {$path}", $fix);
         return $path;
     }
 

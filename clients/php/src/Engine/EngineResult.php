@@ -12,7 +12,6 @@ final class EngineResult
     public function __construct(
         public readonly string $output,
         public readonly array $warnings = [],
-        public readonly ?string $engineVersion = null,
         /** The plain-text version, when the request asked for it. */
         public readonly ?string $text = null,
     ) {

@@ -36,7 +36,7 @@ final class Envelope
                 0,
                 sprintf(
                     '%s speaks engine protocol %s (engine %s), but mailrender/client %s speaks protocol %d: '
-                    . 'use the engine bundled with this client version',
+                    . 'install the engine pinned to this client version with vendor/bin/mailrender-install-engine',
                     $enginePath,
                     is_scalar($protocol) ? (string) $protocol : 'none',
                     $engineVersion,
@@ -64,14 +64,13 @@ final class Envelope
      */
     public static function result(array $envelope): EngineResult
     {
-        $engineVersion = is_string($envelope['engine_version'] ?? null) ? $envelope['engine_version'] : null;
         if ($envelope['ok'] === true) {
             if (!is_string($envelope['output'] ?? null)) {
                 throw new MailrenderError(MailrenderError::UNKNOWN, 0, 'The engine answered ok without an output');
             }
             $warnings = is_array($envelope['warnings'] ?? null) ? array_values($envelope['warnings']) : [];
             $text = is_string($envelope['text'] ?? null) ? $envelope['text'] : null;
-            return new EngineResult($envelope['output'], $warnings, $engineVersion, $text);
+            return new EngineResult($envelope['output'], $warnings, $text);
         }
         $error = is_array($envelope['error'] ?? null) ? $envelope['error'] : [];
         $code = is_string($error['code'] ?? null) ? $error['code'] : 'INTERNAL_ERROR';

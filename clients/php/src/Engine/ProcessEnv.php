@@ -19,6 +19,30 @@ final class ProcessEnv
     }
 
     /**
+     * `--max-memory <MiB>` from MAILRENDER_ENGINE_MAX_MEMORY (blank: none): the engine answers
+     * output_too_large rather than grow past it.
+     *
+     * @return list<string>
+     * @throws MailrenderError UNKNOWN when the value is not a whole number of MiB, at least 32
+     */
+    public static function memoryCeiling(): array
+    {
+        $raw = getenv(Defaults::ENV_ENGINE_MAX_MEMORY);
+        $value = is_string($raw) ? trim($raw) : '';
+        if ($value === '') {
+            return [];
+        }
+        if (!ctype_digit($value) || (int) $value < 32) {
+            throw new MailrenderError(
+                MailrenderError::UNKNOWN,
+                0,
+                Defaults::ENV_ENGINE_MAX_MEMORY . " must be a whole number of MiB, at least 32, got '{$value}'",
+            );
+        }
+        return ['--max-memory', $value];
+    }
+
+    /**
      * Starts the engine with an argument array (never through a shell).
      *
      * @param list<string> $command
@@ -27,6 +51,7 @@ final class ProcessEnv
      */
     public static function start(array $command): array
     {
+        $command = [...$command, ...self::memoryCeiling()];
         $pipes = [];
         $process = @proc_open(
             $command,

@@ -9,24 +9,26 @@ use RuntimeException;
 
 /**
  * Installs the engine executable this package is pinned to (composer.json `extra.mailrender-engine`)
- * for one platform: downloads the release's SHA256SUMS and the platform's binary, checks the binary
- * against its line in SHA256SUMS, and only then puts it where EngineLocator looks for it
- * (`bin/<os>-<arch>/mailrender-engine[.exe]`). On the platform it runs on, it also checks that the
- * binary starts and reports the pinned engine version. Nothing is left behind when a step fails.
+ * for one platform: reads SHA256SUMS and the platform's binary from an EngineSource (the release URL,
+ * or a local directory or file), checks the binary against its line in SHA256SUMS, and only then puts
+ * it where EngineLocator looks for it (`bin/<os>-<arch>/mailrender-engine[.exe]`). On the platform it
+ * runs on, it also checks that the binary starts and reports the pinned engine version. Nothing is
+ * left behind when a step fails.
  */
 final class EngineInstaller
 {
-    private const TIMEOUT_SECONDS = 120;
-
     public function __construct(
         private readonly string $engineVersion,
-        private readonly string $baseUrl,
+        private readonly EngineSource $source,
         private readonly string $binDir,
     ) {
     }
 
-    /** The installer as composer.json configures it; `$baseUrl` overrides the release location. */
-    public static function fromComposerJson(string $packageRoot, ?string $baseUrl = null): self
+    /**
+     * The installer as composer.json configures it. `$source` replaces the release URL composer.json
+     * names: `EngineSource::url()` for a mirror, `EngineSource::local()` for `--from`.
+     */
+    public static function fromComposerJson(string $packageRoot, ?EngineSource $source = null): self
     {
         $manifest = json_decode((string) file_get_contents($packageRoot . '/composer.json'), true);
         $pin = is_array($manifest) ? ($manifest['extra']['mailrender-engine'] ?? null) : null;
@@ -35,8 +37,8 @@ final class EngineInstaller
                 "{$packageRoot}/composer.json has no extra.mailrender-engine {version, base-url}",
             );
         }
-        $base = $baseUrl ?? str_replace('{version}', $pin['version'], $pin['base-url']);
-        return new self($pin['version'], $base, $packageRoot . '/bin');
+        $source ??= EngineSource::url(str_replace('{version}', $pin['version'], $pin['base-url']));
+        return new self($pin['version'], $source, $packageRoot . '/bin');
     }
 
     public function engineVersion(): string
@@ -50,12 +52,11 @@ final class EngineInstaller
         $exe = 'mailrender-engine' . (str_starts_with($platform, 'win32-') ? '.exe' : '');
         $asset = "{$platform}/{$exe}";
         $expected = $this->expectedHash($asset);
-        $binary = $this->download("{$this->baseUrl}/{$asset}");
+        [$binary, $from] = $this->source->binary($asset);
         $actual = hash('sha256', $binary);
         if (!hash_equals($expected, $actual)) {
             throw new RuntimeException(
-                "{$this->baseUrl}/{$asset} does not match SHA256SUMS "
-                . "(expected {$expected}, got {$actual}): not installed",
+                "{$from} does not match SHA256SUMS for {$asset} (expected {$expected}, got {$actual}): not installed",
             );
         }
         $target = "{$this->binDir}/{$platform}/{$exe}";
@@ -80,14 +81,14 @@ final class EngineInstaller
 
     private function expectedHash(string $asset): string
     {
-        $sums = $this->download("{$this->baseUrl}/SHA256SUMS");
+        [$sums, $from] = $this->source->sums();
         foreach (preg_split('/\R/', trim($sums)) ?: [] as $line) {
             if (preg_match('/^([0-9a-f]{64}) [ *](.+)$/', $line, $m) === 1 && $m[2] === $asset) {
                 return $m[1];
             }
         }
         throw new RuntimeException(
-            "{$this->baseUrl}/SHA256SUMS lists no {$asset}: this engine release has no binary for that platform",
+            "{$from} lists no {$asset}: this engine release has no binary for that platform",
         );
     }
 
@@ -100,25 +101,9 @@ final class EngineInstaller
         if ($status !== 0 || !str_starts_with($line, "mailrender-engine {$this->engineVersion} ")) {
             @unlink($path);
             throw new RuntimeException(
-                "the downloaded engine does not run here or is not version {$this->engineVersion} "
+                "the engine does not run here or is not version {$this->engineVersion} "
                 . "(exit {$status}: {$line}): not installed",
             );
         }
-    }
-
-    private function download(string $url): string
-    {
-        $context = stream_context_create([
-            'http' => ['timeout' => self::TIMEOUT_SECONDS, 'follow_location' => 1, 'ignore_errors' => true],
-        ]);
-        $http_response_header = [];
-        $body = @file_get_contents($url, false, $context);
-        $statusLine = $http_response_header[0] ?? '';
-        $status = preg_match('#^HTTP/\S+ (\d{3})#', $statusLine, $m) === 1 ? (int) $m[1] : 0;
-        if ($body === false || $status !== 200) {
-            $reason = $status !== 0 ? "HTTP {$status}" : (error_get_last()['message'] ?? 'no answer');
-            throw new RuntimeException("cannot download {$url}: {$reason}");
-        }
-        return $body;
     }
 }

@@ -6,6 +6,7 @@ namespace Mailrender\Tests\Contract;
 
 use Mailrender\Cache\CachedScope;
 use Mailrender\Cache\CacheEntry;
+use Mailrender\Cache\CacheTime;
 use Mailrender\Cache\DiskCache;
 use Mailrender\Defaults;
 use Mailrender\Engine\Envelope;
@@ -174,6 +175,19 @@ final class ClientContractTest extends TestCase
         $written = $entry->toJson();
         self::assertEquals(json_decode((string) json_encode($raw->file), true), json_decode($written, true));
         self::assertSame(json_encode($raw->file->template), json_encode(json_decode($written, false)->template));
+    }
+
+    public static function cacheTimes(): array
+    {
+        return self::cases('cache-time.json');
+    }
+
+    /** @dataProvider cacheTimes */
+    public function testCacheTime(array $case): void
+    {
+        $fetchedAt = CacheTime::millis($case['written_at']);
+        self::assertSame($case['fetched_at'], $fetchedAt);
+        self::assertSame($case['fresh'], CacheTime::isFresh($fetchedAt, CacheTime::millis($case['read_at']), $case['ttl']));
     }
 
     public static function envelopes(): array

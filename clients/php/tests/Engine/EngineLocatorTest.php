@@ -44,7 +44,7 @@ final class EngineLocatorTest extends EngineTestCase
         } catch (MailrenderError $e) {
             self::assertSame('UNKNOWN', $e->getErrorCode());
             self::assertSame(0, $e->status);
-            self::assertSame("enginePath '{$missing}' does not exist. Fix enginePath, or remove it to use the bundled engine.", $e->getMessage());
+            self::assertSame("enginePath '{$missing}' does not exist. Fix enginePath, or remove it to use the installed engine.", $e->getMessage());
         }
     }
 
@@ -94,8 +94,8 @@ catch (Mailrender\MailrenderError $e) { echo $e->getErrorCode(), "|", $e->getMes
         $platform = EngineLocator::platform();
         self::assertSame(
             "UNKNOWN|No mailrender-engine for {$platform}: {$copy}/bin/{$platform}/mailrender-engine does not exist "
-            . "(bundled platforms: none). Reinstall mailrender/client, or set 'enginePath' to a mailrender-engine "
-            . "executable built for {$platform}.",
+            . '(installed platforms: none). Install it with vendor/bin/mailrender-install-engine (--from <dir> takes it '
+            . "from a local copy, without network), or set 'enginePath' to a mailrender-engine executable built for {$platform}.",
             $out,
         );
     }

@@ -17,7 +17,6 @@ final class ProcessEngineTest extends EngineTestCase
         foreach (['html', 'mjml', 'react-email'] as $target) {
             $result = $engine->render(self::request($target));
             self::assertSame(self::referenceOutput($target, Paths::sampleTemplate()), $result->output, $target);
-            self::assertSame(Paths::engineVersion(), $result->engineVersion);
         }
     }
 
@@ -97,7 +96,7 @@ final class ProcessEngineTest extends EngineTestCase
             self::assertSame('UNKNOWN', $e->getErrorCode());
             self::assertSame(
                 "{$fake} speaks engine protocol 2 (engine 2.0.0), but mailrender/client 2.0.1 speaks protocol 1: "
-                . 'use the engine bundled with this client version',
+                . 'install the engine pinned to this client version with vendor/bin/mailrender-install-engine',
                 $e->getMessage(),
             );
         }
@@ -138,5 +137,29 @@ final class ProcessEngineTest extends EngineTestCase
         } finally {
             putenv('MAILRENDER_API_KEY');
         }
+    }
+
+    public function testTheMemoryCeilingFromTheEnvironmentIsPassedToTheEngine(): void
+    {
+        $probe = FakeExecutables::write($this->dir, 'args-probe', 'cat >/dev/null; printf \'{"ok":true,"output":"%s","warnings":[],"engine_version":"1.0.0","protocol_version":1}\' "$*"');
+        putenv('MAILRENDER_ENGINE_MAX_MEMORY= 64 ');
+        try {
+            self::assertSame('--max-memory 64', (new ProcessEngine($probe))->render(self::request())->output);
+            // The real engine takes it (what it does under the ceiling is the engine suite's).
+            putenv('MAILRENDER_ENGINE_MAX_MEMORY=512');
+            self::assertStringStartsWith('<!doctype html>', (new ProcessEngine(Paths::builtEngine()))->render(self::request())->output);
+            foreach (['abc', '8', '1.5'] as $bad) {
+                putenv("MAILRENDER_ENGINE_MAX_MEMORY={$bad}");
+                try {
+                    (new ProcessEngine($probe))->render(self::request());
+                    self::fail("expected {$bad} to be refused");
+                } catch (MailrenderError $e) {
+                    self::assertStringContainsString('MAILRENDER_ENGINE_MAX_MEMORY', $e->getMessage());
+                }
+            }
+        } finally {
+            putenv('MAILRENDER_ENGINE_MAX_MEMORY');
+        }
+        self::assertSame('', (new ProcessEngine($probe))->render(self::request())->output);
     }
 }

@@ -13,7 +13,8 @@ use RuntimeException;
 /**
  * bin/mailrender-install-engine as a user runs it after `composer require`: against a real HTTP
  * server (PHP's built-in one) serving a copy of the release build (make engine-all:
- * engine/dist/release), from a copy of the package, so what it installs lands in that copy's bin/.
+ * engine/dist/release), or with --from on that copy on disk, from a copy of the package, so what it
+ * installs lands in that copy's bin/.
  */
 final class EngineInstallerTest extends TestCase
 {
@@ -130,14 +131,91 @@ final class EngineInstallerTest extends TestCase
         self::assertStringContainsString('cannot download ' . self::$baseUrl . '/no-such-release/SHA256SUMS: HTTP 404', $out);
     }
 
+    public function testInstallsFromALocalReleaseDirectoryWithoutNetwork(): void
+    {
+        $platform = EngineLocator::platform();
+        // The release URL points nowhere: only the local directory can supply the engine.
+        [$status, $out] = $this->runInstaller(['--from=' . self::$mirror], env: ['MAILRENDER_ENGINE_BASE_URL' => 'http://127.0.0.1:9/none']);
+        self::assertSame(0, $status, $out);
+        self::assertFileEquals(self::$mirror . "/{$platform}/mailrender-engine", "{$this->package}/bin/{$platform}/mailrender-engine");
+        self::assertStringContainsString('installed mailrender-engine ' . self::pinnedVersion($this->package) . " for {$platform}", $out);
+    }
+
+    public function testARelativeFromIsTakenFromTheWorkingDirectory(): void
+    {
+        [$status, $out] = $this->runInstaller(['--platform=win32-x64', '--from', basename(self::$mirror)], cwd: dirname(self::$mirror));
+        self::assertSame(0, $status, $out);
+        self::assertFileEquals(self::$mirror . '/win32-x64/mailrender-engine.exe', "{$this->package}/bin/win32-x64/mailrender-engine.exe");
+    }
+
+    public function testInstallsOneFileCheckedAgainstTheSumsOfItsRelease(): void
+    {
+        $platform = EngineLocator::platform();
+        // The release layout: SHA256SUMS one directory up, naming <platform>/mailrender-engine.
+        [$status, $out] = $this->runInstaller(['--from=' . self::$mirror . "/{$platform}/mailrender-engine"]);
+        self::assertSame(0, $status, $out);
+        self::assertFileEquals(self::$mirror . "/{$platform}/mailrender-engine", "{$this->package}/bin/{$platform}/mailrender-engine");
+        // A download folder: the binary and SHA256SUMS side by side.
+        $flat = Paths::tempDir('mailrender-php-download-');
+        try {
+            copy(self::$mirror . '/linux-arm64/mailrender-engine', "{$flat}/mailrender-engine");
+            copy(self::$mirror . '/SHA256SUMS', "{$flat}/SHA256SUMS");
+            [$status, $out] = $this->runInstaller(['--platform=linux-arm64', "--from={$flat}/mailrender-engine"]);
+            self::assertSame(0, $status, $out);
+            self::assertFileEquals("{$flat}/mailrender-engine", "{$this->package}/bin/linux-arm64/mailrender-engine");
+        } finally {
+            Paths::removeTree($flat);
+        }
+    }
+
+    public function testRefusesALocalFileThatIsNotTheReleasesBinaryForThePlatform(): void
+    {
+        $platform = EngineLocator::platform();
+        $flat = Paths::tempDir('mailrender-php-download-');
+        try {
+            // Another platform's genuine binary is still the wrong file for this one.
+            copy(self::$mirror . '/linux-arm64/mailrender-engine', "{$flat}/mailrender-engine");
+            copy(self::$mirror . '/SHA256SUMS', "{$flat}/SHA256SUMS");
+            [$status, $out] = $this->runInstaller(["--from={$flat}/mailrender-engine"]);
+            self::assertSame(1, $status, $out);
+            self::assertStringContainsString("{$flat}/mailrender-engine does not match SHA256SUMS for {$platform}/mailrender-engine", $out);
+            self::assertFileDoesNotExist("{$this->package}/bin/{$platform}/mailrender-engine");
+            self::assertFileDoesNotExist("{$this->package}/bin/{$platform}/mailrender-engine.partial");
+            unlink("{$flat}/SHA256SUMS");
+            [$status, $out] = $this->runInstaller(["--from={$flat}/mailrender-engine"]);
+            self::assertSame(1, $status, $out);
+            self::assertStringContainsString("no SHA256SUMS next to {$flat}/mailrender-engine", $out);
+            [$status, $out] = $this->runInstaller(["--from={$flat}"]);
+            self::assertSame(1, $status, $out);
+            self::assertStringContainsString("{$flat} has no SHA256SUMS: --from takes a release directory", $out);
+        } finally {
+            Paths::removeTree($flat);
+        }
+    }
+
+    public function testFromNeedsAnExistingPathAndIsTheOnlySource(): void
+    {
+        [$status, $out] = $this->runInstaller(['--from=/no/such/engine']);
+        self::assertSame(1, $status);
+        self::assertStringContainsString('--from /no/such/engine: no such file or directory', $out);
+        [$status, $out] = $this->runInstaller(['--from=' . self::$mirror, '--base-url=' . self::$baseUrl]);
+        self::assertSame(1, $status);
+        self::assertStringContainsString('--from and --base-url name two sources: give one', $out);
+        [$status, $out] = $this->runInstaller([self::$mirror]);
+        self::assertSame(1, $status);
+        self::assertStringContainsString("unexpected argument '" . self::$mirror . "'", $out);
+    }
+
     /**
      * @param list<string> $args
+     * @param array<string, string> $env added to this process's environment
      * @return array{int, string}
      */
-    private function runInstaller(array $args): array
+    private function runInstaller(array $args, ?string $cwd = null, array $env = []): array
     {
         $command = array_merge([PHP_BINARY, "{$this->package}/bin/mailrender-install-engine"], $args);
-        $process = proc_open($command, [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
+        $descriptors = [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']];
+        $process = proc_open($command, $descriptors, $pipes, $cwd, array_merge(getenv(), $env));
         if (!is_resource($process)) {
             throw new RuntimeException('cannot run the installer');
         }

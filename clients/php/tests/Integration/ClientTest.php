@@ -298,7 +298,7 @@ final class ClientTest extends ServerTestCase
             $this->client(['enginePath' => $this->dir . '/missing-engine']);
             self::fail('expected a clear error');
         } catch (MailrenderError $e) {
-            self::assertSame("enginePath '{$this->dir}/missing-engine' does not exist. Fix enginePath, or remove it to use the bundled engine.", $e->getMessage());
+            self::assertSame("enginePath '{$this->dir}/missing-engine' does not exist. Fix enginePath, or remove it to use the installed engine.", $e->getMessage());
         }
     }
 

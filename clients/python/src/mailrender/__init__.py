@@ -2,9 +2,13 @@
 
 Template JSON is fetched from the service (and cached); rendering runs in a local engine process, so
 merge tags and context never leave this machine.
+
+``import mailrender`` stays cheap: httpx is imported when a client is made, and the async client
+(with asyncio) when ``mailrender.AsyncMailrenderClient`` is first looked up.
 """
 
-from ._async_client import AsyncMailrenderClient
+from typing import TYPE_CHECKING
+
 from ._client import MailrenderClient
 from ._constants import VERSION as __version__
 from ._errors import MailrenderError
@@ -20,6 +24,18 @@ from ._types import (
     TemplateJson,
     ValidationIssue,
 )
+
+if TYPE_CHECKING:
+    from ._async_client import AsyncMailrenderClient
+
+
+def __getattr__(name: str) -> object:
+    if name == "AsyncMailrenderClient":
+        from ._async_client import AsyncMailrenderClient
+
+        return AsyncMailrenderClient
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "AsyncMailrenderClient",

@@ -21,10 +21,16 @@ from typing import Callable, Optional, TypeVar, cast
 
 import httpx
 
-from . import _core as core
-from ._cache import CacheStore, make_cache
+from ._cache import CacheStore, make_cache, wall_clock_ms
 from ._client import describe_http_error
 from ._constants import DEFAULT_TARGET, DEFAULT_TIMEOUT
+from ._core.entry import CacheEntry, key_fingerprint
+from ._core.fetch import FetchOutcome, build_fetch_request, interpret_response, network_failure, timeout_failure
+from ._core.freshness import Resolved, fresh_cached, settle_fetch
+from ._core.protocol import result_from_envelope
+from ._core.render_request import RenderRequest, check_render_request
+from ._core.retry import retry_delay
+from ._core.settings import resolve_settings
 from ._engine import EngineRunner
 from ._engine_discovery import find_engine
 from ._types import CacheConfig, DynamicData, RenderResult, RenderTarget
@@ -49,7 +55,7 @@ class AsyncMailrenderClient:
         engine_path: Optional[str] = None,
     ) -> None:
         env = dict(os.environ)
-        self._settings = core.resolve_settings(
+        self._settings = resolve_settings(
             api_key=api_key, base_url=base_url, timeout=timeout, cache=cache, engine_path=engine_path, env=env
         )
         if http_client is not None and not isinstance(cast(object, http_client), httpx.AsyncClient):
@@ -62,10 +68,10 @@ class AsyncMailrenderClient:
         self._cache: CacheStore = make_cache(
             self._settings.cache.type, self._settings.cache.path, self._settings.cache.max_entries
         )
-        self._fingerprint = core.key_fingerprint(self._settings.api_key)
+        self._fingerprint = key_fingerprint(self._settings.api_key)
         self._engine = EngineRunner(engine, env)
         self._executor = ThreadPoolExecutor(max_workers=_RENDER_THREADS, thread_name_prefix="mailrender-render")
-        self._flights: dict[_FlightKey, asyncio.Future[core.Resolved]] = {}
+        self._flights: dict[_FlightKey, asyncio.Future[Resolved]] = {}
         self._cache_write_warned = False
         self._closed = False
 
@@ -96,10 +102,10 @@ class AsyncMailrenderClient:
         plain_text: Optional[bool] = None,
     ) -> RenderResult:
         self._check_open()
-        request = core.check_render_request(template_id, target, dynamic_data, minify, strict, plain_text)
+        request = check_render_request(template_id, target, dynamic_data, minify, strict, plain_text)
         resolved = await self._resolve(request)
         envelope = await self._engine.render_async(resolved.entry, request, self._executor)
-        return core.result_from_envelope(envelope, request, resolved.stale)
+        return result_from_envelope(envelope, request, resolved.stale)
 
     async def render_html(self, template_id: str, dynamic_data: Optional[DynamicData] = None) -> str:
         return (await self.render(template_id=template_id, target="html", dynamic_data=dynamic_data)).output
@@ -158,12 +164,12 @@ class AsyncMailrenderClient:
 
     # ---------------------------------------------------------------- the template's way in
 
-    async def _resolve(self, request: core.RenderRequest) -> core.Resolved:
+    async def _resolve(self, request: RenderRequest) -> Resolved:
         s = self._settings
         cached = await self._cache_call(self._cache.get, request.template_id)
-        hit = core.fresh_cached(cached, self._fingerprint, request.target, s.cache.ttl, time.time())
+        hit = fresh_cached(cached, self._fingerprint, request.target, s.cache.ttl_ms, wall_clock_ms())
         if hit is not None:
-            return core.Resolved(hit, stale=False)
+            return Resolved(hit, stale=False)
         key = (request.template_id, request.target)
         flight = self._flights.get(key)
         if flight is not None:
@@ -182,16 +188,14 @@ class AsyncMailrenderClient:
         finally:
             del self._flights[key]
 
-    async def _refresh(self, request: core.RenderRequest) -> core.Resolved:
+    async def _refresh(self, request: RenderRequest) -> Resolved:
         s = self._settings
         cached = await self._cache_call(self._cache.get, request.template_id)
-        hit = core.fresh_cached(cached, self._fingerprint, request.target, s.cache.ttl, time.time())
+        hit = fresh_cached(cached, self._fingerprint, request.target, s.cache.ttl_ms, wall_clock_ms())
         if hit is not None:
-            return core.Resolved(hit, stale=False)
+            return Resolved(hit, stale=False)
         outcome = await self._fetch(request.template_id, request.target, cached.etag if cached is not None else None)
-        settled = core.settle_fetch(
-            request.template_id, request.target, cached, outcome, self._fingerprint, time.time()
-        )
+        settled = settle_fetch(request.template_id, request.target, cached, outcome, self._fingerprint, wall_clock_ms())
         if settled.drop:
             await self._cache_call(self._cache.delete, request.template_id)
         if settled.store is not None:
@@ -201,25 +205,25 @@ class AsyncMailrenderClient:
         assert settled.resolved is not None
         return settled.resolved
 
-    async def _fetch(self, template_id: str, target: RenderTarget, etag: Optional[str]) -> core.FetchOutcome:
+    async def _fetch(self, template_id: str, target: RenderTarget, etag: Optional[str]) -> FetchOutcome:
         s = self._settings
         retry = 0
         while True:
-            req = core.build_fetch_request(s, template_id, target, etag)
+            req = build_fetch_request(s, template_id, target, etag)
             try:
                 response = await self._http.request(req.method, req.url, headers=req.headers, timeout=s.timeout)
-                outcome = core.interpret_response(response.status_code, response.headers, response.content, time.time())
+                outcome = interpret_response(response.status_code, response.headers, response.content, time.time())
             except httpx.TimeoutException:
-                outcome = core.timeout_failure(s)
+                outcome = timeout_failure(s)
             except httpx.HTTPError as error:
-                outcome = core.network_failure(s, describe_http_error(error))
-            delay = core.retry_delay(outcome, retry, random.random)
+                outcome = network_failure(s, describe_http_error(error))
+            delay = retry_delay(outcome, retry, random.random)
             if delay is None:
                 return outcome
             await asyncio.sleep(delay)
             retry += 1
 
-    async def _store(self, entry: core.CacheEntry) -> None:
+    async def _store(self, entry: CacheEntry) -> None:
         try:
             await self._cache_call(self._cache.set, entry)
         except OSError as error:

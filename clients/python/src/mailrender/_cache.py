@@ -9,13 +9,20 @@ from __future__ import annotations
 import builtins
 import contextlib
 import os
-import secrets
 import threading
+import time
 from collections import OrderedDict
 from typing import Optional, Protocol
 from urllib.parse import unquote
 
-from ._core import CacheEntry, cache_file_name, parse_entry, serialize_entry
+from ._core.entry import CacheEntry
+from ._core.entry_file import cache_file_name, parse_entry, serialize_entry
+
+
+def wall_clock_ms() -> int:
+    """Now as a cache time: whole milliseconds since the epoch, floored (``_core.freshness``). The
+    wall clock, not a monotonic one, because processes sharing a disk cache compare their times."""
+    return time.time_ns() // 1_000_000
 
 
 class CacheStore(Protocol):
@@ -114,7 +121,7 @@ class DiskCache:
     def set(self, entry: CacheEntry) -> None:
         os.makedirs(self.dir, exist_ok=True)
         name = cache_file_name(entry.template_id)
-        temp = os.path.join(self.dir, f".{name}.{os.getpid()}.{secrets.token_hex(6)}{_TEMP_SUFFIX}")
+        temp = os.path.join(self.dir, f".{name}.{os.getpid()}.{os.urandom(6).hex()}{_TEMP_SUFFIX}")
         try:
             with open(temp, "w", encoding="utf-8") as f:
                 f.write(serialize_entry(entry))

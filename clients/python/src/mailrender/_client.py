@@ -9,22 +9,31 @@ local engine process, never to the service.
 from __future__ import annotations
 
 import os
-import random
 import threading
 import time
 import warnings
-from concurrent.futures import Future
 from types import TracebackType
-from typing import Optional, cast
+from typing import TYPE_CHECKING, Optional, cast
 
-import httpx
-
-from . import _core as core
-from ._cache import CacheStore, make_cache
+from ._cache import CacheStore, make_cache, wall_clock_ms
 from ._constants import DEFAULT_TARGET, DEFAULT_TIMEOUT
-from ._engine import EngineRunner
+from ._core.entry import CacheEntry, key_fingerprint
+from ._core.fetch import FetchOutcome, build_fetch_request, interpret_response, network_failure, timeout_failure
+from ._core.freshness import Resolved, fresh_cached, settle_fetch
+from ._core.protocol import result_from_envelope
+from ._core.render_request import RenderRequest, check_render_request
+from ._core.retry import retry_delay
+from ._core.settings import resolve_settings
 from ._engine_discovery import find_engine
 from ._types import CacheConfig, DynamicData, RenderResult, RenderTarget
+
+if TYPE_CHECKING:
+    # Imported when a client is made, not by ``import mailrender``: what a program that only imports
+    # the package never uses costs it nothing (see __init__.py).
+    from concurrent.futures import Future
+
+    import httpx
+
 
 _FlightKey = tuple[str, str]
 
@@ -54,8 +63,12 @@ class MailrenderClient:
         http_client: Optional[httpx.Client] = None,
         engine_path: Optional[str] = None,
     ) -> None:
+        import httpx
+
+        from ._engine import EngineRunner
+
         env = dict(os.environ)
-        self._settings = core.resolve_settings(
+        self._settings = resolve_settings(
             api_key=api_key, base_url=base_url, timeout=timeout, cache=cache, engine_path=engine_path, env=env
         )
         if http_client is not None and not isinstance(cast(object, http_client), httpx.Client):
@@ -69,9 +82,9 @@ class MailrenderClient:
         self._cache: CacheStore = make_cache(
             self._settings.cache.type, self._settings.cache.path, self._settings.cache.max_entries
         )
-        self._fingerprint = core.key_fingerprint(self._settings.api_key)
+        self._fingerprint = key_fingerprint(self._settings.api_key)
         self._engine = EngineRunner(engine, env)
-        self._flights: dict[_FlightKey, Future[core.Resolved]] = {}
+        self._flights: dict[_FlightKey, Future[Resolved]] = {}
         self._flights_lock = threading.Lock()
         self._cache_write_warned = False
         self._closed = False
@@ -99,10 +112,10 @@ class MailrenderClient:
         False: a missing merge tag is a warning, not a RENDER_ERROR) are the engine's options;
         ``plain_text=True`` also returns ``text``, the email's plain-text version."""
         self._check_open()
-        request = core.check_render_request(template_id, target, dynamic_data, minify, strict, plain_text)
+        request = check_render_request(template_id, target, dynamic_data, minify, strict, plain_text)
         resolved = self._resolve(request)
         envelope = self._engine.render(resolved.entry, request)
-        return core.result_from_envelope(envelope, request, resolved.stale)
+        return result_from_envelope(envelope, request, resolved.stale)
 
     def render_html(self, template_id: str, dynamic_data: Optional[DynamicData] = None) -> str:
         return self.render(template_id=template_id, target="html", dynamic_data=dynamic_data).output
@@ -160,22 +173,24 @@ class MailrenderClient:
 
     # ---------------------------------------------------------------- the template's way in
 
-    def _resolve(self, request: core.RenderRequest) -> core.Resolved:
+    def _resolve(self, request: RenderRequest) -> Resolved:
         s = self._settings
-        hit = core.fresh_cached(
-            self._cache.get(request.template_id), self._fingerprint, request.target, s.cache.ttl, time.time()
+        hit = fresh_cached(
+            self._cache.get(request.template_id), self._fingerprint, request.target, s.cache.ttl_ms, wall_clock_ms()
         )
         if hit is not None:
-            return core.Resolved(hit, stale=False)
+            return Resolved(hit, stale=False)
+        from concurrent.futures import Future
+
         # Concurrent renders of one template and target share one fetch (and its outcome).
         key = (request.template_id, request.target)
         with self._flights_lock:
             flight = self._flights.get(key)
-            leader = flight is None
+            first = flight is None
             if flight is None:
-                flight = Future[core.Resolved]()
+                flight = Future[Resolved]()
                 self._flights[key] = flight
-        if not leader:
+        if not first:
             return flight.result()
         try:
             resolved = self._refresh(request)
@@ -188,17 +203,15 @@ class MailrenderClient:
             with self._flights_lock:
                 del self._flights[key]
 
-    def _refresh(self, request: core.RenderRequest) -> core.Resolved:
+    def _refresh(self, request: RenderRequest) -> Resolved:
         s = self._settings
         cached = self._cache.get(request.template_id)
         # Another flight may have just refreshed it.
-        hit = core.fresh_cached(cached, self._fingerprint, request.target, s.cache.ttl, time.time())
+        hit = fresh_cached(cached, self._fingerprint, request.target, s.cache.ttl_ms, wall_clock_ms())
         if hit is not None:
-            return core.Resolved(hit, stale=False)
+            return Resolved(hit, stale=False)
         outcome = self._fetch(request.template_id, request.target, cached.etag if cached is not None else None)
-        settled = core.settle_fetch(
-            request.template_id, request.target, cached, outcome, self._fingerprint, time.time()
-        )
+        settled = settle_fetch(request.template_id, request.target, cached, outcome, self._fingerprint, wall_clock_ms())
         if settled.drop:
             self._cache.delete(request.template_id)
         if settled.store is not None:
@@ -208,25 +221,29 @@ class MailrenderClient:
         assert settled.resolved is not None
         return settled.resolved
 
-    def _fetch(self, template_id: str, target: RenderTarget, etag: Optional[str]) -> core.FetchOutcome:
+    def _fetch(self, template_id: str, target: RenderTarget, etag: Optional[str]) -> FetchOutcome:
+        import random
+
+        import httpx
+
         s = self._settings
         retry = 0
         while True:
-            req = core.build_fetch_request(s, template_id, target, etag)
+            req = build_fetch_request(s, template_id, target, etag)
             try:
                 response = self._http.request(req.method, req.url, headers=req.headers, timeout=s.timeout)
-                outcome = core.interpret_response(response.status_code, response.headers, response.content, time.time())
+                outcome = interpret_response(response.status_code, response.headers, response.content, time.time())
             except httpx.TimeoutException:
-                outcome = core.timeout_failure(s)
+                outcome = timeout_failure(s)
             except httpx.HTTPError as error:
-                outcome = core.network_failure(s, describe_http_error(error))
-            delay = core.retry_delay(outcome, retry, random.random)
+                outcome = network_failure(s, describe_http_error(error))
+            delay = retry_delay(outcome, retry, random.random)
             if delay is None:
                 return outcome
             time.sleep(delay)
             retry += 1
 
-    def _store(self, entry: core.CacheEntry) -> None:
+    def _store(self, entry: CacheEntry) -> None:
         # A cache that cannot be written (read-only or full disk) slows renders down; it does not fail them.
         try:
             self._cache.set(entry)

@@ -6,18 +6,21 @@ maildeno SDK's convention); the cache ``ttl`` is in milliseconds, as in every cl
 
 from __future__ import annotations
 
-import platform
+import sys
 
 from ._types import RenderTarget
 
 VERSION = "2.0.4"
 #: spec/clients.md: mailrender-<language>/<version> <runtime>/<runtime version>.
-USER_AGENT = f"mailrender-python/{VERSION} python/{platform.python_version()}"
+# sys.version starts with what platform.python_version() returns, without importing platform.
+USER_AGENT = f"mailrender-python/{VERSION} python/{sys.version.split()[0]}"
 
 DEFAULT_BASE_URL = "http://localhost:8787"
 ENV_BASE_URL = "MAILRENDER_BASE_URL"
 ENV_API_KEY = "MAILRENDER_API_KEY"
 ENV_ENGINE_PATH = "MAILRENDER_ENGINE_PATH"
+#: The engine process's memory ceiling in MiB (its ``--max-memory``; spec/README.md, "Memory"); unset: none.
+ENV_ENGINE_MAX_MEMORY = "MAILRENDER_ENGINE_MAX_MEMORY"
 
 #: Seconds per HTTP attempt (httpx applies it to connect, each read, write and pool wait).
 DEFAULT_TIMEOUT = 30.0

@@ -14,27 +14,25 @@ process, started transparently. A render with no answer in time kills the proces
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import threading
 import weakref
 from collections.abc import Mapping
 from concurrent.futures import Executor, Future
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
-from ._constants import ENGINE_RESPONSE_TIMEOUT
-from ._core import (
-    CacheEntry,
-    RenderRequest,
-    check_handshake,
-    engine_request_line,
-    engine_speaks_layouts,
-    is_ref_unknown,
-)
+from ._constants import ENGINE_RESPONSE_TIMEOUT, ENV_ENGINE_MAX_MEMORY
+from ._core.entry import CacheEntry
+from ._core.protocol import check_handshake, engine_request_line, engine_speaks_layouts, is_ref_unknown
+from ._core.render_request import RenderRequest
 from ._engine_discovery import find_engine
 from ._engine_process import EngineDied, EngineProcess, stop_quietly
 from ._errors import MailrenderError
+
+if TYPE_CHECKING:
+    # asyncio is imported by the first async render (render_async), not by the sync client.
+    import asyncio
 
 
 class _Attempt:
@@ -48,6 +46,8 @@ class _Attempt:
         self.restarted = False
 
     def after_death(self, died: EngineDied) -> None:
+        if self.restarted and died.hung:
+            raise _no_answer_error()  # the new process hung too: this render waited as long as the one that timed out
         if self.restarted:
             raise MailrenderError(
                 "UNKNOWN",
@@ -81,7 +81,11 @@ class _Attempt:
 
 
 def _timed_out(process: EngineProcess) -> MailrenderError:
-    process.kill()  # fails every other render waiting on it (each is retried on a new process)
+    process.kill(hung=True)  # fails every other render waiting on it (each is retried on a new process)
+    return _no_answer_error()
+
+
+def _no_answer_error() -> MailrenderError:
     return MailrenderError(
         "TIMEOUT",
         f"The mailrender engine gave no answer within {ENGINE_RESPONSE_TIMEOUT:g} s; it was stopped and will be restarted on the next render",
@@ -111,12 +115,23 @@ def _awaitable(loop: asyncio.AbstractEventLoop, future: Future[dict[str, Any]]) 
     return waiter
 
 
+def engine_max_memory(env: Mapping[str, str]) -> Optional[int]:
+    """The engine's memory ceiling from the environment, in MiB (blank: none); a bad value fails at construction."""
+    raw = env.get(ENV_ENGINE_MAX_MEMORY, "").strip()
+    if raw == "":
+        return None
+    if not raw.isdigit() or int(raw) < 32:
+        raise TypeError(f"{ENV_ENGINE_MAX_MEMORY} must be a whole number of MiB, at least 32, got {raw!r}")
+    return int(raw)
+
+
 class EngineRunner:
     """Renders through one lazily started, transparently restarted ``--serve`` process."""
 
     def __init__(self, engine_path: Optional[str], env: Mapping[str, str]) -> None:
         self._configured = engine_path
         self._env = dict(env)
+        self._max_memory_mib = engine_max_memory(env)
         self._path: Optional[str] = None
         self._process: Optional[EngineProcess] = None
         self._write_lock = threading.Lock()
@@ -140,7 +155,7 @@ class EngineRunner:
                 process.kill()
             if self._path is None:
                 self._path = find_engine(self._configured, self._env)
-            process = EngineProcess(self._path)
+            process = EngineProcess(self._path, self._max_memory_mib)
             self._process = process
             if self._finalizer is not None:
                 self._finalizer.detach()
@@ -182,6 +197,8 @@ class EngineRunner:
     async def render_async(self, entry: CacheEntry, request: RenderRequest, executor: Executor) -> dict[str, Any]:
         """``render`` on an event loop: the request is written in ``executor`` (a write may wait for a
         full pipe) and no thread waits for the answer, so any number of renders can be in flight."""
+        import asyncio
+
         loop = asyncio.get_running_loop()
         attempt = _Attempt(self._path)
         while True:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import platform
 import sys
 from collections.abc import Mapping
 from typing import Optional
@@ -14,10 +13,18 @@ from ._errors import MailrenderError
 _BIN_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_bin")
 
 
+def _machine() -> str:
+    if sys.platform == "win32":
+        import platform  # Windows has no os.uname; elsewhere platform.machine() is os.uname().machine
+
+        return platform.machine()
+    return os.uname().machine
+
+
 def engine_platform() -> str:
     """The engine's folder name for this machine, in Node's words (``linux-x64``, ``darwin-arm64``)."""
     system = "linux" if sys.platform.startswith("linux") else sys.platform  # darwin, win32
-    machine = platform.machine().lower()
+    machine = _machine().lower()
     arch = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64", "arm64": "arm64"}.get(machine, machine)
     return f"{system}-{arch}"
 

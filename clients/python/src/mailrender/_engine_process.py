@@ -16,7 +16,8 @@ import threading
 from concurrent.futures import Future
 from typing import IO, Any, Optional
 
-from ._core import EngineProtocolError, Layouts, parse_envelope
+from ._core.layouts import Layouts
+from ._core.protocol import EngineProtocolError, parse_envelope
 from ._engine_discovery import engine_platform
 from ._errors import MailrenderError
 
@@ -40,17 +41,24 @@ def _widen_pipe(pipe: Optional[IO[bytes]]) -> None:
 
 
 class EngineDied(Exception):
-    """The process ended (or broke the protocol) while a render waited: retried once on a new process."""
+    """The process ended (or broke the protocol) while a render waited: retried once on a new process.
+    ``hung``: it was stopped because a render got no answer in time, so the renders waiting with it
+    failed for the same reason."""
+
+    def __init__(self, detail: str, hung: bool = False) -> None:
+        super().__init__(detail)
+        self.hung = hung
 
 
 class EngineProcess:
     """One ``--serve`` process, its pending renders by id and the template refs it was sent."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, max_memory_mib: Optional[int] = None) -> None:
         self.path = path
+        ceiling = [] if max_memory_mib is None else ["--max-memory", str(max_memory_mib)]
         try:
             self.popen = subprocess.Popen(
-                [path, "--serve"],
+                [path, "--serve", *ceiling],
                 bufsize=_PIPE_BUFFER,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
@@ -66,6 +74,7 @@ class EngineProcess:
         self.pending: dict[int, Future[dict[str, Any]]] = {}
         self.refs: set[str] = set()
         self.dead: Optional[str] = None
+        self.hung = False
         self.handshake_done = False
         #: Set by the handshake: ask for output_format "layout" (values only, once the parts are here).
         self.speaks_layouts = False
@@ -83,7 +92,7 @@ class EngineProcess:
         future: Future[dict[str, Any]] = Future()
         with self._lock:
             if self.dead is not None:
-                raise EngineDied(self.dead)
+                raise EngineDied(self.dead, self.hung)
             self.pending[request_id] = future
         stdin = self.popen.stdin
         assert stdin is not None
@@ -95,7 +104,7 @@ class EngineProcess:
                 self.pending.pop(request_id, None)
             # The pipe broke because the process ended: the reader learns how (exit code, stderr).
             self._ended.wait(5)
-            raise EngineDied(self.dead or f"the mailrender engine {self.path} closed its input") from None
+            raise EngineDied(self.dead or f"the mailrender engine {self.path} closed its input", self.hung) from None
         return future
 
     def _read_answers(self) -> None:
@@ -154,7 +163,7 @@ class EngineProcess:
             self.pending.clear()
         self._ended.set()
         for future in waiting:
-            future.set_exception(EngineDied(self.dead))
+            future.set_exception(EngineDied(self.dead, self.hung))
 
     def stop(self, timeout: float = 2.0) -> None:
         """Closes stdin (the engine answers what it has and exits 0); kills it if it does not."""
@@ -170,7 +179,10 @@ class EngineProcess:
             self.popen.wait()
         self._finish(f"the mailrender engine {self.path} was stopped")
 
-    def kill(self) -> None:
+    def kill(self, hung: bool = False) -> None:
+        """Ends the process now; ``hung``: because a render got no answer in time."""
+        if hung:
+            self.hung = True  # before the kill: the reader thread's report of the end carries it too
         if self.popen.poll() is None:
             self.popen.kill()
         self.popen.wait()

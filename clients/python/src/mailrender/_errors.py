@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Optional
+from typing import Any, Optional, cast
 
 from ._types import ErrorCode, ValidationIssue
 
@@ -65,6 +65,21 @@ def invalid_request(issues: Sequence[ValidationIssue]) -> MailrenderError:
     """A bad argument to a render call, shaped like the service's 422 for a bad request body."""
     described = "; ".join(f"{'.'.join(i['loc']) or '(root)'}: {i['msg']}" for i in issues)
     return MailrenderError("RENDER_ERROR", f"Invalid render request: {described}", 422, issues)
+
+
+def issues_from(value: object) -> list[ValidationIssue]:
+    """The well-formed ``{loc, msg, type}`` items of an answer's ``issues`` (the service's or the engine's)."""
+    if not isinstance(value, list):
+        return []
+    out: list[ValidationIssue] = []
+    for raw in cast("list[object]", value):
+        if not isinstance(raw, dict):
+            continue
+        item = cast("dict[str, object]", raw)
+        loc, msg, kind = item.get("loc"), item.get("msg"), item.get("type")
+        if isinstance(loc, list) and isinstance(msg, str) and isinstance(kind, str):
+            out.append({"loc": [str(p) for p in cast("list[object]", loc)], "msg": msg, "type": kind})
+    return out
 
 
 def is_outage(error: MailrenderError) -> bool:

@@ -1,0 +1,4 @@
+import { launchChromium } from "./engines/chromium.js";
+import { describeEngine } from "./suite.js";
+
+describeEngine("chromium", launchChromium);

@@ -1,0 +1,4 @@
+import { launchWebKit } from "./engines/webkit.js";
+import { describeEngine } from "./suite.js";
+
+describeEngine("webkit", launchWebKit);
