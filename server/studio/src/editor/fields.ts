@@ -33,12 +33,20 @@ function idFor(name: string): string {
   return `field-${name.replace(/[^\w-]/g, "-")}`;
 }
 
-/** Inserts `{{ tag }}` at the caret of a text input (or at its end). */
+/**
+ * Inserts `{{ tag }}` at the caret of a text input (or at its end), and puts the caret back after it
+ * once the form has re-rendered, so that typing goes on where it left off.
+ */
 function insertAtCaret(input: HTMLInputElement | HTMLTextAreaElement | null, value: string, tag: string): string {
   const source = tagSource(tag);
   if (input === null) return value + source;
   const start = input.selectionStart ?? value.length;
   const end = input.selectionEnd ?? start;
+  const caret = start + source.length;
+  setTimeout(() => {
+    input.focus();
+    input.setSelectionRange(caret, caret);
+  });
   return value.slice(0, start) + source + value.slice(end);
 }
 

@@ -1,0 +1,290 @@
+/**
+ * The studio's editor as a user drives it, in Debian's chromium through puppeteer-core: the
+ * `realistic-password-reset` golden case built from an empty template through the editor only (tree,
+ * palette, forms, rich text, merge-tag picker), saved, and its stored template rendering the golden
+ * html byte for byte; undo and redo; a change saved from a second tab meanwhile (the choice between
+ * theirs and mine); adding, moving and deleting by keyboard only; the previews' widths, dark scheme
+ * and targets. Any console error of a page fails the test.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { render } from "@mailrender/engine";
+import type { Page } from "puppeteer-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiCall, editorJson, fill, pickTag, prop, type Studio, shot, signIn, startStudio } from "./studio-page.js";
+
+const CASE = path.join(path.dirname(fileURLToPath(import.meta.url)), "../../fixtures/render/realistic-password-reset");
+const fixture = JSON.parse(readFileSync(path.join(CASE, "case.json"), "utf8")) as {
+  dynamic_data: Record<string, unknown>;
+  options: { minify: boolean; strict: boolean };
+};
+
+let studio: Studio;
+let page: Page;
+/** The template the editor built and saved. */
+let templateId = "";
+
+const node = (p: string) => `[data-node-path="${p}"]`;
+
+async function selectNode(p: string): Promise<void> {
+  await page.click(`${node(p)} .node-title`);
+  await page.waitForSelector(`${node(p)}.selected`);
+}
+
+/** Types into the selected block's rich text, replacing what it holds. */
+async function replaceRichText(text: string): Promise<void> {
+  await fill(page, prop("content"), text);
+}
+
+async function storedTemplate(): Promise<Record<string, unknown>> {
+  const { json } = await apiCall(studio.server, "GET", `/api/v1/templates/${templateId}`, studio.server.adminKey);
+  return json.template as Record<string, unknown>;
+}
+
+beforeAll(async () => {
+  studio = await startStudio();
+  page = await studio.open(1600, 1000);
+});
+
+afterAll(async () => {
+  await studio?.close();
+});
+
+describe("the studio's editor in chromium", () => {
+  it("builds the realistic-password-reset email through the editor only, saves it, and the stored template renders the golden html", async () => {
+    await signIn(page, `${studio.server.url}/studio`, studio.server.adminKey);
+    await page.type('[data-testid="new-template-name"]', "Reset your password");
+    await page.click('[data-testid="new-template"]');
+    await page.waitForSelector('[data-testid="add-row-1"]');
+    expect(await page.$eval('[data-testid="save-state"]', (e) => e.textContent)).toContain("Not saved yet");
+
+    // The email: its page background and preheader (with a merge tag from the picker, typing on after it).
+    await page.waitForSelector(`${node("canvas")}.selected`);
+    await fill(page, prop("bodyBackgroundColor"), "#f4f4f6");
+    await fill(page, prop("preheaderText"), "Reset the password of your Acme account. The link works for ");
+    await pickTag(page, "preheaderText", "expires_in");
+    await page.keyboard.type(".");
+
+    // Row 1: the logo.
+    await page.click('[data-testid="add-row-1"]');
+    await page.waitForSelector(`${node("rows.0")}.selected`);
+    for (const [side, px] of [["top", 24], ["right", 24], ["bottom", 8], ["left", 24]] as const) await fill(page, prop(`padding.${side}`), String(px));
+    await page.click('[data-testid="add-block-image"]');
+    await page.waitForSelector(`${node("rows.0.columns.0.children.0")}.selected`);
+    await fill(page, prop("src"), "https://example.com/brand/acme-logo.png");
+    await fill(page, prop("alt"), "Acme");
+    await fill(page, prop("width"), "25");
+    await page.select(prop("align"), "left");
+
+    // Row 2: heading, paragraph, button, note.
+    await page.click('[data-testid="add-row-1"]');
+    await page.waitForSelector(`${node("rows.1")}.selected`);
+    for (const [side, px] of [["top", 8], ["right", 24], ["bottom", 24], ["left", 24]] as const) await fill(page, prop(`padding.${side}`), String(px));
+
+    await page.click('[data-testid="add-block-heading"]');
+    await page.waitForSelector(`${node("rows.1.columns.0.children.0")}.selected`);
+    await replaceRichText("Reset your password");
+    await page.select(prop("level"), "h1");
+    await fill(page, prop("fontSize"), "26");
+    await fill(page, prop("color"), "#1b1b1f");
+
+    await page.click('[data-testid="add-block-paragraph"]');
+    await page.waitForSelector(`${node("rows.1.columns.0.children.1")}.selected`);
+    await replaceRichText("Hi ");
+    await pickTag(page, "content", "first_name");
+    await page.keyboard.type(", someone asked to reset the password of the Acme account for ");
+    await pickTag(page, "content", "email");
+    await page.keyboard.type(". If it was you, choose a new one below; the link works for ");
+    // A tag the template already uses: offered in the picker.
+    await pickTag(page, "content", "expires_in");
+    await page.keyboard.type(".");
+    // The email address in bold: its chip selected by a click, then Ctrl+B.
+    await page.click(`${prop("content")} .merge-chip[data-source="{{ email }}"]`);
+    await page.keyboard.down("Control");
+    await page.keyboard.press("KeyB");
+    await page.keyboard.up("Control");
+    await fill(page, prop("fontSize"), "15");
+    await fill(page, prop("color"), "#3f3f46");
+    await fill(page, prop("margin.top"), "8");
+
+    await page.click('[data-testid="add-block-button"]');
+    await page.waitForSelector(`${node("rows.1.columns.0.children.2")}.selected`);
+    await fill(page, prop("text"), "Choose a new password");
+    await fill(page, prop("link"), "");
+    await pickTag(page, "link", "reset_url");
+    await fill(page, prop("backgroundColor"), "#4f46e5");
+    await fill(page, prop("color"), "#ffffff");
+    await page.select(prop("align"), "left");
+    await fill(page, prop("margin.top"), "20");
+    await fill(page, prop("margin.bottom"), "20");
+    await fill(page, prop("borderRadius"), "6");
+
+    await page.click('[data-testid="add-block-paragraph"]');
+    await page.waitForSelector(`${node("rows.1.columns.0.children.3")}.selected`);
+    await replaceRichText("If you did not ask for this, ignore this email: your password stays as it is.");
+    await fill(page, prop("fontSize"), "13");
+    await fill(page, prop("color"), "#6b6b76");
+
+    expect(await page.$eval('[data-testid="save-state"]', (e) => e.textContent)).toContain("Not saved yet");
+    await page.click('[data-testid="save"]');
+    await page.waitForFunction(() => /^\/studio\/templates\/[0-9a-f-]{36}$/.test(location.pathname));
+    templateId = (await page.evaluate(() => location.pathname)).split("/").at(-1)!;
+    await page.waitForFunction(() => document.querySelector('[data-testid="save-state"]')?.textContent?.startsWith("Saved"));
+    await shot(page, "10-editor-built");
+
+    // The stored template renders the golden html (and plain text) byte for byte: the ids differ, the output does not.
+    const template = await storedTemplate();
+    const result = await render(template, { target: "html", dynamicData: fixture.dynamic_data, ...fixture.options, plainText: true });
+    expect(result.output).toBe(readFileSync(path.join(CASE, "expected.html"), "utf8"));
+    expect(result.text).toBe(readFileSync(path.join(CASE, "expected.txt"), "utf8"));
+    expect(result.warnings).toEqual([]);
+  });
+
+  it("undoes and redoes, and keeps the selection", async () => {
+    await selectNode("rows.1.columns.0.children.0");
+    await fill(page, prop("color"), "#ff0000");
+    await page.select(prop("level"), "h2");
+    expect(await page.$eval('[data-testid="save-state"]', (e) => e.textContent)).toContain("Unsaved changes");
+    const heading = async () => ((await editorJson(page)) as any).rows[1].columns[0].children[0].props;
+    expect(await heading()).toMatchObject({ color: "#ff0000", level: "h2" });
+    await page.click('[data-testid="undo"]');
+    expect(await heading()).toMatchObject({ color: "#ff0000", level: "h1" });
+    // The colour typed in one go is one step.
+    await page.click('[data-testid="undo"]');
+    expect(await heading()).toMatchObject({ color: "#1b1b1f", level: "h1" });
+    expect(await page.$eval('[data-testid="save-state"]', (e) => e.textContent)).toMatch(/^Saved/);
+    await page.click('[data-testid="redo"]');
+    await page.click('[data-testid="redo"]');
+    expect(await heading()).toMatchObject({ color: "#ff0000", level: "h2" });
+    expect(await page.$(`${node("rows.1.columns.0.children.0")}.selected`)).not.toBeNull();
+    // Ctrl+Z from the tree, twice: back to what is saved.
+    await page.focus(node("rows.1.columns.0.children.0"));
+    for (let i = 0; i < 2; i++) {
+      await page.keyboard.down("Control");
+      await page.keyboard.press("KeyZ");
+      await page.keyboard.up("Control");
+    }
+    expect(await heading()).toMatchObject({ color: "#1b1b1f", level: "h1" });
+  });
+
+  it("keeps an unsaved change as a draft through a reload", async () => {
+    await selectNode("rows.1.columns.0.children.2");
+    await fill(page, prop("text"), "Choose a new password now");
+    await page.reload({ waitUntil: "networkidle0" });
+    await page.waitForSelector('[data-testid="notice"]');
+    expect(await page.$eval('[data-testid="save-state"]', (e) => e.textContent)).toContain("Unsaved changes");
+    expect(((await editorJson(page)) as any).rows[1].columns[0].children[2].props.text).toBe("Choose a new password now");
+  });
+
+  it("asks before overwriting a change saved from a second tab: load theirs, or overwrite with mine", async () => {
+    const other = await studio.open(1280, 900);
+    await signIn(other, `${studio.server.url}/studio/templates/${templateId}`, studio.server.adminKey);
+    await other.waitForSelector(node("rows.1.columns.0.children.0"));
+    await other.click(`${node("rows.1.columns.0.children.0")} .node-title`);
+    await fill(other, prop("content"), "Reset your Acme password");
+    await other.click('[data-testid="save"]');
+    await other.waitForFunction(() => document.querySelector('[data-testid="save-state"]')?.textContent?.includes("version 2"));
+
+    // This tab still has the draft made on version 1: saving it asks.
+    await page.click('[data-testid="save"]');
+    await page.waitForSelector('[data-testid="conflict"]');
+    await shot(page, "11-conflict");
+    expect((await storedTemplate() as any).rows[1].columns[0].children[0].props.content).toBe("Reset your Acme password");
+    await page.click('[data-testid="conflict-reload"]');
+    await page.waitForSelector('[data-testid="conflict"]', { hidden: true });
+    const theirs = (await editorJson(page)) as any;
+    expect(theirs.rows[1].columns[0].children[0].props.content).toBe("Reset your Acme password");
+    expect(theirs.rows[1].columns[0].children[2].props.text).toBe("Choose a new password");
+    // Undo brings mine back; saving now replaces theirs knowingly (the ETag is theirs).
+    await page.click('[data-testid="undo"]');
+    expect(((await editorJson(page)) as any).rows[1].columns[0].children[2].props.text).toBe("Choose a new password now");
+
+    // The other tab saves again meanwhile: this time, overwrite.
+    await fill(other, prop("content"), "Reset your password, please");
+    await other.click('[data-testid="save"]');
+    await other.waitForFunction(() => document.querySelector('[data-testid="save-state"]')?.textContent?.includes("version 3"));
+    await page.click('[data-testid="save"]');
+    await page.waitForSelector('[data-testid="conflict"]');
+    await page.click('[data-testid="conflict-overwrite"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="save-state"]')?.textContent?.includes("version 4"));
+    const stored = (await storedTemplate()) as any;
+    expect(stored.rows[1].columns[0].children[0].props.content).toBe("Reset your password");
+    expect(stored.rows[1].columns[0].children[2].props.text).toBe("Choose a new password now");
+    await other.close();
+  });
+
+  it("adds, moves and deletes by keyboard only", async () => {
+    // From the selected node in the tree, Tab reaches the palette; Enter adds; the focus comes back to the new node.
+    await selectNode("rows.1.columns.0.children.1");
+    await page.focus(node("rows.1.columns.0.children.1"));
+    let reached = false;
+    for (let i = 0; i < 40 && !reached; i++) {
+      await page.keyboard.press("Tab");
+      reached = await page.evaluate(() => document.activeElement?.getAttribute("data-testid") === "add-block-divider");
+    }
+    expect(reached).toBe(true);
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => document.activeElement?.getAttribute("data-node-path") === "rows.1.columns.0.children.2");
+    const types = async () => ((await editorJson(page)) as any).rows[1].columns[0].children.map((c: any) => c.componentType);
+    expect(await types()).toEqual(["heading", "paragraph", "divider", "button", "paragraph"]);
+    await page.focus(node("rows.1.columns.0.children.2"));
+    await page.keyboard.down("Alt");
+    await page.keyboard.press("ArrowUp");
+    await page.keyboard.press("ArrowUp");
+    await page.keyboard.up("Alt");
+    await page.waitForFunction(() => document.activeElement?.getAttribute("data-node-path") === "rows.1.columns.0.children.0");
+    expect(await types()).toEqual(["divider", "heading", "paragraph", "button", "paragraph"]);
+    await page.focus(node("rows.1.columns.0.children.0"));
+    await page.keyboard.press("Delete");
+    expect(await types()).toEqual(["heading", "paragraph", "button", "paragraph"]);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-node-path"))).toBe("rows.1.columns.0.children.0");
+  });
+
+  it("previews at the widths of phones and desktops, in the dark scheme, and as React Email, MJML and plain text", async () => {
+    const frameWidth = (id: string) => page.$eval(`iframe[data-testid="${id}"]`, (f) => (f as HTMLIFrameElement).contentWindow!.innerWidth);
+    await page.waitForFunction(() => (document.querySelector('iframe[data-testid="desktop-frame"]') as HTMLIFrameElement | null)?.srcdoc.includes("Reset your"));
+    for (const [testId, frame, px] of [["width-320", "phone-frame", 320], ["width-414", "phone-frame", 414], ["width-600", "desktop-frame", 600]] as const) {
+      await page.click(`[data-testid="${testId}"]`);
+      await page.waitForFunction((f, w) => (document.querySelector(`iframe[data-testid="${f}"]`) as HTMLIFrameElement).contentWindow!.innerWidth === w, {}, frame, px);
+      expect(await frameWidth(frame)).toBe(px);
+    }
+    await fill(page, '[data-testid="width-custom"]', "360");
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => (document.querySelector('iframe[data-testid="phone-frame"]') as HTMLIFrameElement).contentWindow!.innerWidth === 360);
+
+    // Dark: the email's own dark rules apply in the frame (the page background turns dark).
+    const background = () =>
+      page.$eval('iframe[data-testid="desktop-frame"]', (f) => {
+        const doc = (f as HTMLIFrameElement).contentDocument!;
+        return getComputedStyle(doc.body).backgroundColor;
+      });
+    const light = await background();
+    await page.click('[data-testid="scheme-dark"]');
+    await page.waitForFunction(
+      (before) => {
+        const doc = (document.querySelector('iframe[data-testid="desktop-frame"]') as HTMLIFrameElement).contentDocument;
+        return doc?.body && getComputedStyle(doc.body).backgroundColor !== before;
+      },
+      {},
+      light,
+    );
+    await shot(page, "12-dark");
+    await page.click('[data-testid="scheme-light"]');
+
+    for (const target of ["react-email", "mjml"]) {
+      await page.click(`[data-testid="target-${target}"]`);
+      await page.waitForFunction(
+        () => (document.querySelector('iframe[data-testid="desktop-frame"]') as HTMLIFrameElement | null)?.srcdoc.includes("Choose a new password now"),
+      );
+    }
+    await page.click('[data-testid="target-text"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="plain-text"]')?.textContent?.includes("Choose a new password now"));
+    await page.click('[data-testid="target-html"]');
+  });
+
+  it("logged no console errors, and no failed API call but the conflicts provoked", () => {
+    expect(studio.consoleErrors).toEqual([]);
+    expect(studio.failedApiCalls).toEqual([`412 /api/v1/templates/${templateId}`, `412 /api/v1/templates/${templateId}`]);
+  });
+});
