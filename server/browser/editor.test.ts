@@ -178,7 +178,8 @@ describe("the studio's editor in chromium", () => {
   });
 
   it("asks before overwriting a change saved from a second tab: load theirs, or overwrite with mine", async () => {
-    const other = await studio.open(1280, 900);
+    // Someone else, in a browser of their own.
+    const other = await studio.open(1280, 900, true);
     await signIn(other, `${studio.server.url}/studio/templates/${templateId}`, studio.server.adminKey);
     await other.waitForSelector(node("rows.1.columns.0.children.0"));
     await other.click(`${node("rows.1.columns.0.children.0")} .node-title`);
@@ -187,6 +188,7 @@ describe("the studio's editor in chromium", () => {
     await other.waitForFunction(() => document.querySelector('[data-testid="save-state"]')?.textContent?.includes("version 2"));
 
     // This tab still has the draft made on version 1: saving it asks.
+    await page.bringToFront();
     await page.click('[data-testid="save"]');
     await page.waitForSelector('[data-testid="conflict"]');
     await shot(page, "11-conflict");
@@ -201,9 +203,11 @@ describe("the studio's editor in chromium", () => {
     expect(((await editorJson(page)) as any).rows[1].columns[0].children[2].props.text).toBe("Choose a new password now");
 
     // The other tab saves again meanwhile: this time, overwrite.
+    await other.bringToFront();
     await fill(other, prop("content"), "Reset your password, please");
     await other.click('[data-testid="save"]');
     await other.waitForFunction(() => document.querySelector('[data-testid="save-state"]')?.textContent?.includes("version 3"));
+    await page.bringToFront();
     await page.click('[data-testid="save"]');
     await page.waitForSelector('[data-testid="conflict"]');
     await page.click('[data-testid="conflict-overwrite"]');
@@ -211,7 +215,8 @@ describe("the studio's editor in chromium", () => {
     const stored = (await storedTemplate()) as any;
     expect(stored.rows[1].columns[0].children[0].props.content).toBe("Reset your password");
     expect(stored.rows[1].columns[0].children[2].props.text).toBe("Choose a new password now");
-    await other.close();
+    await other.browserContext().close();
+    await page.bringToFront();
   });
 
   it("adds, moves and deletes by keyboard only", async () => {

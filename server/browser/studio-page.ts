@@ -22,7 +22,8 @@ export interface Studio {
   consoleErrors: string[];
   /** API calls answered >= 400 (chromium logs them as console errors): `"<status> <path>"`. */
   failedApiCalls: string[];
-  open: (width?: number, height?: number) => Promise<Page>;
+  /** A new tab; `apart`: in a browser context of its own (another person's browser: its own storage). */
+  open: (width?: number, height?: number, apart?: boolean) => Promise<Page>;
   close: () => Promise<void>;
 }
 
@@ -47,8 +48,8 @@ export async function startStudio(): Promise<Studio> {
   });
   const consoleErrors: string[] = [];
   const failedApiCalls: string[] = [];
-  const open = async (width = 1600, height = 1000): Promise<Page> => {
-    const page = await browser.newPage();
+  const open = async (width = 1600, height = 1000, apart = false): Promise<Page> => {
+    const page = apart ? await (await browser.createBrowserContext()).newPage() : await browser.newPage();
     await page.setViewport({ width, height });
     page.on("console", (message) => {
       if (message.type() !== "error") return;

@@ -165,12 +165,21 @@ export function Editor({
   const json = useMemo(() => (doc === null ? "" : JSON.stringify(doc)), [doc]);
   const dirty = doc !== null && json !== savedJson;
 
-  // The draft: kept while there are unsaved changes, dropped once saved.
-  useEffect(() => {
+  // The draft: kept while there are unsaved changes, dropped once saved. Written after each render,
+  // and when the page goes (a reload right after a keystroke comes before the render's effects).
+  const keepDraft = () => {
     if (doc === null || !writable) return;
     if (dirty) writeDraft(id, doc, stored?.etag ?? null);
     else dropDraft(id);
-  }, [json, dirty]);
+  };
+  useEffect(keepDraft, [json, dirty]);
+  const latestDraft = useRef(keepDraft);
+  latestDraft.current = keepDraft;
+  useEffect(() => {
+    const onHide = () => latestDraft.current();
+    addEventListener("pagehide", onHide);
+    return () => removeEventListener("pagehide", onHide);
+  }, []);
 
   // ---- changes -----------------------------------------------------------------------------------
   const change = (fn: Change, merge: string | null = null) => {

@@ -93,6 +93,9 @@ export function RichText({ prop, label, value, markup, tags, readOnly, onChange 
   const restore = (): Range | null => {
     const root = editor.current;
     if (root === null) return null;
+    // Still in the editor (the toolbar's buttons keep the focus there): the selection is the current one.
+    const current = document.activeElement === root ? rangeIn(root) : null;
+    if (current) return current;
     root.focus();
     const range = saved.current && root.contains(saved.current.commonAncestorContainer) ? saved.current : null;
     if (range) select(range);
