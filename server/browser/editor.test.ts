@@ -27,6 +27,16 @@ let templateId = "";
 
 const node = (p: string) => `[data-node-path="${p}"]`;
 
+interface Block {
+  componentType: string;
+  props: Record<string, unknown>;
+}
+
+/** The blocks of a row's first column (every row here has one column). */
+function blocksOf(doc: Record<string, unknown>, row: number): Block[] {
+  return (doc["rows"] as { columns: { children: Block[] }[] }[])[row]!.columns[0]!.children;
+}
+
 async function selectNode(p: string): Promise<void> {
   await page.click(`${node(p)} .node-title`);
   await page.waitForSelector(`${node(p)}.selected`);
@@ -69,7 +79,13 @@ describe("the studio's editor in chromium", () => {
     // Row 1: the logo.
     await page.click('[data-testid="add-row-1"]');
     await page.waitForSelector(`${node("rows.0")}.selected`);
-    for (const [side, px] of [["top", 24], ["right", 24], ["bottom", 8], ["left", 24]] as const) await fill(page, prop(`padding.${side}`), String(px));
+    for (const [side, px] of [
+      ["top", 24],
+      ["right", 24],
+      ["bottom", 8],
+      ["left", 24],
+    ] as const)
+      await fill(page, prop(`padding.${side}`), String(px));
     await page.click('[data-testid="add-block-image"]');
     await page.waitForSelector(`${node("rows.0.columns.0.children.0")}.selected`);
     await fill(page, prop("src"), "https://example.com/brand/acme-logo.png");
@@ -80,7 +96,13 @@ describe("the studio's editor in chromium", () => {
     // Row 2: heading, paragraph, button, note.
     await page.click('[data-testid="add-row-1"]');
     await page.waitForSelector(`${node("rows.1")}.selected`);
-    for (const [side, px] of [["top", 8], ["right", 24], ["bottom", 24], ["left", 24]] as const) await fill(page, prop(`padding.${side}`), String(px));
+    for (const [side, px] of [
+      ["top", 8],
+      ["right", 24],
+      ["bottom", 24],
+      ["left", 24],
+    ] as const)
+      await fill(page, prop(`padding.${side}`), String(px));
 
     await page.click('[data-testid="add-block-heading"]');
     await page.waitForSelector(`${node("rows.1.columns.0.children.0")}.selected`);
@@ -146,7 +168,7 @@ describe("the studio's editor in chromium", () => {
     await fill(page, prop("color"), "#ff0000");
     await page.select(prop("level"), "h2");
     expect(await page.$eval('[data-testid="save-state"]', (e) => e.textContent)).toContain("Unsaved changes");
-    const heading = async () => ((await editorJson(page)) as any).rows[1].columns[0].children[0].props;
+    const heading = async () => blocksOf(await editorJson(page), 1)[0]!.props;
     expect(await heading()).toMatchObject({ color: "#ff0000", level: "h2" });
     await page.click('[data-testid="undo"]');
     expect(await heading()).toMatchObject({ color: "#ff0000", level: "h1" });
@@ -174,7 +196,7 @@ describe("the studio's editor in chromium", () => {
     await page.reload({ waitUntil: "networkidle0" });
     await page.waitForSelector('[data-testid="notice"]');
     expect(await page.$eval('[data-testid="save-state"]', (e) => e.textContent)).toContain("Unsaved changes");
-    expect(((await editorJson(page)) as any).rows[1].columns[0].children[2].props.text).toBe("Choose a new password now");
+    expect(blocksOf(await editorJson(page), 1)[2]!.props["text"]).toBe("Choose a new password now");
   });
 
   it("asks before overwriting a change saved from a second tab: load theirs, or overwrite with mine", async () => {
@@ -192,15 +214,15 @@ describe("the studio's editor in chromium", () => {
     await page.click('[data-testid="save"]');
     await page.waitForSelector('[data-testid="conflict"]');
     await shot(page, "11-conflict");
-    expect((await storedTemplate() as any).rows[1].columns[0].children[0].props.content).toBe("Reset your Acme password");
+    expect(blocksOf(await storedTemplate(), 1)[0]!.props["content"]).toBe("Reset your Acme password");
     await page.click('[data-testid="conflict-reload"]');
     await page.waitForSelector('[data-testid="conflict"]', { hidden: true });
-    const theirs = (await editorJson(page)) as any;
-    expect(theirs.rows[1].columns[0].children[0].props.content).toBe("Reset your Acme password");
-    expect(theirs.rows[1].columns[0].children[2].props.text).toBe("Choose a new password");
+    const theirs = blocksOf(await editorJson(page), 1);
+    expect(theirs[0]!.props["content"]).toBe("Reset your Acme password");
+    expect(theirs[2]!.props["text"]).toBe("Choose a new password");
     // Undo brings mine back; saving now replaces theirs knowingly (the ETag is theirs).
     await page.click('[data-testid="undo"]');
-    expect(((await editorJson(page)) as any).rows[1].columns[0].children[2].props.text).toBe("Choose a new password now");
+    expect(blocksOf(await editorJson(page), 1)[2]!.props["text"]).toBe("Choose a new password now");
 
     // The other tab saves again meanwhile: this time, overwrite.
     await other.bringToFront();
@@ -212,9 +234,9 @@ describe("the studio's editor in chromium", () => {
     await page.waitForSelector('[data-testid="conflict"]');
     await page.click('[data-testid="conflict-overwrite"]');
     await page.waitForFunction(() => document.querySelector('[data-testid="save-state"]')?.textContent?.includes("version 4"));
-    const stored = (await storedTemplate()) as any;
-    expect(stored.rows[1].columns[0].children[0].props.content).toBe("Reset your password");
-    expect(stored.rows[1].columns[0].children[2].props.text).toBe("Choose a new password now");
+    const stored = blocksOf(await storedTemplate(), 1);
+    expect(stored[0]!.props["content"]).toBe("Reset your password");
+    expect(stored[2]!.props["text"]).toBe("Choose a new password now");
     await other.browserContext().close();
     await page.bringToFront();
   });
@@ -231,7 +253,7 @@ describe("the studio's editor in chromium", () => {
     expect(reached).toBe(true);
     await page.keyboard.press("Enter");
     await page.waitForFunction(() => document.activeElement?.getAttribute("data-node-path") === "rows.1.columns.0.children.2");
-    const types = async () => ((await editorJson(page)) as any).rows[1].columns[0].children.map((c: any) => c.componentType);
+    const types = async () => blocksOf(await editorJson(page), 1).map((b) => b.componentType);
     expect(await types()).toEqual(["heading", "paragraph", "divider", "button", "paragraph"]);
     await page.focus(node("rows.1.columns.0.children.2"));
     await page.keyboard.down("Alt");
@@ -242,23 +264,39 @@ describe("the studio's editor in chromium", () => {
     expect(await types()).toEqual(["divider", "heading", "paragraph", "button", "paragraph"]);
     await page.focus(node("rows.1.columns.0.children.0"));
     await page.keyboard.press("Delete");
+    // The focus stays in the tree, on the node that took the deleted one's place.
+    await page.waitForFunction(() => document.activeElement?.getAttribute("data-node-path") === "rows.1.columns.0.children.0");
     expect(await types()).toEqual(["heading", "paragraph", "button", "paragraph"]);
-    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-node-path"))).toBe("rows.1.columns.0.children.0");
   });
 
   it("previews at the widths of phones and desktops, in the dark scheme, and as React Email, MJML and plain text", async () => {
     const frameWidth = (id: string) => page.$eval(`iframe[data-testid="${id}"]`, (f) => (f as HTMLIFrameElement).contentWindow!.innerWidth);
-    await page.waitForFunction(() => (document.querySelector('iframe[data-testid="desktop-frame"]') as HTMLIFrameElement | null)?.srcdoc.includes("Reset your"));
-    for (const [testId, frame, px] of [["width-320", "phone-frame", 320], ["width-414", "phone-frame", 414], ["width-600", "desktop-frame", 600]] as const) {
+    await page.waitForFunction(() =>
+      (document.querySelector('iframe[data-testid="desktop-frame"]') as HTMLIFrameElement | null)?.srcdoc.includes("Reset your"),
+    );
+    for (const [testId, frame, px] of [
+      ["width-320", "phone-frame", 320],
+      ["width-414", "phone-frame", 414],
+      ["width-600", "desktop-frame", 600],
+    ] as const) {
       await page.click(`[data-testid="${testId}"]`);
-      await page.waitForFunction((f, w) => (document.querySelector(`iframe[data-testid="${f}"]`) as HTMLIFrameElement).contentWindow!.innerWidth === w, {}, frame, px);
+      await page.waitForFunction(
+        (f, w) => (document.querySelector(`iframe[data-testid="${f}"]`) as HTMLIFrameElement).contentWindow!.innerWidth === w,
+        {},
+        frame,
+        px,
+      );
       expect(await frameWidth(frame)).toBe(px);
     }
     await fill(page, '[data-testid="width-custom"]', "360");
     await page.keyboard.press("Enter");
     await page.waitForFunction(() => (document.querySelector('iframe[data-testid="phone-frame"]') as HTMLIFrameElement).contentWindow!.innerWidth === 360);
 
-    // Dark: the email's own dark rules apply in the frame (the page background turns dark).
+    // Dark: a dark page colour on the email's Dark mode tab; in the dark scheme its dark rules apply in the frame.
+    await selectNode("canvas");
+    await page.click('[data-testid="tab-dark"]');
+    await fill(page, prop("dark.bodyBackgroundColor"), "#111114");
+    await page.click('[data-testid="tab-settings"]');
     const background = () =>
       page.$eval('iframe[data-testid="desktop-frame"]', (f) => {
         const doc = (f as HTMLIFrameElement).contentDocument!;
@@ -274,13 +312,14 @@ describe("the studio's editor in chromium", () => {
       {},
       light,
     );
+    expect(await background()).toBe("rgb(17, 17, 20)");
     await shot(page, "12-dark");
     await page.click('[data-testid="scheme-light"]');
 
     for (const target of ["react-email", "mjml"]) {
       await page.click(`[data-testid="target-${target}"]`);
-      await page.waitForFunction(
-        () => (document.querySelector('iframe[data-testid="desktop-frame"]') as HTMLIFrameElement | null)?.srcdoc.includes("Choose a new password now"),
+      await page.waitForFunction(() =>
+        (document.querySelector('iframe[data-testid="desktop-frame"]') as HTMLIFrameElement | null)?.srcdoc.includes("Choose a new password now"),
       );
     }
     await page.click('[data-testid="target-text"]');

@@ -51,6 +51,8 @@ export async function startStudio(): Promise<Studio> {
   const open = async (width = 1600, height = 1000, apart = false): Promise<Page> => {
     const page = apart ? await (await browser.createBrowserContext()).newPage() : await browser.newPage();
     await page.setViewport({ width, height });
+    // Well inside the test's own timeout: a wait that fails says which.
+    page.setDefaultTimeout(15_000);
     page.on("console", (message) => {
       if (message.type() !== "error") return;
       const text = message.text();
@@ -108,6 +110,8 @@ export async function pickTag(page: Page, field: string, tag: string): Promise<v
     await page.keyboard.press("Enter");
   }
   await page.waitForSelector('[data-testid="merge-tag-new"]', { hidden: true });
+  // The caret is back in the field, after the tag: typing goes on there.
+  await page.waitForFunction((name) => document.activeElement?.getAttribute("data-prop") === name, {}, field);
 }
 
 /** The document as the editor holds it, from the JSON tab (left open on the form tab). */
@@ -118,6 +122,7 @@ export async function editorJson(page: Page): Promise<Record<string, unknown>> {
   return JSON.parse(text) as Record<string, unknown>;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: tests read response fields directly
 export async function apiCall(server: TestServer, method: string, address: string, key: string, body?: unknown): Promise<{ status: number; json: any }> {
   const res = await fetch(`${server.url}${address}`, {
     method,

@@ -35,6 +35,7 @@ export function KeysPage({ myKeyId }: { myKeyId: string }) {
     api<{ keys: Key[] }>("GET", "/api/v1/keys?limit=500")
       .then((r) => setKeys(r.keys))
       .catch((err: unknown) => setError(describeFailure(err)));
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the keys are loaded once, then after each change
   useEffect(() => void load(), []);
   const run = async (work: () => Promise<unknown>) => {
     setError("");

@@ -59,7 +59,9 @@ function App() {
     }}>${label}</a>`;
   let page: unknown;
   if (route.page === "keys")
-    page = can(me, "keys:manage") ? html`<${KeysPage} myKeyId=${me.id} />` : html`<section class="card"><p class="bad">Only an admin key manages keys.</p></section>`;
+    page = can(me, "keys:manage")
+      ? html`<${KeysPage} myKeyId=${me.id} />`
+      : html`<section class="card"><p class="bad">Only an admin key manages keys.</p></section>`;
   else if (route.page === "template" || route.page === "new")
     page =
       route.page === "new" && !writable

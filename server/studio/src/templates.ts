@@ -159,9 +159,7 @@ function NewTemplate({ go }: { go: (route: Route) => void }) {
         starters.length > 0 &&
         html`<h3>From a starter</h3>
         <div class="row">${starters.map(
-          (s) =>
-            html`<button type="button" onClick=${() =>
-              create(s.template).catch((err: unknown) => setError(describeFailure(err)))}>${s.name}</button>`,
+          (s) => html`<button type="button" onClick=${() => create(s.template).catch((err: unknown) => setError(describeFailure(err)))}>${s.name}</button>`,
         )}</div>`
       }
       ${error && html`<p class="bad" role="alert">${error}</p>`}

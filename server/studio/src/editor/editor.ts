@@ -119,6 +119,7 @@ export function Editor({
   const requestSeq = useRef(0);
 
   // ---- loading ---------------------------------------------------------------------------------
+  // biome-ignore lint/correctness/useExhaustiveDependencies: loaded once, when the editor opens (a new template or another one remounts it)
   useEffect(() => {
     configureEditing();
     loadDescriptions()
@@ -172,6 +173,7 @@ export function Editor({
     if (dirty) writeDraft(id, doc, stored?.etag ?? null);
     else dropDraft(id);
   };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the document's JSON says when it changed; the rest is read as it is then
   useEffect(keepDraft, [json, dirty]);
   const latestDraft = useRef(keepDraft);
   latestDraft.current = keepDraft;
@@ -319,8 +321,7 @@ export function Editor({
       return { doc: copied.doc, selection: copied.path };
     });
 
-  const applyJson = (next: Doc) =>
-    change((_d, sel) => ({ doc: next, selection: kindAt(next, sel) === undefined ? "canvas" : sel }), "json");
+  const applyJson = (next: Doc) => change((_d, sel) => ({ doc: next, selection: kindAt(next, sel) === undefined ? "canvas" : sel }), "json");
 
   // ---- undo, redo, save: buttons and keys ------------------------------------------------------------
   const doUndo = () => setHistory((h) => (h === null ? h : undo(h)));
@@ -389,6 +390,7 @@ export function Editor({
 
   // ---- preview -------------------------------------------------------------------------------------
   const sample = parseSample(sampleText);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new preview when the document, the sample data or the target change, nothing else
   useEffect(() => {
     if (doc === null || sample.problem) return;
     const seq = ++requestSeq.current;
@@ -407,7 +409,8 @@ export function Editor({
         })
         .catch((err: unknown) => {
           if (seq !== requestSeq.current) return;
-          const issues = err instanceof ApiFailure ? err.issues.map((i) => ({ ...i, loc: i.loc[0] === "body" && i.loc[1] === "template" ? i.loc.slice(2) : i.loc })) : [];
+          const issues =
+            err instanceof ApiFailure ? err.issues.map((i) => ({ ...i, loc: i.loc[0] === "body" && i.loc[1] === "template" ? i.loc.slice(2) : i.loc })) : [];
           setPreviewError({ message: describeFailure(err), issues });
         })
         .finally(() => {
@@ -428,12 +431,12 @@ export function Editor({
     }
   };
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the sample's text stands for the sample parsed from it
   const tags = useMemo(() => [...new Set([...(preview?.merge_tags.map((t) => t.name) ?? []), ...sampleTags(sample.data)])].sort(), [preview, sampleText]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: as above
   const contextKeys = useMemo(() => [...new Set([...(preview?.context_keys ?? []), ...Object.keys(sample.data?.context ?? {})])].sort(), [preview, sampleText]);
-  const findingPaths = useMemo(
-    () => new Set(doc === null ? [] : (preview?.findings ?? []).map((f) => nodePathOf(doc, f.path))),
-    [preview, json],
-  );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the document's JSON stands for the document
+  const findingPaths = useMemo(() => new Set(doc === null ? [] : (preview?.findings ?? []).map((f) => nodePathOf(doc, f.path))), [preview, json]);
 
   const selectPath = (path: readonly string[]) => {
     if (doc === null) return;
@@ -444,7 +447,8 @@ export function Editor({
 
   // ---- the page ----------------------------------------------------------------------------------------
   if (loadError) return html`<section class="card"><p class="bad" role="alert">${loadError}</p></section>`;
-  if (descriptions === null || history === null || doc === null) return html`<section class="card"><p class="muted" role="status">Loading the editor…</p></section>`;
+  if (descriptions === null || history === null || doc === null)
+    return html`<section class="card"><p class="muted" role="status">Loading the editor…</p></section>`;
 
   const actions: PaletteActions = {
     addRow: (n, nested) => addNode((ids) => newRow(ids, n), nested ? "block" : "top"),
@@ -488,11 +492,14 @@ export function Editor({
       ${
         notice &&
         html`<div class="notice" role="status" data-testid="notice">${notice.text}
-          ${notice.discard && html`<button type="button" class="small" onClick=${() => {
-            const discard = notice.discard!;
-            change(() => ({ doc: discard, selection: "canvas" }));
-            setNotice(null);
-          }}>Discard them</button>`}
+          ${
+            notice.discard &&
+            html`<button type="button" class="small" onClick=${() => {
+              const discard = notice.discard!;
+              change(() => ({ doc: discard, selection: "canvas" }));
+              setNotice(null);
+            }}>Discard them</button>`
+          }
           <button type="button" class="small" aria-label="Dismiss" onClick=${() => setNotice(null)}>×</button></div>`
       }
       ${saveError && html`<div class="notice bad" role="alert" data-testid="save-error">${saveError.message}</div>`}
@@ -520,7 +527,11 @@ export function Editor({
           </div>`
           }
           <${Tree} doc=${doc} descriptions=${descriptions} selection=${selection} focusRequest=${focusRequest} readOnly=${!writable} findingPaths=${findingPaths}
-            onSelect=${select} onMoveBy=${moveBy} onDrop=${drop} onDuplicate=${duplicate} onDelete=${remove}
+            onSelect=${select} onMoveBy=${moveBy} onDrop=${drop} onDuplicate=${duplicate} onDelete=${(path: string) => {
+              // Deleted by keyboard: the focus goes on to the node that takes its place.
+              remove(path);
+              setFocusRequest((n) => n + 1);
+            }}
             onEnter=${() => document.querySelector<HTMLElement>(".form [data-prop]")?.focus()} />
           ${writable && html`<${Palette} descriptions=${descriptions} canNest=${canNest} actions=${actions} />`}
         </section>
@@ -543,8 +554,11 @@ export function Editor({
           }
         </section>
         <section class="pane preview" id="preview" aria-label="Preview">
-          ${previewError && html`<div class="card" role="alert" data-testid="preview-error"><p class="bad">${previewError.message}</p>
-            ${previewError.issues.length > 0 && html`<p class="muted">See the JSON tab for where.</p>`}</div>`}
+          ${
+            previewError &&
+            html`<div class="card" role="alert" data-testid="preview-error"><p class="bad">${previewError.message}</p>
+            ${previewError.issues.length > 0 && html`<p class="muted">See the JSON tab for where.</p>`}</div>`
+          }
           <${PreviewFrames} preview=${preview} settings=${frames} onSettings=${setFrames} loading=${rendering} />
           ${preview && html`<${ChecksPanel} preview=${preview} onSelect=${selectPath} />`}
           <section class="card" aria-labelledby="sample-title">
@@ -563,8 +577,11 @@ export function Editor({
             html`<section class="card" aria-labelledby="source-title">
             <h2 id="source-title">Source</h2>
             <${SourceBlock} title="HTML" text=${preview.html.output} file=${`${base}.html`} type="text/html" />
-            ${preview.view && html`<${SourceBlock} title=${preview.view.target === "mjml" ? "MJML" : "React Email (TSX)"} text=${preview.view.source.output}
-              file=${`${base}.${preview.view.target === "mjml" ? "mjml" : "tsx"}`} type="text/plain" />`}
+            ${
+              preview.view &&
+              html`<${SourceBlock} title=${preview.view.target === "mjml" ? "MJML" : "React Email (TSX)"} text=${preview.view.source.output}
+              file=${`${base}.${preview.view.target === "mjml" ? "mjml" : "tsx"}`} type="text/plain" />`
+            }
             <${SourceBlock} title="Plain text" text=${preview.text} file=${`${base}.txt`} type="text/plain" />
             <${SourceBlock} title="Template JSON" text=${JSON.stringify(doc, null, 2)} file=${`${base}.json`} type="application/json" />
           </section>`

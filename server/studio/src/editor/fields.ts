@@ -215,7 +215,11 @@ function GradientField({ value, name, readOnly, onChange }: FieldProps) {
       <label class="inline"><input type="checkbox" data-prop=${`${name}.useGradient`} checked=${current["useGradient"] === true} disabled=${readOnly}
         onChange=${(e: Event) => {
           const on = (e.target as HTMLInputElement).checked;
-          onChange(on && colors.length === 0 ? { ...current, useGradient: true, gradient: { type: "linear", direction: "to bottom", colors: [{ color: "#ffffff" }, { color: "#e5e7eb" }] } } : { ...current, useGradient: on });
+          onChange(
+            on && colors.length === 0
+              ? { ...current, useGradient: true, gradient: { type: "linear", direction: "to bottom", colors: [{ color: "#ffffff" }, { color: "#e5e7eb" }] } }
+              : { ...current, useGradient: on },
+          );
         }} /> Gradient</label>
       ${
         current["useGradient"] === true &&
@@ -229,7 +233,14 @@ function GradientField({ value, name, readOnly, onChange }: FieldProps) {
               <label>colour<input type="text" size="9" value=${String(c["color"] ?? "")} readOnly=${readOnly} onInput=${(e: Event) => setColor(i, "color", inputValue(e))} /></label>
               <label>at<input type="number" min="0" max="100" value=${typeof c["position"] === "number" ? c["position"] : ""} readOnly=${readOnly}
                 onInput=${(e: Event) => setColor(i, "position", inputValue(e) === "" ? undefined : Number(inputValue(e)))} />%</label>
-              ${!readOnly && html`<button type="button" class="small" aria-label="Remove this colour" onClick=${() => setGradient("colors", colors.filter((_, j) => j !== i))}>×</button>`}
+              ${
+                !readOnly &&
+                html`<button type="button" class="small" aria-label="Remove this colour" onClick=${() =>
+                  setGradient(
+                    "colors",
+                    colors.filter((_, j) => j !== i),
+                  )}>×</button>`
+              }
             </div>`,
           )}
           ${!readOnly && html`<button type="button" class="small" onClick=${() => setGradient("colors", [...colors, { color: "#000000" }])}>Add a colour</button>`}

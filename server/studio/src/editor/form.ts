@@ -84,7 +84,9 @@ export function NodeForm({
         tabs.length > 1 &&
         html`<div class="tabs" role="tablist" aria-label=${`${KIND_NAMES[kind]} settings`}>
         ${tabs.map(
-          (t) => html`<button type="button" role="tab" data-testid=${`tab-${t}`} aria-selected=${t === shown} class=${t === shown ? "current" : ""} onClick=${() => setTab(t)}>
+          (
+            t,
+          ) => html`<button type="button" role="tab" data-testid=${`tab-${t}`} aria-selected=${t === shown} class=${t === shown ? "current" : ""} onClick=${() => setTab(t)}>
             ${t === "settings" ? "Settings" : t === "phone" ? "Phone" : "Dark mode"}</button>`,
         )}
       </div>`
@@ -109,7 +111,13 @@ export function NodeForm({
             fields.length > 0 &&
             html`<details open class="group" key=${group.id}><summary>${group.label}</summary>
               ${fields.map((field) =>
-                row(field, `mobile.${field.prop}`, valueAt(settings, `mobile.${field.prop}`), valueAt(settings, field.prop) ?? field.default, `mobile.${field.prop}`),
+                row(
+                  field,
+                  `mobile.${field.prop}`,
+                  valueAt(settings, `mobile.${field.prop}`),
+                  valueAt(settings, field.prop) ?? field.default,
+                  `mobile.${field.prop}`,
+                ),
               )}
             </details>`
           );
@@ -121,7 +129,12 @@ export function NodeForm({
         ${description.dark.map((dark) => {
           const light = fieldsOf(description).find((f) => f.dark === dark.key);
           const lightValue = light ? (valueAt(settings, light.prop) ?? light.default) : undefined;
-          const field: Field = { prop: `dark.${dark.key}`, label: dark.label, kind: "color", hint: lightValue === undefined ? undefined : `Replaces ${String(lightValue)}` } as Field;
+          const field: Field = {
+            prop: `dark.${dark.key}`,
+            label: dark.label,
+            kind: "color",
+            hint: lightValue === undefined ? undefined : `Replaces ${String(lightValue)}`,
+          } as Field;
           return row(field, `dark.${dark.key}`, valueAt(settings, `dark.${dark.key}`), undefined, `dark.${dark.key}`);
         })}`
       }

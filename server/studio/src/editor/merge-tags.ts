@@ -12,7 +12,17 @@ export function tagSource(name: string): string {
   return `{{ ${name} }}`;
 }
 
-export function MergeTagPicker({ tags, prop, onPick, disabled }: { tags: readonly string[]; prop: string; onPick: (name: string) => void; disabled?: boolean }) {
+export function MergeTagPicker({
+  tags,
+  prop,
+  onPick,
+  disabled,
+}: {
+  tags: readonly string[];
+  prop: string;
+  onPick: (name: string) => void;
+  disabled?: boolean;
+}) {
   const [open, setOpen] = useState(false);
   const [name, setName] = useState("");
   const popover = useRef<HTMLDivElement>(null);

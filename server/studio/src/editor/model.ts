@@ -231,7 +231,7 @@ export function rowLevels(node: unknown): number {
   if (!isObject(node) || !isRow(node)) return 0;
   let deepest = 0;
   for (const column of Array.isArray(node["columns"]) ? node["columns"] : [])
-    for (const child of (isObject(column) ? column[childrenKey(column)] : undefined) as unknown[] | undefined ?? [])
+    for (const child of ((isObject(column) ? column[childrenKey(column)] : undefined) as unknown[] | undefined) ?? [])
       deepest = Math.max(deepest, rowLevels(child));
   return 1 + deepest;
 }
@@ -260,9 +260,5 @@ export function setColumnCount(doc: Doc, rowPath: string, count: number): Doc {
     columns[count - 1] = { ...last, [key]: [...((last[key] as unknown[] | undefined) ?? []), ...moved] };
   }
   const widths = equalWidths(count);
-  return setAt(
-    doc,
-    segments(rowPath),
-    { ...row, columns: columns.map((column, i) => ({ ...column, width: widths[i] })) },
-  );
+  return setAt(doc, segments(rowPath), { ...row, columns: columns.map((column, i) => ({ ...column, width: widths[i] })) });
 }

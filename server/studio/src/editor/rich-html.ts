@@ -38,6 +38,7 @@ function isChip(node: Node): node is HTMLElement {
 }
 
 function safeUrl(value: string): boolean {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: browsers ignore control characters and spaces in a URL's scheme, so they are taken out first
   const literal = value.replace(MERGE_TAG, "").replace(/[\u0000-\u0020]/g, "");
   return !/^(?:javascript|vbscript|data):/i.test(literal) || /^data:image\/(?:png|gif|jpe?g|webp);/i.test(literal);
 }
@@ -154,7 +155,7 @@ export function toHtml(root: Node, markup: Markup): string {
   if (markup === "inline") {
     // A heading is one line of text: blocks a browser made are joined by line breaks.
     const parts = nodes.map((n) => (n instanceof Element && BLOCKS.has(n.localName) ? serializeNodes(n.childNodes, markup) : serializeNodes([n], markup)));
-    return (parts.filter((p) => p !== "").join(nodes.some((n) => n instanceof Element && BLOCKS.has(n.localName)) ? "<br>" : ""));
+    return parts.filter((p) => p !== "").join(nodes.some((n) => n instanceof Element && BLOCKS.has(n.localName)) ? "<br>" : "");
   }
   let out = "";
   let run: Node[] = [];

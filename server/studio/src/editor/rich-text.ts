@@ -125,12 +125,14 @@ export function RichText({ prop, label, value, markup, tags, readOnly, onChange 
   const insertTag = (name: string) => {
     const root = editor.current;
     if (root === null) return;
-    const range = restore() ?? (() => {
-      const end = document.createRange();
-      end.selectNodeContents(root.lastElementChild ?? root);
-      end.collapse(false);
-      return end;
-    })();
+    const range =
+      restore() ??
+      (() => {
+        const end = document.createRange();
+        end.selectNodeContents(root.lastElementChild ?? root);
+        end.collapse(false);
+        return end;
+      })();
     range.deleteContents();
     const node = chip(tagSource(name));
     range.insertNode(node);

@@ -5,7 +5,7 @@
  * `data-node-path` (test hook).
  */
 import { html } from "htm/preact";
-import { useEffect, useRef } from "preact/hooks";
+import { useLayoutEffect, useRef } from "preact/hooks";
 import type { Descriptions } from "./description.js";
 import { blockType, childrenKey, type Doc, getAt, isObject, isRow, isRowSpacer, join } from "./model.js";
 
@@ -77,7 +77,11 @@ function snippet(props: unknown): string {
 
 function hasRules(node: unknown): boolean {
   if (!isObject(node)) return false;
-  const visibility = isObject(node["visibility"]) ? node["visibility"] : isObject(node["props"]) ? (node["props"] as Record<string, unknown>)["visibility"] : undefined;
+  const visibility = isObject(node["visibility"])
+    ? node["visibility"]
+    : isObject(node["props"])
+      ? (node["props"] as Record<string, unknown>)["visibility"]
+      : undefined;
   return isObject(visibility) && (visibility["enabled"] === true || visibility["enabled"] === "true");
 }
 
@@ -128,10 +132,11 @@ export function Tree({
   const root = useRef<HTMLDivElement>(null);
   const order = nodeOrder(doc);
 
-  useEffect(() => {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only when asked to, not each time the selection moves
+  useLayoutEffect(() => {
     if (focusRequest > 0) root.current?.querySelector<HTMLElement>(`[data-node-path="${selection}"]`)?.focus();
   }, [focusRequest]);
-  useEffect(() => {
+  useLayoutEffect(() => {
     // Keyboard users keep the focus on the selection as it moves.
     const tree = root.current;
     if (tree?.contains(document.activeElement) && (document.activeElement as HTMLElement).dataset["nodePath"] !== selection)
@@ -140,8 +145,10 @@ export function Tree({
   }, [selection]);
 
   const onKeyDown = (e: KeyboardEvent) => {
-    const path = (e.target as HTMLElement).dataset?.["nodePath"];
-    if (path === undefined) return;
+    if ((e.target as HTMLElement).dataset?.["nodePath"] === undefined) return;
+    // The selection, not the focused element: keys pressed faster than the focus follows (a held
+    // Alt+↑) act on the node that moved, not on the one that took its place.
+    const path = selection;
     const at = order.indexOf(path);
     const mod = e.ctrlKey || e.metaKey;
     if (e.altKey && (e.key === "ArrowUp" || e.key === "ArrowDown")) {
@@ -204,7 +211,9 @@ export function Tree({
               return item(
                 columnPath,
                 level + 1,
-                Array.isArray(inside) && inside.length > 0 ? list(inside, join(columnPath, key), level + 2) : html`<p class="empty-column muted">Empty: add a block, or drop one here</p>`,
+                Array.isArray(inside) && inside.length > 0
+                  ? list(inside, join(columnPath, key), level + 2)
+                  : html`<p class="empty-column muted">Empty: add a block, or drop one here</p>`,
               );
             })}</ul>`
           : null,
@@ -286,8 +295,7 @@ function followPointer(e: PointerEvent): void {
   const box = target.getBoundingClientRect();
   const isColumn = path.split(".").at(-2) === "columns";
   const movingColumn = drag.source.kind === "node" && drag.source.path.split(".").at(-2) === "columns";
-  const position: DropTarget["position"] =
-    isColumn && !movingColumn ? "inside" : e.clientY < box.top + box.height / 2 ? "before" : "after";
+  const position: DropTarget["position"] = isColumn && !movingColumn ? "inside" : e.clientY < box.top + box.height / 2 ? "before" : "after";
   drag.target = { path, position };
   target.classList.add(`drop-${position}`);
 }

@@ -59,7 +59,19 @@ function RuleRow({
   `;
 }
 
-function MatchSelect({ value, name, readOnly, onChange, what }: { value: unknown; name: string; readOnly: boolean; onChange: (m: string) => void; what: string }) {
+function MatchSelect({
+  value,
+  name,
+  readOnly,
+  onChange,
+  what,
+}: {
+  value: unknown;
+  name: string;
+  readOnly: boolean;
+  onChange: (m: string) => void;
+  what: string;
+}) {
   return html`<label class="inline">Show when
     <select data-prop=${name} value=${value === "any" ? "any" : "all"} disabled=${readOnly} onChange=${(e: Event) => onChange((e.target as HTMLSelectElement).value)}>
       <option value="all">all</option><option value="any">any</option>
@@ -114,7 +126,9 @@ export function VisibilityBuilder({
       <label class="inline"><input type="checkbox" data-prop=${`${name}.enabled`} checked=${enabled} disabled=${readOnly}
         onChange=${(e: Event) => {
           const on = (e.target as HTMLInputElement).checked;
-          onChange(on && rules.length === 0 && groups.length === 0 ? { match: "all", ...current, enabled: true, rules: [newRule()] } : { ...current, enabled: on });
+          onChange(
+            on && rules.length === 0 && groups.length === 0 ? { match: "all", ...current, enabled: true, rules: [newRule()] } : { ...current, enabled: on },
+          );
         }} /> Only for some recipients</label>
       <datalist id=${keysList}>${contextKeys.map((k) => html`<option value=${k}></option>`)}</datalist>
       ${
@@ -125,14 +139,30 @@ export function VisibilityBuilder({
           ${groups.map(
             (group, gi) => html`<fieldset class="rule-group">
               <legend><${MatchSelect} value=${group.match} name=${`${name}.groups.${gi}.match`} readOnly=${readOnly}
-                onChange=${(m: string) => set("groups", groups.map((g, j) => (j === gi ? { ...g, match: m } : g)))} what="of this group:" /></legend>
+                onChange=${(m: string) =>
+                  set(
+                    "groups",
+                    groups.map((g, j) => (j === gi ? { ...g, match: m } : g)),
+                  )} what="of this group:" /></legend>
               <${RuleList} rules=${rulesOf(group.rules)} name=${`${name}.groups.${gi}.rules`} operators=${operators} keysList=${keysList} readOnly=${readOnly}
-                onChange=${(next: Rule[]) => set("groups", groups.map((g, j) => (j === gi ? { ...g, rules: next } : g)))} />
+                onChange=${(next: Rule[]) =>
+                  set(
+                    "groups",
+                    groups.map((g, j) => (j === gi ? { ...g, rules: next } : g)),
+                  )} />
               ${
                 !readOnly &&
                 html`<div class="row">
-                <button type="button" class="small" onClick=${() => set("groups", groups.map((g, j) => (j === gi ? { ...g, rules: [...rulesOf(g.rules), newRule()] } : g)))}>Add a rule to the group</button>
-                <button type="button" class="small danger" onClick=${() => set("groups", groups.filter((_, j) => j !== gi))}>Remove the group</button>
+                <button type="button" class="small" onClick=${() =>
+                  set(
+                    "groups",
+                    groups.map((g, j) => (j === gi ? { ...g, rules: [...rulesOf(g.rules), newRule()] } : g)),
+                  )}>Add a rule to the group</button>
+                <button type="button" class="small danger" onClick=${() =>
+                  set(
+                    "groups",
+                    groups.filter((_, j) => j !== gi),
+                  )}>Remove the group</button>
               </div>`
               }
             </fieldset>`,

@@ -36,10 +36,12 @@ export function ChecksPanel({ preview, onSelect }: { preview: DraftPreview; onSe
       ${
         findings.length === 0
           ? html`<p class="ok" data-testid="findings">Nothing found.</p>`
-          : html`<ul class="findings" data-testid="findings">${findings.map((f: Finding) => html`<li class=${`severity-${f.severity}`}>
+          : html`<ul class="findings" data-testid="findings">${findings.map(
+              (f: Finding) => html`<li class=${`severity-${f.severity}`}>
               <span class="severity">${f.severity}</span> <${NodeLink} path=${f.path} onSelect=${onSelect}>${f.message}</${NodeLink}>
               <span class="muted mono small-text">${f.code}</span>${f.hint && html`<div class="muted">${f.hint}</div>`}
-            </li>`)}</ul>`
+            </li>`,
+            )}</ul>`
       }
       <h3>Render warnings</h3>
       ${
