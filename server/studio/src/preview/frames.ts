@@ -83,13 +83,13 @@ export function PreviewFrames({
     html`<button type="button" role="tab" aria-selected=${view === id} class=${view === id ? "current" : ""} data-testid=${`target-${id}`} onClick=${() => set({ view: id })}>${label}</button>`;
   const widthButton = (px: number) => {
     const on = px <= PHONE_MAX ? settings.phoneWidth === px : settings.desktopWidth === px;
-    return html`<button type="button" aria-pressed=${on} class=${on ? "current" : ""} data-testid=${`width-${px}`} onClick=${() => setWidth(px)}>${px}</button>`;
+    return html`<button type="button" aria-pressed=${on} class=${on ? "current" : ""} data-testid=${`width-${px}`} onClick=${() => {
+      setCustom("");
+      setWidth(px);
+    }}>${px}</button>`;
   };
-  const custom = !(PHONE_WIDTHS as readonly number[]).includes(settings.phoneWidth)
-    ? settings.phoneWidth
-    : !(DESKTOP_WIDTHS as readonly number[]).includes(settings.desktopWidth)
-      ? settings.desktopWidth
-      : "";
+  // What is typed in the custom width stays as typed while the previews re-render; Enter applies it.
+  const [custom, setCustom] = useState("");
   return html`
     <div class="preview-bar">
       <div class="segmented" role="tablist" aria-label="What to preview">
@@ -102,6 +102,7 @@ export function PreviewFrames({
       <div class="segmented widths" role="group" aria-label="Preview widths (px): phone, then desktop">
         ${PHONE_WIDTHS.map(widthButton)}<span class="sep"></span>${DESKTOP_WIDTHS.map(widthButton)}
         <label class="custom-width">other <input type="number" min="240" max="1600" data-testid="width-custom" value=${custom} placeholder="px"
+          onInput=${(e: Event) => setCustom((e.target as HTMLInputElement).value)}
           onChange=${(e: Event) => {
             const px = Number((e.target as HTMLInputElement).value);
             if (Number.isFinite(px) && px >= 240 && px <= 1600) setWidth(Math.round(px));
