@@ -41,7 +41,9 @@ function Frame({ title, testId, srcdoc, width, scheme, fit }: { title: string; t
   const measure = () => {
     // Same-origin (no scripts run in it): the frame is as tall as the email.
     const doc = frame.current?.contentDocument;
-    if (doc?.documentElement) setHeight(Math.max(300, Math.min(6000, doc.documentElement.scrollHeight)));
+    // The document's own height: its scrollHeight would be at least the frame's current height, so a
+    // frame could grow but never shrink to a shorter email.
+    if (doc?.documentElement) setHeight(Math.max(200, Math.min(6000, Math.ceil(doc.documentElement.getBoundingClientRect().height))));
   };
   return html`<figure class=${`frame scheme-${scheme}`} style=${`width:${Math.round(width * scale) + 2}px`}>
     <figcaption>${title}, ${width} px${scale < 1 ? html` <span class="muted">(shown at ${Math.round(scale * 100)}%)</span>` : ""}</figcaption>
