@@ -327,6 +327,51 @@ describe("the studio's editor in chromium", () => {
     await page.click('[data-testid="target-html"]');
   });
 
+  it("lists the checks' findings beside the preview, each a link to its block", async () => {
+    await selectNode("rows.1.columns.0.children.2");
+    await fill(page, prop("link"), "");
+    const finding = await page.waitForSelector('[data-testid="findings"] [data-finding-path="rows.1.columns.0.children.2.props.link"]');
+    expect(await finding!.evaluate((b) => b.textContent)).toContain("no link");
+    await selectNode("canvas");
+    await finding!.click();
+    await page.waitForSelector(`${node("rows.1.columns.0.children.2")}.selected`);
+    expect(await page.$(`${node("rows.1.columns.0.children.2")} .badge.warn`)).not.toBeNull();
+    await page.click('[data-testid="undo"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="findings"]')?.textContent === "Nothing found.");
+  });
+
+  it("builds a visibility rule and a group, and explains with the sample data whether the block shows", async () => {
+    await selectNode("rows.1.columns.0.children.3");
+    await page.click(prop("visibility.enabled"));
+    await fill(page, prop("visibility.rules.0.tag"), "plan");
+    await page.select(prop("visibility.rules.0.operator"), "in");
+    await fill(page, prop("visibility.rules.0.value"), "pro, team");
+    await page.waitForFunction(() => document.querySelector('[data-testid="visibility-explanation"]')?.textContent?.includes("hidden"));
+    await page.click('[data-testid="visibility-add-group"]');
+    await page.select(prop("visibility.match"), "any");
+    await fill(page, prop("visibility.groups.0.rules.0.tag"), "beta");
+    await page.select(prop("visibility.groups.0.rules.0.operator"), "is_not_empty");
+    expect(blocksOf(await editorJson(page), 1)[3]!.props["visibility"]).toEqual({
+      match: "any",
+      enabled: true,
+      rules: [{ tag: "plan", operator: "in", value: "pro, team" }],
+      groups: [{ match: "any", rules: [{ tag: "beta", operator: "is_not_empty", value: "" }] }],
+    });
+    expect(await page.$(`${node("rows.1.columns.0.children.3")} .badge`)).not.toBeNull();
+    // The sample's context decides: a "team" plan shows the block.
+    await page.$eval(
+      "#sample-data",
+      (t, text) => {
+        const area = t as HTMLTextAreaElement;
+        area.value = text;
+        area.dispatchEvent(new Event("input", { bubbles: true }));
+      },
+      JSON.stringify({ ...fixture.dynamic_data, context: { plan: "team" } }),
+    );
+    await page.waitForFunction(() => document.querySelector('[data-testid="visibility-explanation"]')?.textContent?.includes("shown"));
+    await shot(page, "13-visibility");
+  });
+
   it("logged no console errors, and no failed API call but the conflicts provoked", () => {
     expect(studio.consoleErrors).toEqual([]);
     expect(studio.failedApiCalls).toEqual([`412 /api/v1/templates/${templateId}`, `412 /api/v1/templates/${templateId}`]);

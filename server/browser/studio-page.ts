@@ -103,8 +103,9 @@ export const prop = (name: string): string => `.properties [data-prop="${name}"]
 export async function pickTag(page: Page, field: string, tag: string): Promise<void> {
   await page.click(`[data-testid="merge-tag-${field}"]`);
   await page.waitForSelector('[data-testid="merge-tag-new"]');
-  const used = await page.$(`.popover [data-merge-tag="${tag}"]`);
-  if (used) await used.click();
+  const used = `.popover [data-merge-tag="${tag}"]`;
+  // A locator: the list is re-rendered when a preview brings the template's tags.
+  if (await page.$(used)) await page.locator(used).click();
   else {
     await page.type('[data-testid="merge-tag-new"]', tag);
     await page.keyboard.press("Enter");
