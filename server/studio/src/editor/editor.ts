@@ -349,6 +349,8 @@ export function Editor({
         setStored(written);
         setSavedJson(json);
         setConflict(null);
+        // A restored draft, once saved, is no news any more.
+        setNotice(null);
       }
     } catch (err) {
       if (err instanceof ApiFailure && err.code === "TEMPLATE_CHANGED" && id !== null) {
@@ -566,6 +568,7 @@ export function Editor({
             <label for="sample-data" class="muted">dynamic_data: merge_tags by group, context for visibility rules; the preview follows as you type${writable ? "" : " (a viewer key cannot save it)"}</label>
             <textarea id="sample-data" spellcheck=${false} value=${sampleText ?? ""} onInput=${(e: Event) => {
               setSampleTouched(true);
+              setSampleState(writable && id !== null ? "Changed, not saved" : "Changed: the previews follow, nothing is saved");
               setSampleText((e.target as HTMLTextAreaElement).value);
             }}></textarea>
             ${sample.problem && html`<p class="bad" role="alert">${sample.problem}</p>`}
