@@ -269,6 +269,34 @@ describe("the studio's editor in chromium", () => {
     expect(await types()).toEqual(["heading", "paragraph", "button", "paragraph"]);
   });
 
+  it("moves a block by dragging its handle in the tree, and from the palette into a column", async () => {
+    const types = async () => blocksOf(await editorJson(page), 1).map((b) => b.componentType);
+    const centre = async (selector: string, dy = 0) => {
+      const box = (await (await page.$(selector))!.boundingBox())!;
+      return { x: box.x + box.width / 2, y: box.y + box.height / 2 + dy * box.height };
+    };
+    const dragTo = async (from: string, to: string, dy: number) => {
+      const start = await centre(from);
+      const end = await centre(to, dy);
+      await page.mouse.move(start.x, start.y);
+      await page.mouse.down();
+      await page.mouse.move(start.x, start.y + 10, { steps: 2 });
+      await page.mouse.move(end.x, end.y, { steps: 8 });
+      await page.mouse.up();
+    };
+    // The last paragraph onto the upper half of the heading: it goes before it.
+    await dragTo(`${node("rows.1.columns.0.children.3")} .handle`, node("rows.1.columns.0.children.0"), -0.3);
+    await page.waitForSelector(`${node("rows.1.columns.0.children.0")}.selected`);
+    expect(await types()).toEqual(["paragraph", "heading", "paragraph", "button"]);
+    // A divider from the palette onto the lower half of the button: after it.
+    await dragTo('[data-testid="add-block-divider"]', node("rows.1.columns.0.children.3"), 0.3);
+    await page.waitForSelector(`${node("rows.1.columns.0.children.4")}.selected`);
+    expect(await types()).toEqual(["paragraph", "heading", "paragraph", "button", "divider"]);
+    await page.click('[data-testid="undo"]');
+    await page.click('[data-testid="undo"]');
+    expect(await types()).toEqual(["heading", "paragraph", "button", "paragraph"]);
+  });
+
   it("previews at the widths of phones and desktops, in the dark scheme, and as React Email, MJML and plain text", async () => {
     const frameWidth = (id: string) => page.$eval(`iframe[data-testid="${id}"]`, (f) => (f as HTMLIFrameElement).contentWindow!.innerWidth);
     await page.waitForFunction(() =>

@@ -226,6 +226,8 @@ describe("studio in chromium", () => {
 
   it("lays the editor out at 390, 1280 and 1920 px: no page wider than the screen, tree, form and previews where they can be reached", async () => {
     await page.click("button::-p-text(Sign out)");
+    // A touch screen from here on (changing it reloads the page).
+    await page.setViewport({ width: 1600, height: 1000, hasTouch: true });
     await signIn(page, `${studio.server.url}${templatePath}`, studio.server.adminKey);
     await frameHas("desktop-frame", "Zelda");
     await page.click('[data-node-path="rows.0.columns.0.children.0"] .node-title');
@@ -235,7 +237,7 @@ describe("studio in chromium", () => {
         return { left: r.left + scrollX, right: r.right + scrollX, top: r.top + scrollY, width: r.width };
       });
     for (const width of [390, 1280, 1920]) {
-      await page.setViewport({ width, height: width === 390 ? 844 : 1000 });
+      await page.setViewport({ width, height: width === 390 ? 844 : 1000, hasTouch: true });
       await page.waitForFunction((w) => innerWidth === w, {}, width);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
       const panes = await Promise.all(["#structure", "#properties", "#preview"].map(box));
@@ -247,6 +249,19 @@ describe("studio in chromium", () => {
         expect(panes[1]!.top).toBeGreaterThan(panes[0]!.top);
         expect(panes[2]!.top).toBeGreaterThan(panes[1]!.top);
         for (const pane of panes) expect(pane.width).toBeGreaterThan(330);
+        // By touch: select, add, delete.
+        await page.tap('[data-node-path="rows.1.columns.0.children.0"] .node-title');
+        await page.waitForSelector('[data-node-path="rows.1.columns.0.children.0"].selected');
+        await page.tap('[data-testid="add-block-divider"]');
+        await page.waitForSelector('[data-node-path="rows.1.columns.0.children.1"].selected');
+        expect(await page.$eval('[data-node-path="rows.1.columns.0.children.1"]', (e) => e.textContent)).toContain("Divider");
+        // The new node has the focus (and is scrolled to) before the next tap.
+        await page.waitForFunction(() => document.activeElement?.getAttribute("data-node-path") === "rows.1.columns.0.children.1");
+        await page.tap('[data-testid="delete"]');
+        await page.waitForFunction(() => !document.querySelector('[data-node-path="rows.1.columns.0.children.1"]')?.textContent?.includes("Divider"));
+        await page.tap('[data-testid="jump-preview"]');
+        await shot(page, "07-editor-390-preview", false);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
       } else {
         // Side by side: tree, form and preview in one row.
         expect(panes[0]!.right).toBeLessThanOrEqual(panes[1]!.left);

@@ -6,7 +6,7 @@
  */
 import { html } from "htm/preact";
 import { render } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api, clearKey, type Me, readKey, saveKey } from "./api.js";
 import { Editor } from "./editor/editor.js";
 import { describeFailure } from "./issues.js";
@@ -20,11 +20,17 @@ function App() {
   const [me, setMe] = useState<Me | null>(null);
   const [meError, setMeError] = useState("");
   const [route, setRoute] = useState<Route>(currentRoute());
+  /** The address of the page shown. */
+  const shown = useRef(routeUrl(route));
+  shown.current = routeUrl(route);
   /** The editor stays mounted when its new template gets an id on the first save. */
   const [editorKey, setEditorKey] = useState(0);
   useEffect(() => {
     const onPop = () => {
-      setRoute(currentRoute());
+      const next = currentRoute();
+      // A jump link (#preview) is not another page: the editor, and its undo history, stay.
+      if (routeUrl(next) === shown.current) return;
+      setRoute(next);
       setEditorKey((k) => k + 1);
     };
     addEventListener("popstate", onPop);

@@ -5,7 +5,7 @@
  * with: a template someone else saved meanwhile is never overwritten without the user's say.
  */
 import { html } from "htm/preact";
-import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { ApiFailure, api, type Issue } from "../api.js";
 import { describeFailure } from "../issues.js";
 import { ChecksPanel, SourceBlock, VisibilityPanel } from "../preview/checks.js";
@@ -448,6 +448,16 @@ export function Editor({
   };
 
   // ---- the page ----------------------------------------------------------------------------------------
+  // The sticky bar's height, for what sticks or is scrolled to under it (studio.css, --bar-height).
+  const barObserver = useRef<ResizeObserver | null>(null);
+  const barRef = useCallback((bar: HTMLDivElement | null) => {
+    barObserver.current?.disconnect();
+    barObserver.current = null;
+    if (bar === null) return;
+    barObserver.current = new ResizeObserver(() => document.documentElement.style.setProperty("--bar-height", `${bar.offsetHeight}px`));
+    barObserver.current.observe(bar);
+  }, []);
+
   if (loadError) return html`<section class="card"><p class="bad" role="alert">${loadError}</p></section>`;
   if (descriptions === null || history === null || doc === null)
     return html`<section class="card"><p class="muted" role="status">Loading the editor…</p></section>`;
@@ -476,7 +486,7 @@ export function Editor({
 
   return html`
     <div class="editor">
-      <div class="editor-bar" role="toolbar" aria-label="Template">
+      <div class="editor-bar" role="toolbar" aria-label="Template" ref=${barRef}>
         <h2 class="template-name" title=${name}>${name || "(no name)"}</h2>
         <span class=${`save-state${dirty ? " unsaved" : ""}`} data-testid="save-state" role="status">
           ${!writable ? "Read only" : dirty ? (id === null ? "Not saved yet" : "Unsaved changes") : `Saved${stored ? ` · version ${stored.version}` : ""}`}
@@ -489,7 +499,7 @@ export function Editor({
           <button type="button" class="primary" data-testid="save" disabled=${saving || (!dirty && id !== null)} title="Save (Ctrl+S)" onClick=${() => void save()}>
             ${saving ? "Saving…" : "Save"}</button>`
         }
-        <nav class="jump" aria-label="Editor panels"><a href="#structure">Structure</a><a href="#properties">Properties</a><a href="#preview">Preview</a></nav>
+        <nav class="jump" aria-label="Editor panels"><a href="#structure">Structure</a><a href="#properties">Properties</a><a href="#preview" data-testid="jump-preview">Preview</a></nav>
       </div>
       ${
         notice &&
