@@ -344,6 +344,24 @@ describe("the studio's editor in chromium", () => {
     await shot(page, "12-dark");
     await page.click('[data-testid="scheme-light"]');
 
+    // A phone override from the heading's Phone tab: smaller on the phone, as it was on the desktop.
+    const headingSize = (frame: string) =>
+      page.$eval(`iframe[data-testid="${frame}"]`, (f) => getComputedStyle((f as HTMLIFrameElement).contentDocument!.querySelector("h1")!).fontSize);
+    await selectNode("rows.1.columns.0.children.0");
+    await page.click('[data-testid="tab-phone"]');
+    await fill(page, prop("mobile.fontSize"), "20");
+    expect(blocksOf(await editorJson(page), 1)[0]!.props["mobile"]).toEqual({ fontSize: 20 });
+    await page.click('[data-testid="tab-phone"]');
+    await page.waitForFunction(() => {
+      const h1 = (document.querySelector('iframe[data-testid="phone-frame"]') as HTMLIFrameElement).contentDocument?.querySelector("h1");
+      return h1 && getComputedStyle(h1).fontSize === "20px";
+    });
+    // (At 600 px the desktop frame is at the breakpoint, where the phone's values apply too.)
+    await page.click('[data-testid="width-800"]');
+    await page.waitForFunction(() => (document.querySelector('iframe[data-testid="desktop-frame"]') as HTMLIFrameElement).contentWindow!.innerWidth === 800);
+    expect(await headingSize("desktop-frame")).toBe("26px");
+    await page.click('[data-testid="tab-settings"]');
+
     for (const target of ["react-email", "mjml"]) {
       await page.click(`[data-testid="target-${target}"]`);
       await page.waitForFunction(() =>
