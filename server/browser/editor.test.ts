@@ -267,6 +267,18 @@ describe("the studio's editor in chromium", () => {
     // The focus stays in the tree, on the node that took the deleted one's place.
     await page.waitForFunction(() => document.activeElement?.getAttribute("data-node-path") === "rows.1.columns.0.children.0");
     expect(await types()).toEqual(["heading", "paragraph", "button", "paragraph"]);
+    // Ctrl+D duplicates the focused node (with fresh ids), Delete takes the copy away again.
+    await page.focus(node("rows.1.columns.0.children.0"));
+    await page.keyboard.down("Control");
+    await page.keyboard.press("KeyD");
+    await page.keyboard.up("Control");
+    await page.waitForFunction(() => document.activeElement?.getAttribute("data-node-path") === "rows.1.columns.0.children.1");
+    const copied = blocksOf(await editorJson(page), 1) as unknown as { id: string; componentType: string }[];
+    expect(copied.map((b) => b.componentType)).toEqual(["heading", "heading", "paragraph", "button", "paragraph"]);
+    expect(copied[1]!.id).not.toBe(copied[0]!.id);
+    await page.focus(node("rows.1.columns.0.children.1"));
+    await page.keyboard.press("Delete");
+    expect(await types()).toEqual(["heading", "paragraph", "button", "paragraph"]);
   });
 
   it("moves a block by dragging its handle in the tree, and from the palette into a column", async () => {
