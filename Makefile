@@ -4,7 +4,7 @@
 NODE_BIN := node_modules/.bin
 export PATH := $(CURDIR)/$(NODE_BIN):$(PATH)
 
-.PHONY: email-client-report test-browser bootstrap lint lint-fix test-quick setup build test test-engine test-binary test-server test-studio test-client-js test-client-python test-client-php run bench fixtures fixtures-lint spec engine engine-node engine-all test-release typecheck packages packages-all test-install
+.PHONY: check-report email-client-report test-browser bootstrap lint lint-fix test-quick setup build test test-engine test-binary test-server test-studio test-client-js test-client-python test-client-php run bench fixtures fixtures-lint spec engine engine-node engine-all test-release typecheck packages packages-all test-install
 
 # Installs the workspaces and compiles the engine library, so `@mailrender/engine` is importable.
 setup: node_modules/.setup-done
@@ -100,14 +100,20 @@ fixtures: build
 fixtures-lint: setup
 	tsx engine/scripts/lint-fixtures.ts
 
+# What the template checks (spec/checks.md) find in every render fixture, the editor's forms of them,
+# the starter templates and the corpus of mistakes; `--details` prints each finding.
+check-report: build
+	tsx engine/scripts/check-report.ts
+
 # What caniemail flags per client family (Gmail, Outlook, Apple Mail) in every fixture's html and
 # react-email output; `--features` lists them.
 email-client-report: build
 	tsx engine/scripts/email-client-report.ts --features
 
-# Regenerate the generated contracts in spec/ (template JSON Schema, OpenAPI).
+# Regenerate the generated contracts in spec/ (template JSON Schema, the checks' codes, OpenAPI).
 spec: build
 	tsx engine/scripts/generate-template-schema.ts
+	tsx engine/scripts/generate-checks-doc.ts
 	tsx engine/scripts/generate-protocol-schema.ts
 	tsx server/scripts/generate-openapi.ts
 

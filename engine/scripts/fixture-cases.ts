@@ -18,8 +18,12 @@ export interface FixtureCase {
   readonly description: string;
   readonly template: unknown;
   readonly dynamicData: DynamicData;
+  /** `dynamic_data` as the case gives it (checks/ cases: their sample data), or undefined. */
+  readonly sampleData: DynamicData | undefined;
   readonly minify: boolean;
   readonly strict: boolean;
+  /** checks/ cases only: the mail-client families whose support is checked. */
+  readonly clients: readonly string[] | undefined;
   /** errors/ cases only. */
   readonly target: RenderTarget | undefined;
 }
@@ -28,11 +32,11 @@ interface CaseFile {
   description?: unknown;
   template?: unknown;
   dynamic_data?: DynamicData;
-  options?: { minify?: boolean; strict?: boolean };
+  options?: { minify?: boolean; strict?: boolean; clients?: string[] };
   target?: RenderTarget;
 }
 
-export function listCases(kind: "render" | "errors"): FixtureCase[] {
+export function listCases(kind: "render" | "errors" | "checks"): FixtureCase[] {
   const root = join(FIXTURES_DIR, kind);
   if (!existsSync(root)) return [];
   return readdirSync(root, { withFileTypes: true })
@@ -48,8 +52,10 @@ export function listCases(kind: "render" | "errors"): FixtureCase[] {
         description: String(file.description ?? ""),
         template: file.template,
         dynamicData: file.dynamic_data ?? {},
+        sampleData: file.dynamic_data,
         minify: file.options?.minify ?? true,
         strict: file.options?.strict ?? false,
+        clients: file.options?.clients,
         target: file.target,
       };
     });
@@ -89,6 +95,27 @@ export interface ExpectedError {
 
 export function readExpectedError(fixture: FixtureCase): ExpectedError {
   return JSON.parse(readFileSync(join(fixture.dir, "expected.error.json"), "utf8")) as ExpectedError;
+}
+
+/** A finding a checks/ case expects: its code, severity and path (and target, for a target's output). */
+export interface ExpectedFinding {
+  readonly severity: string;
+  readonly code: string;
+  readonly path: readonly string[];
+  readonly target?: RenderTarget;
+}
+
+export function expectedFindingsPath(fixture: FixtureCase): string {
+  return join(fixture.dir, "expected.findings.json");
+}
+
+export function readExpectedFindings(fixture: FixtureCase): ExpectedFinding[] {
+  return JSON.parse(readFileSync(expectedFindingsPath(fixture), "utf8")) as ExpectedFinding[];
+}
+
+/** A finding as a checks/ case records it. */
+export function recordedFinding(f: ExpectedFinding): ExpectedFinding {
+  return { severity: f.severity, code: f.code, path: f.path, ...(f.target === undefined ? {} : { target: f.target }) };
 }
 
 export { RENDER_TARGETS };

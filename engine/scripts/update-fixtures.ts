@@ -4,8 +4,8 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { RenderError, render } from "../src/index.js";
-import { expectedPath, expectedTextPath, listCases, RENDER_TARGETS } from "./fixture-cases.js";
+import { RenderError, render, validateTemplate } from "../src/index.js";
+import { expectedFindingsPath, expectedPath, expectedTextPath, listCases, RENDER_TARGETS, recordedFinding } from "./fixture-cases.js";
 
 let written = 0;
 for (const fixture of listCases("render")) {
@@ -41,4 +41,11 @@ for (const fixture of listCases("errors")) {
     written++;
   }
 }
+// What the template checks find in each mistake: every finding, in order (fixtures/README.md).
+for (const fixture of listCases("checks")) {
+  const { findings } = validateTemplate(fixture.template, { dynamicData: fixture.sampleData, clients: fixture.clients });
+  writeFileSync(expectedFindingsPath(fixture), `${JSON.stringify(findings.map(recordedFinding), null, 2)}\n`);
+  written++;
+}
+
 console.log(`wrote ${written} golden files; review them with: git diff --stat fixtures/`);

@@ -17,9 +17,10 @@ import type { VisibilityDecision } from "./engine/explain-visibility.js";
 import type { InspectResult } from "./engine/inspect.js";
 import { NODE_HOST } from "./engine/node-host.js";
 import type { PreparedTemplate } from "./engine/pipeline.js";
-import type { ValidationResult } from "./engine/validate.js";
+import type { ValidateOptions, ValidationResult } from "./engine/validate.js";
 
 export { RenderError, type RenderWarning, type ValidationIssue, type WarningCode } from "./base/diagnostics.js";
+export { nearestName } from "./base/nearest.js";
 export {
   type DynamicData,
   type MergeTagValues,
@@ -30,9 +31,9 @@ export {
   type RenderTarget,
 } from "./base/types.js";
 export { ENGINE_VERSION } from "./base/version.js";
-export { type BlockDefinition, type BlockFinding, defineBlock, type Severity } from "./blocks/block.js";
+export { type BlockDefinition, type BlockFinding, defineBlock } from "./blocks/block.js";
 export { BLOCK_LIST, BLOCKS, type BlockRegistry, blockRegistry } from "./blocks/registry.js";
-export type { Finding } from "./document/checks.js";
+export type { Finding, Severity } from "./document/checks/index.js";
 export { type TemplateJson, templateDocumentSchema } from "./document/document-schema.js";
 export type { EditorDescriptionJson, EditorDescriptionsJson, FieldJson } from "./document/editor.js";
 export { type JsonSchema, TEMPLATE_SCHEMA_ID, templateJsonSchema } from "./document/json-schema.js";
@@ -45,7 +46,7 @@ export type { EngineHost } from "./engine/host.js";
 export type { InspectedMergeTag, InspectResult } from "./engine/inspect.js";
 export { NODE_HOST } from "./engine/node-host.js";
 export type { PreparedTemplate } from "./engine/pipeline.js";
-export type { ValidationResult } from "./engine/validate.js";
+export type { ValidateOptions, ValidationResult } from "./engine/validate.js";
 export type { DarkKey, EditorDescription, Field, FieldGroup, FieldKind } from "./schema/editor.js";
 
 const engine = createEngine({ host: NODE_HOST });
@@ -59,9 +60,12 @@ export function prepareTemplate(template: unknown, options: { readonly limits?: 
   return engine.prepare(template, options);
 }
 
-/** Checks a template without rendering it; every problem is reported, with its path. */
-export function validateTemplate(template: unknown, limits?: RenderLimits): ValidationResult {
-  return engine.validate(template, limits);
+/**
+ * Checks a template without rendering it for anyone: whether it can render (every problem, with its
+ * path) and what the template checks find (spec/checks.md). The limits alone are still taken.
+ */
+export function validateTemplate(template: unknown, options?: ValidateOptions | RenderLimits): ValidationResult {
+  return engine.validate(template, options);
 }
 
 /** The merge tags a template uses (with where each lands and its default) and the context keys its visibility rules read. */

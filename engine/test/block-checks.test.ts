@@ -96,8 +96,6 @@ describe("content checks", () => {
         value: "",
         message: "The button has no link: it is drawn, and goes nowhere",
         hint: "Give it the URL it should open",
-        block: "button",
-        id: "b1",
       },
     ]);
   });

@@ -1,6 +1,6 @@
 /**
  * The executable's bounds (spec/README.md, "Cost and memory"), measured on the build under test (the
- * Node build; the release build through scripts/test-engine-release.sh): the amplification probe is
+ * release build; the Node build through `make test-binary`): the amplification probe is
  * refused in CPU time and memory far below what substituting first took (minutes, gigabytes), a
  * `--serve` process returns to its working size after a large render or a refused one, and
  * `--max-memory` is a ceiling it answers `output_too_large` at instead of growing.
@@ -20,8 +20,8 @@ import { hostileRequest } from "./support/hostile-requests.js";
 
 beforeAll(ensureBinary, 300_000);
 
-/** The ceiling is enforced differently by the two builds (executable/memory.ts); MAILRENDER_ENGINE_UNDER_TEST names the release build. */
-const RELEASE_BUILD = UNDER_TEST !== undefined;
+/** The ceiling is enforced differently by the two builds (executable/memory.ts); MAILRENDER_ENGINE_UNDER_TEST names the Node build (`make test-binary`). */
+const RELEASE_BUILD = UNDER_TEST === undefined;
 
 const small = { template: { template_id: "s", template_name: "S", schema_version: "1.0", canvas: {}, rows: [] }, target: "html" };
 const paragraphTemplate = (id: string, content: string) => ({

@@ -3,6 +3,7 @@
  * real files and the real engine. The protocol modes are covered by protocol*.test.ts.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -11,6 +12,20 @@ import { warmupTemplate } from "../src/executable/warmup.js";
 import { createEngine, nodeFiles, textSink } from "./support/engine-port.js";
 
 const WARMUP = warmupTemplate();
+/**
+ * The SARIF 2.1.0 schema (OASIS, draft-04) with the JSON Schema validator it is published for:
+ * both as @microsoft/jest-sarif ships them (ajv 6, which reads draft-04).
+ */
+const validSarif = (() => {
+  const sarifPackage = createRequire(import.meta.url).resolve("@microsoft/jest-sarif/package.json");
+  const local = createRequire(sarifPackage);
+  const Ajv6 = local("ajv") as new (
+    options: object,
+  ) => { addMetaSchema(s: object): void; compile(s: object): ((v: unknown) => boolean) & { errors?: unknown } };
+  const ajv = new Ajv6({ schemaId: "auto", allErrors: true });
+  ajv.addMetaSchema(local("ajv/lib/refs/json-schema-draft-04.json"));
+  return ajv.compile(local("./lib/schemas/sarif-2.1.0-rtm.5.json"));
+})();
 
 import { ENGINE_VERSION, inspectTemplate, render, validateTemplate } from "../src/index.js";
 
@@ -24,6 +39,23 @@ beforeAll(() => {
   writeFileSync(file("broken.json"), "{ not json");
   writeFileSync(file("d.json"), JSON.stringify({ merge_tags: { text: { first_name: "Grace" } }, context: { plan: "pro" } }));
   writeFileSync(file("bad-data.json"), JSON.stringify({ merge_tags: { text: { first_name: 3 } } }));
+  const button = (props: Record<string, unknown>) => ({
+    template_id: "t",
+    template_name: "t",
+    schema_version: "1.0",
+    canvas: { language: "en-GB" },
+    rows: [
+      {
+        columns: [
+          { children: [{ type: "component", componentType: "button", props: { text: "Go", color: "#ffffff", backgroundColor: "#1d4ed8", ...props } }] },
+        ],
+      },
+    ],
+  });
+  writeFileSync(file("unclosed-link.json"), JSON.stringify(button({ link: "{{url.dashboard}" }), null, 2));
+  writeFileSync(file("typo.json"), JSON.stringify(button({ link: "https://example.com", bgColor: "#111827" }), null, 2));
+  const gradient = { useGradient: true, gradient: { colors: [{ color: "#1e3a8a" }, { color: "#1d4ed8" }] } };
+  writeFileSync(file("gradient.json"), JSON.stringify(button({ link: "https://example.com", backgroundGradient: gradient })));
 });
 
 async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -96,13 +128,66 @@ describe("render", () => {
 });
 
 describe("validate and inspect", () => {
-  it("validate prints the library's report; exit 0 when valid, 1 when not", async () => {
-    const ok = await cli("validate", "--template", file("t.json"));
+  it("validate --format json prints the library's result; exit 0 when it passes, 1 when the template cannot be rendered", async () => {
+    const ok = await cli("validate", "--template", file("t.json"), "--format", "json");
     expect(JSON.parse(ok.stdout)).toEqual(JSON.parse(JSON.stringify(validateTemplate(WARMUP))));
     expect(ok.code).toBe(0);
-    const bad = await cli("validate", "--template", file("invalid.json"));
+    const bad = await cli("validate", "--template", file("invalid.json"), "--format", "json");
     expect(JSON.parse(bad.stdout)).toEqual(JSON.parse(JSON.stringify(validateTemplate({ rows: 3 }))));
     expect(bad.code).toBe(1);
+  });
+
+  it("validate prints each finding at its line in the file, with its fix; an error fails, a warning only with --strict", async () => {
+    const link = await cli("validate", "--template", file("unclosed-link.json"));
+    expect(link.code).toBe(1);
+    const line =
+      readFileSync(file("unclosed-link.json"), "utf8")
+        .split("\n")
+        .findIndex((l) => l.includes("{{url.dashboard}")) + 1;
+    expect(link.stdout).toContain(`${file("unclosed-link.json")}:${line}:`);
+    expect(link.stdout).toContain("error    MERGE_TAG_UNCLOSED  rows/0/columns/0/children/0/props/link");
+    expect(link.stdout).toContain("fix: Close it with two: {{url.dashboard}}");
+    expect(link.stdout).toMatch(/valid; 1 error, 0 warnings, 0 notes; fails\n$/);
+    const typo = await cli("validate", "--template", file("typo.json"));
+    expect(typo.code).toBe(0);
+    expect(typo.stdout).toContain('fix: Did you mean "backgroundColor"?');
+    expect((await cli("validate", "--template", file("typo.json"), "--strict")).code).toBe(1);
+  });
+
+  it("validate --format sarif writes SARIF 2.1.0 (the OASIS schema) locating each result by line and JSON Pointer", async () => {
+    const run = await cli("validate", "--template", file("unclosed-link.json"), "--format", "sarif");
+    const sarif = JSON.parse(run.stdout);
+    expect(validSarif(sarif), JSON.stringify(validSarif.errors)).toBe(true);
+    const [result] = sarif.runs[0].results;
+    expect(result).toMatchObject({
+      ruleId: "MERGE_TAG_UNCLOSED",
+      level: "error",
+      properties: { jsonPointer: "/rows/0/columns/0/children/0/props/link", value: "{{url.dashboard}" },
+    });
+    expect(result.locations[0].physicalLocation.artifactLocation.uri).toMatch(/^file:\/\/.*unclosed-link\.json$/);
+    expect(result.locations[0].physicalLocation.region.startLine).toBeGreaterThan(1);
+    expect(sarif.runs[0].tool.driver.rules.map((r: { id: string }) => r.id)).toEqual(["MERGE_TAG_UNCLOSED"]);
+  });
+
+  it("validate --clients checks mail-client support; an unknown family is a usage error naming the families", async () => {
+    const gradient = await cli("validate", "--template", file("gradient.json"), "--clients", "outlook,gmail", "--format", "json");
+    expect(gradient.code).toBe(0);
+    expect(JSON.parse(gradient.stdout).findings.map((f: { code: string; path: string[] }) => [f.code, f.path.join("/")])).toContainEqual([
+      "CLIENT_UNSUPPORTED",
+      "rows/0/columns/0/children/0",
+    ]);
+    const typo = await cli("validate", "--template", file("gradient.json"), "--clients", "outlok");
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('--clients: Unknown mail-client families "outlok": the families are apple-mail, gmail, outlook');
+  });
+
+  it("validate --data checks against sample data, and says where a misplaced value goes", async () => {
+    writeFileSync(file("flat-data.json"), JSON.stringify({ merge_tags: { first_name: "Ada" } }));
+    const flat = await cli("validate", "--template", file("t.json"), "--data", file("flat-data.json"));
+    expect(flat.code).toBe(2);
+    expect(flat.stderr).toContain("put first_name under merge_tags.text, .url or .attr");
+    const withData = await cli("validate", "--template", file("t.json"), "--data", file("d.json"), "--format", "json");
+    expect(JSON.parse(withData.stdout).findings.map((f: { code: string }) => f.code)).toContain("MERGE_TAG_NO_VALUE");
   });
 
   it("inspect prints the library's report as JSON", async () => {
@@ -120,7 +205,7 @@ describe("flags", () => {
   it("--help prints usage on stdout; an unknown command is exit 2 with usage on stderr", async () => {
     const help = await cli("--help");
     expect(help.code).toBe(0);
-    expect(help.stdout).toMatch(/Exit codes: 0 rendered, 1 render or validation error, 2/);
+    expect(help.stdout).toMatch(/Exit codes: 0 rendered \(or the checks passed\), 1 render error or the checks failed, 2/);
     const wrong = await cli("frobnicate");
     expect(wrong.code).toBe(2);
     expect(wrong.stdout).toBe("");

@@ -22,7 +22,7 @@ import { libraryEngine } from "./support/engine-port.js";
 
 const WARMUP = warmupTemplate();
 
-import { ENGINE_VERSION, render } from "../src/index.js";
+import { ENGINE_VERSION, render, validateTemplate } from "../src/index.js";
 import { MAX_JSON_DEPTH, MAX_REQUEST_BYTES, PROTOCOL_VERSION } from "../src/protocol/constants.js";
 import { maxNesting } from "../src/protocol/decode.js";
 import { ERROR_CODES, EXIT } from "../src/protocol/errors.js";
@@ -118,6 +118,42 @@ describe("render requests", () => {
     expect(JSON.stringify(handled.response)).not.toMatch(/\n\s+at /);
     expect(handled.exitCode).toBe(EXIT.RENDER_FAILED);
     expect(reportBug).toHaveBeenCalledWith(bug);
+  });
+});
+
+describe("options.checks", () => {
+  const mistakes = listCases("checks");
+  const withTypo = mistakes.find((c) => c.name === "unknown-props-on-blocks")!.template;
+
+  it("adds the library's findings for the template and this target's output, string and layout alike, on the wire too", async () => {
+    const big = mistakes.find((c) => c.name === "email-size-clipped")!.template;
+    for (const [template, target] of [
+      [withTypo, "html"],
+      [big, "mjml"],
+    ] as const) {
+      const expected = validateTemplate(template, { targets: [target] }).findings.map((f) => ({ ...f, path: [...f.path] }));
+      const string = checked(await handlerWith()(bytes({ template, target, options: { checks: true } })));
+      expect((string.response as OkResponse).findings).toEqual(expected);
+      expect(Buffer.concat(string.wire ?? []).toString("utf8")).toBe(JSON.stringify(string.response));
+      const layout = checked(await handlerWith()(bytes({ template, target, options: { checks: true }, output_format: "layout" })));
+      expect((layout.response as OkLayoutResponse).findings).toEqual(expected);
+    }
+    expect(validateTemplate(big, { targets: ["mjml"] }).findings.map((f) => f.target)).toEqual(["mjml"]);
+  });
+
+  it("gives no findings key unless asked, and checks dynamic_data as sample data", async () => {
+    const plain = checked(await handlerWith()(bytes({ template: withTypo, target: "html" })));
+    expect("findings" in plain.response).toBe(false);
+    const sample = checked(await handlerWith()(bytes({ template: TEMPLATE, target: "html", dynamic_data: DATA, options: { checks: true } })));
+    expect((sample.response as OkResponse).findings?.map((f) => f.code)).toContain("MERGE_TAG_NO_VALUE");
+  });
+
+  it("needs the template in the request: with template_ref alone, a bad request that says so", async () => {
+    const handle = handlerWith();
+    checked(await handle(bytes({ template: withTypo, template_ref: "t@1", target: "html" })));
+    const handled = checked(await handle(bytes({ template_ref: "t@1", target: "html", options: { checks: true } })));
+    expect(asError(handled)).toMatchObject({ code: "BAD_REQUEST", issues: [{ loc: ["options", "checks"], type: "checks_need_template" }] });
+    expect(handled.exitCode).toBe(EXIT.BAD_REQUEST);
   });
 });
 

@@ -86,12 +86,19 @@ describe("SHA-1", () => {
 });
 
 describe("the executable's option parser", () => {
-  const options = { template: { type: "string" }, out: { type: "string" }, strict: { type: "boolean" } } as const;
+  const options = {
+    template: { type: "string" },
+    out: { type: "string" },
+    strict: { type: "boolean" },
+    target: { type: "string", multiple: true },
+  } as const;
   it("parses what node:util's parseArgs parses", () => {
     for (const args of [
       ["--template", "t.json"],
       ["--template=t.json", "--strict"],
       ["--out", "-", "--template", "x"],
+      ["--target", "html", "--target=mjml", "--template", "t.json"],
+      ["--template", "a", "--template", "b"],
     ]) {
       expect(parseArgs(args, options)).toEqual({
         ...nodeParseArgs({ args, options, strict: true, allowPositionals: false }).values,

@@ -135,7 +135,7 @@ describe("a block defined in its own folder", () => {
 
   it("has its content checks", () => {
     expect(engine.checkBlocks(template({ label: " " })).findings).toMatchObject([
-      { severity: "error", code: "BADGE_LABEL_MISSING", path: ["rows", "0", "columns", "0", "children", "0", "props", "label"], block: "badge", id: "b" },
+      { severity: "error", code: "BADGE_LABEL_MISSING", path: ["rows", "0", "columns", "0", "children", "0", "props", "label"] },
     ]);
     expect(engine.checkBlocks(SALE).findings).toEqual([]);
   });

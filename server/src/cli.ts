@@ -8,7 +8,7 @@ import { demoBanner, seedDemo } from "./demo.js";
 import { ApiError } from "./errors.js";
 import { handleSignals, startServer } from "./server.js";
 import { issueKey } from "./services/keys.js";
-import { createTemplate, etagFor, prepareTemplate } from "./services/templates.js";
+import { createTemplate, etagFor, prepareTemplate, requestedTemplateId } from "./services/templates.js";
 import { KyselyStore } from "./store/kysely-store.js";
 import type { Store } from "./store/types.js";
 import { SERVER_VERSION } from "./version.js";
@@ -26,7 +26,9 @@ commands:
   create-admin-key --print-only
                               print a fresh well-formed key without storing it (for MAILRENDER_ADMIN_KEY)
   import-templates <dir>      validate and store every *.json template in <dir>; a template whose
-                              template_id is a UUID v4 keeps that id (and is replaced if it exists)
+                              template_id is a UUID v4 keeps that id (and is replaced if it exists),
+                              one without template_id (or with the id the Maildeno editor makes from
+                              its name) gets a new one; another template_id fails that file
   backup <file>               write a consistent copy of the database to <file>, while servers run
                               (SQLite: VACUUM INTO; PostgreSQL: pg_dump --format=custom)
   restore <file>              replace the database's content with a backup, then migrate it;
@@ -40,8 +42,6 @@ options:
 
 settings: PORT, HOST, DATABASE_URL, MAILRENDER_SQLITE_PATH, MAILRENDER_ADMIN_KEY, MAILRENDER_TRUST_PROXY,
 MAILRENDER_LOG_FORMAT, LOG_LEVEL and the limits: see the package's README (Configuration)`;
-
-const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
 /** `--config FILE` (or `--config=FILE`) taken out of the arguments; MAILRENDER_CONFIG when absent. */
 function takeConfigFile(argv: string[]): { file: string | undefined; rest: string[] } {
@@ -118,7 +118,8 @@ async function importTemplates(args: string[]): Promise<number> {
         const doc = JSON.parse(readFileSync(path.join(dir, file), "utf8")) as unknown;
         if (doc === null || typeof doc !== "object" || Array.isArray(doc)) throw new Error("not a JSON object");
         const record = doc as Record<string, unknown>;
-        const wanted = typeof record["template_id"] === "string" && UUID_V4.test(record["template_id"]) ? record["template_id"].toLowerCase() : undefined;
+        // A UUID v4 is kept (and replaced if it exists); no id or the editor's id from the name gets a new one; any other is refused.
+        const wanted = requestedTemplateId(record, [file]);
         if (wanted !== undefined && (await store.getTemplate(wanted)) !== undefined) {
           const prepared = prepareTemplate(record, wanted, [file]);
           const updated = await store.replaceTemplate(wanted, {
@@ -135,7 +136,9 @@ async function importTemplates(args: string[]): Promise<number> {
       } catch (err) {
         failures += 1;
         const issues =
-          err instanceof ApiError && err.issues !== undefined ? err.issues.map((i) => `\n    ${i.loc.join(".")}: ${i.msg} (${i.type})`).join("") : "";
+          err instanceof ApiError && err.issues !== undefined
+            ? err.issues.map((i) => `\n    ${i.loc.join(".")}: ${i.msg} (${i.type})${i.hint ? `\n      ${i.hint}` : ""}`).join("")
+            : "";
         process.stderr.write(`failed   ${file}: ${err instanceof Error ? err.message : String(err)}${issues}\n`);
       }
     }

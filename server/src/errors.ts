@@ -3,6 +3,10 @@ export interface Issue {
   loc: string[];
   msg: string;
   type: string;
+  /** The offending value, as pydantic gives it (text shortened; large objects left out). */
+  input?: unknown;
+  /** How to fix a common mistake (http/hints.ts). */
+  hint?: string;
 }
 
 /** Every error code the service answers with (spec/errors.md says what each means). */
@@ -14,6 +18,7 @@ export const ERROR_CODES = [
   "TEMPLATE_NOT_FOUND",
   "KEY_NOT_FOUND",
   "KEY_REVOKED",
+  "TEMPLATE_EXISTS",
   "LAST_ADMIN_KEY",
   "KEY_HAS_NO_TARGETS",
   "TEMPLATE_CHANGED",

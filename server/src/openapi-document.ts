@@ -48,7 +48,16 @@ export function templateComponents(): Record<string, JsonSchema> {
   const input: JsonSchema = {
     ...root,
     description: "A template document as sent to create or replace a template. `template_id` may be left out: the service writes the template's id there.",
-    properties: { ...properties, template_id: { ...properties["template_id"], description: "Ignored: replaced by the template's id" } },
+    properties: {
+      ...properties,
+      template_id: {
+        ...properties["template_id"],
+        minLength: 0,
+        pattern: "^(?:|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12})$",
+        description:
+          "May be left out or empty: the service writes the template's id here. A UUID v4: on create, the id to create it under (409 if a template has it); on replace, this template's id. The id the Maildeno editor writes, made from the name (`Welcome email` → `welcome_email`), is taken too, and replaced by the service's. Another value is refused (422).",
+      },
+    },
     required: (root["required"] as string[]).filter((name) => name !== "template_id"),
   };
   return { [TEMPLATE_COMPONENT]: document, [TEMPLATE_INPUT_COMPONENT]: input };

@@ -11,6 +11,8 @@ export const IssueSchema = z
     loc: z.array(z.string()).describe("Where the problem is: `body`, `path`, `query` or `header`, then the field path"),
     msg: z.string(),
     type: z.string().describe("Machine-readable kind, e.g. `missing`, `uuid_parsing`, `literal_error`"),
+    input: z.unknown().optional().describe("The offending value, when there is one (text cut to 200 characters; a large object left out)"),
+    hint: z.string().optional().describe("How to fix a common mistake (a value outside its group, a unit in a number, a template id that is not a UUID, …)"),
   })
   .meta({ id: "ValidationIssue" });
 
@@ -24,6 +26,18 @@ export const ErrorSchema = z
   .meta({ id: "Error" });
 
 export const RenderTargetSchema = z.enum(RENDER_TARGETS).meta({ id: "RenderTarget" });
+
+export const FindingSchema = z
+  .object({
+    severity: z.enum(["error", "warning", "info"]),
+    code: z.string().describe("Stable; spec/checks.md lists every code with an example"),
+    path: z.array(z.string()).describe("Path into the template: the prop or node at fault; [] for the whole email"),
+    value: z.string().describe("The offending value as written, cut to 80 characters"),
+    message: z.string(),
+    hint: z.string().describe("How to fix it"),
+    target: RenderTargetSchema.optional().describe("For a finding about one target's output (its size)"),
+  })
+  .meta({ id: "Finding" });
 export const KeyTargetSchema = z.enum(KEY_TARGETS).describe("A render target, or `all` for every target").meta({ id: "KeyTarget" });
 
 export const KeyRoleSchema = z

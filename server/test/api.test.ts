@@ -155,14 +155,26 @@ describe.each(BACKENDS)("HTTP API on %s", (backend) => {
     it("422 uuid_parsing on the path and literal_error / extra_forbidden on the query", async () => {
       const bad = await req("GET", "/v1/sdk/template/not-a-uuid", { key: htmlMjmlKey });
       expectError(bad, 422, "RENDER_ERROR");
-      expect(bad.json.issues).toEqual([{ loc: ["path", "id"], msg: "Input should be a valid UUID", type: "uuid_parsing" }]);
+      expect(bad.json.issues).toEqual([
+        {
+          loc: ["path", "id"],
+          msg: "Input should be a valid UUID",
+          type: "uuid_parsing",
+          input: "not-a-uuid",
+          hint: "Template ids are the UUIDs the service gives templates: use the id the create response gave (GET /api/v1/templates lists them)",
+        },
+      ]);
       const v1 = await req("GET", "/v1/sdk/template/6ba7b810-9dad-11d1-80b4-00c04fd430c8", { key: htmlMjmlKey });
       expect(v1.json.issues[0].type).toBe("uuid_version");
       const target = await req("GET", `/v1/sdk/template/${templateId}?target=pdf`, { key: htmlMjmlKey });
       expectError(target, 422, "RENDER_ERROR");
-      expect(target.json.issues).toEqual([{ loc: ["query", "target"], msg: "Input should be 'html', 'react-email' or 'mjml'", type: "literal_error" }]);
+      expect(target.json.issues).toEqual([
+        { loc: ["query", "target"], msg: "Input should be 'html', 'react-email' or 'mjml'", type: "literal_error", input: "pdf" },
+      ]);
+      const near = await req("GET", `/v1/sdk/template/${templateId}?target=htm`, { key: htmlMjmlKey });
+      expect(near.json.issues[0]).toMatchObject({ input: "htm", hint: 'Did you mean "html"?' });
       const extra = await req("GET", `/v1/sdk/template/${templateId}?foo=1`, { key: htmlMjmlKey });
-      expect(extra.json.issues).toEqual([{ loc: ["query", "foo"], msg: "Extra inputs are not permitted", type: "extra_forbidden" }]);
+      expect(extra.json.issues).toEqual([{ loc: ["query", "foo"], msg: "Extra inputs are not permitted", type: "extra_forbidden", input: "1" }]);
     });
   });
 
@@ -227,6 +239,36 @@ describe.each(BACKENDS)("HTTP API on %s", (backend) => {
       const missing = await render({ template_id: MISSING_UUID });
       expectError(missing, 404, "TEMPLATE_NOT_FOUND");
       expectDeprecationHeaders(missing);
+    });
+
+    it("422 issues carry the input and, for the common mistakes, a hint: the code stays RENDER_ERROR", async () => {
+      const flat = await render({ template_id: templateId, dynamic_data: { merge_tags: { first_name: "Ada" } } });
+      expectError(flat, 422, "RENDER_ERROR");
+      expect(flat.json.issues).toEqual([
+        {
+          loc: ["body", "dynamic_data", "merge_tags", "first_name"],
+          msg: "Extra inputs are not permitted",
+          type: "extra_forbidden",
+          input: "Ada",
+          hint: "Merge-tag values go in a group: put first_name under merge_tags.text (or .url for a link's address, .attr for an attribute's value)",
+        },
+      ]);
+      const byName = await render({ template_id: "welcome" });
+      expect(byName.json.issues[0]).toMatchObject({ input: "welcome", hint: expect.stringContaining("use the id the create response gave") });
+      const doc = sampleTemplate("Units");
+      const rows = doc["rows"] as { columns: { children: { props: Record<string, unknown> }[] }[] }[];
+      rows[0]!.columns[0]!.children[1]!.props["fontSize"] = "16px";
+      const units = await req("POST", "/api/v1/templates", { key: admin, body: doc });
+      expectError(units, 422, "RENDER_ERROR");
+      expect(units.json.issues).toEqual([
+        {
+          loc: ["body", "rows", "0", "columns", "0", "children", "1", "props", "fontSize"],
+          msg: "Input should be a valid number",
+          type: "number_type",
+          input: "16px",
+          hint: "Write the number without its unit: 16 (the unit is implied)",
+        },
+      ]);
     });
 
     it("422 issues for each kind of invalid body", async () => {
@@ -416,17 +458,78 @@ describe.each(BACKENDS)("HTTP API on %s", (backend) => {
   });
 
   describe("templates", () => {
-    it("create assigns a UUID v4, writes it into template_id, and answers 201 with metadata", async () => {
-      const res = await req("POST", "/api/v1/templates", { key: admin, body: { ...sampleTemplate("Created"), template_id: "my-slug" } });
+    it("create assigns a UUID v4, writes it into template_id, and answers 201 with metadata and the checks' findings", async () => {
+      // The id the Maildeno editor writes (made from the name) is not one anybody chose: the service gives its own.
+      const res = await req("POST", "/api/v1/templates", { key: admin, body: { ...sampleTemplate("Created"), template_id: "created" } });
       expect(res.status).toBe(201);
       expect(res.json.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
       expect(res.json).toMatchObject({ name: "Created", version: 1, warnings: [] });
+      expect(res.json.findings.map((f: { code: string }) => f.code)).toEqual(["LANGUAGE_MISSING"]);
       expect(res.json.etag).toBe(res.headers.get("etag"));
       expect(res.json.created_at).toBe(res.json.updated_at);
       const read = await req("GET", `/api/v1/templates/${res.json.id}`, { key: admin });
       expect(read.status).toBe(200);
       expect(read.json.template.template_id).toBe(res.json.id);
       expect(read.json).toMatchObject({ id: res.json.id, name: "Created", version: 1, etag: res.json.etag });
+      const { template_id: _none, ...withoutId } = sampleTemplate("No id");
+      expect((await req("POST", "/api/v1/templates", { key: admin, body: withoutId })).status).toBe(201);
+    });
+
+    it("create refuses a template_id that is not a UUID, with a hint, instead of replacing it silently", async () => {
+      const res = await req("POST", "/api/v1/templates", { key: admin, body: { ...sampleTemplate("Welcome email"), template_id: "welcome" } });
+      expectError(res, 422, "RENDER_ERROR");
+      expect(res.json.issues).toEqual([
+        {
+          loc: ["body", "template_id"],
+          msg: "Input should be a valid UUID",
+          type: "uuid_parsing",
+          input: "welcome",
+          hint: "Leave template_id out: the service gives the template a UUID, in the response's id (or write a UUID v4 of your own)",
+        },
+      ]);
+      expect(res.json.message).toBe('template_id "welcome" is not a UUID: the service cannot keep it');
+      // An invalid template is still answered with its own issues first.
+      const invalid = await req("POST", "/api/v1/templates", { key: admin, body: { ...sampleTemplate("Welcome email"), template_id: "welcome", canvas: 3 } });
+      expect(invalid.json.issues.map((i: { loc: string[] }) => i.loc.join("."))).toEqual(["body.canvas"]);
+    });
+
+    it("create keeps a UUID v4 of the caller's, and refuses one a template has", async () => {
+      const own = "0f8fad5b-d9cb-469f-a165-70867728950e";
+      const created = await req("POST", "/api/v1/templates", { key: admin, body: { ...sampleTemplate("Own id"), template_id: own.toUpperCase() } });
+      expect(created.status).toBe(201);
+      expect(created.json.id).toBe(own);
+      const again = await req("POST", "/api/v1/templates", { key: admin, body: { ...sampleTemplate("Own id"), template_id: own } });
+      expectError(again, 409, "TEMPLATE_EXISTS");
+      expect(again.json.message).toContain(`PUT /api/v1/templates/${own}`);
+    });
+
+    it("replace takes the template's own id or none in the body, and refuses another", async () => {
+      const created = (await req("POST", "/api/v1/templates", { key: admin, body: sampleTemplate("Mine") })).json;
+      expect((await req("PUT", `/api/v1/templates/${created.id}`, { key: admin, body: { ...sampleTemplate("Mine"), template_id: created.id } })).status).toBe(
+        200,
+      );
+      const other = await req("PUT", `/api/v1/templates/${created.id}`, { key: admin, body: { ...sampleTemplate("Mine"), template_id: MISSING_UUID } });
+      expectError(other, 422, "RENDER_ERROR");
+      expect(other.json.issues[0]).toMatchObject({ loc: ["body", "template_id"], type: "template_id_mismatch", input: MISSING_UUID });
+      expectError(
+        await req("PUT", `/api/v1/templates/${MISSING_UUID}`, { key: admin, body: { ...sampleTemplate("Mine"), template_id: created.id } }),
+        404,
+        "TEMPLATE_NOT_FOUND",
+      );
+    });
+
+    it("create and replace answer with the template checks' findings, located in the template; a finding never refuses it", async () => {
+      const doc = sampleTemplate("Findings");
+      const rows = doc["rows"] as { columns: { children: { props: Record<string, unknown> }[] }[] }[];
+      rows[0]!.columns[0]!.children[1]!.props["content"] = "<p>Hi {{first_name}, thanks</p>";
+      rows[0]!.columns[0]!.children.push({ type: "component", componentType: "button", props: { text: "Go", link: "" } } as never);
+      const created = await req("POST", "/api/v1/templates", { key: admin, body: doc });
+      expect(created.status).toBe(201);
+      const found = created.json.findings.map((f: { code: string; severity: string; path: string[] }) => [f.severity, f.code, f.path.join("/")]);
+      expect(found).toContainEqual(["warning", "MERGE_TAG_UNCLOSED", "rows/0/columns/0/children/1/props/content"]);
+      expect(found).toContainEqual(["error", "BUTTON_LINK_MISSING", "rows/0/columns/0/children/2/props/link"]);
+      const replaced = await req("PUT", `/api/v1/templates/${created.json.id}`, { key: admin, body: doc });
+      expect(replaced.json.findings).toEqual(created.json.findings);
     });
 
     it("replace makes a new version and ETag, visible to SDK fetches", async () => {
@@ -482,9 +585,10 @@ describe.each(BACKENDS)("HTTP API on %s", (backend) => {
       const locs = res.json.issues.map((i: { loc: string[] }) => i.loc);
       expect(locs).toContainEqual(["body", "template_name"]);
       expect(locs.some((l: string[]) => l.join(".").startsWith("body.rows.0.columns.0.children.0"))).toBe(true);
-      for (const issue of res.json.issues) expect(issue).toEqual({ loc: expect.any(Array), msg: expect.any(String), type: expect.any(String) });
+      for (const issue of res.json.issues) expect(Object.keys(issue).filter((k) => !["loc", "msg", "type", "input", "hint"].includes(k))).toEqual([]);
+      expect(res.json.issues.find((i: { loc: string[] }) => i.loc.at(-1) === "level")).toMatchObject({ input: "h9" });
       const notObject = await req("POST", "/api/v1/templates", { key: admin, body: "just a string" });
-      expect(notObject.json.issues).toEqual([{ loc: ["body"], msg: "Input should be a valid dictionary", type: "dict_type" }]);
+      expect(notObject.json.issues).toEqual([{ loc: ["body"], msg: "Input should be a valid dictionary", type: "dict_type", input: "just a string" }]);
     });
 
     it("a document with __proto__ keys is refused", async () => {

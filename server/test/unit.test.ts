@@ -4,6 +4,7 @@ import { displayPrefix, generateApiKey, generateKeyId, hashApiKey, hashesEqual, 
 import { RateLimiter } from "../src/auth/rate-limit.js";
 import { TtlCache } from "../src/cache/ttl-cache.js";
 import { ConfigError, loadConfig } from "../src/config.js";
+import { explained } from "../src/http/hints.js";
 import { zodIssuesToIssues } from "../src/http/validation.js";
 import { ifNoneMatchMatches } from "../src/routes/conditional.js";
 import { effectiveTargets, normaliseScope } from "../src/targets.js";
@@ -104,12 +105,31 @@ describe("zod issues in the pydantic shape", () => {
     const data = { id: "x", n: "abc", tags: ["a", "b"], extra: 1, more: 2 };
     const issues = zodIssuesToIssues(schema.safeParse(data).error!.issues, "querystring", data);
     expect(issues).toEqual([
-      { loc: ["query", "id"], msg: "Input should be a valid UUID", type: "uuid_parsing" },
-      { loc: ["query", "n"], msg: "Input should be a valid integer, unable to parse string as an integer", type: "int_parsing" },
-      { loc: ["query", "tags"], msg: "List should have at most 1 item after validation", type: "too_long" },
-      { loc: ["query", "extra"], msg: "Extra inputs are not permitted", type: "extra_forbidden" },
-      { loc: ["query", "more"], msg: "Extra inputs are not permitted", type: "extra_forbidden" },
+      { loc: ["query", "id"], msg: "Input should be a valid UUID", type: "uuid_parsing", input: "x" },
+      { loc: ["query", "n"], msg: "Input should be a valid integer, unable to parse string as an integer", type: "int_parsing", input: "abc" },
+      { loc: ["query", "tags"], msg: "List should have at most 1 item after validation", type: "too_long", input: ["a", "b"] },
+      { loc: ["query", "extra"], msg: "Extra inputs are not permitted", type: "extra_forbidden", input: 1 },
+      { loc: ["query", "more"], msg: "Extra inputs are not permitted", type: "extra_forbidden", input: 2 },
     ]);
+  });
+
+  it("gives each issue its input (large ones left out, none when missing) and a hint for the common mistakes", () => {
+    const issue = (loc: string[], type: string, msg = "m") => ({ loc, msg, type });
+    expect(explained(issue(["body"], "missing"), null)).toEqual(issue(["body"], "missing"));
+    expect(explained(issue(["body", "x"], "dict_type"), { big: "y".repeat(300) })).toEqual(issue(["body", "x"], "dict_type"));
+    expect(explained(issue(["body", "x"], "string_type"), "z".repeat(300)).input).toBe(`${"z".repeat(199)}…`);
+    const cases: [string[], string, unknown, string, string?][] = [
+      [["body", "dynamic_data", "merge_tags", "first_name"], "extra_forbidden", "Ada", "put first_name under merge_tags.text"],
+      [["body", "dynamic_data", "first_name"], "extra_forbidden", "Ada", "put first_name under dynamic_data.merge_tags.text"],
+      [["body", "dynamic_data", "merge_tags", "text", "n"], "string_type", 3, 'Merge-tag values are text: write "3"'],
+      [["body", "rows", "0", "columns", "0", "children", "0", "props", "fontSize"], "number_type", "16px", "Write the number without its unit: 16"],
+      [["body", "canvas", "width"], "number_type", "600", "Write it as a number, without quotes: 600"],
+      [["body", "template_id"], "uuid_parsing", "welcome", "Template ids are the UUIDs the service gives templates"],
+      [["path", "id"], "uuid_parsing", "welcome", "Template ids are the UUIDs the service gives templates"],
+      [["query", "target"], "literal_error", "htm", 'Did you mean "html"?', "Input should be 'html', 'react-email' or 'mjml'"],
+    ];
+    for (const [loc, type, input, hint, msg] of cases) expect(explained(issue(loc, type, msg), input).hint, loc.join(".")).toContain(hint);
+    expect(explained(issue(["query", "target"], "literal_error", "Input should be 'html', 'react-email' or 'mjml'"), "pdf").hint).toBeUndefined();
   });
 });
 

@@ -43,31 +43,11 @@ final class Config
     public static function resolve(array $config, ?array $env = null): self
     {
         self::rejectUnknown($config, self::KEYS, '');
-        $cache = $config['cache'] ?? [];
-        if (!is_array($cache)) {
-            throw new InvalidArgumentException(
-                "MailrenderClient: 'cache' must be an array: ['type' => 'memory'|'disk', 'path' => ..., "
-                . "'ttl' => ms, 'maxEntries' => n]"
-            );
-        }
+        $cache = self::cacheConfig($config['cache'] ?? []);
         self::rejectUnknown($cache, self::CACHE_KEYS, 'cache.');
-
-        $type = $cache['type'] ?? Defaults::CACHE_TYPE;
-        if ($type !== 'memory' && $type !== 'disk') {
-            throw new InvalidArgumentException(
-                "MailrenderClient: cache.type must be 'memory' or 'disk', got " . var_export($type, true)
-            );
-        }
-        $path = $cache['path'] ?? Defaults::DISK_CACHE_PATH;
-        if (!is_string($path) || trim($path) === '') {
-            throw new InvalidArgumentException('MailrenderClient: cache.path must be a non-empty string');
-        }
-        $enginePath = $config['enginePath'] ?? null;
-        if ($enginePath !== null && (!is_string($enginePath) || $enginePath === '')) {
-            throw new InvalidArgumentException(
-                'MailrenderClient: enginePath must be a non-empty string (an executable path)'
-            );
-        }
+        $type = self::cacheType($cache['type'] ?? Defaults::CACHE_TYPE);
+        $path = self::cachePath($cache['path'] ?? Defaults::DISK_CACHE_PATH);
+        $enginePath = self::enginePath($config['enginePath'] ?? null);
 
         return new self(
             apiKey: self::apiKey($config['apiKey'] ?? null, $env),
@@ -85,7 +65,51 @@ final class Config
         );
     }
 
-    /** @param array<mixed> $values @param list<string> $allowed */
+    /** @return array<mixed> */
+    private static function cacheConfig(mixed $cache): array
+    {
+        if (!is_array($cache)) {
+            throw new InvalidArgumentException(
+                "MailrenderClient: 'cache' must be an array: ['type' => 'memory'|'disk', 'path' => ..., "
+                . "'ttl' => ms, 'maxEntries' => n]"
+            );
+        }
+        return $cache;
+    }
+
+    /** @return 'memory'|'disk' */
+    private static function cacheType(mixed $type): string
+    {
+        if ($type !== 'memory' && $type !== 'disk') {
+            throw new InvalidArgumentException(
+                "MailrenderClient: cache.type must be 'memory' or 'disk', got " . var_export($type, true)
+            );
+        }
+        return $type;
+    }
+
+    private static function cachePath(mixed $path): string
+    {
+        if (!is_string($path) || trim($path) === '') {
+            throw new InvalidArgumentException('MailrenderClient: cache.path must be a non-empty string');
+        }
+        return $path;
+    }
+
+    private static function enginePath(mixed $enginePath): ?string
+    {
+        if ($enginePath !== null && (!is_string($enginePath) || $enginePath === '')) {
+            throw new InvalidArgumentException(
+                'MailrenderClient: enginePath must be a non-empty string (an executable path)'
+            );
+        }
+        return $enginePath;
+    }
+
+    /**
+     * @param array<mixed> $values
+     * @param list<string> $allowed
+     */
     private static function rejectUnknown(array $values, array $allowed, string $where): void
     {
         foreach (array_keys($values) as $key) {
@@ -138,11 +162,13 @@ final class Config
     /** @param array<string, string|false>|null $env */
     private static function baseUrl(mixed $raw, ?array $env): string
     {
-        $value = $raw ?? self::env($env, Defaults::ENV_BASE_URL) ?? Defaults::BASE_URL;
-        if (!is_string($value) || trim($value) === '') {
+        if ($raw === null) {
+            $raw = self::env($env, Defaults::ENV_BASE_URL) ?? Defaults::BASE_URL;
+        }
+        if (!is_string($raw) || trim($raw) === '') {
             throw new InvalidArgumentException('MailrenderClient: baseUrl must be a non-empty URL string');
         }
-        $value = trim($value);
+        $value = trim($raw);
         $parts = parse_url($value);
         if ($parts === false || !isset($parts['scheme'], $parts['host'])) {
             throw new InvalidArgumentException("MailrenderClient: baseUrl is not a valid URL: '{$value}'");

@@ -76,7 +76,11 @@ final class MailrenderClient
         $this->fingerprint = CachedScope::fingerprint($this->config->apiKey);
     }
 
-    /** Never shows the API key in var_dump()/print_r(). */
+    /**
+     * Never shows the API key in var_dump()/print_r().
+     *
+     * @return array{baseUrl: string, apiKey: string, timeout: int, cache: string, engine: class-string}
+     */
     public function __debugInfo(): array
     {
         return [
@@ -169,7 +173,7 @@ final class MailrenderClient
 
     /**
      * @param array<mixed> $request
-     * @return array{string, string, array<string, mixed>, ?bool, ?bool, ?bool}
+     * @return array{string, string, array<mixed>, ?bool, ?bool, ?bool}
      */
     private static function checkRequest(array $request): array
     {
@@ -185,23 +189,30 @@ final class MailrenderClient
         if (!is_string($templateId) || trim($templateId) === '') {
             $type = $templateId === null ? 'missing' : 'string_type';
             $issues[] = self::issue('templateId', 'Field required: a non-empty template id string', $type);
+            $templateId = null;
         }
         $target = $request['target'] ?? Defaults::DEFAULT_TARGET;
-        if (!in_array($target, Defaults::TARGETS, true)) {
+        if (!is_string($target) || !in_array($target, Defaults::TARGETS, true)) {
             $issues[] = self::issue('target', "Input should be 'html', 'react-email' or 'mjml'", 'literal_error');
+            $target = null;
         }
         $dynamicData = $request['dynamicData'] ?? [];
         if (!is_array($dynamicData)) {
             $msg = "Input should be an array ['merge_tags' => [...], 'context' => [...]]";
             $issues[] = self::issue('dynamicData', $msg, 'dict_type');
+            $dynamicData = null;
         }
+        $flags = [];
         foreach (['minify', 'strict', 'plainText'] as $flag) {
-            if (isset($request[$flag]) && !is_bool($request[$flag])) {
+            $value = $request[$flag] ?? null;
+            if ($value !== null && !is_bool($value)) {
                 $issues[] = self::issue($flag, 'Input should be a valid boolean', 'bool_type');
             }
+            $flags[$flag] = is_bool($value) ? $value : null;
         }
-        if ($issues !== []) {
+        if ($issues !== [] || $templateId === null || $target === null || $dynamicData === null) {
             $described = implode('; ', array_map(
+                /** @param array{loc: list<string>, msg: string, type: string} $i */
                 static fn (array $i): string => implode('.', $i['loc']) . ': ' . $i['msg'],
                 $issues,
             ));
@@ -212,17 +223,7 @@ final class MailrenderClient
                 $issues,
             );
         }
-        /** @var string $templateId */
-        /** @var string $target */
-        /** @var array<string, mixed> $dynamicData */
-        return [
-            $templateId,
-            $target,
-            $dynamicData,
-            $request['minify'] ?? null,
-            $request['strict'] ?? null,
-            $request['plainText'] ?? null,
-        ];
+        return [$templateId, $target, $dynamicData, $flags['minify'], $flags['strict'], $flags['plainText']];
     }
 
     /** @return array{loc: list<string>, msg: string, type: string} shaped like the service's 422 issues */
@@ -257,8 +258,10 @@ final class MailrenderClient
             if ($error->getErrorCode() === MailrenderError::TEMPLATE_NOT_FOUND) {
                 $this->cache->delete($templateId);
             }
-            $verdict = $cached === null ? null : CachedScope::verdict($cached->scope, $this->fingerprint, $target);
-            if ($verdict !== null && self::mayServeStale($error, $verdict)) {
+            if (
+                $cached !== null
+                && self::mayServeStale($error, CachedScope::verdict($cached->scope, $this->fingerprint, $target))
+            ) {
                 return [$cached, true];
             }
             throw $error;

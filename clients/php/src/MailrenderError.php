@@ -66,7 +66,7 @@ final class MailrenderError extends RuntimeException
                 && is_string($issue['msg'] ?? null)
                 && is_string($issue['type'] ?? null)
             ) {
-                $loc = array_map('strval', $issue['loc']);
+                $loc = array_values(array_map('strval', $issue['loc']));
                 $out[] = ['loc' => $loc, 'msg' => $issue['msg'], 'type' => $issue['type']];
             }
         }
@@ -90,7 +90,11 @@ final class MailrenderError extends RuntimeException
         };
     }
 
-    /** The service's exact wording for a target outside the key's scope, so both paths read alike. */
+    /**
+     * The service's exact wording for a target outside the key's scope, so both paths read alike.
+     *
+     * @param list<string> $keyTargets
+     */
     public static function forbiddenTarget(array $keyTargets, string $requested): self
     {
         return new self(

@@ -152,14 +152,17 @@ class Server:
         return res.json()
 
     def create_template(self, template: Optional[dict[str, Any]] = None) -> str:
-        res = self.admin(
-            "POST", "/api/v1/templates", copy.deepcopy(template) if template is not None else sample_template()
-        )
+        # Without its template_id: the fixtures' ids are not UUIDs, which the service refuses.
+        body = copy.deepcopy(template) if template is not None else sample_template()
+        body.pop("template_id", None)
+        res = self.admin("POST", "/api/v1/templates", body)
         assert res.status_code == 201, res.text
         return str(res.json()["id"])
 
     def replace_template(self, template_id: str, template: dict[str, Any]) -> None:
-        res = self.admin("PUT", f"/api/v1/templates/{template_id}", template)
+        res = self.admin(
+            "PUT", f"/api/v1/templates/{template_id}", {k: v for k, v in template.items() if k != "template_id"}
+        )
         assert res.status_code == 200, res.text
 
     def delete_template(self, template_id: str) -> None:

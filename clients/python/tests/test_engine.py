@@ -23,8 +23,8 @@ from mailrender._core.layouts import Layouts
 from mailrender._core.protocol import result_from_envelope
 from mailrender._core.render_request import check_render_request
 from mailrender._engine import EngineRunner
-from mailrender._engine_process import EngineDied
 from mailrender._engine_discovery import bundled_engine_path, engine_platform, find_engine
+from mailrender._engine_process import EngineDied
 
 
 @pytest.fixture()

@@ -34,6 +34,13 @@ def test_fixture_folders_were_found() -> None:
     assert len(RENDER_CASES) >= 50 and len(ERROR_CASES) >= 10
 
 
+def without_id(template: Any) -> Any:
+    """The fixtures' ids are not UUIDs, which the service refuses: stored without one, it gets its own."""
+    if isinstance(template, dict):
+        return {k: v for k, v in cast(dict[str, Any], template).items() if k != "template_id"}
+    return template
+
+
 @pytest.fixture(scope="module")
 def client(server: Server, render_key: str) -> Iterator[MailrenderClient]:
     with MailrenderClient(render_key, base_url=server.url) as c:
@@ -81,7 +88,7 @@ def test_error_case(name: str, server: Server, client: MailrenderClient, runner:
     request = check_render_request(
         "t", case["target"], case.get("dynamic_data") or None, options.get("minify"), options.get("strict")
     )
-    stored = server.admin("POST", "/api/v1/templates", case["template"])
+    stored = server.admin("POST", "/api/v1/templates", without_id(case["template"]))
     with pytest.raises(MailrenderError) as caught:
         if stored.status_code == 201:
             client.render(

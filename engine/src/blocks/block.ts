@@ -99,9 +99,9 @@ export interface PhoneRoles {
 export type Severity = "error" | "warning" | "info";
 
 /**
- * Something a block's content check found: a block that cannot mean what it should to a reader
- * (an image without a source, a button without a link). `error`: the reader misses what the block
- * is for; `warning`: it works, poorly for some readers; `info`: worth a look.
+ * Something a check found (a block's own, blocks/block.ts, or the document's, document/checks/).
+ * `error`: readers miss what it is for (a link going nowhere, an image not shown, text printed as
+ * `{{first_name}`); `warning`: it works, poorly or not for every reader; `info`: worth a look.
  */
 export interface BlockFinding {
   readonly severity: Severity;
@@ -114,6 +114,73 @@ export interface BlockFinding {
   readonly message: string;
   /** What to do about it. */
   readonly hint: string;
+}
+
+/** What a finding's code means, for the list of codes (spec/checks.md). */
+export interface CodeInfo {
+  readonly severity: Severity;
+  /** What it means, in a sentence. */
+  readonly summary: string;
+}
+
+/** A colour painted behind text: its own colour, and a gradient's stops over it (text must read on each). */
+export interface Paint {
+  readonly color: string;
+  /** The stops of a gradient drawn over the colour, when one is on. */
+  readonly stops: readonly string[];
+}
+
+/** Text a block draws, as the checks for readers judge it (size and contrast). */
+export interface TextLook {
+  /** Where its colour is set, in the block's props. */
+  readonly path: readonly string[];
+  /** Where its size is set (a phone override of it is `mobile.<that>`). */
+  readonly sizePath: readonly string[];
+  readonly color: string;
+  /** In px. */
+  readonly fontSize: number;
+  readonly bold: boolean;
+  /** What it is drawn on when the block paints a background of its own under it (a button); else what is behind the block. */
+  readonly background?: Paint;
+}
+
+/** An address a block links to or loads an image from. */
+export interface UrlUse {
+  readonly path: readonly string[];
+  readonly url: string;
+  readonly kind: "link" | "image";
+}
+
+/** An image a block shows, with the text that stands for it. */
+export interface ImageUse {
+  readonly path: readonly string[];
+  /** Its alt text; "" marks it decorative (screen readers skip it); undefined: it has none. */
+  readonly alt: string | undefined;
+}
+
+/**
+ * What a reader meets in a block, for the checks that judge a template for every reader
+ * (document/checks/): the text it draws, the headings it adds to the outline, the addresses its
+ * links and images use, and images whose alt text lives in content HTML.
+ */
+export interface Reading {
+  readonly text?: readonly TextLook[];
+  /** Heading levels (1–6) in reading order, with where each is set. */
+  readonly headings?: readonly { readonly level: number; readonly path: readonly string[] }[];
+  readonly urls?: readonly UrlUse[];
+  readonly images?: readonly ImageUse[];
+}
+
+/**
+ * Keys the Maildeno editor writes into a block that the block does not read: never reported as
+ * unknown. `mobile`: phone overrides the editor offers that this engine does not apply (reported as
+ * `info` when set, so the difference from the editor's preview is known).
+ */
+export interface EditorKeys {
+  readonly props?: readonly string[];
+  readonly mobile?: readonly string[];
+  /** In each entry of a list prop (menu items, social platforms). */
+  readonly listItems?: readonly string[];
 }
 
 export interface BlockDefinition<Props> {
@@ -135,6 +202,11 @@ export interface BlockDefinition<Props> {
   readonly phone: PhoneRoles;
   /** What it needs to mean something to a reader; none found: an empty list. */
   check(props: Props): BlockFinding[];
+  /** Every code `check` gives, with its meaning (spec/checks.md lists them). */
+  readonly codes: Readonly<Record<string, CodeInfo>>;
+  /** What a reader meets in it (text, headings, links and images), for the document's checks. */
+  reading(props: Props): Reading;
+  readonly editorKeys: EditorKeys;
 }
 
 /**
@@ -154,6 +226,9 @@ export function defineBlock<S extends z.ZodMiniType>(definition: {
   dark?: DarkRoles;
   phone?: PhoneRoles;
   check?(props: z.output<S>): BlockFinding[];
+  codes?: Readonly<Record<string, CodeInfo>>;
+  reading?(props: z.output<S>): Reading;
+  editorKeys?: EditorKeys;
 }): BlockDefinition<z.output<S>> {
   const { props: buildProps, editor: buildEditor, ...rest } = definition;
   let props: S | undefined;
@@ -162,6 +237,9 @@ export function defineBlock<S extends z.ZodMiniType>(definition: {
     dark: {},
     phone: {},
     check: () => [],
+    codes: {},
+    reading: () => ({}),
+    editorKeys: {},
     ...rest,
     get props() {
       props ??= buildProps();

@@ -52,6 +52,24 @@ export function parseMergeTags(input: string): TemplatedString {
   return parts;
 }
 
+/** A tag as written, where it stands, and which of the default's forms it uses. */
+export interface LocatedMergeTag {
+  readonly ref: MergeTagRef;
+  readonly index: number;
+  /** The default as written without quotes (a bare default), if it has one. */
+  readonly bareFallback: string | undefined;
+}
+
+/** Every well-formed tag of a string with its position (the syntax checks of data/merge-tag-syntax.ts). */
+export function locateMergeTags(input: string): LocatedMergeTag[] {
+  if (!input.includes("{{")) return [];
+  return [...scanTags(input)].map((tag) => ({
+    ref: { name: tag.name, group: tag.group, fallback: tag.fallback, source: input.slice(tag.start, tag.end) },
+    index: tag.start,
+    bareFallback: tag.bare,
+  }));
+}
+
 export function hasMergeTags(input: string): boolean {
   return input.includes("{{") && !scanTags(input).next().done;
 }
@@ -62,6 +80,8 @@ interface ScannedTag {
   readonly group: MergeTagGroup | undefined;
   readonly name: string;
   readonly fallback: string | undefined;
+  /** A bare default as written (untrimmed). */
+  readonly bare?: string | undefined;
 }
 
 /** `{{`, spaces, an optional group, the name and the spaces after it: the part of a tag that never backtracks far. */
@@ -95,12 +115,13 @@ function* scanTags(input: string): Generator<ScannedTag> {
     let tag: ScannedTag | undefined;
     if (head !== null) {
       const at = TAG_HEAD.lastIndex;
-      const found = (end: number, fallback: string | undefined): ScannedTag => ({
+      const found = (end: number, fallback: string | undefined, bare?: string): ScannedTag => ({
         start,
         end,
         group: head[1] as MergeTagGroup | undefined,
         name: head[2] ?? "",
         fallback,
+        bare,
       });
       if (closesAt(at)) tag = found(at + 2, undefined);
       else if (input[at] === "|") {
@@ -112,7 +133,7 @@ function* scanTags(input: string): Generator<ScannedTag> {
         if (end !== -1 && closesAt(end)) tag = found(end + 2, input.slice(value + 1, close));
         else if (value < input.length && quote !== "}" && !SPACE.test(quote ?? "")) {
           const brace = nextBrace(value);
-          if (brace !== -1 && input[brace + 1] === "}") tag = found(brace + 2, input.slice(value, brace).trim());
+          if (brace !== -1 && input[brace + 1] === "}") tag = found(brace + 2, input.slice(value, brace).trim(), input.slice(value, brace));
         }
       }
     }

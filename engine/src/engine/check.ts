@@ -1,6 +1,7 @@
-/** The content checks of a template's blocks (document/checks.ts), for a template given as JSON. */
+/** The content checks of a template's blocks (document/checks/blocks.ts), for a template given as JSON. */
 import { RenderError, type ValidationIssue } from "../base/diagnostics.js";
-import { blockFindings, type Finding } from "../document/checks.js";
+import { blockFindings } from "../document/checks/blocks.js";
+import type { Finding } from "../document/checks/index.js";
 import { DEFAULT_LIMITS } from "../document/limits.js";
 import { type EngineCore, readTemplate } from "./pipeline.js";
 

@@ -15,7 +15,7 @@ import { explainVisibility, type VisibilityDecision } from "./explain-visibility
 import type { EngineHost } from "./host.js";
 import { type InspectResult, inspect } from "./inspect.js";
 import { CACHE_WEIGHTS, type EngineCore, outputOf, type PreparedTemplate, prepare, type RenderedParts, renderParts } from "./pipeline.js";
-import { type ValidationResult, validate } from "./validate.js";
+import { type ValidateOptions, type ValidationResult, validate } from "./validate.js";
 
 export interface EngineOptions {
   readonly host: EngineHost;
@@ -33,7 +33,8 @@ export interface Engine {
   renderParts(template: unknown, options: RenderOptions): Promise<RenderedParts>;
   /** A template read once, to be rendered by this engine many times. */
   prepare(template: unknown, options?: { readonly limits?: RenderLimits | undefined }): PreparedTemplate;
-  validate(template: unknown, limits?: RenderLimits): ValidationResult;
+  /** Whether it can render, and what the template checks find (spec/checks.md); the limits alone are still taken. */
+  validate(template: unknown, options?: ValidateOptions | RenderLimits): ValidationResult;
   inspect(template: unknown): InspectResult;
   explainVisibility(template: unknown, context: Context | undefined): VisibilityDecision[];
   checkBlocks(template: unknown): BlockCheckResult;
@@ -54,7 +55,7 @@ export function createEngine(options: EngineOptions): Engine {
     },
     renderParts: (template, renderOptions) => renderParts(core, template, renderOptions),
     prepare: (template, prepareOptions = {}) => prepare(core, template, prepareOptions.limits),
-    validate: (template, limits) => validate(core, template, limits),
+    validate: (template, options) => validate(core, template, options),
     inspect: (template) => inspect(core, template),
     explainVisibility: (template, context) => explainVisibility(core, template, context),
     checkBlocks: (template) => checkBlocks(core, template),

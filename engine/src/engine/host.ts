@@ -1,5 +1,6 @@
 /**
- * What the engine takes from the program that runs it: hashing and UTF-8. The engine reads no clock
+ * What the engine takes from the program that runs it: hashing and UTF-8, and where it can, an
+ * optional package (the mail-client checks' doiuse-email). The engine reads no clock
  * (a date rule compares two dates it is given) and no process state. The library runs on Node's
  * host (`node-host.ts`); the QuickJS executable passes its own (engine/runtimes/quickjs/host.ts).
  */
@@ -14,4 +15,9 @@ export interface EngineHost {
   encodeUtf8(text: string): Uint8Array;
   /** Strict: throws on bytes that are not UTF-8; a leading byte-order mark is dropped. */
   decodeUtf8(bytes: Uint8Array): string;
+  /**
+   * An optional package by name, loaded synchronously from where the engine is installed (or the
+   * working directory); throws when it is not installed. Absent: the host loads no packages.
+   */
+  readonly loadPackage?: (name: string) => unknown;
 }

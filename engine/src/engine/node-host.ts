@@ -1,4 +1,4 @@
-/** The engine's host on Node (the library, the Node executable): node:crypto and Buffer. */
+/** The engine's host on Node (the library, the Node executable): node:crypto, Buffer and require. */
 import type { EngineHost } from "./host.js";
 
 let strictUtf8: { decode(bytes: Uint8Array): string } | undefined;
@@ -12,5 +12,9 @@ export const NODE_HOST: EngineHost = Object.freeze({
   decodeUtf8: (bytes: Uint8Array) => {
     strictUtf8 ??= new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
     return strictUtf8.decode(bytes);
+  },
+  loadPackage: (name: string) => {
+    const from = typeof import.meta.url === "string" ? import.meta.url : `${process.cwd()}/`;
+    return process.getBuiltinModule("node:module").createRequire(from)(name);
   },
 });

@@ -112,7 +112,8 @@ function shownIn(visible: readonly boolean[]): Shown {
   return (node) => !node.condition || visible[node.condition.slot] === true;
 }
 
-function compileTarget(core: EngineCore, template: Template, target: RenderTarget, minify: boolean, visible: readonly boolean[]): CompiledOutput {
+/** A target's source for a template and a visible set, slot tokens in place of merge tags (the template checks measure it too). */
+export function compileTarget(core: EngineCore, template: Template, target: RenderTarget, minify: boolean, visible: readonly boolean[]): CompiledOutput {
   const shown = shownIn(visible);
   const out = new Emitter(target === "react-email" ? "jsx" : "markup");
   const doc = new DocumentContext(template, out, shown, core.content);

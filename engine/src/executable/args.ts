@@ -6,15 +6,19 @@
 export interface OptionSpec {
   readonly type: "string" | "boolean";
   readonly short?: string;
+  /** A string option given any number of times: its values in order. */
+  readonly multiple?: boolean;
 }
 
 export type Options = Readonly<Record<string, OptionSpec>>;
 
-/** The values of the options given: a string for a string option, true for a flag. */
-export type Values<O extends Options> = { [K in keyof O]?: O[K]["type"] extends "string" ? string : boolean };
+/** The values of the options given: a string for a string option (all of them for a `multiple` one), true for a flag. */
+export type Values<O extends Options> = {
+  [K in keyof O]?: O[K]["type"] extends "string" ? (O[K]["multiple"] extends true ? string[] : string) : boolean;
+};
 
 export function parseArgs<O extends Options>(args: readonly string[], options: O): Values<O> {
-  const values: Record<string, string | boolean> = {};
+  const values: Record<string, string | string[] | boolean> = {};
   const byShort = new Map(Object.entries(options).flatMap(([name, spec]) => (spec.short ? [[spec.short, name] as const] : [])));
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
@@ -38,7 +42,8 @@ export function parseArgs<O extends Options>(args: readonly string[], options: O
     } else {
       const value = inline ?? args[++i];
       if (value === undefined) throw new TypeError(`Option '--${name} <value>' argument missing`);
-      values[name] = value;
+      const given = values[name];
+      values[name] = spec.multiple === true ? [...(Array.isArray(given) ? given : []), value] : value;
     }
   }
   return values as Values<O>;

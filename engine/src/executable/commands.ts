@@ -4,12 +4,15 @@
  */
 import { RenderError } from "../base/diagnostics.js";
 import { RENDER_TARGETS, type RenderTarget } from "../base/types.js";
+import { ClientChecksUnavailable, checkFamilies } from "../engine/client-support.js";
+import type { ValidationResult } from "../engine/validate.js";
 import { decodeRequest } from "../protocol/decode.js";
 import { EXIT, type ExitCode, type Issue, ProtocolError } from "../protocol/errors.js";
 import { dynamicDataSchema, toDynamicData } from "../protocol/schema.js";
 import { type Options, parseArgs, type Values } from "./args.js";
 import type { EnginePort } from "./engine-port.js";
 import type { Files } from "./io.js";
+import { REPORT_FORMATS, sarifReport, textReport } from "./validate-report.js";
 
 export interface CommandIO {
   readonly engine: EnginePort;
@@ -27,9 +30,9 @@ export async function runCommand(name: string, argv: readonly string[], io: Comm
       case "render":
         return await renderCommand(argv, io);
       case "validate":
-        return checkCommand(argv, io, "validate");
+        return validateCommand(argv, io);
       case "inspect":
-        return checkCommand(argv, io, "inspect");
+        return inspectCommand(argv, io);
       default:
         throw new UsageError(`unknown command ${JSON.stringify(name)}`);
     }
@@ -59,13 +62,10 @@ async function renderCommand(argv: readonly string[], io: CommandIO): Promise<Ex
   const target = values.target;
   if (!isTarget(target)) throw new UsageError(`--target must be one of ${RENDER_TARGETS.join(", ")}`);
   const template = readJson(requireOption(values.template, "--template"), io);
-  const data = values.data === undefined ? undefined : dynamicDataSchema.safeParse(readJson(values.data, io));
-  if (data !== undefined && !data.success) {
-    throw new UsageError(`--data is not dynamic data ({"merge_tags": {...}, "context": {...}}): ${data.error.issues[0]?.message ?? ""}`);
-  }
+  const data = values.data === undefined ? undefined : readDynamicData(values.data, io);
   const result = await io.engine.render(template, {
     target,
-    dynamicData: data === undefined ? undefined : toDynamicData(data.data),
+    dynamicData: data,
     minify: values["no-minify"] !== true,
     strict: values.strict === true,
     plainText: values["plain-text"] === true,
@@ -78,13 +78,66 @@ async function renderCommand(argv: readonly string[], io: CommandIO): Promise<Ex
   return EXIT.OK;
 }
 
-function checkCommand(argv: readonly string[], io: CommandIO, kind: "validate" | "inspect"): ExitCode {
+/**
+ * The template checks (spec/checks.md): a text report by default, the result as JSON, or SARIF.
+ * Exit 0 when the template passes, 1 when it cannot be rendered or a finding is an error (with
+ * --strict, also a warning).
+ */
+function validateCommand(argv: readonly string[], io: CommandIO): ExitCode {
+  const { values } = parse(argv, {
+    template: { type: "string" },
+    data: { type: "string" },
+    target: { type: "string", multiple: true },
+    strict: { type: "boolean" },
+    format: { type: "string" },
+    clients: { type: "string", multiple: true },
+  });
+  const format = values.format ?? "text";
+  const clients = values.clients?.flatMap((list) => list.split(",").map((family) => family.trim()));
+  if (clients !== undefined) {
+    try {
+      checkFamilies(clients);
+    } catch (error) {
+      throw new UsageError(`--clients: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  if (!(REPORT_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be one of ${REPORT_FORMATS.join(", ")}`);
+  const targets = values.target ?? [...RENDER_TARGETS];
+  for (const target of targets) if (!isTarget(target)) throw new UsageError(`--target must be one of ${RENDER_TARGETS.join(", ")}`);
+  const file = requireOption(values.template, "--template");
+  const { json, text } = readJsonFile(file, io);
+  const strict = values.strict === true;
+  const dynamicData = values.data === undefined ? undefined : readDynamicData(values.data, io);
+  let result: ValidationResult;
+  try {
+    result = io.engine.validate(json, { strict, targets: targets as RenderTarget[], dynamicData, clients });
+  } catch (error) {
+    if (error instanceof ClientChecksUnavailable) throw new UsageError(`--clients: ${error.message}`);
+    throw error;
+  }
+  const name = file === "-" ? "(stdin)" : file;
+  if (format === "text") io.stdout(textReport(name, text, result, strict));
+  else io.stdout(`${JSON.stringify(format === "json" ? result : sarifReport(name, text, result), null, 2)}\n`);
+  return result.passed ? EXIT.OK : EXIT.RENDER_FAILED;
+}
+
+function inspectCommand(argv: readonly string[], io: CommandIO): ExitCode {
   const { values } = parse(argv, { template: { type: "string" } });
   const template = readJson(requireOption(values.template, "--template"), io);
-  const report = kind === "validate" ? io.engine.validate(template) : io.engine.inspect(template);
-  io.stdout(`${JSON.stringify(report, null, 2)}\n`);
-  const valid = kind === "inspect" || (report as { valid?: unknown }).valid === true;
-  return valid ? EXIT.OK : EXIT.RENDER_FAILED;
+  io.stdout(`${JSON.stringify(io.engine.inspect(template), null, 2)}\n`);
+  return EXIT.OK;
+}
+
+/** Dynamic data from a file, with the fix for the common mistake: a value straight under merge_tags. */
+function readDynamicData(path: string, io: CommandIO) {
+  const data = dynamicDataSchema.safeParse(readJson(path, io));
+  if (data.success) return toDynamicData(data.data);
+  const issue = data.error.issues[0];
+  const key = issue?.code === "unrecognized_keys" ? issue.keys[0] : undefined;
+  const misplaced = key !== undefined && issue?.path.join(".") === "merge_tags" ? ` (put ${key} under merge_tags.text, .url or .attr)` : "";
+  throw new UsageError(
+    `--data is not dynamic data ({"merge_tags": {"text": {...}, "url": {...}, "attr": {...}}, "context": {...}}): ${issue?.message ?? ""}${misplaced}`,
+  );
 }
 
 function parse<O extends Options>(argv: readonly string[], options: O): { values: Values<O> } {
@@ -101,6 +154,11 @@ function requireOption(value: string | undefined, name: string): string {
 }
 
 function readJson(path: string, io: CommandIO): unknown {
+  return readJsonFile(path, io).json;
+}
+
+/** A JSON file's value and its text (the validate command locates findings in it). */
+function readJsonFile(path: string, io: CommandIO): { json: unknown; text: string } {
   let bytes: Uint8Array;
   try {
     bytes = io.files.read(path);
@@ -108,7 +166,8 @@ function readJson(path: string, io: CommandIO): unknown {
     throw new UsageError(`cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
   }
   try {
-    return decodeRequest(bytes, io.engine.host.decodeUtf8);
+    const text = io.engine.host.decodeUtf8(bytes);
+    return { json: decodeRequest(bytes, io.engine.host.decodeUtf8), text };
   } catch (error) {
     if (error instanceof ProtocolError) throw new UsageError(`${path}: ${error.message}`);
     throw error;

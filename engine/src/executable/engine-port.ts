@@ -6,6 +6,7 @@
 
 import type { RenderLimits, RenderOptions, RenderResult } from "../base/types.js";
 import type { EngineHost } from "../engine/host.js";
+import type { ValidateOptions, ValidationResult } from "../engine/validate.js";
 
 /** A render result that may also give its output already encoded for the wire. */
 export interface EngineRender extends RenderResult {
@@ -25,7 +26,8 @@ export interface EnginePort {
   render(template: unknown, options: RenderOptions): Promise<EngineRender>;
   /** A template read once, to be rendered by this engine many times (`template_ref`). */
   prepare(template: unknown, limits: RenderLimits): unknown;
-  validate(template: unknown): unknown;
+  /** The template checks (spec/checks.md) with its validity. */
+  validate(template: unknown, options?: ValidateOptions): ValidationResult;
   inspect(template: unknown): unknown;
   /** Empties the engine's caches (a process over its memory ceiling). */
   clearCaches(): void;

@@ -47,23 +47,28 @@ export function createHandler(deps: HandlerDeps): Handler {
       const asked = { maxNodes: request.options?.max_nodes, maxOutputBytes: request.options?.max_output_bytes };
       const limits = deps.memory?.limitsFor(asked) ?? asked;
       const template = resolveTemplate(request, bytes.byteLength, deps, limits);
+      const dynamicData = request.dynamic_data === undefined ? undefined : toDynamicData(request.dynamic_data);
       const result = await deps.engine.render(template, {
         target: request.target,
-        dynamicData: request.dynamic_data === undefined ? undefined : toDynamicData(request.dynamic_data),
+        dynamicData,
         minify: request.options?.minify,
         strict: request.options?.strict,
         limits,
         plainText: request.options?.plain_text,
       });
+      // Checked after the render: a template that cannot render answers with its error alone.
+      const findings = request.options?.checks
+        ? deps.engine.validate(request.template, { targets: [request.target], dynamicData, limits }).findings
+        : undefined;
       if (request.output_format === "layout") {
         const { layout, parts, values } = layoutOf(result);
         const ref = layouts.describe(layout, parts, request.layout_parts === true);
         const units = textUnits(values) + (ref.parts === undefined ? 0 : textUnits(parts));
-        return { response: okLayoutEnvelope(result, ref, values, deps.engine.version, id), exitCode: EXIT.OK, written: settle(bytes, units) };
+        return { response: okLayoutEnvelope(result, ref, values, deps.engine.version, id, findings), exitCode: EXIT.OK, written: settle(bytes, units) };
       }
-      const wire = result.jsonOutput ? okEnvelopeWire(result, result.jsonOutput(), deps.engine.version, id, deps.engine.host.encodeUtf8) : undefined;
+      const wire = result.jsonOutput ? okEnvelopeWire(result, result.jsonOutput(), deps.engine.version, id, deps.engine.host.encodeUtf8, findings) : undefined;
       const units = wire === undefined ? result.output.length : wire.reduce((sum, piece) => sum + piece.byteLength, 0);
-      return { response: okEnvelope(result, deps.engine.version, id), exitCode: EXIT.OK, ...(wire ? { wire } : {}), written: settle(bytes, units) };
+      return { response: okEnvelope(result, deps.engine.version, id, findings), exitCode: EXIT.OK, ...(wire ? { wire } : {}), written: settle(bytes, units) };
     } catch (error) {
       return { ...failure(deps.memory?.refusal(error) ?? error, deps, id), written: settle(bytes, 0) };
     }
@@ -95,6 +100,12 @@ function parseRequest(raw: unknown): RenderRequest {
   if (!parsed.success) {
     const issues = parsed.error.issues.flatMap(toIssues);
     throw new ProtocolError("BAD_REQUEST", `The request is malformed: ${summarise(issues)}`, issues);
+  }
+  if (parsed.data.options?.checks === true && parsed.data.template === undefined) {
+    // A kept template is kept read, without its JSON: the checks read the JSON as written.
+    throw new ProtocolError("BAD_REQUEST", "options.checks needs the template in the request: send it with its template_ref", [
+      { loc: ["options", "checks"], msg: "Needs `template` in the same request", type: "checks_need_template" },
+    ]);
   }
   return parsed.data;
 }

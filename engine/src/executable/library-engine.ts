@@ -30,7 +30,7 @@ export function enginePort(engine: Engine, host: EngineHost): EnginePort {
       };
     },
     prepare: (template, limits) => engine.prepare(template, { limits }),
-    validate: (template) => engine.validate(template),
+    validate: (template, options) => engine.validate(template, options),
     inspect: (template) => engine.inspect(template),
     clearCaches: () => engine.clearCaches(),
   };

@@ -32,14 +32,20 @@ Protocol (for programs; see spec/README.md):
 
 Human commands:
   mailrender-engine render --template t.json --target html|react-email|mjml [--data d.json] [--out file] [--no-minify] [--strict] [--plain-text]
-  mailrender-engine validate --template t.json     print the validation report (exit 1 if invalid)
+  mailrender-engine validate --template t.json [--data d.json] [--target T]... [--strict] [--format text|json|sarif]
+                             [--clients gmail,outlook,...]
+                               check the template (spec/checks.md): exit 1 if it cannot be rendered or a
+                               finding is an error (--strict: or a warning); --data is sample data, --target
+                               the targets whose size is checked (default all three), --clients the mail-client
+                               families whose support to check (needs Node.js and doiuse-email)
   mailrender-engine inspect --template t.json      print the merge tags and context keys the template reads
   (a file of "-" is read from stdin)
 
   --version    print the engine and protocol versions
   --help       print this text
 
-Exit codes: 0 rendered, 1 render or validation error, 2 bad request, bad usage or closed stdout.
+Exit codes: 0 rendered (or the checks passed), 1 render error or the checks failed, 2 bad request, bad usage
+or closed stdout.
 `;
 
 export async function runMain(args: readonly string[], io: MainIO): Promise<ExitCode> {

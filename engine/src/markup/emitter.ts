@@ -17,7 +17,15 @@ export type SlotPosition = "text" | "attr" | "url" | "url-part";
 export interface Slot {
   readonly ref: MergeTagRef;
   readonly position: SlotPosition;
+  /** Where the tag is written in the template: the prop holding it, or its node (render warnings name it). */
+  readonly path: readonly string[];
 }
+
+/**
+ * Where in the template a tag being emitted is written (set by the document walk for each block),
+ * from the tag and the template text being emitted with it.
+ */
+export type Locator = (ref: MergeTagRef, written: string | undefined, position: SlotPosition) => readonly string[];
 
 const TOKEN_OPEN = "\uE000";
 const TOKEN_CLOSE = "\uE001";
@@ -31,6 +39,8 @@ export function stripTokenDelimiters(value: string): string {
 export class Emitter {
   readonly slots: Slot[] = [];
   readonly escape: (value: string) => string;
+  /** Where the tags emitted now are written; the document walk sets it around each block. */
+  locate: Locator = () => [];
 
   constructor(readonly flavor: Flavor) {
     this.escape = flavor === "jsx" ? escapeJsx : escapeHtml;
@@ -56,8 +66,8 @@ export class Emitter {
     return this.emit(value, position, true);
   }
 
-  slot(ref: MergeTagRef, position: SlotPosition): string {
-    this.slots.push({ ref, position });
+  slot(ref: MergeTagRef, position: SlotPosition, written?: string): string {
+    this.slots.push({ ref, position, path: this.locate(ref, written, position) });
     return `${TOKEN_OPEN}${this.slots.length - 1}${TOKEN_CLOSE}`;
   }
 
@@ -71,7 +81,7 @@ export class Emitter {
         if (part.trim() !== "") sawLiteral = true;
       } else {
         const slotPosition: SlotPosition = position === "url" && sawLiteral ? "url-part" : position;
-        out += this.slot(part, slotPosition);
+        out += this.slot(part, slotPosition, value);
         sawLiteral = true;
       }
     }

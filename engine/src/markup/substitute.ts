@@ -167,7 +167,7 @@ export function substitute(compiled: CompiledOutput, data: DynamicData | undefin
         warnings.push({
           code: "MISSING_MERGE_TAG",
           message: ref.fallback === undefined ? `Merge tag "${label}" has no value; rendered empty` : `Merge tag "${label}" has no value; rendered its default`,
-          path: [],
+          path: slot.path,
         });
       }
       index = sourceFor(byDefault, ref.fallback ?? "", KIND_INDEX[kind], ref.fallback ?? "", kind);
@@ -177,14 +177,14 @@ export function substitute(compiled: CompiledOutput, data: DynamicData | undefin
       warnings.push({
         code: "MALFORMED_MERGE_TAG_VALUE",
         message: `Merge tag "${ref.source}" gave text that is not valid Unicode (a lone UTF-16 surrogate); each was replaced by U+FFFD`,
-        path: [],
+        path: slot.path,
       });
     }
     if (source.unsafe && firstTime(`unsafe:${ref.source}`)) {
       warnings.push({
         code: "UNSAFE_URL",
         message: `Merge tag "${ref.source}" gave a URL without an allowed scheme (http, https, mailto, tel); it was replaced by "#"`,
-        path: [],
+        path: slot.path,
       });
     }
     sourceOfSlot.set(slotId, index);

@@ -69,31 +69,28 @@ export interface BodyContext {
   readonly [key: string]: unknown;
 }
 
-/** Where a component stands among its siblings (mjml's `props` from `renderChildren`). */
+/** Where a component stands among its siblings (mjml's `props` from `renderChildren`); none for mj-body. */
 export interface SiblingProps {
-  readonly first?: boolean;
-  readonly index?: number;
-  readonly last?: boolean;
-  readonly sibling?: number;
-  readonly nonRawSiblings?: number;
+  readonly first: boolean;
+  readonly index: number;
+  readonly last: boolean;
+  readonly sibling: number;
+  readonly nonRawSiblings: number;
 }
 
-export interface ComponentProps extends SiblingProps {
+export interface ComponentProps {
   readonly children: readonly AppliedNode[];
   readonly content: string;
-  readonly [key: string]: unknown;
-}
-
-export interface ComponentInit {
-  readonly node: AppliedNode;
-  readonly context: BodyContext;
-  readonly props?: Readonly<Record<string, unknown>> & SiblingProps;
-  /** Attributes a parent gives all its children (weaker than the child's own). */
-  readonly attributes?: Attributes;
+  readonly first: boolean | undefined;
+  readonly index: number | undefined;
+  readonly last: boolean | undefined;
+  readonly sibling: number | undefined;
+  readonly nonRawSiblings: number | undefined;
 }
 
 export interface BodyComponentClass {
-  new (init: ComponentInit): BodyComponent;
+  /** `attributes`: what a parent gives all its children (weaker than the child's own). */
+  new (node: AppliedNode, context: BodyContext, props: SiblingProps | undefined, attributes: Attributes | undefined): BodyComponent;
   readonly componentName: string;
   readonly allowedAttributes: Readonly<Record<string, string>>;
   readonly defaultAttributes: Readonly<Attributes>;
@@ -105,18 +102,40 @@ export interface BodyComponentClass {
 
 export type ComponentRegistry = Readonly<Record<string, BodyComponentClass>>;
 
+/**
+ * Stands for the children's markup in a container's markup while it renders in parts (renderParts):
+ * a noncharacter, so that output holds none but this one when the MJML holds none.
+ */
+export const PART_MARK = "\uFDD0";
+
 const SHORTHAND_HEX = /^#\w{3}$/;
 
-/** mjml-core's formatAttributes: only the `color` type changes a value (#abc → #aabbcc). */
-function formatAttributes(attributes: Attributes, allowed: Readonly<Record<string, string>>): Attributes {
-  const result: Attributes = {};
-  for (const name of Object.keys(attributes)) {
-    const value = attributes[name] as AttributeValue;
-    const type = allowed[name];
-    result[name] =
-      type?.startsWith("color") && typeof value === "string" && SHORTHAND_HEX.test(value) ? value.replace(/^#(\w)(\w)(\w)$/, "#$1$1$2$2$3$3") : value;
+/** The names of a component's attributes of a `color` type, by component class. */
+const colorAttributes = new Map<BodyComponentClass, readonly string[]>();
+
+function colorAttributesOf(type: BodyComponentClass): readonly string[] {
+  let names = colorAttributes.get(type);
+  if (names === undefined) {
+    names = Object.keys(type.allowedAttributes).filter((name) => type.allowedAttributes[name]?.startsWith("color"));
+    colorAttributes.set(type, names);
   }
-  return result;
+  return names;
+}
+
+/**
+ * mjml-core's formatAttributes over the merged attributes: only the `color` type changes a value
+ * (#abc → #aabbcc), so only the component's colour attributes are looked at.
+ */
+function formatAttributes(attributes: Map<string, AttributeValue>, type: BodyComponentClass): Map<string, AttributeValue> {
+  for (const name of colorAttributesOf(type)) {
+    const value = attributes.get(name);
+    if (typeof value === "string" && SHORTHAND_HEX.test(value)) attributes.set(name, value.replace(/^#(\w)(\w)(\w)$/, "#$1$1$2$2$3$3"));
+  }
+  return attributes;
+}
+
+function setAll(target: Map<string, AttributeValue>, source: Readonly<Attributes> | undefined): void {
+  for (const name in source) target.set(name, source[name] as AttributeValue);
 }
 
 export abstract class BodyComponent {
@@ -129,17 +148,30 @@ export abstract class BodyComponent {
   // `declare`: set by the constructor or a subclass, never defined empty first (class-field
   // definitions were a tenth of a compile, with one component per MJML element).
   declare readonly props: ComponentProps;
-  declare readonly attributes: Attributes;
+  declare readonly attributes: ReadonlyMap<string, AttributeValue>;
   declare readonly context: BodyContext;
 
   /** A `headStyle` is registered once per component name; a `componentHeadStyle` once per instance. */
   declare headStyle?: HeadStyle;
   declare componentHeadStyle?: HeadStyle;
 
-  constructor({ node, context, props = {}, attributes = {} }: ComponentInit) {
+  constructor(node: AppliedNode, context: BodyContext, props: SiblingProps | undefined, attributes: Attributes | undefined) {
     const type = this.constructor as BodyComponentClass;
-    this.props = { ...props, children: node.children, content: node.content };
-    this.attributes = formatAttributes({ ...type.defaultAttributes, ...node.globalAttributes, ...attributes, ...node.attributes }, type.allowedAttributes);
+    this.props = {
+      children: node.children,
+      content: node.content,
+      first: props?.first,
+      index: props?.index,
+      last: props?.last,
+      sibling: props?.sibling,
+      nonRawSiblings: props?.nonRawSiblings,
+    };
+    const merged = new Map<string, AttributeValue>();
+    setAll(merged, type.defaultAttributes);
+    setAll(merged, node.globalAttributes);
+    setAll(merged, attributes);
+    setAll(merged, node.attributes);
+    this.attributes = formatAttributes(merged, type);
     this.context = context;
   }
 
@@ -151,7 +183,7 @@ export abstract class BodyComponent {
 
   /** See AttributeValue: a boolean value reads as mjml reads it. */
   getAttribute(name: string): string | undefined {
-    return this.attributes[name] as string | undefined;
+    return this.attributes.get(name) as string | undefined;
   }
 
   getContent(): string {
@@ -198,7 +230,7 @@ export abstract class BodyComponent {
   /** ` name="value"` for every attribute not null or undefined; `style` names a getStyles() entry or is an object. */
   htmlAttributes(attributes: Readonly<Record<string, HtmlAttributeValue>>): string {
     let output = "";
-    for (const name of Object.keys(attributes)) {
+    for (const name in attributes) {
       const value = attributes[name];
       if (value === null || value === undefined) continue;
       output += ` ${name}="${name === "style" ? this.styles(value as string | StyleObject) : String(value)}"`;
@@ -210,7 +242,7 @@ export abstract class BodyComponent {
     const object = typeof styles === "string" ? this.namedStyles()[styles] : styles;
     if (!object) return "";
     let output = "";
-    for (const name of Object.keys(object)) {
+    for (const name in object) {
       const value = object[name];
       if (value !== null && value !== undefined) output += `${name}:${String(value)};`;
     }
@@ -223,23 +255,61 @@ export abstract class BodyComponent {
    */
   renderChildren(
     children: readonly AppliedNode[] = this.props.children,
-    options: { props?: Readonly<Record<string, unknown>>; renderer?: (component: BodyComponent) => string; attributes?: Attributes } = {},
+    options: { renderer?: (component: BodyComponent) => string; attributes?: Attributes } = {},
   ): string {
-    const { props = {}, renderer = (component: BodyComponent) => component.render(), attributes = {} } = options;
+    const parts = this.childParts;
+    if (parts !== undefined) {
+      this.childParts = undefined;
+      parts.push(...this.renderEachChild(children, options, true));
+      return PART_MARK;
+    }
+    let output = "";
+    for (const html of this.renderEachChild(children, options, false)) output += html;
+    return output;
+  }
+
+  /** Where renderParts() has renderChildren put the children's markup. */
+  declare private childParts?: string[] | undefined;
+
+  /**
+   * render()'s markup in parts, the children's markup as parts of their own (each rendered in parts
+   * where it is not wrapped): what compileMjmlToHtml scans, one part after the other, rather than
+   * the whole body at once (src/mjml-to-html/document.ts). Only for MJML without PART_MARK.
+   */
+  renderParts(): string[] {
+    const children: string[] = [];
+    this.childParts = children;
+    const html = this.render();
+    if (this.childParts === children) {
+      this.childParts = undefined;
+      return [html];
+    }
+    const at = html.indexOf(PART_MARK);
+    return [html.slice(0, at), ...children, html.slice(at + PART_MARK.length)];
+  }
+
+  /** renderChildren's output, one string per child rendered; with `inParts`, unwrapped ones in parts. */
+  private renderEachChild(
+    children: readonly AppliedNode[],
+    options: { renderer?: (component: BodyComponent) => string; attributes?: Attributes },
+    inParts: boolean,
+  ): string[] {
+    const { renderer, attributes } = options;
     const { components } = this.context;
     const sibling = children.length;
     let nonRawSiblings = 0;
     for (const child of children) if (!components[child.tagName]?.rawElement) nonRawSiblings++;
     // mjml asks for the child context once per child; it is a pure function of this component.
     const context = this.getChildContext();
-    let output = "";
-    children.forEach((child, index) => {
-      const component = createComponent(components, child, context, {
-        props: { ...props, first: index === 0, index, last: index + 1 === sibling, sibling, nonRawSiblings },
-        attributes,
-      });
-      if (component) output += renderer(component);
-    });
+    const output: string[] = [];
+    for (let index = 0; index < sibling; index++) {
+      const props: SiblingProps = { first: index === 0, index, last: index + 1 === sibling, sibling, nonRawSiblings };
+      const component = createComponent(components, children[index] as AppliedNode, context, props, attributes);
+      if (component === null) continue;
+      if (renderer) output.push(renderer(component));
+      else if (inParts) output.push(...component.renderParts());
+      else output.push(component.render());
+    }
     return output;
   }
 }
@@ -249,11 +319,12 @@ export function createComponent(
   components: ComponentRegistry,
   node: AppliedNode,
   context: BodyContext,
-  extra: { props?: Readonly<Record<string, unknown>> & SiblingProps; attributes?: Attributes } = {},
+  props?: SiblingProps,
+  attributes?: Attributes,
 ): BodyComponent | null {
   const Component = components[node.tagName];
   if (!Component) return null;
-  const component = new Component({ node, context, ...extra });
+  const component = new Component(node, context, props, attributes);
   if (component.headStyle) context.addHeadStyle(node.tagName, component.headStyle);
   if (component.componentHeadStyle) context.addComponentHeadSyle(component.componentHeadStyle);
   return component;

@@ -3,12 +3,13 @@
  * builds (font imports, media queries, component and document styles), and the two passes over
  * Outlook conditional comments that mjml2html makes.
  */
-import { occurrences } from "../base/literal-scan.js";
+import { contains, occurrences } from "../base/literal-scan.js";
 import { isSpace } from "../base/whitespace.js";
 import type { GlobalData } from "./component.js";
 
-function buildFontsTags(content: string, fonts: Readonly<Record<string, string>>): string {
+function buildFontsTags(body: () => string, fonts: Readonly<Record<string, string>>): string {
   const toImport: string[] = [];
+  const content = Object.keys(fonts).length > 0 ? body() : "";
   for (const [name, url] of Object.entries(fonts)) {
     // as in mjml, the name is used as a regular expression
     const regex = new RegExp(`"[^"]*font-family:[^"]*${name}[^"]*"`, "gmi");
@@ -69,7 +70,11 @@ function buildStyleFromTags(styles: readonly string[]): string {
     </style>`;
 }
 
-export function skeleton(content: string, globalData: GlobalData): string {
+/**
+ * mjml-core's skeleton up to the body, given the body for its font check (each mj-font whose name
+ * the body's inline styles mention is imported).
+ */
+function skeletonHead(globalData: GlobalData, body: () => string): string {
   const { lang, dir, title, breakpoint } = globalData;
   return `<!doctype html>
 <html lang="${lang}" dir="${dir}" xmlns="http://www.w3.org/1999/xhtml" xmlns:v="urn:schemas-microsoft-com:vml" xmlns:o="urn:schemas-microsoft-com:office:office">
@@ -102,29 +107,31 @@ export function skeleton(content: string, globalData: GlobalData): string {
       .mj-outlook-group-fix { width:100% !important; }
     </style>
     <![endif]-->
-    ${buildFontsTags(content, globalData.fonts)}
+    ${buildFontsTags(body, globalData.fonts)}
     ${buildMediaQueriesTags(breakpoint, globalData.mediaQueries, globalData.forceOWADesktop)}
     ${buildStyleFromComponents(globalData)}
     ${buildStyleFromTags(globalData.style)}
     ${globalData.headRaw.filter((raw) => raw !== null).join("\n")}
   </head>
-  ${content}
-</html>
   `;
 }
+
+const SKELETON_END = "\n</html>\n  ";
 
 const CONDITION_START = "<!--[if";
 const ENDIF = "<![endif]-->";
 
 /**
  * The end of a conditional comment's opening (`<!--[if mso | IE]>`) that starts at `start`, or -1:
- * what `<!--\[if\s[^\]]+]>` matches there.
+ * what `<!--\[if\s[^\]]+]>` matches there. Undefined when that depends on what follows `content`.
  */
-function conditionStartEnd(content: string, start: number): number {
+function conditionStartEnd(content: string, start: number): number | undefined {
   const afterIf = start + CONDITION_START.length;
+  if (afterIf >= content.length) return undefined;
   if (!isSpace(content.charCodeAt(afterIf))) return -1;
   const bracket = content.indexOf("]", afterIf + 1);
-  if (bracket <= afterIf + 1 || content.charCodeAt(bracket + 1) !== 0x3e /* > */) return -1;
+  if (bracket === -1 || bracket + 1 === content.length) return undefined;
+  if (bracket === afterIf + 1 || content.charCodeAt(bracket + 1) !== 0x3e /* > */) return -1;
   return bracket + 2;
 }
 
@@ -136,26 +143,66 @@ function conditionStartEnd(content: string, start: number): number {
  * the release build's QuickJS runs at every character.
  */
 export function minifyOutlookConditionnals(content: string): string {
+  return minifiedPieces([content]).join("");
+}
+
+/**
+ * minifyOutlookConditionnals over the concatenation of `parts`, as the pieces its result is made
+ * of: for each conditional comment, the text before its inner markup (ending with the comment's
+ * opening), the inner markup minified, and ENDIF; then the text after the last. Parts are scanned
+ * one by one, each joined to the next only where its scan depends on what follows it (a comment
+ * not closed within it, an opening cut at its end): a document is never copied whole before its
+ * final form, which V8 makes costly for a long one (a string over 128 KiB is allocated apart).
+ */
+function minifiedPieces(parts: readonly string[]): string[] {
   // Containers repeat the same Outlook markup around each child: each distinct one is minified once.
   const minifiedInners = new Map<string, string>();
-  let output = "";
+  const pieces = [""];
+  for (let next = 0; next < parts.length; ) {
+    let part = parts[next++] as string;
+    while (!minifyPart(part, next === parts.length, pieces, minifiedInners)) part += parts[next++] as string;
+  }
+  return pieces;
+}
+
+/**
+ * minifiedPieces for one part, appended to `pieces` (whose last is the text the part continues), or
+ * false, `pieces` untouched, when the result depends on what follows the part.
+ */
+function minifyPart(part: string, last: boolean, pieces: string[], minifiedInners: Map<string, string>): boolean {
+  const added: string[] = [];
   let copied = 0;
-  for (const start of occurrences(content, CONDITION_START)) {
+  for (const start of occurrences(part, CONDITION_START)) {
     if (start < copied) continue;
-    const innerStart = conditionStartEnd(content, start);
-    if (innerStart === -1) continue;
-    const end = content.indexOf(ENDIF, innerStart);
+    const innerStart = conditionStartEnd(part, start);
+    if (innerStart === undefined && !last) return false;
+    if (innerStart === undefined || innerStart === -1) continue;
+    const end = part.indexOf(ENDIF, innerStart);
+    if (end === -1 && !last) return false;
     if (end === -1) break;
-    const inner = content.slice(innerStart, end);
+    const inner = part.slice(innerStart, end);
     let minified = minifiedInners.get(inner);
     if (minified === undefined) {
       minified = inner.replace(/(^|>)(\s+)(<|$)/gm, "$1$3").replace(/\s{2,}/gm, " ");
       minifiedInners.set(inner, minified);
     }
-    output += content.slice(copied, innerStart) + minified + ENDIF;
+    added.push(part.slice(copied, innerStart), minified, ENDIF);
     copied = end + ENDIF.length;
   }
-  return output + content.slice(copied);
+  // An opening cut at the end of the part (`<!--[i` + `f mso]>`) is found only with what follows.
+  if (!last && endsWithStartOf(part, CONDITION_START)) return false;
+  added.push(part.slice(copied));
+  pieces[pieces.length - 1] += added[0] as string;
+  for (let i = 1; i < added.length; i++) pieces.push(added[i] as string);
+  return true;
+}
+
+/** Whether `text` ends with a proper prefix of `literal`. */
+function endsWithStartOf(text: string, literal: string): boolean {
+  for (let length = Math.min(literal.length - 1, text.length); length > 0; length--) {
+    if (text.endsWith(literal.slice(0, length))) return true;
+  }
+  return false;
 }
 
 const MSO_IE_START = /\s*<!--\[if mso \| IE]>/y;
@@ -174,4 +221,39 @@ export function mergeOutlookConditionnals(content: string): string {
     output += MSO_IE_START.test(piece) ? piece.slice(MSO_IE_START.lastIndex) : ENDIF + piece;
   }
   return output;
+}
+
+/**
+ * mergeOutlookConditionnals over minifiedPieces: the same text as over their concatenation. A match
+ * starts at an ENDIF and holds no other, and no ENDIF straddles two pieces (the literal overlaps no
+ * shift of itself, and a text piece ends with `>`). An ENDIF piece's match, if any, is the ENDIF and
+ * the start of the text piece after it; a text piece's own ENDIFs have their matches inside it, as
+ * it ends with a comment's opening (not whitespace) or ends the body. Minified inner markup holds
+ * no ENDIF.
+ */
+function mergePieces(pieces: readonly string[]): string {
+  let output = "";
+  for (let i = 0; i < pieces.length; i += 3) {
+    let text = pieces[i] as string;
+    if (i > 0) {
+      MSO_IE_START.lastIndex = 0;
+      if (MSO_IE_START.test(text)) text = text.slice(MSO_IE_START.lastIndex);
+      else output += ENDIF;
+    }
+    output += contains(text, ENDIF) ? mergeOutlookConditionnals(text) : text;
+    if (i + 1 < pieces.length) output += pieces[i + 1] as string;
+  }
+  return output;
+}
+
+/**
+ * The HTML document of a rendered body (in parts, as MjBody renders it): what mjml2html makes of it, minifyOutlookConditionnals
+ * over the body, the skeleton around it, then mergeOutlookConditionnals over the whole. The head and
+ * the body are merged apart, which is the same: `</head>` stands between them, and a match holds
+ * only an ENDIF, whitespace and a comment's opening.
+ */
+export function documentHtml(body: readonly string[], globalData: GlobalData): string {
+  const pieces = minifiedPieces(body);
+  const head = skeletonHead(globalData, () => pieces.join(""));
+  return mergeOutlookConditionnals(head) + mergePieces(pieces) + SKELETON_END;
 }

@@ -7,8 +7,9 @@
  * (engine/README.md). Not supported, because our MJML never has them: mj-include, mj-class,
  * inline mj-style, mj-html-attributes, mjml's minifier and beautifier. Unknown tags are an error.
  */
+import { contains } from "../base/literal-scan.js";
 import type { AppliedNode, Attributes, BodyContext, ComponentRegistry, GlobalData, MjmlNode } from "./component.js";
-import { createComponent } from "./component.js";
+import { createComponent, PART_MARK } from "./component.js";
 import { MjBody, MjRaw } from "./components/body.js";
 import { MjButton } from "./components/button.js";
 import { MjColumn } from "./components/column.js";
@@ -20,7 +21,7 @@ import { MjSection, MjWrapper } from "./components/section.js";
 import { MjSocial, MjSocialElement } from "./components/social.js";
 import { MjSpacer } from "./components/spacer.js";
 import { MjText } from "./components/text.js";
-import { mergeOutlookConditionnals, minifyOutlookConditionnals, skeleton } from "./document.js";
+import { documentHtml } from "./document.js";
 import { MjmlSyntaxError, parseMjml } from "./parse.js";
 
 const BODY_COMPONENTS: ComponentRegistry = Object.fromEntries(
@@ -93,15 +94,20 @@ function readHead(head: MjmlNode | undefined, globalData: GlobalData): void {
   }
 }
 
-/** mjml-core's applyAttributes without mj-class: per-tag defaults under the node's own attributes. */
-function applyAttributes(node: MjmlNode, defaults: Readonly<Record<string, Attributes>>): AppliedNode {
+/**
+ * mjml-core's applyAttributes without mj-class: per-tag defaults under the node's own attributes.
+ * Nothing writes to a node's attributes after this, so a node without per-tag defaults keeps its
+ * own object, and every node shares the one mj-all object (mjml copies both for each node).
+ */
+function applyAttributes(node: MjmlNode, defaults: Readonly<Record<string, Attributes>>, all: Attributes): AppliedNode {
   if (node.tagName !== "mj-raw" && !BODY_COMPONENTS[node.tagName]) unsupported(`<${node.tagName}>`);
   if ("mj-class" in node.attributes) unsupported("mj-class");
+  const tagDefaults = defaults[node.tagName];
   return {
     tagName: node.tagName,
-    attributes: { ...defaults[node.tagName], ...node.attributes },
-    globalAttributes: { ...defaults["mj-all"] },
-    children: node.children.map((child) => applyAttributes(child, defaults)),
+    attributes: tagDefaults === undefined ? node.attributes : Object.assign({}, tagDefaults, node.attributes),
+    globalAttributes: all,
+    children: node.children.map((child) => applyAttributes(child, defaults, all)),
     content: node.content,
   };
 }
@@ -149,7 +155,10 @@ export function compileMjmlToHtml(mjml: string): string {
       globalData.componentsHeadStyle.push(style);
     },
   };
-  const component = createComponent(BODY_COMPONENTS, applyAttributes(body, globalData.defaultAttributes), context);
-  const content = minifyOutlookConditionnals(component?.render() ?? "");
-  return mergeOutlookConditionnals(skeleton(content, globalData));
+  const component = createComponent(
+    BODY_COMPONENTS,
+    applyAttributes(body, globalData.defaultAttributes, Object.freeze({ ...globalData.defaultAttributes["mj-all"] })),
+    context,
+  ) as MjBody;
+  return documentHtml(contains(mjml, PART_MARK) ? [component.render()] : component.renderParts(), globalData);
 }

@@ -1,5 +1,6 @@
 /** Builds the two envelope shapes; every response goes through here so versions are never missing. */
 import type { RenderResult } from "../base/types.js";
+import type { Finding } from "../document/checks/index.js";
 import { PROTOCOL_VERSION } from "./constants.js";
 import type { ErrorCode, Issue } from "./errors.js";
 import type { LayoutRef } from "./layouts.js";
@@ -7,12 +8,15 @@ import type { ErrorResponse, OkLayoutResponse, OkResponse } from "./response-sch
 
 export type RequestId = string | number;
 
-export function okEnvelope(result: RenderResult, engineVersion: string, id: RequestId | undefined): OkResponse {
+/** The template checks' findings, when the request asked for them (`options.checks`). */
+export type Findings = readonly Finding[] | undefined;
+
+export function okEnvelope(result: RenderResult, engineVersion: string, id: RequestId | undefined, findings?: Findings): OkResponse {
   return {
     ...(id === undefined ? {} : { id }),
     ok: true,
     output: result.output,
-    ...okFields(result, engineVersion),
+    ...okFields(result, engineVersion, findings),
   };
 }
 
@@ -22,22 +26,36 @@ export function okLayoutEnvelope(
   values: readonly string[],
   engineVersion: string,
   id: RequestId | undefined,
+  findings?: Findings,
 ): OkLayoutResponse {
   return {
     ...(id === undefined ? {} : { id }),
     ok: true,
     layout: layout.parts === undefined ? { id: layout.id } : { id: layout.id, parts: [...layout.parts] },
     values: [...values],
-    ...okFields(result, engineVersion),
+    ...okFields(result, engineVersion, findings),
   };
 }
 
-function okFields(result: RenderResult, engineVersion: string) {
+function okFields(result: RenderResult, engineVersion: string, findings: Findings) {
   return {
     ...(result.text === undefined ? {} : { text: result.text }),
     target: result.target,
     template_id: result.templateId,
     warnings: result.warnings.map((w) => ({ code: w.code, message: w.message, path: [...w.path] })),
+    ...(findings === undefined
+      ? {}
+      : {
+          findings: findings.map((f) => ({
+            severity: f.severity,
+            code: f.code,
+            path: [...f.path],
+            value: f.value,
+            message: f.message,
+            hint: f.hint,
+            ...(f.target === undefined ? {} : { target: f.target }),
+          })),
+        }),
     engine_version: engineVersion,
     protocol_version: PROTOCOL_VERSION as typeof PROTOCOL_VERSION,
   };
@@ -53,9 +71,10 @@ export function okEnvelopeWire(
   engineVersion: string,
   id: RequestId | undefined,
   encodeUtf8: (text: string) => Uint8Array,
+  findings?: Findings,
 ): Uint8Array[] {
   const head = `{${id === undefined ? "" : `"id":${JSON.stringify(id)},`}"ok":true,"output":"`;
-  const tail = `",${JSON.stringify(okFields(result, engineVersion)).slice(1)}`;
+  const tail = `",${JSON.stringify(okFields(result, engineVersion, findings)).slice(1)}`;
   return [encodeUtf8(head), ...jsonOutput, encodeUtf8(tail)];
 }
 

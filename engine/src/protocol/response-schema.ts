@@ -27,6 +27,16 @@ const warningSchema = z.strictObject({
   path: z.array(z.string()),
 });
 
+const findingSchema = z.strictObject({
+  severity: z.enum(["error", "warning", "info"]),
+  code: described(z.string(), { description: "Stable; spec/checks.md lists every code with an example." }),
+  path: described(z.array(z.string()), { description: "Path into the template: the prop or node at fault ([] for the whole email)." }),
+  value: described(z.string(), { description: "The offending value as written, shortened to 80 characters." }),
+  message: z.string(),
+  hint: described(z.string(), { description: "How to fix it." }),
+  target: described(z.optional(z.enum(RENDER_TARGETS)), { description: "For a finding about this target's output (its size)." }),
+});
+
 // In wire order: id, ok, the output (whole or as layout + values), then the rest.
 const okHead = {
   id: described(z.optional(requestId), { description: "Present when the request carried one." }),
@@ -39,6 +49,9 @@ const okTail = {
   target: z.enum(RENDER_TARGETS),
   template_id: z.string(),
   warnings: z.array(warningSchema),
+  findings: described(z.optional(z.array(findingSchema)), {
+    description: "With options.checks: what the template checks find in the template and in this target's output (spec/checks.md).",
+  }),
   ...versions,
 };
 

@@ -64,6 +64,10 @@ export const renderRequestSchema = described(
             description: "Limit on the output's UTF-8 size (default 16777216); over it, RENDER_ERROR with issue type output_too_large.",
           }),
           plain_text: described(z.optional(z.boolean()), { description: "Also return `text`, the plain-text version of the email (default false)." }),
+          checks: described(z.optional(z.boolean()), {
+            description:
+              "Also return `findings`: the template checks (spec/checks.md) of the template, with dynamic_data as sample data, and this target's output size (default false). Needs `template` in the request.",
+          }),
         }),
       ),
       output_format: described(z.optional(z.enum(OUTPUT_FORMATS)), {

@@ -519,3 +519,31 @@ export const mobileOverridesSchema = z.pipe(
   }),
 );
 export type MobileOverrides = Record<string, string | number | boolean | PartialSpacing | Partial<Border> | Gradient>;
+
+/**
+ * The phone overrides every block takes (targets/responsive.ts writes each), beside the object keys
+ * above; a block's own (a spacer's height, an image's width) are in its phone roles.
+ */
+export const SHARED_PHONE_KEYS = [
+  "fontSize",
+  "lineHeight",
+  "color",
+  "letterSpacing",
+  "align",
+  "fontWeight",
+  "fontFamily",
+  "fontStyle",
+  "textTransform",
+  "textDecoration",
+  "paddingTop",
+  "paddingRight",
+  "paddingBottom",
+  "paddingLeft",
+  "backgroundColor",
+  "borderRadius",
+  "padding",
+  "margin",
+  "border",
+  "backgroundGradient",
+] as const;
+export type SharedPhoneKey = (typeof SHARED_PHONE_KEYS)[number];

@@ -82,9 +82,16 @@ export interface EditorDescription {
   readonly dark: readonly { readonly key: DarkKey; readonly label: string }[];
 }
 
-/** Every field of a description, lists' item fields not included. */
-export function fieldsOf(description: EditorDescription): Field[] {
-  return description.groups.flatMap((group) => group.fields);
+const fieldLists = new WeakMap<EditorDescription, readonly Field[]>();
+
+/** Every field of a description, lists' item fields not included (one list per description, kept). */
+export function fieldsOf(description: EditorDescription): readonly Field[] {
+  let fields = fieldLists.get(description);
+  if (fields === undefined) {
+    fields = description.groups.flatMap((group) => group.fields);
+    fieldLists.set(description, fields);
+  }
+  return fields;
 }
 
 // ---- building blocks shared by the descriptions -------------------------------------------------

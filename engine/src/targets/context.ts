@@ -1,9 +1,10 @@
 /** What one render of one document accumulates while walking the tree, whatever the target. */
 
 import type { BlockRenderContext, Renderer } from "../blocks/block.js";
-import type { ColumnChild, ComponentNode, Shown, Template } from "../document/model.js";
+import type { ColumnChild, ComponentNode, Path, Shown, Template } from "../document/model.js";
 import { ContentHtml } from "../markup/content.js";
-import type { Emitter } from "../markup/emitter.js";
+import type { Emitter, Locator } from "../markup/emitter.js";
+import { type Field, fieldsOf } from "../schema/editor.js";
 import { DarkStyles } from "./dark.js";
 import { blockClasses, type ResponsiveProps } from "./responsive.js";
 
@@ -23,6 +24,7 @@ export class DocumentContext {
     readonly content: ContentHtml = new ContentHtml(),
   ) {
     this.dark = new DarkStyles(template.canvas);
+    out.locate = locator({ template_name: template.name, canvas: template.canvas }, [], []);
   }
 
   nextUid(prefix = "mr-b"): string {
@@ -52,6 +54,51 @@ export class DocumentContext {
       headCss: this.headCss,
       mobileCss: this.mobileCss,
     };
-    return definition[renderer](node.props, ctx);
+    const outer = this.out.locate;
+    this.out.locate = locator(node.props, [...node.path, "props"], node.path, urlPropsOf(definition));
+    try {
+      return definition[renderer](node.props, ctx);
+    } finally {
+      this.out.locate = outer;
+    }
   }
+}
+
+/**
+ * Tags emitted while rendering `props` are located at the string prop (depth first, list entries
+ * included) equal to the text emitted with the tag, else holding it, else holding the tag as
+ * written; a tag in a link is looked for in link and image props first (`urlProps`, by name), one
+ * in text in the others. Else at `fallback` (a tag from the editor's merge spans, whose written
+ * form is markup). Looked up only when a tag is emitted, once per compile.
+ */
+function locator(props: unknown, path: Path, fallback: Path, urlProps: ReadonlySet<string> = new Set()): Locator {
+  let strings: { path: Path; value: string; url: boolean }[] | undefined;
+  return (ref, written, position) => {
+    strings ??= stringProps(props, path).map((s) => ({ ...s, url: urlProps.has(s.path.at(-1) ?? "") }));
+    const inUrl = position === "url" || position === "url-part";
+    const ranked = [...strings.filter((s) => s.url === inUrl), ...strings.filter((s) => s.url !== inUrl)];
+    const found =
+      (written === undefined ? undefined : (ranked.find((s) => s.value === written) ?? ranked.find((s) => s.value.includes(written)))) ??
+      ranked.find((s) => s.value.includes(ref.source));
+    return found?.path ?? fallback;
+  };
+}
+
+function stringProps(value: unknown, path: Path): { path: Path; value: string }[] {
+  if (typeof value === "string") return [{ path, value }];
+  if (typeof value !== "object" || value === null) return [];
+  return Object.entries(value).flatMap(([key, inner]) => stringProps(inner, [...path, key]));
+}
+
+/** The names of a block's link and image props, in lists too (its editor description says which). */
+function urlPropsOf(definition: ComponentNode["definition"]): ReadonlySet<string> {
+  const names = new Set<string>();
+  const add = (fields: readonly Field[]) => {
+    for (const field of fields) {
+      if (field.kind === "url" || field.kind === "imageUrl") names.add(field.prop);
+      if (field.kind === "entries") add(field.fields);
+    }
+  };
+  add(fieldsOf(definition.editor));
+  return names;
 }

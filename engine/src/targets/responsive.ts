@@ -6,7 +6,16 @@
 import type { PhoneRoles, Renderer, Selector } from "../blocks/block.js";
 import { fontStack } from "../markup/fonts.js";
 import { px } from "../markup/style.js";
-import { activeGradient, type Border, type Gradient, type MobileOverrides, NAMED_FONT_WEIGHTS, type PartialSpacing, type Spacing } from "../schema/common.js";
+import {
+  activeGradient,
+  type Border,
+  type Gradient,
+  type MobileOverrides,
+  NAMED_FONT_WEIGHTS,
+  type PartialSpacing,
+  type SharedPhoneKey,
+  type Spacing,
+} from "../schema/common.js";
 
 export const HIDE_ON_DESKTOP = "mr-hide-desktop";
 export const HIDE_ON_MOBILE = "mr-hide-mobile";
@@ -22,8 +31,14 @@ export interface ResponsiveProps {
 
 type Scope = "text" | "box" | "surface" | "frame";
 
-/** The override keys every block takes, the CSS property each sets, and the part of the block it sets it on. */
-const OVERRIDES: Record<string, { property: string; unit: "px" | "%" | ""; scope: Scope }> = {
+/**
+ * The scalar override keys every block takes, the CSS property each sets, and the part of the block
+ * it sets it on (the object keys are written by `objectOverrides`); SHARED_PHONE_KEYS lists both.
+ */
+const OVERRIDES: Record<
+  Exclude<SharedPhoneKey, "padding" | "margin" | "border" | "backgroundGradient">,
+  { property: string; unit: "px" | "%" | ""; scope: Scope }
+> = {
   fontSize: { property: "font-size", unit: "px", scope: "text" },
   lineHeight: { property: "line-height", unit: "", scope: "text" },
   color: { property: "color", unit: "", scope: "text" },
@@ -121,7 +136,7 @@ export function blockClasses(props: ResponsiveProps, uid: string, mobileCss: str
   const rules: string[] = [];
   for (const [key, value] of Object.entries(props.mobile ?? {})) {
     if (typeof value !== "string" && typeof value !== "number") continue;
-    const shared = OVERRIDES[key];
+    const shared = Object.hasOwn(OVERRIDES, key) ? OVERRIDES[key as keyof typeof OVERRIDES] : undefined;
     if (shared) {
       rules.push(overrideRule(shared.scope, shared.property, cssValue(value, shared.unit), uid, roles, renderer));
       continue;

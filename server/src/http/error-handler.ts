@@ -1,7 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError, type ErrorBody, validationError } from "../errors.js";
 import { isUnavailable } from "../store/unavailable.js";
-import type { RouteMiss } from "./not-found.js";
 import { RequestValidationError } from "./validation.js";
 
 /** Fastify's own request errors we answer with a specific status; anything else is a 500. */
@@ -14,6 +13,9 @@ const FRAMEWORK_ERRORS: Record<string, () => ApiError> = {
   FST_ERR_BAD_URL: () => new ApiError(400, "BAD_REQUEST", "Malformed URL"),
   FST_ERR_ASYNC_CONSTRAINT: () => new ApiError(400, "BAD_REQUEST", "Bad request"),
 };
+
+/** The answer for a request no route matched (not-found.ts): 405 with `Allow` when the path exists, else 404. */
+export type RouteMiss = (request: FastifyRequest) => ApiError;
 
 /** Maps any error to the public `{code, message, issues?}` body; never exposes internals. */
 export function toApiError(err: unknown, request: FastifyRequest, routeMiss?: RouteMiss): ApiError {

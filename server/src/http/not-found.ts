@@ -1,9 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import { ApiError } from "../errors.js";
-import { sendError } from "./error-handler.js";
-
-/** The answer for a request no route matched: 405 with `Allow` when the path exists, else 404. */
-export type RouteMiss = (request: FastifyRequest) => ApiError;
+import { type RouteMiss, sendError } from "./error-handler.js";
 
 /**
  * Fastify answers an unknown method on a known path with 404; HTTP says 405 with `Allow`. We keep a

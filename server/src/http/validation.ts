@@ -1,6 +1,7 @@
 import type { FastifySchemaCompiler } from "fastify";
 import type * as z from "zod";
 import type { Issue } from "../errors.js";
+import { explained } from "./hints.js";
 
 type ZodIssue = z.core.$ZodIssue;
 
@@ -16,7 +17,7 @@ export class RequestValidationError extends Error {
   }
 }
 
-function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
+export function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
   let cur = data;
   for (const key of path) {
     if (cur === null || typeof cur !== "object") return undefined;
@@ -114,7 +115,7 @@ function toIssues(issue: ZodIssue, root: string, data: unknown, part: string): I
 
 export function zodIssuesToIssues(issues: readonly ZodIssue[], part: string, data: unknown): Issue[] {
   const root = LOC_ROOT[part] ?? part;
-  return issues.flatMap((issue) => toIssues(issue, root, data, part));
+  return issues.flatMap((issue) => toIssues(issue, root, data, part)).map((issue) => explained(issue, valueAt(data, issue.loc.slice(1))));
 }
 
 /**

@@ -10,7 +10,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import * as z from "zod";
 import { ApiError, templateNotFound, validationError } from "../errors.js";
 import { DynamicDataSchema, toDynamicData } from "../render/request.js";
-import { TemplateIdParams, TemplateJsonSchema, WarningSchema } from "../schemas.js";
+import { FindingSchema, TemplateIdParams, TemplateJsonSchema, WarningSchema } from "../schemas.js";
 import { sampleFromTemplate } from "../services/samples.js";
 import { GMAIL_CLIP_BYTES, previewDraft, targetOutput, visibilityDecisions } from "../services/studio-preview.js";
 import type { RouteContext } from "./context.js";
@@ -52,24 +52,13 @@ const PreviewSchema = z
   })
   .meta({ id: "TemplatePreview" });
 
-const FindingSchema = z
-  .object({
-    severity: z.string().describe("`error`, `warning` or `info`"),
-    code: z.string(),
-    path: z.array(z.string()).describe("Where in the template"),
-    value: z.unknown().describe("The value found there"),
-    message: z.string(),
-    hint: z.string().describe("What to do about it"),
-  })
-  .meta({ id: "TemplateFinding" });
-
 const DraftPreviewSchema = z
   .object({
     html: TargetPreviewSchema,
     text: z.string().describe("The plain-text version"),
     gmail_clip_bytes: z.number().int(),
     visibility: z.array(DecisionSchema),
-    findings: z.array(FindingSchema).describe("What the checks found: each block's content checks and the validator's warnings"),
+    findings: z.array(FindingSchema).describe("What the template checks found (spec/checks.md), paths into the template"),
     merge_tags: z.array(
       z.object({ name: z.string(), group: z.enum(["text", "url", "attr"]).nullable(), reads: z.enum(["text", "url", "attr"]), default: z.string().nullable() }),
     ),

@@ -6,7 +6,6 @@
  */
 import { runInNewContext } from "node:vm";
 import {
-  checkBlocks,
   type DynamicData,
   explainVisibility,
   type Finding,
@@ -27,16 +26,6 @@ export interface TargetOutput {
   warnings: { code: string; message: string; path: string[] }[];
 }
 
-/** A finding of the template checks (`spec/checks.md` once they land): where, how bad, and what to do. */
-export interface PreviewFinding {
-  severity: string;
-  code: string;
-  path: string[];
-  value: unknown;
-  message: string;
-  hint: string;
-}
-
 /** Another target than html: its source, and the HTML a reader gets from it (null when it could not be made, with why). */
 export interface TargetView {
   target: Exclude<RenderTarget, "html">;
@@ -50,17 +39,9 @@ export function targetOutput(output: string, warnings: readonly RenderWarning[])
   return { output, bytes: Buffer.byteLength(output), warnings: warnings.map((w) => ({ code: w.code, message: w.message, path: [...w.path] })) };
 }
 
-/**
- * What the checks find. The engine's validator reports its warnings and each block its own
- * findings; when the validator reports findings itself (the template checks), those are used.
- */
-export function templateFindings(template: unknown): PreviewFinding[] {
-  const validation = validateTemplate(template) as ReturnType<typeof validateTemplate> & { findings?: readonly Finding[] };
-  const fromEngine = validation.findings ?? [
-    ...validation.warnings.map((w) => ({ severity: "warning", code: w.code, path: w.path, value: null, message: w.message, hint: "" })),
-    ...checkBlocks(template).findings,
-  ];
-  return fromEngine.map((f) => ({ severity: f.severity, code: f.code, path: [...f.path], value: f.value ?? null, message: f.message, hint: f.hint ?? "" }));
+/** What the template checks find (spec/checks.md), with paths into the template. */
+export function templateFindings(template: unknown): (Omit<Finding, "path"> & { path: string[] })[] {
+  return validateTemplate(template).findings.map((f) => ({ ...f, path: [...f.path] }));
 }
 
 export function visibilityDecisions(template: unknown, context: DynamicData["context"]) {

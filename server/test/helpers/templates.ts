@@ -1,7 +1,10 @@
+import { editorTemplateId } from "../../src/services/templates.js";
+
 /** A small valid template (the format's minimum plus a merge tag), built fresh for each use. */
 export function sampleTemplate(name = "Sample"): Record<string, unknown> {
   return {
-    template_id: "sample",
+    // The id the Maildeno editor writes, made from the name: the service gives the template its own.
+    template_id: editorTemplateId(name),
     template_name: name,
     schema_version: "1.0",
     canvas: {},

@@ -45,7 +45,8 @@ export async function deleteTemplate(server: RealServer, id: string): Promise<vo
 /** A small valid template with a merge tag; `heading` makes versions distinguishable in the output. */
 export function sampleTemplate(heading = "Hello"): Record<string, unknown> {
   return {
-    template_id: "sample",
+    // The id the Maildeno editor writes, made from the name: the service gives the template its own.
+    template_id: "client_test",
     template_name: "Client test",
     schema_version: "1.0",
     canvas: {},

@@ -11,8 +11,6 @@ use stdClass;
 final class CacheEntry
 {
     private const FORMAT = 1;
-    private const JSON_FLAGS = JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE | JSON_PRESERVE_ZERO_FRACTION
-        | JSON_THROW_ON_ERROR;
 
     public function __construct(
         public readonly string $templateId,
@@ -33,7 +31,7 @@ final class CacheEntry
     /** The disk format every client shares (spec/clients.md, Disk cache): the template as a JSON object. */
     public function toJson(): string
     {
-        $head = json_encode([
+        $head = self::encode([
             'format' => self::FORMAT,
             'templateId' => $this->templateId,
             'etag' => $this->etag,
@@ -43,7 +41,7 @@ final class CacheEntry
                 'targets' => $this->scope->targets,
                 'complete' => $this->scope->complete,
             ],
-        ], self::JSON_FLAGS);
+        ]);
         // The service's text spliced in as it came: decoding it into PHP arrays would turn {} into [].
         return substr($head, 0, -1) . ',"template":' . $this->templateJson . '}';
     }
@@ -52,43 +50,67 @@ final class CacheEntry
     public static function fromJson(string $text, ?string $templateId = null): ?self
     {
         // Objects stay objects (stdClass), so re-encoding the template keeps {} and [] apart.
-        $doc = json_decode($text, false);
-        if (!$doc instanceof stdClass || ($doc->format ?? null) !== self::FORMAT) {
+        return self::fromDocument(json_decode($text, false), $templateId);
+    }
+
+    private static function fromDocument(mixed $doc, ?string $templateId): ?self
+    {
+        if (!$doc instanceof stdClass || ($doc->format ?? null) !== self::FORMAT || !property_exists($doc, 'scope')) {
             return null;
         }
-        $id = $doc->templateId ?? null;
-        $template = $doc->template ?? null;
-        $etag = $doc->etag ?? null;
-        $fetchedAt = $doc->fetchedAt ?? null;
-        if (is_float($fetchedAt) && is_finite($fetchedAt) && abs($fetchedAt) < 2 ** 53) {
-            $fetchedAt = CacheTime::millis($fetchedAt); // written by hand or by another tool: floored
-        }
-        if (!is_string($id) || ($templateId !== null && $id !== $templateId)) {
+        $id = is_string($doc->templateId ?? null) ? $doc->templateId : null;
+        if ($id === null || ($templateId !== null && $id !== $templateId)) {
             return null;
         }
-        if (!$template instanceof stdClass || !is_int($fetchedAt) || ($etag !== null && !is_string($etag))) {
+        $template = isset($doc->template) && $doc->template instanceof stdClass ? $doc->template : null;
+        $etag = is_string($doc->etag ?? null) ? $doc->etag : null;
+        $fetchedAt = self::fetchedAt($doc->fetchedAt ?? null);
+        if ($template === null || $fetchedAt === null || ($etag === null && ($doc->etag ?? null) !== null)) {
             return null;
         }
-        if (!property_exists($doc, 'scope')) {
+        $scope = self::scope($doc->scope);
+        if ($scope === false) {
             return null;
         }
-        $scope = null;
-        if ($doc->scope !== null) {
-            $raw = $doc->scope;
-            if (
-                !$raw instanceof stdClass
-                || !is_string($raw->key ?? null)
-                || !is_array($raw->targets ?? null)
-                || !is_bool($raw->complete ?? null)
-            ) {
-                return null;
-            }
-            $targets = array_values(array_intersect(Defaults::TARGETS, $raw->targets));
-            if (count($targets) !== count($raw->targets)) {
-                return null;
-            }
-            $scope = new CachedScope($raw->key, $targets, $raw->complete);
+        return new self($id, self::encode($template), $etag, $fetchedAt, $scope);
+    }
+
+    private static function encode(mixed $value): string
+    {
+        // The flags spelled out here (not a constant) so the analyser sees JSON_THROW_ON_ERROR.
+        return json_encode(
+            $value,
+            JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE | JSON_PRESERVE_ZERO_FRACTION | JSON_THROW_ON_ERROR,
+        );
+    }
+
+    /** Whole ms; a float (written by hand or by another tool) is floored. */
+    private static function fetchedAt(mixed $raw): ?int
+    {
+        if (is_float($raw) && is_finite($raw) && abs($raw) < 2 ** 53) {
+            return CacheTime::millis($raw);
         }
-        return new self($id, json_encode($template, self::JSON_FLAGS), $etag, $fetchedAt, $scope);
+        return is_int($raw) ? $raw : null;
+    }
+
+    /** The entry's scope: null when the entry has none, false when it is malformed. */
+    private static function scope(mixed $raw): CachedScope|false|null
+    {
+        if ($raw === null) {
+            return null;
+        }
+        if (
+            !$raw instanceof stdClass
+            || !is_string($raw->key ?? null)
+            || !is_array($raw->targets ?? null)
+            || !is_bool($raw->complete ?? null)
+        ) {
+            return false;
+        }
+        $targets = array_values(array_intersect(Defaults::TARGETS, $raw->targets));
+        if (count($targets) !== count($raw->targets)) {
+            return false;
+        }
+        return new CachedScope($raw->key, $targets, $raw->complete);
     }
 }

@@ -104,7 +104,8 @@ final class DiskCache implements CacheStore
     {
         return (string) preg_replace_callback(
             '/[^A-Za-z0-9_-]/',
-            static fn (array $m): string => sprintf('%%%02X', ord($m[0])),
+            /** @param array<array-key, string> $m */
+            static fn (array $m): string => sprintf('%%%02X', ord($m[0] ?? '')),
             $id,
         );
     }

@@ -24,10 +24,15 @@ final class MemoryCache implements CacheStore
         unset($this->entries[$entry->templateId]);
         while (count($this->entries) >= $this->maxEntries) {
             $oldest = null;
+            $oldestAt = 0;
             foreach ($this->entries as $id => $candidate) {
-                if ($oldest === null || $candidate->fetchedAt < $this->entries[$oldest]->fetchedAt) {
+                if ($oldest === null || $candidate->fetchedAt < $oldestAt) {
                     $oldest = $id;
+                    $oldestAt = $candidate->fetchedAt;
                 }
+            }
+            if ($oldest === null) {
+                break; // nothing left to evict (maxEntries < 1)
             }
             unset($this->entries[$oldest]);
         }

@@ -15,7 +15,7 @@ final class EngineRequest
      * @param string $templateJson the template as JSON text (verbatim from the service or the cache)
      * @param string $templateRef changes whenever the template changes (`<id>@<etag>`); a long-lived
      *                            engine keeps the template under it
-     * @param array<string, mixed> $dynamicData
+     * @param array<mixed> $dynamicData
      *        ['merge_tags' => ['text' => [], 'url' => [], 'attr' => []], 'context' => []]
      */
     public function __construct(
@@ -94,21 +94,21 @@ final class EngineRequest
      */
     private static function objects(array $data): stdClass
     {
-        $out = new stdClass();
+        $out = [];
         foreach ($data as $key => $value) {
             if ($key === 'merge_tags' && is_array($value)) {
-                $groups = new stdClass();
+                $groups = [];
                 foreach ($value as $name => $group) {
                     $isMap = is_array($group) && ($group === [] || !array_is_list($group));
-                    $groups->{$name} = $isMap ? (object) $group : $group;
+                    $groups[$name] = $isMap ? (object) $group : $group;
                 }
-                $out->{$key} = $groups;
+                $out[$key] = (object) $groups;
             } elseif ($key === 'context' && is_array($value) && ($value === [] || !array_is_list($value))) {
-                $out->{$key} = (object) $value;
+                $out[$key] = (object) $value;
             } else {
-                $out->{$key} = $value;
+                $out[$key] = $value;
             }
         }
-        return $out;
+        return (object) $out;
     }
 }

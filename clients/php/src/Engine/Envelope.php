@@ -15,7 +15,7 @@ final class Envelope
     private const CALLER_ERRORS = ['BAD_REQUEST', 'REQUEST_TOO_LARGE', 'INVALID_JSON'];
 
     /**
-     * @return array<string, mixed> the decoded envelope, after the handshake
+     * @return array<mixed> the decoded envelope, after the handshake
      * @throws MailrenderError UNKNOWN when the text is not an envelope or the protocol differs
      */
     public static function decode(string $text, string $enginePath): array
@@ -48,7 +48,11 @@ final class Envelope
         return $envelope;
     }
 
-    /** True for the one error that means "send the template again" (spec/README.md, template_ref rule 3). */
+    /**
+     * True for the one error that means "send the template again" (spec/README.md, template_ref rule 3).
+     *
+     * @param array<mixed> $envelope
+     */
     public static function isTemplateRefUnknown(array $envelope): bool
     {
         return ($envelope['ok'] ?? null) === false
@@ -59,18 +63,17 @@ final class Envelope
      * The render's result, or its error (spec/clients.md, Errors): the caller's fault is RENDER_ERROR
      * 422 as the service's render endpoint answers it; an engine fault is UNKNOWN with status 0.
      *
-     * @param array<string, mixed> $envelope
+     * @param array<mixed> $envelope
      * @throws MailrenderError
      */
     public static function result(array $envelope): EngineResult
     {
-        if ($envelope['ok'] === true) {
+        if (($envelope['ok'] ?? null) === true) {
             if (!is_string($envelope['output'] ?? null)) {
                 throw new MailrenderError(MailrenderError::UNKNOWN, 0, 'The engine answered ok without an output');
             }
-            $warnings = is_array($envelope['warnings'] ?? null) ? array_values($envelope['warnings']) : [];
             $text = is_string($envelope['text'] ?? null) ? $envelope['text'] : null;
-            return new EngineResult($envelope['output'], $warnings, $text);
+            return new EngineResult($envelope['output'], self::warnings($envelope['warnings'] ?? null), $text);
         }
         $error = is_array($envelope['error'] ?? null) ? $envelope['error'] : [];
         $code = is_string($error['code'] ?? null) ? $error['code'] : 'INTERNAL_ERROR';
@@ -89,6 +92,33 @@ final class Envelope
             );
         }
         throw new MailrenderError(MailrenderError::UNKNOWN, 0, "The engine failed ({$code}): {$message}");
+    }
+
+    /**
+     * The well-formed {code, message, path} items of an envelope's `warnings`.
+     *
+     * @return list<array{code: string, message: string, path: list<string|int>}>
+     */
+    private static function warnings(mixed $warnings): array
+    {
+        $out = [];
+        foreach (is_array($warnings) ? $warnings : [] as $warning) {
+            if (
+                is_array($warning)
+                && is_string($warning['code'] ?? null)
+                && is_string($warning['message'] ?? null)
+                && is_array($warning['path'] ?? null)
+            ) {
+                $path = [];
+                foreach ($warning['path'] as $step) {
+                    if (is_string($step) || is_int($step)) {
+                        $path[] = $step;
+                    }
+                }
+                $out[] = ['code' => $warning['code'], 'message' => $warning['message'], 'path' => $path];
+            }
+        }
+        return $out;
     }
 
     public static function excerpt(string $text): string

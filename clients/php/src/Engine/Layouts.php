@@ -24,21 +24,26 @@ final class Layouts
     {
     }
 
-    /** output_format "layout" came with engine 1.1; an older engine refuses the key as a bad request. */
+    /**
+     * output_format "layout" came with engine 1.1; an older engine refuses the key as a bad request.
+     *
+     * @param array<mixed> $envelope
+     */
     public static function spokenBy(array $envelope): bool
     {
         $version = $envelope['engine_version'] ?? null;
-        return is_string($version)
-            && preg_match('/^(\d+)\.(\d+)/', $version, $m) === 1
-            && ((int) $m[1] > 1 || ((int) $m[1] === 1 && (int) $m[2] >= 1));
+        if (!is_string($version) || preg_match('/^(\d+)\.(\d+)/', $version, $m) !== 1 || !isset($m[1], $m[2])) {
+            return false;
+        }
+        return (int) $m[1] > 1 || ((int) $m[1] === 1 && (int) $m[2] >= 1);
     }
 
     /**
      * Turns an ok layout answer into an ordinary one (with `output`); false when its parts were
      * dropped (ask again with layout_parts). Any other envelope comes back as it is.
      *
-     * @param array<string, mixed> $envelope
-     * @return array<string, mixed>|false
+     * @param array<mixed> $envelope
+     * @return array<mixed>|false
      */
     public function resolve(array $envelope): array|false
     {
@@ -46,13 +51,14 @@ final class Layouts
             return $envelope;
         }
         $layout = $envelope['layout'];
-        $values = $envelope['values'] ?? null;
-        if (!is_array($layout) || !is_int($layout['id'] ?? null) || !is_array($values) || !array_is_list($values)) {
+        $id = is_array($layout) && is_int($layout['id'] ?? null) ? $layout['id'] : null;
+        $values = self::strings($envelope['values'] ?? null);
+        if ($id === null || $values === null) {
             throw self::malformed('a malformed layout answer');
         }
-        $id = $layout['id'];
-        if (is_array($layout['parts'] ?? null) && array_is_list($layout['parts'])) {
-            $parts = $layout['parts'];
+        $sentParts = is_array($layout) ? self::strings($layout['parts'] ?? null) : null;
+        if ($sentParts !== null) {
+            $parts = $sentParts;
         } elseif (isset($this->parts[$id])) {
             $parts = $this->parts[$id];
         } else {
@@ -61,16 +67,19 @@ final class Layouts
         // Most recently used last, so the bound below drops the least recently used.
         unset($this->parts[$id]);
         $this->parts[$id] = $parts;
-        if (count($this->parts) > $this->maxEntries) {
-            unset($this->parts[array_key_first($this->parts)]);
+        $oldest = array_key_first($this->parts);
+        if ($oldest !== null && count($this->parts) > $this->maxEntries) {
+            unset($this->parts[$oldest]);
         }
         if (count($values) !== count($parts) - 1) {
             throw self::malformed(sprintf('%d values for a layout of %d parts', count($values), count($parts)));
         }
-        $pieces = [$parts[0]];
-        foreach ($values as $i => $value) {
-            $pieces[] = $value;
-            $pieces[] = $parts[$i + 1];
+        $pieces = [];
+        foreach ($parts as $i => $part) {
+            $pieces[] = $part;
+            if (isset($values[$i])) {
+                $pieces[] = $values[$i];
+            }
         }
         unset($envelope['layout'], $envelope['values']);
         $envelope['output'] = implode('', $pieces);
@@ -80,6 +89,22 @@ final class Layouts
     public function count(): int
     {
         return count($this->parts);
+    }
+
+    /** @return list<string>|null the value when it is a list of strings */
+    private static function strings(mixed $value): ?array
+    {
+        if (!is_array($value) || !array_is_list($value)) {
+            return null;
+        }
+        $out = [];
+        foreach ($value as $item) {
+            if (!is_string($item)) {
+                return null;
+            }
+            $out[] = $item;
+        }
+        return $out;
     }
 
     private static function malformed(string $what): MailrenderError

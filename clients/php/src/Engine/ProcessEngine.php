@@ -53,14 +53,14 @@ final class ProcessEngine implements Engine
     private function run(string $input): array
     {
         [$process, $pipes] = ProcessEnv::start([$this->path]);
-        $deadline = hrtime(true) + $this->timeoutMs * 1_000_000;
+        $deadline = (int) (hrtime(true) + $this->timeoutMs * 1_000_000);
         $stdout = '';
         $stderr = '';
         $written = 0;
         $open = [1 => $pipes[1], 2 => $pipes[2]];
         $stdin = $pipes[0];
         while ($open !== [] || $stdin !== null) {
-            $remainingNs = $deadline - hrtime(true);
+            $remainingNs = $deadline - (int) hrtime(true);
             if ($remainingNs <= 0) {
                 proc_terminate($process, 9);
                 self::closeAll($pipes);
@@ -114,7 +114,7 @@ final class ProcessEngine implements Engine
         return [$status, $stdout, $stderr];
     }
 
-    /** @param array<int, resource> $pipes */
+    /** @param array<resource> $pipes */
     private static function closeAll(array $pipes): void
     {
         foreach ($pipes as $pipe) {

@@ -46,7 +46,7 @@ final class ProcessEnv
      * Starts the engine with an argument array (never through a shell).
      *
      * @param list<string> $command
-     * @return array{resource, array<int, resource>} the process and its stdin, stdout and stderr pipes
+     * @return array{resource, array{resource, resource, resource}} the process and its stdin, stdout and stderr pipes
      * @throws MailrenderError UNKNOWN when the process cannot be started
      */
     public static function start(array $command): array
@@ -68,6 +68,11 @@ final class ProcessEnv
                     . (error_get_last()['message'] ?? 'proc_open failed'),
             );
         }
+        if (!isset($pipes[0], $pipes[1], $pipes[2])) {
+            proc_close($process);
+            throw new MailrenderError(MailrenderError::UNKNOWN, 0, 'Could not open pipes to ' . implode(' ', $command));
+        }
+        $pipes = [$pipes[0], $pipes[1], $pipes[2]];
         foreach ($pipes as $pipe) {
             stream_set_blocking($pipe, false);
         }

@@ -31,9 +31,9 @@ final class ServeEngine implements Engine
     private const STDERR_TAIL = 4096;
 
     /** @var resource|null */
-    private $process = null;
-    /** @var array<int, resource> */
-    private array $pipes = [];
+    private mixed $process = null;
+    /** @var array{resource, resource, resource}|null stdin, stdout and stderr of the running process */
+    private ?array $pipes = null;
     private string $buffer = '';
     private string $stderrTail = '';
     /** @var array<string, true> refs this process holds, oldest first */
@@ -70,7 +70,11 @@ final class ServeEngine implements Engine
         $this->close();
     }
 
-    /** Counters for monitoring and tests: process starts, requests written, templates sent, ref and layout resends. */
+    /**
+     * Counters for monitoring and tests: process starts, requests written, templates sent, ref and layout resends.
+     *
+     * @return array{starts: int, requests: int, templatesSent: int, refResends: int, layoutsResent: int}
+     */
     public function stats(): array
     {
         return $this->stats;
@@ -88,7 +92,8 @@ final class ServeEngine implements Engine
 
     public function render(EngineRequest $request): EngineResult
     {
-        for ($attempt = 0;; $attempt++) {
+        $attempt = 0;
+        while (true) {
             try {
                 return $this->renderOnce($request);
             } catch (EngineDied $died) {
@@ -96,6 +101,7 @@ final class ServeEngine implements Engine
                 if ($attempt >= 1) {
                     throw new MailrenderError(MailrenderError::UNKNOWN, 0, $died->getMessage());
                 }
+                $attempt++;
             }
         }
     }
@@ -106,7 +112,7 @@ final class ServeEngine implements Engine
         if ($this->process === null) {
             return;
         }
-        if (isset($this->pipes[0]) && is_resource($this->pipes[0])) {
+        if ($this->pipes !== null && is_resource($this->pipes[0])) {
             fclose($this->pipes[0]);
         }
         // Give it a moment to exit cleanly; a process that does not is stopped.
@@ -144,7 +150,7 @@ final class ServeEngine implements Engine
             }
         }
         $envelope = $resolved;
-        if ($sendTemplate && $envelope['ok'] === true) {
+        if ($sendTemplate && ($envelope['ok'] ?? null) === true) {
             $this->remember($ref);
         } elseif (isset($this->knownRefs[$ref])) {
             // Most recently used last, so the eviction below drops the least recently used.
@@ -154,7 +160,7 @@ final class ServeEngine implements Engine
         return Envelope::result($envelope);
     }
 
-    /** @return array<string, mixed> */
+    /** @return array<mixed> */
     private function exchange(EngineRequest $request, bool $withTemplate, bool $withLayoutParts = false): array
     {
         $id = $this->nextId++;
@@ -163,7 +169,7 @@ final class ServeEngine implements Engine
         if ($withTemplate) {
             $this->stats['templatesSent']++;
         }
-        $deadline = hrtime(true) + $this->timeoutMs * 1_000_000;
+        $deadline = (int) (hrtime(true) + $this->timeoutMs * 1_000_000);
         $this->write($line, $deadline);
         for (;;) {
             $answer = $this->readLine($deadline);
@@ -209,7 +215,7 @@ final class ServeEngine implements Engine
         $length = strlen($data);
         while ($written < $length) {
             // Written first, waited for only when the pipe is full: a request line usually fits.
-            $n = @fwrite($this->pipes[0], substr($data, $written, self::CHUNK));
+            $n = @fwrite($this->pipes()[0], substr($data, $written, self::CHUNK));
             if ($n === false || ($n === 0 && !$this->running())) {
                 throw new EngineDied($this->diedMessage());
             }
@@ -226,15 +232,16 @@ final class ServeEngine implements Engine
             $newline = strpos($this->buffer, "\n");
             if ($newline !== false) {
                 $line = substr($this->buffer, 0, $newline);
-                $this->buffer = (string) substr($this->buffer, $newline + 1);
+                $this->buffer = substr($this->buffer, $newline + 1);
                 if (trim($line) !== '') {
                     return $line;
                 }
                 continue;
             }
             $this->waitFor(true, $deadline);
-            $chunk = fread($this->pipes[1], self::CHUNK);
-            if ($chunk === false || ($chunk === '' && feof($this->pipes[1]))) {
+            $stdout = $this->pipes()[1];
+            $chunk = fread($stdout, self::CHUNK);
+            if ($chunk === false || ($chunk === '' && feof($stdout))) {
                 throw new EngineDied($this->diedMessage());
             }
             $this->buffer .= $chunk;
@@ -245,7 +252,7 @@ final class ServeEngine implements Engine
     private function waitFor(bool $readable, int $deadline): void
     {
         for (;;) {
-            $remainingNs = $deadline - hrtime(true);
+            $remainingNs = $deadline - (int) hrtime(true);
             if ($remainingNs <= 0) {
                 $this->stop();
                 throw new MailrenderError(
@@ -254,11 +261,12 @@ final class ServeEngine implements Engine
                     "{$this->path} --serve did not answer within {$this->timeoutMs} ms and was stopped",
                 );
             }
-            $read = $readable ? [$this->pipes[1]] : [];
-            if (is_resource($this->pipes[2])) {
-                $read[] = $this->pipes[2];
+            [$stdin, $stdout, $stderr] = $this->pipes();
+            $read = $readable ? [$stdout] : [];
+            if (is_resource($stderr)) {
+                $read[] = $stderr;
             }
-            $write = $readable ? [] : [$this->pipes[0]];
+            $write = $readable ? [] : [$stdin];
             $except = null;
             $seconds = intdiv($remainingNs, 1_000_000_000);
             $micros = intdiv($remainingNs % 1_000_000_000, 1000);
@@ -266,9 +274,10 @@ final class ServeEngine implements Engine
             if ($ready === false || $ready === 0) {
                 continue;
             }
+            // Resources compared by id: the analyser cannot tell two resources apart.
             $wanted = $write !== [];
             foreach ($read as $pipe) {
-                if ($pipe === $this->pipes[2]) {
+                if (get_resource_id($pipe) === get_resource_id($stderr)) {
                     $this->drainStderr();
                 } else {
                     $wanted = true;
@@ -282,9 +291,10 @@ final class ServeEngine implements Engine
 
     private function drainStderr(): void
     {
-        $chunk = fread($this->pipes[2], self::CHUNK);
-        if ($chunk === false || ($chunk === '' && feof($this->pipes[2]))) {
-            fclose($this->pipes[2]);
+        $stderr = $this->pipes()[2];
+        $chunk = fread($stderr, self::CHUNK);
+        if ($chunk === false || ($chunk === '' && feof($stderr))) {
+            fclose($stderr);
             return;
         }
         $this->stderrTail = substr($this->stderrTail . $chunk, -self::STDERR_TAIL);
@@ -313,20 +323,31 @@ final class ServeEngine implements Engine
     {
         unset($this->knownRefs[$ref]);
         $this->knownRefs[$ref] = true;
-        if (count($this->knownRefs) > self::MAX_KNOWN_REFS) {
-            unset($this->knownRefs[array_key_first($this->knownRefs)]);
+        $oldest = array_key_first($this->knownRefs);
+        if ($oldest !== null && count($this->knownRefs) > self::MAX_KNOWN_REFS) {
+            unset($this->knownRefs[$oldest]);
         }
+    }
+
+    /**
+     * The running process's pipes; a process stopped meanwhile (a timeout) counts as died.
+     *
+     * @return array{resource, resource, resource}
+     */
+    private function pipes(): array
+    {
+        return $this->pipes ?? throw new EngineDied("{$this->path} --serve is not running");
     }
 
     /** Kills the process (if any) and forgets everything about it. */
     private function stop(): void
     {
-        foreach ($this->pipes as $pipe) {
+        foreach ($this->pipes ?? [] as $pipe) {
             if (is_resource($pipe)) {
                 fclose($pipe);
             }
         }
-        $this->pipes = [];
+        $this->pipes = null;
         if ($this->process !== null) {
             if (proc_get_status($this->process)['running']) {
                 proc_terminate($this->process, 9);

@@ -23,6 +23,7 @@ final class CurlTransport implements Transport
 
     public function send(HttpRequest $request): HttpResponse
     {
+        /** @var array<string, string> $headers filled by the header callback */
         $headers = [];
         $lines = [];
         foreach ($request->headers as $name => $value) {
@@ -40,7 +41,7 @@ final class CurlTransport implements Transport
             // Millisecond timeouts below one second need this with the synchronous resolver.
             CURLOPT_NOSIGNAL => true,
             CURLOPT_PROTOCOLS => CURLPROTO_HTTP | CURLPROTO_HTTPS,
-            CURLOPT_HEADERFUNCTION => static function ($ch, string $line) use (&$headers): int {
+            CURLOPT_HEADERFUNCTION => static function (\CurlHandle $_handle, string $line) use (&$headers): int {
                 $colon = strpos($line, ':');
                 if ($colon === false) {
                     // A status line starts a new header block (e.g. after "100 Continue").
@@ -59,7 +60,6 @@ final class CurlTransport implements Transport
         $errno = curl_errno($handle);
         $error = curl_error($handle);
         $status = (int) curl_getinfo($handle, CURLINFO_RESPONSE_CODE);
-        curl_close($handle);
 
         $origin = self::origin($request->url);
         if ($errno === CURLE_OPERATION_TIMEDOUT) {

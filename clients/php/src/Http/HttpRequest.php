@@ -18,7 +18,11 @@ final class HttpRequest
     ) {
     }
 
-    /** The headers without Authorization, for messages and logs: an API key is never printed. */
+    /**
+     * The headers without Authorization, for messages and logs: an API key is never printed.
+     *
+     * @return array<string, string>
+     */
     public function safeHeaders(): array
     {
         $headers = $this->headers;

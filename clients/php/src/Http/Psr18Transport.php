@@ -67,12 +67,15 @@ final class Psr18Transport implements Transport
      */
     private static function isTimeout(Throwable $e): bool
     {
-        if (method_exists($e, 'getHandlerContext')) {
-            $context = $e->getHandlerContext();
-            if (is_array($context) && ($context['errno'] ?? null) === 28) {
-                return true;
-            }
+        $handlerContext = [$e, 'getHandlerContext'];
+        if (is_callable($handlerContext) && self::isCurlTimeout($handlerContext())) {
+            return true;
         }
         return preg_match('/\btimed?[ -]?out\b|\btimeout\b/i', $e->getMessage()) === 1;
+    }
+
+    private static function isCurlTimeout(mixed $handlerContext): bool
+    {
+        return is_array($handlerContext) && ($handlerContext['errno'] ?? null) === 28;
     }
 }

@@ -31,11 +31,11 @@ final class RetryPolicy
         ?callable $sleep = null,
         ?callable $random = null,
     ) {
-        $this->sleep = $sleep !== null ? Closure::fromCallable($sleep) : static function (int $ms): void {
-            usleep($ms * 1000);
+        $this->sleep = $sleep !== null ? $sleep(...) : static function (int $ms): void {
+            usleep(max(0, $ms) * 1000);
         };
-        $this->random = $random !== null ? Closure::fromCallable($random) : static function (): float {
-            return mt_rand() / (mt_getrandmax() + 1);
+        $this->random = $random !== null ? $random(...) : static function (): float {
+            return (float) (mt_rand() / (mt_getrandmax() + 1));
         };
     }
 
@@ -94,7 +94,8 @@ final class RetryPolicy
      */
     public function run(callable $attempt): mixed
     {
-        for ($retry = 0;; $retry++) {
+        $retry = 0;
+        while (true) {
             try {
                 return $attempt();
             } catch (FetchFailure $failure) {
@@ -103,6 +104,7 @@ final class RetryPolicy
                     throw $failure->error;
                 }
                 ($this->sleep)($delay);
+                $retry++;
             }
         }
     }

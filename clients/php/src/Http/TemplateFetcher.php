@@ -19,7 +19,11 @@ final class TemplateFetcher
     ) {
     }
 
-    /** Keeps the key out of var_dump()/print_r() output of the client. */
+    /**
+     * Keeps the key out of var_dump()/print_r() output of the client.
+     *
+     * @return array{baseUrl: string, apiKey: string, timeoutMs: int}
+     */
     public function __debugInfo(): array
     {
         return ['baseUrl' => $this->baseUrl, 'apiKey' => '[redacted]', 'timeoutMs' => $this->timeoutMs];

@@ -83,7 +83,11 @@ final class EngineInstaller
     {
         [$sums, $from] = $this->source->sums();
         foreach (preg_split('/\R/', trim($sums)) ?: [] as $line) {
-            if (preg_match('/^([0-9a-f]{64}) [ *](.+)$/', $line, $m) === 1 && $m[2] === $asset) {
+            $m = [];
+            if (preg_match('/^([0-9a-f]{64}) [ *](.+)$/', $line, $m) !== 1 || !isset($m[1], $m[2])) {
+                continue;
+            }
+            if ($m[2] === $asset) {
                 return $m[1];
             }
         }

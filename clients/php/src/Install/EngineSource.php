@@ -95,14 +95,30 @@ final class EngineSource
         $context = stream_context_create([
             'http' => ['timeout' => self::TIMEOUT_SECONDS, 'follow_location' => 1, 'ignore_errors' => true],
         ]);
-        $http_response_header = [];
-        $body = @file_get_contents($url, false, $context);
-        $statusLine = $http_response_header[0] ?? '';
-        $status = preg_match('#^HTTP/\S+ (\d{3})#', $statusLine, $m) === 1 ? (int) $m[1] : 0;
+        $stream = @fopen($url, 'rb', false, $context);
+        $body = false;
+        $status = 0;
+        if ($stream !== false) {
+            $body = stream_get_contents($stream);
+            $status = self::status(stream_get_meta_data($stream)['wrapper_data'] ?? null);
+            fclose($stream);
+        }
         if ($body === false || $status !== 200) {
             $reason = $status !== 0 ? "HTTP {$status}" : (error_get_last()['message'] ?? 'no answer');
             throw new RuntimeException("cannot download {$url}: {$reason}");
         }
         return $body;
+    }
+
+    /** The status of the last response in an http stream's headers (redirects come first), 0 if none. */
+    private static function status(mixed $headers): int
+    {
+        $status = 0;
+        foreach (is_array($headers) ? $headers : [] as $line) {
+            if (is_string($line) && preg_match('#^HTTP/\S+ (\d{3})#', $line, $m) === 1 && isset($m[1])) {
+                $status = (int) $m[1];
+            }
+        }
+        return $status;
     }
 }

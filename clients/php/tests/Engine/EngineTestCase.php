@@ -22,6 +22,7 @@ abstract class EngineTestCase extends TestCase
         Paths::removeTree($this->dir);
     }
 
+    /** @param array<mixed> $dynamicData */
     protected static function request(string $target = 'html', array $dynamicData = [], ?string $template = null, string $ref = 'sample@1', ?bool $strict = null): EngineRequest
     {
         return new EngineRequest($template ?? Paths::sampleTemplate(), $ref, $target, $dynamicData, null, $strict);
@@ -31,6 +32,7 @@ abstract class EngineTestCase extends TestCase
     protected static function referenceOutput(string $target, string $template): string
     {
         $file = tempnam(sys_get_temp_dir(), 'tpl');
+        self::assertIsString($file);
         file_put_contents($file, $template);
         $out = shell_exec(escapeshellarg(Paths::builtEngine()) . ' render --template ' . escapeshellarg($file) . ' --target ' . escapeshellarg($target) . ' 2>/dev/null');
         unlink($file);

@@ -67,7 +67,7 @@ final class ProcessEngineTest extends EngineTestCase
             self::assertSame('RENDER_ERROR', $e->getErrorCode());
             self::assertSame(422, $e->status);
             self::assertStringStartsWith('The engine refused the render request (BAD_REQUEST): ', $e->getMessage());
-            self::assertSame(['dynamic_data', 'context', 'nested'], $e->issues[0]['loc']);
+            self::assertSame(['dynamic_data', 'context', 'nested'], $e->issues[0]['loc'] ?? null);
         }
     }
 

@@ -6,13 +6,17 @@ namespace Mailrender\Tests\Fixtures;
 
 use Mailrender\Engine\EngineLocator;
 use Mailrender\Engine\EngineRequest;
+use Mailrender\Engine\EngineResult;
 use Mailrender\Engine\ProcessEngine;
 use Mailrender\Engine\ServeEngine;
 use Mailrender\MailrenderClient;
 use Mailrender\MailrenderError;
+use Mailrender\RenderResult;
+use Mailrender\Tests\Support\Json;
 use Mailrender\Tests\Support\Paths;
 use Mailrender\Tests\Support\TestServer;
 use PHPUnit\Framework\TestCase;
+use stdClass;
 
 /**
  * fixtures/README.md, run through the client: every render case is stored on the real server, fetched
@@ -68,42 +72,85 @@ final class GoldenFixturesTest extends TestCase
         self::assertGreaterThanOrEqual(20, iterator_count(self::errorCases()));
     }
 
-    /** @return array{object, string, array<string, mixed>, array<string, bool>} case, template JSON, dynamic data, options */
+    /**
+     * The case's template as JSON text, its target (error cases), dynamic data and options.
+     *
+     * @return array{template: string, target: ?string, data: array<string, mixed>, minify: ?bool, strict: ?bool}
+     */
     private static function load(string $dir): array
     {
         $text = (string) file_get_contents($dir . '/case.json');
-        // Objects stay objects for the template ({} must not become []); data and options as arrays.
-        $case = json_decode($text, false, 512, JSON_THROW_ON_ERROR);
-        $asArray = json_decode($text, true, 512, JSON_THROW_ON_ERROR);
-        return [$case, (string) json_encode($case->template, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE), $asArray['dynamic_data'] ?? [], $asArray['options'] ?? []];
+        $case = Json::decode($text);
+        // Objects stay objects for the template ({} must not become []).
+        $objects = json_decode($text, false, 512, JSON_THROW_ON_ERROR);
+        self::assertInstanceOf(stdClass::class, $objects);
+        $options = isset($case['options']) ? Json::object($case, 'options') : [];
+        return [
+            'template' => (string) json_encode($objects->template ?? null, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE),
+            'target' => isset($case['target']) ? Json::string($case, 'target') : null,
+            'data' => isset($case['dynamic_data']) ? Json::object($case, 'dynamic_data') : [],
+            'minify' => isset($options['minify']) ? Json::bool($options, 'minify') : null,
+            'strict' => isset($options['strict']) ? Json::bool($options, 'strict') : null,
+        ];
     }
 
-    /** @return array<string, mixed> */
-    private static function renderArgs(string $id, string $target, array $data, array $options): array
+    /**
+     * @param array{template: string, target: ?string, data: array<string, mixed>, minify: ?bool, strict: ?bool} $case
+     * @return array{templateId: string, target: string, dynamicData: array<string, mixed>, plainText: bool, minify?: bool, strict?: bool}
+     */
+    private static function renderArgs(string $id, string $target, array $case): array
     {
-        return ['templateId' => $id, 'target' => $target, 'dynamicData' => $data, 'plainText' => true]
-            + array_intersect_key($options, ['minify' => 1, 'strict' => 1]);
+        $args = ['templateId' => $id, 'target' => $target, 'dynamicData' => $case['data'], 'plainText' => true];
+        if ($case['minify'] !== null) {
+            $args['minify'] = $case['minify'];
+        }
+        if ($case['strict'] !== null) {
+            $args['strict'] = $case['strict'];
+        }
+        return $args;
+    }
+
+    /**
+     * A warning or an issue reduced to the fields compared.
+     *
+     * @param array<mixed> $item
+     * @param list<string> $fields
+     * @return array<string, mixed>
+     */
+    private static function pick(array $item, array $fields): array
+    {
+        $out = [];
+        foreach ($fields as $field) {
+            $out[$field] = Json::value($item, $field);
+        }
+        return $out;
     }
 
     /** @dataProvider renderCases */
     public function testRenderCase(string $dir): void
     {
         self::assertNotNull(self::$server);
-        [, $template, $data, $options] = self::load($dir);
-        $id = self::$server->createTemplate($template)['id'];
-        $warnings = json_decode((string) file_get_contents($dir . '/expected.warnings.json'), true);
+        $case = self::load($dir);
+        $id = self::$server->createTemplate($case['template'])['id'];
+        $warnings = Json::file($dir . '/expected.warnings.json');
         $clients = [
             'one-shot' => new MailrenderClient(['apiKey' => self::$key, 'baseUrl' => self::$server->url]),
             'serve' => new MailrenderClient(['apiKey' => self::$key, 'baseUrl' => self::$server->url], null, self::$serve),
         ];
         foreach ($clients as $mode => $client) {
             foreach (self::EXT as $target => $ext) {
-                $result = $client->render(self::renderArgs($id, $target, $data, $options));
+                $result = $client->render(self::renderArgs($id, $target, $case));
                 $where = basename($dir) . " [{$target}, {$mode}]";
                 self::assertSame((string) file_get_contents("{$dir}/expected.{$ext}"), $result->output, "{$where}: output differs from the golden");
                 self::assertSame((string) file_get_contents("{$dir}/expected.txt"), $result->text, "{$where}: plain text differs from expected.txt");
-                $pick = static fn (array $w): array => ['code' => $w['code'], 'path' => $w['path']];
-                self::assertSame(array_map($pick, $warnings[$target] ?? []), array_map($pick, $result->warnings), "{$where}: warnings differ");
+                $expectedWarnings = isset($warnings[$target]) ? Json::arrays($warnings, $target) : [];
+                $pick =
+                /**
+                 * @param array<mixed> $w
+                 * @return array<string, mixed>
+                 */
+                static fn (array $w): array => self::pick($w, ['code', 'path']);
+                self::assertSame(array_map($pick, $expectedWarnings), array_map($pick, $result->warnings), "{$where}: warnings differ");
                 self::assertSame($target, $result->target);
                 self::assertFalse($result->fromStaleCache);
             }
@@ -114,33 +161,45 @@ final class GoldenFixturesTest extends TestCase
     public function testErrorCase(string $dir): void
     {
         self::assertNotNull(self::$server);
-        [$case, $template, $data, $options] = self::load($dir);
-        $expected = json_decode((string) file_get_contents($dir . '/expected.error.json'), true);
-        $target = $case->target;
-        [$status, $created] = self::$server->admin('POST', '/api/v1/templates', $template);
+        $case = self::load($dir);
+        $expected = Json::file($dir . '/expected.error.json');
+        $target = $case['target'];
+        self::assertNotNull($target, 'an error case names its target');
+        [$status, $created] = self::$server->admin('POST', '/api/v1/templates', TestServer::withoutId($case['template']));
         if ($status === 201) {
             // A valid template that fails only at render time (strict mode): through the server and the client.
             $client = new MailrenderClient(['apiKey' => self::$key, 'baseUrl' => self::$server->url]);
-            $this->expectFailure($expected, fn () => $client->render(self::renderArgs($created['id'], $target, $data, $options)));
+            $args = self::renderArgs(Json::string($created, 'id'), $target, $case);
+            $this->expectFailure($expected, static fn (): RenderResult => $client->render($args));
             return;
         }
         self::assertSame(422, $status, 'the server refuses an invalid template');
-        $request = new EngineRequest($template, 'fixture:' . basename($dir), $target, $data, $options['minify'] ?? null, $options['strict'] ?? null);
-        $this->expectFailure($expected, fn () => self::$serve?->render($request));
-        $this->expectFailure($expected, fn () => ProcessEngine::locate()->render($request));
+        $request = new EngineRequest($case['template'], 'fixture:' . basename($dir), $target, $case['data'], $case['minify'], $case['strict']);
+        $this->expectFailure($expected, static fn (): ?EngineResult => self::$serve?->render($request));
+        $this->expectFailure($expected, static fn (): EngineResult => ProcessEngine::locate()->render($request));
     }
 
-    /** @param array{code: string, issues: list<array{loc: list<string>, msg: string, type: string}>} $expected */
+    /**
+     * @param array<mixed> $expected {code, message, issues?}
+     * @param callable(): mixed $render
+     */
     private function expectFailure(array $expected, callable $render): void
     {
+        $code = Json::string($expected, 'code');
         try {
             $render();
-            self::fail('expected ' . $expected['code']);
+            self::fail('expected ' . $code);
         } catch (MailrenderError $e) {
-            self::assertSame($expected['code'], $e->getErrorCode());
-            self::assertSame($expected['message'], $e->getMessage());
-            $pick = static fn (array $i): array => ['loc' => $i['loc'], 'msg' => $i['msg'], 'type' => $i['type']];
-            self::assertSame(array_map($pick, $expected['issues'] ?? []), array_map($pick, $e->issues));
+            self::assertSame($code, $e->getErrorCode());
+            self::assertSame(Json::string($expected, 'message'), $e->getMessage());
+            $expectedIssues = isset($expected['issues']) ? Json::arrays($expected, 'issues') : [];
+            $pick =
+                /**
+                 * @param array<mixed> $i
+                 * @return array<string, mixed>
+                 */
+                static fn (array $i): array => self::pick($i, ['loc', 'msg', 'type']);
+            self::assertSame(array_map($pick, $expectedIssues), array_map($pick, $e->issues));
         }
     }
 }

@@ -19,7 +19,7 @@ use RuntimeException;
 final class EngineInstallerTest extends TestCase
 {
     /** @var resource|null */
-    private static $server = null;
+    private static mixed $server = null;
     private static string $mirror = '';
     private static string $baseUrl = '';
     private string $package = '';
@@ -34,12 +34,16 @@ final class EngineInstallerTest extends TestCase
         self::copyTree($release, self::$mirror);
         $port = TestServer::freePort();
         self::$baseUrl = "http://127.0.0.1:{$port}";
-        $command = [PHP_BINARY, '-S', "127.0.0.1:{$port}", '-t', self::$mirror];
+        $router = Paths::packageRoot() . '/tests/scripts/release-mirror-router.php';
+        $command = [PHP_BINARY, '-S', "127.0.0.1:{$port}", '-t', self::$mirror, $router];
+        $pipes = [];
         $process = proc_open($command, [0 => ['pipe', 'r'], 1 => ['file', '/dev/null', 'w'], 2 => ['file', '/dev/null', 'w']], $pipes);
         if (!is_resource($process)) {
             throw new RuntimeException('cannot start php -S');
         }
         self::$server = $process;
+        $errno = 0;
+        $error = '';
         for ($i = 0; $i < 100; $i++) {
             $socket = @stream_socket_client("tcp://127.0.0.1:{$port}", $errno, $error, 0.1);
             if ($socket !== false) {
@@ -98,6 +102,15 @@ final class EngineInstallerTest extends TestCase
         [$status, $out] = $this->runInstaller(['--platform=win32-x64', '--base-url=' . self::$baseUrl]);
         self::assertSame(0, $status, $out);
         self::assertFileEquals(self::$mirror . '/win32-x64/mailrender-engine.exe', "{$this->package}/bin/win32-x64/mailrender-engine.exe");
+    }
+
+    public function testFollowsARedirectedDownload(): void
+    {
+        // Release hosts redirect downloads (302 to a CDN): the status that counts is the last one.
+        $platform = EngineLocator::platform();
+        [$status, $out] = $this->runInstaller(['--base-url=' . self::$baseUrl . '/moved']);
+        self::assertSame(0, $status, $out);
+        self::assertFileEquals(self::$mirror . "/{$platform}/mailrender-engine", "{$this->package}/bin/{$platform}/mailrender-engine");
     }
 
     public function testRefusesABinaryThatDoesNotMatchSha256sums(): void
@@ -208,6 +221,7 @@ final class EngineInstallerTest extends TestCase
 
     /**
      * @param list<string> $args
+     * @param string|null $cwd the working directory (null or '': this process's)
      * @param array<string, string> $env added to this process's environment
      * @return array{int, string}
      */
@@ -215,14 +229,16 @@ final class EngineInstallerTest extends TestCase
     {
         $command = array_merge([PHP_BINARY, "{$this->package}/bin/mailrender-install-engine"], $args);
         $descriptors = [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']];
-        $process = proc_open($command, $descriptors, $pipes, $cwd, array_merge(getenv(), $env));
-        if (!is_resource($process)) {
+        $pipes = [];
+        $process = proc_open($command, $descriptors, $pipes, $cwd === '' ? null : $cwd, array_merge(getenv(), $env));
+        [$stdin, $stdout, $stderr] = [$pipes[0] ?? null, $pipes[1] ?? null, $pipes[2] ?? null];
+        if (!is_resource($process) || $stdin === null || $stdout === null || $stderr === null) {
             throw new RuntimeException('cannot run the installer');
         }
-        fclose($pipes[0]);
-        $out = stream_get_contents($pipes[1]) . stream_get_contents($pipes[2]);
-        fclose($pipes[1]);
-        fclose($pipes[2]);
+        fclose($stdin);
+        $out = (string) stream_get_contents($stdout) . (string) stream_get_contents($stderr);
+        fclose($stdout);
+        fclose($stderr);
         return [proc_close($process), $out];
     }
 

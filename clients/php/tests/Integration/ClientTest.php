@@ -12,6 +12,7 @@ use Mailrender\RenderResult;
 use Mailrender\Tests\Support\Paths;
 use Mailrender\Tests\Support\RecordingEngine;
 use ReflectionProperty;
+use stdClass;
 
 /** The client against the real server and the real engine executable. */
 final class ClientTest extends ServerTestCase
@@ -20,6 +21,8 @@ final class ClientTest extends ServerTestCase
     {
         $tpl = tempnam(sys_get_temp_dir(), 'tpl');
         $data = tempnam(sys_get_temp_dir(), 'data');
+        self::assertIsString($tpl);
+        self::assertIsString($data);
         file_put_contents($tpl, $templateJson);
         file_put_contents($data, $dataJson);
         $out = (string) shell_exec(escapeshellarg(Paths::builtEngine()) . ' render --template ' . escapeshellarg($tpl)
@@ -33,10 +36,12 @@ final class ClientTest extends ServerTestCase
     {
         $template = Paths::sampleTemplate('Welcome');
         $id = self::server()->createTemplate($template)['id'];
+        $wire = self::wire();
         $client = $this->client([], $wire);
         $data = ['merge_tags' => ['text' => ['first_name' => 'Ada']], 'context' => []];
         // What the server stores: the template with its id written into template_id ({} kept as objects).
         $stored = json_decode($template);
+        self::assertInstanceOf(stdClass::class, $stored);
         $stored->template_id = $id;
         $stored = json_encode($stored);
         $result = $client->render(['templateId' => $id, 'target' => 'html', 'dynamicData' => $data]);
@@ -52,10 +57,10 @@ final class ClientTest extends ServerTestCase
         self::assertSame(self::engineCli('mjml', (string) $stored, $dataJson), $client->renderMjml($id, $data));
         self::assertSame($result->output, $client->renderHtml($id, $data));
         self::assertSame([200], $wire->statuses(), 'one fetch; every later render came from the cache');
-        $request = $wire->calls[0]['request'];
+        $request = $wire->request(0);
         self::assertSame(self::server()->url . "/v1/sdk/template/{$id}?target=html", $request->url);
-        self::assertSame('Bearer ' . static::$key, $request->headers['authorization']);
-        self::assertSame('mailrender-php/2.0.1 php/' . PHP_VERSION, $request->headers['user-agent']);
+        self::assertSame('Bearer ' . static::$key, $request->headers['authorization'] ?? null);
+        self::assertSame('mailrender-php/2.0.1 php/' . PHP_VERSION, $request->headers['user-agent'] ?? null);
     }
 
     public function testRenderResultIsReadonly(): void
@@ -64,7 +69,7 @@ final class ClientTest extends ServerTestCase
         self::assertFalse($result->fromStaleCache);
         self::assertTrue((new ReflectionProperty(RenderResult::class, 'output'))->isReadOnly());
         $this->expectException(\Error::class);
-        /** @phpstan-ignore-next-line */
+        // @mago-expect analysis:invalid-property-write (the write PHP must refuse)
         $result->output = 'changed';
     }
 
@@ -82,7 +87,7 @@ final class ClientTest extends ServerTestCase
             self::assertSame('RENDER_ERROR', $e->getErrorCode());
             self::assertSame(422, $e->status);
             self::assertSame('Missing merge tags: first_name', $e->getMessage());
-            self::assertSame('missing_merge_tag', $e->issues[0]['type']);
+            self::assertSame('missing_merge_tag', $e->issues[0]['type'] ?? null);
         }
         $unminified = $client->render(['templateId' => $id, 'minify' => false])->output;
         self::assertNotSame($result->output, $unminified);
@@ -90,13 +95,20 @@ final class ClientTest extends ServerTestCase
 
     public function testBadRenderArgumentsAreRejectedBeforeAnyRequest(): void
     {
+        $wire = self::wire();
         $client = $this->client([], $wire);
         try {
+            // @mago-expect analysis:possibly-invalid-argument (a caller without static analysis)
             $client->render(['templateId' => '', 'target' => 'pdf', 'dynamic_data' => []]);
             self::fail('expected RENDER_ERROR');
         } catch (MailrenderError $e) {
             self::assertSame('RENDER_ERROR', $e->getErrorCode());
-            self::assertSame(['dynamic_data', 'templateId', 'target'], array_map(static fn (array $i): string => $i['loc'][0], $e->issues));
+            $fields = array_map(
+                /** @param array{loc: list<string>, msg: string, type: string} $i */
+                static fn (array $i): ?string => $i['loc'][0] ?? null,
+                $e->issues,
+            );
+            self::assertSame(['dynamic_data', 'templateId', 'target'], $fields);
             self::assertSame(['extra_forbidden', 'string_type', 'literal_error'], array_column($e->issues, 'type'));
         }
         self::assertSame([], $wire->statuses());
@@ -120,17 +132,19 @@ final class ClientTest extends ServerTestCase
         }
         try {
             $client->renderHtml('not-a-uuid');
-        } catch (MailrenderError $e) {
-            self::assertSame([['loc' => ['path', 'id'], 'msg' => $e->issues[0]['msg'], 'type' => $e->issues[0]['type']]], $e->issues);
+        } catch (MailrenderError $invalid) {
+            $issue = $invalid->issues[0] ?? null;
+            self::assertNotNull($issue);
+            self::assertSame([['loc' => ['path', 'id'], 'msg' => $issue['msg'], 'type' => $issue['type']]], $invalid->issues);
         }
         $bad = new MailrenderClient(['apiKey' => 'sk_live_' . str_repeat('0', 64), 'baseUrl' => self::server()->url]);
         try {
             $bad->renderHtml('00000000-0000-4000-8000-000000000000');
             self::fail('expected INVALID_API_KEY');
-        } catch (MailrenderError $e) {
-            self::assertSame('INVALID_API_KEY', $e->getErrorCode());
-            self::assertSame(401, $e->status);
-            self::assertStringNotContainsString(str_repeat('0', 64), $e->getMessage());
+        } catch (MailrenderError $unauthorized) {
+            self::assertSame('INVALID_API_KEY', $unauthorized->getErrorCode());
+            self::assertSame(401, $unauthorized->status);
+            self::assertStringNotContainsString(str_repeat('0', 64), $unauthorized->getMessage());
         }
     }
 
@@ -138,6 +152,7 @@ final class ClientTest extends ServerTestCase
     {
         $id = self::server()->createTemplate(Paths::sampleTemplate())['id'];
         $key = self::server()->createKey(['html', 'mjml'])['key'];
+        $wire = self::wire();
         $client = $this->client(['apiKey' => $key], $wire);
         $message = "API key is limited to targets [html, mjml]; requested 'react-email'";
 
@@ -169,12 +184,13 @@ final class ClientTest extends ServerTestCase
     public function testAnExpiredEntryIsRevalidatedWithIfNoneMatchAnd304RenewsIt(): void
     {
         $created = self::server()->createTemplate(Paths::sampleTemplate('Rev'));
+        $wire = self::wire();
         $client = $this->client(['cache' => ['ttl' => 0]], $wire);
         $first = $client->renderHtml($created['id']);
         self::assertSame($first, $client->renderHtml($created['id']));
         self::assertSame([200, 304], $wire->statuses());
-        self::assertArrayNotHasKey('if-none-match', $wire->calls[0]['request']->headers);
-        self::assertSame($created['etag'], $wire->calls[1]['request']->headers['if-none-match']);
+        self::assertArrayNotHasKey('if-none-match', $wire->request(0)->headers);
+        self::assertSame($created['etag'], $wire->request(1)->headers['if-none-match'] ?? null);
 
         // A changed template has a new ETag: the next revalidation gets 200 and the new body.
         self::server()->replaceTemplate($created['id'], Paths::sampleTemplate('Rev', 'Changed {{first_name}}'));
@@ -186,6 +202,7 @@ final class ClientTest extends ServerTestCase
     {
         $id = self::server()->createTemplate(Paths::sampleTemplate())['id'];
         // A RecordingEngine: two engine process starts can outlast 400 ms on a loaded machine.
+        $wire = self::wire();
         $client = $this->client(['cache' => ['ttl' => 400]], $wire, new RecordingEngine());
         $client->renderHtml($id);
         $client->renderMjml($id);
@@ -233,6 +250,7 @@ final class ClientTest extends ServerTestCase
     {
         $a = self::server()->createTemplate(Paths::sampleTemplate('A'))['id'];
         $b = self::server()->createTemplate(Paths::sampleTemplate('B'))['id'];
+        $wire = self::wire();
         $client = $this->client([], $wire);
         $client->renderHtml($a);
         $client->renderHtml($b);
@@ -251,6 +269,7 @@ final class ClientTest extends ServerTestCase
             return true;
         }, E_USER_DEPRECATED);
         try {
+            // @mago-expect analysis:deprecated-method (its deprecation notice is under test)
             self::assertTrue($client->invalidate($b));
         } finally {
             restore_error_handler();
@@ -307,6 +326,7 @@ final class ClientTest extends ServerTestCase
         $a = self::server()->createTemplate(Paths::sampleTemplate('A'))['id'];
         $b = self::server()->createTemplate(Paths::sampleTemplate('B'))['id'];
         $engine = new ServeEngine(EngineLocator::locate());
+        $wire = self::wire();
         $client = $this->client(['cache' => ['ttl' => 0]], $wire, $engine);
         for ($i = 0; $i < 5; $i++) {
             self::assertStringContainsString("Hi n{$i}", $client->renderHtml($a, ['merge_tags' => ['text' => ['first_name' => "n{$i}"]]]));

@@ -6,21 +6,23 @@ namespace Mailrender\Tests\Integration;
 
 use Mailrender\Cache\CacheEntry;
 use Mailrender\Cache\DiskCache;
+use Mailrender\Tests\Support\Json;
 use Mailrender\Tests\Support\Paths;
 
 /** The disk cache with the real server, shared by several PHP processes. */
 final class DiskCacheTest extends ServerTestCase
 {
     /**
-     * @param list<string> $ids
-     * @return array<mixed>
+     * Renders $id in a child process (tests/scripts/render.php) sharing the disk cache.
+     *
+     * @return array{stale: bool, sha1: string}
      */
-    private function runProcess(array $ids, int $ttl = 300000, int $maxEntries = 50): array
+    private function renderInChild(string $id, int $ttl = 300000): array
     {
-        $out = (string) shell_exec($this->command($ids, $ttl, $maxEntries) . ' 2>&1');
-        $decoded = json_decode($out, true);
-        self::assertIsArray($decoded, "the child process printed: {$out}");
-        return $decoded;
+        $out = (string) shell_exec($this->command([$id], $ttl, 50) . ' 2>&1');
+        $results = Json::arrays(Json::decode($out));
+        self::assertCount(1, $results, "the child process printed: {$out}");
+        return ['stale' => Json::bool($results, 0, 'stale'), 'sha1' => Json::string($results, 0, 'sha1')];
     }
 
     /** @param list<string> $ids */
@@ -40,20 +42,20 @@ final class DiskCacheTest extends ServerTestCase
     public function testOneProcessFetchesAndAnotherRendersFromTheSharedFolder(): void
     {
         $id = self::server()->createTemplate(Paths::sampleTemplate('Shared'))['id'];
-        $first = $this->runProcess([$id]);
-        self::assertFalse($first[0]['stale']);
+        $first = $this->renderInChild($id);
+        self::assertFalse($first['stale']);
         self::assertFileExists($this->dir . '/shared-cache/' . rawurlencode($id) . '.json');
 
         // With the server gone, a second process still renders: the entry is fresh, read from disk.
         self::server()->stop();
-        $second = $this->runProcess([$id]);
-        self::assertSame($first[0]['sha1'], $second[0]['sha1']);
-        self::assertFalse($second[0]['stale'], 'fresh from the shared cache, no network needed');
+        $second = $this->renderInChild($id);
+        self::assertSame($first['sha1'], $second['sha1']);
+        self::assertFalse($second['stale'], 'fresh from the shared cache, no network needed');
 
         // Once expired, it is the stale copy (the server is still down).
-        $third = $this->runProcess([$id], 0);
-        self::assertTrue($third[0]['stale']);
-        self::assertSame($first[0]['sha1'], $third[0]['sha1']);
+        $third = $this->renderInChild($id, 0);
+        self::assertTrue($third['stale']);
+        self::assertSame($first['sha1'], $third['sha1']);
     }
 
     public function testConcurrentProcessesKeepTheFolderConsistentAndBounded(): void
@@ -89,10 +91,12 @@ final class DiskCacheTest extends ServerTestCase
     public function testACorruptFileIsAMissAndIsRewritten(): void
     {
         $id = self::server()->createTemplate(Paths::sampleTemplate())['id'];
+        $wire = self::wire();
         $client = $this->client(['cache' => ['type' => 'disk', 'path' => $this->dir . '/c']], $wire);
         $client->renderHtml($id);
         $file = (new DiskCache($this->dir . '/c', 50))->pathFor($id);
         file_put_contents($file, '{"format":1,"templateId":"' . $id . '","tem');
+        $wire2 = self::wire();
         $again = $this->client(['cache' => ['type' => 'disk', 'path' => $this->dir . '/c']], $wire2);
         self::assertStringStartsWith('<!doctype html>', $again->renderHtml($id));
         self::assertSame([200], $wire2->statuses(), 'a full fetch, not a conditional one');
@@ -106,7 +110,7 @@ final class DiskCacheTest extends ServerTestCase
         file_put_contents($blocker, 'x');
         $client = $this->client(['cache' => ['type' => 'disk', 'path' => $blocker . '/cache']]);
         $warnings = [];
-        set_error_handler(static function (int $level, string $message) use (&$warnings): bool {
+        set_error_handler(static function (int $_level, string $message) use (&$warnings): bool {
             $warnings[] = $message;
             return true;
         }, E_USER_WARNING);
@@ -117,7 +121,7 @@ final class DiskCacheTest extends ServerTestCase
             restore_error_handler();
         }
         self::assertCount(1, $warnings);
-        self::assertStringStartsWith('mailrender: could not write the template cache (cannot create the cache folder', $warnings[0]);
+        self::assertStringStartsWith('mailrender: could not write the template cache (cannot create the cache folder', $warnings[0] ?? '');
     }
 
     public function testDiskCacheManagementThroughTheClient(): void
@@ -127,6 +131,7 @@ final class DiskCacheTest extends ServerTestCase
         $client->renderHtml($a);
         self::assertSame([$a], $client->listCached());
         // Another client instance (a restart) sees the same entries.
+        $wire = self::wire();
         $other = $this->client(['cache' => ['type' => 'disk', 'path' => $this->dir . '/m']], $wire);
         self::assertSame([$a], $other->listCached());
         $other->renderHtml($a);

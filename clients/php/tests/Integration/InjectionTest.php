@@ -7,6 +7,7 @@ namespace Mailrender\Tests\Integration;
 use Mailrender\Http\HttpResponse;
 use Mailrender\MailrenderClient;
 use Mailrender\MailrenderError;
+use Mailrender\Tests\Support\Json;
 use Mailrender\Tests\Support\Paths;
 use Mailrender\Tests\Support\RecordingEngine;
 use Mailrender\Tests\Support\ScriptedTransport;
@@ -18,6 +19,7 @@ final class InjectionTest extends ServerTestCase
     {
         $created = self::server()->createTemplate(Paths::sampleTemplate('Injected'));
         $engine = new RecordingEngine();
+        $wire = self::wire();
         $client = $this->client([], $wire, $engine);
         $data = ['merge_tags' => ['text' => ['first_name' => 'Ada']], 'context' => ['plan' => 'pro', 'seats' => 3]];
         $result = $client->render(['templateId' => $created['id'], 'target' => 'mjml', 'dynamicData' => $data, 'strict' => true, 'minify' => false]);
@@ -25,14 +27,15 @@ final class InjectionTest extends ServerTestCase
         self::assertSame('mjml', $result->target);
         self::assertSame([['code' => 'FAKE', 'message' => 'from the fake', 'path' => []]], $result->warnings);
         self::assertCount(1, $engine->requests);
-        $request = $engine->requests[0];
+        $request = $engine->requests[0] ?? null;
+        self::assertNotNull($request);
         self::assertSame($data, $request->dynamicData, 'merge tags and context go to the engine, not to the service');
         self::assertTrue($request->strict);
         self::assertFalse($request->minify);
         self::assertSame($created['id'] . '@' . $created['etag'], $request->templateRef);
-        self::assertSame($created['id'], json_decode($request->templateJson, true)['template_id']);
-        self::assertStringNotContainsString('Ada', $wire->calls[0]['request']->url);
-        self::assertSame(['authorization', 'accept', 'user-agent'], array_keys($wire->calls[0]['request']->headers));
+        self::assertSame($created['id'], Json::value(Json::decode($request->templateJson), 'template_id'));
+        self::assertStringNotContainsString('Ada', $wire->request(0)->url);
+        self::assertSame(['authorization', 'accept', 'user-agent'], array_keys($wire->request(0)->headers));
     }
 
     public function testAnInjectedTransportCarriesTheFetchAndTheRealEngineRenders(): void
@@ -44,10 +47,11 @@ final class InjectionTest extends ServerTestCase
         $out = $client->renderReact('welcome', ['merge_tags' => ['text' => ['first_name' => 'Bo']]]);
         self::assertStringContainsString('Bo', $out);
         self::assertCount(1, $transport->requests);
-        $request = $transport->requests[0];
+        $request = $transport->requests[0] ?? null;
+        self::assertNotNull($request);
         self::assertSame('GET', $request->method);
         self::assertSame('https://mail.example.com/v1/sdk/template/welcome?target=react-email', $request->url);
-        self::assertSame('Bearer sk_injected', $request->headers['authorization']);
+        self::assertSame('Bearer sk_injected', $request->headers['authorization'] ?? null);
         self::assertSame(30000, $request->timeoutMs);
         self::assertArrayNotHasKey('authorization', $request->safeHeaders());
     }
@@ -74,6 +78,6 @@ final class InjectionTest extends ServerTestCase
         } catch (MailrenderError $e) {
             self::assertSame('TEMPLATE_NOT_FOUND', $e->getErrorCode());
         }
-        self::assertSame('http://localhost:8787/v1/sdk/template/..%2Fkeys%3Fx%3D1?target=html', $transport->requests[0]->url);
+        self::assertSame('http://localhost:8787/v1/sdk/template/..%2Fkeys%3Fx%3D1?target=html', ($transport->requests[0] ?? null)?->url);
     }
 }

@@ -36,14 +36,16 @@ final class Psr18TransportTest extends ServerTestCase
     public function testRendersThroughAPsr18Client(): void
     {
         $created = self::server()->createTemplate(Paths::sampleTemplate('PSR'));
-        $client = $this->client(['cache' => ['ttl' => 0]], $wire, null, $this->transport());
+        $wire = self::wire($this->transport());
+        $client = $this->client(['cache' => ['ttl' => 0]], $wire);
         $html = $client->renderHtml($created['id'], ['merge_tags' => ['text' => ['first_name' => 'Psr']]]);
         self::assertStringContainsString('Hi Psr', $html);
         self::assertSame($html, $client->renderHtml($created['id'], ['merge_tags' => ['text' => ['first_name' => 'Psr']]]));
         self::assertSame([200, 304], $wire->statuses(), 'headers (ETag, If-None-Match) make the round trip');
         $key = self::server()->createKey(['html', 'mjml'])['key'];
+        $wire = self::wire($this->transport());
         try {
-            $this->client(['apiKey' => $key], $wire, null, $this->transport())->renderReact($created['id']);
+            $this->client(['apiKey' => $key], $wire)->renderReact($created['id']);
             self::fail('expected FORBIDDEN');
         } catch (MailrenderError $e) {
             self::assertSame("API key is limited to targets [html, mjml]; requested 'react-email'", $e->getMessage());
@@ -54,8 +56,9 @@ final class Psr18TransportTest extends ServerTestCase
     {
         $id = self::server()->createTemplate(Paths::sampleTemplate())['id'];
         self::server()->stop();
+        $wire = self::wire($this->transport());
         try {
-            $this->client([], $wire, null, $this->transport(), self::quickRetries())->renderHtml($id);
+            $this->client([], $wire, null, self::quickRetries())->renderHtml($id);
             self::fail('expected NETWORK_ERROR');
         } catch (MailrenderError $e) {
             self::assertSame('NETWORK_ERROR', $e->getErrorCode());
@@ -67,11 +70,14 @@ final class Psr18TransportTest extends ServerTestCase
 
     public function testASilentServerIsTimeout(): void
     {
+        $errno = 0;
+        $error = '';
         $socket = stream_socket_server('tcp://127.0.0.1:0', $errno, $error);
-        self::assertNotFalse($socket, $error);
+        self::assertNotFalse($socket, (string) $error);
         $address = (string) stream_socket_get_name($socket, false);
+        $wire = self::wire($this->transport(0.3));
         try {
-            $this->client(['baseUrl' => 'http://' . $address], $wire, null, $this->transport(0.3))->renderHtml('x');
+            $this->client(['baseUrl' => 'http://' . $address], $wire)->renderHtml('x');
             self::fail('expected TIMEOUT');
         } catch (MailrenderError $e) {
             self::assertSame('TIMEOUT', $e->getErrorCode());

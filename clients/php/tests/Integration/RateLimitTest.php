@@ -24,6 +24,7 @@ final class RateLimitTest extends ServerTestCase
     {
         $id = self::server()->createTemplate(Paths::sampleTemplate())['id'];
         $key = self::server()->createKey(['all'])['key'];
+        $wire = self::wire();
         $client = $this->client(['apiKey' => $key, 'cache' => ['ttl' => 0]], $wire, new RecordingEngine());
         $started = microtime(true);
         for ($i = 0; $i < 4; $i++) {
@@ -39,7 +40,8 @@ final class RateLimitTest extends ServerTestCase
         $key = self::server()->createKey(['all'])['key'];
         // Willing to wait 0 ms: Retry-After (up to 3 s) is too long, so the outage path is taken at once.
         $impatient = new RetryPolicy(2, 250, 0);
-        $client = $this->client(['apiKey' => $key, 'cache' => ['ttl' => 0]], $wire, new RecordingEngine(), null, $impatient);
+        $wire = self::wire();
+        $client = $this->client(['apiKey' => $key, 'cache' => ['ttl' => 0]], $wire, new RecordingEngine(), $impatient);
         for ($i = 0; $i < 3; $i++) {
             self::assertFalse($client->render(['templateId' => $id])->fromStaleCache);
         }

@@ -58,22 +58,29 @@ abstract class ServerTestCase extends TestCase
     }
 
     /**
-     * A client on the real server and the real engine, with the real cURL transport wrapped so the
-     * test can see what went over the wire.
+     * A client on the real server and the real engine; its transport is $wire (the real cURL
+     * transport by default), through which the test sees what went over the wire.
      *
-     * @param array<string, mixed> $config
+     * @param array{apiKey?: string, baseUrl?: string, timeout?: int, cache?: array{type?: 'memory'|'disk',
+     *     path?: string, ttl?: int, maxEntries?: int}, enginePath?: string} $config
      */
-    protected function client(array $config = [], ?CountingTransport &$wire = null, ?Engine $engine = null, ?Transport $transport = null, ?RetryPolicy $retry = null): MailrenderClient
+    protected function client(array $config = [], ?CountingTransport $wire = null, ?Engine $engine = null, ?RetryPolicy $retry = null): MailrenderClient
     {
-        $wire = new CountingTransport($transport ?? new CurlTransport());
-        return new MailrenderClient($config + ['apiKey' => static::$key, 'baseUrl' => self::server()->url], $wire, $engine, $retry);
+        $config += ['apiKey' => static::$key, 'baseUrl' => self::server()->url];
+        return new MailrenderClient($config, $wire ?? self::wire(), $engine, $retry);
+    }
+
+    /** A recording wrapper around $transport (the real cURL transport by default). */
+    protected static function wire(?Transport $transport = null): CountingTransport
+    {
+        return new CountingTransport($transport ?? new CurlTransport());
     }
 
     /** Retries without the real backoff sleeps, for tests that count attempts. */
     protected static function quickRetries(): RetryPolicy
     {
         return new RetryPolicy(2, 1, 30000, static function (int $ms): void {
-            usleep(min($ms, 2000) * 1000);
+            usleep(max(0, min($ms, 2000)) * 1000);
         });
     }
 }

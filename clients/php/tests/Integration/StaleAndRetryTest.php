@@ -11,7 +11,6 @@ use Mailrender\MailrenderError;
 use Mailrender\Tests\Support\CountingTransport;
 use Mailrender\Tests\Support\Paths;
 use Mailrender\Tests\Support\ScriptedTransport;
-use Mailrender\Tests\Support\TestServer;
 
 /** Outages: the server stopped, a silent server, 5xx runs; stale-on-error and the retry rules. */
 final class StaleAndRetryTest extends ServerTestCase
@@ -19,7 +18,8 @@ final class StaleAndRetryTest extends ServerTestCase
     public function testWithTheServerStoppedTheLastGoodCopyIsUsedAndFlaggedStale(): void
     {
         $id = self::server()->createTemplate(Paths::sampleTemplate('Stale'))['id'];
-        $client = $this->client(['cache' => ['ttl' => 0]], $wire, null, null, self::quickRetries());
+        $wire = self::wire();
+        $client = $this->client(['cache' => ['ttl' => 0]], $wire, null, self::quickRetries());
         $fresh = $client->render(['templateId' => $id, 'dynamicData' => ['merge_tags' => ['text' => ['first_name' => 'Ada']]]]);
         self::assertFalse($fresh->fromStaleCache);
 
@@ -48,10 +48,12 @@ final class StaleAndRetryTest extends ServerTestCase
 
     public function testASilentServerIsATimeoutNotRetriedAndStaleStillServes(): void
     {
+        $errno = 0;
+        $error = '';
         $socket = stream_socket_server('tcp://127.0.0.1:0', $errno, $error);
-        self::assertNotFalse($socket, $error);
+        self::assertNotFalse($socket, (string) $error);
         $address = (string) stream_socket_get_name($socket, false);
-        $port = (int) substr($address, strrpos($address, ':') + 1);
+        $port = (int) substr($address, (int) strrpos($address, ':') + 1);
         try {
             $wire = new CountingTransport(new \Mailrender\Http\CurlTransport());
             $client = new MailrenderClient(['apiKey' => 'sk_test', 'baseUrl' => "http://127.0.0.1:{$port}", 'timeout' => 300], $wire, null, self::quickRetries());
@@ -93,7 +95,7 @@ final class StaleAndRetryTest extends ServerTestCase
     {
         $ok = new HttpResponse(200, ['ETag' => '"v1"', 'X-Key-Targets' => 'html'], Paths::sampleTemplate());
         $err = static fn (): HttpResponse => new HttpResponse(500, [], '{"code":"INTERNAL_ERROR","message":"Internal server error"}');
-        $noSleep = new RetryPolicy(2, 0, 30000, static function (int $ms): void {
+        $noSleep = new RetryPolicy(2, 0, 30000, static function (int $_ms): void {
         });
 
         $bare = new ScriptedTransport([$err(), $err(), $err()]);
@@ -113,7 +115,7 @@ final class StaleAndRetryTest extends ServerTestCase
         $stale = $client->render(['templateId' => 't1']);
         self::assertTrue($stale->fromStaleCache);
         self::assertSame($fresh->output, $stale->output);
-        self::assertSame('"v1"', $transport->requests[1]->headers['if-none-match']);
+        self::assertSame('"v1"', ($transport->requests[1] ?? null)?->headers['if-none-match'] ?? null);
     }
 
     /** @return iterable<string, array{int, string}> */

@@ -8,6 +8,7 @@ use Mailrender\Http\HttpRequest;
 use Mailrender\Http\HttpResponse;
 use Mailrender\Http\Transport;
 use Mailrender\MailrenderError;
+use PHPUnit\Framework\Assert;
 
 /** Wraps a real transport and records what went over the wire: requests, statuses, errors. */
 final class CountingTransport implements Transport
@@ -31,10 +32,22 @@ final class CountingTransport implements Transport
         return $response;
     }
 
+    /** The request of call $i (0-based), which must have been made. */
+    public function request(int $i): HttpRequest
+    {
+        $call = $this->calls[$i] ?? null;
+        Assert::assertNotNull($call, "no call {$i} went over the wire");
+        return $call['request'];
+    }
+
     /** @return list<int|string> */
     public function statuses(): array
     {
-        return array_map(static fn (array $c): int|string => $c['status'], $this->calls);
+        return array_map(
+            /** @param array{request: HttpRequest, status: int|string} $c */
+            static fn (array $c): int|string => $c['status'],
+            $this->calls,
+        );
     }
 
     public function reset(): void

@@ -10,6 +10,7 @@ final class Http
     /** @return array{int, string, array<string, string>} status (0 when no answer), body, headers */
     public static function request(string $method, string $url, ?string $bearer = null, ?string $jsonBody = null): array
     {
+        /** @var array<string, string> $headers filled by the header callback */
         $headers = [];
         $lines = [];
         if ($bearer !== null) {
@@ -24,7 +25,7 @@ final class Http
             CURLOPT_RETURNTRANSFER => true,
             CURLOPT_HTTPHEADER => $lines,
             CURLOPT_TIMEOUT => 10,
-            CURLOPT_HEADERFUNCTION => static function ($ch, string $line) use (&$headers): int {
+            CURLOPT_HEADERFUNCTION => static function (\CurlHandle $_handle, string $line) use (&$headers): int {
                 $colon = strpos($line, ':');
                 if ($colon !== false) {
                     $headers[strtolower(trim(substr($line, 0, $colon)))] = trim(substr($line, $colon + 1));
@@ -37,7 +38,6 @@ final class Http
         }
         $body = curl_exec($ch);
         $status = (int) curl_getinfo($ch, CURLINFO_RESPONSE_CODE);
-        curl_close($ch);
         return [$body === false ? 0 : $status, is_string($body) ? $body : '', $headers];
     }
 }

@@ -34,6 +34,7 @@ final class Paths
         return is_array($manifest) && is_string($manifest['version'] ?? null) ? $manifest['version'] : '';
     }
 
+    /** @return non-empty-string */
     public static function tempDir(string $prefix = 'mailrender-php-'): string
     {
         $dir = sys_get_temp_dir() . '/' . $prefix . bin2hex(random_bytes(6));

@@ -13,10 +13,11 @@ use RuntimeException;
 final class TestServer
 {
     /** @var resource|null */
-    private $process = null;
+    private mixed $process = null;
     public readonly string $adminKey;
     public readonly int $port;
     public readonly string $url;
+    /** @var non-empty-string */
     private readonly string $dir;
 
     /** @param array<string, string> $env extra environment, e.g. a rate limit */
@@ -44,7 +45,7 @@ final class TestServer
         }
         $name = (string) stream_socket_get_name($socket, false);
         fclose($socket);
-        return (int) substr($name, strrpos($name, ':') + 1);
+        return (int) substr($name, (int) strrpos($name, ':') + 1);
     }
 
     public function boot(): void
@@ -69,13 +70,14 @@ final class TestServer
             'LOG_LEVEL' => 'warn',
         ], $this->env);
         $log = $this->dir . '/server.log';
-        $process = proc_open(
-            ['node', $cli, 'serve'],
-            [0 => ['file', '/dev/null', 'r'], 1 => ['file', $log, 'a'], 2 => ['file', $log, 'a']],
-            $pipes,
-            $this->dir,
-            $env,
-        );
+        // One append-mode handle for stdout and stderr, so neither overwrites the other.
+        $logFile = fopen($log, 'ab');
+        if ($logFile === false) {
+            throw new RuntimeException("cannot open {$log}");
+        }
+        $pipes = [];
+        $process = proc_open(['node', $cli, 'serve'], [0 => ['file', '/dev/null', 'r'], 1 => $logFile, 2 => $logFile], $pipes, $this->dir, $env);
+        fclose($logFile);
         if (!is_resource($process)) {
             throw new RuntimeException('could not start node');
         }
@@ -84,7 +86,7 @@ final class TestServer
         while (microtime(true) < $deadline) {
             if (!proc_get_status($process)['running']) {
                 $this->process = null;
-                throw new RuntimeException('the server exited at start: ' . @file_get_contents($log));
+                throw new RuntimeException('the server exited at start: ' . self::read($log));
             }
             [$status] = Http::request('GET', $this->url . '/healthz');
             if ($status === 200) {
@@ -93,7 +95,7 @@ final class TestServer
             usleep(50_000);
         }
         $this->stop();
-        throw new RuntimeException('the server did not become healthy: ' . @file_get_contents($log));
+        throw new RuntimeException('the server did not become healthy: ' . self::read($log));
     }
 
     /** SIGTERM (the server drains and exits), SIGKILL after 5 s. The port is free afterwards. */
@@ -124,40 +126,59 @@ final class TestServer
     public function admin(string $method, string $path, ?string $jsonBody = null): array
     {
         // The admin key is rate limited too when a test class lowers the limit: wait and try again.
-        for ($attempt = 0;; $attempt++) {
+        $attempt = 0;
+        while (true) {
             [$status, $body, $headers] = Http::request($method, $this->url . $path, $this->adminKey, $jsonBody);
             if ($status !== 429 || $attempt >= 5) {
                 return [$status, json_decode($body, true), $headers];
             }
             usleep(max(1, (int) ($headers['retry-after'] ?? '1')) * 1_000_000);
+            $attempt++;
         }
     }
 
-    /** @param list<string> $targets @return array{id: string, key: string} */
+    /**
+     * @param list<string> $targets
+     * @return array{id: string, key: string}
+     */
     public function createKey(array $targets, string $name = 'php-test'): array
     {
-        [$status, $json] = $this->admin('POST', '/api/v1/keys', (string) json_encode(['name' => $name, 'targets' => $targets]));
+        [$status, $json] = $this->admin('POST', '/api/v1/keys', Json::encode(['name' => $name, 'targets' => $targets]));
         if ($status !== 201) {
-            throw new RuntimeException("key creation answered {$status}: " . json_encode($json));
+            throw new RuntimeException("key creation answered {$status}: " . Json::encode($json));
         }
-        return ['id' => $json['id'], 'key' => $json['key']];
+        return ['id' => Json::string($json, 'id'), 'key' => Json::string($json, 'key')];
+    }
+
+    /**
+     * The template JSON without its template_id: the fixtures' ids are not UUIDs, which the service
+     * refuses; stored without one, a template gets the service's own. Anything but an object is kept.
+     */
+    public static function withoutId(string $templateJson): string
+    {
+        $template = json_decode($templateJson);
+        if (!$template instanceof \stdClass) {
+            return $templateJson;
+        }
+        unset($template->template_id);
+        return (string) json_encode($template, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE | JSON_PRESERVE_ZERO_FRACTION);
     }
 
     /** @return array{id: string, etag: string} */
     public function createTemplate(string $templateJson): array
     {
-        [$status, $json] = $this->admin('POST', '/api/v1/templates', $templateJson);
+        [$status, $json] = $this->admin('POST', '/api/v1/templates', self::withoutId($templateJson));
         if ($status !== 201) {
-            throw new RuntimeException("template creation answered {$status}: " . json_encode($json));
+            throw new RuntimeException("template creation answered {$status}: " . Json::encode($json));
         }
-        return ['id' => $json['id'], 'etag' => $json['etag']];
+        return ['id' => Json::string($json, 'id'), 'etag' => Json::string($json, 'etag')];
     }
 
     public function replaceTemplate(string $id, string $templateJson): void
     {
-        [$status, $json] = $this->admin('PUT', '/api/v1/templates/' . $id, $templateJson);
+        [$status, $json] = $this->admin('PUT', '/api/v1/templates/' . $id, self::withoutId($templateJson));
         if ($status !== 200) {
-            throw new RuntimeException("template replace answered {$status}: " . json_encode($json));
+            throw new RuntimeException("template replace answered {$status}: " . Json::encode($json));
         }
     }
 
@@ -167,6 +188,12 @@ final class TestServer
         if ($status !== 204) {
             throw new RuntimeException("template delete answered {$status}");
         }
+    }
+
+    private static function read(string $path): string
+    {
+        $text = @file_get_contents($path);
+        return $text === false ? "({$path} is unreadable)" : $text;
     }
 
     public function revokeKey(string $id): void

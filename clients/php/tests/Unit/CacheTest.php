@@ -10,6 +10,7 @@ use Mailrender\Cache\CacheStore;
 use Mailrender\Cache\DiskCache;
 use Mailrender\Cache\MemoryCache;
 use Mailrender\Tests\Support\Paths;
+use Mailrender\Tests\Support\Json;
 use PHPUnit\Framework\TestCase;
 
 final class CacheTest extends TestCase
@@ -92,7 +93,7 @@ final class CacheTest extends TestCase
         sort($names);
         self::assertSame(['receipt.json', 'welcome.json'], $names);
         $text = (string) file_get_contents($this->dir . '/cache/welcome.json');
-        self::assertSame('welcome', json_decode($text, true)['templateId']);
+        self::assertSame('welcome', Json::value(Json::decode($text), 'templateId'));
         // The template is stored as the JSON object itself (the format every client shares).
         self::assertStringEndsWith(',"template":{"a":{}}}', $text);
     }

@@ -96,6 +96,7 @@ final class ConfigTest extends TestCase
     public function testUnknownKeysAreRejectedWithAClearMessage(array $config, string $message): void
     {
         try {
+            // @mago-expect analysis:possibly-invalid-argument (a config with keys the client refuses)
             new MailrenderClient($config, null, new RecordingEngine());
             self::fail('expected a rejection');
         } catch (InvalidArgumentException $e) {

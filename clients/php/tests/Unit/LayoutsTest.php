@@ -30,6 +30,13 @@ final class LayoutsTest extends TestCase
         (new Layouts())->resolve(['layout' => ['id' => 3, 'parts' => ['a', 'b']], 'values' => []]);
     }
 
+    public function testRefusesValuesThatAreNotText(): void
+    {
+        $this->expectException(MailrenderError::class);
+        $this->expectExceptionMessage('The mailrender engine sent a malformed layout answer');
+        (new Layouts())->resolve(['layout' => ['id' => 4, 'parts' => ['a', 'b']], 'values' => [['nested']]]);
+    }
+
     public function testEngineVersionsThatSpeakLayouts(): void
     {
         $spoken = array_map(

@@ -13,6 +13,8 @@ final class RetryPolicyTest extends TestCase
 {
     /** @var list<int> */
     private array $slept = [];
+    /** Calls of the attempt under test. */
+    private int $attempts = 0;
 
     private function policy(float $random = 0.0): RetryPolicy
     {
@@ -45,24 +47,22 @@ final class RetryPolicyTest extends TestCase
 
     public function testTwoRetriesThenTheLastErrorForNetworkErrorsAnd5xx(): void
     {
-        $attempts = 0;
         try {
-            $this->policy()->run(function () use (&$attempts): never {
-                $attempts++;
+            $this->policy()->run(function (): never {
+                $this->attempts++;
                 throw self::failure('UNKNOWN', 503);
             });
         } catch (MailrenderError $e) {
             self::assertSame(503, $e->status);
         }
-        self::assertSame(3, $attempts);
+        self::assertSame(3, $this->attempts);
         self::assertSame([125, 250], $this->slept);
     }
 
     public function testRetryAfterWinsOverTheSchedule(): void
     {
-        $attempts = 0;
-        $result = $this->policy()->run(function () use (&$attempts): string {
-            if (++$attempts === 1) {
+        $result = $this->policy()->run(function (): string {
+            if (++$this->attempts === 1) {
                 throw self::failure('UNKNOWN', 429, 1000);
             }
             return 'ok';
@@ -73,16 +73,15 @@ final class RetryPolicyTest extends TestCase
 
     public function testATooLongRetryAfterIsNotWaitedFor(): void
     {
-        $attempts = 0;
         try {
-            $this->policy()->run(function () use (&$attempts): never {
-                $attempts++;
+            $this->policy()->run(function (): never {
+                $this->attempts++;
                 throw self::failure('UNKNOWN', 429, 120000);
             });
         } catch (MailrenderError $e) {
             self::assertSame(429, $e->status);
         }
-        self::assertSame(1, $attempts);
+        self::assertSame(1, $this->attempts);
         self::assertSame([], $this->slept);
     }
 
@@ -100,28 +99,26 @@ final class RetryPolicyTest extends TestCase
     /** @dataProvider answersNotRetried */
     public function testFourHundredsAndTimeoutsAreNeverRetried(string $code, int $status): void
     {
-        $attempts = 0;
         try {
-            $this->policy()->run(function () use (&$attempts, $code, $status): never {
-                $attempts++;
+            $this->policy()->run(function () use ($code, $status): never {
+                $this->attempts++;
                 throw self::failure($code, $status);
             });
         } catch (MailrenderError $e) {
             self::assertSame($code, $e->getErrorCode());
         }
-        self::assertSame(1, $attempts);
+        self::assertSame(1, $this->attempts);
     }
 
     public function testNetworkErrorsAreRetried(): void
     {
-        $attempts = 0;
-        $result = $this->policy()->run(function () use (&$attempts): string {
-            if (++$attempts < 3) {
+        $result = $this->policy()->run(function (): string {
+            if (++$this->attempts < 3) {
                 throw self::failure('NETWORK_ERROR', 0);
             }
             return 'third time';
         });
         self::assertSame('third time', $result);
-        self::assertSame(3, $attempts);
+        self::assertSame(3, $this->attempts);
     }
 }

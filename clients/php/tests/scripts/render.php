@@ -11,7 +11,19 @@ require dirname(__DIR__, 2) . '/vendor/autoload.php';
 use Mailrender\MailrenderClient;
 use Mailrender\MailrenderError;
 
-$args = json_decode($argv[1] ?? '{}', true, 512, JSON_THROW_ON_ERROR);
+$args = json_decode(($argv ?? [])[1] ?? '{}', true, 512, JSON_THROW_ON_ERROR);
+if (
+    !is_array($args)
+    || !is_string($args['apiKey'] ?? null)
+    || !is_string($args['baseUrl'] ?? null)
+    || !is_string($args['cachePath'] ?? null)
+    || !is_int($args['ttl'] ?? null)
+    || !is_int($args['maxEntries'] ?? null)
+    || !is_array($args['templateIds'] ?? null)
+) {
+    fwrite(STDERR, "render.php: the argument is not {baseUrl, apiKey, cachePath, maxEntries, ttl, templateIds}\n");
+    exit(2);
+}
 try {
     $client = new MailrenderClient([
         'apiKey' => $args['apiKey'],
@@ -20,7 +32,7 @@ try {
     ]);
     $results = [];
     foreach ($args['templateIds'] as $id) {
-        $result = $client->render(['templateId' => $id]);
+        $result = $client->render(['templateId' => is_string($id) ? $id : var_export($id, true)]);
         $results[] = ['id' => $id, 'stale' => $result->fromStaleCache, 'sha1' => sha1($result->output)];
     }
     echo json_encode($results), "\n";

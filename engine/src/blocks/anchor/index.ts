@@ -5,6 +5,7 @@ import { commonBlockFields, defaultedColor, emptyByDefault, mobileOverridesSchem
 import { linkDarkSchema } from "../../schema/dark.js";
 import { darkColors, field, spacingGroup, typographyGroup, visibilityGroup } from "../../schema/editor.js";
 import { defineBlock, finding } from "../block.js";
+import { typographyText } from "../reading.js";
 import { addSpacing, attrs, htmlClass, isBlank, jsxClass, mjmlTypography, paddingDeclaration, typographyDeclarations } from "../shared.js";
 
 export const anchorProps = () =>
@@ -40,6 +41,11 @@ export const anchor = defineBlock({
       ? [finding("error", "LINK_URL_MISSING", ["link"], p.link, "The link has no URL: it goes nowhere", "Give it the URL it should open")]
       : []),
   ],
+  codes: {
+    LINK_TEXT_MISSING: { severity: "error", summary: "A link block without text" },
+    LINK_URL_MISSING: { severity: "error", summary: "A link block without a URL" },
+  },
+  reading: (p) => ({ text: [typographyText(p)], urls: [{ path: ["link"], url: p.link, kind: "link" }] }),
   text: (p, values) => textParagraphs(linked(values.text(p.text), values.url(p.link))),
   dark: { canvasText: "linkColor" },
   mjml(p, ctx) {

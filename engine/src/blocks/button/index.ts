@@ -20,6 +20,7 @@ import {
 import { buttonDarkSchema } from "../../schema/dark.js";
 import { darkColors, field, fontFamilyField, fontWeightField, spacingGroup, visibilityGroup } from "../../schema/editor.js";
 import { type BlockRenderContext, defineBlock, finding } from "../block.js";
+import { gradientStops, isBold } from "../reading.js";
 import { attrs, htmlClass, ICON_SIZE_ON_PHONES, isBlank, jsxClass, paddingDeclaration } from "../shared.js";
 
 export const buttonProps = () =>
@@ -158,6 +159,23 @@ export const button = defineBlock({
       ? [finding("error", "BUTTON_LINK_MISSING", ["link"], p.link, "The button has no link: it is drawn, and goes nowhere", "Give it the URL it should open")]
       : []),
   ],
+  codes: {
+    BUTTON_LABEL_MISSING: { severity: "error", summary: "A button without a label" },
+    BUTTON_LINK_MISSING: { severity: "error", summary: "A button without a link" },
+  },
+  reading: (p) => ({
+    text: [
+      {
+        path: ["color"],
+        sizePath: ["fontSize"],
+        color: p.color,
+        fontSize: p.fontSize,
+        bold: isBold(p.fontWeight),
+        background: { color: solidColor(p), stops: gradient(p) ? gradientStops(p.backgroundGradient.css) : [] },
+      },
+    ],
+    urls: [{ path: ["link"], url: p.link, kind: "link" }, ...(p.icon === "" ? [] : [{ path: ["icon"], url: p.icon, kind: "image" as const }])],
+  }),
   text: (p, values) => textParagraphs(linked(values.text(p.text), values.url(p.link))),
   // Painted in colours of its own on its cell and link; its padding is inside it, on the link, and
   // its border on the cell (React Email's Button is the link alone).

@@ -61,6 +61,8 @@ const LINE = { mjml: "& p", html: "& p", jsx: "& hr" } as const;
 export const divider = defineBlock({
   type: "divider",
   props: dividerProps,
+  // The editor offers a thickness and a width on phones, which this engine does not apply.
+  editorKeys: { mobile: ["height", "width"] },
   editor: () => ({
     label: "Divider",
     description: "A horizontal line.",

@@ -5,6 +5,7 @@ import { commonBlockFields, emptyByDefault, mobileOverridesSchema, surfaceFields
 import { richTextDarkSchema } from "../../schema/dark.js";
 import { backgroundFields, darkColors, field, spacingGroup, typographyGroup, visibilityGroup } from "../../schema/editor.js";
 import { defineBlock, finding } from "../block.js";
+import { contentReading, surfacePaint, typographyText } from "../reading.js";
 import {
   addSpacing,
   attrs,
@@ -76,6 +77,11 @@ export const heading = defineBlock({
     isBlankContent(p.content)
       ? [finding("warning", "HEADING_EMPTY", ["content"], p.content, "The heading has no text", "Write the heading, or remove the block")]
       : [],
+  codes: { HEADING_EMPTY: { severity: "warning", summary: "A heading without text" } },
+  reading: (p) => {
+    const { urls, images } = contentReading(p.content);
+    return { text: [typographyText(p, surfacePaint(p))], headings: [{ level: Number(p.level.slice(1)), path: ["level"] }], urls, images };
+  },
   text: (p, values) => paragraphsOfHtml(p.content, values),
   dark: { canvasText: "color", canvasLinks: true },
   mjml(p, ctx) {

@@ -17,6 +17,8 @@ import { addSpacing, attrs, htmlClass, jsxClass, paddingDeclaration } from "../s
 
 /** The alt text of an image whose author wrote none. */
 const IMAGE_ALT_PLACEHOLDER = "Image";
+/** `IMG_2031.jpg`, `hero-banner.png`: an alt text that is only a file name. */
+const FILE_NAME = /^[\w.-]+\.(?:png|jpe?g|gif|webp|svg|bmp|tiff?|avif|heic)$/i;
 
 export const imageProps = () =>
   z.object({
@@ -119,10 +121,33 @@ export const image = defineBlock({
           ),
         ]
       : []),
+    ...(FILE_NAME.test(p.alt.trim())
+      ? [
+          finding(
+            "warning",
+            "IMAGE_ALT_FILE_NAME",
+            ["alt"],
+            p.alt,
+            `The alt text "${p.alt.trim()}" is a file name: a screen reader reads it out, and it says nothing about the image`,
+            "Describe what the image shows, or set it to an empty text if the image is decorative",
+          ),
+        ]
+      : []),
     ...(p.enabled && p.link === ""
       ? [finding("warning", "IMAGE_LINK_MISSING", ["link"], p.link, "The image is set to be a link but has no URL", "Give it the URL, or switch the link off")]
       : []),
   ],
+  codes: {
+    IMAGE_SOURCE_MISSING: { severity: "error", summary: "An image without a source" },
+    IMAGE_ALT_PLACEHOLDER: { severity: "warning", summary: 'An image whose alt text is the placeholder "Image"' },
+    IMAGE_ALT_FILE_NAME: { severity: "warning", summary: "An image whose alt text is a file name" },
+    IMAGE_LINK_MISSING: { severity: "warning", summary: "An image set to be a link, without a URL" },
+  },
+  reading: (p) => ({
+    urls: [{ path: ["src"], url: p.src, kind: "image" }, ...(p.enabled ? [{ path: ["link"], url: p.link, kind: "link" as const }] : [])],
+  }),
+  // The editor offers a height on phones, which this engine does not apply (the image keeps its proportions).
+  editorKeys: { mobile: ["height"] },
   text: (p, values) => textParagraphs(linked(values.text(p.alt), p.enabled ? values.url(p.link) : "")),
   phone: {
     surface: "& img",

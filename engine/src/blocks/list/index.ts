@@ -6,6 +6,7 @@ import { commonBlockFields, emptyByDefault, mobileOverridesSchema, nonNegative, 
 import { richTextDarkSchema } from "../../schema/dark.js";
 import { backgroundFields, darkColors, field, spacingGroup, typographyGroup, visibilityGroup } from "../../schema/editor.js";
 import { defineBlock, finding } from "../block.js";
+import { contentReading, surfacePaint, typographyText } from "../reading.js";
 import {
   addSpacing,
   attrs,
@@ -72,6 +73,8 @@ export const list = defineBlock({
     /<li[\s>]/i.test(p.content)
       ? []
       : [finding("warning", "LIST_EMPTY", ["content"], p.content, "The list has no items", "Write its items as <li> elements in a <ul> or <ol>")],
+  codes: { LIST_EMPTY: { severity: "warning", summary: "A list without items" } },
+  reading: (p) => ({ text: [typographyText(p, surfacePaint(p))], ...contentReading(p.content) }),
   text: (p, values) => paragraphsOfHtml(p.content, values),
   dark: { canvasText: "color", canvasLinks: true },
   phone: { props: { itemSpacing: { unit: "px", declarations: (value) => [["& li", "margin-bottom", value]] } } },

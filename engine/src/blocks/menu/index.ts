@@ -15,6 +15,7 @@ import {
 import { textDarkSchema } from "../../schema/dark.js";
 import { backgroundFields, darkColors, field, spacingGroup, typographyGroup, visibilityGroup } from "../../schema/editor.js";
 import { type BlockRenderContext, defineBlock, finding } from "../block.js";
+import { surfacePaint, typographyText } from "../reading.js";
 import {
   addSpacing,
   attrs,
@@ -122,6 +123,18 @@ export const menu = defineBlock({
         ),
       );
   },
+  codes: {
+    MENU_EMPTY: { severity: "warning", summary: "A menu that shows no item" },
+    MENU_ITEM_LINK_MISSING: { severity: "error", summary: "A menu item without a link" },
+  },
+  reading: (p) => ({
+    text: [typographyText(p, surfacePaint(p))],
+    urls: p.items.flatMap((item, index) =>
+      item.enabled && item.label !== "" ? [{ path: ["items", String(index), "link"], url: item.link, kind: "link" as const }] : [],
+    ),
+  }),
+  // The editor keys each item with an `_id` of its own.
+  editorKeys: { listItems: ["_id"] },
   text: (p, values) => lineParagraphs(visibleItems(p).map((item) => linked(values.text(item.label), values.url(item.link)))),
   dark: { canvasText: "color" },
   phone: {

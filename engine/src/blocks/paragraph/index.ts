@@ -8,6 +8,7 @@ import { commonBlockFields, emptyByDefault, mobileOverridesSchema, surfaceFields
 import { richTextDarkSchema } from "../../schema/dark.js";
 import { backgroundFields, darkColors, field, spacingGroup, typographyGroup, visibilityGroup } from "../../schema/editor.js";
 import { type BlockRenderContext, defineBlock, finding } from "../block.js";
+import { contentReading, surfacePaint, typographyText } from "../reading.js";
 import {
   addSpacing,
   attrs,
@@ -75,6 +76,8 @@ export const paragraph = defineBlock({
     isBlankContent(p.content)
       ? [finding("info", "PARAGRAPH_EMPTY", ["content"], p.content, "The paragraph has no text", "Write its text, or remove it (a spacer makes space)")]
       : [],
+  codes: { PARAGRAPH_EMPTY: { severity: "info", summary: "A paragraph without text" } },
+  reading: (p) => ({ text: [typographyText(p, surfacePaint(p))], ...contentReading(p.content) }),
   text: (p, values) => paragraphsOfHtml(p.content, values),
   dark: { canvasText: "color", canvasLinks: true },
   mjml(p, ctx) {

@@ -65,9 +65,11 @@ function iconUrl(platform: Platform): string {
 /** `bluesky` → `Bluesky`. */
 const label = (platform: Platform) => platform.name.charAt(0).toUpperCase() + platform.name.slice(1);
 
+/** A network shown by its name. The block has no font of its own: the web-safe stack mjml's social labels fall back to. */
 const LABEL_STYLE = (size: number): Array<readonly [string, string]> => [
   ["display", "inline-block"],
   ["color", "#000000"],
+  ["font-family", "Helvetica, Arial, sans-serif"],
   ["font-size", "13px"],
   ["line-height", px(size)],
   ["text-decoration", "none"],
@@ -153,6 +155,23 @@ export const socials = defineBlock({
         : []),
     ]);
   },
+  codes: {
+    SOCIALS_EMPTY: { severity: "warning", summary: "A social links block that shows no network" },
+    SOCIAL_LINK_MISSING: { severity: "error", summary: "A network without a profile link" },
+    SOCIAL_NAME_MISSING: { severity: "warning", summary: "A network without a name (its icon has no alt text)" },
+  },
+  reading: (p) => ({
+    urls: p.platforms.flatMap((platform, index) =>
+      platform.enabled && (platform.name !== "" || platform.icon !== "")
+        ? [
+            { path: ["platforms", String(index), "link"], url: platform.link, kind: "link" as const },
+            ...(platform.icon === "" ? [] : [{ path: ["platforms", String(index), "icon"], url: platform.icon, kind: "image" as const }]),
+          ]
+        : [],
+    ),
+  }),
+  // The editor keys each network with an `_id`, and offers a spacing on phones, which this engine does not apply.
+  editorKeys: { listItems: ["_id"], mobile: ["spacing"] },
   text: (p, values) => lineParagraphs(visiblePlatforms(p).map((platform) => linked(values.text(platform.name), values.url(platform.link)))),
   // A platform shown as its name is a link, black on light by default.
   dark: { canvasLinks: true },

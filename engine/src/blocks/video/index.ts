@@ -144,6 +144,18 @@ export const video = defineBlock({
         ]
       : []),
   ],
+  codes: {
+    VIDEO_LINK_MISSING: { severity: "error", summary: "A video without its page or a fallback link" },
+    VIDEO_COVER_MISSING: { severity: "warning", summary: "A video without a thumbnail" },
+  },
+  reading: (p) => ({
+    urls: [
+      p.src === "" ? { path: ["fallbackLink"], url: p.fallbackLink, kind: "link" } : { path: ["src"], url: p.src, kind: "link" },
+      { path: ["coverImage"], url: p.coverImage, kind: "image" },
+    ],
+  }),
+  // The editor offers a width and height on phones; this engine keeps the video's frame at 16:9 of the column.
+  editorKeys: { mobile: ["width", "height"] },
   text: (p, values) => textParagraphs(linked(values.text(p.alt), values.url(p.src || p.fallbackLink))),
   phone: { surface: "& table" },
   mjml(p, ctx) {

@@ -36,7 +36,8 @@ export class MjBody extends BodyComponent {
         ${preview(previewText)}
         <div
           ${this.htmlAttributes({
-            ...(title && { "aria-label": title }),
+            // mjml spreads `{ "aria-label": title }` here when there is a title
+            "aria-label": title || undefined,
             "aria-roledescription": "email",
             role: "article",
             lang,

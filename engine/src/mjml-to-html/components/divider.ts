@@ -39,13 +39,9 @@ export class MjDivider extends BodyComponent {
       margin: computeAlign,
       width: this.getAttribute("width"),
     };
-    return {
-      p,
-      outlook: {
-        ...p,
-        width: this.getOutlookWidth(),
-      },
-    };
+    const outlook: StyleObject = Object.assign({}, p);
+    outlook["width"] = this.getOutlookWidth();
+    return { p, outlook };
   }
 
   getOutlookWidth(): string | undefined {

@@ -117,7 +117,8 @@ export class MjImage extends BodyComponent {
           title: this.getAttribute("title"),
           width: this.getContentWidth(),
           usemap: this.getAttribute("usemap"),
-          ...(height ? { height: height === "auto" ? height : parseInt(height, 10) } : {}),
+          // mjml spreads `{ height }` here when there is one
+          height: height ? (height === "auto" ? height : parseInt(height, 10)) : undefined,
         })}
       />
     `;

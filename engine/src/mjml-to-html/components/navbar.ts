@@ -151,7 +151,7 @@ export class MjNavbar extends BodyComponent {
   }
 
   render(): string {
-    const baseUrl = this.attributes["base-url"];
+    const baseUrl = this.getAttribute("base-url");
     const childAttributes: Attributes = baseUrl === undefined ? {} : { navbarBaseUrl: baseUrl };
     return `
         ${this.getAttribute("hamburger") === "hamburger" ? this.renderHamburger() : ""}

@@ -69,16 +69,22 @@ export class MjSection extends BodyComponent {
           background: this.getAttribute("background-color"),
           "background-color": this.getAttribute("background-color"),
         };
+    // mjml spreads `background` and the conditional entries into these; assigning gives the same
+    // keys in the same order, and V8 builds objects with spreads in them several times slower.
+    const tableFullwidth: StyleObject = fullWidth ? Object.assign({}, background) : {};
+    tableFullwidth["width"] = "100%";
+    const table: StyleObject = fullWidth ? {} : Object.assign({}, background);
+    table["width"] = "100%";
+    if (hasBorderRadius) table["border-collapse"] = "separate";
+    const div: StyleObject = fullWidth ? {} : Object.assign({}, background);
+    div["margin"] = "0px auto";
+    div["max-width"] = containerWidth;
+    div["border-radius"] = this.getAttribute("border-radius");
+    if (hasBorderRadius) div["overflow"] = "hidden";
+    div["margin-top"] = !isFirstSection ? (this.context.gap as string | undefined) : undefined;
     return {
-      tableFullwidth: {
-        ...(fullWidth ? background : {}),
-        width: "100%",
-      },
-      table: {
-        ...(fullWidth ? {} : background),
-        width: "100%",
-        ...(hasBorderRadius && { "border-collapse": "separate" }),
-      },
+      tableFullwidth,
+      table,
       td: {
         border: this.getAttribute("border"),
         "border-bottom": this.getAttribute("border-bottom"),
@@ -95,14 +101,7 @@ export class MjSection extends BodyComponent {
         "padding-top": this.getAttribute("padding-top"),
         "text-align": this.getAttribute("text-align"),
       },
-      div: {
-        ...(fullWidth ? {} : background),
-        margin: "0px auto",
-        "max-width": containerWidth,
-        "border-radius": this.getAttribute("border-radius"),
-        ...(hasBorderRadius && { overflow: "hidden" }),
-        "margin-top": !isFirstSection ? (this.context.gap as string | undefined) : undefined,
-      },
+      div,
       innerDiv: {
         "line-height": "0",
         "font-size": "0",
@@ -177,7 +176,7 @@ export class MjSection extends BodyComponent {
 
   renderBefore(): string {
     const { containerWidth } = this.context;
-    const bgcolorAttr = this.getAttribute("background-color") ? { bgcolor: this.getAttribute("background-color") } : {};
+    const backgroundColor = this.getAttribute("background-color");
     const isFirstSection = this.props.index === 0;
     const hasGap = this.hasGap();
     return `
@@ -195,7 +194,8 @@ export class MjSection extends BodyComponent {
             "padding-top": !isFirstSection ? (this.context.gap as string | undefined) : undefined,
           },
           width: parseInt(containerWidth ?? "", 10),
-          ...(!hasGap && { ...bgcolorAttr }),
+          // mjml spreads `{ bgcolor }` here when there is no gap and a background colour
+          bgcolor: !hasGap && backgroundColor ? backgroundColor : undefined,
         })}
       >
         <tr>

@@ -54,7 +54,7 @@ export class MjSocial extends BodyComponent {
   /** The attributes every mj-social-element inherits (weaker than its own). */
   getSocialElementAttributes(): Attributes {
     const base: Attributes = {};
-    const innerPadding = this.attributes["inner-padding"];
+    const innerPadding = this.getAttribute("inner-padding");
     if (innerPadding) {
       base.padding = innerPadding;
     }
@@ -73,7 +73,7 @@ export class MjSocial extends BodyComponent {
       "line-height",
       "text-decoration",
     ]) {
-      const value = this.attributes[attr];
+      const value = this.attributes.get(attr);
       if (value !== undefined) base[attr] = value;
     }
     return base;

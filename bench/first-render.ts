@@ -1,0 +1,226 @@
+/**
+ * A template the engine has not seen before, against the native engines, in one process run:
+ *   (a) the engine library's html render of a new template vs the real Maildeno engine (engine.wasm
+ *       of the PyPI package `maildeno` 2.0.7), on the realistic newsletter and on generated templates
+ *       covering every block (engine/test/support/generated-templates.ts, seeded);
+ *   (b) the engine's MJML → HTML compile (engine/src/mjml-to-html) vs mrml (PyPI `mrml` 0.2.4, the
+ *       Rust port of MJML) on the same MJML;
+ *   (c) the newsletter's html bytes vs the real engine's (as its package returns them, minified).
+ * Both references run in a Python process (bench/reference_engines.py), in a virtualenv this bench
+ * installs from PyPI into bench/.reference/ (git-ignored; a dev-only reference, never a dependency).
+ * Each engine times its own calls in its own process, in CPU time (on a shared machine, a call's wall
+ * time also counts its waits for a core, more of them the longer the call); the compared runs
+ * alternate batch by batch, idle and then with two busy loops running. Prints medians and ratios;
+ * asserts nothing.
+ *
+ * usage: tsx bench/first-render.ts [--rounds 12] [--phase idle|loaded|both]
+ */
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { gzipSync } from "node:zlib";
+import { render } from "../engine/src/index.js";
+import { compileMjmlToHtml } from "../engine/src/mjml-to-html/index.js";
+import { toHydrated } from "../engine/test/support/editor-form.js";
+import { CONTEXT, generateTemplates, MERGE_TAGS } from "../engine/test/support/generated-templates.js";
+
+const { values: args } = parseArgs({
+  options: { rounds: { type: "string", default: "12" }, phase: { type: "string", default: "both" } },
+});
+const ROUNDS = Number(args.rounds);
+/** Renders per engine and case in one batch; generated templates: one batch is one set of this many. */
+const BATCH = 20;
+
+const REFERENCE_DIR = fileURLToPath(new URL(".reference/", import.meta.url));
+const REFERENCE_PACKAGES = ["maildeno==2.0.7", "mrml==0.2.4", "wasmtime==50.0.1"];
+
+/** The references' virtualenv, made (or remade when the pins change) with pip from PyPI. */
+function referencePython(): string {
+  const python = `${REFERENCE_DIR}venv/bin/python`;
+  const stamp = `${REFERENCE_DIR}venv/installed.txt`;
+  const wanted = REFERENCE_PACKAGES.join("\n");
+  if (existsSync(stamp) && readFileSync(stamp, "utf8") === wanted) return python;
+  console.log(`installing the reference engines (${REFERENCE_PACKAGES.join(", ")}) into bench/.reference/ …`);
+  execFileSync(process.env["PYTHON"] ?? "python3", ["-m", "venv", "--clear", `${REFERENCE_DIR}venv`], { stdio: "inherit" });
+  execFileSync(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", ...REFERENCE_PACKAGES], { stdio: "inherit" });
+  writeFileSync(stamp, wanted);
+  return python;
+}
+
+/** bench/reference_engines.py, one JSON line per command and per answer. */
+class ReferenceEngines {
+  private readonly child: ChildProcess;
+  private readonly answers: string[] = [];
+  private waiting: ((line: string) => void) | undefined;
+
+  constructor(python: string) {
+    this.child = spawn(python, [fileURLToPath(new URL("reference_engines.py", import.meta.url))], { stdio: ["pipe", "pipe", "inherit"] });
+    createInterface({ input: this.child.stdout! }).on("line", (line) => {
+      if (this.waiting) {
+        const resolve = this.waiting;
+        this.waiting = undefined;
+        resolve(line);
+      } else this.answers.push(line);
+    });
+  }
+
+  async ask<T>(command: object): Promise<T> {
+    this.child.stdin!.write(`${JSON.stringify(command)}\n`);
+    const line = this.answers.shift() ?? (await new Promise<string>((resolve) => (this.waiting = resolve)));
+    return JSON.parse(line) as T;
+  }
+
+  close(): void {
+    this.child.stdin!.end();
+  }
+}
+
+type Json = Record<string, unknown>;
+interface Case {
+  readonly template: Json;
+  readonly dynamicData: Json;
+}
+
+const newsletterFixture = JSON.parse(readFileSync(fileURLToPath(new URL("../fixtures/render/realistic-newsletter/case.json", import.meta.url)), "utf8")) as {
+  template: Json;
+  dynamic_data: Json;
+};
+// The hydrated form (every editor default filled): the real engine fills no defaults of its own.
+const newsletter: Case = { template: toHydrated(newsletterFixture.template), dynamicData: newsletterFixture.dynamic_data };
+const generatedData = { merge_tags: MERGE_TAGS, context: CONTEXT };
+
+let fresh = 0;
+/** The newsletter under a template id never used before: a template neither engine has seen. */
+function newNewsletters(count: number): Case[] {
+  return Array.from({ length: count }, () => ({ ...newsletter, template: { ...newsletter.template, template_id: `newsletter-${fresh++}` } }));
+}
+/** A set of generated templates no earlier set repeats (a seed per set). */
+let seed = 1;
+function newGenerated(count: number): Case[] {
+  return generateTemplates(count, seed++).map((c) => ({ template: toHydrated(c.template), dynamicData: generatedData }));
+}
+
+/** This process's CPU time in milliseconds (every thread: V8's collector and compilers are part of the cost). */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+async function ours(cases: readonly Case[]): Promise<number[]> {
+  const times: number[] = [];
+  for (const c of cases) {
+    const start = cpuMs();
+    await render(c.template, { target: "html", dynamicData: c.dynamicData });
+    times.push(cpuMs() - start);
+  }
+  return times;
+}
+
+function ourCompile(documents: readonly string[]): number[] {
+  return documents.map((mjml) => {
+    const start = cpuMs();
+    // Read a character: V8 may return a string as a tree of pieces, joined on first read, a
+    // cost of the compile that its caller would otherwise pay (mrml returns one Python string).
+    compileMjmlToHtml(mjml).charCodeAt(0);
+    return cpuMs() - start;
+  });
+}
+
+/** The MJML the html target compiles: the mjml target's, unminified (merge tags substituted). */
+async function mjmlOf(c: Case): Promise<string> {
+  return (await render(c.template, { target: "mjml", dynamicData: c.dynamicData, minify: false })).output;
+}
+
+const median = (samples: readonly number[]) => [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)] ?? Number.NaN;
+
+interface Pair {
+  readonly ours: number[];
+  readonly theirs: number[];
+}
+const pair = (): Pair => ({ ours: [], theirs: [] });
+
+async function measure(reference: ReferenceEngines, rounds: number): Promise<Record<string, Pair>> {
+  const results = { newsletter: pair(), generated: pair(), compileNewsletter: pair(), compileGenerated: pair() };
+  const compiledNewsletter = await mjmlOf(newsletter);
+  const compiledGenerated = await Promise.all(newGenerated(BATCH).map(mjmlOf));
+  // Round 0 warms both processes up (JIT, wasm code, caches of code) and is not counted.
+  for (let round = 0; round <= rounds; round++) {
+    const keep = (into: number[], times: readonly number[]) => round > 0 && into.push(...times);
+    const newsletters = newNewsletters(BATCH);
+    const generated = newGenerated(BATCH);
+    const steps: (() => Promise<void>)[] = [
+      async () => keep(results.newsletter.ours, await ours(newsletters)),
+      async () => keep(results.newsletter.theirs, await theirs(reference, newsletters)),
+      async () => keep(results.generated.ours, await ours(generated)),
+      async () => keep(results.generated.theirs, await theirs(reference, generated)),
+      async () => keep(results.compileNewsletter.ours, ourCompile(Array(BATCH).fill(compiledNewsletter))),
+      async () =>
+        keep(results.compileNewsletter.theirs, (await reference.ask<{ ms: number[] }>({ op: "mrml", mjml: Array(BATCH).fill(compiledNewsletter) })).ms),
+      async () => keep(results.compileGenerated.ours, ourCompile(compiledGenerated)),
+      async () => keep(results.compileGenerated.theirs, (await reference.ask<{ ms: number[] }>({ op: "mrml", mjml: compiledGenerated })).ms),
+    ];
+    // Within each pair, who goes first alternates from round to round.
+    for (let i = 0; i < steps.length; i += 2) {
+      const [a, b] = round % 2 === 0 ? [steps[i]!, steps[i + 1]!] : [steps[i + 1]!, steps[i]!];
+      await a();
+      await b();
+    }
+  }
+  return results;
+}
+
+async function theirs(reference: ReferenceEngines, cases: readonly Case[]): Promise<number[]> {
+  const requests = cases.map((c) => JSON.stringify({ template: c.template, target: "html", dynamic_data: c.dynamicData }));
+  return (await reference.ask<{ ms: number[] }>({ op: "maildeno", requests })).ms;
+}
+
+/** Two busy loops, as `(while :; do :; done) &` twice; stopped by the returned function. */
+function busyLoops(count: number): () => void {
+  const loops = Array.from({ length: count }, () => spawn("bash", ["-c", "while :; do :; done"], { stdio: "ignore" }));
+  return () => {
+    for (const loop of loops) loop.kill("SIGKILL");
+  };
+}
+
+const ms = (value: number) => `${value.toFixed(3)} ms`.padStart(11);
+function report(title: string, results: Record<string, Pair>): void {
+  const row = (label: string, p: Pair, ratio: string) => console.log(`  ${label.padEnd(34)}${ms(median(p.ours))}${ms(median(p.theirs))}   ${ratio}`);
+  const speed = (p: Pair) => median(p.theirs) / median(p.ours);
+  const cost = (p: Pair) => median(p.ours) / median(p.theirs);
+  console.log(`\n${title} — CPU time, medians of ${results["newsletter"]!.ours.length} renders per engine and case`);
+  console.log(
+    `  ${"(a) html, a template not seen before".padEnd(34)}${"ours".padStart(11)}${"Maildeno".padStart(11)}   real engine's time / ours (target ≥ 1.0)`,
+  );
+  row("realistic newsletter", results["newsletter"]!, speed(results["newsletter"]!).toFixed(2));
+  row("generated templates (every block)", results["generated"]!, speed(results["generated"]!).toFixed(2));
+  console.log(`  ${"(b) MJML → HTML, the same MJML".padEnd(34)}${"ours".padStart(11)}${"mrml".padStart(11)}   ours / mrml (target ≤ 1.5)`);
+  row("realistic newsletter", results["compileNewsletter"]!, cost(results["compileNewsletter"]!).toFixed(2));
+  row("generated templates", results["compileGenerated"]!, cost(results["compileGenerated"]!).toFixed(2));
+}
+
+const reference = new ReferenceEngines(referencePython());
+try {
+  const ourHtml = (await render(newsletter.template, { target: "html", dynamicData: newsletter.dynamicData })).output;
+  const { html: theirHtml } = await reference.ask<{ html: string }>({
+    op: "maildeno_html",
+    request: JSON.stringify({ template: newsletter.template, target: "html", dynamic_data: newsletter.dynamicData }),
+  });
+  const bytes = (html: string) => Buffer.byteLength(html);
+  console.log(`first render of a new template, ours (node ${process.version}) vs the native engines in one run, interleaved`);
+  console.log(
+    `(c) newsletter html: ours ${bytes(ourHtml)} B, the real engine ${bytes(theirHtml)} B: ${(bytes(ourHtml) / bytes(theirHtml)).toFixed(2)}× (target ≤ 1.5); gzip ${gzipSync(ourHtml).length} / ${gzipSync(theirHtml).length} B: ${(gzipSync(ourHtml).length / gzipSync(theirHtml).length).toFixed(2)}×`,
+  );
+  if (args.phase !== "loaded") report("idle", await measure(reference, ROUNDS));
+  if (args.phase !== "idle") {
+    const stop = busyLoops(2);
+    try {
+      report("with two busy loops", await measure(reference, ROUNDS));
+    } finally {
+      stop();
+    }
+  }
+} finally {
+  reference.close();
+}

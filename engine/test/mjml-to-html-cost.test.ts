@@ -1,0 +1,104 @@
+/**
+ * What keeps the html target's MJML compile (src/mjml-to-html) cheap, checked by what it does rather
+ * than by how long it takes:
+ * - It never scans a string as long as the document's body: the body is rendered in parts (each
+ *   section apart) and scanned part by part. V8 allocates a string over 128 KiB (65,536 UTF-16 units
+ *   when any character needs two bytes) apart from the others, which made each whole copy of the
+ *   newsletter's body a sixth of its compile on the 2-core bench machine (bench/RESULTS.md).
+ * - Components build their style objects without spreading objects into them: V8 builds such an
+ *   object literal several times slower than the same keys assigned, and every component builds
+ *   its styles once per compile.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import mjml2html from "mjml";
+import { describe, expect, it } from "vitest";
+import { listCases } from "../scripts/fixture-cases.js";
+import { render } from "../src/index.js";
+import { PART_MARK } from "../src/mjml-to-html/component.js";
+import { compileMjmlToHtml } from "../src/mjml-to-html/index.js";
+import { toHydrated } from "./support/editor-form.js";
+
+/** The lengths of the strings `split`, `indexOf`, `includes` and `replace` ran over while `run` ran. */
+function scannedLengths(run: () => void): number[] {
+  const lengths: number[] = [];
+  const methods = ["split", "indexOf", "includes", "replace"] as const;
+  const originals = methods.map((name) => String.prototype[name]);
+  methods.forEach((name, i) => {
+    const original = originals[i] as (...args: unknown[]) => unknown;
+    (String.prototype as unknown as Record<string, unknown>)[name] = function (this: string, ...args: unknown[]) {
+      lengths.push(this.length);
+      return original.apply(this, args);
+    };
+  });
+  try {
+    run();
+  } finally {
+    methods.forEach((name, i) => {
+      (String.prototype as unknown as Record<string, unknown>)[name] = originals[i];
+    });
+  }
+  return lengths;
+}
+
+const newsletter = listCases("render").find((c) => c.name === "realistic-newsletter");
+if (newsletter === undefined) throw new Error("the realistic-newsletter fixture is missing");
+
+describe("the MJML compile", () => {
+  it("scans the body of a long document part by part, never whole", async () => {
+    const mjml = (
+      await render(toHydrated(newsletter.template as Record<string, unknown>), { target: "mjml", dynamicData: newsletter.dynamicData, minify: false })
+    ).output;
+    let html = "";
+    const lengths = scannedLengths(() => {
+      html = compileMjmlToHtml(mjml);
+    });
+    // The document is long enough for V8 to allocate it apart: what the test is about.
+    expect(html.length).toBeGreaterThan(65_536);
+    const scannedOtherThanTheMjml = lengths.filter((length) => length !== mjml.length);
+    expect(Math.max(...scannedOtherThanTheMjml)).toBeLessThan(html.length / 4);
+  });
+
+  it("compiles MJML holding the noncharacter that marks parts whole, to mjml's HTML", async () => {
+    const mjml = `<mjml><mj-body><mj-section><mj-column><mj-text>a ${PART_MARK} b</mj-text></mj-column></mj-section><mj-section><mj-column><mj-text>c</mj-text></mj-column></mj-section></mj-body></mjml>`;
+    const reference = await mjml2html(mjml, {
+      validationLevel: "strict",
+      minify: false,
+      beautify: false,
+      keepComments: true,
+      ignoreIncludes: true,
+      fonts: {},
+    } as Parameters<typeof mjml2html>[1]);
+    expect(compileMjmlToHtml(mjml)).toBe(reference.html);
+  });
+});
+
+describe("component styles", () => {
+  it("are built without spreading objects into them", () => {
+    const dir = new URL("../src/mjml-to-html/components/", import.meta.url);
+    const spreads: string[] = [];
+    for (const file of readdirSync(dir).filter((name) => name.endsWith(".ts"))) {
+      const source = readFileSync(new URL(file, dir), "utf8");
+      for (const body of methodBodies(source, "getStyles")) {
+        for (const line of body.split("\n")) if (/\.\.\.[\w(]/.test(line) && !line.trim().startsWith("//")) spreads.push(`${file}: ${line.trim()}`);
+      }
+    }
+    expect(spreads).toEqual([]);
+  });
+});
+
+/** The bodies of the methods named `name` in a TypeScript source, by matching braces. */
+function methodBodies(source: string, name: string): string[] {
+  const bodies: string[] = [];
+  for (let at = source.indexOf(`${name}(`); at !== -1; at = source.indexOf(`${name}(`, at + 1)) {
+    const open = source.indexOf("{", at);
+    let depth = 0;
+    for (let i = open; i < source.length; i++) {
+      if (source[i] === "{") depth++;
+      else if (source[i] === "}" && --depth === 0) {
+        bodies.push(source.slice(open, i + 1));
+        break;
+      }
+    }
+  }
+  return bodies;
+}
