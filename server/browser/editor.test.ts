@@ -395,7 +395,7 @@ describe("the studio's editor in chromium", () => {
     await page.waitForSelector(`${node("rows.1.columns.0.children.2")}.selected`);
     expect(await page.$(`${node("rows.1.columns.0.children.2")} .badge.warn`)).not.toBeNull();
     await page.click('[data-testid="undo"]');
-    await page.waitForFunction(() => document.querySelector('[data-testid="findings"]')?.textContent === "Nothing found.");
+    await page.waitForSelector('[data-finding-path="rows.1.columns.0.children.2.props.link"]', { hidden: true });
   });
 
   it("builds a visibility rule and a group, and explains with the sample data whether the block shows", async () => {
