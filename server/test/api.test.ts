@@ -416,8 +416,11 @@ describe.each(BACKENDS)("HTTP API on %s", (backend) => {
         ]) {
           const res = await req("GET", `${path}?${query}`, { key: admin });
           expectError(res, 422, "RENDER_ERROR");
+          // Each issue names the value it refused, as the query decoded it, and a padded number says how to write it.
+          const input = decodeURIComponent(query.slice(query.indexOf("=") + 1));
+          const hint = input === " 5" ? { hint: "Write it as digits alone: 5" } : {};
           expect(res.json.issues, `${path}?${query}`).toEqual([
-            { loc: ["query", name], msg: "Input should be a valid integer, unable to parse string as an integer", type: "int_parsing" },
+            { loc: ["query", name], msg: "Input should be a valid integer, unable to parse string as an integer", type: "int_parsing", input, ...hint },
           ]);
         }
         expect((await req("GET", `${path}?limit=2&offset=0`, { key: admin })).status).toBe(200);

@@ -35,6 +35,8 @@ export function hintFor(issue: Issue, input: unknown): string | undefined {
   if (NUMBER_TYPES.has(issue.type) && typeof input === "string") {
     const number = /^\s*(-?\d+(?:\.\d+)?)\s*(px|%|em|rem|pt)?\s*$/i.exec(input);
     if (number?.[2]) return `Write the number without its unit: ${number[1]} (the unit is implied)`;
+    // A query value is text by nature: there the mistake is what surrounds the digits, not quotes.
+    if (number && loc[0] === "query") return number[1]?.includes(".") ? undefined : `Write it as digits alone: ${number[1]}`;
     if (number) return `Write it as a number, without quotes: ${number[1]}`;
   }
   if ((issue.type === "uuid_parsing" || issue.type === "uuid_version") && (last === "template_id" || (loc[0] === "path" && last === "id")))
