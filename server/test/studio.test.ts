@@ -1,6 +1,6 @@
 /** The studio: its page and assets (public), and every endpoint it uses, on both databases. */
 import { readFileSync } from "node:fs";
-import { BLOCK_LIST, render } from "@mailrender/engine";
+import { BLOCK_LIST, render, validateTemplate } from "@mailrender/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "./helpers/databases.js";
 import { call, startTestServer, type TestServer } from "./helpers/server.js";
@@ -147,7 +147,9 @@ describe.each(BACKENDS)("studio on %s", (backend) => {
     expect(res.json.view).toBeNull();
     expect(res.json.merge_tags.map((t: { name: string }) => t.name).sort()).toEqual(["email", "expires_in", "first_name", "reset_url"]);
     expect(res.json.sample.merge_tags.url.reset_url).toBe("https://example.com/reset_url");
-    expect(res.json.findings).toEqual([]);
+    // The template checks' findings, as the engine's validator reports them: this template only omits its language.
+    expect(res.json.findings).toEqual(validateTemplate(PASSWORD_RESET.template).findings);
+    expect(res.json.findings.map((f: { code: string }) => f.code)).toEqual(["LANGUAGE_MISSING"]);
 
     const broken = structuredClone(PASSWORD_RESET.template) as { rows: { columns: { children: { props: Record<string, unknown> }[] }[] }[] };
     broken.rows[0]!.columns[0]!.children[0]!.props["src"] = "";
