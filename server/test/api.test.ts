@@ -413,7 +413,7 @@ describe.each(BACKENDS)("HTTP API on %s", (backend) => {
           ["offset=0x10", "offset"],
           ["limit=%205", "limit"],
           ["offset=1.0", "offset"],
-        ]) {
+        ] as [string, string][]) {
           const res = await req("GET", `${path}?${query}`, { key: admin });
           expectError(res, 422, "RENDER_ERROR");
           // Each issue names the value it refused, as the query decoded it, and a padded number says how to write it.
