@@ -47,6 +47,10 @@ async function replaceRichText(text: string): Promise<void> {
   await fill(page, prop("content"), text);
 }
 
+async function frameHas(text: string): Promise<void> {
+  await page.waitForFunction((t) => (document.querySelector('iframe[data-testid="desktop-frame"]') as HTMLIFrameElement | null)?.srcdoc.includes(t), {}, text);
+}
+
 async function storedTemplate(): Promise<Record<string, unknown>> {
   const { json } = await apiCall(studio.server, "GET", `/api/v1/templates/${templateId}`, studio.server.adminKey);
   return json.template as Record<string, unknown>;
@@ -307,6 +311,24 @@ describe("the studio's editor in chromium", () => {
     await page.click('[data-testid="undo"]');
     await page.click('[data-testid="undo"]');
     expect(await types()).toEqual(["heading", "paragraph", "button", "paragraph"]);
+  });
+
+  it("nests a row of two columns in a column, with a block in it, as the format allows", async () => {
+    await selectNode("rows.1.columns.0");
+    await page.click('[data-testid="add-nested-row-2"]');
+    const nested = "rows.1.columns.0.children.4";
+    await page.waitForSelector(`${node(nested)}.selected`);
+    await selectNode(`${nested}.columns.1`);
+    await page.click('[data-testid="add-block-paragraph"]');
+    await page.waitForSelector(`${node(`${nested}.columns.1.children.0`)}.selected`);
+    await fill(page, prop("content"), "Beside the first column");
+    const row = blocksOf(await editorJson(page), 1)[4] as unknown as { type: string; columns: { width: number; children: Block[] }[] };
+    expect(row.type).toBe("row");
+    expect(row.columns.map((c) => c.width)).toEqual([50, 50]);
+    expect(row.columns[1]!.children[0]!.props["content"]).toBe("<p>Beside the first column</p>");
+    await frameHas("Beside the first column");
+    for (let i = 0; i < 3; i++) await page.click('[data-testid="undo"]');
+    expect(blocksOf(await editorJson(page), 1)).toHaveLength(4);
   });
 
   it("previews at the widths of phones and desktops, in the dark scheme, and as React Email, MJML and plain text", async () => {

@@ -538,6 +538,7 @@ export function Editor({
             <button type="button" class="small danger" data-testid="delete" disabled=${selection === "canvas"} onClick=${() => remove(selection)} title="Delete (Delete)">Delete</button>
           </div>`
           }
+          <div class="structure-body">
           <${Tree} doc=${doc} descriptions=${descriptions} selection=${selection} focusRequest=${focusRequest} readOnly=${!writable} findingPaths=${findingPaths}
             onSelect=${select} onMoveBy=${moveBy} onDrop=${drop} onDuplicate=${duplicate} onDelete=${(path: string) => {
               // Deleted by keyboard: the focus goes on to the node that takes its place.
@@ -546,6 +547,7 @@ export function Editor({
             }}
             onEnter=${() => document.querySelector<HTMLElement>(".form [data-prop]")?.focus()} />
           ${writable && html`<${Palette} descriptions=${descriptions} canNest=${canNest} actions=${actions} />`}
+          </div>
         </section>
         <section class="pane properties" id="properties" aria-label="Properties">
           <div class="tabs" role="tablist" aria-label="Edit as">
