@@ -4,52 +4,15 @@
  * field's kind, label, range and default. The forms, the palette and the tree's labels are generated
  * from it, so a block added to the engine appears here without a change to the studio.
  */
+import type { EditorDescriptionJson, EditorDescriptionsJson, FieldJson } from "@mailrender/engine";
 import { api } from "../api.js";
 
-export interface Option {
-  value: string;
-  label: string;
-}
-
-interface FieldBase {
-  prop: string;
-  label: string;
-  hint?: string;
-  phone?: boolean;
-  dark?: string;
-  default?: unknown;
-}
-
-export type Field =
-  | (FieldBase & { kind: "text"; mergeTags: boolean; multiline?: boolean })
-  | (FieldBase & { kind: "richText"; markup: "inline" | "paragraphs" | "list" })
-  | (FieldBase & { kind: "url" | "imageUrl" | "color" | "boolean" | "spacing" | "border" | "gradient" })
-  | (FieldBase & { kind: "number"; unit: "px" | "%" | ""; min: number; max: number; step: number; auto?: boolean })
-  | (FieldBase & { kind: "enum"; options: Option[] })
-  | (FieldBase & { kind: "fontFamily" | "css"; suggestions: string[] })
-  | (FieldBase & { kind: "entries"; itemLabel: string; fields: Field[] })
-  | (FieldBase & { kind: "visibility"; operators: Option[] });
-
-export interface Description {
-  label: string;
-  description: string;
-  groups: { id: string; label: string; fields: Field[] }[];
-  dark: { key: string; label: string }[];
-}
-
-export interface BlockDescription extends Description {
-  type: string;
-  example: Record<string, unknown>;
-}
-
-export interface Descriptions {
-  version: number;
-  canvas: Description;
-  row: Description;
-  column: Description;
-  rowSpacer: Description;
-  blocks: BlockDescription[];
-}
+/** The description's types are the engine's own: one contract, checked when either side changes. */
+export type Field = FieldJson;
+export type Option = { readonly value: string; readonly label: string };
+export type Description = EditorDescriptionJson;
+export type BlockDescription = EditorDescriptionsJson["blocks"][number];
+export type Descriptions = EditorDescriptionsJson;
 
 /** The version of the description this studio reads; a newer one is still read, fields of unknown kinds shown as JSON. */
 export const DESCRIPTION_VERSION = 1;
@@ -64,6 +27,6 @@ export function loadDescriptions(): Promise<Descriptions> {
   return loaded;
 }
 
-export function fieldsOf(description: Description): Field[] {
+export function fieldsOf(description: Description): readonly Field[] {
   return description.groups.flatMap((group) => group.fields);
 }

@@ -292,7 +292,7 @@ function EntriesField(props: FieldProps) {
             </span>`
             }
           </div>
-          ${field.fields.map(
+          ${(field.fields as readonly Field[]).map(
             (inner) => html`<${FieldRow} ...${props} field=${inner} name=${`${name}.${i}.${inner.prop}`}
               value=${isObject(item) ? item[inner.prop] : undefined} fallback=${inner.default} onChange=${(next: unknown) => setItem(i, inner.prop, next)} />`,
           )}
