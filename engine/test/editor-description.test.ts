@@ -11,6 +11,7 @@ import { CANVAS_EDITOR, COLUMN_EDITOR, editorDescriptions, ROW_EDITOR, ROW_SPACE
 import { canvasObjectSchema, columnStyleSchema, rowSpacerSchema, rowStyleSchema } from "../src/document/schema.js";
 import { createEngine } from "../src/engine/engine.js";
 import { NODE_HOST } from "../src/engine/node-host.js";
+import { VISIBILITY_OPERATORS } from "../src/schema/common.js";
 import type { EditorDescription, Field } from "../src/schema/editor.js";
 import { fieldsOf } from "../src/schema/editor.js";
 import { SHARED_PHONE_KEYS } from "../src/targets/responsive.js";
@@ -101,6 +102,16 @@ describe("the editor description", () => {
       ["enabled", true],
     ]);
     expect(json.canvas.groups.flatMap((g) => g.fields).find((f) => f.prop === "width")?.default).toBe(600);
+  });
+
+  it("says what a rich text holds, as each block's example holds it, and offers every visibility operator", () => {
+    const shapes = { inline: /^[^<]*$/, paragraphs: /^<p>/, list: /^<(ul|ol)>/ };
+    for (const block of Object.values(BLOCKS)) {
+      for (const field of fieldsOf(block.editor)) {
+        if (field.kind === "richText") expect(String(block.example[field.prop]), `${block.type}.${field.prop}`).toMatch(shapes[field.markup]);
+        if (field.kind === "visibility") expect(field.operators.map((op) => op.value)).toEqual([...VISIBILITY_OPERATORS]);
+      }
+    }
   });
 
   it("gives each block an example that renders without a finding", async () => {

@@ -128,7 +128,7 @@ async function importTemplates(args: string[]): Promise<number> {
             etagFor: (v) => etagFor(v, prepared.body),
             updatedAt: new Date().toISOString(),
           });
-          process.stdout.write(`replaced ${file} -> ${wanted} (version ${updated?.version ?? "?"})\n`);
+          process.stdout.write(`replaced ${file} -> ${wanted} (version ${typeof updated === "object" ? updated.version : "?"})\n`);
         } else {
           const { record: created } = await createTemplate(store, record, wanted, [file]);
           process.stdout.write(`created  ${file} -> ${created.id}\n`);

@@ -21,6 +21,7 @@ export const ERROR_CODES = [
   "TEMPLATE_EXISTS",
   "LAST_ADMIN_KEY",
   "KEY_HAS_NO_TARGETS",
+  "TEMPLATE_CHANGED",
   "METHOD_NOT_ALLOWED",
   "NOT_IMPLEMENTED",
   "REQUEST_TIMEOUT",
@@ -72,5 +73,8 @@ export const invalidApiKey = (message: string): ApiError =>
   new ApiError(401, "INVALID_API_KEY", message, undefined, { "www-authenticate": 'Bearer realm="mailrender"' });
 
 export const templateNotFound = (id: string): ApiError => new ApiError(404, "TEMPLATE_NOT_FOUND", `Template '${id}' does not exist`);
+
+export const templateChanged = (id: string): ApiError =>
+  new ApiError(412, "TEMPLATE_CHANGED", `Template '${id}' changed since you read it: read it again, or replace it without If-Match to overwrite`);
 
 export const keyNotFound = (id: string): ApiError => new ApiError(404, "KEY_NOT_FOUND", `API key '${id}' does not exist`);

@@ -81,6 +81,8 @@ describe("OpenAPI document, docs and logs", () => {
         "/api/v1/keys/{id}",
         "/api/v1/keys/{id}/rotate",
         "/api/v1/me",
+        "/api/v1/studio/editor",
+        "/api/v1/studio/preview",
         "/api/v1/studio/starters",
         "/api/v1/templates",
         "/api/v1/templates/{id}",

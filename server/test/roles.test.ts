@@ -35,6 +35,8 @@ const ACCESS: Record<string, keyof typeof MAY> = {
   "PUT /api/v1/templates/:id/sample": "write",
   "POST /api/v1/templates/:id/preview": "read",
   "GET /api/v1/studio/starters": "read",
+  "GET /api/v1/studio/editor": "read",
+  "POST /api/v1/studio/preview": "read",
 };
 
 const MISSING_KEY = "key_01ARZ3NDEKTSV4RRFFQ69G5FAV";

@@ -1,10 +1,16 @@
 /** The studio: its page and assets (public), and every endpoint it uses, on both databases. */
+import { readFileSync } from "node:fs";
+import { BLOCK_LIST, render, validateTemplate } from "@mailrender/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "./helpers/databases.js";
 import { call, startTestServer, type TestServer } from "./helpers/server.js";
 import { sampleTemplate } from "./helpers/templates.js";
 
 const MISSING_UUID = "3f1c2a4e-8b7d-4c6e-9f0a-1b2c3d4e5f60";
+const PASSWORD_RESET = JSON.parse(readFileSync(new URL("../../fixtures/render/realistic-password-reset/case.json", import.meta.url), "utf8")) as {
+  template: Record<string, unknown>;
+  dynamic_data: Record<string, unknown>;
+};
 
 function conditional(): Record<string, unknown> {
   const doc = sampleTemplate("Conditional");
@@ -47,7 +53,7 @@ describe.each(BACKENDS)("studio on %s", (backend) => {
   });
 
   it("serves the page and its built assets without a key, each under its own URL", async () => {
-    for (const path of ["/studio", `/studio/templates/${templateId}`]) {
+    for (const path of ["/studio", `/studio/templates/${templateId}`, "/studio/new?name=Hello", "/studio/keys"]) {
       const page = await req("GET", path);
       expect(page.status).toBe(200);
       expect(page.headers.get("content-type")).toMatch(/^text\/html/);
@@ -117,6 +123,75 @@ describe.each(BACKENDS)("studio on %s", (backend) => {
     const bad = await admin("POST", `/api/v1/templates/${templateId}/preview`, { dynamic_data: { context: { a: null } } });
     expect(bad.status).toBe(422);
     expect((await req("POST", `/api/v1/templates/${templateId}/preview`, { key: renderKey, body: {} })).status).toBe(403);
+  });
+
+  it("editor description: every block of the engine's registry, with each field's kind-specific keys and default", async () => {
+    const res = await admin("GET", "/api/v1/studio/editor");
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.blocks.map((b: { type: string }) => b.type)).toEqual(BLOCK_LIST.map((b) => b.type));
+    const heading = res.json.blocks.find((b: { type: string }) => b.type === "heading");
+    const level = heading.groups.flatMap((g: { fields: unknown[] }) => g.fields).find((f: { prop: string }) => f.prop === "level");
+    expect(level).toMatchObject({ kind: "enum", default: "h2" });
+    expect(level.options.map((o: { value: string }) => o.value)).toEqual(["h1", "h2", "h3", "h4", "h5", "h6"]);
+    expect(res.json.canvas.groups.length).toBeGreaterThan(0);
+    expect((await req("GET", "/api/v1/studio/editor", { key: renderKey })).status).toBe(403);
+  });
+
+  it("draft preview: a template not stored renders as the engine renders it, with findings, merge tags and a sample", async () => {
+    const dynamic = PASSWORD_RESET.dynamic_data;
+    const res = await admin("POST", "/api/v1/studio/preview", { template: PASSWORD_RESET.template, dynamic_data: dynamic });
+    expect(res.status, res.text).toBe(200);
+    const expected = await render(PASSWORD_RESET.template, { target: "html", dynamicData: dynamic, plainText: true });
+    expect(res.json.html.output).toBe(expected.output);
+    expect(res.json.text).toBe(expected.text);
+    expect(res.json.view).toBeNull();
+    expect(res.json.merge_tags.map((t: { name: string }) => t.name).sort()).toEqual(["email", "expires_in", "first_name", "reset_url"]);
+    expect(res.json.sample.merge_tags.url.reset_url).toBe("https://example.com/reset_url");
+    // The template checks' findings, as the engine's validator reports them: this template only omits its language.
+    expect(res.json.findings).toEqual(validateTemplate(PASSWORD_RESET.template).findings);
+    expect(res.json.findings.map((f: { code: string }) => f.code)).toEqual(["LANGUAGE_MISSING"]);
+
+    const broken = structuredClone(PASSWORD_RESET.template) as { rows: { columns: { children: { props: Record<string, unknown> }[] }[] }[] };
+    broken.rows[0]!.columns[0]!.children[0]!.props["src"] = "";
+    const found = await admin("POST", "/api/v1/studio/preview", { template: broken });
+    expect(found.json.findings).toContainEqual(
+      expect.objectContaining({ code: "IMAGE_SOURCE_MISSING", path: ["rows", "0", "columns", "0", "children", "0", "props", "src"] }),
+    );
+
+    const invalid = await admin("POST", "/api/v1/studio/preview", { template: { ...PASSWORD_RESET.template, canvas: { width: "wide" } } });
+    expect(invalid.status).toBe(422);
+    expect(invalid.json.issues[0].loc).toEqual(["body", "template", "canvas", "width"]);
+  });
+
+  it("draft preview: MJML compiled by mjml and React Email rendered by React, beside their sources", async () => {
+    for (const target of ["mjml", "react-email"] as const) {
+      const res = await admin("POST", "/api/v1/studio/preview", { template: PASSWORD_RESET.template, dynamic_data: PASSWORD_RESET.dynamic_data, target });
+      expect(res.status, res.text).toBe(200);
+      expect(res.json.view.error).toBeNull();
+      expect(res.json.view.source.output).toContain(target === "mjml" ? "<mjml" : "@react-email/components");
+      expect(res.json.view.html).toMatch(/^<!DOCTYPE html/i);
+      expect(res.json.view.html).toContain("Hi Priya, someone asked to reset the password");
+    }
+  });
+
+  it("replacing with If-Match: only while the template is as it was read; 412 TEMPLATE_CHANGED otherwise", async () => {
+    const created = await admin("POST", "/api/v1/templates", sampleTemplate("Contended"));
+    const id = created.json.id as string;
+    const first = created.json.etag as string;
+    const put = (etag: string) =>
+      req("PUT", `/api/v1/templates/${id}`, { key: server.adminKey, body: sampleTemplate("Contended"), headers: { "if-match": etag } });
+    const ok = await put(first);
+    expect(ok.status, ok.text).toBe(200);
+    const stale = await put(first);
+    expect(stale.status).toBe(412);
+    expect(stale.json.code).toBe("TEMPLATE_CHANGED");
+    expect((await admin("GET", `/api/v1/templates/${id}`)).json.version).toBe(2);
+    expect((await put(`W/${ok.json.etag as string}`)).status).toBe(412);
+    expect((await put(`"nope", ${ok.json.etag as string}`)).status).toBe(200);
+    expect((await put("*")).status).toBe(200);
+    expect(
+      (await req("PUT", `/api/v1/templates/${MISSING_UUID}`, { key: server.adminKey, body: sampleTemplate("x"), headers: { "if-match": first } })).status,
+    ).toBe(404);
   });
 
   it("starters: the demo templates, each valid and creatable", async () => {

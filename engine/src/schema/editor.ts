@@ -6,6 +6,7 @@
  * (JSON-serialisable) and built on first use: a render never pays for the descriptions of blocks it
  * does not use.
  */
+import { VISIBILITY_OPERATORS, type VisibilityOperator } from "./common.js";
 
 /** The dark-mode colour keys (schema/dark.ts): each names the light colour it replaces. */
 export type DarkKey = "bodyBackgroundColor" | "backgroundColor" | "color" | "linkColor" | "borderColor";
@@ -25,8 +26,11 @@ interface FieldBase {
 export type Field =
   /** Plain text; `mergeTags`: `{{ tag }}` is replaced per recipient. */
   | (FieldBase & { readonly kind: "text"; readonly mergeTags: boolean; readonly multiline?: boolean })
-  /** Content HTML (its email-safe subset), merge tags and the editor's merge spans included. */
-  | (FieldBase & { readonly kind: "richText" })
+  /**
+   * Content HTML (its email-safe subset), merge tags and the editor's merge spans included. `markup`:
+   * what the HTML holds — inline text (a heading's), paragraphs (`<p>`…), or one list (`<ul>`/`<ol>`).
+   */
+  | (FieldBase & { readonly kind: "richText"; readonly markup: RichTextMarkup })
   /** A link: http(s), mailto or tel; a merge tag may give the whole URL or a part. */
   | (FieldBase & { readonly kind: "url" })
   /** An image's URL (http(s), `data:image/…`, `cid:`); merge tags allowed. */
@@ -55,10 +59,12 @@ export type Field =
   | (FieldBase & { readonly kind: "css"; readonly suggestions: readonly string[] })
   /** An array of objects (menu items, social platforms), each edited with `fields`. */
   | (FieldBase & { readonly kind: "entries"; readonly itemLabel: string; readonly fields: readonly Field[] })
-  /** Visibility rules (spec/template.md, "Visibility"). */
-  | (FieldBase & { readonly kind: "visibility" });
+  /** Visibility rules (spec/template.md, "Visibility"), with the operators a rule may use. */
+  | (FieldBase & { readonly kind: "visibility"; readonly operators: readonly { readonly value: VisibilityOperator; readonly label: string }[] });
 
 export type FieldKind = Field["kind"];
+
+export type RichTextMarkup = "inline" | "paragraphs" | "list";
 
 export interface FieldGroup {
   readonly id: string;
@@ -109,6 +115,28 @@ const WEB_SAFE_FONTS = [
 
 const options = (...pairs: readonly (readonly [string, string])[]) => pairs.map(([value, label]) => ({ value, label }));
 
+/** Every operator of a visibility rule (schema/common.ts), as an editor names it. */
+const VISIBILITY_OPERATOR_LABELS: Readonly<Record<VisibilityOperator, string>> = {
+  "==": "is",
+  "!=": "is not",
+  contains: "contains",
+  not_contains: "does not contain",
+  starts_with: "starts with",
+  ends_with: "ends with",
+  in: "is one of",
+  not_in: "is none of",
+  ">": "is more than",
+  "<": "is less than",
+  ">=": "is at least",
+  "<=": "is at most",
+  date_before: "is a date before",
+  date_after: "is a date after",
+  date_on: "is the date",
+  is_empty: "is empty",
+  is_not_empty: "is not empty",
+};
+const visibilityOperatorOptions = shared(() => VISIBILITY_OPERATORS.map((value) => ({ value, label: VISIBILITY_OPERATOR_LABELS[value] })));
+
 const ALIGN_OPTIONS = options(["left", "Left"], ["center", "Centre"], ["right", "Right"]);
 
 const px = (prop: string, label: string, min: number, max: number, extra: Partial<FieldBase> = {}): Field => ({
@@ -130,7 +158,13 @@ export const field = {
     mergeTags: true,
     ...extra,
   }),
-  richText: (prop: string, label: string, extra: Partial<FieldBase> = {}): Field => ({ prop, label, kind: "richText", ...extra }),
+  richText: (prop: string, label: string, markup: RichTextMarkup, extra: Partial<FieldBase> = {}): Field => ({
+    prop,
+    label,
+    kind: "richText",
+    markup,
+    ...extra,
+  }),
   url: (prop: string, label: string, extra: Partial<FieldBase> = {}): Field => ({ prop, label, kind: "url", ...extra }),
   imageUrl: (prop: string, label: string, extra: Partial<FieldBase> = {}): Field => ({ prop, label, kind: "imageUrl", ...extra }),
   color: (prop: string, label: string, extra: Partial<FieldBase> = {}): Field => ({ prop, label, kind: "color", ...extra }),
@@ -176,7 +210,13 @@ export const field = {
     ...extra,
   }),
   align: (extra: Partial<FieldBase> = {}): Field => ({ prop: "align", label: "Alignment", kind: "enum", options: ALIGN_OPTIONS, phone: true, ...extra }),
-  visibility: (): Field => ({ prop: "visibility", label: "Visibility rules", kind: "visibility", hint: "Show it only to recipients whose data matches" }),
+  visibility: (): Field => ({
+    prop: "visibility",
+    label: "Visibility rules",
+    kind: "visibility",
+    operators: visibilityOperatorOptions(),
+    hint: "Show it only to recipients whose data matches",
+  }),
 };
 
 /** `build`, called once: the shared parts of the descriptions are built on first use and then shared (they are never changed). */

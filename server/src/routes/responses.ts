@@ -68,6 +68,7 @@ const DESCRIPTIONS: Record<number, string> = {
   403: "The key lacks the scope or role for this request (`FORBIDDEN`)",
   404: "Not found",
   409: "Conflict with the resource's state",
+  412: "The template changed since the ETag in `If-Match` (`TEMPLATE_CHANGED`)",
   413: "Body larger than the configured limit (`PAYLOAD_TOO_LARGE`)",
   415: "Body is not JSON (`UNSUPPORTED_MEDIA_TYPE`)",
   422: "Validation failed; `issues` says where (`RENDER_ERROR`)",

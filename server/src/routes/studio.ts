@@ -1,24 +1,23 @@
 /**
  * The studio: a page served at /studio (its assets built by server/scripts/build-studio.ts into
- * server/studio/dist, no CDN), and the admin endpoints it uses besides template management: a
- * template's sample data, a preview of all three targets with plain text and visibility, starters.
+ * server/studio/dist, no CDN), and the endpoints it uses besides template management: a template's
+ * sample data, a preview of all three targets with plain text and visibility, a preview of a template
+ * being edited, the editor description its forms are generated from, starters.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { explainVisibility, RENDER_TARGETS, RenderError, type RenderTarget, render } from "@mailrender/engine";
+import { editorDescriptions, RENDER_TARGETS, RenderError, type RenderTarget, render } from "@mailrender/engine";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import * as z from "zod";
 import { ApiError, templateNotFound, validationError } from "../errors.js";
 import { DynamicDataSchema, toDynamicData } from "../render/request.js";
-import { TemplateIdParams, TemplateJsonSchema, WarningSchema } from "../schemas.js";
+import { FindingSchema, TemplateIdParams, TemplateJsonSchema, WarningSchema } from "../schemas.js";
 import { sampleFromTemplate } from "../services/samples.js";
+import { GMAIL_CLIP_BYTES, previewDraft, targetOutput, visibilityDecisions } from "../services/studio-preview.js";
 import type { RouteContext } from "./context.js";
 import { errors, SECURED } from "./responses.js";
 
 const STUDIO_DIR = new URL("../../studio/", import.meta.url);
 const STARTERS_DIR = new URL("../../demo/", import.meta.url);
-
-/** Gmail clips a message whose HTML is larger than this (102 KB) behind "View entire message". */
-export const GMAIL_CLIP_BYTES = 102 * 1024;
 
 const ASSET_TYPES: Record<string, string> = { js: "text/javascript; charset=utf-8", css: "text/css; charset=utf-8", map: "application/json; charset=utf-8" };
 
@@ -53,6 +52,72 @@ const PreviewSchema = z
   })
   .meta({ id: "TemplatePreview" });
 
+const DraftPreviewSchema = z
+  .object({
+    html: TargetPreviewSchema,
+    text: z.string().describe("The plain-text version"),
+    gmail_clip_bytes: z.number().int(),
+    visibility: z.array(DecisionSchema),
+    findings: z.array(FindingSchema).describe("What the template checks found (spec/checks.md), paths into the template"),
+    merge_tags: z.array(
+      z.object({ name: z.string(), group: z.enum(["text", "url", "attr"]).nullable(), reads: z.enum(["text", "url", "attr"]), default: z.string().nullable() }),
+    ),
+    context_keys: z.array(z.string()).describe("The context keys its visibility rules read"),
+    sample: DynamicDataSchema.describe("Sample data built from its merge tags and context keys"),
+    view: z
+      .object({
+        target: z.enum(["mjml", "react-email"]),
+        source: TargetPreviewSchema,
+        html: z.string().nullable().describe("The HTML a reader gets from the source: MJML compiled by mjml, React Email rendered by React"),
+        made_by: z.string(),
+        error: z.string().nullable().describe("Why `html` could not be made"),
+      })
+      .nullable()
+      .describe("The target asked for, when not html"),
+  })
+  .meta({ id: "DraftPreview" });
+
+const EditorFieldSchema = z
+  .looseObject({
+    prop: z.string(),
+    label: z.string(),
+    kind: z.string().describe("text, richText, url, imageUrl, color, number, enum, boolean, spacing, border, gradient, fontFamily, css, entries, visibility"),
+    hint: z.string().optional(),
+    phone: z.boolean().optional().describe("Whether `mobile.<prop>` overrides it on phones"),
+    dark: z.string().optional().describe("The key of its dark-mode colour"),
+    default: z.unknown().optional(),
+  })
+  .meta({ id: "EditorField" });
+
+const EditorDescriptionSchema = z
+  .looseObject({
+    label: z.string(),
+    description: z.string(),
+    groups: z.array(z.object({ id: z.string(), label: z.string(), fields: z.array(EditorFieldSchema) })),
+    dark: z.array(z.object({ key: z.string(), label: z.string() })),
+  })
+  .meta({ id: "EditorDescription" });
+
+const EditorDescriptionsSchema = z
+  .object({
+    version: z.number().int(),
+    canvas: EditorDescriptionSchema,
+    row: EditorDescriptionSchema,
+    column: EditorDescriptionSchema,
+    rowSpacer: EditorDescriptionSchema,
+    blocks: z.array(EditorDescriptionSchema.extend({ type: z.string(), example: z.record(z.string(), z.unknown()) })),
+  })
+  .meta({ id: "EditorDescriptions" });
+
+/** A template the engine refuses, as a 422 whose issues point into the request body at `locRoot`. */
+function refused(err: unknown, locRoot: readonly string[]): unknown {
+  if (!(err instanceof RenderError)) return err;
+  return validationError(
+    [...err.issues].map((i) => ({ loc: [...locRoot, ...i.loc], msg: i.msg, type: i.type })),
+    err.message,
+  );
+}
+
 const StarterSchema = z.object({ name: z.string(), file: z.string(), template: TemplateJsonSchema });
 
 function readStudioFile(relative: string): Buffer | undefined {
@@ -64,6 +129,8 @@ export const studioRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx
   const read = { auth: "templates:read" } as const;
   const write = { auth: "templates:write" } as const;
   const page = { schema: { hide: true }, config: { auth: "public" } } as const;
+  // The same for the life of the process: the registry of the engine this server runs.
+  const descriptions = JSON.parse(JSON.stringify(editorDescriptions())) as z.output<typeof EditorDescriptionsSchema>;
 
   const index = async (_request: unknown, reply: { type(t: string): { send(b: Buffer | string): unknown }; header(k: string, v: string): unknown }) => {
     const html = readStudioFile("index.html");
@@ -77,6 +144,8 @@ export const studioRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx
   };
   app.get("/studio", page, index);
   app.get("/studio/templates/:id", page, index);
+  app.get("/studio/new", page, index);
+  app.get("/studio/keys", page, index);
   app.get("/studio/assets/:file", page, async (request, reply) => {
     const { file } = request.params as { file: string };
     const type = ASSET_TYPES[file.split(".").pop() ?? ""];
@@ -154,32 +223,53 @@ export const studioRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx
         const renders = await Promise.all(
           RENDER_TARGETS.map((target: RenderTarget) => render(template, { target, dynamicData, plainText: target === "html" })),
         );
-        const targets = Object.fromEntries(
-          renders.map((r) => [
-            r.target,
-            { output: r.output, bytes: Buffer.byteLength(r.output), warnings: r.warnings.map((w) => ({ ...w, path: [...w.path] })) },
-          ]),
-        ) as z.output<typeof PreviewSchema>["targets"];
-        return {
-          targets,
-          text: renders[0]?.text ?? "",
-          gmail_clip_bytes: GMAIL_CLIP_BYTES,
-          visibility: explainVisibility(template, dynamicData.context).map((d) => ({
-            ...d,
-            path: [...d.path],
-            rules: [...d.rules],
-            hiddenOn: [...d.hiddenOn],
-          })),
-        };
+        const targets = Object.fromEntries(renders.map((r) => [r.target, targetOutput(r.output, r.warnings)])) as z.output<typeof PreviewSchema>["targets"];
+        return { targets, text: renders[0]?.text ?? "", gmail_clip_bytes: GMAIL_CLIP_BYTES, visibility: visibilityDecisions(template, dynamicData.context) };
       } catch (err) {
-        if (err instanceof RenderError)
-          throw validationError(
-            [...err.issues].map((i) => ({ loc: [...i.loc], msg: i.msg, type: i.type })),
-            err.message,
-          );
-        throw err;
+        throw refused(err, []);
       }
     },
+  );
+
+  app.post(
+    "/api/v1/studio/preview",
+    {
+      config: read,
+      schema: {
+        tags: ["studio"],
+        operationId: "previewDraft",
+        summary: "Preview a template as it is being edited (not stored): html, plain text, visibility, findings, merge tags; one other target on request",
+        security: SECURED,
+        body: z.strictObject({
+          template: TemplateJsonSchema,
+          dynamic_data: DynamicDataSchema.optional(),
+          target: z.enum(RENDER_TARGETS).default("html").describe("mjml or react-email: also that target's source and the HTML made from it"),
+        }),
+        response: { 200: DraftPreviewSchema, ...errors(401, 403, 413, 415, 422, 429) },
+      },
+    },
+    async (request) => {
+      try {
+        return await previewDraft(request.body.template, toDynamicData(request.body.dynamic_data) ?? {}, request.body.target);
+      } catch (err) {
+        throw refused(err, ["body", "template"]);
+      }
+    },
+  );
+
+  app.get(
+    "/api/v1/studio/editor",
+    {
+      config: read,
+      schema: {
+        tags: ["studio"],
+        operationId: "getEditorDescriptions",
+        summary: "How the studio's editor presents the canvas, rows, columns, row spacers and every block of this server's engine: fields, kinds, defaults",
+        security: SECURED,
+        response: { 200: EditorDescriptionsSchema, ...errors(401, 403, 429) },
+      },
+    },
+    async () => descriptions,
   );
 
   app.get(

@@ -2,10 +2,11 @@ import { randomUUID } from "node:crypto";
 import type { Finding } from "@mailrender/engine";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import * as z from "zod";
-import { ApiError, templateNotFound } from "../errors.js";
+import { ApiError, templateChanged, templateNotFound } from "../errors.js";
 import { FindingSchema, PageQuery, TemplateIdParams, TemplateJsonSchema, TemplateMetaSchema, WarningSchema } from "../schemas.js";
 import { etagFor, prepareTemplate, requestedTemplateId, storeNewTemplate } from "../services/templates.js";
 import type { TemplateMeta } from "../store/types.js";
+import { ifMatchEtags } from "./conditional.js";
 import type { RouteContext } from "./context.js";
 import { errors, HEADERS, SECURED } from "./responses.js";
 
@@ -86,11 +87,16 @@ export const templateRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, c
         summary: "Replace a template (new version, new ETag)",
         description:
           "`template_id` in the body may be left out, empty, the Maildeno editor's id made from the name, or this template's id; " +
-          "another is refused (422, issue type `template_id_mismatch`). The answer carries the template checks' `findings`.",
+          "another is refused (422, issue type `template_id_mismatch`). The answer carries the template checks' `findings`. " +
+          "With `If-Match` (the ETag the writer read), the template is replaced only if it has not changed since: " +
+          "412 `TEMPLATE_CHANGED` otherwise, so that two editors never overwrite each other's work unknowingly.",
         security: SECURED,
         params: TemplateIdParams,
+        headers: z.object({
+          "if-match": z.string().optional().describe("The ETag(s) the writer read, or `*`: 412 unless the template still has one of them"),
+        }),
         body: TemplateJsonSchema,
-        response: { 200: WrittenTemplateSchema, ...errors(401, 403, 404, 413, 415, 422, 429) },
+        response: { 200: WrittenTemplateSchema, ...errors(401, 403, 404, 412, 413, 415, 422, 429) },
         "x-response-headers": { 200: { ETag: HEADERS.etag } },
       },
     },
@@ -105,8 +111,10 @@ export const templateRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, c
         body: prepared.body,
         etagFor: (version) => etagFor(version, prepared.body),
         updatedAt: new Date().toISOString(),
+        ifMatch: ifMatchEtags(request.headers["if-match"]),
       });
       if (record === undefined) throw templateNotFound(id);
+      if (record === "etag-mismatch") throw templateChanged(id);
       ctx.lookups.templateChanged(id);
       reply.header("etag", record.etag);
       return { ...meta(record), warnings: [...prepared.warnings].map((w) => ({ ...w, path: [...w.path] })), findings: written(prepared.findings) };

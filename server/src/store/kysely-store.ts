@@ -245,19 +245,25 @@ export class KyselyStore implements Store {
 
   replaceTemplate(
     id: string,
-    next: { name: string; body: string; etagFor: (version: number) => string; updatedAt: string },
-  ): Promise<TemplateRecord | undefined> {
+    next: { name: string; body: string; etagFor: (version: number) => string; updatedAt: string; ifMatch?: readonly string[] | undefined },
+  ): Promise<TemplateRecord | "etag-mismatch" | undefined> {
     return guard(() =>
       this.db.transaction().execute(async (trx) => {
         // One statement bumps the version, so concurrent replaces queue on the row lock and each
-        // gets the next version (last writer wins), instead of losing a read-then-write race.
-        const bumped = await trx
+        // gets the next version (last writer wins), instead of losing a read-then-write race. With
+        // `ifMatch` the ETag is checked in the same statement: a writer that queued behind another
+        // sees the ETag that one wrote.
+        let update = trx
           .updateTable("templates")
           .set((eb) => ({ name: next.name, body: next.body, version: eb("version", "+", 1), updated_at: next.updatedAt }))
-          .where("id", "=", id)
-          .returning("version")
-          .executeTakeFirst();
-        if (bumped === undefined) return undefined;
+          .where("id", "=", id);
+        if (next.ifMatch !== undefined) update = update.where("etag", "in", next.ifMatch.length > 0 ? [...next.ifMatch] : [""]);
+        const bumped = await update.returning("version").executeTakeFirst();
+        if (bumped === undefined) {
+          if (next.ifMatch === undefined) return undefined;
+          const exists = await trx.selectFrom("templates").select("id").where("id", "=", id).executeTakeFirst();
+          return exists === undefined ? undefined : "etag-mismatch";
+        }
         await trx
           .updateTable("templates")
           .set({ etag: next.etagFor(Number(bumped.version)) })

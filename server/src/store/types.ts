@@ -75,10 +75,14 @@ export interface Store {
   rotateKey(id: string, secret: { hash: string; prefix: string }, now: string, oldSecretsEndAt: string | null): Promise<ApiKeyRecord | undefined>;
 
   createTemplate(template: TemplateRecord): Promise<TemplateRecord>;
+  /**
+   * Replaces a template's body (new version, new ETag). With `ifMatch` (the ETags the writer read), only
+   * if its ETag is one of them: `"etag-mismatch"` when it changed in between.
+   */
   replaceTemplate(
     id: string,
-    next: { name: string; body: string; etagFor: (version: number) => string; updatedAt: string },
-  ): Promise<TemplateRecord | undefined>;
+    next: { name: string; body: string; etagFor: (version: number) => string; updatedAt: string; ifMatch?: readonly string[] | undefined },
+  ): Promise<TemplateRecord | "etag-mismatch" | undefined>;
   getTemplate(id: string): Promise<TemplateRecord | undefined>;
   listTemplates(page: Page): Promise<TemplateMeta[]>;
   deleteTemplate(id: string): Promise<boolean>;

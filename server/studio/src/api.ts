@@ -39,8 +39,8 @@ export function clearKey(): void {
   sessionStorage.removeItem(KEY_ITEM);
 }
 
-export async function api<T = unknown>(method: string, path: string, body?: unknown, key = readKey()): Promise<T> {
-  const headers: Record<string, string> = {};
+export async function api<T = unknown>(method: string, path: string, body?: unknown, key = readKey(), extraHeaders: Record<string, string> = {}): Promise<T> {
+  const headers: Record<string, string> = { ...extraHeaders };
   if (key !== null) headers["authorization"] = `Bearer ${key}`;
   if (body !== undefined) headers["content-type"] = "application/json";
   const res = await fetch(path, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });

@@ -56,7 +56,7 @@ export const heading = defineBlock({
         id: "content",
         label: "Content",
         fields: [
-          field.richText("content", "Text"),
+          field.richText("content", "Text", "inline"),
           field.enum(
             "level",
             "Level",

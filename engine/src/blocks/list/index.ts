@@ -52,7 +52,7 @@ export const list = defineBlock({
     label: "List",
     description: "A bulleted or numbered list (`<ul>` or `<ol>` with `<li>` items), in rich text.",
     groups: [
-      { id: "content", label: "Content", fields: [field.richText("content", "Items", { hint: "A <ul> or <ol> of <li> items" })] },
+      { id: "content", label: "Content", fields: [field.richText("content", "Items", "list", { hint: "A <ul> or <ol> of <li> items" })] },
       typographyGroup(),
       {
         id: "layout",

@@ -63,7 +63,7 @@ export const paragraph = defineBlock({
     label: "Paragraph",
     description: "Rich text: paragraphs, emphasis, links and merge tags.",
     groups: [
-      { id: "content", label: "Content", fields: [field.richText("content", "Text")] },
+      { id: "content", label: "Content", fields: [field.richText("content", "Text", "paragraphs")] },
       typographyGroup(),
       { id: "appearance", label: "Appearance", fields: backgroundFields() },
       spacingGroup(),
