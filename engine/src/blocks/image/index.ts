@@ -108,7 +108,9 @@ export const image = defineBlock({
   }),
   example: { src: "https://example.com/images/parcel.png", alt: "A parcel on a doorstep", width: 60 },
   check: (p) => [
-    ...(p.src === "" ? [finding("error", "IMAGE_SOURCE_MISSING", ["src"], p.src, "The image has no source: it is left out of the email", "Give it the image's URL")] : []),
+    ...(p.src === ""
+      ? [finding("error", "IMAGE_SOURCE_MISSING", ["src"], p.src, "The image has no source: it is left out of the email", "Give it the image's URL")]
+      : []),
     ...(p.alt === IMAGE_ALT_PLACEHOLDER
       ? [
           finding(
