@@ -412,6 +412,9 @@ describe("the studio's editor in chromium", () => {
     await fill(page, prop("link"), "");
     const finding = await page.waitForSelector('[data-testid="findings"] [data-finding-path="rows.1.columns.0.children.2.props.link"]');
     expect(await finding!.evaluate((b) => b.textContent)).toContain("no link");
+    // The same finding stands under the field it is about, in the block's form.
+    const underField = await page.waitForSelector('[data-finding-prop="link"]');
+    expect(await underField!.evaluate((p) => p.textContent)).toContain("no link");
     await selectNode("canvas");
     await finding!.click();
     await page.waitForSelector(`${node("rows.1.columns.0.children.2")}.selected`);

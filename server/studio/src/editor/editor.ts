@@ -563,7 +563,7 @@ export function Editor({
                     onInput=${(e: Event) => change((d) => ({ doc: { ...d, template_name: (e.target as HTMLInputElement).value } }), "template_name")} /></div>`
                 }
                 <${NodeForm} doc=${doc} path=${selection} descriptions=${descriptions} context=${{ tags, contextKeys, readOnly: !writable }} decision=${decision}
-                  onChange=${setSetting} onColumns=${(n: number) => change((d, sel) => ({ doc: setColumnCount(d, sel, n) }))} />`
+                  findings=${preview?.findings ?? []} onChange=${setSetting} onColumns=${(n: number) => change((d, sel) => ({ doc: setColumnCount(d, sel, n) }))} />`
               : html`<${JsonPane} doc=${doc} issues=${jsonIssues} readOnly=${!writable} onApply=${applyJson} />`
           }
         </section>

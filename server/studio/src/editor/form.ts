@@ -7,7 +7,7 @@
  */
 import { html } from "htm/preact";
 import { useState } from "preact/hooks";
-import type { Decision } from "../preview/types.js";
+import type { Decision, Finding } from "../preview/types.js";
 import { type Description, type Descriptions, type Field, fieldsOf } from "./description.js";
 import { FieldRow } from "./fields.js";
 import { blockType, type Doc, getAt, isObject, kindAt, type NodeKind, settingsPath } from "./model.js";
@@ -32,6 +32,16 @@ type Tab = "settings" | "phone" | "dark";
 
 const KIND_NAMES: Record<NodeKind, string> = { canvas: "Email", row: "Row", spacer: "Row spacer", column: "Column", block: "Block" };
 
+/**
+ * The findings about this node's settings, each as the dotted path under them
+ * (`link`, `platforms.0.link`): a field shows those at its prop or inside it (a list's entries).
+ */
+function findingsInside(findings: readonly Finding[], settings: readonly string[]): { prop: string; finding: Finding }[] {
+  return findings
+    .filter((f) => f.path.length > settings.length && settings.every((segment, i) => f.path[i] === segment))
+    .map((finding) => ({ prop: finding.path.slice(settings.length).join("."), finding }));
+}
+
 /** The value at a dotted prop inside the node's settings. */
 function valueAt(settings: unknown, prop: string): unknown {
   return getAt(settings, prop.split("."));
@@ -43,6 +53,7 @@ export function NodeForm({
   descriptions,
   context,
   decision,
+  findings,
   onChange,
   onColumns,
 }: {
@@ -51,6 +62,8 @@ export function NodeForm({
   descriptions: Descriptions;
   context: FormContext;
   decision: Decision | undefined;
+  /** The template checks' findings (the preview's); those about a field are shown under it. */
+  findings: readonly Finding[];
   /** A change of a setting: its path under the node's settings, and the new value (undefined removes it). */
   onChange: (prop: string, value: unknown) => void;
   onColumns: (count: number) => void;
@@ -70,9 +83,16 @@ export function NodeForm({
   const phoneFields = fieldsOf(description).filter((f) => f.phone);
   const tabs: Tab[] = ["settings", ...(phoneFields.length > 0 ? (["phone"] as const) : []), ...(description.dark.length > 0 ? (["dark"] as const) : [])];
   const shown = tabs.includes(tab) ? tab : "settings";
+  const inside = findingsInside(findings, settingsPath(doc, path));
   const row = (field: Field, name: string, value: unknown, fallback: unknown, prop: string) =>
     html`<${FieldRow} key=${name} field=${field} name=${name} value=${value} fallback=${fallback} tags=${context.tags} contextKeys=${context.contextKeys}
-      readOnly=${context.readOnly} onChange=${(next: unknown) => onChange(prop, next)} />`;
+      readOnly=${context.readOnly} onChange=${(next: unknown) => onChange(prop, next)} />
+      ${inside
+        .filter((f) => f.prop === prop || f.prop.startsWith(`${prop}.`))
+        .map(
+          ({ finding: f }) => html`<p class=${`field-finding ${f.severity}`} data-finding-prop=${prop} key=${`${f.code}:${f.path.join(".")}`}>
+          <strong>${f.message}</strong> ${f.hint}</p>`,
+        )}`;
   const id = isObject(node) && (typeof node["id"] === "string" || typeof node["id"] === "number") ? String(node["id"]) : "";
   return html`
     <div class="form" data-form-path=${path}>
