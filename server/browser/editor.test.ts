@@ -421,6 +421,12 @@ describe("the studio's editor in chromium", () => {
     expect(await page.$(`${node("rows.1.columns.0.children.2")} .badge.warn`)).not.toBeNull();
     await page.click('[data-testid="undo"]');
     await page.waitForSelector('[data-finding-path="rows.1.columns.0.children.2.props.link"]', { hidden: true });
+    // What keeps the template from rendering (the service's 422 issue, with its path) stands under its field too.
+    await fill(page, prop("color"), "not a colour");
+    const refused = await page.waitForSelector('[data-finding-prop="color"].error');
+    expect(await refused!.evaluate((p) => p.textContent?.trim())).not.toBe("");
+    await page.click('[data-testid="undo"]');
+    await page.waitForSelector('[data-finding-prop="color"]', { hidden: true });
   });
 
   it("builds a visibility rule and a group, and explains with the sample data whether the block shows", async () => {
@@ -455,8 +461,14 @@ describe("the studio's editor in chromium", () => {
     await shot(page, "13-visibility");
   });
 
-  it("logged no console errors, and no failed API call but the conflicts provoked", () => {
+  it("logged no console errors, and no failed API call but the conflicts and the invalid colour provoked", () => {
     expect(studio.consoleErrors).toEqual([]);
-    expect(studio.failedApiCalls).toEqual([`412 /api/v1/templates/${templateId}`, `412 /api/v1/templates/${templateId}`]);
+    // The colour is typed a key at a time: each preview made of a partial value is refused too.
+    const refusedPreview = (call: string): boolean => call === "422 /api/v1/studio/preview";
+    expect(studio.failedApiCalls.filter(refusedPreview).length).toBeGreaterThan(0);
+    expect(studio.failedApiCalls.filter((call) => !refusedPreview(call))).toEqual([
+      `412 /api/v1/templates/${templateId}`,
+      `412 /api/v1/templates/${templateId}`,
+    ]);
   });
 });

@@ -13,6 +13,8 @@ export interface Issue {
   loc: string[];
   msg: string;
   type: string;
+  /** How to fix a common mistake (spec/errors.md), when the service knows one. */
+  hint?: string;
 }
 
 /** An error answer of the API: its status, code, message and issues. */

@@ -10,7 +10,7 @@ import { ApiFailure, api, type Issue } from "../api.js";
 import { describeFailure } from "../issues.js";
 import { ChecksPanel, SourceBlock, VisibilityPanel } from "../preview/checks.js";
 import { type FrameSettings, PreviewFrames } from "../preview/frames.js";
-import type { DraftPreview, SampleData } from "../preview/types.js";
+import type { DraftPreview, Finding, SampleData } from "../preview/types.js";
 import { type Descriptions, loadDescriptions } from "./description.js";
 import { dropDraft, readDraft, writeDraft } from "./draft.js";
 import { NodeForm } from "./form.js";
@@ -58,6 +58,11 @@ interface Stored {
 }
 
 type Change = (doc: Doc, selection: string) => { doc: Doc; selection?: string } | null;
+
+/** Why the template being edited cannot render (a 422 issue at its path), shown like a finding under its field. */
+function issueAsFinding(issue: Issue): Finding {
+  return { severity: "error", code: issue.type, path: issue.loc, value: undefined, message: issue.msg, hint: issue.hint ?? "" };
+}
 
 /** The node a path into the document points into (a finding's, a warning's). */
 export function nodePathOf(doc: Doc, path: readonly string[]): string {
@@ -563,7 +568,7 @@ export function Editor({
                     onInput=${(e: Event) => change((d) => ({ doc: { ...d, template_name: (e.target as HTMLInputElement).value } }), "template_name")} /></div>`
                 }
                 <${NodeForm} doc=${doc} path=${selection} descriptions=${descriptions} context=${{ tags, contextKeys, readOnly: !writable }} decision=${decision}
-                  findings=${preview?.findings ?? []} onChange=${setSetting} onColumns=${(n: number) => change((d, sel) => ({ doc: setColumnCount(d, sel, n) }))} />`
+                  findings=${[...(preview?.findings ?? []), ...jsonIssues.map(issueAsFinding)]} onChange=${setSetting} onColumns=${(n: number) => change((d, sel) => ({ doc: setColumnCount(d, sel, n) }))} />`
               : html`<${JsonPane} doc=${doc} issues=${jsonIssues} readOnly=${!writable} onApply=${applyJson} />`
           }
         </section>
