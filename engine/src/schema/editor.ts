@@ -300,6 +300,15 @@ function spacingFields(hint: { margin?: string; padding?: string }): FieldGroup 
 }
 
 /** Visibility rules and hiding per device: the rest of `commonBlockFields`. */
+/** A framed medium's look (image, video): rounded corners and a border, both of which phones can override. */
+export const frameGroup = shared(
+  (): FieldGroup => ({
+    id: "appearance",
+    label: "Appearance",
+    fields: [field.px("borderRadius", "Corner radius", 0, 100, { phone: true }), field.border("border", "Border", { phone: true })],
+  }),
+);
+
 export const visibilityGroup = shared(
   (): FieldGroup => ({
     id: "visibility",

@@ -11,7 +11,7 @@ import {
   nonNegative,
   toMjmlColor,
 } from "../../schema/common.js";
-import { field, spacingGroup, visibilityGroup } from "../../schema/editor.js";
+import { field, frameGroup, spacingGroup, visibilityGroup } from "../../schema/editor.js";
 import { type BlockRenderContext, defineBlock, finding } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
 
@@ -96,11 +96,7 @@ export const image = defineBlock({
           field.align(),
         ],
       },
-      {
-        id: "appearance",
-        label: "Appearance",
-        fields: [field.px("borderRadius", "Corner radius", 0, 100, { phone: true }), field.border("border", "Border", { phone: true })],
-      },
+      frameGroup(),
       spacingGroup(),
       visibilityGroup(),
     ],

@@ -4,7 +4,7 @@ import { hasMergeTags } from "../../data/merge-tags.js";
 import { linked, textParagraphs } from "../../markup/html-to-text.js";
 import { cssText, type Declarations, jsxStyle, px, spacing } from "../../markup/style.js";
 import { alignSchema, borderSchema, commonBlockFields, emptyByDefault, mobileOverridesSchema, nonNegative } from "../../schema/common.js";
-import { field, spacingGroup, visibilityGroup } from "../../schema/editor.js";
+import { field, frameGroup, spacingGroup, visibilityGroup } from "../../schema/editor.js";
 import { type BlockRenderContext, defineBlock, finding } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
 
@@ -107,11 +107,7 @@ export const video = defineBlock({
           field.align(),
         ],
       },
-      {
-        id: "appearance",
-        label: "Appearance",
-        fields: [field.px("borderRadius", "Corner radius", 0, 100, { phone: true }), field.border("border", "Border", { phone: true })],
-      },
+      frameGroup(),
       spacingGroup(),
       visibilityGroup(),
     ],
