@@ -34,8 +34,8 @@ function coversEvery(description: EditorDescription, keys: readonly string[]): v
 describe("the editor description", () => {
   it("describes every prop of every block, once", () => {
     for (const block of Object.values(BLOCKS)) {
-      // `visibility` and `dark` are optional: present once given.
-      coversEvery(block.editor, keysOf(block.props, { visibility: {}, dark: {} }));
+      // `visibility`, `dark` and a text block's `direction` are optional: present once given.
+      coversEvery(block.editor, keysOf(block.props, { visibility: {}, dark: {}, direction: "rtl" }));
     }
   });
 

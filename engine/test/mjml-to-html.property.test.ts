@@ -75,6 +75,8 @@ const spacing = (max: number) => fc.oneof(size(max), optional({ top: size(max), 
 const border = optional({ width: size(8), style: fc.constantFrom("solid", "dashed", "dotted", "double", "none"), color, radius: size(40) });
 const gradient = optional({ useGradient: fc.boolean(), from: color, to: color, angle: fc.oneof(fc.integer({ min: -360, max: 360 }), fc.constantFrom(22.5)) });
 const align = fc.constantFrom("left", "center", "right");
+const textAlign = fc.constantFrom("start", "left", "center", "right", "end");
+const direction = fc.constantFrom("ltr", "rtl", "auto");
 
 const imageUrl = fc.constantFrom(
   "https://example.com/bg.jpg",
@@ -308,7 +310,7 @@ const typography = {
   color,
   fontWeight,
   fontFamily,
-  align,
+  align: textAlign,
   letterSpacing: fc.integer({ min: -30, max: 60 }).map((n) => n / 10),
   textTransform: fc.constantFrom("none", "uppercase", "lowercase", "capitalize"),
   textDecoration,
@@ -342,17 +344,26 @@ const mobileOverrides = fc.oneof(
 /** Props every block carries. */
 const common = { visibility, desktopHide: fc.boolean(), mobileHide: fc.boolean(), margin: spacing(30), padding: spacing(30), mobile: mobileOverrides };
 
-const paragraph: Arb<ReturnType<typeof paragraphProps>> = optional({ content: paragraphContent, ...typography, ...common });
+const paragraph: Arb<ReturnType<typeof paragraphProps>> = optional({ content: paragraphContent, ...typography, direction, ...common });
 const heading: Arb<ReturnType<typeof headingProps>> = optional({
   content: inlines,
   level: fc.oneof(fc.constantFrom("h1", "h2", "h3", "h4", "h5", "h6"), fc.integer({ min: 1, max: 6 })),
   ...typography,
+  direction,
   ...common,
 });
-const list: Arb<ReturnType<typeof listProps>> = optional({ content: listContent, ...typography, paddingLeft: size(40), itemSpacing: size(20), ...common });
+const list: Arb<ReturnType<typeof listProps>> = optional({
+  content: listContent,
+  ...typography,
+  direction,
+  paddingLeft: size(40),
+  itemSpacing: size(20),
+  ...common,
+});
 const anchor: Arb<ReturnType<typeof anchorProps>> = optional({ text: plainText, link: url, ...typography, ...common });
 const button: Arb<ReturnType<typeof buttonProps>> = optional({
   text: plainText,
+  direction,
   link: url,
   backgroundColor: color,
   backgroundGradient: gradient,
@@ -407,6 +418,7 @@ const menu: Arb<ReturnType<typeof menuProps>> = optional({
     maxLength: 5,
   }),
   ...typography,
+  direction,
   spacing: size(40),
   mobileStack: fc.boolean(),
   ...common,
@@ -555,7 +567,8 @@ const canvas: Arb<typeof canvasObjectSchema> = optional({
   bodyBackgroundRepeat: backgroundImageFields.backgroundRepeat,
   padding: spacing(40),
   preheaderText: plainText,
-  language: fc.constantFrom("en-US", "en", "fr-CA", "de", "zh-Hans-CN", "pt-BR"),
+  language: fc.constantFrom("en-US", "en", "fr-CA", "de", "zh-Hans-CN", "pt-BR", "ar", "he-IL"),
+  direction,
   mobileBreakpoint: fc.oneof(fc.integer({ min: 200, max: 2000 }), fc.constantFrom(480, 600, 640, 479.5)),
 });
 

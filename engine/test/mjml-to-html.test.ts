@@ -51,6 +51,18 @@ describe("hand-written documents per component", () => {
   });
 });
 
+describe("the document's language and direction (<mjml lang dir>)", () => {
+  const body = `<mj-body><mj-section direction="rtl"><mj-column direction="rtl"><mj-text>مرحباً Hello 123</mj-text></mj-column></mj-section></mj-body>`;
+  it.each([
+    ["right to left", `<mjml lang="ar" dir="rtl">`],
+    ["from the text", `<mjml lang="he" dir="auto">`],
+    ["left to right", `<mjml lang="en-US" dir="ltr">`],
+    ["neither said", `<mjml>`],
+  ])("%s", async (_name, root) => {
+    await expectSameAsMjml(`${root}${HEAD}${body}</mjml>`);
+  });
+});
+
 describe("conditional comments: our scan equals mjml-core's regular expression", () => {
   it.each([
     ["plain", "<div>\n  <!--[if mso | IE]>\n    <table>\n      <tr>\n  <![endif]-->\n</div>"],

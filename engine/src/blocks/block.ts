@@ -12,6 +12,7 @@ import type { ContentHtml } from "../markup/content.js";
 import type { Emitter } from "../markup/emitter.js";
 import type { TextParagraph } from "../markup/html-to-text.js";
 import type { TagValues } from "../markup/tag-values.js";
+import type { Direction } from "../schema/common.js";
 import type { EditorDescription } from "../schema/editor.js";
 
 /** Which writer renders a block: MJML components, plain email HTML (in nested rows) or React Email JSX. */
@@ -21,6 +22,8 @@ export interface BlockRenderContext {
   readonly out: Emitter;
   /** Reads content HTML (rich text): its sanitised nodes, as markup or as JSX. */
   readonly content: ContentHtml;
+  /** The email's text direction, which the block's element inherits (the canvas's `direction`). */
+  readonly direction: Direction;
   /** Content width available to the block, in px (the column's width less its padding). */
   readonly width: number;
   /** Responsive classes for this block (desktopHide/mobileHide/mobile overrides), or "". */

@@ -2,7 +2,7 @@
 
 import { fontStack } from "../markup/fonts.js";
 import { cssNumber, type Declarations, px, spacing } from "../markup/style.js";
-import type { Spacing, Surface, Typography } from "../schema/common.js";
+import type { Direction, Spacing, Surface, TextAlign, Typography } from "../schema/common.js";
 import { activeGradient, toMjmlColor } from "../schema/common.js";
 import type { BlockRenderContext, PhoneProp } from "./block.js";
 
@@ -30,7 +30,60 @@ export function addSpacing(a: Spacing, b: Spacing): Spacing {
   return { top: a.top + b.top, right: a.right + b.right, bottom: a.bottom + b.bottom, left: a.left + b.left };
 }
 
-export function typographyDeclarations(t: Typography, ctx: BlockRenderContext): Declarations {
+/** A block's props, with a text direction of its own (unset or not a prop of the block: the email's). */
+export interface Directed {
+  readonly direction?: Direction | undefined;
+  readonly [prop: string]: unknown;
+}
+
+/** The direction a block's text runs in: its own, else the email's. */
+export function textDirection(block: Directed, ctx: BlockRenderContext): Direction {
+  return block.direction ?? ctx.direction;
+}
+
+/**
+ * The `dir` a block's element carries: its own direction where it differs from the email's (which
+ * its element inherits), and `auto` always (each block then takes the direction of its own text).
+ */
+export function dirAttribute(block: Directed, ctx: BlockRenderContext): Direction | undefined {
+  const direction = textDirection(block, ctx);
+  return direction === "auto" || direction !== ctx.direction ? direction : undefined;
+}
+
+/**
+ * An alignment as CSS says it: `start` and `end` as the side they are in the block's direction, so
+ * that clients without logical values (Outlook) and mjml's `align` attributes read them; CSS's own
+ * `start`/`end` only where the direction comes from the text (`auto`).
+ */
+export function sideOf(align: TextAlign, direction: Direction): string {
+  if (align !== "start" && align !== "end") return align;
+  if (direction === "auto") return align;
+  return (align === "start") === (direction === "ltr") ? "left" : "right";
+}
+
+/** A text block's alignment for mjml's `align` attribute, which takes sides only: none where it is `start`/`end` in `auto` text (then on `directedMarkup`'s wrapper). */
+export function mjmlAlign(t: Typography & Directed, ctx: BlockRenderContext): string | undefined {
+  const side = sideOf(t.align, textDirection(t, ctx));
+  return side === "start" || side === "end" ? undefined : side;
+}
+
+/**
+ * Content markup inside an element of the block's direction, when it needs a `dir` of its own
+ * (`dirAttribute`); in `auto` text with a logical alignment, the wrapper aligns it too (`mjmlAlign`).
+ */
+export function directedMarkup(markup: string, t: Typography & Directed, ctx: BlockRenderContext, tag = "div"): string {
+  const dir = dirAttribute(t, ctx);
+  if (dir === undefined) return markup;
+  const side = sideOf(t.align, textDirection(t, ctx));
+  return `<${tag}${attrs({ dir, style: side === "start" || side === "end" ? `text-align:${side}` : undefined })}>${markup}</${tag}>`;
+}
+
+/** Markup in an element of the given `dir` (none: as it is), for components that take no `dir` themselves (mj-button, mj-navbar-link). */
+export function withDir(markup: string, dir: Direction | undefined, tag = "span"): string {
+  return dir === undefined ? markup : `<${tag} dir="${dir}">${markup}</${tag}>`;
+}
+
+export function typographyDeclarations(t: Typography & Directed, ctx: BlockRenderContext): Declarations {
   ctx.fonts.add(t.fontFamily);
   const decls: Declarations = [
     ["font-family", fontStack(t.fontFamily)],
@@ -38,7 +91,7 @@ export function typographyDeclarations(t: Typography, ctx: BlockRenderContext): 
     ["line-height", cssNumber(t.lineHeight)],
     ["color", t.color],
     ["font-weight", t.fontWeight],
-    ["text-align", t.align],
+    ["text-align", sideOf(t.align, textDirection(t, ctx))],
   ];
   if (t.fontStyle !== "normal") decls.push(["font-style", t.fontStyle]);
   if (t.letterSpacing !== 0) decls.push(["letter-spacing", px(t.letterSpacing)]);

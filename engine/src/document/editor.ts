@@ -26,7 +26,7 @@ function backgroundImage(prefix = ""): Field[] {
 
 export const CANVAS_EDITOR: EditorDescription = {
   label: "Email",
-  description: "The whole email: its width, the page around it, the preheader and the language.",
+  description: "The whole email: its width, the page around it, the preheader, the language and its direction.",
   groups: [
     {
       id: "content",
@@ -34,6 +34,7 @@ export const CANVAS_EDITOR: EditorDescription = {
       fields: [
         field.text("preheaderText", "Preheader", { hint: "The preview line inboxes show after the subject" }),
         field.text("language", "Language", { mergeTags: false, hint: "A language tag such as en-US (the document's lang)" }),
+        field.direction("Right to left mirrors the rows: their first column goes on the right"),
       ],
     },
     {

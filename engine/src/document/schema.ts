@@ -8,6 +8,7 @@ import {
   backgroundImageFields,
   borderSchema,
   defaultedColor,
+  directionSchema,
   gradientSchema,
   nonNegative,
   optionalVisibilitySchema,
@@ -32,6 +33,8 @@ export const canvasObjectSchema = z.object({
   preheaderText: z._default(z.string(), "View this email in your browser"),
   language: z._default(z.string().check(z.regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, { message: "Expected a language tag such as en-US" })), "en-US"),
   mobileBreakpoint: z._default(z.number().check(z.minimum(200), z.maximum(2000)), 600),
+  /** Which way the text runs; in `rtl`, rows put their first column on the right. */
+  direction: z._default(directionSchema, "ltr"),
   /** Dark-mode colours of the page, the content and its default text and links (`schema/dark.ts`). */
   dark: canvasDarkSchema(),
 });

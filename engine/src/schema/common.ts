@@ -407,8 +407,20 @@ export const backgroundImageFields = {
 export const alignSchema = z.enum(["left", "center", "right"]);
 export type Align = z.output<typeof alignSchema>;
 
+/**
+ * Text alignment: `start` and `end` follow the text's direction (left and right in left-to-right
+ * text, right and left in right-to-left); `left` and `right` are sides the author chose, kept in
+ * either direction.
+ */
+export const textAlignSchema = z.enum(["start", "left", "center", "right", "end"]);
+export type TextAlign = z.output<typeof textAlignSchema>;
+
+/** Which way text runs: left to right, right to left, or `auto` (each block from its own first strong letter). */
+export const directionSchema = z.enum(["ltr", "rtl", "auto"]);
+export type Direction = z.output<typeof directionSchema>;
+
 const fontWeightDefault = once((value: string) => z._default(fontWeightSchema, value));
-const alignDefault = once((value: Align) => z._default(alignSchema, value));
+const textAlignDefault = once((value: TextAlign) => z._default(textAlignSchema, value));
 /** The typography fields whose default no block changes. */
 const fixedTypography = {
   fontFamily: z._default(fontFamilySchema, "Arial"),
@@ -419,7 +431,7 @@ const fixedTypography = {
 };
 
 /** Typography shared by paragraph, heading, list, anchor and menu. */
-export function typographyFields(overrides: { fontSize?: number; lineHeight?: number; fontWeight?: string; align?: Align; color?: string } = {}) {
+export function typographyFields(overrides: { fontSize?: number; lineHeight?: number; fontWeight?: string; align?: TextAlign; color?: string } = {}) {
   return {
     fontSize: nonNegative(overrides.fontSize ?? 16),
     lineHeight: nonNegative(overrides.lineHeight ?? 1.5),
@@ -427,7 +439,7 @@ export function typographyFields(overrides: { fontSize?: number; lineHeight?: nu
     fontWeight: fontWeightDefault(overrides.fontWeight ?? "normal"),
     fontFamily: fixedTypography.fontFamily,
     fontStyle: fixedTypography.fontStyle,
-    align: alignDefault(overrides.align ?? "left"),
+    align: textAlignDefault(overrides.align ?? "start"),
     letterSpacing: fixedTypography.letterSpacing,
     textTransform: fixedTypography.textTransform,
     textDecoration: fixedTypography.textDecoration,
@@ -440,7 +452,7 @@ export interface Typography {
   fontWeight: string;
   fontFamily: string;
   fontStyle: string;
-  align: Align;
+  align: TextAlign;
   letterSpacing: number;
   textTransform: string;
   textDecoration: string;

@@ -138,6 +138,8 @@ const VISIBILITY_OPERATOR_LABELS: Readonly<Record<VisibilityOperator, string>> =
 const visibilityOperatorOptions = shared(() => VISIBILITY_OPERATORS.map((value) => ({ value, label: VISIBILITY_OPERATOR_LABELS[value] })));
 
 const ALIGN_OPTIONS = options(["left", "Left"], ["center", "Centre"], ["right", "Right"]);
+const TEXT_ALIGN_OPTIONS = options(["start", "Start"], ["left", "Left"], ["center", "Centre"], ["right", "Right"], ["end", "End"]);
+const DIRECTION_OPTIONS = options(["ltr", "Left to right"], ["rtl", "Right to left"], ["auto", "From the text"]);
 
 const px = (prop: string, label: string, min: number, max: number, extra: Partial<FieldBase> = {}): Field => ({
   prop,
@@ -210,6 +212,17 @@ export const field = {
     ...extra,
   }),
   align: (extra: Partial<FieldBase> = {}): Field => ({ prop: "align", label: "Alignment", kind: "enum", options: ALIGN_OPTIONS, phone: true, ...extra }),
+  /** Text alignment (`textAlignSchema`): start and end follow the text's direction, left and right stay. */
+  textAlign: (): Field => ({
+    prop: "align",
+    label: "Alignment",
+    kind: "enum",
+    options: TEXT_ALIGN_OPTIONS,
+    phone: true,
+    hint: "Start and end follow the text's direction; left and right stay where they are",
+  }),
+  /** Which way the text runs (`directionSchema`); `hint` says what an unset one follows. */
+  direction: (hint: string): Field => ({ prop: "direction", label: "Text direction", kind: "enum", options: DIRECTION_OPTIONS, hint }),
   visibility: (): Field => ({
     prop: "visibility",
     label: "Visibility rules",
@@ -247,10 +260,13 @@ export const typographyGroup = shared(
         },
       ),
       field.enum("textDecoration", "Decoration", TEXT_DECORATION_OPTIONS, { phone: true }),
-      field.align(),
+      field.textAlign(),
     ],
   }),
 );
+
+/** A text block's own direction (`directionSchema`); unset, it follows the email's. */
+export const directionField = shared((): Field => field.direction("Left out, it follows the email's"));
 
 /** A font list, with the web-safe families as suggestions (others load from Google Fonts). */
 export const fontFamilyField = shared((): Field => ({ prop: "fontFamily", label: "Font", kind: "fontFamily", suggestions: WEB_SAFE_FONTS, phone: true }));

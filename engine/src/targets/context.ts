@@ -42,6 +42,7 @@ export class DocumentContext {
     const ctx: BlockRenderContext = {
       out: this.out,
       content: this.content,
+      direction: this.template.canvas.direction,
       width,
       className: [
         blockClasses(node.props as ResponsiveProps, uid, this.mobileCss, definition.phone, renderer),

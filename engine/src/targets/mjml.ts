@@ -57,6 +57,8 @@ function column(node: ColumnNode, percent: number, rowInner: number, fillHeight:
     border: borderAttr(s.border),
     "border-radius": s.border.radius > 0 ? px(s.border.radius) : undefined,
     "vertical-align": s.verticalAlign,
+    // mjml writes the column's direction (ltr unless told) on its box, over the email's.
+    direction: mirrored(doc),
     "css-class": classList(className, dark.className),
   })}>${children}</mj-column>`;
 }
@@ -80,7 +82,7 @@ function section(row: RowNode, outerWidth: number, doc: DocumentContext): string
       parts.push(column(node, layout.widths[index] ?? 0, inner, fillHeight, doc));
     }),
   );
-  const body = s.mobileStack ? parts.join("") : `<mj-group>${parts.join("")}</mj-group>`;
+  const body = s.mobileStack ? parts.join("") : `<mj-group${attrs({ direction: mirrored(doc) })}>${parts.join("")}</mj-group>`;
   const className = activeGradient(s.backgroundGradient) || s.minHeight > 0 || fillHeight ? doc.nextUid("mr-r") : "";
   if (activeGradient(s.backgroundGradient)) {
     // On the section's cell, which paints above the colour of its table; not on the cells inside.
@@ -100,8 +102,18 @@ function section(row: RowNode, outerWidth: number, doc: DocumentContext): string
     padding: spacing(s.padding),
     border: borderAttr(s.border),
     "border-radius": s.border.radius > 0 ? px(s.border.radius) : undefined,
+    direction: mirrored(doc),
     "css-class": classList(className, dark.className),
   })}>${body}</mj-section>`;
+}
+
+/**
+ * `rtl` in a right-to-left email: rows put their first column on the right (columns stack in
+ * reading order on phones), and the content box and columns keep the email's direction (mjml writes
+ * `ltr` on them otherwise). In `auto`, which way a row runs is not known: rows keep their order.
+ */
+function mirrored(doc: DocumentContext): "rtl" | undefined {
+  return doc.template.canvas.direction === "rtl" ? "rtl" : undefined;
 }
 
 function rowLike(node: RowLike, width: number, doc: DocumentContext): string {
@@ -162,12 +174,12 @@ export function renderMjmlDocument(doc: DocumentContext): string {
   );
 
   return [
-    `<mjml${attrs({ lang: canvas.language, dir: "ltr" })}>`,
+    `<mjml${attrs({ lang: canvas.language, dir: canvas.direction })}>`,
     `<mj-head>`,
     ...head,
     `</mj-head>`,
     `<mj-body${attrs({ width: px(canvas.width), "background-color": toMjmlColor(canvas.bodyBackgroundColor), "css-class": pageClass })}>`,
-    `<mj-wrapper${attrs({ padding: spacing(canvas.padding), "background-color": toMjmlColor(canvas.backgroundColor), "css-class": contentClass })}>`,
+    `<mj-wrapper${attrs({ padding: spacing(canvas.padding), "background-color": toMjmlColor(canvas.backgroundColor), direction: mirrored(doc), "css-class": contentClass })}>`,
     sections,
     `</mj-wrapper>`,
     `</mj-body>`,

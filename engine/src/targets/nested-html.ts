@@ -110,7 +110,8 @@ export function rowHtml(row: RowNode, outerWidth: number, doc: DocumentContext):
   ]);
   return (
     `<table role="presentation" width="100%" border="0" cellpadding="0" cellspacing="0"${attrs({ class: dark.className, style: box })}><tr><td>` +
-    `<table role="presentation" width="100%" border="0" cellpadding="0" cellspacing="0"><tr>${cells.join("")}</tr></table>` +
+    // Cells run in the table's direction, inherited from the email's; `dir` says it to Outlook too.
+    `<table role="presentation" width="100%" border="0" cellpadding="0" cellspacing="0"${attrs({ dir: doc.template.canvas.direction === "rtl" ? "rtl" : undefined })}><tr>${cells.join("")}</tr></table>` +
     `</td></tr></table>`
   );
 }

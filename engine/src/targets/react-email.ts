@@ -3,7 +3,7 @@
  * with style objects, that renders to the same visible text and links as the html target.
  */
 
-import { jsxClass } from "../blocks/shared.js";
+import { attrs, jsxClass } from "../blocks/shared.js";
 import { encodeUnsafeUrlChars } from "../data/escape.js";
 import type { ColumnNode, RowLike, RowNode, SpacerNode } from "../document/model.js";
 import { googleFontsHref } from "../markup/fonts.js";
@@ -65,7 +65,9 @@ function rowJsx(row: RowNode, outerWidth: number, doc: DocumentContext): string 
   );
   const box: Declarations = [...rowBoxDeclarations(row), ["padding", spacing(s.padding)]];
   if (s.minHeight > 0) box.push(["height", px(s.minHeight)]);
-  return `<Section${jsxClass(dark.className)} style={${jsxStyle(box)}}>\n<Row>\n${cells.join("\n")}\n</Row>\n</Section>`;
+  // A row's cells run in its table's direction: `rtl` puts the first column on the right (stacked, in reading order).
+  const dir = doc.template.canvas.direction === "rtl" ? "rtl" : undefined;
+  return `<Section${jsxClass(dark.className)} style={${jsxStyle(box)}}>\n<Row${attrs({ dir })}>\n${cells.join("\n")}\n</Row>\n</Section>`;
 }
 
 function childJsx(child: ColumnNode["children"][number], width: number, doc: DocumentContext): string {
@@ -98,6 +100,7 @@ export function renderReactEmailDocument(doc: DocumentContext): string {
     .visibleChildren(template.rows)
     .map((row) => rowLike(row, contentWidth, doc))
     .join("\n");
+  const otherDirection = canvas.direction === "ltr" ? undefined : canvas.direction;
   const fonts = googleFontsHref(doc.fonts);
   const schemes = colorSchemes(doc.dark.used);
   const css = [baseCss(schemes), ...doc.headCss, mobileCss(canvas.mobileBreakpoint, doc.mobileCss)].join("\n");
@@ -125,7 +128,7 @@ export function renderReactEmailDocument(doc: DocumentContext): string {
     ``,
     `export default function ${componentName(template.name)}() {`,
     `return (`,
-    `<Html lang="${out.trusted(canvas.language, "attr")}" dir="ltr">`,
+    `<Html lang="${out.trusted(canvas.language, "attr")}" dir="${canvas.direction}">`,
     `<Head>`,
     `<title>${out.text(template.name)}</title>`,
     // <Head> writes the charset and x-apple-disable-message-reformatting meta tags itself.
@@ -139,8 +142,10 @@ export function renderReactEmailDocument(doc: DocumentContext): string {
     ...(doc.dark.used ? [`<style>{${JSON.stringify(doc.dark.css())}}</style>`] : []),
     `</Head>`,
     `<Preview>${out.text(canvas.preheaderText)}</Preview>`,
-    `<Body${jsxClass(pageClass)} style={${jsxStyle(body)}}>`,
-    `<Container${jsxClass(contentClass)} style={${jsxStyle(container)}}>`,
+    // Left to right is every client's own direction; another is said on the body and on the content's
+    // table too, as webmail clients drop <html> and <body> and keep what is inside.
+    `<Body${jsxClass(pageClass)}${attrs({ dir: otherDirection })} style={${jsxStyle(body)}}>`,
+    `<Container${jsxClass(contentClass)}${attrs({ dir: otherDirection })} style={${jsxStyle(container)}}>`,
     rows,
     `</Container>`,
     `</Body>`,

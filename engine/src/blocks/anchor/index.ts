@@ -6,7 +6,19 @@ import { linkDarkSchema } from "../../schema/dark.js";
 import { darkColors, field, spacingGroup, typographyGroup, visibilityGroup } from "../../schema/editor.js";
 import { defineBlock, finding } from "../block.js";
 import { typographyText } from "../reading.js";
-import { addSpacing, attrs, htmlClass, isBlank, jsxClass, mjmlTypography, paddingDeclaration, typographyDeclarations } from "../shared.js";
+import {
+  addSpacing,
+  attrs,
+  dirAttribute,
+  directedMarkup,
+  htmlClass,
+  isBlank,
+  jsxClass,
+  mjmlAlign,
+  mjmlTypography,
+  paddingDeclaration,
+  typographyDeclarations,
+} from "../shared.js";
 
 export const anchorProps = () =>
   z.object({
@@ -53,8 +65,14 @@ export const anchor = defineBlock({
       ["color", p.color],
       ["text-decoration", p.textDecoration],
     ]);
-    const attributes = attrs({ ...mjmlTypography(p, ctx), align: p.align, padding: spacing(addSpacing(p.margin, p.padding)), "css-class": ctx.className });
-    return `<mj-text${attributes}><a href="${ctx.out.url(p.link)}" target="_blank"${attrs({ style: link })}>${ctx.out.text(p.text)}</a></mj-text>`;
+    const attributes = attrs({
+      ...mjmlTypography(p, ctx),
+      align: mjmlAlign(p, ctx),
+      padding: spacing(addSpacing(p.margin, p.padding)),
+      "css-class": ctx.className,
+    });
+    const anchor = `<a href="${ctx.out.url(p.link)}" target="_blank"${attrs({ style: link })}>${ctx.out.text(p.text)}</a>`;
+    return `<mj-text${attributes}>${directedMarkup(anchor, p, ctx)}</mj-text>`;
   },
   html(p, ctx) {
     const outer = cssText([...typographyDeclarations(p, ctx), ...paddingDeclaration(addSpacing(p.margin, p.padding))]);
@@ -62,7 +80,7 @@ export const anchor = defineBlock({
       ["color", p.color],
       ["text-decoration", p.textDecoration],
     ]);
-    return `<div${htmlClass(ctx.className)}${attrs({ style: outer })}><a href="${ctx.out.url(p.link)}" target="_blank"${attrs({ style: link })}>${ctx.out.text(p.text)}</a></div>`;
+    return `<div${htmlClass(ctx.className)}${attrs({ dir: dirAttribute(p, ctx), style: outer })}><a href="${ctx.out.url(p.link)}" target="_blank"${attrs({ style: link })}>${ctx.out.text(p.text)}</a></div>`;
   },
   jsx(p, ctx) {
     const outer = jsxStyle([...typographyDeclarations(p, ctx), ["margin", "0"], ...paddingDeclaration(addSpacing(p.margin, p.padding))]);
@@ -70,6 +88,6 @@ export const anchor = defineBlock({
       ["color", p.color],
       ["text-decoration", p.textDecoration],
     ]);
-    return `<Text${jsxClass(ctx.className)} style={${outer}}><Link href="${ctx.out.url(p.link)}" target="_blank" style={${link}}>${ctx.out.text(p.text)}</Link></Text>`;
+    return `<Text${jsxClass(ctx.className)}${attrs({ dir: dirAttribute(p, ctx) })} style={${outer}}><Link href="${ctx.out.url(p.link)}" target="_blank" style={${link}}>${ctx.out.text(p.text)}</Link></Text>`;
   },
 });

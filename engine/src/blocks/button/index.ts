@@ -8,6 +8,7 @@ import {
   borderSchema,
   commonBlockFields,
   defaultedColor,
+  directionSchema,
   emptyByDefault,
   falseByDefault,
   fontFamilySchema,
@@ -18,14 +19,15 @@ import {
   toMjmlColor,
 } from "../../schema/common.js";
 import { buttonDarkSchema } from "../../schema/dark.js";
-import { darkColors, field, fontFamilyField, fontWeightField, spacingGroup, visibilityGroup } from "../../schema/editor.js";
+import { darkColors, directionField, field, fontFamilyField, fontWeightField, spacingGroup, visibilityGroup } from "../../schema/editor.js";
 import { type BlockRenderContext, defineBlock, finding } from "../block.js";
 import { gradientStops, isBold } from "../reading.js";
-import { attrs, htmlClass, ICON_SIZE_ON_PHONES, isBlank, jsxClass, paddingDeclaration } from "../shared.js";
+import { attrs, dirAttribute, htmlClass, ICON_SIZE_ON_PHONES, isBlank, jsxClass, paddingDeclaration, textDirection, withDir } from "../shared.js";
 
 export const buttonProps = () =>
   z.object({
     text: z._default(z.string(), "Click Me"),
+    direction: z.optional(directionSchema),
     link: emptyByDefault,
     backgroundColor: defaultedColor("#007bff"),
     backgroundGradient: gradientSchema,
@@ -84,9 +86,15 @@ function labelDeclarations(p: ButtonProps, ctx: BlockRenderContext): Declaration
 }
 
 /** The optional icon, markup or JSX; the label is passed in already emitted. */
+/** The side of an icon facing the label, by the icon's place and the label's direction. */
+const ICON_GAP_SIDE = {
+  before: { ltr: "margin-right", rtl: "margin-left", auto: "margin-inline-end" },
+  after: { ltr: "margin-left", rtl: "margin-right", auto: "margin-inline-start" },
+} as const;
+
 function withIcon(p: ButtonProps, ctx: BlockRenderContext, label: string, tag: "img" | "Img"): string {
   if (!p.icon) return label;
-  const gap = [p.iconPosition === "before" ? "margin-right" : "margin-left", px(p.iconGap)] as const;
+  const gap = [ICON_GAP_SIDE[p.iconPosition][textDirection(p, ctx)], px(p.iconGap)] as const;
   const decls: Declarations = [["display", "inline-block"], ["vertical-align", "middle"], ["border", "0"], gap];
   const style = tag === "img" ? ` style="${cssText(decls)}"` : ` style={${jsxStyle(decls)}}`;
   const size = ` width="${p.iconSize}" height="${p.iconSize}"`;
@@ -107,6 +115,7 @@ export const button = defineBlock({
         label: "Content",
         fields: [
           field.text("text", "Label"),
+          directionField(),
           field.url("link", "Link"),
           field.imageUrl("icon", "Icon", { hint: "An image beside the label (optional)" }),
           field.text("iconAlt", "Icon alt text", { hint: "Empty when the icon is decorative" }),
@@ -212,7 +221,7 @@ export const button = defineBlock({
       padding: spacing(p.margin),
       target: "_blank",
       "css-class": [...new Set([ctx.className, background || translucent ? ctx.uid : ""])].filter(Boolean).join(" "),
-    })}>${withIcon(p, ctx, ctx.out.text(p.text), "img")}</mj-button>`;
+    })}>${withDir(withIcon(p, ctx, ctx.out.text(p.text), "img"), dirAttribute(p, ctx))}</mj-button>`;
   },
   html(p, ctx) {
     const background = gradient(p);
@@ -228,7 +237,7 @@ export const button = defineBlock({
       `<div${htmlClass(ctx.className)}${attrs({ style: outer })}>` +
       `<table role="presentation" border="0" cellpadding="0" cellspacing="0"${attrs({ align: p.align, width: p.fullWidth ? "100%" : undefined })} style="border-collapse:separate">` +
       `<tr><td align="center"${attrs({ style: cell })}>` +
-      `<a${href(p, ctx)} target="_blank"${attrs({ style: link })}>${withIcon(p, ctx, ctx.out.text(p.text), "img")}</a>` +
+      `<a${href(p, ctx)} target="_blank"${attrs({ dir: dirAttribute(p, ctx), style: link })}>${withIcon(p, ctx, ctx.out.text(p.text), "img")}</a>` +
       `</td></tr></table></div>`
     );
   },
@@ -249,6 +258,6 @@ export const button = defineBlock({
         : []),
     ];
     const outer = jsxStyle([["text-align", p.align], ...paddingDeclaration(p.margin)]);
-    return `<Section${jsxClass(ctx.className)} style={${outer}}><Button${href(p, ctx)} target="_blank" style={${jsxStyle(style)}}>${withIcon(p, ctx, ctx.out.text(p.text), "Img")}</Button></Section>`;
+    return `<Section${jsxClass(ctx.className)} style={${outer}}><Button${href(p, ctx)} target="_blank"${attrs({ dir: dirAttribute(p, ctx) })} style={${jsxStyle(style)}}>${withIcon(p, ctx, ctx.out.text(p.text), "Img")}</Button></Section>`;
   },
 });

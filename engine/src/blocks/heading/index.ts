@@ -1,17 +1,19 @@
 import * as z from "zod/mini";
 import { paragraphsOfHtml } from "../../markup/html-to-text.js";
 import { cssText, jsxStyle, spacing } from "../../markup/style.js";
-import { commonBlockFields, emptyByDefault, mobileOverridesSchema, surfaceFields, typographyFields } from "../../schema/common.js";
+import { commonBlockFields, directionSchema, emptyByDefault, mobileOverridesSchema, surfaceFields, typographyFields } from "../../schema/common.js";
 import { richTextDarkSchema } from "../../schema/dark.js";
-import { backgroundFields, darkColors, field, spacingGroup, typographyGroup, visibilityGroup } from "../../schema/editor.js";
+import { backgroundFields, darkColors, directionField, field, spacingGroup, typographyGroup, visibilityGroup } from "../../schema/editor.js";
 import { defineBlock, finding } from "../block.js";
 import { contentReading, surfacePaint, typographyText } from "../reading.js";
 import {
   addSpacing,
   attrs,
+  dirAttribute,
   htmlClass,
   isBlankContent,
   jsxClass,
+  mjmlAlign,
   mjmlSurface,
   paddingDeclaration,
   surfaceDeclarations,
@@ -39,6 +41,7 @@ export const headingProps = () =>
       "h2",
     ),
     ...typographyFields({ fontSize: 32, lineHeight: 1.2, fontWeight: "bold" }),
+    direction: z.optional(directionSchema),
     ...surfaceFields,
     ...commonBlockFields(),
     mobile: mobileOverridesSchema,
@@ -63,6 +66,7 @@ export const heading = defineBlock({
             LEVELS.map((level) => ({ value: level, label: level.toUpperCase() })),
             { hint: "Also accepted as a number from 1 to 6" },
           ),
+          directionField(),
         ],
       },
       typographyGroup(),
@@ -87,13 +91,18 @@ export const heading = defineBlock({
   mjml(p, ctx) {
     const style = cssText([...typographyDeclarations(p, ctx), ["margin", "0"]]);
     const surface = mjmlSurface(p, ctx);
-    const attributes = attrs({ align: p.align, padding: spacing(addSpacing(p.margin, p.padding)), ...surface.attributes, "css-class": surface.className });
-    return `<mj-text${attributes}><${p.level}${attrs({ style })}>${ctx.content.markup(p.content, ctx.out)}</${p.level}></mj-text>`;
+    const attributes = attrs({
+      align: mjmlAlign(p, ctx),
+      padding: spacing(addSpacing(p.margin, p.padding)),
+      ...surface.attributes,
+      "css-class": surface.className,
+    });
+    return `<mj-text${attributes}><${p.level}${attrs({ dir: dirAttribute(p, ctx), style })}>${ctx.content.markup(p.content, ctx.out)}</${p.level}></mj-text>`;
   },
   html(p, ctx) {
     const style = cssText([...typographyDeclarations(p, ctx), ["margin", "0"]]);
     const outer = cssText([...surfaceDeclarations(p), ...paddingDeclaration(addSpacing(p.margin, p.padding))]);
-    return `<div${htmlClass(ctx.className)}${attrs({ style: outer })}><${p.level}${attrs({ style })}>${ctx.content.markup(p.content, ctx.out)}</${p.level}></div>`;
+    return `<div${htmlClass(ctx.className)}${attrs({ style: outer })}><${p.level}${attrs({ dir: dirAttribute(p, ctx), style })}>${ctx.content.markup(p.content, ctx.out)}</${p.level}></div>`;
   },
   jsx(p, ctx) {
     const style = jsxStyle([
@@ -102,6 +111,6 @@ export const heading = defineBlock({
       ...surfaceDeclarations(p),
       ...paddingDeclaration(addSpacing(p.margin, p.padding)),
     ]);
-    return `<Heading${jsxClass(ctx.className)} as="${p.level}" style={${style}}>${ctx.content.jsx(p.content, ctx.out)}</Heading>`;
+    return `<Heading${jsxClass(ctx.className)} as="${p.level}"${attrs({ dir: dirAttribute(p, ctx) })} style={${style}}>${ctx.content.jsx(p.content, ctx.out)}</Heading>`;
   },
 });

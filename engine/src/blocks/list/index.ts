@@ -2,20 +2,32 @@ import * as z from "zod/mini";
 import { type ContentNode, elementToJsx, isElement } from "../../markup/content.js";
 import { paragraphsOfHtml } from "../../markup/html-to-text.js";
 import { cssText, type Declarations, jsxStyle, px, spacing } from "../../markup/style.js";
-import { commonBlockFields, emptyByDefault, mobileOverridesSchema, nonNegative, surfaceFields, typographyFields } from "../../schema/common.js";
+import {
+  commonBlockFields,
+  directionSchema,
+  emptyByDefault,
+  mobileOverridesSchema,
+  nonNegative,
+  surfaceFields,
+  typographyFields,
+} from "../../schema/common.js";
 import { richTextDarkSchema } from "../../schema/dark.js";
-import { backgroundFields, darkColors, field, spacingGroup, typographyGroup, visibilityGroup } from "../../schema/editor.js";
-import { defineBlock, finding } from "../block.js";
+import { backgroundFields, darkColors, directionField, field, spacingGroup, typographyGroup, visibilityGroup } from "../../schema/editor.js";
+import { type BlockRenderContext, defineBlock, finding } from "../block.js";
 import { contentReading, surfacePaint, typographyText } from "../reading.js";
 import {
   addSpacing,
   attrs,
+  dirAttribute,
+  directedMarkup,
   htmlClass,
   jsxClass,
+  mjmlAlign,
   mjmlSurface,
   mjmlTypography,
   paddingDeclaration,
   surfaceDeclarations,
+  textDirection,
   typographyDeclarations,
 } from "../shared.js";
 
@@ -24,6 +36,7 @@ export const listProps = () =>
     /** An HTML list: `<ul>`/`<ol>` with `<li>` items. */
     content: emptyByDefault,
     ...typographyFields(),
+    direction: z.optional(directionSchema),
     paddingLeft: nonNegative(20),
     itemSpacing: nonNegative(8),
     ...surfaceFields,
@@ -33,11 +46,14 @@ export const listProps = () =>
   });
 type ListProps = z.output<ReturnType<typeof listProps>>;
 
+/** The side of the markers: the start of the list's direction (a logical side only where the text gives the direction). */
+const INDENT_SIDE = { ltr: "padding-left", rtl: "padding-right", auto: "padding-inline-start" } as const;
+
 /** List geometry goes inline on the list elements, the only styling every client honours. */
-function styledContent(p: ListProps): string {
+function styledContent(p: ListProps, ctx: BlockRenderContext): string {
   const listStyle = cssText([
     ["margin", "0"],
-    ["padding-left", px(p.paddingLeft)],
+    [INDENT_SIDE[textDirection(p, ctx)], px(p.paddingLeft)],
   ]);
   const itemStyle = cssText([["margin", `0 0 ${px(p.itemSpacing)} 0`]]);
   return p.content
@@ -52,13 +68,13 @@ export const list = defineBlock({
     label: "List",
     description: "A bulleted or numbered list (`<ul>` or `<ol>` with `<li>` items), in rich text.",
     groups: [
-      { id: "content", label: "Content", fields: [field.richText("content", "Items", "list", { hint: "A <ul> or <ol> of <li> items" })] },
+      { id: "content", label: "Content", fields: [field.richText("content", "Items", "list", { hint: "A <ul> or <ol> of <li> items" }), directionField()] },
       typographyGroup(),
       {
         id: "layout",
         label: "Layout",
         fields: [
-          field.px("paddingLeft", "Indent", 0, 60, { hint: "Space before the markers" }),
+          field.px("paddingLeft", "Indent", 0, 60, { hint: "Space before the markers (on the right in right-to-left text)" }),
           field.px("itemSpacing", "Space between items", 0, 40, { phone: true }),
         ],
       },
@@ -82,24 +98,24 @@ export const list = defineBlock({
     const surface = mjmlSurface(p, ctx);
     const attributes = attrs({
       ...mjmlTypography(p, ctx),
-      align: p.align,
+      align: mjmlAlign(p, ctx),
       padding: spacing(addSpacing(p.margin, p.padding)),
       ...surface.attributes,
       "css-class": surface.className,
     });
-    return `<mj-text${attributes}>${ctx.content.markup(styledContent(p), ctx.out)}</mj-text>`;
+    return `<mj-text${attributes}>${directedMarkup(ctx.content.markup(styledContent(p, ctx), ctx.out), p, ctx)}</mj-text>`;
   },
   html(p, ctx) {
     const style = cssText([...typographyDeclarations(p, ctx), ...surfaceDeclarations(p), ...paddingDeclaration(addSpacing(p.margin, p.padding))]);
-    return `<div${htmlClass(ctx.className)}${attrs({ style })}>${ctx.content.markup(styledContent(p), ctx.out)}</div>`;
+    return `<div${htmlClass(ctx.className)}${attrs({ dir: dirAttribute(p, ctx), style })}>${ctx.content.markup(styledContent(p, ctx), ctx.out)}</div>`;
   },
   jsx(p, ctx) {
     const typography: Declarations = typographyDeclarations(p, ctx);
     const outer = jsxStyle([...typography, ...surfaceDeclarations(p), ...paddingDeclaration(addSpacing(p.margin, p.padding))]);
-    const nodes: ContentNode[] = ctx.content.nodes(styledContent(p));
+    const nodes: ContentNode[] = ctx.content.nodes(styledContent(p, ctx));
     const body = nodes
       .map((node) => (isElement(node) ? elementToJsx(node, ctx.out, []) : node.kind === "text" ? ctx.out.trusted(node.text, "text") : ""))
       .join("");
-    return `<Section${jsxClass(ctx.className)} style={${outer}}>${body}</Section>`;
+    return `<Section${jsxClass(ctx.className)}${attrs({ dir: dirAttribute(p, ctx) })} style={${outer}}>${body}</Section>`;
   },
 });

@@ -2,30 +2,35 @@ import * as z from "zod/mini";
 import { lineParagraphs, linked } from "../../markup/html-to-text.js";
 import { cssText, type Declarations, jsxStyle, px, spacing } from "../../markup/style.js";
 import {
-  alignSchema,
   commonBlockFields,
+  directionSchema,
   emptyByDefault,
   falseByDefault,
   mobileOverridesSchema,
   nonNegative,
   surfaceFields,
+  textAlignSchema,
   toMjmlColor,
   typographyFields,
 } from "../../schema/common.js";
 import { textDarkSchema } from "../../schema/dark.js";
-import { backgroundFields, darkColors, field, spacingGroup, typographyGroup, visibilityGroup } from "../../schema/editor.js";
+import { backgroundFields, darkColors, directionField, field, spacingGroup, typographyGroup, visibilityGroup } from "../../schema/editor.js";
 import { type BlockRenderContext, defineBlock, finding } from "../block.js";
 import { surfacePaint, typographyText } from "../reading.js";
 import {
   addSpacing,
   attrs,
+  dirAttribute,
   htmlClass,
   jsxClass,
   mjmlSurface,
   mjmlTypography,
   paddingDeclaration,
+  sideOf,
   surfaceDeclarations,
+  textDirection,
   typographyDeclarations,
+  withDir,
 } from "../shared.js";
 
 export const menuProps = () =>
@@ -41,7 +46,8 @@ export const menuProps = () =>
       [],
     ),
     ...typographyFields(),
-    align: z._default(alignSchema, "center"),
+    align: z._default(textAlignSchema, "center"),
+    direction: z.optional(directionSchema),
     /** Horizontal space between items, in px. */
     spacing: nonNegative(16),
     /** Stack the items vertically under the mobile breakpoint. */
@@ -82,6 +88,7 @@ export const menu = defineBlock({
             field.url("link", "Link"),
             field.boolean("enabled", "Shown", { hint: "Hidden items are kept in the template" }),
           ]),
+          directionField(),
         ],
       },
       typographyGroup(),
@@ -151,32 +158,44 @@ export const menu = defineBlock({
   },
   mjml(p, ctx) {
     const typography = mjmlTypography(p, ctx);
+    // mj-navbar-link takes no `dir`: each label goes in a span that does (the items' order follows the email's direction).
+    const dir = dirAttribute(p, ctx);
+    // mj-navbar's `align` takes sides only: in `auto` text, start and end are read as in left-to-right.
+    const direction = textDirection(p, ctx);
     const links = visibleItems(p)
       .map(
         (item) =>
-          `<mj-navbar-link href="${ctx.out.url(item.link)}"${attrs({ ...typography, "text-decoration": p.textDecoration, "text-transform": p.textTransform, padding: `0px ${px(p.spacing / 2)}`, color: toMjmlColor(p.color) })}>${ctx.out.text(item.label)}</mj-navbar-link>`,
+          `<mj-navbar-link href="${ctx.out.url(item.link)}"${attrs({ ...typography, "text-decoration": p.textDecoration, "text-transform": p.textTransform, padding: `0px ${px(p.spacing / 2)}`, color: toMjmlColor(p.color) })}>${withDir(ctx.out.text(item.label), dir)}</mj-navbar-link>`,
       )
       .join("");
     // mj-navbar has no background attribute: the background is head CSS on the block's class.
     const classes = [mjmlSurface(p, ctx, false).className, stackRule(p, ctx)].filter(Boolean).join(" ");
-    return `<mj-navbar${attrs({ align: p.align, padding: spacing(addSpacing(p.margin, p.padding)), "css-class": classes })}>${links}</mj-navbar>`;
+    return `<mj-navbar${attrs({ align: sideOf(p.align, direction === "auto" ? "ltr" : direction), padding: spacing(addSpacing(p.margin, p.padding)), "css-class": classes })}>${links}</mj-navbar>`;
   },
   html(p, ctx) {
     const item = cssText(itemDeclarations(p, ctx));
     const links = visibleItems(p)
       .map((i) => `<a href="${ctx.out.url(i.link)}" target="_blank"${attrs({ style: item })}>${ctx.out.text(i.label)}</a>`)
       .join("");
-    const outer = cssText([["text-align", p.align], ...surfaceDeclarations(p), ...paddingDeclaration(addSpacing(p.margin, p.padding))]);
+    const outer = cssText([
+      ["text-align", sideOf(p.align, textDirection(p, ctx))],
+      ...surfaceDeclarations(p),
+      ...paddingDeclaration(addSpacing(p.margin, p.padding)),
+    ]);
     const classes = [ctx.className, stackRule(p, ctx)].filter(Boolean).join(" ");
-    return `<div${htmlClass(classes)}${attrs({ style: outer })}>${links}</div>`;
+    return `<div${htmlClass(classes)}${attrs({ dir: dirAttribute(p, ctx), style: outer })}>${links}</div>`;
   },
   jsx(p, ctx) {
     const item = jsxStyle(itemDeclarations(p, ctx));
     const links = visibleItems(p)
       .map((i) => `<Link href="${ctx.out.url(i.link)}" target="_blank" style={${item}}>${ctx.out.text(i.label)}</Link>`)
       .join("");
-    const outer = jsxStyle([["text-align", p.align], ...surfaceDeclarations(p), ...paddingDeclaration(addSpacing(p.margin, p.padding))]);
+    const outer = jsxStyle([
+      ["text-align", sideOf(p.align, textDirection(p, ctx))],
+      ...surfaceDeclarations(p),
+      ...paddingDeclaration(addSpacing(p.margin, p.padding)),
+    ]);
     const classes = [ctx.className, stackRule(p, ctx)].filter(Boolean).join(" ");
-    return `<Section${jsxClass(classes)} style={${outer}}>${links}</Section>`;
+    return `<Section${jsxClass(classes)}${attrs({ dir: dirAttribute(p, ctx) })} style={${outer}}>${links}</Section>`;
   },
 });

@@ -4,17 +4,21 @@ import type { Emitter } from "../../markup/emitter.js";
 import { paragraphsOfHtml } from "../../markup/html-to-text.js";
 import { cssText, jsxStyle, spacing } from "../../markup/style.js";
 import type { Typography } from "../../schema/common.js";
-import { commonBlockFields, emptyByDefault, mobileOverridesSchema, surfaceFields, typographyFields } from "../../schema/common.js";
+import { commonBlockFields, directionSchema, emptyByDefault, mobileOverridesSchema, surfaceFields, typographyFields } from "../../schema/common.js";
 import { richTextDarkSchema } from "../../schema/dark.js";
-import { backgroundFields, darkColors, field, spacingGroup, typographyGroup, visibilityGroup } from "../../schema/editor.js";
+import { backgroundFields, darkColors, directionField, field, spacingGroup, typographyGroup, visibilityGroup } from "../../schema/editor.js";
 import { type BlockRenderContext, defineBlock, finding } from "../block.js";
 import { contentReading, surfacePaint, typographyText } from "../reading.js";
 import {
   addSpacing,
   attrs,
+  type Directed,
+  dirAttribute,
+  directedMarkup,
   htmlClass,
   isBlankContent,
   jsxClass,
+  mjmlAlign,
   mjmlSurface,
   mjmlTypography,
   paddingDeclaration,
@@ -26,6 +30,7 @@ export const paragraphProps = () =>
   z.object({
     content: emptyByDefault,
     ...typographyFields(),
+    direction: z.optional(directionSchema),
     ...surfaceFields,
     ...commonBlockFields(),
     mobile: mobileOverridesSchema,
@@ -36,7 +41,7 @@ export const paragraphProps = () =>
  * Rich text for React Email: each top-level `<p>` becomes a `Text`; runs of inline content are
  * gathered into one `Text`; other block elements keep their tag with the typography applied.
  */
-export function richTextJsx(content: string, typography: Typography, out: Emitter, ctx: BlockRenderContext): string {
+export function richTextJsx(content: string, typography: Typography & Directed, out: Emitter, ctx: BlockRenderContext): string {
   const style: Array<readonly [string, string]> = [...typographyDeclarations(typography, ctx), ["margin", "0"]];
   const nodes = ctx.content.nodes(content);
   const blockTags = /^(p|div|ul|ol|table|h[1-6]|blockquote|pre)$/;
@@ -63,7 +68,7 @@ export const paragraph = defineBlock({
     label: "Paragraph",
     description: "Rich text: paragraphs, emphasis, links and merge tags.",
     groups: [
-      { id: "content", label: "Content", fields: [field.richText("content", "Text", "paragraphs")] },
+      { id: "content", label: "Content", fields: [field.richText("content", "Text", "paragraphs"), directionField()] },
       typographyGroup(),
       { id: "appearance", label: "Appearance", fields: backgroundFields() },
       spacingGroup(),
@@ -84,20 +89,20 @@ export const paragraph = defineBlock({
     const surface = mjmlSurface(p, ctx);
     const attributes = attrs({
       ...mjmlTypography(p, ctx),
-      align: p.align,
+      align: mjmlAlign(p, ctx),
       padding: spacing(addSpacing(p.margin, p.padding)),
       ...surface.attributes,
       "css-class": surface.className,
     });
-    return `<mj-text${attributes}>${ctx.content.markup(p.content, ctx.out)}</mj-text>`;
+    return `<mj-text${attributes}>${directedMarkup(ctx.content.markup(p.content, ctx.out), p, ctx)}</mj-text>`;
   },
   html(p, ctx) {
     const style = cssText([...typographyDeclarations(p, ctx), ...surfaceDeclarations(p), ...paddingDeclaration(addSpacing(p.margin, p.padding))]);
-    return `<div${htmlClass(ctx.className)}${attrs({ style })}>${ctx.content.markup(p.content, ctx.out)}</div>`;
+    return `<div${htmlClass(ctx.className)}${attrs({ dir: dirAttribute(p, ctx), style })}>${ctx.content.markup(p.content, ctx.out)}</div>`;
   },
   jsx(p, ctx) {
     const outer = [...surfaceDeclarations(p), ...paddingDeclaration(addSpacing(p.margin, p.padding))];
     const style = outer.length > 0 ? ` style={${jsxStyle(outer)}}` : "";
-    return `<Section${jsxClass(ctx.className)}${style}>${richTextJsx(p.content, p, ctx.out, ctx)}</Section>`;
+    return `<Section${jsxClass(ctx.className)}${attrs({ dir: dirAttribute(p, ctx) })}${style}>${richTextJsx(p.content, p, ctx.out, ctx)}</Section>`;
   },
 });
