@@ -3,7 +3,7 @@
  * inside the page (sent as source text, so each is self-contained) through the engine-neutral View.
  */
 import type { View } from "./engines/engine.js";
-import type { RowColumns } from "./expectations.js";
+import type { RowColumns, TextBlockLook } from "./expectations.js";
 
 export interface SeenContent {
   /** The visible text, as drawn (not compacted). */
@@ -80,8 +80,15 @@ export function unmatchedMobileRules(view: View): Promise<string[]> {
 
 type Box = { left: number; right: number; top: number; bottom: number };
 
-/** Where each marker text is drawn, found in document order (a later column's text comes after an earlier one's). */
-function markerBoxes(view: View, markers: string[], after: number): Promise<{ boxes: Array<Box | null>; end: number }> {
+/** A marker's text as drawn: its box, and the direction and alignment of the element holding it. */
+interface MarkedText {
+  readonly box: Box;
+  readonly direction: string;
+  readonly textAlign: string;
+}
+
+/** Where each marker text is drawn and how, found in document order (a later marker's text comes after an earlier one's). */
+function markedTexts(view: View, markers: string[], after: number): Promise<{ found: Array<MarkedText | null>; end: number }> {
   return view.evaluate(
     (markers: string[], after: number) => {
       const squeeze = (s: string) => s.replace(/[\u034f\u200a-\u200f\u2028\u2029\ufeff\u00ad]/g, "").replace(/\s+/g, "");
@@ -92,7 +99,7 @@ function markerBoxes(view: View, markers: string[], after: number): Promise<{ bo
         if (parent?.checkVisibility() && parent.getClientRects().length > 0) nodes.push(node as Text);
       }
       let index = after;
-      const boxes = markers.map((marker) => {
+      const found = markers.map((marker) => {
         const prefix = marker.slice(0, 12);
         for (let i = index; i < nodes.length; i++) {
           if (!squeeze(nodes[i]!.data).includes(prefix)) continue;
@@ -100,37 +107,77 @@ function markerBoxes(view: View, markers: string[], after: number): Promise<{ bo
           const range = document.createRange();
           range.selectNodeContents(nodes[i]!);
           const r = range.getBoundingClientRect();
-          return { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+          const style = getComputedStyle(nodes[i]!.parentElement!);
+          return { box: { left: r.left, right: r.right, top: r.top, bottom: r.bottom }, direction: style.direction, textAlign: style.textAlign };
         }
         return null;
       });
-      return { boxes, end: index };
+      return { found, end: index };
     },
     markers,
     after,
   );
 }
 
-/** Rows whose columns do not stack on a phone as their `mobileStack` says (stacked, or side by side). */
+/**
+ * Rows whose columns are not where their reader looks for them: side by side above the breakpoint
+ * (the first column on the right in a right-to-left email) and, below it, stacked in reading order
+ * or, for a row that does not stack (`mobileStack: false`), side by side still.
+ */
 export async function columnProblems(view: View, rows: RowColumns[], width: number): Promise<string[]> {
   const problems: string[] = [];
   let after = 0;
   for (const row of rows) {
-    const { boxes, end } = await markerBoxes(view, row.markers, after);
+    const { found, end } = await markedTexts(view, row.markers, after);
     after = end;
-    for (let i = 1; i < boxes.length; i++) {
-      const a = boxes[i - 1];
-      const b = boxes[i];
+    const stacks = row.mobileStack && width <= row.breakpoint;
+    for (let i = 1; i < found.length; i++) {
+      const a = found[i - 1]?.box;
+      const b = found[i]?.box;
       if (!a || !b) {
         problems.push(`${row.row}: column text "${row.markers[a ? i : i - 1]}" not found`);
         continue;
       }
       const stacked = b.top >= a.bottom - 1;
-      const sideBySide = b.left >= a.right - 1 && b.top < a.bottom;
-      if (row.mobileStack && !stacked) problems.push(`${row.row}: columns ${i} and ${i + 1} side by side at ${width} px, expected stacked`);
-      if (!row.mobileStack && !sideBySide)
-        problems.push(`${row.row}: columns ${i} and ${i + 1} stacked at ${width} px, expected side by side (mobileStack false)`);
+      // Apart across the row, in its direction (their tops may differ: columns align vertically as told; stacked ones overlap across).
+      const inOrder = row.mirrored ? b.right <= a.left + 1 : b.left >= a.right - 1;
+      const order = row.mirrored ? "right to left" : "left to right";
+      if (stacks && !stacked) problems.push(`${row.row}: columns ${i} and ${i + 1} side by side at ${width} px, expected stacked`);
+      if (!stacks && !inOrder)
+        problems.push(
+          `${row.row}: columns ${i} and ${i + 1} ${stacked ? "stacked" : "out of order"} at ${width} px, expected side by side ${order}${row.mobileStack ? "" : " (mobileStack false)"}`,
+        );
     }
   }
   return problems;
+}
+
+/** The document's `dir` and the direction its body's text runs in. */
+export function documentDirection(view: View): Promise<{ dir: string | null; body: string }> {
+  return view.evaluate(() => ({ dir: document.documentElement.getAttribute("dir"), body: getComputedStyle(document.body).direction }));
+}
+
+/** A computed `text-align` as the side it aligns to (`start`/`end` by the direction; engines' own `-webkit-right` and such as the side). */
+function side(textAlign: string, direction: string): string {
+  const value = textAlign.replace(/^-(webkit|moz)-/, "");
+  if (value === "start" || value === "end") return (value === "start") === (direction === "rtl") ? "right" : "left";
+  return value;
+}
+
+/** Text blocks drawn in another direction, or aligned to another side, than their reader must see. */
+export async function textBlockProblems(view: View, looks: TextBlockLook[]): Promise<string[]> {
+  const { found } = await markedTexts(
+    view,
+    looks.map((look) => look.marker),
+    0,
+  );
+  return looks.flatMap((look, index) => {
+    const seen = found[index];
+    if (!seen) return [`${look.block}: text "${look.marker}" not found`];
+    const problems: string[] = [];
+    if (seen.direction !== look.direction) problems.push(`${look.block}: runs ${seen.direction}, expected ${look.direction}`);
+    const aligned = side(seen.textAlign, seen.direction);
+    if (look.align !== undefined && aligned !== look.align) problems.push(`${look.block}: aligned ${aligned} (${seen.textAlign}), expected ${look.align}`);
+    return problems;
+  });
 }

@@ -1,7 +1,8 @@
 /**
  * Every render fixture as a reader sees it, in one browser engine: the html output and the
  * react-email output, at 800 px (a desktop, in the light and in the dark colour scheme) and at
- * 375 px (a phone). Each engine's test file runs these same checks with its own driver; the three
+ * 375 px (a phone): its text and links, its columns (side by side, mirrored in a right-to-left
+ * email; stacked in reading order on a phone), its direction and its text blocks' alignment. Each engine's test file runs these same checks with its own driver; the three
  * views of a page load side by side. Screenshots go to engine/build/browser/screenshots/<engine>
  * for review (they are not goldens).
  */
@@ -11,8 +12,8 @@ import { BUILD_DIR } from "../scripts/build-dir.js";
 import { readExpected } from "../scripts/fixture-cases.js";
 import { colourProblems, hasDarkColours, readScheme } from "./dark-mode.js";
 import type { Engine, EngineName, Network, View, Viewing } from "./engines/engine.js";
-import { compact, desktopContent, multiColumnRows } from "./expectations.js";
-import { brokenImages, columnProblems, unmatchedMobileRules, visibleContent, widths } from "./page-checks.js";
+import { compact, desktopContent, multiColumnRows, textBlockLooks } from "./expectations.js";
+import { brokenImages, columnProblems, documentDirection, textBlockProblems, unmatchedMobileRules, visibleContent, widths } from "./page-checks.js";
 import { type PageServer, startPageServer } from "./page-server.js";
 import { readPage, selectedCases, TARGETS } from "./pages.js";
 
@@ -52,6 +53,8 @@ export function describeEngine(name: EngineName, launch: (network: Network) => P
     it.each(TARGETS.map((t) => [t] as const))("%s", async (target) => {
       const page = readPage(fixture, target);
       const expected = desktopContent(readExpected(c, "html"));
+      const rows = multiColumnRows(c);
+      const direction = (c.template as { canvas?: { direction?: string } }).canvas?.direction ?? "ltr";
       const shot = (viewing: string) => `${screenshots}/${fixture}.${target}.${viewing}.png`;
       const { desktop, dark, phone } = views;
 
@@ -64,6 +67,9 @@ export function describeEngine(name: EngineName, launch: (network: Network) => P
             broken: await brokenImages(desktop),
             scheme: await readScheme(desktop, c),
             widths: await widths(desktop),
+            columns: await columnProblems(desktop, rows, DESKTOP),
+            direction: await documentDirection(desktop),
+            textBlocks: await textBlockProblems(desktop, textBlockLooks(c)),
           };
           await desktop.screenshot(shot(`${DESKTOP}`));
           return seen;
@@ -78,7 +84,7 @@ export function describeEngine(name: EngineName, launch: (network: Network) => P
           await phone.show(page);
           const seen = {
             widths: await widths(phone),
-            columns: await columnProblems(phone, multiColumnRows(c), PHONE),
+            columns: await columnProblems(phone, rows, PHONE),
             unmatched: await unmatchedMobileRules(phone),
           };
           await phone.screenshot(shot(`${PHONE}`));
@@ -99,6 +105,14 @@ export function describeEngine(name: EngineName, launch: (network: Network) => P
       else expect(desktopSeen.content.linkLooks, "links drawn unlike the html target's (colour, underline)").toEqual(htmlLinkLooks.get(fixture));
       expect(desktopSeen.broken, "images that did not load").toEqual([]);
       for (const [check, problems] of colourProblems(fixture, desktopSeen.scheme, darkScheme)) expect(problems, check).toEqual([]);
+      // `auto`: the body runs as its first letter says, which the text blocks' checks look at.
+      const known = direction !== "auto";
+      expect({ dir: desktopSeen.direction.dir, ...(known ? { body: desktopSeen.direction.body } : {}) }, "the document's direction").toEqual({
+        dir: direction,
+        ...(known ? { body: direction } : {}),
+      });
+      expect(desktopSeen.textBlocks, "text blocks' direction and alignment at 800 px").toEqual([]);
+      expect(desktopSeen.columns, `columns at ${DESKTOP} px`).toEqual([]);
 
       // A viewport narrower than the viewing's would let a page too wide pass (a classic scrollbar takes 12 to 15 px of it).
       expect([desktopSeen.widths.viewport, phoneSeen.widths.viewport], "the viewports' widths, scrollbars left out").toEqual([DESKTOP, PHONE]);
