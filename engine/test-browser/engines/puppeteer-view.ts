@@ -11,7 +11,9 @@ export function puppeteerView(page: Page): View {
     evaluate: <A extends unknown[], R>(fn: (...args: A) => R, ...args: A) =>
       page.evaluate(fn as (...args: unknown[]) => unknown, ...args) as Promise<Awaited<R>>,
     screenshot: async (path) => {
-      await page.screenshot({ path, fullPage: true });
+      // Not beyond the viewport: Chromium draws a right-to-left page shifted (its content centred
+      // at 100–700 px drawn at 210–800 px in an 800 px view); the view grows to the page's height instead.
+      await page.screenshot({ path, fullPage: true, captureBeyondViewport: false });
     },
   };
 }
