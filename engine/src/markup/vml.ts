@@ -9,7 +9,7 @@ import { parseColor } from "../schema/color-values.js";
 import type { LinearGradient } from "../schema/common.js";
 
 /** A colour as VML reads it: `#rrggbb` (VML has no alpha; a translucent colour is drawn opaque). */
-export function vmlColor(color: string): string {
+function vmlColor(color: string): string {
   const rgba = parseColor(color);
   if (rgba === undefined) return color;
   return `#${[rgba.r, rgba.g, rgba.b].map((c) => Math.round(c).toString(16).padStart(2, "0")).join("")}`;
@@ -19,12 +19,12 @@ export function vmlColor(color: string): string {
  * VML's gradient angle from CSS's: CSS turns clockwise from "to top", VML counter-clockwise, and at
  * 0 both run from the first colour at the bottom to the last at the top (VML's `color` to `color2`).
  */
-export function vmlAngle(cssDegrees: number): number {
+function vmlAngle(cssDegrees: number): number {
   return Math.round((((360 - cssDegrees) % 360) + 360) % 360);
 }
 
 /** `<v:fill>` drawing a linear gradient from its first stop to its last (VML has two colours). */
-export function gradientFill(g: LinearGradient): string {
+function gradientFill(g: LinearGradient): string {
   const angle = vmlAngle(g.angle);
   return `<v:fill type="gradient" color="${vmlColor(g.from)}" color2="${vmlColor(g.to)}"${angle === 0 ? "" : ` angle="${angle}"`}/>`;
 }

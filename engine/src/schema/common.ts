@@ -337,9 +337,19 @@ function editorGradient(g: z.output<typeof editorGradientSchema>): Gradient {
     };
   const last = colors[colors.length - 1]!.color;
   if (type === "radial")
-    return { useGradient: g.useGradient, css: `radial-gradient(${RADIAL_SHAPE.test(direction) ? direction.toLowerCase() : "circle"}, ${stopList(colors)})`, fallback, linear: undefined };
+    return {
+      useGradient: g.useGradient,
+      css: `radial-gradient(${RADIAL_SHAPE.test(direction) ? direction.toLowerCase() : "circle"}, ${stopList(colors)})`,
+      fallback,
+      linear: undefined,
+    };
   const linear = LINEAR_DIRECTION.test(direction) ? direction.toLowerCase() : "to right";
-  return { useGradient: g.useGradient, css: `linear-gradient(${linear}, ${stopList(colors)})`, fallback, linear: { from: first, to: last, angle: directionDegrees(linear) } };
+  return {
+    useGradient: g.useGradient,
+    css: `linear-gradient(${linear}, ${stopList(colors)})`,
+    fallback,
+    linear: { from: first, to: last, angle: directionDegrees(linear) },
+  };
 }
 
 /** Either gradient shape; `null` (the editor's "not set" in mobile overrides) reads as none. */

@@ -183,7 +183,8 @@ export function renderMjmlDocument(doc: DocumentContext): string {
     mobileCss(canvas.mobileBreakpoint, doc.mobileCss),
   ].join("\n");
   head.push(`<mj-style>\n${css}\n</mj-style>`);
-  if (doc.notOutlookCss.length > 0) head.push(`<mj-raw><!--[if !mso]><!--><style type="text/css">\n${doc.notOutlookCss.join("\n")}\n</style><!--<![endif]--></mj-raw>`);
+  if (doc.notOutlookCss.length > 0)
+    head.push(`<mj-raw><!--[if !mso]><!--><style type="text/css">\n${doc.notOutlookCss.join("\n")}\n</style><!--<![endif]--></mj-raw>`);
   // A <style> of its own: a client that refuses a selector here drops these rules, never the layout's.
   if (doc.dark.used) head.push(`<mj-raw><style type="text/css">\n${doc.dark.css()}\n</style></mj-raw>`);
   head.push(

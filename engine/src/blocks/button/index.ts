@@ -104,7 +104,10 @@ const TAG_CHARS = 8;
 
 /** The label's length in characters as a recipient reads it: a merge tag as its default, else as a short word. */
 function labelChars(text: string): number {
-  return parseMergeTags(text).reduce((n, part) => n + (typeof part === "string" ? [...part].length : part.fallback === undefined ? TAG_CHARS : [...part.fallback].length), 0);
+  return parseMergeTags(text).reduce(
+    (n, part) => n + (typeof part === "string" ? [...part].length : part.fallback === undefined ? TAG_CHARS : [...part.fallback].length),
+    0,
+  );
 }
 
 /**
@@ -116,7 +119,7 @@ function labelChars(text: string): number {
 function outlookButton(p: ButtonProps, ctx: BlockRenderContext): string {
   const gradient = activeGradient(p.backgroundGradient) ? p.backgroundGradient.linear : undefined;
   if ((p.borderRadius <= 0 && gradient === undefined) || p.desktopHide) return "";
-  const border = p.border.width > 0 ? p.border.width : 0;
+  const border = p.border.width;
   const available = Math.max(1, ctx.width - p.margin.left - p.margin.right);
   const icon = p.icon ? p.iconSize + p.iconGap : 0;
   const label = labelChars(p.text) * (p.fontSize * GLYPH_EM[isBold(p.fontWeight) ? "bold" : "normal"] + p.letterSpacing);
