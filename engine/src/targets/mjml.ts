@@ -1,6 +1,7 @@
 /**
  * The MJML document: native components where they fit (mj-section/mj-column, mj-group for rows
- * that do not stack, and the blocks' own mj-* components), `mj-raw` only for nested rows.
+ * that do not stack, and the blocks' own mj-* components), `mj-raw` only for nested rows and for
+ * what Outlook for Windows alone reads (VML, in conditional comments).
  */
 import { attrs } from "../blocks/shared.js";
 import { encodeUnsafeUrlChars } from "../data/escape.js";
