@@ -133,7 +133,8 @@ function outlookButton(p: ButtonProps, ctx: BlockRenderContext): string {
     fill: solidColor(p),
     gradient,
     border: border > 0 ? { width: border, color: p.border.color } : undefined,
-    style: cssText(labelDeclarations(p, ctx)),
+    // A <center> is no link: no underline to take off.
+    style: cssText(labelDeclarations(p, ctx).filter(([property]) => property !== "text-decoration")),
     label: withIcon(p, ctx, ctx.out.text(p.text), "img"),
   });
 }
