@@ -73,6 +73,36 @@ describe("dark mode", () => {
     const template = doc({ dark: { backgroundColor: "#111111", color: "#eeeeee" } }, [row({}, [button])]);
     expect(await darkCss(template)).not.toContain("#eeeeee");
   });
+
+  it("images and videos take their dark border colour, on their frame, in every target and in Outlook.com's form", async () => {
+    const border = { width: 2, style: "solid", color: "#cccccc" };
+    const image = { type: "component", componentType: "image", props: { src: "https://e.com/a.png", alt: "A", border, dark: { borderColor: "#123456" } } };
+    const video = {
+      type: "component",
+      componentType: "video",
+      props: { src: "https://e.com/v", coverImage: "https://e.com/c.png", border, dark: { borderColor: "#654321" } },
+    };
+    const template = doc({}, [row({}, [image, video])]);
+    const css = await darkCss(template);
+    expect(css).toMatch(/\.(mr-d\d+) img\{border-color:#123456 !important\}[\s\S]*\[data-ogsb\] \.\1 img\{border-color:#123456 !important\}/);
+    expect(css).toMatch(/\.(mr-d\d+) table\{border-color:#654321 !important\}[\s\S]*\[data-ogsb\] \.\1 table\{border-color:#654321 !important\}/);
+    for (const target of RENDER_TARGETS) {
+      const { output } = await render(template, { target });
+      expect(output, target).toContain("border-color:#123456 !important");
+      expect(output, target).toContain("border-color:#654321 !important");
+    }
+  });
+
+  it("a row's and a button's dark border colours are in Outlook.com's form too", async () => {
+    const button = {
+      type: "component",
+      componentType: "button",
+      props: { text: "Go", link: "https://e.com", border: { width: 1, color: "#000000" }, dark: { borderColor: "#abcdef" } },
+    };
+    const css = await darkCss(doc({}, [row({ border: { width: 1, color: "#000000" }, dark: { borderColor: "#fedcba" } }, [button])]));
+    expect(css).toMatch(/\[data-ogsb\] [^{]*\{border-color:#abcdef !important\}/);
+    expect(css).toMatch(/\[data-ogsb\] [^{]*\{border-color:#fedcba !important\}/);
+  });
 });
 
 describe("Google Fonts", () => {

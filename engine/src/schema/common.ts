@@ -290,6 +290,33 @@ export interface Gradient {
   readonly css: string;
   /** The solid colour under the gradient (the editor's `solid`, else the first stop). */
   readonly fallback: string | undefined;
+  /** A linear gradient's first and last stops and its CSS angle (degrees clockwise from "to top"), for Outlook's VML; none for a radial one. */
+  readonly linear: LinearGradient | undefined;
+}
+
+export interface LinearGradient {
+  readonly from: string;
+  readonly to: string;
+  readonly angle: number;
+}
+
+const SIDE_DEGREES: Readonly<Record<string, number>> = { top: 0, right: 90, bottom: 180, left: 270 };
+const UNIT_DEGREES: Readonly<Record<string, number>> = { deg: 1, turn: 360, rad: 180 / Math.PI, grad: 0.9, "": 1 };
+
+/**
+ * A linear direction as CSS degrees. A corner (`to bottom right`) is taken as the diagonal of a
+ * square: its true angle depends on the box's proportions, which only the reader's layout knows.
+ */
+function directionDegrees(direction: string): number {
+  const sides = /^to\s+(\w+)(?:\s+(\w+))?$/i.exec(direction);
+  if (sides) {
+    const [a, b] = [SIDE_DEGREES[sides[1]!.toLowerCase()] ?? 180, sides[2] === undefined ? undefined : (SIDE_DEGREES[sides[2].toLowerCase()] ?? 180)];
+    if (b === undefined) return a;
+    // The two sides' bisector: `to top left` is 315, not 135.
+    return Math.abs(a - b) > 180 ? ((a + b + 360) / 2) % 360 : (a + b) / 2;
+  }
+  const angle = /^(-?\d+(?:\.\d+)?)(deg|turn|rad|grad)?$/i.exec(direction);
+  return angle ? Number(angle[1]) * (UNIT_DEGREES[(angle[2] ?? "").toLowerCase()] ?? 1) : 90;
 }
 
 function stopList(stops: ReadonlyArray<{ color: string; position?: number | undefined }>): string {
@@ -299,18 +326,30 @@ function stopList(stops: ReadonlyArray<{ color: string; position?: number | unde
 function editorGradient(g: z.output<typeof editorGradientSchema>): Gradient {
   const { type, direction, colors } = g.gradient;
   const fallback = g.solid ?? colors[0]?.color;
+  const first = colors[0]?.color;
   // One stop is a solid colour; none is nothing to draw.
-  if (colors.length < 2)
+  if (colors.length < 2 || first === undefined)
     return {
-      useGradient: g.useGradient && colors.length > 0,
-      css: colors.length === 1 ? `linear-gradient(${colors[0]!.color}, ${colors[0]!.color})` : "",
+      useGradient: g.useGradient && first !== undefined,
+      css: first === undefined ? "" : `linear-gradient(${first}, ${first})`,
       fallback,
+      linear: first === undefined ? undefined : { from: first, to: first, angle: 180 },
     };
-  const css =
-    type === "radial"
-      ? `radial-gradient(${RADIAL_SHAPE.test(direction) ? direction.toLowerCase() : "circle"}, ${stopList(colors)})`
-      : `linear-gradient(${LINEAR_DIRECTION.test(direction) ? direction.toLowerCase() : "to right"}, ${stopList(colors)})`;
-  return { useGradient: g.useGradient, css, fallback };
+  const last = colors[colors.length - 1]!.color;
+  if (type === "radial")
+    return {
+      useGradient: g.useGradient,
+      css: `radial-gradient(${RADIAL_SHAPE.test(direction) ? direction.toLowerCase() : "circle"}, ${stopList(colors)})`,
+      fallback,
+      linear: undefined,
+    };
+  const linear = LINEAR_DIRECTION.test(direction) ? direction.toLowerCase() : "to right";
+  return {
+    useGradient: g.useGradient,
+    css: `linear-gradient(${linear}, ${stopList(colors)})`,
+    fallback,
+    linear: { from: first, to: last, angle: directionDegrees(linear) },
+  };
 }
 
 /** Either gradient shape; `null` (the editor's "not set" in mobile overrides) reads as none. */
@@ -323,6 +362,7 @@ export const gradientSchema = z.prefault(
           useGradient: g.useGradient,
           css: `linear-gradient(${g.angle}deg, ${g.from}, ${g.to})`,
           fallback: g.from,
+          linear: { from: g.from, to: g.to, angle: g.angle },
         }),
       ),
     ),

@@ -46,6 +46,8 @@ export const richTextDarkSchema = darkSchemaOf("color", "backgroundColor", "link
 export const textDarkSchema = darkSchemaOf("color", "backgroundColor");
 export const linkDarkSchema = darkSchemaOf("color");
 export const buttonDarkSchema = darkSchemaOf("color", "backgroundColor", "borderColor");
+/** An image or a video: its frame's border. */
+export const frameDarkSchema = darkSchemaOf("borderColor");
 
 /** Every dark colour a node can carry (each node's schema picks its keys). */
 export type DarkColors = { readonly [K in Key]?: string | undefined };

@@ -321,7 +321,7 @@ export const frameGroup = shared(
   (): FieldGroup => ({
     id: "appearance",
     label: "Appearance",
-    fields: [field.px("borderRadius", "Corner radius", 0, 100, { phone: true }), field.border("border", "Border", { phone: true })],
+    fields: [field.px("borderRadius", "Corner radius", 0, 100, { phone: true }), field.border("border", "Border", { phone: true, dark: "borderColor" })],
   }),
 );
 

@@ -14,6 +14,8 @@ export class DocumentContext {
   readonly mobileCss: string[] = [];
   /** CSS rules for screens wider than the mobile breakpoint. */
   readonly desktopCss: string[] = [];
+  /** CSS rules Outlook on Windows must not read: the colours of boxes it draws in VML instead. */
+  readonly notOutlookCss: string[] = [];
   readonly dark: DarkStyles;
   private uidCounter = 0;
 

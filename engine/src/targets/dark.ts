@@ -44,7 +44,10 @@ interface Paint {
   readonly selectors: string;
   readonly property: "color" | "background-color" | "background-image" | "border-color" | "border-top-color";
   readonly value: string;
-  /** Outlook.com marks the elements whose text (`ogsc`) or background (`ogsb`) colour it changed. */
+  /**
+   * Outlook.com marks the elements whose text (`ogsc`) or background (`ogsb`) colour it changed. It
+   * darkens borders with the boxes they frame: a dark border colour takes the background's form.
+   */
   readonly outlook?: "data-ogsc" | "data-ogsb";
 }
 
@@ -112,7 +115,7 @@ export class DarkStyles {
     const selectors = BOX_SELECTORS[renderer][kind];
     const { background, themed } = this.surface(box);
     const paints = this.backgroundPaints(selectors, background, box.gradient);
-    if (box.dark?.borderColor) paints.push({ selectors, property: "border-color", value: box.dark.borderColor });
+    if (box.dark?.borderColor) paints.push({ selectors, property: "border-color", value: box.dark.borderColor, outlook: "data-ogsb" });
     return { className: this.classFor(paints), themed };
   }
 
@@ -149,7 +152,8 @@ export class DarkStyles {
     if (color) paints.push({ selectors: TEXT, property: "color", value: color, outlook: "data-ogsc" });
     const link = own?.linkColor ?? (roles.canvasLinks ? canvas?.linkColor : undefined);
     if (link) paints.push({ selectors: LINKS, property: "color", value: link, outlook: "data-ogsc" });
-    if (roles.border !== undefined && own?.borderColor) paints.push({ selectors: roles.border, property: "border-color", value: own.borderColor });
+    if (roles.border !== undefined && own?.borderColor)
+      paints.push({ selectors: roles.border, property: "border-color", value: own.borderColor, outlook: "data-ogsb" });
     return this.classFor(paints);
   }
 

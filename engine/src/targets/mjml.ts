@@ -1,13 +1,15 @@
 /**
  * The MJML document: native components where they fit (mj-section/mj-column, mj-group for rows
- * that do not stack, and the blocks' own mj-* components), `mj-raw` only for nested rows.
+ * that do not stack, and the blocks' own mj-* components), `mj-raw` only for nested rows and for
+ * what Outlook for Windows alone reads (VML, in conditional comments).
  */
 import { attrs } from "../blocks/shared.js";
 import { encodeUnsafeUrlChars } from "../data/escape.js";
 import type { ColumnNode, RowLike, RowNode, SpacerNode } from "../document/model.js";
 import { googleFontsHref, isWebSafe, primaryFamily } from "../markup/fonts.js";
 import { px, spacing } from "../markup/style.js";
-import { activeGradient, toMjmlColor } from "../schema/common.js";
+import { GRADIENT_BOX_END, gradientBoxStart } from "../markup/vml.js";
+import { activeGradient, type Gradient, type LinearGradient, toMjmlColor } from "../schema/common.js";
 import type { DocumentContext } from "./context.js";
 import { columnDarkBox, rowDarkBox, spacerDarkBox } from "./dark.js";
 import { horizontal, layoutColumns } from "./layout.js";
@@ -18,14 +20,37 @@ function borderAttr(border: { width: number; style: string; color: string }): st
   return border.width > 0 ? `${px(border.width)} ${border.style} ${toMjmlColor(border.color)}` : undefined;
 }
 
-function spacerSection(spacer: SpacerNode, doc: DocumentContext): string {
-  let className = "";
-  if (activeGradient(spacer.backgroundGradient)) {
-    className = doc.nextUid("mr-r");
-    doc.headCss.push(`.${className}{background-image:${spacer.backgroundGradient.css} !important}`);
-  }
+/**
+ * A row drawn over a linear gradient. Outlook on Windows gets the gradient in VML behind the
+ * section (`markup/vml.ts`); the section itself is unpainted there, since its colour would cover
+ * the VML, and other readers get that colour with the gradient from a stylesheet Outlook skips.
+ * The VML takes a row of the content's table of its own, holding a table for the section's row.
+ */
+function overGradient(section: string, gradient: LinearGradient, width: number): string {
+  return (
+    `<mj-raw><!--[if mso | IE]><tr><td>${gradientBoxStart(gradient, width)}<table role="presentation" border="0" cellpadding="0" cellspacing="0" width="${width}"><![endif]--></mj-raw>` +
+    `${section}<mj-raw><!--[if mso | IE]></table>${GRADIENT_BOX_END}</td></tr><![endif]--></mj-raw>`
+  );
+}
+
+/** A box's colour under its gradient: its own, else the gradient's solid colour. */
+function colorUnder(backgroundColor: string, gradient: Gradient): string | undefined {
+  return backgroundColor === "transparent" ? gradient.fallback : backgroundColor;
+}
+
+function gradientRule(selector: string, color: string | undefined, gradient: Gradient): string {
+  return `${selector}{${color === undefined ? "" : `background-color:${color};`}background-image:${gradient.css}}`;
+}
+
+function spacerSection(spacer: SpacerNode, width: number, doc: DocumentContext): string {
+  const gradient = activeGradient(spacer.backgroundGradient) ? spacer.backgroundGradient : undefined;
+  const vml = gradient?.linear;
+  const className = gradient ? doc.nextUid("mr-r") : "";
+  if (gradient && vml) doc.notOutlookCss.push(gradientRule(`.${className}`, colorUnder(spacer.backgroundColor, gradient), gradient));
+  else if (gradient) doc.headCss.push(`.${className}{background-image:${gradient.css} !important}`);
   const dark = doc.dark.box("row", "mjml", spacerDarkBox(spacer)).className;
-  return `<mj-section${attrs({ padding: "0px", "background-color": toMjmlColor(spacer.backgroundColor), "css-class": classList(className, dark) })}><mj-column><mj-spacer${attrs({ height: px(spacer.height), padding: "0px" })} /></mj-column></mj-section>`;
+  const section = `<mj-section${attrs({ padding: "0px", "background-color": vml ? undefined : toMjmlColor(spacer.backgroundColor), "css-class": classList(className, dark) })}><mj-column><mj-spacer${attrs({ height: px(spacer.height), padding: "0px" })} /></mj-column></mj-section>`;
+  return vml ? overGradient(section, vml, width) : section;
 }
 
 function column(node: ColumnNode, percent: number, rowInner: number, fillHeight: boolean, doc: DocumentContext): string {
@@ -83,18 +108,23 @@ function section(row: RowNode, outerWidth: number, doc: DocumentContext): string
     }),
   );
   const body = s.mobileStack ? parts.join("") : `<mj-group${attrs({ direction: mirrored(doc) })}>${parts.join("")}</mj-group>`;
-  const className = activeGradient(s.backgroundGradient) || s.minHeight > 0 || fillHeight ? doc.nextUid("mr-r") : "";
-  if (activeGradient(s.backgroundGradient)) {
+  const gradient = activeGradient(s.backgroundGradient) ? s.backgroundGradient : undefined;
+  const vml = gradient?.linear;
+  const className = gradient || s.minHeight > 0 || fillHeight ? doc.nextUid("mr-r") : "";
+  if (gradient) {
     // On the section's cell, which paints above the colour of its table; not on the cells inside.
     // (Descendant selectors only: caniemail flags `>` in Gmail and Outlook.)
-    const gradient = s.backgroundGradient.css;
     // Not !important, so that a gradient button inside keeps its own.
-    doc.headCss.push(`.${className} td{background-image:${gradient}}.${className} td td{background-image:none}`);
+    if (vml)
+      doc.notOutlookCss.push(
+        `${gradientRule(`.${className} td`, colorUnder(s.backgroundColor, gradient), gradient)}.${className} td td{background-color:transparent;background-image:none}`,
+      );
+    else doc.headCss.push(`.${className} td{background-image:${gradient.css}}.${className} td td{background-image:none}`);
   }
   if (s.minHeight > 0) doc.headCss.push(`.${className}{min-height:${px(s.minHeight)}}`);
   if (fillHeight) doc.desktopCss.push(`.${className} .mj-outlook-group-fix{display:table-cell !important}`);
-  return `<mj-section${attrs({
-    "background-color": toMjmlColor(s.backgroundColor),
+  const section = `<mj-section${attrs({
+    "background-color": vml ? undefined : toMjmlColor(s.backgroundColor),
     "background-url": s.backgroundImage && !activeGradient(s.backgroundGradient) ? s.backgroundImage : undefined,
     "background-size": s.backgroundImage ? s.backgroundSize : undefined,
     "background-position": s.backgroundImage ? s.backgroundPosition : undefined,
@@ -105,6 +135,7 @@ function section(row: RowNode, outerWidth: number, doc: DocumentContext): string
     direction: mirrored(doc),
     "css-class": classList(className, dark.className),
   })}>${body}</mj-section>`;
+  return vml ? overGradient(section, vml, outerWidth) : section;
 }
 
 /**
@@ -117,7 +148,7 @@ function mirrored(doc: DocumentContext): "rtl" | undefined {
 }
 
 function rowLike(node: RowLike, width: number, doc: DocumentContext): string {
-  return node.kind === "row-spacer" ? spacerSection(node, doc) : section(node, width, doc);
+  return node.kind === "row-spacer" ? spacerSection(node, width, doc) : section(node, width, doc);
 }
 
 /**
@@ -165,6 +196,8 @@ export function renderMjmlDocument(doc: DocumentContext): string {
     mobileCss(canvas.mobileBreakpoint, doc.mobileCss),
   ].join("\n");
   head.push(`<mj-style>\n${css}\n</mj-style>`);
+  if (doc.notOutlookCss.length > 0)
+    head.push(`<mj-raw><!--[if !mso]><!--><style type="text/css">\n${doc.notOutlookCss.join("\n")}\n</style><!--<![endif]--></mj-raw>`);
   // A <style> of its own: a client that refuses a selector here drops these rules, never the layout's.
   if (doc.dark.used) head.push(`<mj-raw><style type="text/css">\n${doc.dark.css()}\n</style></mj-raw>`);
   head.push(

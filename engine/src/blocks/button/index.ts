@@ -1,7 +1,9 @@
 import * as z from "zod/mini";
+import { parseMergeTags } from "../../data/merge-tags.js";
 import { fontStack } from "../../markup/fonts.js";
 import { linked, textParagraphs } from "../../markup/html-to-text.js";
 import { cssNumber, cssText, type Declarations, jsxStyle, px, spacing } from "../../markup/style.js";
+import { roundRect } from "../../markup/vml.js";
 import {
   activeGradient,
   alignSchema,
@@ -101,6 +103,48 @@ function withIcon(p: ButtonProps, ctx: BlockRenderContext, label: string, tag: "
   const icon = `<${tag} src="${ctx.out.url(p.icon)}" alt="${ctx.out.attr(p.iconAlt)}"${size}${style}${tag === "img" ? ">" : " />"}`;
   const text = `<span style${tag === "img" ? `="vertical-align:middle"` : `={{ verticalAlign: "middle" }}`}>${label}</span>`;
   return p.iconPosition === "before" ? icon + text : text + icon;
+}
+
+/** An average glyph's width in ems (Arial; bold a little wider), to size Outlook's button, which cannot fit its label. */
+const GLYPH_EM = { normal: 0.55, bold: 0.6 };
+/** The characters a merge tag without a default is counted as: a first name, an order number. */
+const TAG_CHARS = 8;
+
+/** The label's length in characters as a recipient reads it: a merge tag as its default, else as a short word. */
+function labelChars(text: string): number {
+  return parseMergeTags(text).reduce(
+    (n, part) => n + (typeof part === "string" ? [...part].length : part.fallback === undefined ? TAG_CHARS : [...part.fallback].length),
+    0,
+  );
+}
+
+/**
+ * The button as Outlook on Windows draws it (`markup/vml.ts`), or "" where Word's own rendering is
+ * right: a square button in one colour. A VML shape needs a size: the HTML button's, its label's
+ * width estimated from its characters for one that fits its label (a longer recipient value wraps
+ * inside it), the column's for a full-width one. Hidden on desktops, it has none.
+ */
+function outlookButton(p: ButtonProps, ctx: BlockRenderContext): string {
+  const gradient = activeGradient(p.backgroundGradient) ? p.backgroundGradient.linear : undefined;
+  if ((p.borderRadius <= 0 && gradient === undefined) || p.desktopHide) return "";
+  const border = p.border.width;
+  const available = Math.max(1, ctx.width - p.margin.left - p.margin.right);
+  const icon = p.icon ? p.iconSize + p.iconGap : 0;
+  const label = labelChars(p.text) * (p.fontSize * GLYPH_EM[isBold(p.fontWeight) ? "bold" : "normal"] + p.letterSpacing);
+  const width = p.fullWidth ? available : Math.min(available, Math.ceil(label + icon + p.padding.left + p.padding.right + 2 * border));
+  const height = Math.ceil(Math.max(p.fontSize * p.lineHeight, p.icon ? p.iconSize : 0) + p.padding.top + p.padding.bottom + 2 * border);
+  return roundRect({
+    href: href(p, ctx),
+    width,
+    height,
+    radius: p.borderRadius,
+    fill: solidColor(p),
+    gradient,
+    border: border > 0 ? { width: border, color: p.border.color } : undefined,
+    // A <center> is no link: no underline to take off.
+    style: cssText(labelDeclarations(p, ctx).filter(([property]) => property !== "text-decoration")),
+    label: withIcon(p, ctx, ctx.out.text(p.text), "img"),
+  });
 }
 
 export const button = defineBlock({
@@ -205,7 +249,12 @@ export const button = defineBlock({
     const translucent = !background && /^rgba\(.*,(0(\.\d+)?|\.\d+)\)$/.test(fill);
     if (translucent) ctx.headCss.push(`.${ctx.uid} a{background:none !important}`);
     const border = p.border.width > 0 ? `${px(p.border.width)} ${p.border.style} ${toMjmlColor(p.border.color)}` : undefined;
-    return `<mj-button${href(p, ctx)}${attrs({
+    // Outlook's button in a row of the column's table of its own, the HTML button hidden from Outlook.
+    const outlook = outlookButton(p, ctx);
+    const before = outlook
+      ? `<mj-raw><!--[if mso]><tr><td${attrs({ align: p.align, style: `padding:${spacing(p.margin)}` })}>${outlook}</td></tr><![endif]--><!--[if !mso]><!--></mj-raw>`
+      : "";
+    return `${before}<mj-button${href(p, ctx)}${attrs({
       "background-color": fill,
       color: toMjmlColor(p.color),
       "font-family": fontStack(p.fontFamily),
@@ -221,7 +270,7 @@ export const button = defineBlock({
       padding: spacing(p.margin),
       target: "_blank",
       "css-class": [...new Set([ctx.className, background || translucent ? ctx.uid : ""])].filter(Boolean).join(" "),
-    })}>${withDir(withIcon(p, ctx, ctx.out.text(p.text), "img"), dirAttribute(p, ctx))}</mj-button>`;
+    })}>${withDir(withIcon(p, ctx, ctx.out.text(p.text), "img"), dirAttribute(p, ctx))}</mj-button>${outlook ? "<mj-raw><!--<![endif]--></mj-raw>" : ""}`;
   },
   html(p, ctx) {
     const background = gradient(p);
@@ -233,12 +282,14 @@ export const button = defineBlock({
     ]);
     const link = cssText([["display", "inline-block"], ["padding", spacing(p.padding)], ...labelDeclarations(p, ctx), ["border-radius", px(p.borderRadius)]]);
     const outer = cssText([["text-align", p.align], ...paddingDeclaration(p.margin)]);
+    const outlook = outlookButton(p, ctx);
     return (
       `<div${htmlClass(ctx.className)}${attrs({ style: outer })}>` +
+      (outlook ? `<!--[if mso]>${outlook}<![endif]--><!--[if !mso]><!-->` : "") +
       `<table role="presentation" border="0" cellpadding="0" cellspacing="0"${attrs({ align: p.align, width: p.fullWidth ? "100%" : undefined })} style="border-collapse:separate">` +
       `<tr><td align="center"${attrs({ style: cell })}>` +
       `<a${href(p, ctx)} target="_blank"${attrs({ dir: dirAttribute(p, ctx), style: link })}>${withIcon(p, ctx, ctx.out.text(p.text), "img")}</a>` +
-      `</td></tr></table></div>`
+      `</td></tr></table>${outlook ? "<!--<![endif]-->" : ""}</div>`
     );
   },
   jsx(p, ctx) {

@@ -11,7 +11,8 @@ import {
   nonNegative,
   toMjmlColor,
 } from "../../schema/common.js";
-import { field, frameGroup, spacingGroup, visibilityGroup } from "../../schema/editor.js";
+import { frameDarkSchema } from "../../schema/dark.js";
+import { darkColors, field, frameGroup, spacingGroup, visibilityGroup } from "../../schema/editor.js";
 import { type BlockRenderContext, defineBlock, finding } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
 
@@ -36,6 +37,7 @@ export const imageProps = () =>
     border: borderSchema,
     ...commonBlockFields(),
     mobile: mobileOverridesSchema,
+    dark: frameDarkSchema(),
   });
 type ImageProps = z.output<ReturnType<typeof imageProps>>;
 
@@ -100,7 +102,7 @@ export const image = defineBlock({
       spacingGroup(),
       visibilityGroup(),
     ],
-    dark: [],
+    dark: darkColors("borderColor"),
   }),
   example: { src: "https://example.com/images/parcel.png", alt: "A parcel on a doorstep", width: 60 },
   check: (p) => [
@@ -150,6 +152,7 @@ export const image = defineBlock({
   // the page in a browser); the checks report it (IMAGE_SOURCE_MISSING). A source from a merge tag
   // is the recipient's, decided at substitution.
   text: (p, values) => (p.src === "" ? [] : textParagraphs(linked(values.text(p.alt), p.enabled ? values.url(p.link) : ""))),
+  dark: { border: "& img" },
   phone: {
     surface: "& img",
     // A fluid image fills its column on phones: its border goes inside that width.

@@ -4,7 +4,8 @@ import { hasMergeTags } from "../../data/merge-tags.js";
 import { linked, textParagraphs } from "../../markup/html-to-text.js";
 import { cssText, type Declarations, jsxStyle, px, spacing } from "../../markup/style.js";
 import { alignSchema, borderSchema, commonBlockFields, emptyByDefault, mobileOverridesSchema, nonNegative } from "../../schema/common.js";
-import { field, frameGroup, spacingGroup, visibilityGroup } from "../../schema/editor.js";
+import { frameDarkSchema } from "../../schema/dark.js";
+import { darkColors, field, frameGroup, spacingGroup, visibilityGroup } from "../../schema/editor.js";
 import { type BlockRenderContext, defineBlock, finding } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
 
@@ -24,6 +25,7 @@ export const videoProps = () =>
     align: z._default(alignSchema, "center"),
     ...commonBlockFields(),
     mobile: mobileOverridesSchema,
+    dark: frameDarkSchema(),
   });
 type VideoProps = z.output<ReturnType<typeof videoProps>>;
 
@@ -111,7 +113,7 @@ export const video = defineBlock({
       spacingGroup(),
       visibilityGroup(),
     ],
-    dark: [],
+    dark: darkColors("borderColor"),
   }),
   example: { src: "https://example.com/videos/unboxing", coverImage: "https://example.com/images/unboxing.jpg", alt: "Watch the unboxing (2 min)" },
   check: (p) => [
@@ -154,6 +156,8 @@ export const video = defineBlock({
   editorKeys: { mobile: ["width", "height"] },
   text: (p, values) => textParagraphs(linked(values.text(p.alt), values.url(p.src || p.fallbackLink))),
   phone: { surface: "& table" },
+  // The frame (its only table) draws the border.
+  dark: { border: "& table" },
   mjml(p, ctx) {
     const attributes = attrs({ align: p.align, padding: spacing(addSpacing(p.margin, p.padding)), "css-class": ctx.className });
     return `<mj-text${attributes}>${videoMarkup(p, ctx)}</mj-text>`;
