@@ -445,7 +445,6 @@ export const backgroundImageFields = {
 };
 
 export const alignSchema = z.enum(["left", "center", "right"]);
-export type Align = z.output<typeof alignSchema>;
 
 /**
  * Text alignment: `start` and `end` follow the text's direction (left and right in left-to-right
