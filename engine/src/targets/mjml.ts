@@ -11,6 +11,7 @@ import { activeGradient, toMjmlColor } from "../schema/common.js";
 import type { DocumentContext } from "./context.js";
 import { columnDarkBox, rowDarkBox, spacerDarkBox } from "./dark.js";
 import { horizontal, layoutColumns } from "./layout.js";
+import { withoutNoOpAttributes } from "./mjml-lean.js";
 import { childHtml, columnInnerWidth, rowInnerWidth } from "./nested-html.js";
 import { baseCss, classList, colorSchemes, desktopCss, metaTags, mobileCss, PREHEADER_SPACER } from "./responsive.js";
 
@@ -115,6 +116,9 @@ function rowLike(node: RowLike, width: number, doc: DocumentContext): string {
  */
 const PAGE_CLASS = "mr-page";
 
+/** `mj-all`: the font of a component that sets none (mjml's own default is Ubuntu first). */
+const ALL = { "font-family": "Arial, Helvetica, sans-serif" };
+
 /** The MJML source with slot tokens for merge tags (see `markup/emitter.ts`). */
 export function renderMjmlDocument(doc: DocumentContext): string {
   const { template, out } = doc;
@@ -132,7 +136,7 @@ export function renderMjmlDocument(doc: DocumentContext): string {
     `<mj-preview>${out.text(canvas.preheaderText)}${PREHEADER_SPACER}</mj-preview>`,
     // mjml puts columns side by side from this width up; our mobile rules apply below it.
     `<mj-breakpoint width="${canvas.mobileBreakpoint + 1}px" />`,
-    `<mj-attributes><mj-all font-family="Arial, Helvetica, sans-serif" /></mj-attributes>`,
+    `<mj-attributes><mj-all${attrs(ALL)} /></mj-attributes>`,
   ];
   const fonts = googleFontsHref(doc.fonts);
   if (fonts) {
@@ -161,16 +165,12 @@ export function renderMjmlDocument(doc: DocumentContext): string {
       .join("")}</mj-raw>`,
   );
 
-  return [
-    `<mjml${attrs({ lang: canvas.language, dir: "ltr" })}>`,
-    `<mj-head>`,
-    ...head,
-    `</mj-head>`,
+  const body = [
     `<mj-body${attrs({ width: px(canvas.width), "background-color": toMjmlColor(canvas.bodyBackgroundColor), "css-class": pageClass })}>`,
     `<mj-wrapper${attrs({ padding: spacing(canvas.padding), "background-color": toMjmlColor(canvas.backgroundColor), "css-class": contentClass })}>`,
     sections,
     `</mj-wrapper>`,
     `</mj-body>`,
-    `</mjml>`,
   ].join("\n");
+  return [`<mjml${attrs({ lang: canvas.language, dir: "ltr" })}>`, `<mj-head>`, ...head, `</mj-head>`, withoutNoOpAttributes(body, ALL), `</mjml>`].join("\n");
 }
