@@ -1,9 +1,12 @@
 /**
  * What mjml writes that no client reads, removed from the html target: a solid `background:#x`
  * repeated as `background-color:#x` (the longhand alone is what every client, Outlook included,
- * reads: mjml adds it for the clients that drop the shorthand), and empty `style=""`/`class=""`
- * attributes. Template text never contains these (its quotes are escaped), and merge-tag values are
- * substituted after this step.
+ * reads: mjml adds it for the clients that drop the shorthand), empty `style=""`/`class=""`
+ * attributes, `<tbody>` tags (an HTML parser adds the element to every table whose rows lack it,
+ * so the document's tree, which CSS selectors see, is the same; Outlook's own tables in conditional
+ * comments never had them), and the space before `>` in the tags of Outlook's conditional comments
+ * (the minifier leaves comments alone). Template text never contains these (its quotes and `<` are
+ * escaped), and merge-tag values are substituted after this step.
  *
  * Each is the replacement of a global regular expression (the test keeps them as the reference),
  * tried only where its literal start stands (src/base/literal-scan.ts).
@@ -16,7 +19,28 @@ const REPEATED_BACKGROUND = /background:([^;"'{}()]+);background-color:\1(;?)/y;
 const EMPTY_VALUE = '=""';
 
 export function removeHtmlWaste(html: string): string {
-  return removeEmptyAttributes(removeRepeatedBackgrounds(html));
+  return tidyOutlookComments(removeTbodyTags(removeEmptyAttributes(removeRepeatedBackgrounds(html))));
+}
+
+/** `<tbody>` and `</tbody>` removed. */
+function removeTbodyTags(html: string): string {
+  return html.split("<tbody>").join("").split("</tbody>").join("");
+}
+
+const OUTLOOK_START = "<!--[if mso | IE]>";
+const OUTLOOK_END = "<![endif]-->";
+
+/** ` >` → `>` inside `<!--[if mso | IE]>…<![endif]-->`, which holds tags only. */
+function tidyOutlookComments(html: string): string {
+  const pieces = html.split(OUTLOOK_START);
+  let out = pieces[0] as string;
+  for (let i = 1; i < pieces.length; i++) {
+    const piece = pieces[i] as string;
+    const end = piece.indexOf(OUTLOOK_END);
+    const markup = end === -1 ? "" : piece.slice(0, end);
+    out += OUTLOOK_START + (end === -1 ? piece : markup.split(" >").join(">") + piece.slice(end));
+  }
+  return out;
 }
 
 /** `background:X;background-color:X` → `background-color:X`. */
