@@ -19,14 +19,14 @@ function borderAttr(border: { width: number; style: string; color: string }): st
   return border.width > 0 ? `${px(border.width)} ${border.style} ${toMjmlColor(border.color)}` : undefined;
 }
 
-function spacerSection(spacer: SpacerNode, doc: DocumentContext): string {
+function spacerSection(spacer: SpacerNode, fill: string, doc: DocumentContext): string {
   let className = "";
   if (activeGradient(spacer.backgroundGradient)) {
     className = doc.nextUid("mr-r");
     doc.headCss.push(`.${className}{background-image:${spacer.backgroundGradient.css} !important}`);
   }
   const dark = doc.dark.box("row", "mjml", spacerDarkBox(spacer)).className;
-  return `<mj-section${attrs({ padding: "0px", "background-color": toMjmlColor(spacer.backgroundColor), "css-class": classList(className, dark) })}><mj-column><mj-spacer${attrs({ height: px(spacer.height), padding: "0px" })} /></mj-column></mj-section>`;
+  return `<mj-section${attrs({ padding: "0px", "background-color": toMjmlColor(filled(spacer.backgroundColor, fill)), "css-class": classList(className, dark) })}><mj-column><mj-spacer${attrs({ height: px(spacer.height), padding: "0px" })} /></mj-column></mj-section>`;
 }
 
 function column(node: ColumnNode, percent: number, rowInner: number, fillHeight: boolean, doc: DocumentContext): string {
@@ -62,7 +62,7 @@ function column(node: ColumnNode, percent: number, rowInner: number, fillHeight:
   })}>${children}</mj-column>`;
 }
 
-function section(row: RowNode, outerWidth: number, doc: DocumentContext): string {
+function section(row: RowNode, outerWidth: number, fill: string, doc: DocumentContext): string {
   const s = row.style;
   const inner = rowInnerWidth(row, outerWidth);
   const columns = doc.visibleChildren(row.columns);
@@ -93,7 +93,7 @@ function section(row: RowNode, outerWidth: number, doc: DocumentContext): string
   if (s.minHeight > 0) doc.headCss.push(`.${className}{min-height:${px(s.minHeight)}}`);
   if (fillHeight) doc.desktopCss.push(`.${className} .mj-outlook-group-fix{display:table-cell !important}`);
   return `<mj-section${attrs({
-    "background-color": toMjmlColor(s.backgroundColor),
+    "background-color": toMjmlColor(filled(s.backgroundColor, fill)),
     "background-url": s.backgroundImage && !activeGradient(s.backgroundGradient) ? s.backgroundImage : undefined,
     "background-size": s.backgroundImage ? s.backgroundSize : undefined,
     "background-position": s.backgroundImage ? s.backgroundPosition : undefined,
@@ -105,8 +105,26 @@ function section(row: RowNode, outerWidth: number, doc: DocumentContext): string
   })}>${body}</mj-section>`;
 }
 
-function rowLike(node: RowLike, width: number, doc: DocumentContext): string {
-  return node.kind === "row-spacer" ? spacerSection(node, doc) : section(node, width, doc);
+/**
+ * `fill`: the content colour, when no content box paints it behind the rows: a row without a colour
+ * of its own paints it, and a rounded row sits on a box of it (its corners show the content colour).
+ */
+function rowLike(node: RowLike, width: number, fill: string, doc: DocumentContext): string {
+  if (node.kind === "row-spacer") return spacerSection(node, fill, doc);
+  if (fill === "transparent" || node.style.border.radius === 0) return section(node, width, fill, doc);
+  return `<mj-wrapper${attrs({ padding: "0px", "background-color": toMjmlColor(fill) })}>${section(node, width, "transparent", doc)}</mj-wrapper>`;
+}
+
+const filled = (color: string, fill: string): string => (color === "transparent" ? fill : color);
+
+/**
+ * The content box (one mj-wrapper around the rows) is needed for a canvas padding or a dark-mode
+ * class; otherwise the rows paint the content colour themselves, which saves the wrapper's tables
+ * and a table per row in Outlook's markup.
+ */
+function needsContentBox(canvas: DocumentContext["template"]["canvas"], contentClass: string): boolean {
+  const { padding } = canvas;
+  return contentClass !== "" || padding.top + padding.right + padding.bottom + padding.left > 0;
 }
 
 /**
@@ -126,10 +144,10 @@ export function renderMjmlDocument(doc: DocumentContext): string {
   const contentWidth = canvas.width - horizontal(canvas.padding);
   const pageClass = classList(canvas.bodyBackgroundImage ? PAGE_CLASS : "", doc.dark.page("mjml"));
   const contentClass = doc.dark.content("mjml");
-  const sections = doc
-    .visibleChildren(template.rows)
-    .map((row) => rowLike(row, contentWidth, doc))
-    .join("\n");
+  const rows = doc.visibleChildren(template.rows);
+  const contentBox = needsContentBox(canvas, contentClass);
+  const fill = contentBox ? "transparent" : canvas.backgroundColor;
+  const sections = rows.map((row) => rowLike(row, contentWidth, fill, doc)).join("\n");
 
   const head: string[] = [
     `<mj-title>${out.text(template.name)}</mj-title>`,
@@ -167,9 +185,9 @@ export function renderMjmlDocument(doc: DocumentContext): string {
 
   const body = [
     `<mj-body${attrs({ width: px(canvas.width), "background-color": toMjmlColor(canvas.bodyBackgroundColor), "css-class": pageClass })}>`,
-    `<mj-wrapper${attrs({ padding: spacing(canvas.padding), "background-color": toMjmlColor(canvas.backgroundColor), "css-class": contentClass })}>`,
-    sections,
-    `</mj-wrapper>`,
+    ...(contentBox
+      ? [`<mj-wrapper${attrs({ padding: spacing(canvas.padding), "background-color": toMjmlColor(canvas.backgroundColor), "css-class": contentClass })}>`, sections, `</mj-wrapper>`]
+      : [sections]),
     `</mj-body>`,
   ].join("\n");
   return [`<mjml${attrs({ lang: canvas.language, dir: "ltr" })}>`, `<mj-head>`, ...head, `</mj-head>`, withoutNoOpAttributes(body, ALL), `</mjml>`].join("\n");
