@@ -29,6 +29,7 @@ const NO_EFFECT: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   "mj-section": { "background-color": "transparent" },
   "mj-wrapper": { "background-color": "transparent" },
   "mj-column": { "background-color": "transparent", padding: "0px 0px 0px 0px" },
+  "mj-text": { "font-weight": "normal" },
 };
 /** Written even when empty: a merge tag may fill it, after the MJML is written (mjml writes `alt=""` either way). */
 const ALWAYS_WRITTEN = new Set(["alt"]);

@@ -1,7 +1,7 @@
 /**
  * The attributes of the MJML body that change nothing, removed: those equal to the value mjml uses
  * without them (the component's default under the document's `mj-all`), a background of
- * `transparent`, and a column padding of zero. mjml writes each of them into the html anyway, and a
+ * `transparent`, a column padding of zero and a text's normal weight. mjml writes each of them into the html anyway, and a
  * column with a padding, even zero, gets a second table around its content; so each costs the html
  * target bytes, and the mjml target's reader attention. Blocks write their attributes plainly; this
  * one pass knows mjml's defaults (from the compiler's components, their one source).
@@ -14,6 +14,8 @@ const NO_EFFECT: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   "mj-section": { "background-color": "transparent" },
   "mj-wrapper": { "background-color": "transparent" },
   "mj-column": { "background-color": "transparent", padding: "0px" },
+  // Nothing around a text block sets a weight: normal is what it inherits.
+  "mj-text": { "font-weight": "normal" },
 };
 
 /** `<mj-name` at the sticky position, then one ` name="value"` at a time, then the tag's end. */
