@@ -1,6 +1,16 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { compileMjmlToHtml } from "../src/mjml-to-html/index.js";
 import { removeHtmlWaste } from "../src/targets/html-waste.js";
+
+/** mj-navbar's head style as the compiler writes it (unminified), up to the end of its media query. */
+function readMenuRules(): string {
+  const html = compileMjmlToHtml('<mjml><mj-body><mj-section><mj-column><mj-navbar><mj-navbar-link href="/">A</mj-navbar-link></mj-navbar></mj-column></mj-section></mj-body></mjml>');
+  const start = html.indexOf("noinput.mj-menu-checkbox");
+  const end = html.indexOf("</style>", start);
+  expect(start).toBeGreaterThan(-1);
+  return html.slice(start, end);
+}
 
 /** The global regular expressions the scans replace. */
 function removeHtmlWasteReference(html: string): string {
@@ -23,6 +33,14 @@ describe("removeHtmlWaste", () => {
     expect(removeHtmlWaste('<!--[if mso | IE]><td class="" width="600px" ><![endif]--><p>x ></p><!--[if mso | IE]></td><![endif]-->')).toBe(
       '<!--[if mso | IE]><td width="600px"><![endif]--><p>x ></p><!--[if mso | IE]></td><![endif]-->',
     );
+  });
+
+  it("drops mj-navbar's hamburger rules when the email has no hamburger, and only then", () => {
+    const rules = readMenuRules();
+    const html = `<style type="text/css">\n${rules}</style><div class="mj-inline-links"><a class="mj-link">A</a></div>`;
+    expect(removeHtmlWaste(html)).toBe('<style type="text/css">\n</style><div class="mj-inline-links"><a class="mj-link">A</a></div>');
+    const withHamburger = `${html}<input type="checkbox" id="x" class="mj-menu-checkbox" style="display:none !important; max-height:0; visibility:hidden;" />`;
+    expect(removeHtmlWaste(withHamburger)).toBe(withHamburger);
   });
 
   it("removes each tag once, not one that a removal makes", () => {

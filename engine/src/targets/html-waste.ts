@@ -5,13 +5,14 @@
  * attributes, `<tbody>` tags (an HTML parser adds the element to every table whose rows lack it,
  * so the document's tree, which CSS selectors see, is the same; Outlook's own tables in conditional
  * comments never had them), and the space before `>` in the tags of Outlook's conditional comments
- * (the minifier leaves comments alone). Template text never contains these (its quotes and `<` are
- * escaped), and merge-tag values are substituted after this step.
+ * (the minifier leaves comments alone), and mj-navbar's rules for its hamburger menu, which match
+ * nothing in an email without one (our menu block never has one). Template text never contains
+ * these (its quotes and `<` are escaped), and merge-tag values are substituted after this step.
  *
  * Each is the replacement of a global regular expression (the test keeps them as the reference),
  * tried only where its literal start stands (src/base/literal-scan.ts).
  */
-import { occurrences } from "../base/literal-scan.js";
+import { contains, occurrences } from "../base/literal-scan.js";
 
 const BACKGROUND = "background:";
 /** Sticky: `background:([^;"'{}()]+);background-color:\1(;?)/g` at one position. */
@@ -19,7 +20,19 @@ const REPEATED_BACKGROUND = /background:([^;"'{}()]+);background-color:\1(;?)/y;
 const EMPTY_VALUE = '=""';
 
 export function removeHtmlWaste(html: string): string {
-  return tidyOutlookComments(removeTbodyTags(removeEmptyAttributes(removeRepeatedBackgrounds(html))));
+  return removeUnusedMenuRules(tidyOutlookComments(removeTbodyTags(removeEmptyAttributes(removeRepeatedBackgrounds(html)))));
+}
+
+const MENU_RULES_START = "noinput.mj-menu-checkbox {";
+/** Sticky at MENU_RULES_START: mj-navbar's head style, from its first rule to the end of its media query. */
+const MENU_RULES = /noinput\.mj-menu-checkbox \{[^}]*\}\s*@media[^{]*\{(?:[^{}]*\{[^}]*\})*\s*\}\s*/y;
+
+/** mj-navbar's hamburger rules removed when no hamburger's checkbox is in the document. */
+function removeUnusedMenuRules(html: string): string {
+  const at = html.indexOf(MENU_RULES_START);
+  if (at === -1 || contains(html, 'class="mj-menu-checkbox"')) return html;
+  MENU_RULES.lastIndex = at;
+  return MENU_RULES.test(html) ? html.slice(0, at) + html.slice(MENU_RULES.lastIndex) : html;
 }
 
 /** `<tbody>` and `</tbody>` removed. */
