@@ -43,6 +43,21 @@ describe("removeHtmlWaste", () => {
     expect(removeHtmlWaste(withHamburger)).toBe(withHamburger);
   });
 
+  it("writes a zero length in a style attribute as 0, and nowhere else", () => {
+    expect(removeHtmlWaste('<td style="padding:0px;margin:0px auto;border:0px solid red;line-height:0px !important" class="a">')).toBe(
+      '<td style="padding:0;margin:0 auto;border:0 solid red;line-height:0 !important" class="a">',
+    );
+    expect(removeHtmlWaste('<!--[if mso | IE]><td style="line-height:0px;font-size:0px;"><![endif]-->')).toBe('<!--[if mso | IE]><td style="line-height:0;font-size:0;"><![endif]-->');
+    const kept = [
+      '<td style="padding:10px 20px;width:calc(100% - 0px);margin:1.0px -0px">',
+      '<p>a style="margin:0px" b</p>',
+      '<h2 style="margin:0">x style="margin:0px"</h2>',
+      '<img alt="size: 0px;" src="a">',
+      "<style>p { padding:0px; }</style>",
+    ];
+    for (const html of kept) expect(removeHtmlWaste(html)).toBe(html);
+  });
+
   it("removes each tag once, not one that a removal makes", () => {
     const html = "</<tbody>tbody><tb<tbody>ody>";
     expect(removeHtmlWaste(html)).toBe(removeHtmlWasteReference(html));

@@ -5,7 +5,9 @@
  * attributes, `<tbody>` tags (an HTML parser adds the element to every table whose rows lack it,
  * so the document's tree, which CSS selectors see, is the same; Outlook's own tables in conditional
  * comments never had them), and the space before `>` in the tags of Outlook's conditional comments
- * (the minifier leaves comments alone), and mj-navbar's rules for its hamburger menu, which match
+ * (the minifier leaves comments alone), a zero length written `0` rather than `0px` in style
+ * attributes (outside a function's parentheses, where CSS wants the unit; mjml itself writes a
+ * bare `0` in Outlook's markup), and mj-navbar's rules for its hamburger menu, which match
  * nothing in an email without one (our menu block never has one). Template text never contains
  * these (its quotes and `<` are escaped), and merge-tag values are substituted after this step.
  *
@@ -20,7 +22,51 @@ const REPEATED_BACKGROUND = /background:([^;"'{}()]+);background-color:\1(;?)/y;
 const EMPTY_VALUE = '=""';
 
 export function removeHtmlWaste(html: string): string {
-  return removeUnusedMenuRules(tidyOutlookComments(removeTbodyTags(removeEmptyAttributes(removeRepeatedBackgrounds(html)))));
+  return shortenZeroLengths(removeUnusedMenuRules(tidyOutlookComments(removeTbodyTags(removeEmptyAttributes(removeRepeatedBackgrounds(html))))));
+}
+
+/** `0px` → `0` where it is a whole value in a style attribute's declaration (`:0px;`, ` 0px"`, `:0px !important`). */
+function shortenZeroLengths(html: string): string {
+  let out = "";
+  let copied = 0;
+  let attribute = -1;
+  let inStyle = false;
+  for (const at of occurrences(html, "0px")) {
+    const before = html.charCodeAt(at - 1);
+    const after = html.charCodeAt(at + 3);
+    if ((before !== 0x3a /* : */ && before !== 0x20) || (after !== 0x3b /* ; */ && after !== 0x20 && after !== 0x22 /* " */ && after !== 0x21) /* ! */) continue;
+    const quote = styleValueStart(html, at);
+    if (quote === -1) continue;
+    if (quote !== attribute) {
+      attribute = quote;
+      inStyle = isStyleAttributeOfTag(html, quote);
+    }
+    if (!inStyle) continue;
+    out += html.slice(copied, at + 1);
+    copied = at + 3;
+  }
+  return out + html.slice(copied);
+}
+
+/** The `"` that opens the attribute value holding `at`, or -1: a `<`, `>` or `(` before it (text, or inside a function). */
+function styleValueStart(html: string, at: number): number {
+  for (let i = at - 1; i >= 0; i--) {
+    const code = html.charCodeAt(i);
+    if (code === 0x22 /* " */) return i;
+    if (code === 0x3c /* < */ || code === 0x3e /* > */ || code === 0x28 /* ( */) return -1;
+  }
+  return -1;
+}
+
+/** Whether the value opened at `quote` is a `style` attribute's, inside a tag (a `<` before it, not a `>`). */
+function isStyleAttributeOfTag(html: string, quote: number): boolean {
+  if (!html.startsWith(" style=", quote - 7)) return false;
+  for (let i = quote - 8; i >= 0; i--) {
+    const code = html.charCodeAt(i);
+    if (code === 0x3c /* < */) return true;
+    if (code === 0x3e /* > */) return false;
+  }
+  return false;
 }
 
 const MENU_RULES_START = "noinput.mj-menu-checkbox {";
