@@ -20,7 +20,22 @@ import { MjSocial, MjSocialElement } from "../src/mjml-to-html/components/social
 import { MjSpacer } from "../src/mjml-to-html/components/spacer.js";
 import { MjText } from "../src/mjml-to-html/components/text.js";
 
-const COMPONENTS = [MjBody, MjButton, MjColumn, MjDivider, MjGroup, MjImage, MjNavbar, MjNavbarLink, MjSection, MjWrapper, MjSocial, MjSocialElement, MjSpacer, MjText];
+const COMPONENTS = [
+  MjBody,
+  MjButton,
+  MjColumn,
+  MjDivider,
+  MjGroup,
+  MjImage,
+  MjNavbar,
+  MjNavbarLink,
+  MjSection,
+  MjWrapper,
+  MjSocial,
+  MjSocialElement,
+  MjSpacer,
+  MjText,
+];
 const DEFAULTS: Readonly<Record<string, Readonly<Record<string, string>>>> = Object.fromEntries(
   COMPONENTS.map((c) => [c.componentName, c.defaultAttributes as Record<string, string>]),
 );
@@ -37,7 +52,10 @@ const BOX_ATTRIBUTES = new Set(["padding", "inner-padding", "icon-padding", "tex
 
 /** A CSS box shorthand as its four values (`10px 25px` → `10px 25px 10px 25px`), zero written `0px`. */
 function fourSides(value: string): string {
-  const parts = value.trim().split(/\s+/).map((part) => (Number.parseFloat(part) === 0 ? "0px" : part));
+  const parts = value
+    .trim()
+    .split(/\s+/)
+    .map((part) => (Number.parseFloat(part) === 0 ? "0px" : part));
   const [top = "", right = top, bottom = top, left = right] = parts;
   return `${top} ${right} ${bottom} ${left}`;
 }
@@ -57,7 +75,8 @@ function attributesWithoutEffect(mjml: string): string[] {
       if (name === undefined || value === undefined || ALWAYS_WRITTEN.has(name)) continue;
       const defaultValue = effective[name];
       const noEffect = NO_EFFECT[tag]?.[name];
-      if ((defaultValue !== undefined && same(name, value, defaultValue)) || (noEffect !== undefined && same(name, value, noEffect))) found.push(`${tag} ${name}="${value}"`);
+      if ((defaultValue !== undefined && same(name, value, defaultValue)) || (noEffect !== undefined && same(name, value, noEffect)))
+        found.push(`${tag} ${name}="${value}"`);
     }
   }
   return found;
@@ -65,11 +84,9 @@ function attributesWithoutEffect(mjml: string): string[] {
 
 describe("the mjml target writes no attribute that changes nothing", () => {
   it("finds one when there is one", () => {
-    expect(attributesWithoutEffect('<mj-attributes><mj-all font-family="A" /></mj-attributes><mj-text font-family="A" align="left" padding="10px 25px 10px 25px">')).toEqual([
-      'mj-text font-family="A"',
-      'mj-text align="left"',
-      'mj-text padding="10px 25px 10px 25px"',
-    ]);
+    expect(
+      attributesWithoutEffect('<mj-attributes><mj-all font-family="A" /></mj-attributes><mj-text font-family="A" align="left" padding="10px 25px 10px 25px">'),
+    ).toEqual(['mj-text font-family="A"', 'mj-text align="left"', 'mj-text padding="10px 25px 10px 25px"']);
     expect(attributesWithoutEffect('<mj-column padding="0px" vertical-align="middle"><mj-section background-color="transparent">')).toEqual([
       'mj-column padding="0px"',
       'mj-section background-color="transparent"',

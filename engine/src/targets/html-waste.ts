@@ -34,7 +34,8 @@ function shortenZeroLengths(html: string): string {
   for (const at of occurrences(html, "0px")) {
     const before = html.charCodeAt(at - 1);
     const after = html.charCodeAt(at + 3);
-    if ((before !== 0x3a /* : */ && before !== 0x20) || (after !== 0x3b /* ; */ && after !== 0x20 && after !== 0x22 /* " */ && after !== 0x21) /* ! */) continue;
+    if ((before !== 0x3a /* : */ && before !== 0x20) || (after !== 0x3b /* ; */ && after !== 0x20 && after !== 0x22 /* " */ && after !== 0x21) /* ! */)
+      continue;
     const quote = styleValueStart(html, at);
     if (quote === -1) continue;
     if (quote !== attribute) {

@@ -189,7 +189,11 @@ export function renderMjmlDocument(doc: DocumentContext): string {
   const body = [
     `<mj-body${attrs({ width: px(canvas.width), "background-color": toMjmlColor(canvas.bodyBackgroundColor), "css-class": pageClass })}>`,
     ...(contentBox
-      ? [`<mj-wrapper${attrs({ padding: spacing(canvas.padding), "background-color": toMjmlColor(canvas.backgroundColor), "css-class": contentClass })}>`, sections, `</mj-wrapper>`]
+      ? [
+          `<mj-wrapper${attrs({ padding: spacing(canvas.padding), "background-color": toMjmlColor(canvas.backgroundColor), "css-class": contentClass })}>`,
+          sections,
+          `</mj-wrapper>`,
+        ]
       : [sections]),
     `</mj-body>`,
   ].join("\n");
