@@ -4,15 +4,14 @@
  * reads: mjml adds it for the clients that drop the shorthand), empty `style=""`/`class=""`
  * attributes, `<tbody>` tags (an HTML parser adds the element to every table whose rows lack it,
  * so the document's tree, which CSS selectors see, is the same; Outlook's own tables in conditional
- * comments never had them), and the space before `>` in the tags of Outlook's conditional comments
- * (the minifier leaves comments alone), a zero length written `0` rather than `0px` in style
+ * comments never had them), a zero length written `0` rather than `0px` in style
  * attributes (outside a function's parentheses, where CSS wants the unit; mjml itself writes a
  * bare `0` in Outlook's markup), and mj-navbar's rules for its hamburger menu, which match
- * nothing in an email without one (our menu block never has one). Template text never contains
- * these (its quotes and `<` are escaped), and merge-tag values are substituted after this step.
+ * nothing in an email without one (our menu block never has one). Merge-tag values are substituted
+ * after this step; the zero lengths are looked for inside tags only, never in text.
  *
- * Each is the replacement of a global regular expression (the test keeps them as the reference),
- * tried only where its literal start stands (src/base/literal-scan.ts).
+ * The first three are the replacements of global regular expressions (the test keeps them as the
+ * reference), tried only where their literal start stands (src/base/literal-scan.ts).
  */
 import { contains, occurrences } from "../base/literal-scan.js";
 
@@ -22,7 +21,7 @@ const REPEATED_BACKGROUND = /background:([^;"'{}()]+);background-color:\1(;?)/y;
 const EMPTY_VALUE = '=""';
 
 export function removeHtmlWaste(html: string): string {
-  return shortenZeroLengths(removeUnusedMenuRules(tidyOutlookComments(removeTbodyTags(removeEmptyAttributes(removeRepeatedBackgrounds(html))))));
+  return shortenZeroLengths(removeUnusedMenuRules(removeTbodyTags(removeEmptyAttributes(removeRepeatedBackgrounds(html)))));
 }
 
 /** `0px` → `0` where it is a whole value in a style attribute's declaration (`:0px;`, ` 0px"`, `:0px !important`). */
@@ -82,25 +81,18 @@ function removeUnusedMenuRules(html: string): string {
   return MENU_RULES.test(html) ? html.slice(0, at) + html.slice(MENU_RULES.lastIndex) : html;
 }
 
-/** `<tbody>` and `</tbody>` removed. */
+/** `<tbody>` and `</tbody>` removed, in one scan. */
 function removeTbodyTags(html: string): string {
-  return html.split("<tbody>").join("").split("</tbody>").join("");
-}
-
-const OUTLOOK_START = "<!--[if mso | IE]>";
-const OUTLOOK_END = "<![endif]-->";
-
-/** ` >` → `>` inside `<!--[if mso | IE]>…<![endif]-->`, which holds tags only. */
-function tidyOutlookComments(html: string): string {
-  const pieces = html.split(OUTLOOK_START);
-  let out = pieces[0] as string;
-  for (let i = 1; i < pieces.length; i++) {
+  const pieces = html.split("tbody>");
+  const last = pieces.length - 1;
+  let out = "";
+  for (let i = 0; i < last; i++) {
     const piece = pieces[i] as string;
-    const end = piece.indexOf(OUTLOOK_END);
-    const markup = end === -1 ? "" : piece.slice(0, end);
-    out += OUTLOOK_START + (end === -1 ? piece : markup.split(" >").join(">") + piece.slice(end));
+    if (piece.endsWith("</")) out += piece.slice(0, -2);
+    else if (piece.endsWith("<")) out += piece.slice(0, -1);
+    else out += `${piece}tbody>`;
   }
-  return out;
+  return out + (pieces[last] as string);
 }
 
 /** `background:X;background-color:X` → `background-color:X`. */
