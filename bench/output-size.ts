@@ -1,7 +1,7 @@
 /**
  * Output size: html bytes and gzip bytes of the realistic newsletter, the receipt and the largest
  * fixture (Gmail clips a message at 102 KB of html), rendered by the engine library; and what
- * canvas-level dark colours add to the newsletter.
+ * canvas-level dark colours add to the newsletter; and the sum over every fixture.
  */
 import { gzipSync } from "node:zlib";
 import { listCases } from "../engine/scripts/fixture-cases.js";
@@ -30,3 +30,6 @@ for (const name of shown) {
     `  ${name.padEnd(24)} ${String(r.bytes).padStart(7)} B html ${String(r.gzip).padStart(6)} B gzip  ${((r.bytes / GMAIL_CLIP) * 100).toFixed(0)}% of Gmail's clip${name === largest.name ? "  (largest fixture)" : ""}`,
   );
 }
+const fixtures = rendered.filter((r) => r.name !== withDarkCanvas.name);
+const sum = (key: "bytes" | "gzip") => fixtures.reduce((total, r) => total + r[key], 0);
+console.log(`  ${`all ${fixtures.length} fixtures (sum)`.padEnd(24)} ${String(sum("bytes")).padStart(7)} B html ${String(sum("gzip")).padStart(6)} B gzip`);

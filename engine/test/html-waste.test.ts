@@ -1,16 +1,65 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { compileMjmlToHtml } from "../src/mjml-to-html/index.js";
 import { removeHtmlWaste } from "../src/targets/html-waste.js";
 
-/** The two global regular expressions the scan replaces. */
+/** mj-navbar's head style as the compiler writes it (unminified), up to the end of its media query. */
+function readMenuRules(): string {
+  const html = compileMjmlToHtml(
+    '<mjml><mj-body><mj-section><mj-column><mj-navbar><mj-navbar-link href="/">A</mj-navbar-link></mj-navbar></mj-column></mj-section></mj-body></mjml>',
+  );
+  const start = html.indexOf("noinput.mj-menu-checkbox");
+  const end = html.indexOf("</style>", start);
+  expect(start).toBeGreaterThan(-1);
+  return html.slice(start, end);
+}
+
+/** The global regular expressions the scans replace. */
 function removeHtmlWasteReference(html: string): string {
-  return html.replace(/background:([^;"'{}()]+);background-color:\1(;?)/g, "background-color:$1$2").replace(/ (?:style|class)=""/g, "");
+  return html
+    .replace(/background:([^;"'{}()]+);background-color:\1(;?)/g, "background-color:$1$2")
+    .replace(/ (?:style|class)=""/g, "")
+    .replace(/<\/?tbody>/g, "");
 }
 
 describe("removeHtmlWaste", () => {
   it("keeps the longhand of a repeated solid background and drops empty style and class", () => {
     expect(removeHtmlWaste('<td style="background:#fff;background-color:#fff;padding:0" class="">')).toBe('<td style="background-color:#fff;padding:0">');
     expect(removeHtmlWaste('<div style="background:#fff;background-color:#000">')).toBe('<div style="background:#fff;background-color:#000">');
+  });
+
+  it("drops <tbody> tags", () => {
+    expect(removeHtmlWaste("<table><tbody><tr><td>a > b</td></tr></tbody></table>")).toBe("<table><tr><td>a > b</td></tr></table>");
+  });
+
+  it("drops mj-navbar's hamburger rules when the email has no hamburger, and only then", () => {
+    const rules = readMenuRules();
+    const html = `<style type="text/css">\n${rules}</style><div class="mj-inline-links"><a class="mj-link">A</a></div>`;
+    expect(removeHtmlWaste(html)).toBe('<style type="text/css">\n</style><div class="mj-inline-links"><a class="mj-link">A</a></div>');
+    const withHamburger = `${html}<input type="checkbox" id="x" class="mj-menu-checkbox" style="display:none !important; max-height:0; visibility:hidden;" />`;
+    expect(removeHtmlWaste(withHamburger)).toBe(withHamburger);
+  });
+
+  it("writes a zero length in a style attribute as 0, and nowhere else", () => {
+    expect(removeHtmlWaste('<td style="padding:0px;margin:0px auto;border:0px solid red;line-height:0px !important" class="a">')).toBe(
+      '<td style="padding:0;margin:0 auto;border:0 solid red;line-height:0 !important" class="a">',
+    );
+    expect(removeHtmlWaste('<!--[if mso | IE]><td style="line-height:0px;font-size:0px;"><![endif]-->')).toBe(
+      '<!--[if mso | IE]><td style="line-height:0;font-size:0;"><![endif]-->',
+    );
+    const kept = [
+      '<td style="padding:10px 20px;width:calc(100% - 0px);margin:1.0px -0px">',
+      '<p>a style="margin:0px" b</p>',
+      '<h2 style="margin:0">x style="margin:0px"</h2>',
+      '<img alt="size: 0px;" src="a">',
+      "<style>p { padding:0px; }</style>",
+    ];
+    for (const html of kept) expect(removeHtmlWaste(html)).toBe(html);
+  });
+
+  it("removes each tag once, not one that a removal makes", () => {
+    const html = "</<tbody>tbody><tb<tbody>ody>";
+    expect(removeHtmlWaste(html)).toBe(removeHtmlWasteReference(html));
   });
 
   it("does not try a background inside one it already replaced", () => {
@@ -22,6 +71,7 @@ describe("removeHtmlWaste", () => {
     const piece = fc.constantFrom(
       ...["background:", "background-color:", ";background-color:", "background:background:", "#fff", "#ff", "red", "a", ";", ":", '"', "'", "(", "}", " "],
       ...[' style=""', ' class=""', "style", " style", " class", '=""', "=", '"', "\n", "\u00e9", "\u{1f600}"],
+      ...["<tbody>", "</tbody>", "<tbody", "tbody>", "<", ">", "</", "tbody"],
     );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 30 }), (pieces) => {

@@ -37,9 +37,13 @@ export function round(value: number, digits = 2): number {
   return Math.round(value * factor) / factor;
 }
 
-/** `10px 0px 10px 0px` */
+/** The shortest CSS shorthand: `10px 0px 10px 0px` → `10px 0px`, `0px 0px 0px 0px` → `0px`, `1px 2px 3px 2px` → `1px 2px 3px`. */
 export function spacing(value: Spacing): string {
-  return `${px(value.top)} ${px(value.right)} ${px(value.bottom)} ${px(value.left)}`;
+  const top = px(value.top);
+  const right = px(value.right);
+  if (value.left !== value.right) return `${top} ${right} ${px(value.bottom)} ${px(value.left)}`;
+  if (value.bottom !== value.top) return `${top} ${right} ${px(value.bottom)}`;
+  return value.right === value.top ? top : `${top} ${right}`;
 }
 
 /** Parses an inline `style` attribute into declarations (for converting content HTML to JSX). */

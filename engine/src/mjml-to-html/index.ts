@@ -44,6 +44,11 @@ const BODY_COMPONENTS: ComponentRegistry = Object.fromEntries(
   ].map((c) => [c.componentName, c]),
 );
 
+/** The attributes mjml gives a body component that does not set them (before `mj-attributes`), by tag. */
+export function defaultAttributesOf(tagName: string): Readonly<Attributes> | undefined {
+  return BODY_COMPONENTS[tagName]?.defaultAttributes;
+}
+
 /** Head elements whose inner markup is content, not children (their mjml classes' `endingTag`). */
 const HEAD_ENDING_TAGS = ["mj-title", "mj-preview", "mj-breakpoint", "mj-style"];
 const ENDING_TAGS: ReadonlySet<string> = new Set([

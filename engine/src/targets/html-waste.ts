@@ -1,14 +1,19 @@
 /**
  * What mjml writes that no client reads, removed from the html target: a solid `background:#x`
  * repeated as `background-color:#x` (the longhand alone is what every client, Outlook included,
- * reads: mjml adds it for the clients that drop the shorthand), and empty `style=""`/`class=""`
- * attributes. Template text never contains these (its quotes are escaped), and merge-tag values are
- * substituted after this step.
+ * reads: mjml adds it for the clients that drop the shorthand), empty `style=""`/`class=""`
+ * attributes, `<tbody>` tags (an HTML parser adds the element to every table whose rows lack it,
+ * so the document's tree, which CSS selectors see, is the same; Outlook's own tables in conditional
+ * comments never had them), a zero length written `0` rather than `0px` in style
+ * attributes (outside a function's parentheses, where CSS wants the unit; mjml itself writes a
+ * bare `0` in Outlook's markup), and mj-navbar's rules for its hamburger menu, which match
+ * nothing in an email without one (our menu block never has one). Merge-tag values are substituted
+ * after this step; the zero lengths are looked for inside tags only, never in text.
  *
- * Each is the replacement of a global regular expression (the test keeps them as the reference),
- * tried only where its literal start stands (src/base/literal-scan.ts).
+ * The first three are the replacements of global regular expressions (the test keeps them as the
+ * reference), tried only where their literal start stands (src/base/literal-scan.ts).
  */
-import { occurrences } from "../base/literal-scan.js";
+import { contains, occurrences } from "../base/literal-scan.js";
 
 const BACKGROUND = "background:";
 /** Sticky: `background:([^;"'{}()]+);background-color:\1(;?)/g` at one position. */
@@ -16,7 +21,78 @@ const REPEATED_BACKGROUND = /background:([^;"'{}()]+);background-color:\1(;?)/y;
 const EMPTY_VALUE = '=""';
 
 export function removeHtmlWaste(html: string): string {
-  return removeEmptyAttributes(removeRepeatedBackgrounds(html));
+  return shortenZeroLengths(removeUnusedMenuRules(removeTbodyTags(removeEmptyAttributes(removeRepeatedBackgrounds(html)))));
+}
+
+/** `0px` → `0` where it is a whole value in a style attribute's declaration (`:0px;`, ` 0px"`, `:0px !important`). */
+function shortenZeroLengths(html: string): string {
+  let out = "";
+  let copied = 0;
+  let attribute = -1;
+  let inStyle = false;
+  for (const at of occurrences(html, "0px")) {
+    const before = html.charCodeAt(at - 1);
+    const after = html.charCodeAt(at + 3);
+    if ((before !== 0x3a /* : */ && before !== 0x20) || (after !== 0x3b /* ; */ && after !== 0x20 && after !== 0x22 /* " */ && after !== 0x21) /* ! */)
+      continue;
+    const quote = styleValueStart(html, at);
+    if (quote === -1) continue;
+    if (quote !== attribute) {
+      attribute = quote;
+      inStyle = isStyleAttributeOfTag(html, quote);
+    }
+    if (!inStyle) continue;
+    out += html.slice(copied, at + 1);
+    copied = at + 3;
+  }
+  return out + html.slice(copied);
+}
+
+/** The `"` that opens the attribute value holding `at`, or -1: a `<`, `>` or `(` before it (text, or inside a function). */
+function styleValueStart(html: string, at: number): number {
+  for (let i = at - 1; i >= 0; i--) {
+    const code = html.charCodeAt(i);
+    if (code === 0x22 /* " */) return i;
+    if (code === 0x3c /* < */ || code === 0x3e /* > */ || code === 0x28 /* ( */) return -1;
+  }
+  return -1;
+}
+
+/** Whether the value opened at `quote` is a `style` attribute's, inside a tag (a `<` before it, not a `>`). */
+function isStyleAttributeOfTag(html: string, quote: number): boolean {
+  if (!html.startsWith(" style=", quote - 7)) return false;
+  for (let i = quote - 8; i >= 0; i--) {
+    const code = html.charCodeAt(i);
+    if (code === 0x3c /* < */) return true;
+    if (code === 0x3e /* > */) return false;
+  }
+  return false;
+}
+
+const MENU_RULES_START = "noinput.mj-menu-checkbox {";
+/** Sticky at MENU_RULES_START: mj-navbar's head style, from its first rule to the end of its media query. */
+const MENU_RULES = /noinput\.mj-menu-checkbox \{[^}]*\}\s*@media[^{]*\{(?:[^{}]*\{[^}]*\})*\s*\}\s*/y;
+
+/** mj-navbar's hamburger rules removed when no hamburger's checkbox is in the document. */
+function removeUnusedMenuRules(html: string): string {
+  const at = html.indexOf(MENU_RULES_START);
+  if (at === -1 || contains(html, 'class="mj-menu-checkbox"')) return html;
+  MENU_RULES.lastIndex = at;
+  return MENU_RULES.test(html) ? html.slice(0, at) + html.slice(MENU_RULES.lastIndex) : html;
+}
+
+/** `<tbody>` and `</tbody>` removed, in one scan. */
+function removeTbodyTags(html: string): string {
+  const pieces = html.split("tbody>");
+  const last = pieces.length - 1;
+  let out = "";
+  for (let i = 0; i < last; i++) {
+    const piece = pieces[i] as string;
+    if (piece.endsWith("</")) out += piece.slice(0, -2);
+    else if (piece.endsWith("<")) out += piece.slice(0, -1);
+    else out += `${piece}tbody>`;
+  }
+  return out + (pieces[last] as string);
 }
 
 /** `background:X;background-color:X` → `background-color:X`. */

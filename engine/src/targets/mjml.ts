@@ -13,6 +13,7 @@ import { activeGradient, type Gradient, type LinearGradient, toMjmlColor } from 
 import type { DocumentContext } from "./context.js";
 import { columnDarkBox, rowDarkBox, spacerDarkBox } from "./dark.js";
 import { horizontal, layoutColumns } from "./layout.js";
+import { withoutNoOpAttributes } from "./mjml-lean.js";
 import { childHtml, columnInnerWidth, rowInnerWidth } from "./nested-html.js";
 import { baseCss, classList, colorSchemes, desktopCss, metaTags, mobileCss, PREHEADER_SPACER } from "./responsive.js";
 
@@ -42,14 +43,17 @@ function gradientRule(selector: string, color: string | undefined, gradient: Gra
   return `${selector}{${color === undefined ? "" : `background-color:${color};`}background-image:${gradient.css}}`;
 }
 
-function spacerSection(spacer: SpacerNode, width: number, doc: DocumentContext): string {
+function spacerSection(spacer: SpacerNode, width: number, fill: string, doc: DocumentContext): string {
   const gradient = activeGradient(spacer.backgroundGradient) ? spacer.backgroundGradient : undefined;
   const vml = gradient?.linear;
   const className = gradient ? doc.nextUid("mr-r") : "";
   if (gradient && vml) doc.notOutlookCss.push(gradientRule(`.${className}`, colorUnder(spacer.backgroundColor, gradient), gradient));
   else if (gradient) doc.headCss.push(`.${className}{background-image:${gradient.css} !important}`);
   const dark = doc.dark.box("row", "mjml", spacerDarkBox(spacer)).className;
-  const section = `<mj-section${attrs({ padding: "0px", "background-color": vml ? undefined : toMjmlColor(spacer.backgroundColor), "css-class": classList(className, dark) })}><mj-column><mj-spacer${attrs({ height: px(spacer.height), padding: "0px" })} /></mj-column></mj-section>`;
+  // Its height as the section's top padding, with no column: in Outlook too, a cell's padding is
+  // exact, where a column and an mj-spacer in it cost ~1.2 KB of html.
+  const padding = spacing({ top: spacer.height, right: 0, bottom: 0, left: 0 });
+  const section = `<mj-section${attrs({ padding, "background-color": vml ? undefined : toMjmlColor(filled(spacer.backgroundColor, fill)), "css-class": classList(className, dark) })}></mj-section>`;
   return vml ? overGradient(section, vml, width) : section;
 }
 
@@ -88,7 +92,7 @@ function column(node: ColumnNode, percent: number, rowInner: number, fillHeight:
   })}>${children}</mj-column>`;
 }
 
-function section(row: RowNode, outerWidth: number, doc: DocumentContext): string {
+function section(row: RowNode, outerWidth: number, fill: string, doc: DocumentContext): string {
   const s = row.style;
   const inner = rowInnerWidth(row, outerWidth);
   const columns = doc.visibleChildren(row.columns);
@@ -124,7 +128,7 @@ function section(row: RowNode, outerWidth: number, doc: DocumentContext): string
   if (s.minHeight > 0) doc.headCss.push(`.${className}{min-height:${px(s.minHeight)}}`);
   if (fillHeight) doc.desktopCss.push(`.${className} .mj-outlook-group-fix{display:table-cell !important}`);
   const section = `<mj-section${attrs({
-    "background-color": vml ? undefined : toMjmlColor(s.backgroundColor),
+    "background-color": vml ? undefined : toMjmlColor(filled(s.backgroundColor, fill)),
     "background-url": s.backgroundImage && !activeGradient(s.backgroundGradient) ? s.backgroundImage : undefined,
     "background-size": s.backgroundImage ? s.backgroundSize : undefined,
     "background-position": s.backgroundImage ? s.backgroundPosition : undefined,
@@ -147,8 +151,26 @@ function mirrored(doc: DocumentContext): "rtl" | undefined {
   return doc.template.canvas.direction === "rtl" ? "rtl" : undefined;
 }
 
-function rowLike(node: RowLike, width: number, doc: DocumentContext): string {
-  return node.kind === "row-spacer" ? spacerSection(node, width, doc) : section(node, width, doc);
+/**
+ * `fill`: the content colour, when no content box paints it behind the rows: a row without a colour
+ * of its own paints it, and a rounded row sits on a box of it (its corners show the content colour).
+ */
+function rowLike(node: RowLike, width: number, fill: string, doc: DocumentContext): string {
+  if (node.kind === "row-spacer") return spacerSection(node, width, fill, doc);
+  if (fill === "transparent" || node.style.border.radius === 0) return section(node, width, fill, doc);
+  return `<mj-wrapper${attrs({ padding: "0px", "background-color": toMjmlColor(fill), direction: mirrored(doc) })}>${section(node, width, "transparent", doc)}</mj-wrapper>`;
+}
+
+const filled = (color: string, fill: string): string => (color === "transparent" ? fill : color);
+
+/**
+ * The content box (one mj-wrapper around the rows) is needed for a canvas padding or a dark-mode
+ * class; otherwise the rows paint the content colour themselves, which saves the wrapper's tables
+ * and a table per row in Outlook's markup.
+ */
+function needsContentBox(canvas: DocumentContext["template"]["canvas"], contentClass: string): boolean {
+  const { padding } = canvas;
+  return contentClass !== "" || padding.top + padding.right + padding.bottom + padding.left > 0;
 }
 
 /**
@@ -158,6 +180,9 @@ function rowLike(node: RowLike, width: number, doc: DocumentContext): string {
  */
 const PAGE_CLASS = "mr-page";
 
+/** `mj-all`: the font of a component that sets none (mjml's own default is Ubuntu first). */
+const ALL = { "font-family": "Arial, Helvetica, sans-serif" };
+
 /** The MJML source with slot tokens for merge tags (see `markup/emitter.ts`). */
 export function renderMjmlDocument(doc: DocumentContext): string {
   const { template, out } = doc;
@@ -165,17 +190,17 @@ export function renderMjmlDocument(doc: DocumentContext): string {
   const contentWidth = canvas.width - horizontal(canvas.padding);
   const pageClass = classList(canvas.bodyBackgroundImage ? PAGE_CLASS : "", doc.dark.page("mjml"));
   const contentClass = doc.dark.content("mjml");
-  const sections = doc
-    .visibleChildren(template.rows)
-    .map((row) => rowLike(row, contentWidth, doc))
-    .join("\n");
+  const rows = doc.visibleChildren(template.rows);
+  const contentBox = needsContentBox(canvas, contentClass);
+  const fill = contentBox ? "transparent" : canvas.backgroundColor;
+  const sections = rows.map((row) => rowLike(row, contentWidth, fill, doc)).join("\n");
 
   const head: string[] = [
     `<mj-title>${out.text(template.name)}</mj-title>`,
     `<mj-preview>${out.text(canvas.preheaderText)}${PREHEADER_SPACER}</mj-preview>`,
     // mjml puts columns side by side from this width up; our mobile rules apply below it.
     `<mj-breakpoint width="${canvas.mobileBreakpoint + 1}px" />`,
-    `<mj-attributes><mj-all font-family="Arial, Helvetica, sans-serif" /></mj-attributes>`,
+    `<mj-attributes><mj-all${attrs(ALL)} /></mj-attributes>`,
   ];
   const fonts = googleFontsHref(doc.fonts);
   if (fonts) {
@@ -206,16 +231,16 @@ export function renderMjmlDocument(doc: DocumentContext): string {
       .join("")}</mj-raw>`,
   );
 
-  return [
-    `<mjml${attrs({ lang: canvas.language, dir: canvas.direction })}>`,
-    `<mj-head>`,
-    ...head,
-    `</mj-head>`,
+  const body = [
     `<mj-body${attrs({ width: px(canvas.width), "background-color": toMjmlColor(canvas.bodyBackgroundColor), "css-class": pageClass })}>`,
-    `<mj-wrapper${attrs({ padding: spacing(canvas.padding), "background-color": toMjmlColor(canvas.backgroundColor), direction: mirrored(doc), "css-class": contentClass })}>`,
-    sections,
-    `</mj-wrapper>`,
+    ...(contentBox
+      ? [
+          `<mj-wrapper${attrs({ padding: spacing(canvas.padding), "background-color": toMjmlColor(canvas.backgroundColor), direction: mirrored(doc), "css-class": contentClass })}>`,
+          sections,
+          `</mj-wrapper>`,
+        ]
+      : [sections]),
     `</mj-body>`,
-    `</mjml>`,
   ].join("\n");
+  return [`<mjml${attrs({ lang: canvas.language, dir: canvas.direction })}>`, `<mj-head>`, ...head, `</mj-head>`, withoutNoOpAttributes(body, ALL), `</mjml>`].join("\n");
 }
