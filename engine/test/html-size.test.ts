@@ -7,8 +7,12 @@ import { describe, expect, it } from "vitest";
 import { listCases } from "../scripts/fixture-cases.js";
 import { render } from "../src/index.js";
 
-/** 53,920 B when set (62,560 B before the html lost what no client reads); Maildeno's engine: 33,721 B. */
-const NEWSLETTER_BUDGET = 54_000;
+/**
+ * 55,901 B when set: 53,920 B of html once it lost what no client reads (62,560 B before), plus
+ * Outlook's VML for its rounded buttons (spec/template.md, "In Outlook for Windows"); Maildeno's
+ * engine: 33,721 B, with no VML.
+ */
+const NEWSLETTER_BUDGET = 56_000;
 
 const cases = listCases("render");
 
