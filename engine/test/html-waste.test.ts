@@ -18,7 +18,7 @@ function readMenuRules(): string {
 function removeHtmlWasteReference(html: string): string {
   return html
     .replace(/background:([^;"'{}()]+);background-color:\1(;?)/g, "background-color:$1$2")
-    .replace(/ (?:style|class)=""/g, "")
+    .replace(/ (?:style|class)=""/g, (empty, at: number, text: string) => (text.lastIndexOf("<", at) > text.lastIndexOf(">", at) ? "" : empty))
     .replace(/<\/?tbody>/g, "");
 }
 
@@ -26,6 +26,11 @@ describe("removeHtmlWaste", () => {
   it("keeps the longhand of a repeated solid background and drops empty style and class", () => {
     expect(removeHtmlWaste('<td style="background:#fff;background-color:#fff;padding:0" class="">')).toBe('<td style="background-color:#fff;padding:0">');
     expect(removeHtmlWaste('<div style="background:#fff;background-color:#000">')).toBe('<div style="background:#fff;background-color:#000">');
+  });
+
+  it("keeps text that reads like an empty attribute (quotes are not escaped in text)", () => {
+    const text = '<h1 style="margin:0">Write style="" or class="" to clear it</h1><p class="" style="">x</p>';
+    expect(removeHtmlWaste(text)).toBe('<h1 style="margin:0">Write style="" or class="" to clear it</h1><p>x</p>');
   });
 
   it("drops <tbody> tags", () => {

@@ -110,14 +110,22 @@ function removeRepeatedBackgrounds(html: string): string {
   return out + html.slice(copied);
 }
 
-/** ` style=""` and ` class=""` removed: `=""` ends each, and neither name holds it. */
+/**
+ * ` style=""` and ` class=""` removed inside tags: `=""` ends each, and neither name holds it. Text
+ * may say the same words (quotes are not escaped in text), so only where the last `<` before them
+ * comes after the last `>`.
+ */
 function removeEmptyAttributes(html: string): string {
   const pieces = html.split(EMPTY_VALUE);
   const last = pieces.length - 1;
   let out = "";
+  let inTag = false;
   for (let i = 0; i < last; i++) {
     const piece = pieces[i] as string;
-    out += piece.endsWith(" style") || piece.endsWith(" class") ? piece.slice(0, -6) : piece + EMPTY_VALUE;
+    const open = piece.lastIndexOf("<");
+    const close = piece.lastIndexOf(">");
+    if (open !== close) inTag = open > close;
+    out += inTag && (piece.endsWith(" style") || piece.endsWith(" class")) ? piece.slice(0, -6) : piece + EMPTY_VALUE;
   }
   return out + (pieces[last] as string);
 }
