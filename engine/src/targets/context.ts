@@ -15,6 +15,11 @@ export class DocumentContext {
   /** CSS rules for screens wider than the mobile breakpoint. */
   readonly desktopCss: string[] = [];
   readonly dark: DarkStyles;
+  /**
+   * A react-email component renders every node and writes each one's rules beside it, for the
+   * recipient's context to decide at render time (`shown` then shows everything).
+   */
+  deferVisibility = false;
   private uidCounter = 0;
 
   constructor(
