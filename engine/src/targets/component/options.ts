@@ -7,14 +7,15 @@
 import type { ValidationIssue } from "../../base/diagnostics.js";
 import type { DynamicData, RenderOptions } from "../../base/types.js";
 
-/** The library's option names; the protocol maps them to its own (src/executable/handler.ts). */
+/** The library's option names; the CLI and the protocol name them their own way. */
 export type ComponentConflict = "target" | "dynamicData" | "strict" | "plainText";
 
-const REASONS: Record<ComponentConflict, string> = {
-  target: "componentProps writes a react-email component: it needs target react-email",
-  dynamicData: "componentProps writes a component for every recipient: pass a recipient's merge tags and context to it as props, not as dynamicData",
-  strict: "componentProps cannot check a recipient's merge tags (the component gets them as props, and tags without a value render their default or nothing)",
-  plainText: "componentProps writes no plain text: the plain text is one recipient's (render without componentProps for it)",
+const REASONS: Record<ComponentConflict, (name: string) => string> = {
+  target: (name) => `componentProps writes a react-email component: ${name} must be react-email`,
+  dynamicData: (name) => `componentProps writes a component for every recipient: pass a recipient's merge tags and context to it as props, not in ${name}`,
+  strict: (name) =>
+    `componentProps cannot check a recipient's merge tags with ${name}: the component gets them as props (a tag without a value renders its default)`,
+  plainText: (name) => `componentProps writes no plain text (${name}): the plain text is one recipient's; render without componentProps for it`,
 };
 
 const hasEntries = (values: object | undefined): boolean => values !== undefined && values !== null && Object.keys(values).length > 0;
@@ -25,25 +26,22 @@ function holdsData(data: DynamicData | undefined): boolean {
   return hasEntries(data?.context) || hasEntries(tags?.text) || hasEntries(tags?.url) || hasEntries(tags?.attr);
 }
 
-/** The options given with `componentProps` that it cannot honour. */
-export function componentConflicts(options: RenderOptions): ComponentConflict[] {
+const LIBRARY_NAMES: Readonly<Record<ComponentConflict, readonly string[]>> = {
+  target: ["target"],
+  dynamicData: ["dynamicData"],
+  strict: ["strict"],
+  plainText: ["plainText"],
+};
+
+/**
+ * The options given with `componentProps` that it cannot honour, as issues located at each option
+ * by the names `names` gives it (the library's by default); empty when they fit.
+ */
+export function componentOptionConflicts(options: RenderOptions, names = LIBRARY_NAMES): ValidationIssue[] {
   const conflicts: ComponentConflict[] = [];
   if (options.target !== "react-email") conflicts.push("target");
   if (holdsData(options.dynamicData)) conflicts.push("dynamicData");
   if (options.strict === true) conflicts.push("strict");
   if (options.plainText === true) conflicts.push("plainText");
-  return conflicts;
-}
-
-/** The conflicts as issues located at the option, by the names `names` gives (the library's by default). */
-export function componentOptionConflicts(
-  options: RenderOptions,
-  names: Readonly<Record<ComponentConflict, readonly string[]>> = {
-    target: ["target"],
-    dynamicData: ["dynamicData"],
-    strict: ["strict"],
-    plainText: ["plainText"],
-  },
-): ValidationIssue[] {
-  return componentConflicts(options).map((conflict) => ({ loc: names[conflict], msg: REASONS[conflict], type: "component_props_conflict" }));
+  return conflicts.map((conflict) => ({ loc: names[conflict], msg: REASONS[conflict](names[conflict].join(".")), type: "component_props_conflict" }));
 }
