@@ -110,7 +110,7 @@ describe("render", () => {
     const refused = await cli("render", "--template", file("t.json"), "--data", file("d.json"), "--target", "react-email", "--component-props");
     expect(refused.code).toBe(2);
     expect(refused.stdout).toBe("");
-    expect(refused.stderr).toMatch(/^error: --component-props: .*--data/);
+    expect(refused.stderr).toMatch(/^error: --component-props writes a component for every recipient: .* not in --data/);
   });
 
   it("an invalid template: exit 1 and the issues on stderr", async () => {

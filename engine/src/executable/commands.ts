@@ -51,7 +51,7 @@ export async function runCommand(name: string, argv: readonly string[], io: Comm
 }
 
 /** The render options as this command names them, for a component's conflicts. */
-const CLI_NAMES = { target: ["--target"], dynamicData: ["--data"], strict: ["--strict"], plainText: ["--plain-text"] } as const;
+const CLI_NAMES = { self: "--component-props", target: ["--target"], dynamicData: ["--data"], strict: ["--strict"], plainText: ["--plain-text"] } as const;
 
 async function renderCommand(argv: readonly string[], io: CommandIO): Promise<ExitCode> {
   const { values } = parse(argv, {
@@ -78,7 +78,7 @@ async function renderCommand(argv: readonly string[], io: CommandIO): Promise<Ex
   };
   if (options.componentProps) {
     const conflicts = componentOptionConflicts(options, CLI_NAMES);
-    if (conflicts.length > 0) throw new UsageError(`--component-props: ${conflicts.map((issue) => issue.msg).join("; ")}`);
+    if (conflicts.length > 0) throw new UsageError(conflicts.map((issue) => issue.msg).join("; "));
   }
   const result = await io.engine.render(template, options);
   for (const w of result.warnings) io.stderr(`warning ${w.code}${w.path.length ? ` at ${w.path.join(".")}` : ""}: ${w.message}\n`);

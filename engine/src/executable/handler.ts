@@ -116,11 +116,17 @@ function renderOptions(request: RenderRequest, dynamicData: DynamicData | undefi
     componentProps: request.options?.component_props,
   };
   const conflicts = options.componentProps === true ? componentOptionConflicts(options, WIRE_NAMES) : [];
-  if (conflicts.length > 0) throw new ProtocolError("BAD_REQUEST", `options.component_props: ${conflicts.map((issue) => issue.msg).join("; ")}`, conflicts);
+  if (conflicts.length > 0) throw new ProtocolError("BAD_REQUEST", conflicts.map((issue) => issue.msg).join("; "), conflicts);
   return options;
 }
 
-const WIRE_NAMES = { target: ["target"], dynamicData: ["dynamic_data"], strict: ["options", "strict"], plainText: ["options", "plain_text"] } as const;
+const WIRE_NAMES = {
+  self: "options.component_props",
+  target: ["target"],
+  dynamicData: ["dynamic_data"],
+  strict: ["options", "strict"],
+  plainText: ["options", "plain_text"],
+} as const;
 
 function resolveTemplate(request: RenderRequest, requestBytes: number, { engine, store }: HandlerDeps, limits: RenderLimits): unknown {
   const ref = request.template_ref;

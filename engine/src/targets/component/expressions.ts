@@ -101,13 +101,15 @@ export function withExpressions(source: string, slots: readonly Slot[]): string 
       : text;
     i = end;
   };
+  const nextElementOrExpression = /[<{]/g;
   while (i < source.length) {
-    const next = source.slice(i).search(/[<{]/);
-    if (next === -1) {
+    nextElementOrExpression.lastIndex = i;
+    const next = nextElementOrExpression.exec(source);
+    if (next === null) {
       textUntil(source.length);
       break;
     }
-    textUntil(i + next);
+    textUntil(next.index);
     const isTag = source[i] === "<";
     const end = isTag ? tagEndOf(source, i) : expressionEnd(source, i);
     const piece = source.slice(i, end);
