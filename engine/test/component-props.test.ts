@@ -17,6 +17,19 @@ import { moduleFolder, renderComponent } from "./support/react-email-module.js";
 const modules = moduleFolder(".tmp-component-props");
 afterAll(() => modules.remove());
 
+/** The document's title, as a reader's tab shows it. */
+function titleOf(html: string): string {
+  let title = "";
+  let inTitle = false;
+  const parser = new Parser({
+    onopentag: (name) => (inTitle = name === "title"),
+    onclosetag: () => (inTitle = false),
+    ontext: (text) => (title += inTitle ? text : ""),
+  });
+  parser.end(html);
+  return title;
+}
+
 const shownImages = (content: VisibleContent): string[] => [...new Set([...content.images, ...content.backgrounds])].sort();
 
 async function component(name: string, template: unknown, minify = true) {
@@ -28,8 +41,10 @@ describe("a component given a recipient's data reads as the html target for that
   it.each(listCases("render").map((c) => [c.name, c] as const))("%s", async (name, fixture) => {
     const html = await render(fixture.template, { target: "html", dynamicData: fixture.dynamicData, minify: fixture.minify });
     const { Component } = await component(name, fixture.template, fixture.minify);
-    const fromComponent = visibleContent(await renderComponent(Component, fixture.dynamicData));
+    const rendered = await renderComponent(Component, fixture.dynamicData);
+    const fromComponent = visibleContent(rendered);
     const fromHtml = visibleContent(html.output);
+    expect(titleOf(rendered)).toBe(titleOf(html.output));
     expect(fromComponent.text).toBe(fromHtml.text);
     expect(fromComponent.links).toEqual(fromHtml.links);
     // Images by source, wherever written: the html target writes some as attributes, some in CSS, the react-email one in CSS.
@@ -145,6 +160,19 @@ describe("options that describe one recipient", () => {
     const error = await render(template, { ...options, componentProps: true }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RenderError);
     expect((error as RenderError).issues).toEqual([expect.objectContaining({ loc, type: "component_props_conflict" })]);
+  });
+
+  it("a component that would write too many nodes is refused at the widest row", async () => {
+    const columns = Array.from({ length: 12 }, (_, i) => ({
+      id: `c${i}`,
+      props: { visibility: { enabled: true, rules: [{ tag: `k${i}`, operator: "==", value: "1" }] } },
+      children: [paragraph(`p${i}`, `Column ${i}`)],
+    }));
+    const wide = doc("wide", [row("r0", [paragraph("p", "before")]), { id: "r1", type: "row", columns }]);
+    const error = await render(wide, { target: "react-email", componentProps: true }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RenderError);
+    expect((error as RenderError).issues).toEqual([expect.objectContaining({ loc: ["rows", "1"], type: "component_too_large" })]);
+    expect((await render(wide, { target: "react-email" })).output).toContain("before");
   });
 
   it("empty data, minify and limits fit a component", async () => {

@@ -16,6 +16,7 @@ import type { ContentHtml, ParsedContent } from "../markup/content.js";
 import { Emitter } from "../markup/emitter.js";
 import { type CompiledOutput, compileOutput, joinOutput, lookupIn, substitute } from "../markup/substitute.js";
 import { compileMjmlToHtml } from "../mjml-to-html/index.js";
+import { checkComponentSize } from "../targets/component/module.js";
 import { componentOptionConflicts } from "../targets/component/options.js";
 import { DocumentContext } from "../targets/context.js";
 import { removeHtmlWaste } from "../targets/html-waste.js";
@@ -132,7 +133,8 @@ export function compileTarget(core: EngineCore, template: Template, target: Rend
  * A react-email component that takes the recipient's data as props: every node rendered, each
  * tag and rule set an expression (src/targets/component/). No slots: the output is the same for everyone.
  */
-function compileComponent(core: EngineCore, template: Template, minify: boolean): CompiledOutput {
+function compileComponent(core: EngineCore, template: Template, minify: boolean, maxNodes: number): CompiledOutput {
+  checkComponentSize(template, maxNodes);
   const out = new Emitter("jsx");
   const doc = new DocumentContext(template, out, () => true, core.content);
   doc.deferVisibility = true;
@@ -225,7 +227,7 @@ export async function renderParts(core: EngineCore, json: unknown, options: Rend
   const cacheKey = core.caches.policy.outputs > 0 && key !== "" ? `${key}|${target}|${minify ? 1 : 0}|${variant}` : undefined;
   let entry = cacheKey === undefined ? undefined : core.caches.outputs.get(cacheKey);
   if (!entry) {
-    entry = { compiled: component ? compileComponent(core, template, minify) : compileTarget(core, template, target, minify, visible) };
+    entry = { compiled: component ? compileComponent(core, template, minify, limits.maxNodes) : compileTarget(core, template, target, minify, visible) };
     if (cacheKey !== undefined) core.caches.outputs.set(cacheKey, entry);
   }
   const { compiled } = entry;

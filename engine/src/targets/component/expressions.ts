@@ -41,6 +41,13 @@ function decodeEntities(text: string): string {
   });
 }
 
+/** JSX text or a JSX string holding tokens as one string expression: `"…" + mergeTag(…) + "…"`. */
+function concatenation(text: string, slots: readonly Slot[]): string {
+  return splitTokens(text, slots, (part) => JSON.stringify(decodeEntities(part)), tagCall)
+    .filter((piece) => piece !== '""')
+    .join(" + ");
+}
+
 /** Source with its slot tokens replaced by `replace(slot)`, and the literal text between them passed through `literal`. */
 function splitTokens(text: string, slots: readonly Slot[], literal: (part: string) => string, replace: (slot: Slot) => string): string[] {
   const pieces: string[] = [];
@@ -89,16 +96,19 @@ export function withExpressions(source: string, slots: readonly Slot[]): string 
   let out = "";
   const open: OpenMarker[] = [];
   let i = 0;
+  /** In `<title>`, whose children React wants as one string: a tag makes the whole text one expression. */
+  let inTitle = false;
   const textUntil = (end: number) => {
     const text = source.slice(i, end);
-    out += hasToken(text)
-      ? splitTokens(
-          text,
-          slots,
-          (part) => part,
-          (slot) => `{${tagCall(slot)}}`,
-        ).join("")
-      : text;
+    if (!hasToken(text)) out += text;
+    else if (inTitle) out += `{${concatenation(text, slots)}}`;
+    else
+      out += splitTokens(
+        text,
+        slots,
+        (part) => part,
+        (slot) => `{${tagCall(slot)}}`,
+      ).join("");
     i = end;
   };
   const nextElementOrExpression = /[<{]/g;
@@ -115,6 +125,7 @@ export function withExpressions(source: string, slots: readonly Slot[]): string 
     const piece = source.slice(i, end);
     i = end;
     const marker = isTag ? null : MARKER.exec(piece);
+    if (isTag) inTitle = piece === "<title>";
     if (isTag) out += tagWithExpressions(piece, slots);
     else if (marker === null) out += expressionWithTags(piece, slots);
     else if (marker[1] === "if") {
@@ -175,11 +186,7 @@ function tagWithExpressions(tag: string, slots: readonly Slot[]): string {
     } else {
       const end = tag.indexOf('"', i + 1);
       const text = tag.slice(i + 1, end);
-      value = hasToken(text)
-        ? `{${splitTokens(text, slots, (part) => JSON.stringify(decodeEntities(part)), tagCall)
-            .filter((piece) => piece !== '""')
-            .join(" + ")}}`
-        : `"${text}"`;
+      value = hasToken(text) ? `{${concatenation(text, slots)}}` : `"${text}"`;
       i = end;
     }
     const untyped = UNTYPED_ATTRIBUTE.exec(out);

@@ -4,8 +4,9 @@
  * helpers it renders with, and the function's head that reads the props.
  */
 
+import { RenderError } from "../../base/diagnostics.js";
 import type { MergeTagGroup } from "../../data/merge-tags.js";
-import type { Template } from "../../document/model.js";
+import type { ColumnChild, Path, RowLike, Template } from "../../document/model.js";
 import type { Slot, SlotPosition } from "../../markup/emitter.js";
 import { componentRuntime, conditionData } from "./runtime.js";
 
@@ -76,4 +77,33 @@ export function componentParts(template: Template, name: string, slots: readonly
     parameters: head.length > 0 ? `props: ${name}Props = {}` : `_props: ${name}Props = {}`,
     head,
   };
+}
+
+/** How many times the nodes a component writes may outnumber the template's limit on nodes. */
+export const COMPONENT_NODE_FACTOR = 4;
+
+/**
+ * Refuses a template whose component would write more than COMPONENT_NODE_FACTOR × `maxNodes`
+ * nodes: a row with n conditional columns is written 2ⁿ times, with everything it holds, so a few
+ * such rows nested in each other multiply. Counted before anything is written.
+ */
+export function checkComponentSize(template: Template, maxNodes: number): void {
+  const max = maxNodes * COMPONENT_NODE_FACTOR;
+  let widest: { path: Path; columns: number } = { path: [], columns: 0 };
+  const written = (node: RowLike | ColumnChild): number => {
+    if (node.kind !== "row") return 1;
+    const conditional = node.columns.filter((column) => column.condition !== undefined).length;
+    if (conditional > widest.columns) widest = { path: node.path, columns: conditional };
+    const inside = node.columns.reduce((sum, column) => sum + 1 + column.children.reduce((n, child) => n + written(child), 0), 1);
+    return Math.min(2 ** conditional * inside, Number.MAX_SAFE_INTEGER);
+  };
+  const count = template.rows.reduce((sum, row) => sum + written(row), 0);
+  if (count <= max) return;
+  throw new RenderError(`Component too large: it would write ${count} nodes, more than ${max}`, [
+    {
+      loc: [...widest.path],
+      msg: `A component writes a row once per set of its conditional columns shown (this row has ${widest.columns}); the template's component would write ${count} nodes, more than ${COMPONENT_NODE_FACTOR} × the node limit (${max})`,
+      type: "component_too_large",
+    },
+  ]);
 }
