@@ -16,9 +16,12 @@ export interface ModuleFolder {
   remove(): void;
 }
 
-/** `folder` under engine/test/, e.g. ".tmp-react-email" (git-ignored). */
+/**
+ * `folder` under engine/test/, e.g. ".tmp-react-email" (git-ignored), one per process: a second run
+ * of the same suite must not remove the modules of the first.
+ */
 export function moduleFolder(folder: string): ModuleFolder {
-  const dir = fileURLToPath(new URL(`../${folder}/`, import.meta.url));
+  const dir = fileURLToPath(new URL(`../${folder}-${process.pid}/`, import.meta.url));
   mkdirSync(dir, { recursive: true });
   return {
     dir,
