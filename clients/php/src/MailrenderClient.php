@@ -32,7 +32,15 @@ final class MailrenderClient
 {
     public const VERSION = Defaults::CLIENT_VERSION;
 
-    private const RENDER_KEYS = ['templateId', 'target', 'dynamicData', 'minify', 'strict', 'plainText', 'componentProps'];
+    private const RENDER_KEYS = [
+        'templateId',
+        'target',
+        'dynamicData',
+        'minify',
+        'strict',
+        'plainText',
+        'componentProps',
+    ];
 
     private readonly Config $config;
     private readonly TemplateFetcher $fetcher;
@@ -104,7 +112,8 @@ final class MailrenderClient
      */
     public function render(array $request): RenderResult
     {
-        [$templateId, $target, $dynamicData, $minify, $strict, $plainText, $componentProps] = self::checkRequest($request);
+        [$templateId, $target, $dynamicData, $minify, $strict, $plainText, $componentProps] =
+            self::checkRequest($request);
         [$entry, $stale] = $this->resolve($templateId, $target);
         $result = $this->engine->render(new EngineRequest(
             $entry->templateJson,
@@ -224,7 +233,15 @@ final class MailrenderClient
                 $issues,
             );
         }
-        return [$templateId, $target, $dynamicData, $flags['minify'], $flags['strict'], $flags['plainText'], $flags['componentProps']];
+        return [
+            $templateId,
+            $target,
+            $dynamicData,
+            $flags['minify'],
+            $flags['strict'],
+            $flags['plainText'],
+            $flags['componentProps'],
+        ];
     }
 
     /** @return array{loc: list<string>, msg: string, type: string} shaped like the service's 422 issues */

@@ -103,9 +103,7 @@ class AsyncMailrenderClient:
         component_props: Optional[bool] = None,
     ) -> RenderResult:
         self._check_open()
-        request = check_render_request(
-            template_id, target, dynamic_data, minify, strict, plain_text, component_props
-        )
+        request = check_render_request(template_id, target, dynamic_data, minify, strict, plain_text, component_props)
         resolved = await self._resolve(request)
         envelope = await self._engine.render_async(resolved.entry, request, self._executor)
         return result_from_envelope(envelope, request, resolved.stale)

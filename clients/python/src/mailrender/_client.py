@@ -115,9 +115,7 @@ class MailrenderClient:
         ``react-email``, ``component_props=True`` returns a component taking a recipient's merge tags
         and context as props (no ``dynamic_data``, ``strict`` or ``plain_text`` beside it)."""
         self._check_open()
-        request = check_render_request(
-            template_id, target, dynamic_data, minify, strict, plain_text, component_props
-        )
+        request = check_render_request(template_id, target, dynamic_data, minify, strict, plain_text, component_props)
         resolved = self._resolve(request)
         envelope = self._engine.render(resolved.entry, request)
         return result_from_envelope(envelope, request, resolved.stale)
