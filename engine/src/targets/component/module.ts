@@ -6,7 +6,7 @@
 
 import { RenderError } from "../../base/diagnostics.js";
 import type { MergeTagGroup } from "../../data/merge-tags.js";
-import type { ColumnChild, Path, RowLike, Template } from "../../document/model.js";
+import { type ColumnChild, contextKeysOf, type Path, type RowLike, type Template } from "../../document/model.js";
 import type { Slot, SlotPosition } from "../../markup/emitter.js";
 import { componentRuntime, conditionData } from "./runtime.js";
 
@@ -35,15 +35,6 @@ function tagMembers(slots: readonly Slot[]): string[] {
   });
 }
 
-function contextKeys(template: Template): string[] {
-  const keys = new Set<string>();
-  for (const { rules } of template.conditions) {
-    for (const rule of rules.rules) keys.add(rule.tag);
-    for (const group of rules.groups) for (const rule of group.rules) keys.add(rule.tag);
-  }
-  return [...keys];
-}
-
 export interface ComponentParts {
   /** Between the imports and the component: the props interface and the helpers. */
   readonly preamble: string;
@@ -56,7 +47,7 @@ export interface ComponentParts {
 /** `slots` are every tag the component writes (every node rendered, whatever its rules). */
 export function componentParts(template: Template, name: string, slots: readonly Slot[]): ComponentParts {
   const conditions = template.conditions.map((condition) => conditionData(condition.rules));
-  const keys = contextKeys(template);
+  const keys = contextKeysOf(template);
   const props = [
     `/** The data of one recipient: merge-tag values by group, and the context the visibility rules read (keys match in any case). */`,
     `export interface ${name}Props {`,
