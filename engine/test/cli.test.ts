@@ -103,6 +103,16 @@ describe("render", () => {
     expect(run.stdout).toBe(direct.text);
   });
 
+  it("--component-props prints the library's component; with --data it is a usage error naming both", async () => {
+    const run = await cli("render", "--template", file("t.json"), "--target", "react-email", "--component-props");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe((await render(WARMUP, { target: "react-email", componentProps: true })).output);
+    const refused = await cli("render", "--template", file("t.json"), "--data", file("d.json"), "--target", "react-email", "--component-props");
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe("");
+    expect(refused.stderr).toMatch(/^error: --component-props writes a component for every recipient: .* not in --data/);
+  });
+
   it("an invalid template: exit 1 and the issues on stderr", async () => {
     const run = await cli("render", "--template", file("invalid.json"), "--target", "html");
     expect(run.code).toBe(1);

@@ -87,6 +87,20 @@ describe("render requests", () => {
     expect("id" in handled.response).toBe(false);
   });
 
+  it("options.component_props: the library's component; a recipient's data or another target is a BAD_REQUEST naming the key", async () => {
+    const handled = checked(await handlerWith()(bytes({ template: TEMPLATE, target: "react-email", options: { component_props: true } })));
+    expect((handled.response as OkResponse).output).toBe((await render(TEMPLATE, { target: "react-email", componentProps: true })).output);
+    for (const [request, loc] of [
+      [{ target: "html" }, ["target"]],
+      [{ target: "react-email", dynamic_data: DATA }, ["dynamic_data"]],
+      [{ target: "react-email", options: { component_props: true, plain_text: true } }, ["options", "plain_text"]],
+    ] as const) {
+      const refused = checked(await handlerWith()(bytes({ template: TEMPLATE, options: { component_props: true }, ...request })));
+      expect(refused.exitCode).toBe(EXIT.BAD_REQUEST);
+      expect(asError(refused)).toMatchObject({ code: "BAD_REQUEST", issues: [{ loc, type: "component_props_conflict" }] });
+    }
+  });
+
   it("reports an invalid template as RENDER_ERROR with the library's issues, exit 1", async () => {
     const handled = checked(await handlerWith()(bytes({ id: 3, template: { rows: "no" }, target: "html" })));
     const thrown = await render({ rows: "no" }, { target: "html" }).catch((e: unknown) => e);

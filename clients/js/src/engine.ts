@@ -65,6 +65,7 @@ export async function renderLocally(
     minify: boolean | undefined;
     strict: boolean | undefined;
     plainText: boolean | undefined;
+    componentProps: boolean | undefined;
   },
 ): Promise<LocalRender> {
   const engine = await loadEngine();

@@ -15,9 +15,10 @@ export interface RenderRequest {
   readonly minify: boolean | undefined;
   readonly strict: boolean | undefined;
   readonly plainText: boolean | undefined;
+  readonly componentProps: boolean | undefined;
 }
 
-const KEYS = ["templateId", "target", "dynamicData", "minify", "strict", "plainText"] as const satisfies readonly (keyof RenderOptions)[];
+const KEYS = ["templateId", "target", "dynamicData", "minify", "strict", "plainText", "componentProps"] as const satisfies readonly (keyof RenderOptions)[];
 
 function isTarget(value: unknown): value is RenderTarget {
   return RENDER_TARGETS.some((t) => t === value);
@@ -32,7 +33,7 @@ export function checkRenderRequest(options: unknown): RenderRequest {
   for (const key of Object.keys(o)) {
     if (!(KEYS as readonly string[]).includes(key)) issues.push({ loc: [key], msg: "Extra inputs are not permitted", type: "extra_forbidden" });
   }
-  const { templateId, target = DEFAULT_TARGET, dynamicData, minify, strict, plainText } = o;
+  const { templateId, target = DEFAULT_TARGET, dynamicData, minify, strict, plainText, componentProps } = o;
   if (templateId === undefined) issues.push({ loc: ["templateId"], msg: "Field required", type: "missing" });
   else if (typeof templateId !== "string" || templateId.trim() === "")
     issues.push({ loc: ["templateId"], msg: "Input should be a non-empty string", type: "string_type" });
@@ -44,6 +45,7 @@ export function checkRenderRequest(options: unknown): RenderRequest {
     ["minify", minify],
     ["strict", strict],
     ["plainText", plainText],
+    ["componentProps", componentProps],
   ] as const) {
     if (value !== undefined && typeof value !== "boolean") issues.push({ loc: [name], msg: "Input should be a valid boolean", type: "bool_type" });
   }
@@ -55,5 +57,6 @@ export function checkRenderRequest(options: unknown): RenderRequest {
     minify: minify as boolean | undefined,
     strict: strict as boolean | undefined,
     plainText: plainText as boolean | undefined,
+    componentProps: componentProps as boolean | undefined,
   };
 }

@@ -41,6 +41,11 @@ export interface RenderOptions {
   readonly strict?: boolean | undefined;
   /** Also return `text`, the email's plain-text version (default false). */
   readonly plainText?: boolean | undefined;
+  /**
+   * With target `react-email`: a component whose props are a recipient's merge tags and context,
+   * instead of one recipient's email (default false). Not with `dynamicData`, `strict` or `plainText`.
+   */
+  readonly componentProps?: boolean | undefined;
 }
 
 export interface RenderResult {

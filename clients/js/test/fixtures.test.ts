@@ -12,6 +12,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { render } from "@mailrender/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DynamicData, MailrenderClient, MailrenderError, RENDER_TARGETS, type RenderTarget, type ValidationIssue } from "../src/index.js";
 import { createKey } from "./helpers/admin.js";
@@ -94,6 +95,23 @@ describe("render fixtures through the client", () => {
         `${name}/${target} warnings`,
       ).toEqual(expectedWarnings[target]);
     }
+  });
+});
+
+describe("componentProps", () => {
+  it("renders the engine's component; a recipient's data beside it is refused, naming the option", async () => {
+    const spec = readCase("render", "merge-tag-positions");
+    const stored = await store(spec.template);
+    const templateId = stored.json.id!;
+    const result = await client.render({ templateId, target: "react-email", componentProps: true });
+    const direct = await render({ ...(spec.template as object), template_id: templateId }, { target: "react-email", componentProps: true });
+    expect(result.output).toBe(direct.output);
+    expect(result.output).toMatch(/export default function \w+\(props: \w+Props = \{\}\)/);
+    const refused = await client
+      .render({ templateId, target: "react-email", componentProps: true, dynamicData: spec.dynamic_data ?? {} })
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(MailrenderError);
+    expect(refused).toMatchObject({ code: "RENDER_ERROR", status: 422, issues: [{ loc: ["dynamicData"], type: "component_props_conflict" }] });
   });
 });
 

@@ -32,7 +32,15 @@ final class MailrenderClient
 {
     public const VERSION = Defaults::CLIENT_VERSION;
 
-    private const RENDER_KEYS = ['templateId', 'target', 'dynamicData', 'minify', 'strict', 'plainText'];
+    private const RENDER_KEYS = [
+        'templateId',
+        'target',
+        'dynamicData',
+        'minify',
+        'strict',
+        'plainText',
+        'componentProps',
+    ];
 
     private readonly Config $config;
     private readonly TemplateFetcher $fetcher;
@@ -99,12 +107,13 @@ final class MailrenderClient
 
     /**
      * @param array{templateId: string, target?: string, dynamicData?: array<string, mixed>, minify?: bool,
-     *     strict?: bool, plainText?: bool} $request
+     *     strict?: bool, plainText?: bool, componentProps?: bool} $request
      * @throws MailrenderError
      */
     public function render(array $request): RenderResult
     {
-        [$templateId, $target, $dynamicData, $minify, $strict, $plainText] = self::checkRequest($request);
+        [$templateId, $target, $dynamicData, $minify, $strict, $plainText, $componentProps] =
+            self::checkRequest($request);
         [$entry, $stale] = $this->resolve($templateId, $target);
         $result = $this->engine->render(new EngineRequest(
             $entry->templateJson,
@@ -114,6 +123,7 @@ final class MailrenderClient
             $minify,
             $strict,
             $plainText,
+            $componentProps,
         ));
         return new RenderResult($result->output, $target, $templateId, $stale, $result->warnings, $result->text);
     }
@@ -173,7 +183,7 @@ final class MailrenderClient
 
     /**
      * @param array<mixed> $request
-     * @return array{string, string, array<mixed>, ?bool, ?bool, ?bool}
+     * @return array{string, string, array<mixed>, ?bool, ?bool, ?bool, ?bool}
      */
     private static function checkRequest(array $request): array
     {
@@ -203,7 +213,7 @@ final class MailrenderClient
             $dynamicData = null;
         }
         $flags = [];
-        foreach (['minify', 'strict', 'plainText'] as $flag) {
+        foreach (['minify', 'strict', 'plainText', 'componentProps'] as $flag) {
             $value = $request[$flag] ?? null;
             if ($value !== null && !is_bool($value)) {
                 $issues[] = self::issue($flag, 'Input should be a valid boolean', 'bool_type');
@@ -223,7 +233,15 @@ final class MailrenderClient
                 $issues,
             );
         }
-        return [$templateId, $target, $dynamicData, $flags['minify'], $flags['strict'], $flags['plainText']];
+        return [
+            $templateId,
+            $target,
+            $dynamicData,
+            $flags['minify'],
+            $flags['strict'],
+            $flags['plainText'],
+            $flags['componentProps'],
+        ];
     }
 
     /** @return array{loc: list<string>, msg: string, type: string} shaped like the service's 422 issues */

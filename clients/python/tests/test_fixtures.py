@@ -14,6 +14,7 @@ the client uses) and must fail with the expected code and issues.
 from __future__ import annotations
 
 import json
+import subprocess
 from collections.abc import Iterator
 from typing import Any, cast
 
@@ -71,6 +72,21 @@ def test_render_case_through_the_client(name: str, server: Server, client: Mailr
         )
         got = [(w.code, list(w.path)) for w in result.warnings]
         assert got == [(w["code"], w["path"]) for w in warnings_expected[target]], f"{name}/{target} warnings"
+
+
+def test_component_props_through_the_client(server: Server, client: MailrenderClient) -> None:
+    """The engine's component, as the executable writes it; a recipient's data beside it names the key."""
+    case = load_case("render", "merge-tag-positions")
+    tid = server.create_template(case["template"])
+    result = client.render(template_id=tid, target="react-email", component_props=True)
+    request = {"template": case["template"], "target": "react-email", "options": {"component_props": True}}
+    engine = subprocess.run([str(ENGINE)], input=json.dumps(request).encode(), capture_output=True, check=True)
+    assert result.output == json.loads(engine.stdout)["output"]
+    assert "Props = {}) {" in result.output
+    with pytest.raises(MailrenderError) as caught:
+        client.render(template_id=tid, target="react-email", component_props=True, dynamic_data=case["dynamic_data"])
+    assert caught.value.code == "RENDER_ERROR"
+    assert [(i["loc"], i["type"]) for i in caught.value.issues] == [(["dynamic_data"], "component_props_conflict")]
 
 
 @pytest.fixture(scope="module")

@@ -25,6 +25,12 @@ export interface RenderOptions {
   readonly strict?: boolean | undefined;
   /** Also return `text`, the plain-text version of the email (default false). */
   readonly plainText?: boolean | undefined;
+  /**
+   * With target `react-email`: a component whose props are the recipient's data (merge tags and
+   * context), for any recipient, instead of one recipient's email (default false). Takes no
+   * `dynamicData`, `strict` or `plainText`: those are about one recipient.
+   */
+  readonly componentProps?: boolean | undefined;
   /** Size limits (defaults in spec/template.md, "Limits"); over one, the render fails with `RENDER_ERROR`. */
   readonly limits?: RenderLimits | undefined;
 }

@@ -70,7 +70,8 @@ function replaceInSlices(text: string, pattern: RegExp, replacement: (match: str
   return out;
 }
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** Exported for the component target, which writes the same rules into the module it generates. */
+export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /**
  * A lone UTF-16 surrogate is not text: UTF-8 cannot carry it and `encodeURIComponent` throws on it.
@@ -82,7 +83,7 @@ export function replaceLoneSurrogates(value: string): string | undefined {
   return replaceInSlices(value, LONE_SURROGATE, replacementCharacter);
 }
 
-const SAFE_URL_SCHEME = /^(?:https?:|mailto:|tel:)/i;
+export const SAFE_URL_SCHEME = /^(?:https?:|mailto:|tel:)/i;
 
 /** A value that supplies a whole URL must carry an allowed scheme; anything else is refused. */
 export function isSafeWholeUrl(value: string): boolean {
@@ -100,10 +101,12 @@ export function isUnsafeAuthorUrl(value: string): boolean {
   return /^[a-z][a-z0-9+.-]*:/i.test(url.replace(/\s+/g, "")) && !isSafeWholeUrl(url.replace(/\s+/g, ""));
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
+export const URL_IGNORED_CHARS = /[\u0000-\u001f\u007f]/g;
+
 /** Strips what browsers ignore in URLs (controls and edge whitespace) before the scheme check. */
 export function normalizeUrlValue(value: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
-  return replaceInSlices(value, /[\u0000-\u001f\u007f]/g, nothing).trim();
+  return replaceInSlices(value, URL_IGNORED_CHARS, nothing).trim();
 }
 
 /** A value inside a URL (after its start) is one component of it. */
@@ -111,12 +114,14 @@ export function encodeUrlPart(value: string): string {
   return encodeURIComponent(value);
 }
 
+export const URL_UNSAFE_CHARS = /['"()\\\s<>`{}]/g;
+
 /**
  * Characters never needed raw in a URL that could end a CSS `url('…')`, an attribute or a <style>
  * element, percent-encoded: for merge-tag URLs and template-authored URLs written into CSS alike.
  */
 export function encodeUnsafeUrlChars(url: string): string {
-  return replaceInSlices(url, /['"()\\\s<>`{}]/g, percentEncoded);
+  return replaceInSlices(url, URL_UNSAFE_CHARS, percentEncoded);
 }
 
 /**

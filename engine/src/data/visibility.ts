@@ -128,9 +128,9 @@ export function containsText(text: string, needle: string): boolean {
   return false;
 }
 
-const LIST_SEPARATORS = /[,;\n]+/;
+export const LIST_SEPARATORS = /[,;\n]+/;
 /** ISO 8601 dates as people write them: a date, or a date-time with optional seconds, fraction and offset. */
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+export const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
 
 function asNumber(text: string): number | undefined {
   if (text.trim() === "") return undefined;

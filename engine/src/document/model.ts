@@ -65,3 +65,13 @@ export interface Template {
   /** Every enabled visibility rule set in the document, indexed by its `slot`. */
   readonly conditions: readonly Condition[];
 }
+
+/** The context keys a template's visibility rules read, in document order, each once. */
+export function contextKeysOf(template: Template): string[] {
+  const keys = new Set<string>();
+  for (const { rules } of template.conditions) {
+    for (const rule of rules.rules) keys.add(rule.tag);
+    for (const group of rules.groups) for (const rule of group.rules) keys.add(rule.tag);
+  }
+  return [...keys];
+}

@@ -7,7 +7,7 @@
 import { RenderError, type RenderWarning, type ValidationIssue } from "../base/diagnostics.js";
 import type { MergeTagGroup } from "../data/merge-tags.js";
 import { DEFAULT_LIMITS } from "../document/limits.js";
-import type { Template } from "../document/model.js";
+import { contextKeysOf } from "../document/model.js";
 import type { ParseResult } from "../document/parse.js";
 import { Emitter, type SlotPosition } from "../markup/emitter.js";
 import { DocumentContext } from "../targets/context.js";
@@ -66,17 +66,8 @@ export function inspect(core: EngineCore, json: unknown): InspectResult {
     valid: true,
     templateId: template.id,
     mergeTags: [...tags.values()].map((t) => ({ ...t, positions: [...t.positions] })),
-    contextKeys: contextKeys(template),
+    contextKeys: contextKeysOf(template),
     issues: [],
     warnings: result.warnings,
   };
-}
-
-function contextKeys(template: Template): string[] {
-  const keys = new Set<string>();
-  for (const { rules } of template.conditions) {
-    for (const rule of rules.rules) keys.add(rule.tag);
-    for (const group of rules.groups) for (const rule of group.rules) keys.add(rule.tag);
-  }
-  return [...keys];
 }

@@ -16,6 +16,8 @@ import type { ContentHtml, ParsedContent } from "../markup/content.js";
 import { Emitter } from "../markup/emitter.js";
 import { type CompiledOutput, compileOutput, joinOutput, lookupIn, substitute } from "../markup/substitute.js";
 import { compileMjmlToHtml } from "../mjml-to-html/index.js";
+import { checkComponentSize } from "../targets/component/module.js";
+import { componentOptionConflicts } from "../targets/component/options.js";
 import { DocumentContext } from "../targets/context.js";
 import { removeHtmlWaste } from "../targets/html-waste.js";
 import { minifyJsx, minifyMarkup } from "../targets/minify.js";
@@ -128,6 +130,19 @@ export function compileTarget(core: EngineCore, template: Template, target: Rend
 }
 
 /**
+ * A react-email component that takes the recipient's data as props: every node rendered, each
+ * tag and rule set an expression (src/targets/component/). No slots: the output is the same for everyone.
+ */
+function compileComponent(core: EngineCore, template: Template, minify: boolean, maxNodes: number): CompiledOutput {
+  checkComponentSize(template, maxNodes);
+  const out = new Emitter("jsx");
+  const doc = new DocumentContext(template, out, () => true, core.content);
+  doc.deferVisibility = true;
+  const source = renderReactEmailDocument(doc);
+  return compileOutput(minify ? minifyJsx(source) : source, [], "jsx");
+}
+
+/**
  * Compiles our own MJML to HTML with the engine's port of mjml (src/mjml-to-html): the same HTML
  * mjml 5 makes of it, without loading mjml. A failure here is an engine bug, reported as a
  * RENDER_ERROR without internals.
@@ -199,14 +214,20 @@ export async function renderParts(core: EngineCore, json: unknown, options: Rend
     ]);
   }
   const minify = options.minify ?? true;
+  const component = options.componentProps === true;
+  if (component) {
+    const conflicts = componentOptionConflicts(options);
+    if (conflicts.length > 0) throw new RenderError(`Invalid options: ${conflicts.map((issue) => issue.msg).join("; ")}`, conflicts);
+  }
   const limits = resolveLimits(options.limits);
   const { template, warnings, key } = requireTemplate(core, json, limits);
-  const visible = visibleSet(template, options.dynamicData);
+  const visible = component ? [] : visibleSet(template, options.dynamicData);
   // A template prepared without caching has no key: never cached, whoever renders it.
-  const cacheKey = core.caches.policy.outputs > 0 && key !== "" ? `${key}|${target}|${minify ? 1 : 0}|${visibleSetKey(visible)}` : undefined;
+  const variant = component ? "component" : visibleSetKey(visible);
+  const cacheKey = core.caches.policy.outputs > 0 && key !== "" ? `${key}|${target}|${minify ? 1 : 0}|${variant}` : undefined;
   let entry = cacheKey === undefined ? undefined : core.caches.outputs.get(cacheKey);
   if (!entry) {
-    entry = { compiled: compileTarget(core, template, target, minify, visible) };
+    entry = { compiled: component ? compileComponent(core, template, minify, limits.maxNodes) : compileTarget(core, template, target, minify, visible) };
     if (cacheKey !== undefined) core.caches.outputs.set(cacheKey, entry);
   }
   const { compiled } = entry;

@@ -3,12 +3,13 @@
  * protocol request. Results go to stdout (or --out); diagnostics go to stderr as text.
  */
 import { RenderError } from "../base/diagnostics.js";
-import { RENDER_TARGETS, type RenderTarget } from "../base/types.js";
+import { RENDER_TARGETS, type RenderOptions, type RenderTarget } from "../base/types.js";
 import { ClientChecksUnavailable, checkFamilies } from "../engine/client-support.js";
 import type { ValidationResult } from "../engine/validate.js";
 import { decodeRequest } from "../protocol/decode.js";
 import { EXIT, type ExitCode, type Issue, ProtocolError } from "../protocol/errors.js";
 import { dynamicDataSchema, toDynamicData } from "../protocol/schema.js";
+import { componentOptionConflicts } from "../targets/component/options.js";
 import { type Options, parseArgs, type Values } from "./args.js";
 import type { EnginePort } from "./engine-port.js";
 import type { Files } from "./io.js";
@@ -49,6 +50,9 @@ export async function runCommand(name: string, argv: readonly string[], io: Comm
   }
 }
 
+/** The render options as this command names them, for a component's conflicts. */
+const CLI_NAMES = { self: "--component-props", target: ["--target"], dynamicData: ["--data"], strict: ["--strict"], plainText: ["--plain-text"] } as const;
+
 async function renderCommand(argv: readonly string[], io: CommandIO): Promise<ExitCode> {
   const { values } = parse(argv, {
     template: { type: "string" },
@@ -58,18 +62,25 @@ async function renderCommand(argv: readonly string[], io: CommandIO): Promise<Ex
     "no-minify": { type: "boolean" },
     strict: { type: "boolean" },
     "plain-text": { type: "boolean" },
+    "component-props": { type: "boolean" },
   });
   const target = values.target;
   if (!isTarget(target)) throw new UsageError(`--target must be one of ${RENDER_TARGETS.join(", ")}`);
   const template = readJson(requireOption(values.template, "--template"), io);
   const data = values.data === undefined ? undefined : readDynamicData(values.data, io);
-  const result = await io.engine.render(template, {
+  const options: RenderOptions = {
     target,
     dynamicData: data,
     minify: values["no-minify"] !== true,
     strict: values.strict === true,
     plainText: values["plain-text"] === true,
-  });
+    componentProps: values["component-props"] === true,
+  };
+  if (options.componentProps) {
+    const conflicts = componentOptionConflicts(options, CLI_NAMES);
+    if (conflicts.length > 0) throw new UsageError(conflicts.map((issue) => issue.msg).join("; "));
+  }
+  const result = await io.engine.render(template, options);
   for (const w of result.warnings) io.stderr(`warning ${w.code}${w.path.length ? ` at ${w.path.join(".")}` : ""}: ${w.message}\n`);
   // --plain-text: the plain-text version instead of the output.
   const written = values["plain-text"] === true ? (result.text ?? "") : result.output;

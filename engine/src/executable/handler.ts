@@ -4,13 +4,14 @@
  */
 import type * as z from "zod/mini";
 import { RenderError } from "../base/diagnostics.js";
-import type { RenderLimits } from "../base/types.js";
+import type { DynamicData, RenderLimits, RenderOptions } from "../base/types.js";
 import { decodeRequest } from "../protocol/decode.js";
 import { errorEnvelope, okEnvelope, okEnvelopeWire, okLayoutEnvelope, type RequestId } from "../protocol/envelope.js";
 import { ERROR_CODES, EXIT, type ExitCode, type Issue, ProtocolError } from "../protocol/errors.js";
 import { LayoutRegistry } from "../protocol/layouts.js";
 import type { Response } from "../protocol/response-schema.js";
 import { type RenderRequest, renderRequestSchema, toDynamicData } from "../protocol/schema.js";
+import { componentOptionConflicts } from "../targets/component/options.js";
 import type { EnginePort, EngineRender } from "./engine-port.js";
 import type { MemoryPolicy } from "./memory.js";
 import type { TemplateStore } from "./template-store.js";
@@ -48,14 +49,7 @@ export function createHandler(deps: HandlerDeps): Handler {
       const limits = deps.memory?.limitsFor(asked) ?? asked;
       const template = resolveTemplate(request, bytes.byteLength, deps, limits);
       const dynamicData = request.dynamic_data === undefined ? undefined : toDynamicData(request.dynamic_data);
-      const result = await deps.engine.render(template, {
-        target: request.target,
-        dynamicData,
-        minify: request.options?.minify,
-        strict: request.options?.strict,
-        limits,
-        plainText: request.options?.plain_text,
-      });
+      const result = await deps.engine.render(template, renderOptions(request, dynamicData, limits));
       // Checked after the render: a template that cannot render answers with its error alone.
       const findings = request.options?.checks
         ? deps.engine.validate(request.template, { targets: [request.target], dynamicData, limits }).findings
@@ -109,6 +103,30 @@ function parseRequest(raw: unknown): RenderRequest {
   }
   return parsed.data;
 }
+
+/** A request's render options; a component's conflicts are the request's fault, named as it names them. */
+function renderOptions(request: RenderRequest, dynamicData: DynamicData | undefined, limits: RenderLimits): RenderOptions {
+  const options: RenderOptions = {
+    target: request.target,
+    dynamicData,
+    minify: request.options?.minify,
+    strict: request.options?.strict,
+    limits,
+    plainText: request.options?.plain_text,
+    componentProps: request.options?.component_props,
+  };
+  const conflicts = options.componentProps === true ? componentOptionConflicts(options, WIRE_NAMES) : [];
+  if (conflicts.length > 0) throw new ProtocolError("BAD_REQUEST", conflicts.map((issue) => issue.msg).join("; "), conflicts);
+  return options;
+}
+
+const WIRE_NAMES = {
+  self: "options.component_props",
+  target: ["target"],
+  dynamicData: ["dynamic_data"],
+  strict: ["options", "strict"],
+  plainText: ["options", "plain_text"],
+} as const;
 
 function resolveTemplate(request: RenderRequest, requestBytes: number, { engine, store }: HandlerDeps, limits: RenderLimits): unknown {
   const ref = request.template_ref;

@@ -32,6 +32,9 @@ Protocol (for programs; see spec/README.md):
 
 Human commands:
   mailrender-engine render --template t.json --target html|react-email|mjml [--data d.json] [--out file] [--no-minify] [--strict] [--plain-text]
+                             [--component-props]
+                               --component-props (react-email): a component taking the recipient's merge tags
+                               and context as props, instead of one recipient's email (no --data, --strict, --plain-text)
   mailrender-engine validate --template t.json [--data d.json] [--target T]... [--strict] [--format text|json|sarif]
                              [--clients gmail,outlook,...]
                                check the template (spec/checks.md): exit 1 if it cannot be rendered or a

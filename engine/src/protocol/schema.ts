@@ -64,6 +64,10 @@ export const renderRequestSchema = described(
             description: "Limit on the output's UTF-8 size (default 16777216); over it, RENDER_ERROR with issue type output_too_large.",
           }),
           plain_text: described(z.optional(z.boolean()), { description: "Also return `text`, the plain-text version of the email (default false)." }),
+          component_props: described(z.optional(z.boolean()), {
+            description:
+              "With target react-email: a component whose props are a recipient's merge_tags and context, instead of one recipient's email (default false). Refused (BAD_REQUEST, issue type component_props_conflict) with another target, with dynamic_data holding values, or with strict or plain_text.",
+          }),
           checks: described(z.optional(z.boolean()), {
             description:
               "Also return `findings`: the template checks (spec/checks.md) of the template, with dynamic_data as sample data, and this target's output size (default false). Needs `template` in the request.",

@@ -17,6 +17,11 @@ export class DocumentContext {
   /** CSS rules Outlook on Windows must not read: the colours of boxes it draws in VML instead. */
   readonly notOutlookCss: string[] = [];
   readonly dark: DarkStyles;
+  /**
+   * A react-email component renders every node and writes each one's rules beside it, for the
+   * recipient's context to decide at render time (`shown` then shows everything).
+   */
+  deferVisibility = false;
   private uidCounter = 0;
 
   constructor(

@@ -5,9 +5,11 @@
 
 import { attrs, jsxClass } from "../blocks/shared.js";
 import { encodeUnsafeUrlChars } from "../data/escape.js";
-import type { ColumnNode, RowLike, RowNode, SpacerNode } from "../document/model.js";
+import type { ColumnNode, Condition, RowLike, RowNode, SpacerNode } from "../document/model.js";
 import { googleFontsHref } from "../markup/fonts.js";
 import { type Declarations, jsxStyle, px, spacing } from "../markup/style.js";
+import { guard, withExpressions } from "./component/expressions.js";
+import { componentParts } from "./component/module.js";
 import type { DocumentContext } from "./context.js";
 import { columnDarkBox, rowDarkBox, spacerDarkBox } from "./dark.js";
 import { horizontal, layoutColumns } from "./layout.js";
@@ -15,6 +17,14 @@ import { columnBoxDeclarations, columnInnerWidth, rowBoxDeclarations, rowInnerWi
 import { APPLE_NO_REFORMAT, baseCss, classList, colorSchemes, metaTags, mobileCss, STACK_ON_MOBILE } from "./responsive.js";
 
 const COMPONENTS = ["Body", "Button", "Column", "Container", "Head", "Heading", "Hr", "Html", "Img", "Link", "Preview", "Row", "Section", "Text"];
+
+/**
+ * A node as the module writes it: as it is, or, in a component (which renders every node and decides
+ * per recipient), between the markers of its rule set.
+ */
+function guarded(node: { readonly condition: Condition | undefined }, jsx: string, doc: DocumentContext): string {
+  return doc.deferVisibility && node.condition ? `${guard.open(node.condition.slot)}\n${jsx}\n${guard.close}` : jsx;
+}
 
 function spacerJsx(spacer: SpacerNode, doc: DocumentContext): string {
   const decls: Declarations = [
@@ -39,16 +49,30 @@ function columnJsx(node: ColumnNode, percent: number, rowInner: number, stack: b
   const children = doc.dark.within(dark.themed, () =>
     doc
       .visibleChildren(node.children)
-      .map((child) => childJsx(child, width, doc))
+      .map((child) => guarded(child, childJsx(child, width, doc), doc))
       .join("\n"),
   );
   return `<Column${jsxClass(classList(stack ? STACK_ON_MOBILE : "", dark.className))} style={${jsxStyle(style)}}>\n${children}\n</Column>`;
 }
 
+/**
+ * A row. In a component, a row whose columns have rules is written once per set of them shown (the
+ * shown columns share its width), and the recipient's context picks one.
+ */
 function rowJsx(row: RowNode, outerWidth: number, doc: DocumentContext): string {
+  const conditional = doc.deferVisibility ? row.columns.filter((column) => column.condition !== undefined) : [];
+  if (conditional.length === 0) return rowWithColumns(row, doc.visibleChildren(row.columns), outerWidth, doc);
+  const variants: string[] = [];
+  for (let mask = 0; mask < 2 ** conditional.length; mask++) {
+    const shown = row.columns.filter((column) => column.condition === undefined || (mask & (2 ** conditional.indexOf(column))) !== 0);
+    variants.push(rowWithColumns(row, shown, outerWidth, doc));
+  }
+  return `${guard.choose(conditional.map((column) => column.condition?.slot ?? 0))}\n${variants.join(`\n${guard.next}\n`)}\n${guard.close}`;
+}
+
+function rowWithColumns(row: RowNode, columns: readonly ColumnNode[], outerWidth: number, doc: DocumentContext): string {
   const s = row.style;
   const inner = rowInnerWidth(row, outerWidth);
-  const columns = doc.visibleChildren(row.columns);
   const layout = layoutColumns(
     columns.map((c) => c.width),
     s.gap,
@@ -65,6 +89,8 @@ function rowJsx(row: RowNode, outerWidth: number, doc: DocumentContext): string 
   );
   const box: Declarations = [...rowBoxDeclarations(row), ["padding", spacing(s.padding)]];
   if (s.minHeight > 0) box.push(["height", px(s.minHeight)]);
+  // A component's types want a child in every <Row>, even one whose columns are all hidden.
+  if (cells.length === 0 && doc.deferVisibility) cells.push("{null}");
   // A row's cells run in its table's direction: `rtl` puts the first column on the right (stacked, in reading order).
   const dir = doc.template.canvas.direction === "rtl" ? "rtl" : undefined;
   return `<Section${jsxClass(dark.className)} style={${jsxStyle(box)}}>\n<Row${attrs({ dir })}>\n${cells.join("\n")}\n</Row>\n</Section>`;
@@ -98,7 +124,7 @@ export function renderReactEmailDocument(doc: DocumentContext): string {
   const contentClass = doc.dark.content("jsx");
   const rows = doc
     .visibleChildren(template.rows)
-    .map((row) => rowLike(row, contentWidth, doc))
+    .map((row) => guarded(row, rowLike(row, contentWidth, doc), doc))
     .join("\n");
   const otherDirection = canvas.direction === "ltr" ? undefined : canvas.direction;
   const fonts = googleFontsHref(doc.fonts);
@@ -123,11 +149,8 @@ export function renderReactEmailDocument(doc: DocumentContext): string {
     ["padding", spacing(canvas.padding)],
   ];
 
-  return [
-    `import { ${COMPONENTS.join(", ")} } from "@react-email/components";`,
-    ``,
-    `export default function ${componentName(template.name)}() {`,
-    `return (`,
+  const name = componentName(template.name);
+  const markup = [
     `<Html lang="${out.trusted(canvas.language, "attr")}" dir="${canvas.direction}">`,
     `<Head>`,
     `<title>${out.text(template.name)}</title>`,
@@ -150,6 +173,20 @@ export function renderReactEmailDocument(doc: DocumentContext): string {
     `</Container>`,
     `</Body>`,
     `</Html>`,
+  ];
+  // A component's parts are known once every tag it writes is (after the markup).
+  const component = doc.deferVisibility ? componentParts(template, name, out.slots) : undefined;
+  const jsx = component ? withExpressions(markup.join("\n"), out.slots) : markup.join("\n");
+  // A component is imported into other code, whose lint and compiler options may refuse unused imports.
+  const imports = component ? COMPONENTS.filter((used) => new RegExp(`<${used}[\\s/>]`).test(jsx)) : COMPONENTS;
+  return [
+    `import { ${imports.join(", ")} } from "@react-email/components";`,
+    ``,
+    ...(component ? [component.preamble] : []),
+    `export default function ${name}(${component?.parameters ?? ""}) {`,
+    ...(component?.head ?? []),
+    `return (`,
+    jsx,
     `);`,
     `}`,
     ``,

@@ -26,6 +26,7 @@ final class EngineRequest
         public readonly ?bool $minify = null,
         public readonly ?bool $strict = null,
         public readonly ?bool $plainText = null,
+        public readonly ?bool $componentProps = null,
     ) {
     }
 
@@ -54,7 +55,12 @@ final class EngineRequest
             $request['dynamic_data'] = self::objects($this->dynamicData);
         }
         $options = array_filter(
-            ['minify' => $this->minify, 'strict' => $this->strict, 'plain_text' => $this->plainText],
+            [
+                'minify' => $this->minify,
+                'strict' => $this->strict,
+                'plain_text' => $this->plainText,
+                'component_props' => $this->componentProps,
+            ],
             static fn (?bool $v): bool => $v !== null,
         );
         if ($options !== []) {

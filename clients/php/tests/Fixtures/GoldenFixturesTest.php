@@ -157,6 +157,31 @@ final class GoldenFixturesTest extends TestCase
         }
     }
 
+    /** The engine's component through both engine modes; a recipient's data beside it names the key. */
+    public function testComponentProps(): void
+    {
+        self::assertNotNull(self::$server);
+        $case = self::load(Paths::fixtures() . '/render/merge-tag-positions');
+        $id = self::$server->createTemplate($case['template'])['id'];
+        $direct = ProcessEngine::locate()->render(new EngineRequest($case['template'], 'component', 'react-email', [], null, null, null, true));
+        self::assertStringContainsString('Props = {}) {', $direct->output);
+        $clients = [
+            new MailrenderClient(['apiKey' => self::$key, 'baseUrl' => self::$server->url]),
+            new MailrenderClient(['apiKey' => self::$key, 'baseUrl' => self::$server->url], null, self::$serve),
+        ];
+        foreach ($clients as $client) {
+            $result = $client->render(['templateId' => $id, 'target' => 'react-email', 'componentProps' => true]);
+            self::assertSame($direct->output, $result->output);
+            try {
+                $client->render(['templateId' => $id, 'target' => 'react-email', 'componentProps' => true, 'dynamicData' => $case['data']]);
+                self::fail('expected RENDER_ERROR');
+            } catch (MailrenderError $e) {
+                self::assertSame(MailrenderError::RENDER_ERROR, $e->getErrorCode());
+                self::assertSame([['dynamic_data'], 'component_props_conflict'], [$e->issues[0]['loc'] ?? null, $e->issues[0]['type'] ?? null]);
+            }
+        }
+    }
+
     /** @dataProvider errorCases */
     public function testErrorCase(string $dir): void
     {

@@ -100,9 +100,10 @@ class AsyncMailrenderClient:
         minify: Optional[bool] = None,
         strict: Optional[bool] = None,
         plain_text: Optional[bool] = None,
+        component_props: Optional[bool] = None,
     ) -> RenderResult:
         self._check_open()
-        request = check_render_request(template_id, target, dynamic_data, minify, strict, plain_text)
+        request = check_render_request(template_id, target, dynamic_data, minify, strict, plain_text, component_props)
         resolved = await self._resolve(request)
         envelope = await self._engine.render_async(resolved.entry, request, self._executor)
         return result_from_envelope(envelope, request, resolved.stale)

@@ -107,12 +107,15 @@ class MailrenderClient:
         minify: Optional[bool] = None,
         strict: Optional[bool] = None,
         plain_text: Optional[bool] = None,
+        component_props: Optional[bool] = None,
     ) -> RenderResult:
         """Renders a template for one recipient. ``minify`` (default True) and ``strict`` (default
         False: a missing merge tag is a warning, not a RENDER_ERROR) are the engine's options;
-        ``plain_text=True`` also returns ``text``, the email's plain-text version."""
+        ``plain_text=True`` also returns ``text``, the email's plain-text version. With target
+        ``react-email``, ``component_props=True`` returns a component taking a recipient's merge tags
+        and context as props (no ``dynamic_data``, ``strict`` or ``plain_text`` beside it)."""
         self._check_open()
-        request = check_render_request(template_id, target, dynamic_data, minify, strict, plain_text)
+        request = check_render_request(template_id, target, dynamic_data, minify, strict, plain_text, component_props)
         resolved = self._resolve(request)
         envelope = self._engine.render(resolved.entry, request)
         return result_from_envelope(envelope, request, resolved.stale)

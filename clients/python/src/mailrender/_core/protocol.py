@@ -42,6 +42,8 @@ def engine_request_line(
         options["strict"] = request.strict
     if request.plain_text is not None:
         options["plain_text"] = request.plain_text
+    if request.component_props is not None:
+        options["component_props"] = request.component_props
     if options:
         doc["options"] = options
     if layout:

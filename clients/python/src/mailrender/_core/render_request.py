@@ -20,6 +20,7 @@ class RenderRequest:
     minify: Optional[bool]
     strict: Optional[bool]
     plain_text: Optional[bool] = None
+    component_props: Optional[bool] = None
 
 
 def check_render_request(
@@ -29,6 +30,7 @@ def check_render_request(
     minify: object = None,
     strict: object = None,
     plain_text: object = None,
+    component_props: object = None,
 ) -> RenderRequest:
     """Checks a render call's arguments; a bad one fails like the service's 422 for a bad body."""
     issues: list[ValidationIssue] = []
@@ -52,7 +54,8 @@ def check_render_request(
                         "type": "extra_forbidden",
                     }
                 )
-    for name, value in (("minify", minify), ("strict", strict), ("plain_text", plain_text)):
+    flags = (("minify", minify), ("strict", strict), ("plain_text", plain_text), ("component_props", component_props))
+    for name, value in flags:
         if value is not None and not isinstance(value, bool):
             issues.append({"loc": [name], "msg": "Input should be a valid boolean", "type": "bool_type"})
     if issues:
@@ -64,4 +67,5 @@ def check_render_request(
         minify=cast("Optional[bool]", minify),
         strict=cast("Optional[bool]", strict),
         plain_text=cast("Optional[bool]", plain_text),
+        component_props=cast("Optional[bool]", component_props),
     )
