@@ -123,6 +123,12 @@ function createEngine(cache: CachePolicy): EnginePort {
       const { jsonOutput, ...whole } = await engine.render(template, options);
       return whole;
     },
+    renderFromLayout: (layout, options) => {
+      const rendered = engine.renderFromLayout?.(layout, options);
+      if (rendered === undefined) return undefined;
+      const { jsonOutput, ...whole } = rendered;
+      return whole;
+    },
   };
 }
 
