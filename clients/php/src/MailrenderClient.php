@@ -106,6 +106,7 @@ final class MailrenderClient
     {
         [$templateId, $target, $dynamicData, $minify, $strict, $plainText] = self::checkRequest($request);
         [$entry, $stale] = $this->resolve($templateId, $target);
+        $layouts = $this->layoutStore($plainText);
         $result = $this->engine->render(new EngineRequest(
             $entry->templateJson,
             $entry->templateRef(),
@@ -114,7 +115,13 @@ final class MailrenderClient
             $minify,
             $strict,
             $plainText,
+            $layouts?->getLayout($templateId, $target, $minify ?? true),
+            $layouts !== null,
         ));
+        if ($layouts !== null && $result->savedLayout !== null) {
+            $layout = $result->savedLayout;
+            $this->keep(static fn () => $layouts->setLayout($templateId, $target, $minify ?? true, $layout));
+        }
         return new RenderResult($result->output, $target, $templateId, $stale, $result->warnings, $result->text);
     }
 
@@ -293,8 +300,25 @@ final class MailrenderClient
     /** A cache that cannot be written (read-only or full disk) slows renders down but does not fail them. */
     private function store(CacheEntry $entry): void
     {
+        $this->keep(fn () => $this->cache->set($entry));
+    }
+
+    /**
+     * Where the engine's saved layouts are kept: beside the templates in a disk cache, when each render
+     * is a new engine process (ProcessEngine), which would otherwise compile the template every time
+     * (spec/clients.md, "Saved layouts"). A plain-text render is compiled from the template anyway.
+     */
+    private function layoutStore(?bool $plainText): ?DiskCache
+    {
+        $useful = $this->cache instanceof DiskCache && $this->engine instanceof ProcessEngine && $plainText !== true;
+        return $useful ? $this->cache : null;
+    }
+
+    /** Runs a cache write; a failure is warned about once and the render goes on uncached. */
+    private function keep(callable $write): void
+    {
         try {
-            $this->cache->set($entry);
+            $write();
         } catch (Throwable $e) {
             if (!$this->cacheWriteWarned) {
                 $this->cacheWriteWarned = true;

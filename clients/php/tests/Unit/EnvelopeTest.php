@@ -16,4 +16,23 @@ final class EnvelopeTest extends TestCase
         $result = Envelope::result(['ok' => true, 'output' => 'x', 'warnings' => [$warning, ...$malformed]]);
         self::assertSame([$warning], $result->warnings);
     }
+
+    public function testTellsAnEngineThatDoesNotKnowSavedLayoutsFromOtherRefusals(): void
+    {
+        $refused = static fn (array $loc, string $code = 'BAD_REQUEST'): array => [
+            'ok' => false,
+            'error' => ['code' => $code, 'message' => 'm', 'issues' => [['loc' => $loc, 'msg' => 'Unknown key', 'type' => 'unrecognized_key']]],
+        ];
+        self::assertTrue(Envelope::refusedSavedLayouts($refused(['saved_layout'])));
+        self::assertTrue(Envelope::refusedSavedLayouts($refused(['save_layout'])));
+        self::assertFalse(Envelope::refusedSavedLayouts($refused(['dynamic_data', 'x'])));
+        self::assertFalse(Envelope::refusedSavedLayouts($refused(['saved_layout'], 'RENDER_ERROR')));
+        self::assertFalse(Envelope::refusedSavedLayouts(['ok' => true, 'output' => 'x']));
+    }
+
+    public function testCarriesTheSavedLayoutToKeep(): void
+    {
+        self::assertSame('mailrender-layout 00', Envelope::result(['ok' => true, 'output' => 'x', 'saved_layout' => 'mailrender-layout 00'])->savedLayout);
+        self::assertNull(Envelope::result(['ok' => true, 'output' => 'x'])->savedLayout);
+    }
 }
