@@ -120,7 +120,9 @@ final class MailrenderClient
         ));
         if ($layouts !== null && $result->savedLayout !== null) {
             $layout = $result->savedLayout;
-            $this->keep(static fn () => $layouts->setLayout($templateId, $target, $minify ?? true, $layout));
+            $this->keep(static function () use ($layouts, $templateId, $target, $minify, $layout): void {
+                $layouts->setLayout($templateId, $target, $minify ?? true, $layout);
+            });
         }
         return new RenderResult($result->output, $target, $templateId, $stale, $result->warnings, $result->text);
     }
@@ -300,7 +302,9 @@ final class MailrenderClient
     /** A cache that cannot be written (read-only or full disk) slows renders down but does not fail them. */
     private function store(CacheEntry $entry): void
     {
-        $this->keep(fn () => $this->cache->set($entry));
+        $this->keep(function () use ($entry): void {
+            $this->cache->set($entry);
+        });
     }
 
     /**

@@ -19,15 +19,25 @@ final class EnvelopeTest extends TestCase
 
     public function testTellsAnEngineThatDoesNotKnowSavedLayoutsFromOtherRefusals(): void
     {
-        $refused = static fn (array $loc, string $code = 'BAD_REQUEST'): array => [
+        self::assertTrue(Envelope::refusedSavedLayouts(self::refused(['saved_layout'])));
+        self::assertTrue(Envelope::refusedSavedLayouts(self::refused(['save_layout'])));
+        self::assertFalse(Envelope::refusedSavedLayouts(self::refused(['dynamic_data', 'x'])));
+        self::assertFalse(Envelope::refusedSavedLayouts(self::refused(['saved_layout'], 'RENDER_ERROR')));
+        self::assertFalse(Envelope::refusedSavedLayouts(['ok' => true, 'output' => 'x']));
+    }
+
+    /**
+     * An error envelope whose one issue is at $loc, as the engine writes one for an unknown key.
+     *
+     * @param list<string> $loc
+     * @return array<string, mixed>
+     */
+    private static function refused(array $loc, string $code = 'BAD_REQUEST'): array
+    {
+        return [
             'ok' => false,
             'error' => ['code' => $code, 'message' => 'm', 'issues' => [['loc' => $loc, 'msg' => 'Unknown key', 'type' => 'unrecognized_key']]],
         ];
-        self::assertTrue(Envelope::refusedSavedLayouts($refused(['saved_layout'])));
-        self::assertTrue(Envelope::refusedSavedLayouts($refused(['save_layout'])));
-        self::assertFalse(Envelope::refusedSavedLayouts($refused(['dynamic_data', 'x'])));
-        self::assertFalse(Envelope::refusedSavedLayouts($refused(['saved_layout'], 'RENDER_ERROR')));
-        self::assertFalse(Envelope::refusedSavedLayouts(['ok' => true, 'output' => 'x']));
     }
 
     public function testCarriesTheSavedLayoutToKeep(): void
