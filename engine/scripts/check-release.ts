@@ -11,6 +11,7 @@ import { exeName, RELEASE_PLATFORMS } from "./build-quickjs.js";
 import { readSha256sums, sha256 } from "./built-binary.js";
 import { measureColdStart } from "./cold-start-budget.js";
 import { readExecutableFormat } from "./executable-format.js";
+import { measureSavedLayout } from "./saved-layout-budget.js";
 
 const RELEASE = join(resolve(dirname(fileURLToPath(import.meta.url)), "../.."), "engine", "dist", "release");
 let passed = 0;
@@ -48,6 +49,9 @@ if (existsSync(host)) {
   for (const { target, instructions, budget } of measureColdStart(host)) {
     check(`a cold ${target} render of the small email within ${budget / 1e6} M instructions`, instructions <= budget, `${(instructions / 1e6).toFixed(1)} M`);
   }
+  // A fresh process rendering the newsletter from its saved layout (saved-layout-budget.ts).
+  const { fromLayout, budget } = measureSavedLayout(host);
+  check(`the newsletter rendered from its saved layout within ${budget / 1e6} M instructions`, fromLayout <= budget, `${(fromLayout / 1e6).toFixed(1)} M`);
 }
 process.stdout.write(`release check: ${passed} passed, ${failed} failed\n`);
 process.exit(failed === 0 ? 0 : 1);

@@ -30,9 +30,13 @@ export interface Measured {
   readonly budget: number;
 }
 
-/** The instructions of one process run of `binary` with `input` on stdin (callgrind's "Collected"). */
-export function instructions(binary: string, input: string): number {
-  const run = spawnSync("valgrind", ["--tool=callgrind", "--callgrind-out-file=/dev/null", binary], { input, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+/** The instructions of one process run of `binary` (with `args`) with `input` on stdin (callgrind's "Collected"). */
+export function instructions(binary: string, input: string, args: readonly string[] = []): number {
+  const run = spawnSync("valgrind", ["--tool=callgrind", "--callgrind-out-file=/dev/null", binary, ...args], {
+    input,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (run.error) throw new Error(`valgrind could not run (${run.error.message}): install it (scripts/bootstrap)`);
   const collected = /Collected\s*:\s*(\d+)/.exec(run.stderr)?.[1];
   if (run.status !== 0 || collected === undefined) throw new Error(`valgrind ${binary} exited ${run.status}: ${run.stderr.slice(-500)}`);

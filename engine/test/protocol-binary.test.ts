@@ -5,6 +5,8 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
+import { createHandler } from "../src/executable/handler.js";
+import { TemplateStore } from "../src/executable/template-store.js";
 import { warmupTemplate } from "../src/executable/warmup.js";
 
 const WARMUP = warmupTemplate();
@@ -13,6 +15,7 @@ import { ENGINE_VERSION, render } from "../src/index.js";
 import { MAX_REQUEST_BYTES, PROTOCOL_VERSION } from "../src/protocol/constants.js";
 import { type OkResponse, type Response, responseSchema } from "../src/protocol/response-schema.js";
 import { BINARY, ensureBinary } from "./support/engine-binary.js";
+import { libraryEngine } from "./support/engine-port.js";
 import { LONE_SURROGATE, POSITIONS, positionTemplate } from "./support/malformed-values.js";
 
 const TEMPLATE = WARMUP;
@@ -52,6 +55,21 @@ describe("one-shot binary", () => {
       expect(run.stderr).toBe("");
       expect(envelope.output).toBe((await render(TEMPLATE, { target, dynamicData: { merge_tags: { text: { first_name: "Zoë & co" } } } })).output);
     }
+  });
+
+  it("saves a layout byte for byte as the library does (SHA-256 in C), and renders from it as from the template", async () => {
+    const request = { template: TEMPLATE, target: "html", dynamic_data: { merge_tags: { text: { first_name: "Zoë & co" } }, context: { plan: "pro" } } };
+    const saved = envelopeOf(oneShot(JSON.stringify({ ...request, save_layout: true }))) as OkResponse;
+    const handled = await createHandler({ engine: libraryEngine, store: new TemplateStore() })(Buffer.from(JSON.stringify({ ...request, save_layout: true })));
+    expect(saved.saved_layout).toBe((handled.response as OkResponse).saved_layout);
+    const used = envelopeOf(oneShot(JSON.stringify({ ...request, saved_layout: saved.saved_layout }))) as OkResponse;
+    expect(used.saved_layout_status).toBe("used");
+    expect(used.output).toBe(saved.output);
+    const garbled = envelopeOf(
+      oneShot(JSON.stringify({ ...request, saved_layout: saved.saved_layout!.replace("<body", "<body><script>x</script") })),
+    ) as OkResponse;
+    expect(garbled.saved_layout_status).toBe("ignored");
+    expect(garbled.output).toBe(saved.output);
   });
 
   it("an invalid template: RENDER_ERROR, exit 1", () => {

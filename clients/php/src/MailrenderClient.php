@@ -115,6 +115,7 @@ final class MailrenderClient
         [$templateId, $target, $dynamicData, $minify, $strict, $plainText, $componentProps] =
             self::checkRequest($request);
         [$entry, $stale] = $this->resolve($templateId, $target);
+        $layouts = $this->layoutStore($plainText === true || $componentProps === true);
         $result = $this->engine->render(new EngineRequest(
             $entry->templateJson,
             $entry->templateRef(),
@@ -124,7 +125,15 @@ final class MailrenderClient
             $strict,
             $plainText,
             $componentProps,
+            $layouts?->getLayout($templateId, $target, $minify ?? true),
+            $layouts !== null,
         ));
+        if ($layouts !== null && $result->savedLayout !== null) {
+            $layout = $result->savedLayout;
+            $this->keep(static function () use ($layouts, $templateId, $target, $minify, $layout): void {
+                $layouts->setLayout($templateId, $target, $minify ?? true, $layout);
+            });
+        }
         return new RenderResult($result->output, $target, $templateId, $stale, $result->warnings, $result->text);
     }
 
@@ -311,8 +320,28 @@ final class MailrenderClient
     /** A cache that cannot be written (read-only or full disk) slows renders down but does not fail them. */
     private function store(CacheEntry $entry): void
     {
-        try {
+        $this->keep(function () use ($entry): void {
             $this->cache->set($entry);
+        });
+    }
+
+    /**
+     * Where the engine's saved layouts are kept: beside the templates in a disk cache, when each render
+     * is a new engine process (ProcessEngine), which would otherwise compile the template every time
+     * (spec/clients.md, "Saved layouts"). A plain-text render is compiled from the template anyway, and
+     * a component (`$notPerRecipient`, with plain text) is one for every recipient.
+     */
+    private function layoutStore(bool $notPerRecipient): ?DiskCache
+    {
+        $useful = $this->cache instanceof DiskCache && $this->engine instanceof ProcessEngine && !$notPerRecipient;
+        return $useful ? $this->cache : null;
+    }
+
+    /** Runs a cache write; a failure is warned about once and the render goes on uncached. */
+    private function keep(callable $write): void
+    {
+        try {
+            $write();
         } catch (Throwable $e) {
             if (!$this->cacheWriteWarned) {
                 $this->cacheWriteWarned = true;

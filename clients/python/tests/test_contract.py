@@ -55,10 +55,16 @@ def entry_doc(entry: Optional[CacheEntry]) -> Optional[dict[str, Any]]:
     }
 
 
+# Saved layouts are kept by the clients whose renders start an engine process; the Python client's
+# --serve process keeps them in memory (docs/design/saved-layouts.md).
+NOT_PYTHON = {"cache-layout-file-name.json"}
+
+
 def test_every_fixture_file_is_run() -> None:
     here = Path(__file__).read_text(encoding="utf-8")
     for path in DIR.glob("*.json"):
-        assert f'"{path.name}"' in here, f"{path.name} is not run by the Python client"
+        if path.name not in NOT_PYTHON:
+            assert f'"{path.name}"' in here, f"{path.name} is not run by the Python client"
 
 
 @pytest.mark.parametrize("case", cases("status-code.json"), ids=ids("status-code.json"))

@@ -18,8 +18,12 @@ import { base64, sha1 } from "./platform/sha1.js";
 import { utf8DecodeStrict, utf8Encode } from "./platform/utf8.js";
 import { utf8Length } from "./platform/utf8-length.js";
 
+/** Installed by the build's main() (native/checksum.c). */
+declare const mailrenderSha256: (text: string) => string;
+
 const QUICKJS_HOST: EngineHost = {
   digest: (text) => base64(sha1(text)),
+  sha256: (text) => mailrenderSha256(text),
   utf8Length,
   encodeUtf8: utf8Encode,
   decodeUtf8: utf8DecodeStrict,
@@ -117,6 +121,12 @@ function createEngine(cache: CachePolicy): EnginePort {
     ...engine,
     render: async (template, options) => {
       const { jsonOutput, ...whole } = await engine.render(template, options);
+      return whole;
+    },
+    renderFromLayout: (layout, options) => {
+      const rendered = engine.renderFromLayout?.(layout, options);
+      if (rendered === undefined) return undefined;
+      const { jsonOutput, ...whole } = rendered;
       return whole;
     },
   };

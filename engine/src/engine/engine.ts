@@ -14,7 +14,17 @@ import { type BlockCheckResult, checkBlocks } from "./check.js";
 import { explainVisibility, type VisibilityDecision } from "./explain-visibility.js";
 import type { EngineHost } from "./host.js";
 import { type InspectResult, inspect } from "./inspect.js";
-import { CACHE_WEIGHTS, type EngineCore, outputOf, type PreparedTemplate, prepare, type RenderedParts, renderParts } from "./pipeline.js";
+import {
+  CACHE_WEIGHTS,
+  type EngineCore,
+  type KnownLayout,
+  outputOf,
+  type PreparedTemplate,
+  prepare,
+  type RenderedParts,
+  renderFromLayout,
+  renderParts,
+} from "./pipeline.js";
 import { type ValidateOptions, type ValidationResult, validate } from "./validate.js";
 
 export interface EngineOptions {
@@ -31,6 +41,8 @@ export interface Engine {
   render(template: unknown, options: RenderOptions): Promise<RenderResult>;
   /** A render before its output is joined: for writers that send it in parts (the executable). */
   renderParts(template: unknown, options: RenderOptions): Promise<RenderedParts>;
+  /** A render from a layout compiled earlier (a saved layout read back), or undefined when it cannot give this one. */
+  renderFromLayout(layout: KnownLayout, options: RenderOptions): RenderedParts | undefined;
   /** A template read once, to be rendered by this engine many times. */
   prepare(template: unknown, options?: { readonly limits?: RenderLimits | undefined }): PreparedTemplate;
   /** Whether it can render, and what the template checks find (spec/checks.md); the limits alone are still taken. */
@@ -54,6 +66,7 @@ export function createEngine(options: EngineOptions): Engine {
       return { output: outputOf(parts), target, templateId, ...(text === undefined ? {} : { text }), warnings };
     },
     renderParts: (template, renderOptions) => renderParts(core, template, renderOptions),
+    renderFromLayout: (layout, renderOptions) => renderFromLayout(core, layout, renderOptions),
     prepare: (template, prepareOptions = {}) => prepare(core, template, prepareOptions.limits),
     validate: (template, options) => validate(core, template, options),
     inspect: (template) => inspect(core, template),

@@ -10,6 +10,11 @@ export interface EngineHost {
    * called only by an engine that caches renders.
    */
   digest(text: string): string;
+  /**
+   * The lowercase hex SHA-256 of a string's UTF-8: what binds a saved layout to its template and
+   * checks it was not altered (spec/README.md, "Saved layouts"). Absent: the host reads and writes none.
+   */
+  readonly sha256?: (text: string) => string;
   /** The UTF-8 size of a string (a lone surrogate counts as U+FFFD, 3 bytes). */
   utf8Length(text: string): number;
   encodeUtf8(text: string): Uint8Array;

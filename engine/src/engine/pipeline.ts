@@ -10,7 +10,7 @@ import { RENDER_TARGETS } from "../base/types.js";
 import type { BlockRegistry } from "../blocks/registry.js";
 import { isVisible, normalizeContext } from "../data/visibility.js";
 import { countNodes, resolveLimits, tooManyNodes } from "../document/limits.js";
-import type { Shown, Template } from "../document/model.js";
+import type { Condition, Shown, Template } from "../document/model.js";
 import { type ParseResult, parseTemplate } from "../document/parse.js";
 import type { ContentHtml, ParsedContent } from "../markup/content.js";
 import { Emitter } from "../markup/emitter.js";
@@ -78,9 +78,12 @@ function parseWithin(core: EngineCore, json: unknown, maxNodes: number): ParsedT
  * Parses a template once per distinct content (its node count is checked on every render); when
  * templates are not cached, every time, and the key is "" (nothing is cached under it).
  */
-function parseCached(core: EngineCore, json: unknown, maxNodes: number): { result: ParseResult; key: string } {
+function parseCached(core: EngineCore, json: unknown, maxNodes: number): TemplateRead {
   // Off in the executable's one-shot mode, whose template comes from JSON.parse: no jsonText check needed.
-  if (core.caches.policy.templates === 0) return { result: parseWithin(core, json, maxNodes).result, key: "" };
+  if (core.caches.policy.templates === 0) {
+    const { result, nodes } = parseWithin(core, json, maxNodes);
+    return { result, key: "", nodes };
+  }
   // Too many rows alone: refused before the document is hashed (a 600 KB one takes milliseconds).
   const rows = (json as { rows?: unknown } | null)?.rows;
   if (Array.isArray(rows) && rows.length > maxNodes) parseWithin(core, json, maxNodes);
@@ -91,11 +94,18 @@ function parseCached(core: EngineCore, json: unknown, maxNodes: number): { resul
     parsed = { ...parseWithin(core, json, maxNodes), chars: text.length };
     core.caches.templates.set(key, parsed);
   }
-  return { result: parsed.result, key };
+  return { result: parsed.result, key, nodes: parsed.nodes };
+}
+
+/** A template read: its parse, its cache key ("" when not cached) and its node count. */
+export interface TemplateRead {
+  readonly result: ParseResult;
+  readonly key: string;
+  readonly nodes: number;
 }
 
 /** Whether each conditional node is shown, in document order: what a recipient sees. */
-function visibleSet(template: Template, data: DynamicData | undefined): boolean[] {
+function visibleSet(template: { readonly conditions: readonly Condition[] }, data: DynamicData | undefined): boolean[] {
   if (template.conditions.length === 0) return [];
   const shown: boolean[] = [];
   const context = normalizeContext(data?.context);
@@ -164,7 +174,7 @@ const PREPARED = Symbol("mailrender.preparedTemplate");
  * was made from have no effect on it.
  */
 export interface PreparedTemplate {
-  readonly [PREPARED]: { readonly key: string; readonly result: ParseResult };
+  readonly [PREPARED]: TemplateRead;
 }
 
 /** `limits.maxNodes` is checked here, once: a prepared template is not re-counted when rendered. */
@@ -178,7 +188,7 @@ function isPrepared(value: unknown): value is PreparedTemplate {
 }
 
 /** A template given as JSON or prepared: its parse result and cache key. Over the node limit, a RenderError. */
-export function readTemplate(core: EngineCore, json: unknown, limits: { readonly maxNodes: number }): { result: ParseResult; key: string } {
+export function readTemplate(core: EngineCore, json: unknown, limits: { readonly maxNodes: number }): TemplateRead {
   return isPrepared(json) ? json[PREPARED] : parseCached(core, json, limits.maxNodes);
 }
 
@@ -186,10 +196,33 @@ function requireTemplate(
   core: EngineCore,
   json: unknown,
   limits: { readonly maxNodes: number },
-): { template: Template; warnings: RenderWarning[]; key: string } {
-  const { result, key } = readTemplate(core, json, limits);
+): { template: Template; warnings: RenderWarning[]; key: string; nodes: number } {
+  const { result, key, nodes } = readTemplate(core, json, limits);
   if (!result.template) throw new RenderError(`Invalid template: ${describeIssues(result.issues)}`, result.issues);
-  return { template: result.template, warnings: result.warnings, key };
+  return { template: result.template, warnings: result.warnings, key, nodes };
+}
+
+/**
+ * What a render compiled, as a saved layout keeps it (src/protocol/saved-layout.ts): everything a
+ * later render of the same template, target and minification needs before substitution. A layout
+ * holds one compiled output per visible set (`visible`, one "0"/"1" per conditional node).
+ */
+export interface LayoutEntry {
+  readonly templateId: string;
+  readonly target: RenderTarget;
+  readonly minify: boolean;
+  /** The template's node count, checked against each render's `maxNodes`. */
+  readonly nodes: number;
+  /** What reading the template warned of (a render adds its substitution's). */
+  readonly warnings: readonly RenderWarning[];
+  readonly conditions: readonly Condition[];
+  readonly visible: string;
+  readonly compiled: CompiledOutput;
+}
+
+/** Compiled outputs of one template, target and minification, by visible set: a saved layout read back. */
+export interface KnownLayout extends Omit<LayoutEntry, "visible" | "compiled"> {
+  readonly outputs: ReadonlyMap<string, CompiledOutput>;
 }
 
 /** A render before its output is assembled: the compiled output and the recipient's values. */
@@ -201,18 +234,24 @@ export interface RenderedParts {
   readonly values: readonly string[];
   /** With `plainText` only. */
   readonly text?: string;
+  /** What was compiled, to be saved (src/protocol/saved-layout.ts). */
+  readonly layout: LayoutEntry;
   /** The output as the body of a JSON string, in UTF-8 pieces (the static ones encoded once per compiled output). */
   jsonOutput(): readonly Uint8Array[];
 }
 
-/** `json` is the template JSON or a PreparedTemplate. */
-export async function renderParts(core: EngineCore, json: unknown, options: RenderOptions): Promise<RenderedParts> {
-  const target = options?.target;
+function checkTarget(target: RenderTarget): void {
   if (!RENDER_TARGETS.includes(target)) {
     throw new RenderError(`Unknown target ${JSON.stringify(target)}: expected one of ${RENDER_TARGETS.join(", ")}`, [
       { loc: ["target"], msg: `Input should be ${RENDER_TARGETS.map((t) => `'${t}'`).join(", ")}`, type: "literal_error" },
     ]);
   }
+}
+
+/** `json` is the template JSON or a PreparedTemplate. */
+export async function renderParts(core: EngineCore, json: unknown, options: RenderOptions): Promise<RenderedParts> {
+  const target = options?.target;
+  checkTarget(target);
   const minify = options.minify ?? true;
   const component = options.componentProps === true;
   if (component) {
@@ -220,17 +259,66 @@ export async function renderParts(core: EngineCore, json: unknown, options: Rend
     if (conflicts.length > 0) throw new RenderError(`Invalid options: ${conflicts.map((issue) => issue.msg).join("; ")}`, conflicts);
   }
   const limits = resolveLimits(options.limits);
-  const { template, warnings, key } = requireTemplate(core, json, limits);
+  const { template, warnings, key, nodes } = requireTemplate(core, json, limits);
   const visible = component ? [] : visibleSet(template, options.dynamicData);
+  const visibleKey = visibleSetKey(visible);
   // A template prepared without caching has no key: never cached, whoever renders it.
-  const variant = component ? "component" : visibleSetKey(visible);
+  const variant = component ? "component" : visibleKey;
   const cacheKey = core.caches.policy.outputs > 0 && key !== "" ? `${key}|${target}|${minify ? 1 : 0}|${variant}` : undefined;
   let entry = cacheKey === undefined ? undefined : core.caches.outputs.get(cacheKey);
   if (!entry) {
     entry = { compiled: component ? compileComponent(core, template, minify, limits.maxNodes) : compileTarget(core, template, target, minify, visible) };
     if (cacheKey !== undefined) core.caches.outputs.set(cacheKey, entry);
   }
-  const { compiled } = entry;
+  const layout: LayoutEntry = {
+    templateId: template.id,
+    target,
+    minify,
+    nodes,
+    warnings,
+    conditions: template.conditions,
+    visible: visibleKey,
+    compiled: entry.compiled,
+  };
+  const text =
+    options.plainText === true
+      ? () => plainTextWithin(template, shownIn(visible), lookupIn(options.dynamicData), limits.maxOutputBytes, core.host.utf8Length)
+      : undefined;
+  return finishRender(core, layout, entry, options, limits.maxOutputBytes, text);
+}
+
+/**
+ * A render from a saved layout, without the template: the cost of substitution alone. Undefined when
+ * the layout cannot give this render (another target or minification, plain text or a component asked, the
+ * template over this render's node limit, or this recipient's visible set not compiled yet).
+ */
+export function renderFromLayout(core: EngineCore, known: KnownLayout, options: RenderOptions): RenderedParts | undefined {
+  checkTarget(options?.target);
+  const limits = resolveLimits(options.limits);
+  if (
+    options.target !== known.target ||
+    (options.minify ?? true) !== known.minify ||
+    options.plainText === true ||
+    options.componentProps === true ||
+    known.nodes > limits.maxNodes
+  )
+    return undefined;
+  const visibleKey = visibleSetKey(visibleSet(known, options.dynamicData));
+  const compiled = known.outputs.get(visibleKey);
+  if (compiled === undefined) return undefined;
+  return finishRender(core, { ...known, visible: visibleKey, compiled }, { compiled }, options, limits.maxOutputBytes, undefined);
+}
+
+/** Substitution, the strict and size checks, and the plain text when asked (`text`). */
+function finishRender(
+  core: EngineCore,
+  layout: LayoutEntry,
+  entry: CompiledEntry,
+  options: RenderOptions,
+  maxOutputBytes: number,
+  plainText: (() => string) | undefined,
+): RenderedParts {
+  const { compiled } = layout;
   const substitution = substitute(compiled, options.dynamicData);
   if (options.strict && substitution.missing.length > 0) {
     throw new RenderError(
@@ -243,21 +331,18 @@ export async function renderParts(core: EngineCore, json: unknown, options: Rend
     );
   }
   // Before any value is escaped or joined: an output over the limit is refused here (output-bound.ts).
-  checkOutputSize(compiled, substitution, limits.maxOutputBytes, core.host.utf8Length);
-  const text =
-    options.plainText === true
-      ? plainTextWithin(template, shownIn(visible), lookupIn(options.dynamicData), limits.maxOutputBytes, core.host.utf8Length)
-      : undefined;
+  checkOutputSize(compiled, substitution, maxOutputBytes, core.host.utf8Length);
+  const text = plainText?.();
   const values = substitution.values();
-  const cached = entry;
   return {
-    target,
-    templateId: template.id,
+    target: layout.target,
+    templateId: layout.templateId,
     ...(text === undefined ? {} : { text }),
-    warnings: [...warnings, ...substitution.warnings],
+    warnings: [...layout.warnings, ...substitution.warnings],
     compiled,
     values,
-    jsonOutput: () => jsonOutputPieces(core.host, cached, values),
+    layout,
+    jsonOutput: () => jsonOutputPieces(core.host, entry, values),
   };
 }
 

@@ -6,6 +6,7 @@
 
 import type { RenderLimits, RenderOptions, RenderResult } from "../base/types.js";
 import type { EngineHost } from "../engine/host.js";
+import type { KnownLayout, LayoutEntry } from "../engine/pipeline.js";
 import type { ValidateOptions, ValidationResult } from "../engine/validate.js";
 
 /** A render result that may also give its output already encoded for the wire. */
@@ -17,6 +18,8 @@ export interface EngineRender extends RenderResult {
    * identity says "same parts" across renders (output_format "layout").
    */
   readonly layout?: () => { readonly layout: object; readonly parts: readonly string[]; readonly values: readonly string[] };
+  /** What was compiled, for a saved layout (save_layout). */
+  readonly compiledLayout?: LayoutEntry;
 }
 
 export interface EnginePort {
@@ -24,6 +27,8 @@ export interface EnginePort {
   /** Its host, whose UTF-8 the executable reads requests and writes envelopes with. */
   readonly host: EngineHost;
   render(template: unknown, options: RenderOptions): Promise<EngineRender>;
+  /** A render from a saved layout read back, or undefined when it cannot give this one (src/engine/pipeline.ts). */
+  renderFromLayout?(layout: KnownLayout, options: RenderOptions): EngineRender | undefined;
   /** A template read once, to be rendered by this engine many times (`template_ref`). */
   prepare(template: unknown, limits: RenderLimits): unknown;
   /** The template checks (spec/checks.md) with its validity. */

@@ -6,10 +6,11 @@ import type * as z from "zod/mini";
 import { RenderError } from "../base/diagnostics.js";
 import type { DynamicData, RenderLimits, RenderOptions } from "../base/types.js";
 import { decodeRequest } from "../protocol/decode.js";
-import { errorEnvelope, okEnvelope, okEnvelopeWire, okLayoutEnvelope, type RequestId } from "../protocol/envelope.js";
+import { errorEnvelope, type OkExtras, okEnvelope, okEnvelopeWire, okLayoutEnvelope, type RequestId } from "../protocol/envelope.js";
 import { ERROR_CODES, EXIT, type ExitCode, type Issue, ProtocolError } from "../protocol/errors.js";
 import { LayoutRegistry } from "../protocol/layouts.js";
 import type { Response } from "../protocol/response-schema.js";
+import { decodeSavedLayout, encodeSavedLayout, type LayoutBinding } from "../protocol/saved-layout.js";
 import { type RenderRequest, renderRequestSchema, toDynamicData } from "../protocol/schema.js";
 import { componentOptionConflicts } from "../targets/component/options.js";
 import type { EnginePort, EngineRender } from "./engine-port.js";
@@ -49,20 +50,22 @@ export function createHandler(deps: HandlerDeps): Handler {
       const limits = deps.memory?.limitsFor(asked) ?? asked;
       const template = resolveTemplate(request, bytes.byteLength, deps, limits);
       const dynamicData = request.dynamic_data === undefined ? undefined : toDynamicData(request.dynamic_data);
-      const result = await deps.engine.render(template, renderOptions(request, dynamicData, limits));
+      const options = renderOptions(request, dynamicData, limits);
+      const { result, savedLayout } = await renderWithSavedLayout(request, template, options, deps);
       // Checked after the render: a template that cannot render answers with its error alone.
       const findings = request.options?.checks
         ? deps.engine.validate(request.template, { targets: [request.target], dynamicData, limits }).findings
         : undefined;
+      const extras: OkExtras = { findings, savedLayout };
       if (request.output_format === "layout") {
         const { layout, parts, values } = layoutOf(result);
         const ref = layouts.describe(layout, parts, request.layout_parts === true);
         const units = textUnits(values) + (ref.parts === undefined ? 0 : textUnits(parts));
-        return { response: okLayoutEnvelope(result, ref, values, deps.engine.version, id, findings), exitCode: EXIT.OK, written: settle(bytes, units) };
+        return { response: okLayoutEnvelope(result, ref, values, deps.engine.version, id, extras), exitCode: EXIT.OK, written: settle(bytes, units) };
       }
-      const wire = result.jsonOutput ? okEnvelopeWire(result, result.jsonOutput(), deps.engine.version, id, deps.engine.host.encodeUtf8, findings) : undefined;
+      const wire = result.jsonOutput ? okEnvelopeWire(result, result.jsonOutput(), deps.engine.version, id, deps.engine.host.encodeUtf8, extras) : undefined;
       const units = wire === undefined ? result.output.length : wire.reduce((sum, piece) => sum + piece.byteLength, 0);
-      return { response: okEnvelope(result, deps.engine.version, id, findings), exitCode: EXIT.OK, ...(wire ? { wire } : {}), written: settle(bytes, units) };
+      return { response: okEnvelope(result, deps.engine.version, id, extras), exitCode: EXIT.OK, ...(wire ? { wire } : {}), written: settle(bytes, units) };
     } catch (error) {
       return { ...failure(deps.memory?.refusal(error) ?? error, deps, id), written: settle(bytes, 0) };
     }
@@ -73,6 +76,38 @@ export function createHandler(deps: HandlerDeps): Handler {
     const requestBytes = request.byteLength;
     return memory === undefined ? undefined : () => memory.settle(requestBytes, outputUnits);
   }
+}
+
+/**
+ * The render, from the request's saved layout when it is intact, this engine's, this template's and
+ * holds this render; else from the template, and then a new layout when the request asked for one
+ * (spec/README.md, "Saved layouts"). The request carries the template whenever it names either.
+ */
+async function renderWithSavedLayout(
+  request: RenderRequest,
+  template: unknown,
+  options: RenderOptions,
+  { engine }: HandlerDeps,
+): Promise<{ result: EngineRender; savedLayout: OkExtras["savedLayout"] }> {
+  const sha256 = engine.host.sha256;
+  // A component is one for every recipient: nothing to save per template beside it.
+  if ((request.saved_layout === undefined && request.save_layout !== true) || sha256 === undefined || options.componentProps === true) {
+    return { result: await engine.render(template, options), savedLayout: undefined };
+  }
+  const binding: LayoutBinding = { engineVersion: engine.version, templateSha256: sha256(JSON.stringify(request.template)) };
+  const check = request.saved_layout === undefined ? undefined : decodeSavedLayout(request.saved_layout, binding, sha256);
+  const known = check?.ok === true ? check.layout : undefined;
+  const fromLayout = known === undefined ? undefined : engine.renderFromLayout?.(known, options);
+  if (fromLayout !== undefined) return { result: fromLayout, savedLayout: { status: "used", text: undefined } };
+  const result = await engine.render(template, options);
+  const entry = request.save_layout === true ? result.compiledLayout : undefined;
+  return {
+    result,
+    savedLayout: {
+      status: known === undefined ? "ignored" : "extended",
+      text: entry === undefined ? undefined : encodeSavedLayout(entry, known, binding, sha256),
+    },
+  };
 }
 
 function textUnits(texts: readonly string[]): number {

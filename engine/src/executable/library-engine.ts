@@ -3,36 +3,42 @@
 import type { CachePolicy } from "../engine/caches.js";
 import { createEngine, type Engine } from "../engine/engine.js";
 import type { EngineHost } from "../engine/host.js";
-import { outputOf } from "../engine/pipeline.js";
-import type { EnginePort } from "./engine-port.js";
+import { outputOf, type RenderedParts } from "../engine/pipeline.js";
+import type { EnginePort, EngineRender } from "./engine-port.js";
 
 /** An engine as the executable uses it; `host` is the one it was made with. */
 export function enginePort(engine: Engine, host: EngineHost): EnginePort {
   return {
     version: engine.version,
     host,
-    render: async (template, options) => {
-      const parts = await engine.renderParts(template, options);
-      const { compiled, values, target, templateId, text, warnings } = parts;
-      let output: string | undefined;
-      return {
-        target,
-        templateId,
-        ...(text === undefined ? {} : { text }),
-        warnings,
-        // Built only if someone reads it: the --serve loop writes `jsonOutput` instead.
-        get output() {
-          output ??= outputOf(parts);
-          return output;
-        },
-        jsonOutput: parts.jsonOutput,
-        layout: () => ({ layout: compiled, parts: compiled.parts, values }),
-      };
+    render: async (template, options) => engineRender(await engine.renderParts(template, options)),
+    renderFromLayout: (layout, options) => {
+      const parts = engine.renderFromLayout(layout, options);
+      return parts === undefined ? undefined : engineRender(parts);
     },
     prepare: (template, limits) => engine.prepare(template, { limits }),
     validate: (template, options) => engine.validate(template, options),
     inspect: (template) => engine.inspect(template),
     clearCaches: () => engine.clearCaches(),
+  };
+}
+
+function engineRender(parts: RenderedParts): EngineRender {
+  const { compiled, values, target, templateId, text, warnings } = parts;
+  let output: string | undefined;
+  return {
+    target,
+    templateId,
+    ...(text === undefined ? {} : { text }),
+    warnings,
+    // Built only if someone reads it: the --serve loop writes `jsonOutput` instead.
+    get output() {
+      output ??= outputOf(parts);
+      return output;
+    },
+    jsonOutput: parts.jsonOutput,
+    layout: () => ({ layout: compiled, parts: compiled.parts, values }),
+    compiledLayout: parts.layout,
   };
 }
 

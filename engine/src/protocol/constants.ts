@@ -26,5 +26,8 @@ export const TEMPLATE_STORE_MAX_BYTES = 64 * 1024 * 1024;
 /** A template_ref is an opaque client-chosen key, e.g. `"<template_id>@<etag>"`. */
 export const TEMPLATE_REF_MAX_LENGTH = 256;
 
+/** What became of a request's saved layout (spec/README.md, "Saved layouts"). */
+export const SAVED_LAYOUT_STATUSES = ["used", "extended", "ignored"] as const;
+
 /** How an ok response carries the output: whole, or as a layout sent once plus per-render values. */
 export const OUTPUT_FORMATS = ["string", "layout"] as const;

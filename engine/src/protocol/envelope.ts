@@ -4,19 +4,24 @@ import type { Finding } from "../document/checks/index.js";
 import { PROTOCOL_VERSION } from "./constants.js";
 import type { ErrorCode, Issue } from "./errors.js";
 import type { LayoutRef } from "./layouts.js";
-import type { ErrorResponse, OkLayoutResponse, OkResponse } from "./response-schema.js";
+import type { ErrorResponse, OkLayoutResponse, OkResponse, SavedLayoutStatus } from "./response-schema.js";
 
 export type RequestId = string | number;
 
-/** The template checks' findings, when the request asked for them (`options.checks`). */
-export type Findings = readonly Finding[] | undefined;
+/** What an ok response carries besides the render, when the request asked for it. */
+export interface OkExtras {
+  /** The template checks' findings (`options.checks`). */
+  readonly findings?: readonly Finding[] | undefined;
+  /** What became of the request's saved layout, and the layout to keep (spec/README.md, "Saved layouts"). */
+  readonly savedLayout?: { readonly status: SavedLayoutStatus; readonly text: string | undefined } | undefined;
+}
 
-export function okEnvelope(result: RenderResult, engineVersion: string, id: RequestId | undefined, findings?: Findings): OkResponse {
+export function okEnvelope(result: RenderResult, engineVersion: string, id: RequestId | undefined, extras: OkExtras = {}): OkResponse {
   return {
     ...(id === undefined ? {} : { id }),
     ok: true,
     output: result.output,
-    ...okFields(result, engineVersion, findings),
+    ...okFields(result, engineVersion, extras),
   };
 }
 
@@ -26,18 +31,18 @@ export function okLayoutEnvelope(
   values: readonly string[],
   engineVersion: string,
   id: RequestId | undefined,
-  findings?: Findings,
+  extras: OkExtras = {},
 ): OkLayoutResponse {
   return {
     ...(id === undefined ? {} : { id }),
     ok: true,
     layout: layout.parts === undefined ? { id: layout.id } : { id: layout.id, parts: [...layout.parts] },
     values: [...values],
-    ...okFields(result, engineVersion, findings),
+    ...okFields(result, engineVersion, extras),
   };
 }
 
-function okFields(result: RenderResult, engineVersion: string, findings: Findings) {
+function okFields(result: RenderResult, engineVersion: string, { findings, savedLayout }: OkExtras) {
   return {
     ...(result.text === undefined ? {} : { text: result.text }),
     target: result.target,
@@ -56,6 +61,9 @@ function okFields(result: RenderResult, engineVersion: string, findings: Finding
             ...(f.target === undefined ? {} : { target: f.target }),
           })),
         }),
+    ...(savedLayout === undefined
+      ? {}
+      : { saved_layout_status: savedLayout.status, ...(savedLayout.text === undefined ? {} : { saved_layout: savedLayout.text }) }),
     engine_version: engineVersion,
     protocol_version: PROTOCOL_VERSION as typeof PROTOCOL_VERSION,
   };
@@ -71,10 +79,10 @@ export function okEnvelopeWire(
   engineVersion: string,
   id: RequestId | undefined,
   encodeUtf8: (text: string) => Uint8Array,
-  findings?: Findings,
+  extras: OkExtras = {},
 ): Uint8Array[] {
   const head = `{${id === undefined ? "" : `"id":${JSON.stringify(id)},`}"ok":true,"output":"`;
-  const tail = `",${JSON.stringify(okFields(result, engineVersion, findings)).slice(1)}`;
+  const tail = `",${JSON.stringify(okFields(result, engineVersion, extras)).slice(1)}`;
   return [encodeUtf8(head), ...jsonOutput, encodeUtf8(tail)];
 }
 

@@ -6,7 +6,7 @@
  */
 import * as z from "zod/mini";
 import { RENDER_TARGETS } from "../base/types.js";
-import { PROTOCOL_VERSION } from "./constants.js";
+import { PROTOCOL_VERSION, SAVED_LAYOUT_STATUSES } from "./constants.js";
 import { ERROR_CODE_LIST, type ErrorCode } from "./errors.js";
 import { described, requestId } from "./schema.js";
 
@@ -52,6 +52,14 @@ const okTail = {
   findings: described(z.optional(z.array(findingSchema)), {
     description: "With options.checks: what the template checks find in the template and in this target's output (spec/checks.md).",
   }),
+  saved_layout_status: described(z.optional(z.enum(SAVED_LAYOUT_STATUSES)), {
+    description:
+      'With saved_layout or save_layout: "used" (rendered from the saved layout), "extended" (the layout was intact but lacked this render: compiled from the template), "ignored" (no layout, or one that was garbled or made by another engine, protocol or template: compiled from the template).',
+  }),
+  saved_layout: described(z.optional(z.string()), {
+    description:
+      "With save_layout, unless the request's saved_layout was used as it is: the layout to keep and send with later requests for this template (opaque text).",
+  }),
   ...versions,
 };
 
@@ -61,6 +69,7 @@ export const okResponseSchema = z.strictObject({
   ...okTail,
 });
 export type OkResponse = z.infer<typeof okResponseSchema>;
+export type SavedLayoutStatus = (typeof SAVED_LAYOUT_STATUSES)[number];
 
 export const okLayoutResponseSchema = described(
   z.strictObject({

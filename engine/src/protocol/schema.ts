@@ -81,10 +81,21 @@ export const renderRequestSchema = described(
       layout_parts: described(z.optional(z.boolean()), {
         description: 'With output_format "layout": include the layout\'s parts even if this process sent them before (a client that dropped them).',
       }),
+      saved_layout: described(z.optional(z.string()), {
+        description:
+          "A saved layout of this template from an earlier response (`saved_layout`), sent back as it was received: the engine renders from it without compiling the template when it is intact and was made by this engine and protocol from this template, and ignores it otherwise. Needs `template`.",
+      }),
+      save_layout: described(z.optional(z.boolean()), {
+        description: "Return the layout this render was compiled to as `saved_layout`, for later requests (default false). Needs `template`.",
+      }),
     })
     .check(
       z.refine((r) => r.template !== undefined || r.template_ref !== undefined, {
         message: "Either template or template_ref is required",
+        path: ["template"],
+      }),
+      z.refine((r) => r.template !== undefined || (r.saved_layout === undefined && r.save_layout !== true), {
+        message: "saved_layout and save_layout need the template in the request (a saved layout is checked against it)",
         path: ["template"],
       }),
     ),

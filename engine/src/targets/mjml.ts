@@ -242,5 +242,12 @@ export function renderMjmlDocument(doc: DocumentContext): string {
       : [sections]),
     `</mj-body>`,
   ].join("\n");
-  return [`<mjml${attrs({ lang: canvas.language, dir: canvas.direction })}>`, `<mj-head>`, ...head, `</mj-head>`, withoutNoOpAttributes(body, ALL), `</mjml>`].join("\n");
+  return [
+    `<mjml${attrs({ lang: canvas.language, dir: canvas.direction })}>`,
+    `<mj-head>`,
+    ...head,
+    `</mj-head>`,
+    withoutNoOpAttributes(body, ALL),
+    `</mjml>`,
+  ].join("\n");
 }

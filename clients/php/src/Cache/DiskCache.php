@@ -16,6 +16,8 @@ use RuntimeException;
  *   write the folder is trimmed to maxEntries (a trim racing another may leave one or two more).
  * - A file that is missing, unreadable or malformed is a miss (the next fetch rewrites it).
  * - Deleting a file another process already deleted is not an error.
+ * - Beside an entry, the engine's saved layouts of its template (one file per target and
+ *   minification, written the same way) go with it: deleted, cleared and evicted together.
  */
 final class DiskCache implements CacheStore
 {
@@ -24,6 +26,7 @@ final class DiskCache implements CacheStore
     /** Longer encoded names would risk the 255-byte file-name limit: those files are named by a hash. */
     private const MAX_NAME = 200;
     private const HASHED_PREFIX = '~';
+    private const LAYOUT_SUFFIX = '.layout';
 
     public readonly string $dir;
 
@@ -43,8 +46,45 @@ final class DiskCache implements CacheStore
         $this->ensureDir();
         $name = self::fileNameFor($entry->templateId);
         $target = $this->dir . '/' . $name;
+        $this->writeFile($name, $entry->toJson());
+        $this->evict();
+    }
+
+    public function delete(string $templateId): bool
+    {
+        $this->deleteLayouts(self::fileNameFor($templateId));
+        return @unlink($this->pathFor($templateId));
+    }
+
+    /**
+     * The engine's saved layout of a template for a target and minification (spec/clients.md, "Saved
+     * layouts"), as the engine wrote it; null when there is none. The engine checks it, not the cache.
+     */
+    public function getLayout(string $templateId, string $target, bool $minify): ?string
+    {
+        $text = @file_get_contents($this->dir . '/' . self::layoutFileNameFor($templateId, $target, $minify));
+        return is_string($text) && $text !== '' ? $text : null;
+    }
+
+    public function setLayout(string $templateId, string $target, bool $minify, string $layout): void
+    {
+        $this->ensureDir();
+        $this->writeFile(self::layoutFileNameFor($templateId, $target, $minify), $layout);
+    }
+
+    /** The file a template's saved layout for a target and minification is kept in, beside its entry. */
+    public static function layoutFileNameFor(string $templateId, string $target, bool $minify): string
+    {
+        $stem = substr(self::fileNameFor($templateId), 0, -strlen(self::SUFFIX));
+        return $stem . '.' . $target . ($minify ? '' : '-unminified') . self::LAYOUT_SUFFIX;
+    }
+
+    /** Writes a unique temp file, then renames it over $name: readers see the old file or the new one. */
+    private function writeFile(string $name, string $content): void
+    {
+        $target = $this->dir . '/' . $name;
         $temp = $this->dir . '/.' . $name . '.' . bin2hex(random_bytes(6)) . self::TEMP_SUFFIX;
-        if (@file_put_contents($temp, $entry->toJson()) === false) {
+        if (@file_put_contents($temp, $content) === false) {
             @unlink($temp);
             throw new RuntimeException("cannot write {$temp}: " . self::lastError());
         }
@@ -52,12 +92,17 @@ final class DiskCache implements CacheStore
             @unlink($temp);
             throw new RuntimeException("cannot rename a cache file into {$target}: " . self::lastError());
         }
-        $this->evict();
     }
 
-    public function delete(string $templateId): bool
+    /** Removes the saved layouts beside the entry file $entryName (its stem, a dot, a target, .layout). */
+    private function deleteLayouts(string $entryName): void
     {
-        return @unlink($this->pathFor($templateId));
+        $prefix = substr($entryName, 0, -strlen(self::SUFFIX)) . '.';
+        foreach (@scandir($this->dir) ?: [] as $name) {
+            if (str_starts_with($name, $prefix) && str_ends_with($name, self::LAYOUT_SUFFIX)) {
+                @unlink($this->dir . '/' . $name);
+            }
+        }
     }
 
     public function list(): array
@@ -79,7 +124,8 @@ final class DiskCache implements CacheStore
         }
         foreach (@scandir($this->dir) ?: [] as $name) {
             $temp = str_starts_with($name, '.') && str_ends_with($name, self::TEMP_SUFFIX);
-            if ($temp || self::isEntryFile($name)) {
+            $layout = !str_starts_with($name, '.') && str_ends_with($name, self::LAYOUT_SUFFIX);
+            if ($temp || $layout || self::isEntryFile($name)) {
                 @unlink($this->dir . '/' . $name);
             }
         }
@@ -147,6 +193,7 @@ final class DiskCache implements CacheStore
         }
         asort($fetchedAt);
         foreach (array_slice(array_keys($fetchedAt), 0, count($files) - $this->maxEntries) as $name) {
+            $this->deleteLayouts($name);
             @unlink($this->dir . '/' . $name);
         }
     }

@@ -27,7 +27,27 @@ final class EngineRequest
         public readonly ?bool $strict = null,
         public readonly ?bool $plainText = null,
         public readonly ?bool $componentProps = null,
+        /**
+         * With the template in the request: the engine's saved layout of this template, target and
+         * minification (null: none yet), and a new one is asked for (spec/README.md, "Saved layouts").
+         */
+        public readonly ?string $savedLayout = null,
+        public readonly bool $saveLayout = false,
     ) {
+    }
+
+    /** The same render without saved layouts (for an engine that does not know them). */
+    public function withoutSavedLayouts(): self
+    {
+        return new self(
+            $this->templateJson,
+            $this->templateRef,
+            $this->target,
+            $this->dynamicData,
+            $this->minify,
+            $this->strict,
+            $this->plainText,
+        );
     }
 
     /**
@@ -86,6 +106,17 @@ final class EngineRequest
         }
         if (!$withTemplate) {
             return $json;
+        }
+        if ($this->saveLayout || $this->savedLayout !== null) {
+            $layout = ['save_layout' => $this->saveLayout];
+            if ($this->savedLayout !== null) {
+                $layout['saved_layout'] = $this->savedLayout;
+            }
+            // Escaped as the engine wrote it: a layout that is not UTF-8 (a damaged file) is sent as
+            // U+FFFD rather than refused, and the engine, finding its checksum wrong, ignores it.
+            $flags = JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE | JSON_INVALID_UTF8_SUBSTITUTE;
+            $layoutJson = json_encode($layout, $flags);
+            $json = substr($json, 0, -1) . ',' . substr((string) $layoutJson, 1);
         }
         // The template is spliced in as text, so {} stays {}. A raw CR/LF in valid JSON can only be
         // whitespace between tokens, so replacing it keeps the meaning and the one-line framing.

@@ -14,6 +14,8 @@ final class EngineResult
         public readonly array $warnings = [],
         /** The plain-text version, when the request asked for it. */
         public readonly ?string $text = null,
+        /** A saved layout to keep, when the request asked for one and the engine made a new one. */
+        public readonly ?string $savedLayout = null,
     ) {
     }
 }

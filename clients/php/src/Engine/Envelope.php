@@ -15,6 +15,27 @@ final class Envelope
     private const CALLER_ERRORS = ['BAD_REQUEST', 'REQUEST_TOO_LARGE', 'INVALID_JSON'];
 
     /**
+     * Whether the engine refused the request for its saved-layout keys, as an engine that predates
+     * them does (an unknown key is a BAD_REQUEST naming it).
+     *
+     * @param array<mixed> $envelope
+     */
+    public static function refusedSavedLayouts(array $envelope): bool
+    {
+        $error = $envelope['error'] ?? null;
+        if (($envelope['ok'] ?? null) !== false || !is_array($error) || ($error['code'] ?? null) !== 'BAD_REQUEST') {
+            return false;
+        }
+        foreach (is_array($error['issues'] ?? null) ? $error['issues'] : [] as $issue) {
+            $loc = is_array($issue) ? ($issue['loc'] ?? null) : null;
+            if (is_array($loc) && in_array($loc[0] ?? null, ['saved_layout', 'save_layout'], true)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * @return array<mixed> the decoded envelope, after the handshake
      * @throws MailrenderError UNKNOWN when the text is not an envelope or the protocol differs
      */
@@ -73,7 +94,8 @@ final class Envelope
                 throw new MailrenderError(MailrenderError::UNKNOWN, 0, 'The engine answered ok without an output');
             }
             $text = is_string($envelope['text'] ?? null) ? $envelope['text'] : null;
-            return new EngineResult($envelope['output'], self::warnings($envelope['warnings'] ?? null), $text);
+            $layout = is_string($envelope['saved_layout'] ?? null) ? $envelope['saved_layout'] : null;
+            return new EngineResult($envelope['output'], self::warnings($envelope['warnings'] ?? null), $text, $layout);
         }
         $error = is_array($envelope['error'] ?? null) ? $envelope['error'] : [];
         $code = is_string($error['code'] ?? null) ? $error['code'] : 'INTERNAL_ERROR';

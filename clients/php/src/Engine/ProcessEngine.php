@@ -30,6 +30,20 @@ final class ProcessEngine implements Engine
 
     public function render(EngineRequest $request): EngineResult
     {
+        $envelope = $this->answer($request);
+        if (($request->saveLayout || $request->savedLayout !== null) && Envelope::refusedSavedLayouts($envelope)) {
+            // An engine older than saved layouts (enginePath): the same render without them.
+            $envelope = $this->answer($request->withoutSavedLayouts());
+        }
+        return Envelope::result($envelope);
+    }
+
+    /**
+     * @return array<mixed> the engine's envelope for $request
+     * @throws MailrenderError when the engine gives none
+     */
+    private function answer(EngineRequest $request): array
+    {
         // One-shot mode keeps nothing, so the template always travels and template_ref would be useless.
         $input = $request->toJson(null, true, false);
         [$status, $stdout, $stderr] = $this->run($input);
@@ -41,7 +55,7 @@ final class ProcessEngine implements Engine
                 . (trim($stderr) === '' ? '' : ': ' . Envelope::excerpt(self::lastLines($stderr))),
             );
         }
-        return Envelope::result(Envelope::decode($stdout, $this->path));
+        return Envelope::decode($stdout, $this->path);
     }
 
     /**

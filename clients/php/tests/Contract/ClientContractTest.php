@@ -164,6 +164,24 @@ final class ClientContractTest extends TestCase
     }
 
     /** @return array<string, array{array<mixed>}> */
+    public static function layoutFileNames(): array
+    {
+        return self::cases('cache-layout-file-name.json');
+    }
+
+    /**
+     * @dataProvider layoutFileNames
+     * @param array<mixed> $case
+     */
+    public function testCacheLayoutFileName(array $case): void
+    {
+        self::assertSame(
+            Json::string($case, 'file_name'),
+            DiskCache::layoutFileNameFor(Json::string($case, 'template_id'), Json::string($case, 'target'), Json::bool($case, 'minify')),
+        );
+    }
+
+    /** @return array<string, array{array<mixed>}> */
     public static function fileNames(): array
     {
         return self::cases('cache-file-name.json');

@@ -80,11 +80,18 @@ final class DiskCacheTest extends ServerTestCase
             self::assertArrayNotHasKey('error', $results, $out);
             self::assertCount(5, $results);
         }
-        $names = array_values(array_diff(scandir($this->dir . '/shared-cache') ?: [], ['.', '..', '.lock']));
+        $files = array_values(array_diff(scandir($this->dir . '/shared-cache') ?: [], ['.', '..', '.lock']));
+        // Beside the entries, their templates' saved layouts (one per target rendered).
+        $layouts = array_values(array_filter($files, static fn (string $n): bool => str_ends_with($n, '.html.layout')));
+        $names = array_values(array_diff($files, $layouts));
         self::assertLessThanOrEqual(3, count($names), 'maxEntries holds across processes: ' . implode(', ', $names));
         foreach ($names as $name) {
             self::assertStringEndsWith('.json', $name, 'no temp file left behind');
             self::assertNotNull(CacheEntry::fromJson((string) file_get_contents($this->dir . '/shared-cache/' . $name)), "{$name} is a whole entry");
+        }
+        self::assertNotSame([], $layouts);
+        foreach ($layouts as $name) {
+            self::assertStringStartsWith('mailrender-layout ', (string) file_get_contents($this->dir . '/shared-cache/' . $name), "{$name} is whole");
         }
     }
 
@@ -101,6 +108,39 @@ final class DiskCacheTest extends ServerTestCase
         self::assertStringStartsWith('<!doctype html>', $again->renderHtml($id));
         self::assertSame([200], $wire2->statuses(), 'a full fetch, not a conditional one');
         self::assertNotNull(CacheEntry::fromJson((string) file_get_contents($file), $id));
+    }
+
+    public function testSavedLayoutsAreKeptBesideTheTemplateUsedWhenSoundAndReplacedWhenNot(): void
+    {
+        $id = self::server()->createTemplate(Paths::sampleTemplate())['id'];
+        $config = ['cache' => ['type' => 'disk', 'path' => $this->dir . '/l']];
+        $data = ['merge_tags' => ['text' => ['first_name' => 'Ada <&>']]];
+        $expected = $this->client($config)->render(['templateId' => $id, 'dynamicData' => $data])->output;
+        $file = $this->dir . '/l/' . DiskCache::layoutFileNameFor($id, 'html', true);
+        $layout = (string) file_get_contents($file);
+        self::assertStringStartsWith('mailrender-layout ', $layout);
+
+        // A later process renders from it: a layout changed and signed again (as only someone who can
+        // write the cache folder and knows the format could) shows in the output.
+        $newline = (int) strpos($layout, "\n");
+        $header = substr($layout, 0, $newline);
+        $body = substr($layout, $newline + 1);
+        $marked = str_replace('<!doctype html>', '<!doctype html><!-- from the saved layout -->', $body);
+        self::assertNotSame($body, $marked);
+        file_put_contents($file, 'mailrender-layout ' . hash('sha256', $marked) . "\n" . $marked);
+        $fromLayout = $this->client($config)->render(['templateId' => $id, 'dynamicData' => $data])->output;
+        self::assertSame(str_replace('<!doctype html>', '<!doctype html><!-- from the saved layout -->', $expected), $fromLayout);
+
+        // A damaged one is ignored (the output is the template's) and replaced by a sound one.
+        file_put_contents($file, $header . "\n" . $marked);
+        self::assertSame($expected, $this->client($config)->render(['templateId' => $id, 'dynamicData' => $data])->output);
+        self::assertSame($layout, file_get_contents($file));
+
+        // Unminified output has a layout of its own; both go with the template.
+        $this->client($config)->render(['templateId' => $id, 'minify' => false]);
+        self::assertFileExists($this->dir . '/l/' . DiskCache::layoutFileNameFor($id, 'html', false));
+        $this->client($config)->deleteCached($id);
+        self::assertSame([], array_values(array_diff(scandir($this->dir . '/l') ?: [], ['.', '..'])));
     }
 
     public function testAnUnwritableCacheWarnsOnceAndRendersAnyway(): void
