@@ -80,6 +80,14 @@ describe("saved layouts", () => {
     }
   });
 
+  it("are left alone by a component render: one for every recipient, nothing saved beside it", async () => {
+    const { saved_layout } = await fresh({ ...REQUEST, target: "react-email", save_layout: true });
+    const component = { template: newsletter.template, target: "react-email", options: { component_props: true } };
+    const response = await fresh({ ...component, saved_layout, save_layout: true });
+    expect(response).toEqual(await fresh(component));
+    expect(response).not.toHaveProperty("saved_layout_status");
+  });
+
   it("are ignored when garbled, or made by another engine, protocol or template, or shaped otherwise — never an error", async () => {
     const plain = await fresh(REQUEST);
     const { saved_layout } = await fresh({ ...REQUEST, save_layout: true });
