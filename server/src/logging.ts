@@ -4,6 +4,7 @@
  * read — and readable lines, one per request, on a terminal. MAILRENDER_LOG_FORMAT=json|pretty
  * overrides the choice.
  */
+import { destination } from "pino";
 import type { ServerConfig } from "./config.js";
 
 interface LogRecord {
@@ -21,10 +22,19 @@ const LEVELS: Record<number, string> = { 10: "TRACE", 20: "DEBUG", 30: "", 40: "
 /** Requests whose "incoming request" line was seen and whose answer was not yet; bounded for safety. */
 const MAX_OPEN_REQUESTS = 10_000;
 
-/** The stream pino writes to, or undefined for pino's own JSON on stdout. */
-export function logDestination(config: Pick<ServerConfig, "logFormat">, out: NodeJS.WriteStream = process.stdout): { write(line: string): void } | undefined {
+/** What the JSON log may hold in memory when stdout does not keep up; beyond it lines are dropped. */
+export const LOG_BUFFER_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The stream pino writes to. JSON lines go to stdout asynchronously: a request never waits for a
+ * write, and the lines logged while one write is in flight leave together in the next (under load,
+ * one write for many requests instead of two per request). What is buffered is written
+ * synchronously when the process exits (pino registers that), so only a process killed outright
+ * loses the lines of its last moment; a reader that stops reading costs at most LOG_BUFFER_BYTES.
+ */
+export function logDestination(config: Pick<ServerConfig, "logFormat">, out: NodeJS.WriteStream = process.stdout): { write(line: string): void } {
   const pretty = config.logFormat === "pretty" || (config.logFormat === undefined && out.isTTY === true);
-  return pretty ? prettyLog(out) : undefined;
+  return pretty ? prettyLog(out) : destination({ dest: (out as { fd?: number }).fd ?? 1, sync: false, maxLength: LOG_BUFFER_BYTES });
 }
 
 /**
