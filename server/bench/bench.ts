@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -50,13 +50,31 @@ interface Figures {
   reqPerSec: number;
   p99: number;
   errors: number;
+  /** The server process's CPU time (user + system) per request answered, in µs; NaN where /proc is absent. */
+  cpuUsPerRequest: number;
 }
 
-async function measure(name: string, url: string, headers: Record<string, string>): Promise<Figures> {
+/**
+ * A process's CPU time in ms, from /proc (Linux). On a shared machine this moves far less than
+ * requests/s: it counts only the time the server ran, not the time it waited for a core.
+ */
+function cpuMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return Number.NaN;
+  }
+}
+const CLOCK_TICKS = 100;
+
+async function measure(name: string, server: ChildProcess, url: string, headers: Record<string, string>): Promise<Figures> {
   // A short warm-up fills caches and lets V8 optimise before the measured run.
   await autocannon({ url, headers, connections: 10, duration: 1 });
+  const before = cpuMs(server.pid);
   const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_S });
-  return { name, reqPerSec: result.requests.average, p99: result.latency.p99, errors: result.errors + result.timeouts + result.non2xx };
+  const cpuUsPerRequest = ((cpuMs(server.pid) - before) * 1000) / result.requests.total;
+  return { name, reqPerSec: result.requests.average, p99: result.latency.p99, errors: result.errors + result.timeouts + result.non2xx, cpuUsPerRequest };
 }
 
 function countLines(file: string): number {
@@ -81,8 +99,8 @@ const results: { ours: Figures; baseline: Figures }[] = [];
 try {
   // Alternating rounds, so a noisy neighbour on a shared machine hurts both sides alike.
   for (let round = 0; round < ROUNDS; round++) {
-    const ours = await measure("GET /v1/sdk/template/{id} (auth)", app.info["url"] + route, { authorization: `Bearer ${app.info["key"]}` });
-    const baseline = await measure("bare Fastify route, same JSON", bare.info["url"] + route, {});
+    const ours = await measure("GET /v1/sdk/template/{id} (auth)", app.child, app.info["url"] + route, { authorization: `Bearer ${app.info["key"]}` });
+    const baseline = await measure("bare Fastify route, same JSON", bare.child, bare.info["url"] + route, {});
     results.push({ ours, baseline });
   }
 } finally {
@@ -90,10 +108,13 @@ try {
   await stop(bare.child);
 }
 
-const line = (f: Figures) => `  ${f.name.padEnd(36)} ${f.reqPerSec.toFixed(0).padStart(9)} req/s   p99 ${String(f.p99).padStart(4)} ms   errors ${f.errors}`;
+const line = (f: Figures) =>
+  `  ${f.name.padEnd(36)} ${f.reqPerSec.toFixed(0).padStart(9)} req/s   p99 ${String(f.p99).padStart(4)} ms   server CPU ${f.cpuUsPerRequest.toFixed(1).padStart(6)} µs/req   errors ${f.errors}`;
 const ratios = results.map((r) => r.ours.reqPerSec / r.baseline.reqPerSec);
 // The median round is reported: one round can be skewed by other work on a shared machine.
 const median = [...ratios].sort((x, y) => x - y)[Math.floor(ratios.length / 2)] ?? 0;
+const cpuRatios = results.map((r) => r.baseline.cpuUsPerRequest / r.ours.cpuUsPerRequest);
+const cpuMedian = [...cpuRatios].sort((x, y) => x - y)[Math.floor(cpuRatios.length / 2)] ?? 0;
 const errors = results.reduce((n, r) => n + r.ours.errors + r.baseline.errors, 0);
 // The log is part of what is measured: it holds two lines for every request answered.
 const logLines = countLines(logFile);
@@ -104,6 +125,7 @@ process.stdout.write(
     `autocannon: ${CONNECTIONS} connections, ${DURATION_S} s per run, ${ROUNDS} alternating rounds, loopback`,
     ...results.flatMap((r, i) => [`round ${i + 1}: ratio ${((ratios[i] ?? 0) * 100).toFixed(1)}%`, line(r.ours), line(r.baseline)]),
     `service log at info: ${logLines} lines, ${(logBytes / 1e6).toFixed(0)} MB`,
+    `median CPU ratio (the bare route's CPU per request over ours): ${(cpuMedian * 100).toFixed(1)}%`,
     `median ratio: ${(median * 100).toFixed(1)}% of the bare route (target ≥ ${TARGET * 100}%) — ${median >= TARGET ? "met" : "NOT met"}; errors: ${errors}`,
     "",
   ].join("\n"),

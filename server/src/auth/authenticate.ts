@@ -61,10 +61,11 @@ function bearerToken(header: string | undefined): string {
 
 function usableKey(hit: KeyHit, hash: string, now: number): ApiKeyRecord {
   if (hit === null || !hashesEqual(hit.secret.hash, hash)) throw invalidApiKey("API key is not recognised");
-  const nowIso = new Date(now).toISOString();
   if (hit.key.revokedAt !== null) throw invalidApiKey("API key has been revoked");
-  if (hit.key.expiresAt !== null && hit.key.expiresAt <= nowIso) throw invalidApiKey("API key has expired");
-  if (hit.secret.expiresAt !== null && hit.secret.expiresAt <= nowIso) {
+  // Most keys never expire: the clock is formatted only for those that do.
+  const past = (at: string | null) => at !== null && at <= new Date(now).toISOString();
+  if (past(hit.key.expiresAt)) throw invalidApiKey("API key has expired");
+  if (past(hit.secret.expiresAt)) {
     throw invalidApiKey("API key has been rotated; use its new secret");
   }
   return hit.key;
