@@ -10,8 +10,12 @@ import autocannon from "autocannon";
  * template lookups, rate limiter, headers) and the request log at `info` (JSON lines on stdout, into
  * a file, as a log collector would take them) against a bare Fastify route returning the same JSON,
  * one after the other in one run, each server in its own process. Loopback only. Prints figures;
- * the target is ≥ 80% of the bare route's throughput with zero errors. BENCH_NODE_ARGS are node
- * options for the service, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
+ * the target is ≥ 80% of the bare route's throughput with zero errors. Each server's CPU time per
+ * request is printed too: on a shared machine it moves less than requests/s.
+ *
+ * BENCH_DURATION_S, BENCH_CONNECTIONS, BENCH_ROUNDS tune the run; BENCH_LOG_LEVEL=warn measures the
+ * service without its request log (to see what the log costs); BENCH_NODE_ARGS are node options for
+ * the service, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
  */
 const SERVER_DIR = fileURLToPath(new URL("..", import.meta.url));
 const DURATION_S = Number(process.env["BENCH_DURATION_S"] ?? 5);
