@@ -128,7 +128,7 @@ process.stdout.write(
   [
     `autocannon: ${CONNECTIONS} connections, ${DURATION_S} s per run, ${ROUNDS} alternating rounds, loopback`,
     ...results.flatMap((r, i) => [`round ${i + 1}: ratio ${((ratios[i] ?? 0) * 100).toFixed(1)}%`, line(r.ours), line(r.baseline)]),
-    `service log at info: ${logLines} lines, ${(logBytes / 1e6).toFixed(0)} MB`,
+    `service log (${process.env["BENCH_LOG_LEVEL"] ?? "info"}): ${logLines} lines, ${(logBytes / 1e6).toFixed(0)} MB`,
     `median CPU ratio (the bare route's CPU per request over ours): ${(cpuMedian * 100).toFixed(1)}%`,
     `median ratio: ${(median * 100).toFixed(1)}% of the bare route (target ≥ ${TARGET * 100}%) — ${median >= TARGET ? "met" : "NOT met"}; errors: ${errors}`,
     "",
