@@ -85,7 +85,11 @@ function countLines(file: string): number {
   const fd = openSync(file, "r");
   const chunk = Buffer.alloc(1 << 20);
   let lines = 0;
-  for (let n; (n = readSync(fd, chunk)) > 0; ) for (let i = 0; i < n; i++) if (chunk[i] === 10) lines++;
+  for (;;) {
+    const n = readSync(fd, chunk);
+    if (n === 0) break;
+    for (let i = 0; i < n; i++) if (chunk[i] === 10) lines++;
+  }
   closeSync(fd);
   return lines;
 }

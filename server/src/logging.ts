@@ -23,7 +23,7 @@ const LEVELS: Record<number, string> = { 10: "TRACE", 20: "DEBUG", 30: "", 40: "
 const MAX_OPEN_REQUESTS = 10_000;
 
 /** What the JSON log may hold in memory when stdout does not keep up; beyond it lines are dropped. */
-export const LOG_BUFFER_BYTES = 16 * 1024 * 1024;
+const LOG_BUFFER_BYTES = 16 * 1024 * 1024;
 
 /**
  * The stream pino writes to. JSON lines go to stdout asynchronously: a request never waits for a
