@@ -124,7 +124,7 @@ const median = [...ratios].sort((x, y) => x - y)[Math.floor(ratios.length / 2)] 
 const cpuRatios = results.map((r) => r.baseline.cpuUsPerRequest / r.ours.cpuUsPerRequest);
 const cpuMedian = [...cpuRatios].sort((x, y) => x - y)[Math.floor(cpuRatios.length / 2)] ?? 0;
 const errors = results.reduce((n, r) => n + r.ours.errors + r.baseline.errors, 0);
-// The log is part of what is measured: it holds two lines for every request answered.
+// The log is part of what is measured: it holds one line for every request answered.
 const logLines = countLines(logFile);
 const logBytes = statSync(logFile).size;
 rmSync(logDir, { recursive: true, force: true });

@@ -13,6 +13,7 @@ import { registerErrorHandler, sendError } from "./http/error-handler.js";
 import { registerJsonBodyParser } from "./http/json-body.js";
 import { registerNotFound } from "./http/not-found.js";
 import { REDACTED, redactHeaders, redactUrl } from "./http/redact.js";
+import { RequestLog } from "./http/request-log.js";
 import { forbidFraming } from "./http/security-headers.js";
 import { zodValidatorCompiler } from "./http/validation.js";
 import { logDestination } from "./logging.js";
@@ -54,10 +55,11 @@ function loggerOptions(config: ServerConfig, logger: AppOptions["logger"]) {
   return {
     level: config.logLevel,
     stream: logger ?? logDestination(config),
-    // Secrets never reach the logs: the request serializer removes credentials by name and by shape,
-    // and the redact paths catch the credentials of headers logged any other way (the service logs
-    // objects only as `req` and `err`). The paths are named, not `*.headers…`: a path starting with a
-    // wildcard makes pino copy and walk every object logged, two per request.
+    // Secrets never reach the logs. The request line is built from redacted values (request-log.ts);
+    // a request logged otherwise (Fastify's rare error lines) goes through the `req` serializer, which
+    // removes credentials by name and by shape, and the redact paths catch the credentials of headers
+    // logged any other way. The paths are named, not `*.headers…`: a path starting with a wildcard
+    // makes pino copy and walk every object logged.
     redact: { paths: ["headers.authorization", "headers.cookie", "err.headers.authorization", "err.headers.cookie"], censor: REDACTED },
     serializers: {
       req(request: { method: string; url: string; headers: Record<string, unknown>; ip: string }) {
@@ -71,6 +73,8 @@ function loggerOptions(config: ServerConfig, logger: AppOptions["logger"]) {
 export async function buildApp({ config, store, logger }: AppOptions): Promise<App> {
   const app = Fastify({
     logger: loggerOptions(config, logger),
+    // One line per answered request instead of Fastify's two (http/request-log.ts).
+    ...(logger === false ? {} : { logController: new RequestLog(config.logLevel) }),
     bodyLimit: config.bodyLimitBytes,
     // Behind a reverse proxy: request.ip (logs) is the client's address from X-Forwarded-For.
     ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),

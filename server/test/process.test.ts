@@ -175,8 +175,8 @@ describe("mailrender-server as a process", { timeout: 3 * PROCESS_TIMEOUT_MS }, 
     const records = log
       .split("\n")
       .filter((line) => line.startsWith("{"))
-      .map((line) => JSON.parse(line) as { msg?: string; res?: { statusCode?: number } });
-    expect(records.filter((r) => r.msg === "request completed").map((r) => r.res?.statusCode)).toEqual([201]);
+      .map((line) => JSON.parse(line) as { msg?: string; statusCode?: number });
+    expect(records.filter((r) => r.msg === "request completed").map((r) => r.statusCode)).toEqual([201]);
     expect(records.at(-1)?.msg).toBe("stopped");
   });
   it("SIGTERM under keep-alive load: every written request is answered (0 resets), idle connections do not hold the process", async () => {
