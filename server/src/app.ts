@@ -71,10 +71,11 @@ function loggerOptions(config: ServerConfig, logger: AppOptions["logger"]) {
 
 /** Builds the whole HTTP application on a given store; the caller starts and stops it. */
 export async function buildApp({ config, store, logger }: AppOptions): Promise<App> {
+  // One line per request instead of Fastify's two (http/request-log.ts).
+  const requestLog = logger === false ? undefined : new RequestLog(config.logLevel);
   const app = Fastify({
     logger: loggerOptions(config, logger),
-    // One line per answered request instead of Fastify's two (http/request-log.ts).
-    ...(logger === false ? {} : { logController: new RequestLog(config.logLevel) }),
+    ...(requestLog === undefined ? {} : { logController: requestLog }),
     bodyLimit: config.bodyLimitBytes,
     // Behind a reverse proxy: request.ip (logs) is the client's address from X-Forwarded-For.
     ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),
@@ -122,6 +123,7 @@ export async function buildApp({ config, store, logger }: AppOptions): Promise<A
     done(null, payload);
   });
   app.addHook("onRequest", authHook(context.lookups, new RateLimiter(config.rateLimit)));
+  if (requestLog !== undefined) app.addHook("onRequestAbort", requestLog.requestAborted);
 
   const optionalBodies = new Set<string>();
   await app.register(fastifySwagger, {

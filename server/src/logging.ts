@@ -51,7 +51,7 @@ export function prettyLog(out: { write(text: string): unknown }): { write(line: 
       const text =
         record.method === undefined
           ? (record.msg ?? "")
-          : `${record.method} ${record.url ?? "?"} ${record.statusCode ?? "?"}${ms} ${record.remoteAddress ?? ""}`.trimEnd();
+          : `${record.method} ${record.url ?? "?"} ${record.statusCode ?? "aborted"}${ms} ${record.remoteAddress ?? ""}`.trimEnd();
       const err =
         record.err === undefined
           ? ""

@@ -273,6 +273,7 @@ async function serverLoggingTo(trustProxy: string | undefined) {
   const server = await startServer(config, stream);
   return {
     server,
+    adminKey: config.adminKey,
     lines,
     addresses: () => lines.filter((l) => l["msg"] === "request completed").map((l) => l["remoteAddress"]),
     async close() {
@@ -346,6 +347,31 @@ describe("the request log", () => {
       let out = "";
       prettyLog({ write: (text: string) => (out += text) }).write(`${JSON.stringify(requests[0])}\n`);
       expect(out).toMatch(/^\d\d:\d\d:\d\d GET \/healthz\?token=\[REDACTED\] 200 \d+\.\d ms 127\.0\.0\.1\n$/);
+    } finally {
+      await logged.close();
+    }
+  });
+  it("a request whose client goes away before the answer: one `request aborted` line, without status", async () => {
+    const logged = await serverLoggingTo(undefined);
+    try {
+      const { port } = new URL(logged.server.url);
+      const socket = net.connect(Number(port), "127.0.0.1");
+      await new Promise((resolve) => socket.once("connect", resolve));
+      // Half a body: the server waits for the rest, and the client leaves.
+      socket.write(
+        `POST /api/v1/templates?token=${generateApiKey()} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${logged.adminKey}\r\n` +
+          'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na',
+      );
+      await new Promise((r) => setTimeout(r, 200));
+      socket.destroy();
+      await waitUntil(async () => logged.lines.some((l) => l["msg"] === "request aborted"), 5_000);
+      const requests = logged.lines.filter((l) => l["method"] !== undefined);
+      expect(requests.map((l) => [l["msg"], l["method"], l["url"], l["statusCode"]])).toEqual([
+        ["request aborted", "POST", "/api/v1/templates?token=[REDACTED]", undefined],
+      ]);
+      let out = "";
+      prettyLog({ write: (text: string) => (out += text) }).write(`${JSON.stringify(requests[0])}\n`);
+      expect(out).toMatch(/^\d\d:\d\d:\d\d POST \/api\/v1\/templates\?token=\[REDACTED\] aborted\n$/); // the address left with the connection
     } finally {
       await logged.close();
     }
