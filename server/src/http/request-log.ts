@@ -31,7 +31,7 @@ export interface RequestLine {
 export class RequestLog extends LogController {
   readonly #enabled: boolean;
 
-  /** `level`: the log's level; below `info` nothing is built. */
+  /** `level`: the log's level; at `warn` and above no request line is built. */
   constructor(level: string) {
     super();
     this.#enabled = (levels.values[level] ?? 0) <= levels.values["info"]!;
