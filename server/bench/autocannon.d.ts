@@ -7,7 +7,7 @@ declare module "autocannon" {
     duration?: number;
   }
   interface Result {
-    requests: { average: number };
+    requests: { average: number; total: number };
     latency: { p99: number };
     errors: number;
     timeouts: number;

@@ -6,7 +6,11 @@ import { DEFAULTS } from "../src/config.js";
 import { seedDemo } from "../src/demo.js";
 import { handleSignals, startServer } from "../src/server.js";
 
-/** The real service for the benchmark: SQLite in a temp dir, demo template and key, default cache. */
+/**
+ * The real service for the benchmark: SQLite in a temp dir, demo template and key, default cache.
+ * BENCH_LOG_LEVEL (default warn) sets the log level; the log goes to stdout, as in production. With
+ * an IPC channel (bench.ts) the address and keys go there and stdout is the log alone.
+ */
 const dir = mkdtempSync(path.join(os.tmpdir(), "mailrender-bench-"));
 const server = await startServer(
   {
@@ -21,13 +25,13 @@ const server = await startServer(
     shutdownGraceMs: DEFAULTS.shutdownGraceMs,
     render: { workers: DEFAULTS.renderWorkers, timeoutMs: DEFAULTS.renderTimeoutMs },
     adminKey: generateApiKey(),
-    logLevel: "warn",
+    logLevel: process.env["BENCH_LOG_LEVEL"] ?? "warn",
   },
   undefined,
 );
 handleSignals(server, () => {});
 const { state } = await seedDemo(server.store, dir);
 const template = await server.store.getTemplate(state.template_id);
-process.stdout.write(
-  `${JSON.stringify({ url: server.url, key: state.render_key, adminKey: state.admin_key, templateId: state.template_id, body: template?.body })}\n`,
-);
+const info = { url: server.url, key: state.render_key, adminKey: state.admin_key, templateId: state.template_id, body: template?.body };
+if (process.send === undefined) process.stdout.write(`${JSON.stringify(info)}\n`);
+else process.send(info);

@@ -6,4 +6,4 @@ const app = Fastify({ logger: { level: "warn" } });
 app.get("/v1/sdk/template/:id", async (_request, reply) => reply.type("application/json; charset=utf-8").send(body));
 const url = await app.listen({ host: "127.0.0.1", port: 0 });
 process.on("SIGTERM", () => void app.close().then(() => process.exit(0)));
-process.stdout.write(`${JSON.stringify({ url })}\n`);
+process.send?.({ url });

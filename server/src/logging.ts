@@ -1,38 +1,42 @@
 /**
- * Where the log goes and in which form. JSON lines (pino's, two per request: "incoming request" and
- * "request completed") when stdout is not a terminal — what journald, Docker and log shippers
- * read — and readable lines, one per request, on a terminal. MAILRENDER_LOG_FORMAT=json|pretty
+ * Where the log goes and in which form. JSON lines (pino's; one per answered request, "request
+ * completed", written by http/request-log.ts) when stdout is not a terminal — what journald, Docker
+ * and log shippers read — and readable lines on a terminal. MAILRENDER_LOG_FORMAT=json|pretty
  * overrides the choice.
  */
+import { destination } from "pino";
 import type { ServerConfig } from "./config.js";
+import type { RequestLine } from "./http/request-log.js";
 
-interface LogRecord {
+type LogRecord = Partial<RequestLine> & {
   level?: number;
   time?: number;
   msg?: string;
-  reqId?: string;
-  req?: { method?: string; url?: string; remoteAddress?: string };
-  res?: { statusCode?: number };
-  responseTime?: number;
   err?: { type?: string; message?: string; stack?: string };
-}
+};
 
 const LEVELS: Record<number, string> = { 10: "TRACE", 20: "DEBUG", 30: "", 40: "WARN", 50: "ERROR", 60: "FATAL" };
-/** Requests whose "incoming request" line was seen and whose answer was not yet; bounded for safety. */
-const MAX_OPEN_REQUESTS = 10_000;
 
-/** The stream pino writes to, or undefined for pino's own JSON on stdout. */
-export function logDestination(config: Pick<ServerConfig, "logFormat">, out: NodeJS.WriteStream = process.stdout): { write(line: string): void } | undefined {
+/** What the JSON log may hold in memory when stdout does not keep up; beyond it lines are dropped. */
+const LOG_BUFFER_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The stream pino writes to. JSON lines go to stdout asynchronously: a request never waits for a
+ * write, and the lines logged while one write is in flight leave together in the next (under load,
+ * one write for many requests instead of two per request). What is buffered is written
+ * synchronously when the process exits (pino registers that), so only a process killed outright
+ * loses the lines of its last moment; a reader that stops reading costs at most LOG_BUFFER_BYTES.
+ */
+export function logDestination(config: Pick<ServerConfig, "logFormat">, out: NodeJS.WriteStream = process.stdout): { write(line: string): void } {
   const pretty = config.logFormat === "pretty" || (config.logFormat === undefined && out.isTTY === true);
-  return pretty ? prettyLog(out) : undefined;
+  return pretty ? prettyLog(out) : destination({ dest: (out as { fd?: number }).fd ?? 1, sync: false, maxLength: LOG_BUFFER_BYTES });
 }
 
 /**
- * Turns pino's JSON lines into `12:04:07 GET /v1/sdk/template/… 200 2.1 ms 203.0.113.7` (one line
- * per answered request, printed when it is answered) and `12:04:05 Server listening at …`.
+ * Turns pino's JSON lines into `12:04:07 GET /v1/sdk/template/… 200 2.1 ms 203.0.113.7` (a request's
+ * line), `12:04:05 Server listening at …` and `12:04:09 ERROR …` with the error's stack below.
  */
 export function prettyLog(out: { write(text: string): unknown }): { write(line: string): void } {
-  const open = new Map<string, NonNullable<LogRecord["req"]>>();
   return {
     write(line: string) {
       let record: LogRecord;
@@ -42,25 +46,17 @@ export function prettyLog(out: { write(text: string): unknown }): { write(line: 
         out.write(line);
         return;
       }
-      const time = clock(record.time);
-      if (record.msg === "incoming request" && record.reqId !== undefined && record.req !== undefined) {
-        if (open.size >= MAX_OPEN_REQUESTS) open.delete(open.keys().next().value as string);
-        open.set(record.reqId, record.req);
-        return;
-      }
-      if (record.msg === "request completed" && record.reqId !== undefined) {
-        const req = open.get(record.reqId) ?? {};
-        open.delete(record.reqId);
-        const ms = record.responseTime === undefined ? "" : ` ${record.responseTime.toFixed(1)} ms`;
-        out.write(`${time} ${req.method ?? "?"} ${req.url ?? "?"} ${record.res?.statusCode ?? "?"}${ms} ${req.remoteAddress ?? ""}`.trimEnd() + "\n");
-        return;
-      }
       const level = LEVELS[record.level ?? 30] ?? "";
+      const ms = record.responseTime === undefined ? "" : ` ${record.responseTime.toFixed(1)} ms`;
+      const text =
+        record.method === undefined
+          ? (record.msg ?? "")
+          : `${record.method} ${record.url ?? "?"} ${record.statusCode ?? "aborted"}${ms} ${record.remoteAddress ?? ""}`.trimEnd();
       const err =
         record.err === undefined
           ? ""
           : `\n    ${(record.err.stack ?? `${record.err.type ?? "Error"}: ${record.err.message ?? ""}`).split("\n").join("\n    ")}`;
-      out.write(`${time} ${level === "" ? "" : `${level} `}${record.msg ?? ""}${err}\n`);
+      out.write(`${clock(record.time)} ${level === "" ? "" : `${level} `}${text}${err}\n`);
     },
   };
 }

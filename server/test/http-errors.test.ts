@@ -3,7 +3,7 @@ import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateApiKey } from "../src/auth/keys.js";
 import { createTestDatabase, type TestDatabase } from "./helpers/databases.js";
-import { call, startTestServer, type TestServer } from "./helpers/server.js";
+import { call, startTestServer, type TestServer, waitUntil } from "./helpers/server.js";
 
 interface RawResponse {
   status: number;
@@ -71,6 +71,15 @@ describe("every error has the documented body, even from the HTTP parser", () =>
     await server?.close();
     await db?.drop();
   });
+
+  /** The request log's lines so far (one per answered request). */
+  function requestLines(): { url: string; userAgent?: string }[] {
+    return logLines.map((line) => JSON.parse(line) as { msg?: string; url: string; userAgent?: string }).filter((line) => line.msg === "request completed");
+  }
+  /** A request's line is written once its answer has left, which the client may see first. */
+  async function waitForRequestLines(count: number): Promise<void> {
+    await waitUntil(async () => requestLines().length >= count, 5_000);
+  }
 
   it("a malformed request line: 4xx/5xx with code, message and detail", async () => {
     const res = await rawRequest(port, ["GET /healthz HTTP/1.1 extra\r\nHost: x\r\n\r\n"]);
@@ -166,15 +175,18 @@ describe("every error has the documented body, even from the HTTP parser", () =>
   it("key-shaped secrets are redacted wherever they appear in a logged request", async () => {
     const secret = server.adminKey;
     const hex = secret.slice(8);
+    const before = requestLines().length;
     await call(server.url, "GET", `/api/v1/keys?api_key=${secret}`, {
-      headers: { "x-api-key": secret, "proxy-authorization": `Bearer ${secret}`, "x-custom": `token ${secret}` },
+      headers: { "x-api-key": secret, "proxy-authorization": `Bearer ${secret}`, "x-custom": `token ${secret}`, "user-agent": `curl/8 ${secret}` },
     });
-    await call(server.url, "GET", `/v1/sdk/template/${secret}?token=${hex}`, { key: secret });
+    await call(server.url, "GET", `/v1/sdk/template/${secret}?token=${hex}`, { key: secret, headers: { "user-agent": `probe Bearer ${hex}` } });
     await call(server.url, "GET", `/healthz?key=${hex}&other=1`, { headers: { authorization: `Basic ${Buffer.from(`u:${secret}`).toString("base64")}` } });
-    await new Promise((r) => setTimeout(r, 100));
+    await waitForRequestLines(before + 3);
     const all = logLines.join("\n");
     expect(all).toContain("[REDACTED]");
     expect(all).toContain("other=1"); // not everything is removed
+    expect(all).toContain("curl/8 [REDACTED]"); // the user agent is logged, its credentials are not
+    expect(all).toContain("probe Bearer [REDACTED]");
     expect(all).not.toContain(hex);
     expect(all).not.toContain(hex.slice(0, 24));
     expect(all).not.toContain(Buffer.from(`u:${secret}`).toString("base64").slice(0, 24));
@@ -194,15 +206,12 @@ describe("every error has the documented body, even from the HTTP parser", () =>
       `/healthz?probe=as-name&${encoded}=1`,
       `/healthz?probe=kept&${uuid}&limit=5&etag=v1-0123456789abcdef&sha1=${"ab12".repeat(10)}`,
     ];
-    const before = logLines.length;
-    for (const path of paths)
-      expect((await call(server.url, "GET", path, { headers: { "x-trace": `00-${"0af7651916cd43dd8448eb211c80319c"}-01` } })).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 100));
-    const logged = logLines
-      .slice(before)
-      .map((line) => JSON.parse(line) as { req?: { url: string; headers: Record<string, string> } })
-      .flatMap((entry) => (entry.req === undefined ? [] : [entry.req]));
-    const urls = logged.map((req) => req.url);
+    const before = requestLines().length;
+    const userAgent = `probe (trace 00-${"0af7651916cd43dd8448eb211c80319c"}-01)`;
+    for (const path of paths) expect((await call(server.url, "GET", path, { headers: { "user-agent": userAgent } })).status).toBe(200);
+    await waitForRequestLines(before + paths.length);
+    const logged = requestLines().slice(before);
+    const urls = logged.map((line) => line.url);
     expect(urls).toEqual([
       "/healthz?[REDACTED]",
       "/healthz?probe=unnamed-secret&[REDACTED]",
@@ -213,8 +222,8 @@ describe("every error has the documented body, even from the HTTP parser", () =>
       `/healthz?probe=kept&${uuid}&limit=5&etag=v1-0123456789abcdef&sha1=${"ab12".repeat(10)}`,
     ]);
     // Hex the service and its callers use for other things is not taken for a secret.
-    expect(logged[0]?.headers["x-trace"]).toBe("00-0af7651916cd43dd8448eb211c80319c-01");
-    const all = logLines.slice(before).join("\n");
+    expect(logged[0]?.userAgent).toBe(userAgent);
+    const all = JSON.stringify(logged);
     expect(all).not.toContain(hex.slice(0, 48));
     expect(all).not.toContain(encoded.slice(0, 60));
   });

@@ -17,7 +17,7 @@ import { prettyLog } from "../src/logging.js";
 import { startServer } from "../src/server.js";
 import { CLI_TIMEOUT_MS, databaseEnv, runCli } from "./helpers/cli.js";
 import { BACKENDS, createTestDatabase, rawSql } from "./helpers/databases.js";
-import { call, startTestServer } from "./helpers/server.js";
+import { call, startTestServer, waitUntil } from "./helpers/server.js";
 import { sampleTemplate } from "./helpers/templates.js";
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), "mailrender-ops-"));
@@ -273,7 +273,9 @@ async function serverLoggingTo(trustProxy: string | undefined) {
   const server = await startServer(config, stream);
   return {
     server,
-    addresses: () => lines.filter((l) => l["msg"] === "incoming request").map((l) => (l["req"] as { remoteAddress: string }).remoteAddress),
+    adminKey: config.adminKey,
+    lines,
+    addresses: () => lines.filter((l) => l["msg"] === "request completed").map((l) => l["remoteAddress"]),
     async close() {
       await server.close();
       await db.drop();
@@ -297,6 +299,8 @@ describe("behind a reverse proxy", () => {
       const logged = await serverLoggingTo(trust);
       try {
         await call(logged.server.url, "GET", "/healthz", { headers: { "x-forwarded-for": header } });
+        // The line is written once the answer has left, which the client may see first.
+        await waitUntil(async () => logged.addresses().length > 0, 5_000);
         expect(logged.addresses(), `${trust} / ${header}`).toEqual([expected]);
       } finally {
         await logged.close();
@@ -318,16 +322,70 @@ describe("behind a reverse proxy", () => {
   });
 });
 
+describe("the request log", () => {
+  it("one JSON line per answered request: id, method, redacted URL, status, time, client and user agent; no headers", async () => {
+    const logged = await serverLoggingTo(undefined);
+    try {
+      const secret = generateApiKey();
+      await call(logged.server.url, "GET", `/healthz?token=${secret}`, { headers: { "user-agent": "probe/1.0", authorization: `Bearer ${secret}` } });
+      await waitUntil(async () => logged.addresses().length > 0, 5_000);
+      const requests = logged.lines.filter((l) => l["reqId"] !== undefined);
+      expect(requests).toHaveLength(1);
+      const { time, pid, hostname, responseTime, ...line } = requests[0] ?? {};
+      expect(line).toEqual({
+        level: 30,
+        reqId: expect.stringMatching(/^req-/),
+        method: "GET",
+        url: "/healthz?token=[REDACTED]",
+        statusCode: 200,
+        remoteAddress: "127.0.0.1",
+        userAgent: "probe/1.0",
+        msg: "request completed",
+      });
+      expect([typeof time, typeof pid, typeof hostname, typeof responseTime]).toEqual(["number", "number", "string", "number"]);
+      // The terminal form reads the same line.
+      let out = "";
+      prettyLog({ write: (text: string) => (out += text) }).write(`${JSON.stringify(requests[0])}\n`);
+      expect(out).toMatch(/^\d\d:\d\d:\d\d GET \/healthz\?token=\[REDACTED\] 200 \d+\.\d ms 127\.0\.0\.1\n$/);
+    } finally {
+      await logged.close();
+    }
+  });
+  it("a request whose client goes away before the answer: one `request aborted` line, without status", async () => {
+    const logged = await serverLoggingTo(undefined);
+    try {
+      const { port } = new URL(logged.server.url);
+      const socket = net.connect(Number(port), "127.0.0.1");
+      await new Promise((resolve) => socket.once("connect", resolve));
+      // Half a body: the server waits for the rest, and the client leaves.
+      socket.write(
+        `POST /api/v1/templates?token=${generateApiKey()} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${logged.adminKey}\r\n` +
+          'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na',
+      );
+      await new Promise((r) => setTimeout(r, 200));
+      socket.destroy();
+      await waitUntil(async () => logged.lines.some((l) => l["msg"] === "request aborted"), 5_000);
+      const requests = logged.lines.filter((l) => l["method"] !== undefined);
+      expect(requests.map((l) => [l["msg"], l["method"], l["url"], l["statusCode"]])).toEqual([
+        ["request aborted", "POST", "/api/v1/templates?token=[REDACTED]", undefined],
+      ]);
+      let out = "";
+      prettyLog({ write: (text: string) => (out += text) }).write(`${JSON.stringify(requests[0])}\n`);
+      expect(out).toMatch(/^\d\d:\d\d:\d\d POST \/api\/v1\/templates\?token=\[REDACTED\] aborted\n$/); // the address left with the connection
+    } finally {
+      await logged.close();
+    }
+  });
+});
+
 describe("the log on a terminal", () => {
   it("one readable line per answered request, with method, path, status, time and client; other records as time and message", () => {
     let out = "";
     const log = prettyLog({ write: (text: string) => (out += text) });
     const time = new Date(2026, 0, 2, 9, 5, 7).getTime();
     log.write(`${JSON.stringify({ level: 30, time, msg: "Server listening at http://127.0.0.1:8787" })}\n`);
-    log.write(
-      `${JSON.stringify({ level: 30, time, reqId: "req-1", req: { method: "GET", url: "/v1/sdk/template/abc?target=html", remoteAddress: "203.0.113.7" }, msg: "incoming request" })}\n`,
-    );
-    log.write(`${JSON.stringify({ level: 30, time, reqId: "req-1", res: { statusCode: 304 }, responseTime: 1.234, msg: "request completed" })}\n`);
+    const request = { method: "GET", url: "/v1/sdk/template/abc?target=html", remoteAddress: "203.0.113.7", userAgent: "mailrender-js" };
+    log.write(`${JSON.stringify({ level: 30, time, reqId: "req-1", ...request, statusCode: 304, responseTime: 1.234, msg: "request completed" })}\n`);
     log.write(`${JSON.stringify({ level: 50, time, msg: "boom", err: { type: "Error", message: "boom", stack: "Error: boom\n    at x" } })}\n`);
     expect(out).toBe(
       [

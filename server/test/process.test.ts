@@ -139,6 +139,8 @@ describe("mailrender-server as a process", { timeout: 3 * PROCESS_TIMEOUT_MS }, 
       env: env({ MAILRENDER_SQLITE_PATH: path.join(tmp, "sigterm.db"), PORT: String(port), MAILRENDER_ADMIN_KEY: adminKey }),
       stdio: ["ignore", "pipe", "pipe"],
     });
+    let log = "";
+    child.stdout?.on("data", (chunk: Buffer) => (log += chunk.toString("utf8")));
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     await waitForOutput(child, /Server listening/);
 
@@ -169,6 +171,13 @@ describe("mailrender-server as a process", { timeout: 3 * PROCESS_TIMEOUT_MS }, 
     const res = await response;
     expect(res.status, res.text).toBe(201);
     expect(await exited).toBe(0);
+    // The log is written asynchronously; what was still buffered at exit is written before the process ends.
+    const records = log
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as { msg?: string; statusCode?: number });
+    expect(records.filter((r) => r.msg === "request completed").map((r) => r.statusCode)).toEqual([201]);
+    expect(records.at(-1)?.msg).toBe("stopped");
   });
   it("SIGTERM under keep-alive load: every written request is answered (0 resets), idle connections do not hold the process", async () => {
     const port = await freePort();

@@ -20,7 +20,7 @@ function client(config: MailrenderConfig = {}): MailrenderClient {
 }
 
 /** Template fetches the server answered since `before` (a previous result of templateFetches()). */
-async function fetchesSince(before: number): Promise<{ url: string; status: number | undefined }[]> {
+async function fetchesSince(before: number): Promise<{ url: string; status: number }[]> {
   return (await server.templateFetches()).slice(before);
 }
 

@@ -1,5 +1,5 @@
-import type { FastifyRequest } from "fastify";
-import type { CachedLookups } from "../cache/lookups.js";
+import type { FastifyRequest, onRequestHookHandler } from "fastify";
+import type { CachedLookups, KeyHit } from "../cache/lookups.js";
 import { ApiError, invalidApiKey } from "../errors.js";
 import { PERMISSION_MEANING, PERMISSIONS, type Permission, permissionsOf, rolesWith } from "../roles.js";
 import type { ApiKeyRecord } from "../store/types.js";
@@ -34,8 +34,18 @@ declare module "fastify" {
 
 const BEARER = /^([^\s]+)\s+(.*)$/;
 
-/** Resolves the Authorization header to a usable key, or throws the 401 naming the cause. */
-export async function resolveKey(header: string | undefined, lookups: CachedLookups, now: number): Promise<ApiKeyRecord> {
+/**
+ * Resolves the Authorization header to a usable key, or throws the 401 naming the cause. The key
+ * comes from the lookup cache while its entry is fresh (no query, no wait for the event loop), so
+ * the answer is a value then and a promise otherwise.
+ */
+export function resolveKey(header: string | undefined, lookups: CachedLookups, now: number): ApiKeyRecord | Promise<ApiKeyRecord> {
+  const hash = hashApiKey(bearerToken(header));
+  const hit = lookups.keyBySecretHash(hash);
+  return hit instanceof Promise ? hit.then((found) => usableKey(found, hash, now)) : usableKey(hit, hash, now);
+}
+
+function bearerToken(header: string | undefined): string {
   if (header === undefined || header.trim() === "") {
     throw invalidApiKey("Missing Authorization header; send 'Authorization: Bearer <API_KEY>'");
   }
@@ -46,13 +56,16 @@ export async function resolveKey(header: string | undefined, lookups: CachedLook
   const token = (match[2] ?? "").trim();
   // Cheap format check first: malformed tokens never reach the database.
   if (!isWellFormedApiKey(token)) throw invalidApiKey("API key is malformed");
-  const hash = hashApiKey(token);
-  const hit = await lookups.keyBySecretHash(hash);
+  return token;
+}
+
+function usableKey(hit: KeyHit, hash: string, now: number): ApiKeyRecord {
   if (hit === null || !hashesEqual(hit.secret.hash, hash)) throw invalidApiKey("API key is not recognised");
-  const nowIso = new Date(now).toISOString();
   if (hit.key.revokedAt !== null) throw invalidApiKey("API key has been revoked");
-  if (hit.key.expiresAt !== null && hit.key.expiresAt <= nowIso) throw invalidApiKey("API key has expired");
-  if (hit.secret.expiresAt !== null && hit.secret.expiresAt <= nowIso) {
+  // Most keys never expire: the clock is formatted only for those that do.
+  const past = (at: string | null) => at !== null && at <= new Date(now).toISOString();
+  if (past(hit.key.expiresAt)) throw invalidApiKey("API key has expired");
+  if (past(hit.secret.expiresAt)) {
     throw invalidApiKey("API key has been rotated; use its new secret");
   }
   return hit.key;
@@ -75,22 +88,35 @@ export function forbidden(permission: Permission, role: string): ApiError {
 
 /**
  * onRequest hook: authenticate, authorise the role, then count the request against the key's limit.
- * The role comes with the cached key lookup: authorising costs no query.
+ * The role comes with the cached key lookup: authorising costs no query. A callback hook, not an
+ * async one: a key found in the cache admits the request in the same turn.
  */
-export function authHook(lookups: CachedLookups, limiter: RateLimiter) {
-  return async (request: FastifyRequest): Promise<void> => {
+export function authHook(lookups: CachedLookups, limiter: RateLimiter): onRequestHookHandler {
+  return (request, _reply, done) => {
     const level = routeAuth(request.routeOptions.config);
-    if (level === "public") return;
-    const key = await resolveKey(request.headers.authorization, lookups, Date.now());
-    if (level !== "key" && !permissionsOf(key.role).includes(level)) throw forbidden(level, key.role);
-    const retryAfter = limiter.hit(key.id, key.role);
-    if (retryAfter > 0) {
-      throw new ApiError(429, "RATE_LIMITED", `Rate limit exceeded for this API key; retry in ${retryAfter} s`, undefined, {
-        "retry-after": String(retryAfter),
-      });
+    if (level === "public") return done();
+    let key: ApiKeyRecord | Promise<ApiKeyRecord>;
+    try {
+      key = resolveKey(request.headers.authorization, lookups, Date.now());
+    } catch (err) {
+      return done(err as Error);
     }
-    request.apiKey = key;
+    if (key instanceof Promise) key.then((found) => done(admit(request, found, level, limiter)), done);
+    else done(admit(request, key, level, limiter));
   };
+}
+
+/** Attaches the key to the request, or returns the 403 or 429 that refuses it. */
+function admit(request: FastifyRequest, key: ApiKeyRecord, level: Exclude<AuthLevel, "public">, limiter: RateLimiter): ApiError | undefined {
+  if (level !== "key" && !permissionsOf(key.role).includes(level)) return forbidden(level, key.role);
+  const retryAfter = limiter.hit(key.id, key.role);
+  if (retryAfter > 0) {
+    return new ApiError(429, "RATE_LIMITED", `Rate limit exceeded for this API key; retry in ${retryAfter} s`, undefined, {
+      "retry-after": String(retryAfter),
+    });
+  }
+  request.apiKey = key;
+  return undefined;
 }
 
 /** 403 unless the key's scope covers the requested target; the message names both. */

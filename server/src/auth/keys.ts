@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { hash, randomBytes, timingSafeEqual } from "node:crypto";
 
 /** `sk_live_` + 64 lowercase hex characters (256 random bits). */
 export const API_KEY_PATTERN = /^sk_live_[0-9a-f]{64}$/;
@@ -13,9 +13,12 @@ export function isWellFormedApiKey(value: string): boolean {
   return API_KEY_PATTERN.test(value);
 }
 
-/** A single SHA-256 is enough: the secret has 256 bits of entropy, so there is nothing to brute-force. */
+/**
+ * A single SHA-256 is enough: the secret has 256 bits of entropy, so there is nothing to brute-force.
+ * One-shot `hash` (no Hash object): it runs on every authenticated request.
+ */
 export function hashApiKey(key: string): string {
-  return createHash("sha256").update(key, "utf8").digest("hex");
+  return hash("sha256", key, "hex");
 }
 
 export function displayPrefix(key: string): string {

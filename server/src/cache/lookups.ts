@@ -1,7 +1,7 @@
 import type { ApiKeyRecord, KeySecretRecord, Store, TemplateRecord } from "../store/types.js";
 import { TtlCache } from "./ttl-cache.js";
 
-type KeyHit = { key: ApiKeyRecord; secret: KeySecretRecord } | null;
+export type KeyHit = { key: ApiKeyRecord; secret: KeySecretRecord } | null;
 
 /**
  * Cached reads of the two hot lookups (key by secret hash, template by id). Misses are cached too,
@@ -21,20 +21,29 @@ export class CachedLookups {
     this.templates = new TtlCache(ttlMs, maxEntries);
   }
 
-  async keyBySecretHash(hash: string): Promise<KeyHit> {
+  /**
+   * The cached answer itself while it is fresh, else a promise of the store's. Callers on the hot
+   * path take a cached answer without waiting a turn of the event loop.
+   */
+  keyBySecretHash(hash: string): KeyHit | Promise<KeyHit> {
     const cached = this.keys.get(hash);
     if (cached !== undefined) return cached;
-    const found = (await this.store.findKeyBySecretHash(hash)) ?? null;
-    this.keys.set(hash, found);
-    return found;
+    return this.store.findKeyBySecretHash(hash).then((record) => {
+      const found = record ?? null;
+      this.keys.set(hash, found);
+      return found;
+    });
   }
 
-  async template(id: string): Promise<TemplateRecord | null> {
+  /** As keyBySecretHash: the cached template while fresh, else a promise of the store's. */
+  template(id: string): TemplateRecord | null | Promise<TemplateRecord | null> {
     const cached = this.templates.get(id);
     if (cached !== undefined) return cached;
-    const found = (await this.store.getTemplate(id)) ?? null;
-    this.templates.set(id, found);
-    return found;
+    return this.store.getTemplate(id).then((record) => {
+      const found = record ?? null;
+      this.templates.set(id, found);
+      return found;
+    });
   }
 
   /** A key changed here: entries are keyed by secret hash, so drop them all (key changes are rare). */

@@ -3,6 +3,7 @@ import * as z from "zod";
 import { requireTarget } from "../auth/authenticate.js";
 import { templateNotFound } from "../errors.js";
 import { RenderTargetSchema, TemplateIdParams, TemplateJsonSchema } from "../schemas.js";
+import type { TemplateRecord } from "../store/types.js";
 import { effectiveTargets } from "../targets.js";
 import { ifNoneMatchMatches } from "./conditional.js";
 import { currentKey, type RouteContext } from "./context.js";
@@ -37,23 +38,30 @@ export const sdkTemplateRoutes: FastifyPluginAsyncZod<RouteContext> = async (app
         },
       },
     },
-    async (request, reply) => {
+    (request, reply) => {
       const key = currentKey(request);
+      const { id } = request.params;
       const { target } = request.query;
       if (target !== undefined) requireTarget(key, target);
-      const template = await ctx.lookups.template(request.params.id);
-      if (template === null) throw templateNotFound(request.params.id);
-      reply.header("etag", template.etag);
-      reply.header("x-key-targets", effectiveTargets(key.targets).join(","));
-      reply.header("cache-control", "private, no-cache");
-      if (ifNoneMatchMatches(request.headers["if-none-match"], template.etag)) {
-        // No payload at all: a serialised `null` would announce `content-length: 4` with no body, and
-        // keep-alive peers would wait for those bytes.
-        return reply.code(304).send(undefined as never);
-      }
-      // The stored text is already JSON: sent as-is (Fastify skips serialisation for JSON strings).
-      reply.type("application/json; charset=utf-8");
-      return reply.send(template.body as unknown as Record<string, unknown>);
+      const answer = (template: TemplateRecord | null): void => {
+        if (template === null) throw templateNotFound(id);
+        reply.header("etag", template.etag);
+        reply.header("x-key-targets", effectiveTargets(key.targets).join(","));
+        reply.header("cache-control", "private, no-cache");
+        if (ifNoneMatchMatches(request.headers["if-none-match"], template.etag)) {
+          // No payload at all: a serialised `null` would announce `content-length: 4` with no body, and
+          // keep-alive peers would wait for those bytes.
+          reply.code(304).send(undefined as never);
+          return;
+        }
+        // The stored text is already JSON, its ETag computed when it was stored: sent as-is (Fastify
+        // skips serialisation for JSON strings).
+        reply.type("application/json; charset=utf-8");
+        reply.send(template.body as unknown as Record<string, unknown>);
+      };
+      // A cached template is answered in the same turn; only a miss waits for the store.
+      const template = ctx.lookups.template(id);
+      return template instanceof Promise ? template.then(answer) : answer(template);
     },
   );
 };

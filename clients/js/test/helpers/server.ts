@@ -2,10 +2,10 @@
  * The real mailrender server as a child process (`node server/lib/cli.js serve`), on a free loopback
  * port (PORT=0, the address is read from its "Server listening" log line) with SQLite in a temp dir.
  *
- * Requests are counted on the server side from its own request log (pino JSON on stdout): every
- * "incoming request" / "request completed" pair gives the URL and the status the server answered.
- * `requests()` first sends a marker request and waits for its log line, so every earlier request has
- * been logged by the time it counts.
+ * Requests are counted on the server side from its own request log (pino JSON on stdout): each
+ * answered request's "request completed" line gives its method, URL and the status the server
+ * answered. `requests()` first sends a marker request and waits for its log line, so every earlier
+ * request has been logged by the time it counts.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -18,14 +18,13 @@ import { SERVER_CLI } from "./paths.js";
 export interface LoggedRequest {
   readonly method: string;
   readonly url: string;
-  /** undefined until the server logged the response. */
-  status: number | undefined;
+  readonly status: number;
 }
 
 export interface RealServer {
   readonly url: string;
   readonly adminKey: string;
-  /** Every request the server logged so far, in arrival order (marker requests excluded). */
+  /** Every request the server answered so far, in the order of its answers (marker requests excluded). */
   requests(): Promise<LoggedRequest[]>;
   /** SDK template fetches (GET /v1/sdk/template/...) the server has answered so far. */
   templateFetches(): Promise<LoggedRequest[]>;
@@ -64,8 +63,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RealServ
   child.once("exit", () => process.off("exit", killOnExit));
 
   const logged: LoggedRequest[] = [];
-  const byReqId = new Map<string, LoggedRequest>();
-  const markersSeen = new Set<string>();
+  let markersSeen = 0;
   const waiters = new Set<() => void>();
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
@@ -79,7 +77,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RealServ
       reject(new Error(`server exited with ${String(code)} before listening\n${stderr}`));
     });
     createInterface({ input: child.stdout }).on("line", (line) => {
-      let rec: { msg?: string; reqId?: string; req?: { method?: string; url?: string }; res?: { statusCode?: number } };
+      let rec: { msg?: string; method?: string; url?: string; statusCode?: number };
       try {
         rec = JSON.parse(line) as typeof rec;
       } catch {
@@ -90,16 +88,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RealServ
         clearTimeout(timer);
         resolve(listening[1]);
       }
-      if (rec.msg === "incoming request" && rec.req?.url !== undefined && rec.reqId !== undefined) {
-        if (rec.req.url.startsWith(MARKER)) return;
-        const entry: LoggedRequest = { method: rec.req.method ?? "?", url: rec.req.url, status: undefined };
-        logged.push(entry);
-        byReqId.set(rec.reqId, entry);
-      }
-      if (rec.msg === "request completed" && rec.reqId !== undefined) {
-        const entry = byReqId.get(rec.reqId);
-        if (entry !== undefined) entry.status = rec.res?.statusCode;
-        else markersSeen.add(rec.reqId);
+      if (rec.msg === "request completed" && rec.url !== undefined && rec.statusCode !== undefined) {
+        if (rec.url.startsWith(MARKER)) markersSeen++;
+        else logged.push({ method: rec.method ?? "?", url: rec.url, status: rec.statusCode });
         for (const wake of waiters) wake();
       }
     });
@@ -108,10 +99,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RealServ
   let markerCount = 0;
   /** Sends a marker request and waits until the server has logged its completion. */
   async function settle(): Promise<void> {
-    const before = markersSeen.size;
+    const before = markersSeen;
     await fetch(`${url}${MARKER}${markerCount++}`);
     const deadline = Date.now() + 5_000;
-    while (markersSeen.size <= before) {
+    while (markersSeen <= before) {
       if (Date.now() > deadline) throw new Error("the server's log did not show the marker request");
       await new Promise<void>((resolve) => {
         waiters.add(resolve);
