@@ -50,7 +50,7 @@ export const columnDarkSchema = darkSchemaOf("backgroundColor", "borderColor");
 /** A row spacer, a spacer, a divider: what has a background and its gradient. */
 export const surfaceDarkSchema = darkSchemaOf("backgroundColor", "backgroundGradient");
 export const richTextDarkSchema = darkSchemaOf("color", "backgroundColor", "backgroundGradient", "linkColor");
-export const textDarkSchema = darkSchemaOf("color", "backgroundColor");
+export const textDarkSchema = darkSchemaOf("color", "backgroundColor", "backgroundGradient");
 export const linkDarkSchema = darkSchemaOf("color");
 export const buttonDarkSchema = darkSchemaOf("color", "backgroundColor", "backgroundGradient", "borderColor");
 /** An image or a video: its frame's border. */
