@@ -193,7 +193,8 @@ export class DarkStyles {
     if (own) return { background: own, themed: true };
     if (box.covered) return { background: undefined, themed: false };
     if (box.backgroundColor === "transparent") return { background: undefined, themed: this.themed };
-    if (this.themed && sameColor(box.backgroundColor, this.canvas.backgroundColor)) return { background: solid(this.canvasDark?.backgroundColor), themed: true };
+    if (this.themed && sameColor(box.backgroundColor, this.canvas.backgroundColor))
+      return { background: solid(this.canvasDark?.backgroundColor), themed: true };
     return { background: undefined, themed: false };
   }
 

@@ -95,7 +95,11 @@ const EditorDescriptionSchema = z
     description: z.string(),
     groups: z.array(z.object({ id: z.string(), label: z.string(), fields: z.array(EditorFieldSchema) })),
     dark: z.array(
-      z.object({ key: z.string(), label: z.string(), kind: z.optional(z.literal("gradient")).describe("A gradient in the light one's shape; absent: a colour") }),
+      z.object({
+        key: z.string(),
+        label: z.string(),
+        kind: z.optional(z.literal("gradient")).describe("A gradient in the light one's shape; absent: a colour"),
+      }),
     ),
   })
   .meta({ id: "EditorDescription" });

@@ -10,7 +10,18 @@ import { contrastRatio, luminance, luminanceRatio, over, parseColor, type Rgba }
 import { activeGradient } from "../../schema/common.js";
 import type { DarkColors } from "../../schema/dark.js";
 import type { ColumnChild, ComponentNode, RowLike, Template } from "../model.js";
-import { type Backdrop, Backdrops, type BlockSurface, type Colors, GRADIENT_STOP, layer, ownDarkPaint, type Shade, UNDER_DARK_GRADIENT, UNDER_GRADIENT } from "./backdrop.js";
+import {
+  type Backdrop,
+  Backdrops,
+  type BlockSurface,
+  type Colors,
+  GRADIENT_STOP,
+  layer,
+  ownDarkPaint,
+  type Shade,
+  UNDER_DARK_GRADIENT,
+  UNDER_GRADIENT,
+} from "./backdrop.js";
 import { type Finding, finding, valueAt } from "./finding.js";
 
 /** Below this, text is hard to read for many (WCAG has no minimum; 12 px is the common floor in email). */
