@@ -54,7 +54,8 @@ beforeAll(() => {
   });
   writeFileSync(file("unclosed-link.json"), JSON.stringify(button({ link: "{{url.dashboard}" }), null, 2));
   writeFileSync(file("typo.json"), JSON.stringify(button({ link: "https://example.com", bgColor: "#111827" }), null, 2));
-  const gradient = { useGradient: true, gradient: { colors: [{ color: "#1e3a8a" }, { color: "#1d4ed8" }] } };
+  // Radial: Outlook for Windows draws it in no VML (a linear one is no finding there).
+  const gradient = { useGradient: true, gradient: { type: "radial", direction: "circle", colors: [{ color: "#1e3a8a" }, { color: "#1d4ed8" }] } };
   writeFileSync(file("gradient.json"), JSON.stringify(button({ link: "https://example.com", backgroundGradient: gradient })));
 });
 

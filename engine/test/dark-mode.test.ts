@@ -103,7 +103,71 @@ describe("dark mode", () => {
     expect(css).toMatch(/\[data-ogsb\] [^{]*\{border-color:#abcdef !important\}/);
     expect(css).toMatch(/\[data-ogsb\] [^{]*\{border-color:#fedcba !important\}/);
   });
+
+  it("a dark gradient replaces a row's, a spacer's, a block's and a button's gradient, in every target and in Outlook.com's form", async () => {
+    const gradient = (from: string, to: string) => ({
+      useGradient: true,
+      gradient: { type: "linear", direction: "to right", colors: [{ color: from }, { color: to }] },
+    });
+    const light = gradient("#fde68a", "#fca5a5");
+    const dark = { backgroundGradient: gradient("#1e1b4b", "#312e81") };
+    const button = {
+      type: "component",
+      componentType: "button",
+      props: { text: "Go", link: "https://e.com", backgroundGradient: light, dark: { backgroundGradient: gradient("#14532d", "#166534") } },
+    };
+    const spacer = {
+      type: "row-spacer",
+      height: 20,
+      backgroundGradient: light,
+      dark: { backgroundColor: "#000000", backgroundGradient: gradient("#3f3f46", "#52525b") },
+    };
+    const template = doc({ dark: { backgroundColor: "#111111", color: "#eeeeee" } }, [
+      row({ backgroundGradient: light, dark }, [paragraph("in-row")]),
+      spacer,
+      row({}, [paragraph("block", { backgroundGradient: light, dark: { backgroundGradient: gradient("#450a0a", "#7f1d1d") } }), button]),
+    ]);
+    const css = await darkCss(template);
+    const image = (from: string, to: string) => `background-image:linear-gradient(to right, ${from}, ${to}) !important`;
+    // The colour under each: its dark colour, else the gradient's first stop; in the media query and in Outlook.com's form.
+    const [media = "", outlook = ""] = css.split("\n}\n");
+    for (const painted of [
+      `background-color:#1e1b4b !important;${image("#1e1b4b", "#312e81")}`,
+      `background-color:#000000 !important;${image("#3f3f46", "#52525b")}`,
+      `background-color:#450a0a !important;${image("#450a0a", "#7f1d1d")}`,
+      `background-color:#14532d !important;${image("#14532d", "#166534")}`,
+    ]) {
+      expect(media).toContain(painted);
+      expect(outlook).toMatch(new RegExp(`\\[data-ogsb\\] [^{]*\\{${literal(painted)}\\}`));
+    }
+    // Its own dark background makes a box the canvas's dark text's: the row's paragraph takes it.
+    expect(css).toContain("color:#eeeeee !important");
+    for (const target of RENDER_TARGETS) {
+      const { output } = await render(template, { target });
+      for (const [from, to] of [
+        ["#1e1b4b", "#312e81"],
+        ["#3f3f46", "#52525b"],
+        ["#450a0a", "#7f1d1d"],
+        ["#14532d", "#166534"],
+      ] as const)
+        expect(output, target).toContain(image(from!, to!));
+    }
+  });
+
+  it("a dark gradient is judged for contrast as a dark colour is: each stop and the colour under it", async () => {
+    const { validateTemplate } = await import("../src/index.js");
+    const gradient = { useGradient: true, gradient: { type: "linear", direction: "to right", colors: [{ color: "#111111" }, { color: "#eeeeee" }] } };
+    const template = doc({ dark: { color: "#f5f5f5" } }, [
+      row({}, [paragraph("a", { color: "#f5f5f5", backgroundColor: "#333333", dark: { backgroundGradient: gradient } })]),
+    ]);
+    const dark = validateTemplate(template).findings.filter((f) => f.code === "LOW_CONTRAST_DARK");
+    expect(dark).toHaveLength(1);
+    expect(dark[0]!.message).toContain("on #eeeeee");
+  });
 });
+
+/** A string matched literally in a RegExp. */
+const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 describe("Google Fonts", () => {
   it("the html's CSS @import requests the same URL as its <link> (no HTML entity inside CSS)", async () => {

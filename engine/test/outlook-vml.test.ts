@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { listCases } from "../scripts/fixture-cases.js";
-import { render } from "../src/index.js";
+import { render, validateTemplate } from "../src/index.js";
 import { parseColor } from "../src/schema/color-values.js";
 
 const VOID = new Set(["area", "base", "br", "col", "hr", "img", "input", "link", "meta", "wbr"]);
@@ -233,3 +233,44 @@ function* withAncestors(element: Element, ancestors: Element[] = []): Generator<
   yield [element, ancestors];
   for (const child of element.children) if (typeof child !== "string") yield* withAncestors(child, [...ancestors, element]);
 }
+
+describe("mail-client checks and Outlook's VML", () => {
+  const doc = (children: object[], rowProps: object = {}) => ({
+    template_id: "t",
+    template_name: "T",
+    schema_version: "1.0",
+    canvas: {},
+    rows: [{ type: "row", ...rowProps, columns: [{ width: 100, children }] }],
+  });
+  const linear = (direction: string) => ({
+    useGradient: true,
+    gradient: { type: direction === "circle" ? "radial" : "linear", direction, colors: [{ color: "#1e3a8a" }, { color: "#1d4ed8" }] },
+  });
+  const button = (props: object) => ({ type: "component", componentType: "button", props: { text: "Go", link: "https://e.com", ...props } });
+  /** Each finding's path and the clients it names for each feature, for Outlook only. */
+  const outlookFindings = (template: object) =>
+    validateTemplate(template, { clients: ["outlook"] })
+      .findings.filter((f) => f.code === "CLIENT_UNSUPPORTED")
+      .map((f) => [f.path.join("/"), f.message] as const);
+
+  it("a linear gradient or rounded corners drawn in VML are no finding for Outlook for Windows; what it lacks still is", () => {
+    const findings = outlookFindings(
+      doc(
+        [
+          button({ borderRadius: 8 }),
+          button({ backgroundGradient: linear("to right") }),
+          { type: "component", componentType: "image", props: { src: "https://e.com/a.png", alt: "A", borderRadius: 12 } },
+        ],
+        { backgroundGradient: linear("to bottom") },
+      ),
+    );
+    expect(findings.map(([path]) => path)).toEqual(["rows/0/columns/0/children/2"]);
+    expect(findings[0]![1]).toContain("border-radius not in outlook (windows, windows-mail)");
+  });
+
+  it("a radial gradient, which the VML does not draw, is still reported for Outlook for Windows", () => {
+    const findings = outlookFindings(doc([], { backgroundGradient: linear("circle") }));
+    expect(findings.map(([path]) => path)).toEqual(["rows/0"]);
+    expect(findings[0]![1]).toMatch(/background-image[^;]*not in outlook \([^)]*windows/);
+  });
+});

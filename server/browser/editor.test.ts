@@ -378,6 +378,16 @@ describe("the studio's editor in chromium", () => {
     await shot(page, "12-dark");
     await page.click('[data-testid="scheme-light"]');
 
+    // A row's dark gradient: the gradient field on its Dark tab, written into its dark object (then switched off).
+    await selectNode("rows.1");
+    await page.click('[data-testid="tab-dark"]');
+    await page.click(prop("dark.backgroundGradient.useGradient"));
+    const rows = (await editorJson(page))["rows"] as { dark?: { backgroundGradient?: unknown } }[];
+    expect(rows[1]?.dark?.backgroundGradient).toMatchObject({ useGradient: true, gradient: { type: "linear" } });
+    await page.click('[data-testid="tab-dark"]');
+    await page.click(prop("dark.backgroundGradient.useGradient"));
+    await page.click('[data-testid="tab-settings"]');
+
     // A phone override from the heading's Phone tab: smaller on the phone, as it was on the desktop.
     const headingSize = (frame: string) =>
       page.$eval(`iframe[data-testid="${frame}"]`, (f) => getComputedStyle((f as HTMLIFrameElement).contentDocument!.querySelector("h1")!).fontSize);

@@ -82,7 +82,7 @@ export const ROW_EDITOR: EditorDescription = {
       label: "Appearance",
       fields: [
         field.color("backgroundColor", "Background colour", { dark: "backgroundColor" }),
-        field.gradient("backgroundGradient", "Background gradient"),
+        field.gradient("backgroundGradient", "Background gradient", { dark: "backgroundGradient" }),
         ...backgroundImage(),
         field.border("border", "Border", { dark: "borderColor" }),
       ],
@@ -90,7 +90,7 @@ export const ROW_EDITOR: EditorDescription = {
     { id: "spacing", label: "Spacing", fields: [field.spacing("padding", "Padding")] },
     { id: "visibility", label: "Visibility", fields: [field.visibility()] },
   ],
-  dark: darkColors("backgroundColor", "borderColor"),
+  dark: darkColors("backgroundColor", "backgroundGradient", "borderColor"),
 };
 
 export const COLUMN_EDITOR: EditorDescription = {
@@ -132,11 +132,14 @@ export const ROW_SPACER_EDITOR: EditorDescription = {
     {
       id: "appearance",
       label: "Appearance",
-      fields: [field.color("backgroundColor", "Background colour", { dark: "backgroundColor" }), field.gradient("backgroundGradient", "Background gradient")],
+      fields: [
+        field.color("backgroundColor", "Background colour", { dark: "backgroundColor" }),
+        field.gradient("backgroundGradient", "Background gradient", { dark: "backgroundGradient" }),
+      ],
     },
     { id: "visibility", label: "Visibility", fields: [field.visibility()] },
   ],
-  dark: darkColors("backgroundColor"),
+  dark: darkColors("backgroundColor", "backgroundGradient"),
 };
 
 /** A field as the JSON description has it: with its default, the same for a list's item fields. */

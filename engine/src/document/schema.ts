@@ -15,7 +15,7 @@ import {
   spacingSchema,
   ZERO_SPACING,
 } from "../schema/common.js";
-import { boxDarkSchema, canvasDarkSchema, surfaceDarkSchema } from "../schema/dark.js";
+import { canvasDarkSchema, columnDarkSchema, rowDarkSchema, surfaceDarkSchema } from "../schema/dark.js";
 import { withJsonSchema } from "../schema/json-schema-hints.js";
 
 export const SUPPORTED_SCHEMA_MAJOR = 1;
@@ -53,7 +53,7 @@ export const rowStyleSchema = z.object({
   gap: nonNegative(12),
   /** Columns stack under the mobile breakpoint. */
   mobileStack: z._default(z.boolean(), true),
-  dark: boxDarkSchema(),
+  dark: rowDarkSchema(),
   visibility: optionalVisibilitySchema,
 });
 export type RowStyle = z.output<typeof rowStyleSchema>;
@@ -74,7 +74,7 @@ export const columnStyleSchema = z.object({
   padding: spacingSchema(ZERO_SPACING),
   border: borderSchema,
   verticalAlign: z._default(z.enum(["top", "middle", "bottom"]), "top"),
-  dark: boxDarkSchema(),
+  dark: columnDarkSchema(),
   props: z.prefault(z.object({ visibility: optionalVisibilitySchema }), {}),
 });
 export type ColumnStyle = z.output<typeof columnStyleSchema>;

@@ -4,8 +4,10 @@
  * canvas brought it in. What the engine writes for every email is not the template's doing and is
  * left out: each node is rendered alone twice, as written and with only its content (a block's
  * "content" group in its editor description: text, links, images; a row's column widths), and
- * only what its look adds (a gradient, rounded corners, a background image) is a finding. doiuse-email is an optional dependency, loaded on the first call (a few hundred
- * KB of data, ~30 ms a small document): an engine without it says so.
+ * only what its look adds (a gradient, rounded corners, a background image) is a finding. What the
+ * html draws for Outlook for Windows in VML (markup/vml.ts) is no finding there: caniemail judges
+ * the CSS, which that reader skips for the VML. doiuse-email is an optional dependency, loaded on
+ * the first call (a few hundred KB of data, ~30 ms a small document): an engine without it says so.
  */
 import { type Finding, finding, valueAt } from "../document/checks/finding.js";
 import { isObject, type Json, walkDocument } from "../document/checks/walk.js";
@@ -77,6 +79,17 @@ function unsupported(host: EngineHost, html: string, clients: string[]): Map<str
   return features;
 }
 
+/** Outlook for Windows: the desktop app and Windows Mail, Word's engine, which reads the `<!--[if mso]>` VML. */
+const WORD_CLIENTS: ReadonlySet<string> = new Set(["outlook.windows", "outlook.windows-mail"]);
+
+/** The CSS features one node's html also draws in VML: a gradient's fill, a rounded button's shape. */
+function drawnInVml(html: string): Set<string> {
+  const features = new Set<string>();
+  if (html.includes('<v:fill type="gradient"')) features.add("background-image").add("linear-gradient()");
+  if (html.includes("<v:roundrect")) features.add("border-radius");
+  return features;
+}
+
 /** The html of a document holding only `rows` under `canvas`. */
 function htmlOf(core: EngineCore, canvas: unknown, rows: unknown[]): string {
   const parsed = parseTemplate({ template_id: "client-check", template_name: "", schema_version: "1.0", canvas, rows }, core.registry);
@@ -115,6 +128,16 @@ export function clientFindings(core: EngineCore, json: unknown, families: readon
   if (families.length === 0 || !isObject(json)) return [];
   const clients = families.map((family) => `${family}.*`);
   const features = (canvas: unknown, rows: unknown[]) => unsupported(core.host, htmlOf(core, canvas, rows), clients);
+  /** The features one node's html needs, less those Outlook for Windows gets from its VML. */
+  const asWritten = (canvas: unknown, rows: unknown[]) => {
+    const html = htmlOf(core, canvas, rows);
+    const needed = unsupported(core.host, html, clients);
+    for (const feature of drawnInVml(html)) {
+      const where = needed.get(feature);
+      for (const client of WORD_CLIENTS) where?.delete(client);
+    }
+    return needed;
+  };
   const findings: Finding[] = [];
   /** What `written` adds over `bare`, reported at `path` for `what`: one finding a node, the features grouped by the clients lacking them. */
   const compare = (path: readonly string[], what: string, written: Map<string, Set<string>>, bare: Map<string, Set<string>>) => {
@@ -139,13 +162,13 @@ export function clientFindings(core: EngineCore, json: unknown, families: readon
   };
   const emptyRow = row([]);
   const canvas = json["canvas"];
-  compare(["canvas"], "the email", features(canvas, [emptyRow]), features({}, [emptyRow]));
+  compare(["canvas"], "the email", asWritten(canvas, [emptyRow]), features({}, [emptyRow]));
   walkDocument(json, core.registry, {
     row: (raw, path) => {
       const columns = Array.isArray(raw["columns"]) ? raw["columns"] : [];
       const emptied = columns.map((c: unknown) => (isObject(c) ? { ...c, children: [], components: undefined } : c));
       const bare = columns.map((c: unknown) => (isObject(c) && typeof c["width"] === "number" ? { width: c["width"] } : {}));
-      compare(path, "this row", features({}, [{ ...raw, columns: emptied }]), features({}, [{ type: "row", columns: bare }]));
+      compare(path, "this row", asWritten({}, [{ ...raw, columns: emptied }]), features({}, [{ type: "row", columns: bare }]));
     },
     block: (raw, path, type, definition) => {
       if (definition === undefined) return;
@@ -154,7 +177,7 @@ export function clientFindings(core: EngineCore, json: unknown, families: readon
       const content = new Set(definition.editor.groups.filter((g) => g.id === "content").flatMap((g) => g.fields.map((f) => f.prop)));
       const bare = isObject(props) ? Object.fromEntries(Object.entries(props).filter(([key]) => content.has(key))) : {};
       const what = `this ${definition.editor.label.toLowerCase()}`;
-      compare(path, what, features({}, [row([{ ...shape, props: props ?? {} }])]), features({}, [row([{ ...shape, props: bare }])]));
+      compare(path, what, asWritten({}, [row([{ ...shape, props: props ?? {} }])]), features({}, [row([{ ...shape, props: bare }])]));
     },
   });
   return findings;

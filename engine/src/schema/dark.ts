@@ -2,10 +2,10 @@
  * Dark-mode colours: an optional `dark` object beside a node's light colours, holding the colours it
  * takes when the reader's client is in dark mode. Each key names the light prop it replaces; a
  * missing or `null` key keeps the light colour. Values are colours exactly as the light ones are
- * (merge tags included: never).
+ * (merge tags included: never), and a background gradient in the light one's shape.
  */
 import * as z from "zod/mini";
-import { colorSchema } from "./common.js";
+import { colorSchema, type Gradient, gradientSchema } from "./common.js";
 
 export const darkColorSchema = z.pipe(
   z.nullish(colorSchema),
@@ -21,6 +21,11 @@ const ALL_KEYS = {
   /** Links inside rich content (and, on the canvas, anchors). */
   linkColor: darkColorSchema,
   borderColor: darkColorSchema,
+  /** Replaces the light `backgroundGradient`; `backgroundColor` (else its `solid`) is the colour under it. */
+  backgroundGradient: z.pipe(
+    z.nullish(gradientSchema),
+    z.transform((value: Gradient | null | undefined) => value ?? undefined),
+  ),
 };
 
 type Key = keyof typeof ALL_KEYS;
@@ -40,17 +45,19 @@ function darkSchemaOf<K extends Key>(...keys: K[]): () => ReturnType<typeof dark
 }
 
 export const canvasDarkSchema = darkSchemaOf("bodyBackgroundColor", "backgroundColor", "color", "linkColor");
-export const boxDarkSchema = darkSchemaOf("backgroundColor", "borderColor");
-export const surfaceDarkSchema = darkSchemaOf("backgroundColor");
-export const richTextDarkSchema = darkSchemaOf("color", "backgroundColor", "linkColor");
-export const textDarkSchema = darkSchemaOf("color", "backgroundColor");
+export const rowDarkSchema = darkSchemaOf("backgroundColor", "backgroundGradient", "borderColor");
+export const columnDarkSchema = darkSchemaOf("backgroundColor", "borderColor");
+/** A row spacer, a spacer, a divider: what has a background and its gradient. */
+export const surfaceDarkSchema = darkSchemaOf("backgroundColor", "backgroundGradient");
+export const richTextDarkSchema = darkSchemaOf("color", "backgroundColor", "backgroundGradient", "linkColor");
+export const textDarkSchema = darkSchemaOf("color", "backgroundColor", "backgroundGradient");
 export const linkDarkSchema = darkSchemaOf("color");
-export const buttonDarkSchema = darkSchemaOf("color", "backgroundColor", "borderColor");
+export const buttonDarkSchema = darkSchemaOf("color", "backgroundColor", "backgroundGradient", "borderColor");
 /** An image or a video: its frame's border. */
 export const frameDarkSchema = darkSchemaOf("borderColor");
 
 /** Every dark colour a node can carry (each node's schema picks its keys). */
-export type DarkColors = { readonly [K in Key]?: string | undefined };
+export type DarkColors = { readonly [K in Exclude<Key, "backgroundGradient">]?: string | undefined } & { readonly backgroundGradient?: Gradient | undefined };
 
 const NAMED_HEX: Readonly<Record<string, string>> = { white: "#ffffff", black: "#000000" };
 

@@ -8,8 +8,8 @@
  */
 import { VISIBILITY_OPERATORS, type VisibilityOperator } from "./common.js";
 
-/** The dark-mode colour keys (schema/dark.ts): each names the light colour it replaces. */
-export type DarkKey = "bodyBackgroundColor" | "backgroundColor" | "color" | "linkColor" | "borderColor";
+/** The dark-mode keys (schema/dark.ts): each names the light colour, or gradient, it replaces. */
+export type DarkKey = "bodyBackgroundColor" | "backgroundColor" | "backgroundGradient" | "color" | "linkColor" | "borderColor";
 
 interface FieldBase {
   /** The prop's name (in a list's item fields: the item's key). */
@@ -78,8 +78,11 @@ export interface EditorDescription {
   /** What it is, in a sentence. */
   readonly description: string;
   readonly groups: readonly FieldGroup[];
-  /** Its `dark` colours, with the light prop each replaces (`linkColor`: the links inside it). */
-  readonly dark: readonly { readonly key: DarkKey; readonly label: string }[];
+  /**
+   * Its `dark` colours, with the light prop each replaces (`linkColor`: the links inside it);
+   * `kind: "gradient"` marks a gradient in the light one's shape (the `gradient` field kind).
+   */
+  readonly dark: readonly { readonly key: DarkKey; readonly label: string; readonly kind?: "gradient" }[];
 }
 
 const fieldLists = new WeakMap<EditorDescription, readonly Field[]>();
@@ -294,7 +297,7 @@ const FONT_WEIGHT_OPTIONS = options(
 /** A block's background: `surfaceFields` in common.ts. */
 export const backgroundFields = shared((): Field[] => [
   field.color("backgroundColor", "Background colour", { phone: true, dark: "backgroundColor" }),
-  field.gradient("backgroundGradient", "Background gradient", { phone: true }),
+  field.gradient("backgroundGradient", "Background gradient", { phone: true, dark: "backgroundGradient" }),
 ]);
 
 /** Margin (outside) and padding (inside): `commonBlockFields` in common.ts. */
@@ -343,9 +346,10 @@ const DARK_LABELS: Record<DarkKey, string> = {
   color: "Text",
   linkColor: "Links",
   borderColor: "Border",
+  backgroundGradient: "Background gradient",
 };
 
 /** The dark colours a node takes, labelled: the keys of its `dark` schema (schema/dark.ts). */
 export function darkColors(...keys: DarkKey[]): EditorDescription["dark"] {
-  return keys.map((key) => ({ key, label: DARK_LABELS[key] }));
+  return keys.map((key) => (key === "backgroundGradient" ? { key, label: DARK_LABELS[key], kind: "gradient" } : { key, label: DARK_LABELS[key] }));
 }

@@ -9,6 +9,10 @@
  * background: inside rows, columns and blocks that are transparent, painted in the canvas colour, or
  * that have dark colours of their own. Inside a box painted in a colour of its own without a dark
  * one (a yellow banner), text keeps its light colour, which was chosen for that box.
+ *
+ * A dark background gradient is painted where the dark background colour is, as a `background-image`
+ * over that colour (else over the gradient's solid colour); a dark colour without one clears the
+ * light gradient. Outlook for Windows draws its VML in the light colours: it has no dark scheme to ask.
  */
 
 import type { DarkRoles, Renderer } from "../blocks/block.js";
@@ -83,6 +87,21 @@ export function spacerDarkBox(spacer: SpacerNode): DarkBox {
   return { backgroundColor: spacer.backgroundColor, covered: gradient, gradient, dark: spacer.dark };
 }
 
+/** A dark background: a colour, and a gradient drawn over it. */
+interface DarkBackground {
+  readonly color: string | undefined;
+  readonly gradient: Gradient | undefined;
+}
+
+/** A node's own dark background, or undefined when it has none. */
+function ownBackground(dark: DarkColors | undefined): DarkBackground | undefined {
+  const gradient = activeGradient(dark?.backgroundGradient) ? dark.backgroundGradient : undefined;
+  const color = dark?.backgroundColor;
+  return color || gradient ? { color, gradient } : undefined;
+}
+
+const solid = (color: string | undefined): DarkBackground | undefined => (color ? { color, gradient: undefined } : undefined);
+
 export class DarkStyles {
   private readonly classes = new Map<string, string>();
   private readonly media: string[] = [];
@@ -103,11 +122,11 @@ export class DarkStyles {
 
   /** The class of the page (`<body>`) and of the content container. */
   page(renderer: Renderer): string {
-    return this.classFor(this.backgroundPaints(BOX_SELECTORS[renderer].page, this.canvasDark?.bodyBackgroundColor, false));
+    return this.classFor(this.backgroundPaints(BOX_SELECTORS[renderer].page, solid(this.canvasDark?.bodyBackgroundColor), false));
   }
 
   content(renderer: Renderer): string {
-    return this.classFor(this.backgroundPaints(BOX_SELECTORS[renderer].content, this.canvasDark?.backgroundColor, false));
+    return this.classFor(this.backgroundPaints(BOX_SELECTORS[renderer].content, solid(this.canvasDark?.backgroundColor), false));
   }
 
   /** The class of a row, row spacer or column; `themed` tells whether canvas text colours apply inside it. */
@@ -135,14 +154,15 @@ export class DarkStyles {
     const own = props.dark;
     const gradient = activeGradient(props.backgroundGradient);
     if (roles.line !== undefined) {
+      // A line is a border; drawn as a bar when it has a gradient, which a dark gradient replaces.
       const line = own?.backgroundColor;
-      if (!line) return "";
-      const paints: Paint[] = [{ selectors: roles.line, property: "border-top-color", value: line }];
-      if (gradient) paints.push(...this.backgroundPaints(roles.line, line, true));
+      const bar = gradient ? ownBackground(own) : undefined;
+      const paints: Paint[] = line ? [{ selectors: roles.line, property: "border-top-color", value: line }] : [];
+      if (bar) paints.push(...this.backgroundPaints(roles.line, bar, true));
       return this.classFor(paints);
     }
     const { background, themed } = roles.ownColors
-      ? { background: own?.backgroundColor, themed: false }
+      ? { background: ownBackground(own), themed: false }
       : props.backgroundColor === undefined
         ? { background: undefined, themed: this.themed }
         : this.surface({ backgroundColor: props.backgroundColor, covered: gradient, gradient, dark: own });
@@ -168,18 +188,24 @@ export class DarkStyles {
    * else, painted in the content's light colour, the content's dark one; transparent, whatever
    * surrounds it; otherwise none (it keeps its light colour, and its text too).
    */
-  private surface(box: DarkBox): { background: string | undefined; themed: boolean } {
-    if (box.dark?.backgroundColor) return { background: box.dark.backgroundColor, themed: true };
+  private surface(box: DarkBox): { background: DarkBackground | undefined; themed: boolean } {
+    const own = ownBackground(box.dark);
+    if (own) return { background: own, themed: true };
     if (box.covered) return { background: undefined, themed: false };
     if (box.backgroundColor === "transparent") return { background: undefined, themed: this.themed };
-    if (this.themed && sameColor(box.backgroundColor, this.canvas.backgroundColor)) return { background: this.canvasDark?.backgroundColor, themed: true };
+    if (this.themed && sameColor(box.backgroundColor, this.canvas.backgroundColor))
+      return { background: solid(this.canvasDark?.backgroundColor), themed: true };
     return { background: undefined, themed: false };
   }
 
-  private backgroundPaints(selectors: string, color: string | undefined, clearGradient: boolean): Paint[] {
-    if (!color) return [];
-    const paints: Paint[] = [{ selectors, property: "background-color", value: color, outlook: "data-ogsb" }];
-    if (clearGradient) paints.push({ selectors, property: "background-image", value: "none", outlook: "data-ogsb" });
+  /** A dark background's paints; `lightGradient`: a light gradient is drawn there, which a dark colour alone clears. */
+  private backgroundPaints(selectors: string, background: DarkBackground | undefined, lightGradient: boolean): Paint[] {
+    if (background === undefined) return [];
+    const paints: Paint[] = [];
+    const color = background.color ?? background.gradient?.fallback;
+    if (color) paints.push({ selectors, property: "background-color", value: color, outlook: "data-ogsb" });
+    const image = background.gradient?.css ?? (lightGradient ? "none" : undefined);
+    if (image) paints.push({ selectors, property: "background-image", value: image, outlook: "data-ogsb" });
     return paints;
   }
 

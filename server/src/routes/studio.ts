@@ -94,7 +94,13 @@ const EditorDescriptionSchema = z
     label: z.string(),
     description: z.string(),
     groups: z.array(z.object({ id: z.string(), label: z.string(), fields: z.array(EditorFieldSchema) })),
-    dark: z.array(z.object({ key: z.string(), label: z.string() })),
+    dark: z.array(
+      z.object({
+        key: z.string(),
+        label: z.string(),
+        kind: z.optional(z.literal("gradient")).describe("A gradient in the light one's shape; absent: a colour"),
+      }),
+    ),
   })
   .meta({ id: "EditorDescription" });
 

@@ -188,7 +188,7 @@ export const button = defineBlock({
         label: "Appearance",
         fields: [
           field.color("backgroundColor", "Colour", { phone: true, dark: "backgroundColor" }),
-          field.gradient("backgroundGradient", "Gradient", { phone: true }),
+          field.gradient("backgroundGradient", "Gradient", { phone: true, dark: "backgroundGradient" }),
           field.px("borderRadius", "Corner radius", 0, 100, { phone: true }),
           field.border("border", "Border", { phone: true, dark: "borderColor" }),
         ],
@@ -201,7 +201,7 @@ export const button = defineBlock({
       spacingGroup({ margin: "Space around the button", padding: "Space inside the button, around its label" }),
       visibilityGroup(),
     ],
-    dark: darkColors("color", "backgroundColor", "borderColor"),
+    dark: darkColors("color", "backgroundColor", "backgroundGradient", "borderColor"),
   }),
   example: { text: "Track your order", link: "https://example.com/orders/{{ order_id }}" },
   check: (p) => [

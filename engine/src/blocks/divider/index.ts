@@ -72,7 +72,7 @@ export const divider = defineBlock({
         label: "Appearance",
         fields: [
           field.color("backgroundColor", "Line colour", { phone: true, dark: "backgroundColor" }),
-          field.gradient("backgroundGradient", "Line gradient", { phone: true, hint: "Drawn as a bar of the line's thickness" }),
+          field.gradient("backgroundGradient", "Line gradient", { phone: true, dark: "backgroundGradient", hint: "Drawn as a bar of the line's thickness" }),
           field.px("height", "Thickness", 1, 20),
           field.enum("borderStyle", "Style", [
             { value: "solid", label: "Solid" },
@@ -89,7 +89,7 @@ export const divider = defineBlock({
       spacingGroup(),
       visibilityGroup(),
     ],
-    dark: darkColors("backgroundColor"),
+    dark: darkColors("backgroundColor", "backgroundGradient"),
   }),
   example: { backgroundColor: "#e5e7eb", width: 80 },
   text: () => [{ first: "", rest: "", text: "---" }],

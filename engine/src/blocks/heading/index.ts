@@ -74,7 +74,7 @@ export const heading = defineBlock({
       spacingGroup(),
       visibilityGroup(),
     ],
-    dark: darkColors("color", "backgroundColor", "linkColor"),
+    dark: darkColors("color", "backgroundColor", "backgroundGradient", "linkColor"),
   }),
   example: { content: "Your order is on its way", level: "h1" },
   check: (p) =>

@@ -82,7 +82,7 @@ export const list = defineBlock({
       spacingGroup(),
       visibilityGroup(),
     ],
-    dark: darkColors("color", "backgroundColor", "linkColor"),
+    dark: darkColors("color", "backgroundColor", "backgroundGradient", "linkColor"),
   }),
   example: { content: "<ul><li>Free returns for 30 days</li><li>Tracking in your account</li></ul>" },
   check: (p) =>

@@ -104,7 +104,7 @@ export const menu = defineBlock({
       spacingGroup(),
       visibilityGroup(),
     ],
-    dark: darkColors("color", "backgroundColor"),
+    dark: darkColors("color", "backgroundColor", "backgroundGradient"),
   }),
   example: {
     items: [

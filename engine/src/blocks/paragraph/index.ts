@@ -74,7 +74,7 @@ export const paragraph = defineBlock({
       spacingGroup(),
       visibilityGroup(),
     ],
-    dark: darkColors("color", "backgroundColor", "linkColor"),
+    dark: darkColors("color", "backgroundColor", "backgroundGradient", "linkColor"),
   }),
   example: { content: "<p>Hi {{ first_name|'there' }}, your order <strong>#{{ order_id }}</strong> is on its way.</p>" },
   check: (p) =>

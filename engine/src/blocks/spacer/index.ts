@@ -32,7 +32,7 @@ export const spacer = defineBlock({
       spacingGroup(),
       visibilityGroup(),
     ],
-    dark: darkColors("backgroundColor"),
+    dark: darkColors("backgroundColor", "backgroundGradient"),
   }),
   example: { height: 24 },
   text: () => [],

@@ -52,6 +52,7 @@ export type Layer = string | { readonly color: string; readonly note?: string | 
 
 export const UNDER_GRADIENT = "the colour Outlook on Windows shows instead of the gradient";
 export const GRADIENT_STOP = "a stop of the gradient";
+export const UNDER_DARK_GRADIENT = "the colour under the dark gradient, where it is not drawn";
 
 /** `paints` laid over `below`: an opaque paint hides it, a translucent one is mixed with each colour of it. */
 export function layer(below: Colors, paints: readonly Layer[]): Colors {
@@ -82,6 +83,21 @@ function lightPaint(below: Colors, box: BoxPaint): Colors {
   return layer(below, [{ color, note: UNDER_GRADIENT }, ...gradientStops(box.gradient.css).map((stop) => ({ color: stop, note: GRADIENT_STOP }))]);
 }
 
+/**
+ * What a node's own dark background paints (targets/dark.ts): its dark colour, or its dark gradient's
+ * stops over the colour under it; undefined when it has neither.
+ */
+export function ownDarkPaint(dark: DarkColors | undefined): Layer[] | undefined {
+  const gradient = activeGradient(dark?.backgroundGradient) ? dark.backgroundGradient : undefined;
+  const color = dark?.backgroundColor;
+  if (gradient === undefined) return color ? [color] : undefined;
+  const under = color ?? gradient.fallback;
+  return [
+    ...(under === undefined ? [] : [{ color: under, note: UNDER_DARK_GRADIENT }]),
+    ...gradientStops(gradient.css).map((stop) => ({ color: stop, note: GRADIENT_STOP })),
+  ];
+}
+
 export class Backdrops {
   readonly canvasDark: DarkColors | undefined;
 
@@ -106,8 +122,8 @@ export class Backdrops {
   box(outer: Backdrop, box: BoxPaint): Backdrop {
     const light = lightPaint(outer.light, box);
     const covered = activeGradient(box.gradient) || Boolean(box.image);
-    const ownDark = box.dark?.backgroundColor;
-    if (ownDark) return { light, dark: box.image ? undefined : layer(outer.dark, [ownDark]), themed: true };
+    const ownDark = ownDarkPaint(box.dark);
+    if (ownDark) return { light, dark: box.image ? undefined : layer(outer.dark, ownDark), themed: true };
     if (covered) return { light, dark: lightPaint(outer.dark, box), themed: false };
     if (box.color === "transparent" || parseColor(box.color)?.a === 0) return { light, dark: outer.dark, themed: outer.themed };
     if (outer.themed && sameColor(box.color, this.canvas.backgroundColor)) {

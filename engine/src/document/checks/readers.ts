@@ -7,9 +7,21 @@
  */
 import type { Reading, TextLook } from "../../blocks/block.js";
 import { contrastRatio, luminance, luminanceRatio, over, parseColor, type Rgba } from "../../schema/color-values.js";
+import { activeGradient } from "../../schema/common.js";
 import type { DarkColors } from "../../schema/dark.js";
 import type { ColumnChild, ComponentNode, RowLike, Template } from "../model.js";
-import { type Backdrop, Backdrops, type BlockSurface, type Colors, GRADIENT_STOP, layer, type Shade, UNDER_GRADIENT } from "./backdrop.js";
+import {
+  type Backdrop,
+  Backdrops,
+  type BlockSurface,
+  type Colors,
+  GRADIENT_STOP,
+  layer,
+  ownDarkPaint,
+  type Shade,
+  UNDER_DARK_GRADIENT,
+  UNDER_GRADIENT,
+} from "./backdrop.js";
 import { type Finding, finding, valueAt } from "./finding.js";
 
 /** Below this, text is hard to read for many (WCAG has no minimum; 12 px is the common floor in email). */
@@ -71,7 +83,7 @@ function contrastFinding(look: TextLook, color: string, colors: Colors, path: re
           (colors ?? []).map((c) => c.color),
           needed,
         );
-  if (worst.background.note === UNDER_GRADIENT) {
+  if (worst.background.note === UNDER_GRADIENT || worst.background.note === UNDER_DARK_GRADIENT) {
     // The gradient reads; the colour under it, which clients without gradients show, does not.
     const stop = (colors ?? []).filter((c) => c.note === GRADIENT_STOP).find((c) => contrastRatio(worst.text, c.color) >= needed);
     return finding(
@@ -139,9 +151,9 @@ function textFindings(node: ComponentNode, reading: Reading, outer: Backdrop, ba
     if (lightFinding) out.push(lightFinding);
     if (darkMode) {
       // Colours of its own (a button): its dark background if it has one, else its light painting.
-      const ownDark = props.dark?.backgroundColor;
+      const ownDark = ownDarkPaint(props.dark);
       const dark =
-        node.definition.dark.ownColors && look.background ? (ownDark ? layer(outer.dark, [ownDark]) : backdropOf(outer.dark, look.background)) : backdrop.dark;
+        node.definition.dark.ownColors && look.background ? (ownDark ? layer(outer.dark, ownDark) : backdropOf(outer.dark, look.background)) : backdrop.dark;
       const darkFinding = contrastFinding(look, darkText, dark, at(look.path), "dark");
       if (darkFinding) out.push(darkFinding);
     }
@@ -227,7 +239,9 @@ function headingFindings(headings: readonly { level: number; path: readonly stri
   });
 }
 
-const anyColor = (dark: DarkColors | undefined) => dark !== undefined && Object.values(dark).some((c) => c !== undefined);
+const anyColor = (dark: DarkColors | undefined) =>
+  dark !== undefined &&
+  (activeGradient(dark.backgroundGradient) || Object.entries(dark).some(([key, value]) => key !== "backgroundGradient" && value !== undefined));
 
 /** Whether the template sets any dark colour (then its dark scheme is judged too). */
 function setsDarkColors(template: Template): boolean {

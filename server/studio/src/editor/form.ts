@@ -149,11 +149,12 @@ export function NodeForm({
         ${description.dark.map((dark) => {
           const light = fieldsOf(description).find((f) => f.dark === dark.key);
           const lightValue = light ? (valueAt(settings, light.prop) ?? light.default) : undefined;
+          const kind = dark.kind ?? "color";
           const field: Field = {
             prop: `dark.${dark.key}`,
             label: dark.label,
-            kind: "color",
-            hint: lightValue === undefined ? undefined : `Replaces ${String(lightValue)}`,
+            kind,
+            hint: lightValue === undefined || kind !== "color" ? undefined : `Replaces ${String(lightValue)}`,
           } as Field;
           return row(field, `dark.${dark.key}`, valueAt(settings, `dark.${dark.key}`), undefined, `dark.${dark.key}`);
         })}`
