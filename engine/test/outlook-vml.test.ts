@@ -170,6 +170,13 @@ describe("the html target as Outlook on Windows reads it", () => {
     const outlook = parseStrict(outlookView(html));
     const rules = cssRules(html);
 
+    // Tables as Word reads them: rows in tables, cells in rows (a table straight in a table is dropped or misplaced).
+    for (const element of walk(outlook)) {
+      const children = element.children.filter((c): c is Element => typeof c !== "string").map((c) => c.name);
+      if (element.name === "table") expect(children.filter((n) => n !== "tr"), "a table's children").toEqual([]);
+      if (element.name === "tr") expect(children.filter((n) => n !== "td" && n !== "th"), "a row's children").toEqual([]);
+    }
+
     // Rows: each over a gradient its stylesheet draws for the others, nothing painted over it.
     const rects = find(outlook, "v:rect").filter((r) => find(r, "v:fill")[0]?.attrs["type"] === "gradient");
     const gradientRows = [...rules].filter(([selector, d]) => /^\.mr-r\d+(?: td)?$/.test(selector) && d["background-image"]?.startsWith("linear-gradient"));
