@@ -119,16 +119,17 @@ function withoutCycleCollectionForOneRender(mainC: string): string {
 
 /**
  * qjsc's generated `main`, installing the host's native functions before the engine runs: its memory
- * hooks (runtimes/quickjs/native/memory.c), SHA-256 (runtimes/quickjs/native/checksum.c) and strict
- * UTF-8 decoding (runtimes/quickjs/native/utf8.c).
+ * hooks (runtimes/quickjs/native/memory.c), SHA-256 (runtimes/quickjs/native/checksum.c), strict
+ * UTF-8 decoding (runtimes/quickjs/native/utf8.c) and a request's nesting depth
+ * (runtimes/quickjs/native/json-nesting.c).
  */
 function withMemoryHooks(mainC: string): string {
   const anchor = "  js_std_add_helpers(ctx, argc, argv);\n";
   const main = "int main(int argc, char **argv)\n";
   if (!mainC.includes(anchor) || !mainC.includes(main)) throw new Error("qjsc's generated main() changed: js_std_add_helpers(ctx, argc, argv) not found");
   return mainC
-    .replace(main, `void mailrender_memory_init(JSContext *ctx);\nvoid mailrender_checksum_init(JSContext *ctx);\nvoid mailrender_utf8_init(JSContext *ctx);\n\n${main}`)
-    .replace(anchor, `${anchor}  mailrender_memory_init(ctx);\n  mailrender_checksum_init(ctx);\n  mailrender_utf8_init(ctx);\n`);
+    .replace(main, `void mailrender_memory_init(JSContext *ctx);\nvoid mailrender_checksum_init(JSContext *ctx);\nvoid mailrender_utf8_init(JSContext *ctx);\nvoid mailrender_json_nesting_init(JSContext *ctx);\n\n${main}`)
+    .replace(anchor, `${anchor}  mailrender_memory_init(ctx);\n  mailrender_checksum_init(ctx);\n  mailrender_utf8_init(ctx);\n  mailrender_json_nesting_init(ctx);\n`);
 }
 
 /** cargo: CARGO, else on PATH, else where rustup puts it (not always on a non-login shell's PATH). */
@@ -287,7 +288,7 @@ async function link(zig: string[], source: string, mimalloc: string, target: Rel
   const staticLink = linux ? ["-static", "-Wl,--gc-sections"] : [];
   const allocator = linux ? [await mimallocObject(zig, mimalloc, target.zigTarget)] : [];
   const hooks = linux ? ["-DMAILRENDER_MIMALLOC", `-I${join(mimalloc, "include")}`] : [];
-  const nativeC = ["memory.c", "checksum.c", "utf8.c"].map((file) => join(QUICKJS_HOST, "native", file));
+  const nativeC = ["memory.c", "checksum.c", "utf8.c", "json-nesting.c"].map((file) => join(QUICKJS_HOST, "native", file));
   await zigCc(zig, [
     "-target",
     target.zigTarget,

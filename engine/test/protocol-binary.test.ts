@@ -12,7 +12,8 @@ import { warmupTemplate } from "../src/executable/warmup.js";
 const WARMUP = warmupTemplate();
 
 import { ENGINE_VERSION, render } from "../src/index.js";
-import { MAX_REQUEST_BYTES, PROTOCOL_VERSION } from "../src/protocol/constants.js";
+import { MAX_JSON_DEPTH, MAX_REQUEST_BYTES, PROTOCOL_VERSION } from "../src/protocol/constants.js";
+import { maxNesting } from "../src/protocol/decode.js";
 import { type OkResponse, type Response, responseSchema } from "../src/protocol/response-schema.js";
 import { BINARY, ensureBinary } from "./support/engine-binary.js";
 import { libraryEngine } from "./support/engine-port.js";
@@ -216,6 +217,32 @@ describe("--serve binary", () => {
       const want = text === null ? [null, "INVALID_JSON", "The request is not valid UTF-8"] : [text, "TEMPLATE_REF_UNKNOWN", expect.any(String)];
       expect(got, `bytes ${[...ids[i]!].join(",")}`).toEqual(want);
     }
+  });
+
+  it("refuses exactly the requests nesting deeper than the limit, as the text scan does (3,000 generated requests)", async () => {
+    // The release engine measures the depth on the bytes, in C; the oracle is the library's scan.
+    const next = random(7);
+    const alphabet = '[]{}"\\ab,:é';
+    const texts = Array.from({ length: 3000 }, () => {
+      const depth = MAX_JSON_DEPTH - 8 + Math.floor(next() * 12);
+      const rest = Array.from({ length: Math.floor(next() * 40) }, () => alphabet[Math.floor(next() * alphabet.length)]).join("");
+      return `${"[{".repeat(depth / 2)}${"[".repeat(depth % 2)}${rest}`;
+    });
+    const child = spawn(BINARY, ["--serve"], { stdio: ["pipe", "pipe", "inherit"] });
+    let stdout = "";
+    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+    for (const text of texts) child.stdin.write(`${text}\n`);
+    child.stdin.end();
+    expect(await new Promise((resolve) => child.on("close", resolve))).toBe(0);
+    const responses = stdout
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Response);
+    expect(responses).toHaveLength(texts.length);
+    const tooDeep = (r: Response): boolean => !r.ok && r.error.issues.some((issue) => issue.type === "too_deep");
+    for (const [i, response] of responses.entries()) expect(tooDeep(response), texts[i]).toBe(maxNesting(texts[i]!) > MAX_JSON_DEPTH);
+    expect(responses.filter(tooDeep).length).toBeGreaterThan(500);
+    expect(responses.filter((r) => !tooDeep(r)).length).toBeGreaterThan(500);
   });
 
   it("drops a leading BOM (Windows shells add one) and decodes long mixed text", async () => {

@@ -2,7 +2,7 @@
  * Entry of the QuickJS build of mailrender-engine: the same executable code as the Node build
  * (src/executable/main.ts), over QuickJS's file descriptors instead of Node's streams, with this
  * runtime's own engine host (QuickJS has neither SHA-1 nor UTF-8 codecs: SHA-1 and the encoder in
- * JavaScript, SHA-256 and the strict decoder in C).
+ * JavaScript; SHA-256, the strict decoder and a request's nesting depth in C).
  */
 import * as os from "qjs:os";
 import * as std from "qjs:std";
@@ -23,6 +23,8 @@ import { utf8Length } from "./platform/utf8-length.js";
 declare const mailrenderSha256: (text: string) => string;
 /** Installed by the build's main() (native/utf8.c): strict, as Node's fatal TextDecoder; drops a leading BOM. */
 declare const mailrenderDecodeUtf8: (bytes: Uint8Array) => string;
+/** Installed by the build's main() (native/json-nesting.c). */
+declare const mailrenderJsonNesting: (bytes: Uint8Array) => number;
 
 const QUICKJS_HOST: EngineHost = {
   digest: (text) => base64(sha1(text)),
@@ -30,6 +32,7 @@ const QUICKJS_HOST: EngineHost = {
   utf8Length,
   encodeUtf8: utf8Encode,
   decodeUtf8: (bytes) => mailrenderDecodeUtf8(bytes),
+  jsonNesting: (bytes) => mailrenderJsonNesting(bytes),
 };
 
 declare const scriptArgs: readonly string[];
