@@ -47,6 +47,22 @@ function envelopeOf(run: Run): Response {
 
 const codeOf = (r: Response): string => (r.ok ? "ok" : r.error.code);
 
+/** One --serve process answering `lines` (each without its newline): exit 0, one answer a line, in order. */
+async function serveLines(lines: readonly (string | Uint8Array)[]): Promise<Response[]> {
+  const child = spawn(BINARY, ["--serve"], { stdio: ["pipe", "pipe", "inherit"] });
+  let stdout = "";
+  child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+  for (const line of lines) child.stdin.write(Buffer.concat([typeof line === "string" ? Buffer.from(line) : line, Buffer.from("\n")]));
+  child.stdin.end();
+  expect(await new Promise((resolve) => child.on("close", resolve))).toBe(0);
+  const responses = stdout
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Response);
+  expect(responses).toHaveLength(lines.length);
+  return responses;
+}
+
 /** A deterministic generator, so a failure can be replayed. */
 function random(seed: number): () => number {
   let state = seed;
@@ -200,17 +216,7 @@ describe("--serve binary", () => {
     const ids = Array.from({ length: 5000 }, () =>
       Uint8Array.from({ length: Math.floor(next() * 12) }, () => (next() < 0.7 ? (interesting[Math.floor(next() * interesting.length)] as number) : anyByte())),
     );
-    const child = spawn(BINARY, ["--serve"], { stdio: ["pipe", "pipe", "inherit"] });
-    let stdout = "";
-    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-    for (const id of ids) child.stdin.write(Buffer.concat([Buffer.from('{"id":"'), id, Buffer.from('","template_ref":"none","target":"html"}\n')]));
-    child.stdin.end();
-    expect(await new Promise((resolve) => child.on("close", resolve))).toBe(0);
-    const responses = stdout
-      .trimEnd()
-      .split("\n")
-      .map((l) => JSON.parse(l) as Response);
-    expect(responses).toHaveLength(ids.length);
+    const responses = await serveLines(ids.map((id) => Buffer.concat([Buffer.from('{"id":"'), id, Buffer.from('","template_ref":"none","target":"html"}')])));
     for (const [i, response] of responses.entries()) {
       const text = expected(ids[i]!);
       const got = response.ok ? "ok" : [response.id ?? null, response.error.code, response.error.message];
@@ -228,17 +234,7 @@ describe("--serve binary", () => {
       const rest = Array.from({ length: Math.floor(next() * 40) }, () => alphabet[Math.floor(next() * alphabet.length)]).join("");
       return `${"[{".repeat(depth / 2)}${"[".repeat(depth % 2)}${rest}`;
     });
-    const child = spawn(BINARY, ["--serve"], { stdio: ["pipe", "pipe", "inherit"] });
-    let stdout = "";
-    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-    for (const text of texts) child.stdin.write(`${text}\n`);
-    child.stdin.end();
-    expect(await new Promise((resolve) => child.on("close", resolve))).toBe(0);
-    const responses = stdout
-      .trimEnd()
-      .split("\n")
-      .map((l) => JSON.parse(l) as Response);
-    expect(responses).toHaveLength(texts.length);
+    const responses = await serveLines(texts);
     const tooDeep = (r: Response): boolean => !r.ok && r.error.issues.some((issue) => issue.type === "too_deep");
     for (const [i, response] of responses.entries()) expect(tooDeep(response), texts[i]).toBe(maxNesting(texts[i]!) > MAX_JSON_DEPTH);
     expect(responses.filter(tooDeep).length).toBeGreaterThan(500);
@@ -284,22 +280,12 @@ describe("recipient values that are not valid Unicode", () => {
   });
 
   it("--serve: every position × target × value renders like the library, never an error", async () => {
-    const child = spawn(BINARY, ["--serve"], { stdio: ["pipe", "pipe", "inherit"] });
-    let stdout = "";
-    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
     const requests = positions.flatMap((position) =>
       (["html", "mjml", "react-email"] as const).flatMap((target) =>
         values.map((v) => ({ template: positionTemplate(position), target, dynamic_data: POSITIONS[position].data(v) })),
       ),
     );
-    for (const request of requests) child.stdin.write(`${JSON.stringify(request)}\n`);
-    child.stdin.end();
-    expect(await new Promise((resolve) => child.on("close", resolve))).toBe(0);
-    const responses = stdout
-      .trimEnd()
-      .split("\n")
-      .map((l) => JSON.parse(l) as Response);
-    expect(responses).toHaveLength(requests.length);
+    const responses = await serveLines(requests.map((request) => JSON.stringify(request)));
     for (const [i, response] of responses.entries()) {
       expect(codeOf(response)).toBe("ok");
       const ok = response as OkResponse;
