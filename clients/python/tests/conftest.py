@@ -9,6 +9,7 @@ wrong engine) use small fakes, in ``fakes.py``.
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import os
 import secrets
@@ -284,3 +285,12 @@ def start_disk_worker(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
+
+
+def resigned_layout(layout: str, old: str, new: str) -> str:
+    """A saved layout with ``old`` replaced by ``new`` in its body and signed again, as only someone who
+    can write the cache folder and knows the format could: a render that shows ``new`` used it."""
+    header, body = layout.split("\n", 1)
+    assert header.startswith("mailrender-layout ") and old in body
+    marked = body.replace(old, new)
+    return f"mailrender-layout {hashlib.sha256(marked.encode('utf-8')).hexdigest()}\n{marked}"
