@@ -25,7 +25,7 @@ from conftest import (
     sample_template,
     start_disk_worker,
 )
-from fakes import ScriptedServer, SilentServer, engine_children, write_fake_engine
+from fakes import ScriptedServer, SilentServer, engine_children, write_engine_without_saved_layouts, write_fake_engine
 from mailrender import CacheConfig, DynamicData, MailrenderClient, MailrenderError, RenderResult
 
 FIRST: DynamicData = {"merge_tags": {"text": {"first_name": "Ada"}}}
@@ -311,6 +311,34 @@ def test_saved_layouts_go_with_their_template(server: Server, render_key: str, t
         )
         client.clear_cache()
         assert os.listdir(cache_dir) == []
+
+
+def test_an_engine_without_saved_layouts_renders_without_them(
+    server: Server, render_key: str, template_id: str, tmp_path: Path
+) -> None:
+    engine, requests = write_engine_without_saved_layouts(tmp_path, ENGINE)
+    disk: CacheConfig = {"type": "disk", "path": str(tmp_path / "cache")}
+    with MailrenderClient(render_key, base_url=server.url, cache=disk) as client:
+        expected = [
+            (client.render(template_id=template_id, target=t, dynamic_data=FIRST)).output for t in ("html", "mjml")
+        ]
+    with MailrenderClient(render_key, base_url=server.url, cache=disk, engine_path=engine) as client:
+        for _ in range(2):
+            for target, output in zip(("html", "mjml"), expected):
+                assert (client.render(template_id=template_id, target=target, dynamic_data=FIRST)).output == output
+    # Refused once, then the same render and every later one without the keys.
+    keys = requests.read_text(encoding="utf-8").splitlines()
+    assert keys[0].split() == [
+        "dynamic_data",
+        "id",
+        "save_layout",
+        "saved_layout",
+        "target",
+        "template",
+        "template_ref",
+    ]
+    assert [k for k in keys[1:] if "save" in k] == []
+    assert len(keys) == 5
 
 
 def test_disk_cache_shared_by_two_processes(server: Server, render_key: str, tmp_path: Path) -> None:
