@@ -11,8 +11,8 @@
  *   2. zig (PyPI `ziglang`, pinned below) as the C compiler and cross-compiler for every target;
  *   3. the engine bundled for QuickJS (engine/runtimes/quickjs/host.ts, with its own engine host; esbuild);
  *   4. the bundle compiled to QuickJS bytecode by qjsc (built for the host), in a C file;
- *   5. per target: QuickJS's objects (cached per target) + that file + the host's native memory hooks
- *      (runtimes/quickjs/native/memory.c), linked statically where the platform allows (musl on
+ *   5. per target: QuickJS's objects (cached per target) + that file + the host's native functions
+ *      (runtimes/quickjs/native/), linked statically where the platform allows (musl on
  *      Linux, with mimalloc as its allocator); the host binary is smoke-tested; SHA256SUMS is written.
  *
  * PLATFORMS=linux-x64,linux-arm64 limits the release targets. ZIG=/path/to/zig uses another zig.
@@ -118,16 +118,21 @@ function withoutCycleCollectionForOneRender(mainC: string): string {
 }
 
 /**
- * qjsc's generated `main`, installing the host's native functions before the engine runs: its memory
- * hooks (runtimes/quickjs/native/memory.c) and SHA-256 (runtimes/quickjs/native/checksum.c).
+ * The host's native functions (runtimes/quickjs/native/): its memory hooks, SHA-256, strict UTF-8
+ * decoding and a request's nesting depth; each file `x-y.c` has an installer `mailrender_x_y_init`.
  */
+const NATIVE_SOURCES = ["memory.c", "checksum.c", "utf8.c", "json-nesting.c"];
+const nativeInit = (file: string): string => `mailrender_${file.replace(/\.c$/, "").replaceAll("-", "_")}_init`;
+
+/** qjsc's generated `main`, installing the host's native functions before the engine runs. */
 function withMemoryHooks(mainC: string): string {
   const anchor = "  js_std_add_helpers(ctx, argc, argv);\n";
   const main = "int main(int argc, char **argv)\n";
   if (!mainC.includes(anchor) || !mainC.includes(main)) throw new Error("qjsc's generated main() changed: js_std_add_helpers(ctx, argc, argv) not found");
+  const inits = NATIVE_SOURCES.map(nativeInit);
   return mainC
-    .replace(main, `void mailrender_memory_init(JSContext *ctx);\nvoid mailrender_checksum_init(JSContext *ctx);\n\n${main}`)
-    .replace(anchor, `${anchor}  mailrender_memory_init(ctx);\n  mailrender_checksum_init(ctx);\n`);
+    .replace(main, `${inits.map((init) => `void ${init}(JSContext *ctx);\n`).join("")}\n${main}`)
+    .replace(anchor, `${anchor}${inits.map((init) => `  ${init}(ctx);\n`).join("")}`);
 }
 
 /** cargo: CARGO, else on PATH, else where rustup puts it (not always on a non-login shell's PATH). */
@@ -286,7 +291,7 @@ async function link(zig: string[], source: string, mimalloc: string, target: Rel
   const staticLink = linux ? ["-static", "-Wl,--gc-sections"] : [];
   const allocator = linux ? [await mimallocObject(zig, mimalloc, target.zigTarget)] : [];
   const hooks = linux ? ["-DMAILRENDER_MIMALLOC", `-I${join(mimalloc, "include")}`] : [];
-  const nativeC = ["memory.c", "checksum.c"].map((file) => join(QUICKJS_HOST, "native", file));
+  const nativeC = NATIVE_SOURCES.map((file) => join(QUICKJS_HOST, "native", file));
   await zigCc(zig, [
     "-target",
     target.zigTarget,

@@ -18,11 +18,12 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const CASE = join(ROOT, "fixtures", "render", "realistic-password-reset", "case.json");
 
 /**
- * Millions of instructions per target: the engine's figures when the budget was last set (html 76.7,
- * mjml 63.1, react-email 65.0, with the template checks in the executable: bench/RESULTS.md), plus
- * ~3%. A change that needs more must say why in bench/RESULTS.md and raise the budget there and here.
+ * Millions of instructions per target: the engine's figures when the budget was last set (html 80.4,
+ * mjml 66.1, react-email 66.7, with right to left, Outlook's VML, the component writer and saved
+ * layouts in the executable: bench/RESULTS.md), plus ~3%. A change that needs more must say why in
+ * bench/RESULTS.md and raise the budget there and here.
  */
-export const COLD_START_BUDGET = { html: 79, mjml: 65, "react-email": 67 } as const;
+export const COLD_START_BUDGET = { html: 83, mjml: 68, "react-email": 69 } as const;
 
 export interface Measured {
   readonly target: keyof typeof COLD_START_BUDGET;

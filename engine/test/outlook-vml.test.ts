@@ -161,6 +161,9 @@ const cases = await Promise.all(
 );
 const withVml = cases.filter((c) => /linear-gradient|border-radius:[1-9]/.test(c.html));
 
+/** What Word's table model lets a table and a row hold (the html has no <tbody>). */
+const TABLE_CHILDREN: Record<string, readonly string[]> = { table: ["tr"], tr: ["td", "th"] };
+
 describe("the html target as Outlook on Windows reads it", () => {
   it("covers the fixtures with gradients and rounded buttons", () => {
     expect(withVml.map((c) => c.name)).toEqual(expect.arrayContaining(["block-button", "editor-gradients", "layout-row-gradient", "dark-mode-colors"]));
@@ -169,6 +172,17 @@ describe("the html target as Outlook on Windows reads it", () => {
   it.each(withVml.map((c) => [c.name, c.html] as const))("%s", (_name, html) => {
     const outlook = parseStrict(outlookView(html));
     const rules = cssRules(html);
+
+    // Tables as Word reads them: rows in tables, cells in rows (a table straight in a table is dropped or misplaced).
+    for (const element of walk(outlook)) {
+      const children = element.children.filter((c): c is Element => typeof c !== "string").map((c) => c.name);
+      const allowed = TABLE_CHILDREN[element.name];
+      if (allowed !== undefined)
+        expect(
+          children.filter((n) => !allowed.includes(n)),
+          `a ${element.name}'s children`,
+        ).toEqual([]);
+    }
 
     // Rows: each over a gradient its stylesheet draws for the others, nothing painted over it.
     const rects = find(outlook, "v:rect").filter((r) => find(r, "v:fill")[0]?.attrs["type"] === "gradient");

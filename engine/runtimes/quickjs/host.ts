@@ -1,7 +1,8 @@
 /**
  * Entry of the QuickJS build of mailrender-engine: the same executable code as the Node build
  * (src/executable/main.ts), over QuickJS's file descriptors instead of Node's streams, with this
- * runtime's own engine host (SHA-1 and UTF-8 in JavaScript: QuickJS has neither).
+ * runtime's own engine host (QuickJS has neither SHA-1 nor UTF-8 codecs: SHA-1 and the encoder in
+ * JavaScript; SHA-256, the strict decoder and a request's nesting depth in C).
  */
 import * as os from "qjs:os";
 import * as std from "qjs:std";
@@ -15,18 +16,23 @@ import { runMain } from "../../src/executable/main.js";
 import type { HostMemory } from "../../src/executable/memory.js";
 import { QUICKJS_FILES } from "./platform/files.js";
 import { base64, sha1 } from "./platform/sha1.js";
-import { utf8DecodeStrict, utf8Encode } from "./platform/utf8.js";
+import { utf8Encode } from "./platform/utf8.js";
 import { utf8Length } from "./platform/utf8-length.js";
 
 /** Installed by the build's main() (native/checksum.c). */
 declare const mailrenderSha256: (text: string) => string;
+/** Installed by the build's main() (native/utf8.c): strict, as Node's fatal TextDecoder; drops a leading BOM. */
+declare const mailrenderDecodeUtf8: (bytes: Uint8Array) => string;
+/** Installed by the build's main() (native/json-nesting.c). */
+declare const mailrenderJsonNesting: (bytes: Uint8Array) => number;
 
 const QUICKJS_HOST: EngineHost = {
   digest: (text) => base64(sha1(text)),
   sha256: (text) => mailrenderSha256(text),
   utf8Length,
   encodeUtf8: utf8Encode,
-  decodeUtf8: utf8DecodeStrict,
+  decodeUtf8: (bytes) => mailrenderDecodeUtf8(bytes),
+  jsonNesting: (bytes) => mailrenderJsonNesting(bytes),
 };
 
 declare const scriptArgs: readonly string[];

@@ -21,6 +21,12 @@ export interface EngineHost {
   /** Strict: throws on bytes that are not UTF-8; a leading byte-order mark is dropped. */
   decodeUtf8(bytes: Uint8Array): string;
   /**
+   * The deepest bracket nesting outside strings of a request's UTF-8 JSON bytes (what
+   * protocol/decode.ts's `maxNesting` computes from their text), for a host that scans bytes faster
+   * than its JavaScript scans text. Absent: the text is scanned.
+   */
+  readonly jsonNesting?: (bytes: Uint8Array) => number;
+  /**
    * An optional package by name, loaded synchronously from where the engine is installed (or the
    * working directory); throws when it is not installed. Absent: the host loads no packages.
    */

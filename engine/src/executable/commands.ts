@@ -178,7 +178,7 @@ function readJsonFile(path: string, io: CommandIO): { json: unknown; text: strin
   }
   try {
     const text = io.engine.host.decodeUtf8(bytes);
-    return { json: decodeRequest(bytes, io.engine.host.decodeUtf8), text };
+    return { json: decodeRequest(bytes, io.engine.host), text };
   } catch (error) {
     if (error instanceof ProtocolError) throw new UsageError(`${path}: ${error.message}`);
     throw error;

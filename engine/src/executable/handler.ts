@@ -42,7 +42,7 @@ export function createHandler(deps: HandlerDeps): Handler {
   return async (bytes) => {
     let id: RequestId | undefined;
     try {
-      const raw = decodeRequest(bytes, deps.engine.host.decodeUtf8);
+      const raw = decodeRequest(bytes, deps.engine.host);
       id = readableId(raw);
       const request = parseRequest(raw);
       // zod hands `template` through by reference: a kept template keeps its identity across requests.

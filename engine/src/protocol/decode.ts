@@ -3,19 +3,20 @@
  * not UTF-8 (a lenient decoder would silently turn them into U+FFFD and change the output), and
  * nesting deep enough to overflow the stack of JSON.parse or of the recursive code after it.
  */
+import type { EngineHost } from "../engine/host.js";
 import { MAX_JSON_DEPTH, MAX_REQUEST_BYTES } from "./constants.js";
 import { ProtocolError } from "./errors.js";
 
-/** `decodeUtf8` is strict (it throws on bytes that are not UTF-8) and drops a leading BOM (Windows shells add one). */
-export function decodeRequest(bytes: Uint8Array, decodeUtf8: (bytes: Uint8Array) => string): unknown {
+/** The host's `decodeUtf8` is strict (it throws on bytes that are not UTF-8) and drops a leading BOM (Windows shells add one). */
+export function decodeRequest(bytes: Uint8Array, host: Pick<EngineHost, "decodeUtf8" | "jsonNesting">): unknown {
   if (bytes.byteLength > MAX_REQUEST_BYTES) throw tooLarge(bytes.byteLength);
   let text: string;
   try {
-    text = decodeUtf8(bytes);
+    text = host.decodeUtf8(bytes);
   } catch {
     throw new ProtocolError("INVALID_JSON", "The request is not valid UTF-8");
   }
-  const depth = maxNesting(text);
+  const depth = host.jsonNesting === undefined ? maxNesting(text) : host.jsonNesting(bytes);
   if (depth > MAX_JSON_DEPTH) {
     throw new ProtocolError("BAD_REQUEST", `The request nests deeper than ${MAX_JSON_DEPTH} levels`, [
       { loc: [], msg: `JSON nesting depth exceeds ${MAX_JSON_DEPTH}`, type: "too_deep" },

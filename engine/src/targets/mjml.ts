@@ -22,17 +22,28 @@ function borderAttr(border: { width: number; style: string; color: string }): st
 }
 
 /**
+ * Where a row's section stands in Outlook's tables: among the rows of a box (mj-wrapper: the content
+ * box, or a rounded row's own), whose table takes each section as a `<tr>`, or straight in the body,
+ * where each section is a table of its own.
+ */
+type Place = "box" | "body";
+
+/**
  * A row drawn over a linear gradient. Outlook on Windows gets the gradient in VML behind the
  * section (`markup/vml.ts`); the section itself is unpainted there, since its colour would cover
  * the VML, and other readers get that colour with the gradient from a stylesheet Outlook skips.
- * The VML takes a row of the content's table of its own, holding a table for the section's row.
+ * In a box the VML takes a row of the box's table, holding a table for the section's row; in the
+ * body, a centred table of its own, the section's table inside it.
  */
-function overGradient(section: string, gradient: LinearGradient, width: number): string {
-  return (
-    `<mj-raw><!--[if mso | IE]><tr><td>${gradientBoxStart(gradient, width)}<table role="presentation" border="0" cellpadding="0" cellspacing="0" width="${width}"><![endif]--></mj-raw>` +
-    `${section}<mj-raw><!--[if mso | IE]></table>${GRADIENT_BOX_END}</td></tr><![endif]--></mj-raw>`
-  );
+function overGradient(section: string, gradient: LinearGradient, width: number, place: Place): string {
+  const [open, close] =
+    place === "box"
+      ? [`<tr><td>${gradientBoxStart(gradient, width)}<table${TABLE} width="${width}">`, `</table>${GRADIENT_BOX_END}</td></tr>`]
+      : [`<table${TABLE} width="${width}" align="center"><tr><td>${gradientBoxStart(gradient, width)}`, `${GRADIENT_BOX_END}</td></tr></table>`];
+  return `<mj-raw><!--[if mso | IE]>${open}<![endif]--></mj-raw>${section}<mj-raw><!--[if mso | IE]>${close}<![endif]--></mj-raw>`;
 }
+
+const TABLE = ` role="presentation" border="0" cellpadding="0" cellspacing="0"`;
 
 /** A box's colour under its gradient: its own, else the gradient's solid colour. */
 function colorUnder(backgroundColor: string, gradient: Gradient): string | undefined {
@@ -43,7 +54,7 @@ function gradientRule(selector: string, color: string | undefined, gradient: Gra
   return `${selector}{${color === undefined ? "" : `background-color:${color};`}background-image:${gradient.css}}`;
 }
 
-function spacerSection(spacer: SpacerNode, width: number, fill: string, doc: DocumentContext): string {
+function spacerSection(spacer: SpacerNode, width: number, fill: string, place: Place, doc: DocumentContext): string {
   const gradient = activeGradient(spacer.backgroundGradient) ? spacer.backgroundGradient : undefined;
   const vml = gradient?.linear;
   const className = gradient ? doc.nextUid("mr-r") : "";
@@ -54,7 +65,7 @@ function spacerSection(spacer: SpacerNode, width: number, fill: string, doc: Doc
   // exact, where a column and an mj-spacer in it cost ~1.2 KB of html.
   const padding = spacing({ top: spacer.height, right: 0, bottom: 0, left: 0 });
   const section = `<mj-section${attrs({ padding, "background-color": vml ? undefined : toMjmlColor(filled(spacer.backgroundColor, fill)), "css-class": classList(className, dark) })}></mj-section>`;
-  return vml ? overGradient(section, vml, width) : section;
+  return vml ? overGradient(section, vml, width, place) : section;
 }
 
 function column(node: ColumnNode, percent: number, rowInner: number, fillHeight: boolean, doc: DocumentContext): string {
@@ -92,7 +103,7 @@ function column(node: ColumnNode, percent: number, rowInner: number, fillHeight:
   })}>${children}</mj-column>`;
 }
 
-function section(row: RowNode, outerWidth: number, fill: string, doc: DocumentContext): string {
+function section(row: RowNode, outerWidth: number, fill: string, place: Place, doc: DocumentContext): string {
   const s = row.style;
   const inner = rowInnerWidth(row, outerWidth);
   const columns = doc.visibleChildren(row.columns);
@@ -139,7 +150,7 @@ function section(row: RowNode, outerWidth: number, fill: string, doc: DocumentCo
     direction: mirrored(doc),
     "css-class": classList(className, dark.className),
   })}>${body}</mj-section>`;
-  return vml ? overGradient(section, vml, outerWidth) : section;
+  return vml ? overGradient(section, vml, outerWidth, place) : section;
 }
 
 /**
@@ -155,10 +166,10 @@ function mirrored(doc: DocumentContext): "rtl" | undefined {
  * `fill`: the content colour, when no content box paints it behind the rows: a row without a colour
  * of its own paints it, and a rounded row sits on a box of it (its corners show the content colour).
  */
-function rowLike(node: RowLike, width: number, fill: string, doc: DocumentContext): string {
-  if (node.kind === "row-spacer") return spacerSection(node, width, fill, doc);
-  if (fill === "transparent" || node.style.border.radius === 0) return section(node, width, fill, doc);
-  return `<mj-wrapper${attrs({ padding: "0px", "background-color": toMjmlColor(fill), direction: mirrored(doc) })}>${section(node, width, "transparent", doc)}</mj-wrapper>`;
+function rowLike(node: RowLike, width: number, fill: string, place: Place, doc: DocumentContext): string {
+  if (node.kind === "row-spacer") return spacerSection(node, width, fill, place, doc);
+  if (place === "box" || fill === "transparent" || node.style.border.radius === 0) return section(node, width, fill, place, doc);
+  return `<mj-wrapper${attrs({ padding: "0px", "background-color": toMjmlColor(fill), direction: mirrored(doc) })}>${section(node, width, "transparent", "box", doc)}</mj-wrapper>`;
 }
 
 const filled = (color: string, fill: string): string => (color === "transparent" ? fill : color);
@@ -193,7 +204,7 @@ export function renderMjmlDocument(doc: DocumentContext): string {
   const rows = doc.visibleChildren(template.rows);
   const contentBox = needsContentBox(canvas, contentClass);
   const fill = contentBox ? "transparent" : canvas.backgroundColor;
-  const sections = rows.map((row) => rowLike(row, contentWidth, fill, doc)).join("\n");
+  const sections = rows.map((row) => rowLike(row, contentWidth, fill, contentBox ? "box" : "body", doc)).join("\n");
 
   const head: string[] = [
     `<mj-title>${out.text(template.name)}</mj-title>`,
