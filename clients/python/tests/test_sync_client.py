@@ -295,6 +295,22 @@ def test_saved_layouts_kept_beside_the_template_used_when_sound_replaced_when_no
     assert sorted(os.listdir(tmp_path / "cache")) == [f"{tid}.html-unminified.layout", f"{tid}.json"]
 
 
+def test_a_process_that_rendered_from_a_saved_layout_keeps_it_for_its_later_renders(
+    server: Server, render_key: str, tmp_path: Path
+) -> None:
+    tid = server.create_template()
+    disk: CacheConfig = {"type": "disk", "path": str(tmp_path / "cache")}
+    layout_file = tmp_path / "cache" / f"{tid}.html.layout"
+    with MailrenderClient(render_key, base_url=server.url, cache=disk) as client:
+        expected = client.render_html(tid, FIRST)
+    layout_file.write_text(resigned_layout(layout_file.read_text(encoding="utf-8"), "Body text", "From the layout"), encoding="utf-8")
+    with MailrenderClient(render_key, base_url=server.url, cache=disk) as client:
+        outputs = [client.render_html(tid, {"merge_tags": {"text": {"first_name": name}}}) for name in ("Ada", "Grace")]
+    # Only the first render sent the layout; the second came from what the engine kept of it, not a compile.
+    assert outputs[0] == expected.replace("Body text", "From the layout")
+    assert outputs[1] == outputs[0].replace("Ada", "Grace")
+
+
 def test_saved_layouts_go_with_their_template(server: Server, render_key: str, tmp_path: Path) -> None:
     ids = [server.create_template() for _ in range(3)]
     cache_dir = tmp_path / "cache"
