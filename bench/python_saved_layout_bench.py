@@ -55,11 +55,18 @@ def count_instructions(engine: str, labelled: bool) -> None:
     client sends them: the first with the template (and the saved-layout keys), the second by its ref."""
 
     def line(request_id: int, first: bool, saved: Optional[str] = None) -> bytes:
-        return engine_request_line(request_id, entry, request, first, layout=True, save_layout=first, saved_layout=saved)
+        return engine_request_line(
+            request_id, entry, request, first, layout=True, save_layout=first, saved_layout=saved
+        )
 
     def serve(lines: list[bytes], tool: str = "callgrind") -> subprocess.CompletedProcess[bytes]:
         out = "--callgrind-out-file=/dev/null" if tool == "callgrind" else "--log-file=/dev/null"
-        return subprocess.run(["valgrind", f"--tool={tool}", out, engine, "--serve"], input=b"".join(lines), capture_output=True, check=True)
+        return subprocess.run(
+            ["valgrind", f"--tool={tool}", out, engine, "--serve"],
+            input=b"".join(lines),
+            capture_output=True,
+            check=True,
+        )
 
     def millions(lines: list[bytes]) -> float:
         collected = re.search(rb"Collected\s*:\s*(\d+)", serve(lines).stderr)
@@ -84,8 +91,12 @@ def count_instructions(engine: str, labelled: bool) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=30)
-    parser.add_argument("--engine", action="append", help="an engine executable (again for another, compared in the same run)")
-    parser.add_argument("--instructions", action="store_true", help="count instructions under valgrind instead of timing")
+    parser.add_argument(
+        "--engine", action="append", help="an engine executable (again for another, compared in the same run)"
+    )
+    parser.add_argument(
+        "--instructions", action="store_true", help="count instructions under valgrind instead of timing"
+    )
     args = parser.parse_args()
     engines: list[str] = args.engine or [str(ROOT / "engine" / "dist" / engine_platform() / "mailrender-engine")]
     if args.instructions:

@@ -30,7 +30,7 @@ async function fresh(request: unknown): Promise<OkResponse> {
 /** One long-lived process (--serve) with an engine of its own: its caches see only these requests. */
 function serveProcess(): <R = OkResponse>(request: unknown) => Promise<R> {
   const handle = createHandler({ engine: createEngine(MANY_RENDERS), store: new TemplateStore() });
-  return async <R,>(request: unknown) => {
+  return async <R>(request: unknown) => {
     const { response } = await handle(bytes(request));
     if (!response.ok) throw new Error(JSON.stringify((response as ErrorResponse).error));
     return response as R;

@@ -303,7 +303,9 @@ def test_a_process_that_rendered_from_a_saved_layout_keeps_it_for_its_later_rend
     layout_file = tmp_path / "cache" / f"{tid}.html.layout"
     with MailrenderClient(render_key, base_url=server.url, cache=disk) as client:
         expected = client.render_html(tid, FIRST)
-    layout_file.write_text(resigned_layout(layout_file.read_text(encoding="utf-8"), "Body text", "From the layout"), encoding="utf-8")
+    layout_file.write_text(
+        resigned_layout(layout_file.read_text(encoding="utf-8"), "Body text", "From the layout"), encoding="utf-8"
+    )
     with MailrenderClient(render_key, base_url=server.url, cache=disk) as client:
         outputs = [client.render_html(tid, {"merge_tags": {"text": {"first_name": name}}}) for name in ("Ada", "Grace")]
     # Only the first render sent the layout; the second came from what the engine kept of it, not a compile.
