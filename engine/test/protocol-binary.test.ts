@@ -14,7 +14,7 @@ const WARMUP = warmupTemplate();
 import { ENGINE_VERSION, render } from "../src/index.js";
 import { MAX_JSON_DEPTH, MAX_REQUEST_BYTES, PROTOCOL_VERSION } from "../src/protocol/constants.js";
 import { maxNesting } from "../src/protocol/decode.js";
-import { type OkResponse, type Response, responseSchema } from "../src/protocol/response-schema.js";
+import { type OkLayoutResponse, type OkResponse, type Response, responseSchema } from "../src/protocol/response-schema.js";
 import { BINARY, ensureBinary } from "./support/engine-binary.js";
 import { libraryEngine } from "./support/engine-port.js";
 import { LONE_SURROGATE, POSITIONS, positionTemplate } from "./support/malformed-values.js";
@@ -152,6 +152,19 @@ describe("one-shot binary", () => {
 });
 
 describe("--serve binary", () => {
+  it("keeps what it rendered from a saved layout: the next render of the template compiles nothing (the same layout id, no parts)", async () => {
+    const request = { template: TEMPLATE, target: "html", dynamic_data: { merge_tags: { text: { first_name: "Zoë & co" } }, context: { plan: "pro" } } };
+    const saved = envelopeOf(oneShot(JSON.stringify({ ...request, save_layout: true }))) as OkResponse;
+    const { template: _, ...byRef } = { ...request, template_ref: "t@1", output_format: "layout" };
+    const [used, next] = (await serveLines([
+      JSON.stringify({ ...request, template_ref: "t@1", output_format: "layout", saved_layout: saved.saved_layout }),
+      JSON.stringify(byRef),
+    ])) as OkLayoutResponse[];
+    expect(used?.saved_layout_status).toBe("used");
+    expect(used?.layout.parts?.join("")).toContain("<body");
+    expect(next?.layout).toEqual({ id: used?.layout.id });
+  });
+
   it("answers every line, survives every bad request, keeps templates by ref, exits 0 when stdin closes", async () => {
     const child = spawn(BINARY, ["--serve"], { stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";

@@ -6,12 +6,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { listCases } from "../scripts/fixture-cases.js";
+import { MANY_RENDERS } from "../src/engine/caches.js";
 import { NODE_HOST } from "../src/engine/node-host.js";
 import { createHandler, type Handled } from "../src/executable/handler.js";
 import { TemplateStore } from "../src/executable/template-store.js";
-import type { ErrorResponse, OkResponse } from "../src/protocol/response-schema.js";
+import type { ErrorResponse, OkLayoutResponse, OkResponse } from "../src/protocol/response-schema.js";
 import { responseSchema } from "../src/protocol/response-schema.js";
-import { libraryEngine } from "./support/engine-port.js";
+import { createEngine, libraryEngine } from "./support/engine-port.js";
 
 const bytes = (value: unknown): Buffer => Buffer.from(JSON.stringify(value));
 const sha256 = NODE_HOST.sha256!;
@@ -24,6 +25,16 @@ async function fresh(request: unknown): Promise<OkResponse> {
   const wire = Buffer.concat(handled.wire ?? []).toString("utf8");
   if (handled.wire) expect(wire).toBe(JSON.stringify(handled.response));
   return handled.response as OkResponse;
+}
+
+/** One long-lived process (--serve) with an engine of its own: its caches see only these requests. */
+function serveProcess(): <R = OkResponse>(request: unknown) => Promise<R> {
+  const handle = createHandler({ engine: createEngine(MANY_RENDERS), store: new TemplateStore() });
+  return async <R>(request: unknown) => {
+    const { response } = await handle(bytes(request));
+    if (!response.ok) throw new Error(JSON.stringify((response as ErrorResponse).error));
+    return response as R;
+  };
 }
 
 /** A layout's text with its body changed and its checksum made right again: what only a writer who knows the format can do. */
@@ -129,6 +140,68 @@ describe("saved layouts", () => {
     expect(handled.response.ok).toBe(false);
     expect((handled.response as ErrorResponse).error.code).toBe("BAD_REQUEST");
     expect((handled.response as ErrorResponse).error.issues[0]?.loc).toEqual(["template"]);
+  });
+
+  describe("used in a long-lived process", () => {
+    // A layout is the engine's compile handed back; what it compiled is then in its cache. The
+    // evidence below is what the process answers, not how long it takes: under output_format
+    // "layout" a compiled output keeps its id for as long as the cache keeps it (a compile makes a
+    // new one), and a layout re-signed with a marker shows which later renders it answers.
+    const MARKER = "<!-- from the adopted layout -->";
+    const marked = (layout: string): string =>
+      reSigned(layout, (body) => {
+        for (const output of body["outputs"] as { parts: string[] }[]) output.parts[0] = MARKER + output.parts[0]!;
+      });
+    const other = { ...REQUEST, dynamic_data: { ...REQUEST.dynamic_data, context: { plan: "free", country: "FR", member_since: "2025-01-01" } } };
+
+    for (const [how, first, later] of [
+      ["with the template each time", REQUEST, REQUEST],
+      ["kept by template_ref", { ...REQUEST, template_ref: "news@1" }, { target: "html", dynamic_data: REQUEST.dynamic_data, template_ref: "news@1" }],
+    ] as const) {
+      it(`join its cache: the next render of the template (${how}) compiles nothing`, async () => {
+        const { saved_layout } = await fresh({ ...REQUEST, save_layout: true });
+        const serve = serveProcess();
+        const used = await serve<OkLayoutResponse>({ ...first, saved_layout, output_format: "layout" });
+        expect(used.saved_layout_status).toBe("used");
+        expect(used.layout.parts).toBeDefined();
+        const next = await serve<OkLayoutResponse>({ ...later, output_format: "layout" });
+        expect(next.layout).toEqual({ id: used.layout.id });
+        expect(next.values).toEqual(used.values);
+      });
+    }
+
+    it("answer the template's own renders only: its target, minification and visible sets, not another template's", async () => {
+      const { saved_layout } = await fresh({ ...REQUEST, save_layout: true });
+      const serve = serveProcess();
+      expect((await serve({ ...REQUEST, saved_layout: marked(saved_layout!) })).output).toContain(MARKER);
+      expect((await serve(REQUEST)).output).toContain(MARKER);
+      const anotherTemplate = { ...REQUEST, template: { ...(newsletter.template as object), template_name: "another" } };
+      for (const request of [other, { ...REQUEST, target: "mjml" }, { ...REQUEST, options: { minify: false } }, anotherTemplate]) {
+        const response = await serve(request);
+        expect(response.output, JSON.stringify(request).slice(0, 200)).not.toContain(MARKER);
+        expect(response).toEqual(await fresh(request));
+      }
+    });
+
+    it("adopted for one visible set do not answer another; extended, they answer both", async () => {
+      const first = await fresh({ ...REQUEST, save_layout: true });
+      const serve = serveProcess();
+      const extended = await serve({ ...other, saved_layout: marked(first.saved_layout!), save_layout: true });
+      expect(extended.saved_layout_status).toBe("extended");
+      expect(extended.output).not.toContain(MARKER);
+      expect((await serve(REQUEST)).output).toContain(MARKER);
+      const second = serveProcess();
+      expect((await second({ ...other, saved_layout: marked(extended.saved_layout!) })).saved_layout_status).toBe("used");
+      for (const request of [REQUEST, other]) expect((await second(request)).output).toContain(MARKER);
+    });
+
+    it("do not replace what the process compiled itself", async () => {
+      const { saved_layout } = await fresh({ ...REQUEST, save_layout: true });
+      const serve = serveProcess();
+      const compiled = await serve(REQUEST);
+      expect((await serve({ ...REQUEST, saved_layout: marked(saved_layout!) })).saved_layout_status).toBe("used");
+      expect((await serve(REQUEST)).output).toBe(compiled.output);
+    });
   });
 
   it("leave merge-tag values to this render's escaping", async () => {

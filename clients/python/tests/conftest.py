@@ -9,6 +9,7 @@ wrong engine) use small fakes, in ``fakes.py``.
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import os
 import secrets
@@ -284,3 +285,26 @@ def start_disk_worker(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
+
+
+def resigned_layout(layout: str, old: str, new: str) -> str:
+    """A saved layout with ``old`` replaced by ``new`` in its body and signed again, as only someone who
+    can write the cache folder and knows the format could: a render that shows ``new`` used it."""
+    header, body = layout.split("\n", 1)
+    assert header.startswith("mailrender-layout ") and old in body
+    marked = body.replace(old, new)
+    return f"mailrender-layout {hashlib.sha256(marked.encode('utf-8')).hexdigest()}\n{marked}"
+
+
+def assert_saved_layouts_refused_once(requests: Path, renders: int) -> None:
+    """The request log of ``write_engine_without_saved_layouts``: the first render carried the keys and
+    was refused, then it and every later render went without them."""
+    keys = [line.split() for line in requests.read_text(encoding="utf-8").splitlines()]
+    assert {"save_layout", "saved_layout", "template"} <= set(keys[0])
+    assert [k for k in keys[1:] if "save_layout" in k or "saved_layout" in k] == []
+    assert len(keys) == renders + 1
+
+
+def files_with_layouts(template_ids: Sequence[str], layouts: Sequence[str]) -> list[str]:
+    """A disk cache's files, sorted: each template's entry and its saved layouts (``html``, ``mjml-unminified``)."""
+    return sorted(f"{tid}{suffix}" for tid in template_ids for suffix in (".json", *(f".{x}.layout" for x in layouts)))

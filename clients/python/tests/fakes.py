@@ -3,6 +3,8 @@
 - ScriptedServer: answers the template fetch with a scripted list of statuses (a 5xx sequence), or
   accepts connections and never answers (a timeout).
 - write_fake_engine: an executable that answers every line with a protocol-2 envelope (a wrong engine).
+- write_engine_without_saved_layouts: the real engine behind a filter that refuses the saved-layout
+  keys as an engine that predates them does (an unknown key), logging each request's keys.
 """
 
 from __future__ import annotations
@@ -103,6 +105,42 @@ def write_fake_engine(
     )
     os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR)
     return str(path)
+
+
+def write_engine_without_saved_layouts(directory: Path, engine: Path) -> tuple[str, Path]:
+    """The real engine's ``--serve``, except that a request with ``saved_layout`` or ``save_layout`` gets
+    the BAD_REQUEST an engine older than saved layouts gives for an unknown key (its versions are the
+    real engine's). Returns the executable and the log it writes: one line of request keys per request."""
+    log = directory / "requests.log"
+    path = directory / "engine-without-saved-layouts"
+    path.write_text(
+        f"""#!{sys.executable}
+import json, subprocess, sys
+engine = subprocess.Popen([{str(engine)!r}, *sys.argv[1:]], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+log = open({str(log)!r}, "a")
+for line in sys.stdin:
+    request = json.loads(line)
+    log.write(" ".join(sorted(request)) + "\\n")
+    log.flush()
+    unknown = [key for key in ("saved_layout", "save_layout") if key in request]
+    for key in unknown:
+        del request[key]
+    engine.stdin.write(json.dumps(request).encode() + b"\\n")
+    engine.stdin.flush()
+    answer = engine.stdout.readline()
+    if unknown:
+        real = json.loads(answer)
+        issues = [{{"loc": [key], "msg": f"Unknown key \\"{{key}}\\"", "type": "unrecognized_key"}} for key in unknown]
+        error = {{"code": "BAD_REQUEST", "message": "The request is malformed", "issues": issues}}
+        answer = json.dumps({{"id": real["id"], "ok": False, "error": error, "engine_version": real["engine_version"],
+                             "protocol_version": real["protocol_version"]}}).encode() + b"\\n"
+    sys.stdout.buffer.write(answer)
+    sys.stdout.flush()
+""",
+        encoding="utf-8",
+    )
+    os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR)
+    return str(path), log
 
 
 def engine_children() -> list[int]:

@@ -11,7 +11,7 @@ import pytest
 from mailrender import MailrenderError
 from mailrender._constants import USER_AGENT
 from mailrender._core.entry import CachedScope, CacheEntry, key_fingerprint
-from mailrender._core.entry_file import cache_file_name, parse_entry, serialize_entry
+from mailrender._core.entry_file import cache_file_name, layout_file_name, parse_entry, serialize_entry
 from mailrender._core.fetch import FetchFailure, parse_retry_after
 from mailrender._core.freshness import cache_millis, is_fresh, scope_verdict
 from mailrender._core.protocol import result_from_envelope
@@ -55,16 +55,10 @@ def entry_doc(entry: Optional[CacheEntry]) -> Optional[dict[str, Any]]:
     }
 
 
-# Saved layouts are kept by the clients whose renders start an engine process; the Python client's
-# --serve process keeps them in memory (docs/design/saved-layouts.md).
-NOT_PYTHON = {"cache-layout-file-name.json"}
-
-
 def test_every_fixture_file_is_run() -> None:
     here = Path(__file__).read_text(encoding="utf-8")
     for path in DIR.glob("*.json"):
-        if path.name not in NOT_PYTHON:
-            assert f'"{path.name}"' in here, f"{path.name} is not run by the Python client"
+        assert f'"{path.name}"' in here, f"{path.name} is not run by the Python client"
 
 
 @pytest.mark.parametrize("case", cases("status-code.json"), ids=ids("status-code.json"))
@@ -104,6 +98,11 @@ def test_stale_or_raise(case: dict[str, Any]) -> None:
 @pytest.mark.parametrize("case", cases("cache-file-name.json"), ids=ids("cache-file-name.json"))
 def test_cache_file_name(case: dict[str, Any]) -> None:
     assert cache_file_name(case["template_id"]) == case["file_name"]
+
+
+@pytest.mark.parametrize("case", cases("cache-layout-file-name.json"), ids=ids("cache-layout-file-name.json"))
+def test_cache_layout_file_name(case: dict[str, Any]) -> None:
+    assert layout_file_name(case["template_id"], case["target"], case["minify"]) == case["file_name"]
 
 
 @pytest.mark.parametrize("case", cases("cache-entry-read.json"), ids=ids("cache-entry-read.json"))

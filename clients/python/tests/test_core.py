@@ -16,7 +16,12 @@ from mailrender._core.entry_file import cache_file_name, parse_entry, serialize_
 from mailrender._core.fetch import Fetched, FetchFailure, NotModified, interpret_response, parse_retry_after
 from mailrender._core.freshness import fresh_cached, settle_fetch
 from mailrender._core.layouts import Layouts
-from mailrender._core.protocol import EngineProtocolError, engine_speaks_layouts
+from mailrender._core.protocol import (
+    EngineProtocolError,
+    engine_request_line,
+    engine_speaks_layouts,
+    refused_saved_layouts,
+)
 from mailrender._core.render_request import check_render_request
 from mailrender._core.retry import backoff_delay, retry_delay
 from mailrender._core.settings import resolve_settings
@@ -291,3 +296,24 @@ def test_engine_versions_that_speak_layouts() -> None:
         False,
         False,
     ]
+
+
+def test_saved_layout_keys_go_with_the_template_only() -> None:
+    entry = CacheEntry(template_id="t", template={"rows": []}, etag='"1"', fetched_at_ms=0, scope=None)
+    request = check_render_request("t", "html", None)
+    with_template = json.loads(engine_request_line(1, entry, request, True, save_layout=True, saved_layout="L"))
+    assert (with_template["save_layout"], with_template["saved_layout"]) == (True, "L")
+    ref_only = json.loads(engine_request_line(2, entry, request, False, save_layout=True, saved_layout="L"))
+    assert "save_layout" not in ref_only and "saved_layout" not in ref_only
+
+
+def test_tells_an_engine_without_saved_layouts_from_other_refusals() -> None:
+    def refused(loc: list[str], code: str = "BAD_REQUEST") -> dict[str, Any]:
+        issue = {"loc": loc, "msg": "Unknown key", "type": "unrecognized_key"}
+        return {"ok": False, "error": {"code": code, "message": "m", "issues": [issue]}}
+
+    assert refused_saved_layouts(refused(["saved_layout"])) and refused_saved_layouts(refused(["save_layout"]))
+    assert not refused_saved_layouts(refused(["dynamic_data", "x"]))
+    assert not refused_saved_layouts(refused(["saved_layout"], "RENDER_ERROR"))
+    assert not refused_saved_layouts({"ok": True, "output": "x"})
+    assert not refused_saved_layouts({"ok": False, "error": {"code": "BAD_REQUEST", "issues": ["x", {"loc": "y"}]}})

@@ -47,8 +47,8 @@ def test_template_sent_once_then_by_ref_and_resent_when_unknown(
     lines: list[bytes] = []
     real = engine_module.engine_request_line
 
-    def spy(*args: Any) -> bytes:
-        line = real(*args)
+    def spy(*args: Any, **kwargs: Any) -> bytes:
+        line = real(*args, **kwargs)
         lines.append(line)
         return line
 
@@ -70,8 +70,8 @@ def sent_lines(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
     lines: list[bytes] = []
     real = engine_module.engine_request_line
 
-    def spy(*args: Any) -> bytes:
-        line = real(*args)
+    def spy(*args: Any, **kwargs: Any) -> bytes:
+        line = real(*args, **kwargs)
         lines.append(line)
         return line
 

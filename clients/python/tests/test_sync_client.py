@@ -12,12 +12,23 @@ import signal
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
-from conftest import ENGINE, RequestLog, Server, run_disk_worker, sample_template, start_disk_worker
-from fakes import ScriptedServer, SilentServer, engine_children, write_fake_engine
-from mailrender import DynamicData, MailrenderClient, MailrenderError, RenderResult
+from conftest import (
+    ENGINE,
+    RequestLog,
+    Server,
+    assert_saved_layouts_refused_once,
+    files_with_layouts,
+    resigned_layout,
+    run_disk_worker,
+    sample_template,
+    start_disk_worker,
+)
+from fakes import ScriptedServer, SilentServer, engine_children, write_engine_without_saved_layouts, write_fake_engine
+from mailrender import CacheConfig, DynamicData, MailrenderClient, MailrenderError, RenderResult
 
 FIRST: DynamicData = {"merge_tags": {"text": {"first_name": "Ada"}}}
 
@@ -242,7 +253,7 @@ def test_disk_cache_survives_a_restart(server: Server, render_key: str, template
     cache_dir = str(tmp_path / "cache")
     with MailrenderClient(render_key, base_url=server.url, cache={"type": "disk", "path": cache_dir}) as client:
         first = client.render_html(template_id, FIRST)
-    assert os.listdir(cache_dir) == [f"{template_id}.json"]
+    assert sorted(os.listdir(cache_dir)) == [f"{template_id}.html.layout", f"{template_id}.json"]
     log = RequestLog()
     with (
         log.sync_client() as http,
@@ -253,6 +264,72 @@ def test_disk_cache_survives_a_restart(server: Server, render_key: str, template
         assert client.render_html(template_id, FIRST) == first
         assert client.list_cached() == [template_id]
         assert log.count == 0
+
+
+def test_saved_layouts_kept_beside_the_template_used_when_sound_replaced_when_not(
+    server: Server, render_key: str, tmp_path: Path
+) -> None:
+    tid = server.create_template()
+    disk: CacheConfig = {"type": "disk", "path": str(tmp_path / "cache")}
+    layout_file = tmp_path / "cache" / f"{tid}.html.layout"
+
+    def fresh_render(**options: Any) -> str:  # a new client: a new engine process, as a batch job's next run
+        with MailrenderClient(render_key, base_url=server.url, cache=disk) as client:
+            return client.render(template_id=tid, dynamic_data=FIRST, **options).output
+
+    expected = fresh_render()
+    layout = layout_file.read_text(encoding="utf-8")
+    assert layout.startswith("mailrender-layout ")
+    # A later process renders from it: an edit signed again shows in the output.
+    layout_file.write_text(resigned_layout(layout, "Body text", "From the layout"), encoding="utf-8")
+    assert fresh_render() == expected.replace("Body text", "From the layout")
+    # That process keeps what the layout gave: its next render sends no layout, and is no compile either.
+    with MailrenderClient(render_key, base_url=server.url, cache=disk) as client:
+        ada, grace = (client.render_html(tid, {"merge_tags": {"text": {"first_name": n}}}) for n in ("Ada", "Grace"))
+    assert ada == expected.replace("Body text", "From the layout")
+    assert grace == ada.replace("Ada", "Grace")
+    # A damaged one is ignored (the output is the template's) and replaced by a sound one.
+    layout_file.write_bytes(b"\xff" + layout.encode("utf-8")[1:])
+    assert fresh_render() == expected
+    assert layout_file.read_text(encoding="utf-8") == layout
+    # Plain text and components neither keep nor read layouts; unminified output has its own.
+    layout_file.unlink()
+    fresh_render(plain_text=True)
+    assert not layout_file.exists()
+    fresh_render(minify=False)
+    assert sorted(os.listdir(tmp_path / "cache")) == [f"{tid}.html-unminified.layout", f"{tid}.json"]
+
+
+def test_saved_layouts_go_with_their_template(server: Server, render_key: str, tmp_path: Path) -> None:
+    ids = [server.create_template() for _ in range(3)]
+    cache_dir = tmp_path / "cache"
+    disk: CacheConfig = {"type": "disk", "path": str(cache_dir), "max_entries": 2}
+    with MailrenderClient(render_key, base_url=server.url, cache=disk) as client:
+        for tid in ids:
+            client.render(template_id=tid)
+            client.render(template_id=tid, target="mjml", minify=False)
+        # The trim to max_entries took the first template's layouts along.
+        assert sorted(os.listdir(cache_dir)) == files_with_layouts(ids[1:], ("html", "mjml-unminified"))
+        assert client.delete_cached(ids[1]) is True
+        assert sorted(os.listdir(cache_dir)) == files_with_layouts(ids[2:], ("html", "mjml-unminified"))
+        client.clear_cache()
+        assert os.listdir(cache_dir) == []
+
+
+def test_an_engine_without_saved_layouts_renders_without_them(
+    server: Server, render_key: str, template_id: str, tmp_path: Path
+) -> None:
+    engine, requests = write_engine_without_saved_layouts(tmp_path, ENGINE)
+    disk: CacheConfig = {"type": "disk", "path": str(tmp_path / "cache")}
+    with MailrenderClient(render_key, base_url=server.url, cache=disk) as client:
+        expected = [
+            (client.render(template_id=template_id, target=t, dynamic_data=FIRST)).output for t in ("html", "mjml")
+        ]
+    with MailrenderClient(render_key, base_url=server.url, cache=disk, engine_path=engine) as client:
+        for _ in range(2):
+            for target, output in zip(("html", "mjml"), expected):
+                assert (client.render(template_id=template_id, target=target, dynamic_data=FIRST)).output == output
+    assert_saved_layouts_refused_once(requests, renders=4)
 
 
 def test_disk_cache_shared_by_two_processes(server: Server, render_key: str, tmp_path: Path) -> None:

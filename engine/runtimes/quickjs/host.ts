@@ -129,8 +129,8 @@ function createEngine(cache: CachePolicy): EnginePort {
       const { jsonOutput, ...whole } = await engine.render(template, options);
       return whole;
     },
-    renderFromLayout: (layout, options) => {
-      const rendered = engine.renderFromLayout?.(layout, options);
+    renderFromLayout: (layout, template, options) => {
+      const rendered = engine.renderFromLayout?.(layout, template, options);
       if (rendered === undefined) return undefined;
       const { jsonOutput, ...whole } = rendered;
       return whole;

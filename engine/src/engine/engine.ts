@@ -41,8 +41,12 @@ export interface Engine {
   render(template: unknown, options: RenderOptions): Promise<RenderResult>;
   /** A render before its output is joined: for writers that send it in parts (the executable). */
   renderParts(template: unknown, options: RenderOptions): Promise<RenderedParts>;
-  /** A render from a layout compiled earlier (a saved layout read back), or undefined when it cannot give this one. */
-  renderFromLayout(layout: KnownLayout, options: RenderOptions): RenderedParts | undefined;
+  /**
+   * A render from a layout of `template` compiled earlier (a saved layout read back and checked to be
+   * this template's), or undefined when it cannot give this one. Its outputs join the engine's cache
+   * as if compiled here.
+   */
+  renderFromLayout(layout: KnownLayout, template: unknown, options: RenderOptions): RenderedParts | undefined;
   /** A template read once, to be rendered by this engine many times. */
   prepare(template: unknown, options?: { readonly limits?: RenderLimits | undefined }): PreparedTemplate;
   /** Whether it can render, and what the template checks find (spec/checks.md); the limits alone are still taken. */
@@ -66,7 +70,7 @@ export function createEngine(options: EngineOptions): Engine {
       return { output: outputOf(parts), target, templateId, ...(text === undefined ? {} : { text }), warnings };
     },
     renderParts: (template, renderOptions) => renderParts(core, template, renderOptions),
-    renderFromLayout: (layout, renderOptions) => renderFromLayout(core, layout, renderOptions),
+    renderFromLayout: (layout, template, renderOptions) => renderFromLayout(core, layout, template, renderOptions),
     prepare: (template, prepareOptions = {}) => prepare(core, template, prepareOptions.limits),
     validate: (template, options) => validate(core, template, options),
     inspect: (template) => inspect(core, template),

@@ -264,7 +264,7 @@ export async function renderParts(core: EngineCore, json: unknown, options: Rend
   const visibleKey = visibleSetKey(visible);
   // A template prepared without caching has no key: never cached, whoever renders it.
   const variant = component ? "component" : visibleKey;
-  const cacheKey = core.caches.policy.outputs > 0 && key !== "" ? `${key}|${target}|${minify ? 1 : 0}|${variant}` : undefined;
+  const cacheKey = core.caches.policy.outputs > 0 && key !== "" ? outputKey(key, target, minify, variant) : undefined;
   let entry = cacheKey === undefined ? undefined : core.caches.outputs.get(cacheKey);
   if (!entry) {
     entry = { compiled: component ? compileComponent(core, template, minify, limits.maxNodes) : compileTarget(core, template, target, minify, visible) };
@@ -287,13 +287,21 @@ export async function renderParts(core: EngineCore, json: unknown, options: Rend
   return finishRender(core, layout, entry, options, limits.maxOutputBytes, text);
 }
 
+/** Where a compiled output is cached: its template's key, target, minification and visible set (or "component"). */
+function outputKey(templateKey: string, target: RenderTarget, minify: boolean, variant: string): string {
+  return `${templateKey}|${target}|${minify ? 1 : 0}|${variant}`;
+}
+
 /**
- * A render from a saved layout, without the template: the cost of substitution alone. Undefined when
- * the layout cannot give this render (another target or minification, plain text or a component asked, the
+ * A render from a saved layout of `template` (its JSON or prepared; the caller has checked the layout
+ * is this template's), without compiling or parsing: the cost of substitution alone. The layout's
+ * outputs are adopted first (`adoptLayout`), whether or not they give this render. Undefined when the
+ * layout cannot give it (another target or minification, plain text or a component asked, the
  * template over this render's node limit, or this recipient's visible set not compiled yet).
  */
-export function renderFromLayout(core: EngineCore, known: KnownLayout, options: RenderOptions): RenderedParts | undefined {
+export function renderFromLayout(core: EngineCore, known: KnownLayout, template: unknown, options: RenderOptions): RenderedParts | undefined {
   checkTarget(options?.target);
+  const entries = adoptLayout(core, known, template);
   const limits = resolveLimits(options.limits);
   if (
     options.target !== known.target ||
@@ -304,9 +312,40 @@ export function renderFromLayout(core: EngineCore, known: KnownLayout, options: 
   )
     return undefined;
   const visibleKey = visibleSetKey(visibleSet(known, options.dynamicData));
-  const compiled = known.outputs.get(visibleKey);
-  if (compiled === undefined) return undefined;
-  return finishRender(core, { ...known, visible: visibleKey, compiled }, { compiled }, options, limits.maxOutputBytes, undefined);
+  const entry = entries.get(visibleKey);
+  if (entry === undefined) return undefined;
+  return finishRender(core, { ...known, visible: visibleKey, compiled: entry.compiled }, entry, options, limits.maxOutputBytes, undefined);
+}
+
+/**
+ * A saved layout's outputs as cache entries, by visible set. An engine that caches outputs keeps each
+ * under the key its own compile of the template would use (an entry already there stays, with its
+ * encoded parts), so its later renders of the template hit the cache as if it had compiled them; the
+ * key comes from the template, never from the layout, so a layout answers for no other template.
+ */
+function adoptLayout(core: EngineCore, known: KnownLayout, template: unknown): Map<string, CompiledEntry> {
+  const templateKey = core.caches.policy.outputs > 0 ? templateKeyOf(core, template) : "";
+  const entries = new Map<string, CompiledEntry>();
+  for (const [visible, compiled] of known.outputs) {
+    if (templateKey === "") {
+      entries.set(visible, { compiled });
+      continue;
+    }
+    const key = outputKey(templateKey, known.target, known.minify, visible);
+    let entry = core.caches.outputs.get(key);
+    if (entry === undefined) {
+      entry = { compiled };
+      core.caches.outputs.set(key, entry);
+    }
+    entries.set(visible, entry);
+  }
+  return entries;
+}
+
+/** A template's cache key without parsing it, as `readTemplate` gives it ("" when templates are not cached). */
+function templateKeyOf(core: EngineCore, json: unknown): string {
+  if (isPrepared(json)) return json[PREPARED].key;
+  return core.caches.policy.templates === 0 ? "" : core.host.digest(jsonText(json));
 }
 
 /** Substitution, the strict and size checks, and the plain text when asked (`text`). */

@@ -27,8 +27,8 @@ export interface EnginePort {
   /** Its host, whose UTF-8 the executable reads requests and writes envelopes with. */
   readonly host: EngineHost;
   render(template: unknown, options: RenderOptions): Promise<EngineRender>;
-  /** A render from a saved layout read back, or undefined when it cannot give this one (src/engine/pipeline.ts). */
-  renderFromLayout?(layout: KnownLayout, options: RenderOptions): EngineRender | undefined;
+  /** A render from a saved layout of `template` read back, or undefined when it cannot give this one (src/engine/pipeline.ts). */
+  renderFromLayout?(layout: KnownLayout, template: unknown, options: RenderOptions): EngineRender | undefined;
   /** A template read once, to be rendered by this engine many times (`template_ref`). */
   prepare(template: unknown, limits: RenderLimits): unknown;
   /** The template checks (spec/checks.md) with its validity. */

@@ -97,7 +97,7 @@ async function renderWithSavedLayout(
   const binding: LayoutBinding = { engineVersion: engine.version, templateSha256: sha256(JSON.stringify(request.template)) };
   const check = request.saved_layout === undefined ? undefined : decodeSavedLayout(request.saved_layout, binding, sha256);
   const known = check?.ok === true ? check.layout : undefined;
-  const fromLayout = known === undefined ? undefined : engine.renderFromLayout?.(known, options);
+  const fromLayout = known === undefined ? undefined : engine.renderFromLayout?.(known, template, options);
   if (fromLayout !== undefined) return { result: fromLayout, savedLayout: { status: "used", text: undefined } };
   const result = await engine.render(template, options);
   const entry = request.save_layout === true ? result.compiledLayout : undefined;

@@ -12,8 +12,8 @@ export function enginePort(engine: Engine, host: EngineHost): EnginePort {
     version: engine.version,
     host,
     render: async (template, options) => engineRender(await engine.renderParts(template, options)),
-    renderFromLayout: (layout, options) => {
-      const parts = engine.renderFromLayout(layout, options);
+    renderFromLayout: (layout, template, options) => {
+      const parts = engine.renderFromLayout(layout, template, options);
       return parts === undefined ? undefined : engineRender(parts);
     },
     prepare: (template, limits) => engine.prepare(template, { limits }),

@@ -21,7 +21,7 @@ from typing import Callable, Optional, TypeVar, cast
 
 import httpx
 
-from ._cache import CacheStore, make_cache, wall_clock_ms
+from ._cache import CacheStore, keep_layout, layout_loader, make_cache, wall_clock_ms
 from ._client import describe_http_error
 from ._constants import DEFAULT_TARGET, DEFAULT_TIMEOUT
 from ._core.entry import CacheEntry, key_fingerprint
@@ -105,7 +105,11 @@ class AsyncMailrenderClient:
         self._check_open()
         request = check_render_request(template_id, target, dynamic_data, minify, strict, plain_text, component_props)
         resolved = await self._resolve(request)
-        envelope = await self._engine.render_async(resolved.entry, request, self._executor)
+        load = layout_loader(self._cache, request)
+        envelope = await self._engine.render_async(resolved.entry, request, self._executor, load)
+        write = keep_layout(self._cache, request, envelope)
+        if write is not None:
+            await self._keep(write)
         return result_from_envelope(envelope, request, resolved.stale)
 
     async def render_html(self, template_id: str, dynamic_data: Optional[DynamicData] = None) -> str:
@@ -225,8 +229,12 @@ class AsyncMailrenderClient:
             retry += 1
 
     async def _store(self, entry: CacheEntry) -> None:
+        await self._keep(functools.partial(self._cache.set, entry))
+
+    async def _keep(self, write: Callable[[], None]) -> None:
+        """Runs a cache write; one that fails is warned about once and the render goes on uncached."""
         try:
-            await self._cache_call(self._cache.set, entry)
+            await self._cache_call(write)
         except OSError as error:
             if not self._cache_write_warned:
                 self._cache_write_warned = True

@@ -1,22 +1,34 @@
 """The two cache stores. Both are thread-safe; neither ever raises on a missing or unreadable entry.
 
 Disk layout is the JS client's (one ``<encoded id>.json`` per template, same entry format), so a JS
-and a Python service on one machine may share a folder.
+and a Python service on one machine may share a folder; beside an entry, the engine's saved layouts
+of its template, as the PHP client keeps them (spec/clients.md, "Saved layouts").
 """
 
 from __future__ import annotations
 
 import builtins
 import contextlib
+import functools
 import os
 import threading
 import time
 from collections import OrderedDict
-from typing import Optional, Protocol
+from collections.abc import Mapping
+from typing import Callable, Optional, Protocol
 from urllib.parse import unquote
 
 from ._core.entry import CacheEntry
-from ._core.entry_file import cache_file_name, parse_entry, serialize_entry
+from ._core.entry_file import (
+    ENTRY_SUFFIX,
+    LAYOUT_SUFFIX,
+    cache_file_name,
+    layout_file_name,
+    layouts_prefix,
+    parse_entry,
+    serialize_entry,
+)
+from ._core.render_request import RenderRequest
 
 
 def wall_clock_ms() -> int:
@@ -70,12 +82,11 @@ class MemoryCache:
             self._entries.clear()
 
 
-_SUFFIX = ".json"
 _TEMP_SUFFIX = ".tmp"
 
 
 def _is_entry_file(name: str) -> bool:
-    return name.endswith(_SUFFIX) and not name.startswith(".")
+    return name.endswith(ENTRY_SUFFIX) and not name.startswith(".")
 
 
 class DiskCache:
@@ -86,6 +97,8 @@ class DiskCache:
     - A missing, unreadable or malformed file is a miss (the next fetch rewrites it).
     - Parsed entries are memoised by (mtime, size, inode), so a hot template is not re-parsed per render
       while a file another process rewrote is still picked up.
+    - Beside an entry, the engine's saved layouts of its template (one file per target and
+      minification, written the same way) go with it: deleted, cleared and evicted together.
     """
 
     blocking = True
@@ -119,23 +132,52 @@ class DiskCache:
         return entry
 
     def set(self, entry: CacheEntry) -> None:
+        self._write(cache_file_name(entry.template_id), serialize_entry(entry).encode("utf-8"))
+        self._evict()
+
+    def get_layout(self, template_id: str, target: str, minify: bool) -> Optional[str]:
+        """The engine's saved layout of a template for a target and minification, as the engine wrote
+        it; None when there is none. The engine checks it (a damaged one is ignored), not the cache."""
+        try:
+            with open(os.path.join(self.dir, layout_file_name(template_id, target, minify)), "rb") as f:
+                data = f.read()
+        except OSError:
+            return None
+        # Bytes that are not UTF-8 (a damaged file) become U+FFFD: the engine then finds the checksum wrong.
+        return data.decode("utf-8", "replace") or None
+
+    def set_layout(self, template_id: str, target: str, minify: bool, layout: str) -> None:
+        self._write(layout_file_name(template_id, target, minify), layout.encode("utf-8", "surrogatepass"))
+
+    def _write(self, name: str, content: bytes) -> None:
+        """A unique temp file in the folder, renamed over ``name``: readers see the old file or the new one."""
         os.makedirs(self.dir, exist_ok=True)
-        name = cache_file_name(entry.template_id)
         temp = os.path.join(self.dir, f".{name}.{os.getpid()}.{os.urandom(6).hex()}{_TEMP_SUFFIX}")
         try:
-            with open(temp, "w", encoding="utf-8") as f:
-                f.write(serialize_entry(entry))
+            with open(temp, "wb") as f:
+                f.write(content)
             os.replace(temp, os.path.join(self.dir, name))
         except BaseException:
             with contextlib.suppress(OSError):
                 os.unlink(temp)
             raise
-        self._evict()
+
+    def _delete_layouts(self, entry_name: str) -> None:
+        prefix = layouts_prefix(entry_name)
+        try:
+            names = os.listdir(self.dir)
+        except FileNotFoundError:
+            return
+        for name in names:
+            if name.startswith(prefix) and name.endswith(LAYOUT_SUFFIX):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(os.path.join(self.dir, name))
 
     def delete(self, template_id: str) -> bool:
         path = self._file(template_id)
         with self._lock:
             self._memo.pop(path, None)
+        self._delete_layouts(cache_file_name(template_id))
         try:
             os.unlink(path)
             return True
@@ -150,7 +192,7 @@ class DiskCache:
         ids: list[str] = []
         for name in names:
             if not name.startswith("~"):
-                ids.append(unquote(name[: -len(_SUFFIX)]))
+                ids.append(unquote(name[: -len(ENTRY_SUFFIX)]))
                 continue
             # A hashed name does not give the id back: it is read from the file (unreadable = not listed).
             try:
@@ -163,7 +205,7 @@ class DiskCache:
         return ids
 
     def clear(self) -> None:
-        """Removes every entry and temp file; files another process removed first are skipped."""
+        """Removes every entry, saved layout and temp file; files another process removed first are skipped."""
         with self._lock:
             self._memo.clear()
         try:
@@ -171,7 +213,9 @@ class DiskCache:
         except FileNotFoundError:
             return
         for name in names:
-            if _is_entry_file(name) or (name.startswith(".") and name.endswith(_TEMP_SUFFIX)):
+            temp = name.startswith(".") and name.endswith(_TEMP_SUFFIX)
+            layout = not name.startswith(".") and name.endswith(LAYOUT_SUFFIX)
+            if temp or layout or _is_entry_file(name):
                 with contextlib.suppress(FileNotFoundError):
                     os.unlink(os.path.join(self.dir, name))
 
@@ -186,8 +230,28 @@ class DiskCache:
                 aged.append((os.stat(os.path.join(self.dir, name)).st_mtime_ns, name))
         aged.sort()
         for _, name in aged[: max(0, len(aged) - self._max)]:
+            self._delete_layouts(name)
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(os.path.join(self.dir, name))
+
+
+def layout_loader(cache: CacheStore, request: RenderRequest) -> Optional[Callable[[], Optional[str]]]:
+    """Reads a render's saved layout from a disk cache (spec/clients.md, "Saved layouts"); None when
+    the render keeps none: a memory cache would not outlive the engine process, which keeps what it
+    compiled, and a plain-text or component render is not one per recipient."""
+    if not isinstance(cache, DiskCache) or not request.per_recipient:
+        return None
+    return functools.partial(cache.get_layout, request.template_id, request.target, request.minified)
+
+
+def keep_layout(
+    cache: CacheStore, request: RenderRequest, envelope: Mapping[str, object]
+) -> Optional[Callable[[], None]]:
+    """The write of the new saved layout the engine returned for a render, if it returned one."""
+    layout = envelope.get("saved_layout")
+    if not isinstance(cache, DiskCache) or not isinstance(layout, str):
+        return None
+    return functools.partial(cache.set_layout, request.template_id, request.target, request.minified, layout)
 
 
 def make_cache(kind: str, path: str, max_entries: int) -> CacheStore:

@@ -13,9 +13,9 @@ import threading
 import time
 import warnings
 from types import TracebackType
-from typing import TYPE_CHECKING, Optional, cast
+from typing import TYPE_CHECKING, Callable, Optional, cast
 
-from ._cache import CacheStore, make_cache, wall_clock_ms
+from ._cache import CacheStore, keep_layout, layout_loader, make_cache, wall_clock_ms
 from ._constants import DEFAULT_TARGET, DEFAULT_TIMEOUT
 from ._core.entry import CacheEntry, key_fingerprint
 from ._core.fetch import FetchOutcome, build_fetch_request, interpret_response, network_failure, timeout_failure
@@ -117,7 +117,10 @@ class MailrenderClient:
         self._check_open()
         request = check_render_request(template_id, target, dynamic_data, minify, strict, plain_text, component_props)
         resolved = self._resolve(request)
-        envelope = self._engine.render(resolved.entry, request)
+        envelope = self._engine.render(resolved.entry, request, layout_loader(self._cache, request))
+        write = keep_layout(self._cache, request, envelope)
+        if write is not None:
+            self._keep(write, stacklevel=2)
         return result_from_envelope(envelope, request, resolved.stale)
 
     def render_html(self, template_id: str, dynamic_data: Optional[DynamicData] = None) -> str:
@@ -247,14 +250,18 @@ class MailrenderClient:
             retry += 1
 
     def _store(self, entry: CacheEntry) -> None:
-        # A cache that cannot be written (read-only or full disk) slows renders down; it does not fail them.
+        self._keep(lambda: self._cache.set(entry), stacklevel=6)
+
+    def _keep(self, write: Callable[[], None], stacklevel: int) -> None:
+        """Runs a cache write. A cache that cannot be written (read-only or full disk) slows renders
+        down; it does not fail them (warned once). ``stacklevel``: the caller's frame, seen from here."""
         try:
-            self._cache.set(entry)
+            write()
         except OSError as error:
             if not self._cache_write_warned:
                 self._cache_write_warned = True
                 warnings.warn(
                     f"mailrender: could not write the template cache ({error}); rendering continues uncached",
                     RuntimeWarning,
-                    stacklevel=4,
+                    stacklevel=stacklevel,
                 )

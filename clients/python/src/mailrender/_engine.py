@@ -7,6 +7,10 @@ The engine keeps templates by ``template_ref``: a template is sent once per proc
 ``TEMPLATE_REF_UNKNOWN``. After the handshake, renders ask for output_format "layout", so an answer
 carries the recipient's values, not the whole document.
 
+With a disk cache, the first render of a template, target and minification in a process carries
+the template with the saved-layout keys (spec/clients.md, "Saved layouts"): the process renders
+from the layout an earlier process kept instead of compiling, or returns a new one to keep.
+
 A process that dies (killed, crashed) fails the renders waiting on it; each is retried once on a fresh
 process, started transparently. A render with no answer in time kills the process (``TIMEOUT``).
 ``close()`` closes stdin, which makes the engine exit 0.
@@ -20,11 +24,17 @@ import weakref
 from collections.abc import Mapping
 from concurrent.futures import Executor, Future
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ._constants import ENGINE_RESPONSE_TIMEOUT, ENV_ENGINE_MAX_MEMORY
 from ._core.entry import CacheEntry
-from ._core.protocol import check_handshake, engine_request_line, engine_speaks_layouts, is_ref_unknown
+from ._core.protocol import (
+    check_handshake,
+    engine_request_line,
+    engine_speaks_layouts,
+    is_ref_unknown,
+    refused_saved_layouts,
+)
 from ._core.render_request import RenderRequest
 from ._engine_discovery import find_engine
 from ._engine_process import EngineDied, EngineProcess, stop_quietly
@@ -33,6 +43,10 @@ from ._errors import MailrenderError
 if TYPE_CHECKING:
     # asyncio is imported by the first async render (render_async), not by the sync client.
     import asyncio
+
+#: Reads the saved layout kept for a render's template, target and minification (None: none yet).
+#: Given to a render that keeps layouts; called only when the process would compile the template.
+LayoutLoader = Callable[[], Optional[str]]
 
 
 class _Attempt:
@@ -44,6 +58,7 @@ class _Attempt:
         self.force_template = False
         self.layout_parts = False
         self.restarted = False
+        self.sent_saved_layout_keys = False
 
     def after_death(self, died: EngineDied) -> None:
         if self.restarted and died.hung:
@@ -67,6 +82,11 @@ class _Attempt:
             process.handshake_done = True
         if is_ref_unknown(envelope) and not self.force_template:
             self.force_template = True  # evicted from the engine's store: resend with the template
+            return False
+        if self.sent_saved_layout_keys and refused_saved_layouts(envelope):
+            # An engine older than saved layouts (engine_path): this render and the process's next ones without them.
+            process.knows_saved_layouts = False
+            self.force_template = True
             return False
         if "layout" in envelope:
             if self.layout_parts:
@@ -164,26 +184,47 @@ class EngineRunner:
         return process
 
     def _send(
-        self, entry: CacheEntry, request: RenderRequest, attempt: _Attempt
+        self, entry: CacheEntry, request: RenderRequest, attempt: _Attempt, load_layout: Optional[LayoutLoader]
     ) -> tuple[EngineProcess, Future[dict[str, Any]]]:
         with self._write_lock:
             process = self._current()
             self._next_id += 1
-            include = attempt.force_template or entry.ref not in process.refs
+            compiles = (entry.ref, request.target, request.minified)
+            keep = (
+                load_layout is not None
+                and process.knows_saved_layouts
+                and (attempt.force_template or compiles not in process.layout_keys)
+            )
+            include = attempt.force_template or entry.ref not in process.refs or keep
+            # Read under the lock only on a process's first render of this template, target and minification.
+            saved = load_layout() if keep and load_layout is not None else None
             line = engine_request_line(
-                self._next_id, entry, request, include, process.speaks_layouts, attempt.layout_parts
+                self._next_id,
+                entry,
+                request,
+                include,
+                process.speaks_layouts,
+                attempt.layout_parts,
+                save_layout=keep,
+                saved_layout=saved,
             )
             future = process.send(self._next_id, line)
+            attempt.sent_saved_layout_keys = keep
             # Marked at write time: the engine reads in order, so a later ref-only line finds it kept.
             process.refs.add(entry.ref)
+            if keep:
+                process.layout_keys.add(compiles)
             return process, future
 
-    def render(self, entry: CacheEntry, request: RenderRequest) -> dict[str, Any]:
-        """The engine's envelope for one render (ok or not); MailrenderError when the engine fails."""
+    def render(
+        self, entry: CacheEntry, request: RenderRequest, load_layout: Optional[LayoutLoader] = None
+    ) -> dict[str, Any]:
+        """The engine's envelope for one render (ok or not); MailrenderError when the engine fails.
+        With ``load_layout``, an ok envelope may carry a ``saved_layout`` to keep."""
         attempt = _Attempt(self._path)
         while True:
             try:
-                process, future = self._send(entry, request, attempt)
+                process, future = self._send(entry, request, attempt, load_layout)
                 try:
                     envelope = future.result(ENGINE_RESPONSE_TIMEOUT)
                 except FutureTimeout:
@@ -194,16 +235,23 @@ class EngineRunner:
             if attempt.is_final(process, envelope):
                 return envelope
 
-    async def render_async(self, entry: CacheEntry, request: RenderRequest, executor: Executor) -> dict[str, Any]:
+    async def render_async(
+        self,
+        entry: CacheEntry,
+        request: RenderRequest,
+        executor: Executor,
+        load_layout: Optional[LayoutLoader] = None,
+    ) -> dict[str, Any]:
         """``render`` on an event loop: the request is written in ``executor`` (a write may wait for a
-        full pipe) and no thread waits for the answer, so any number of renders can be in flight."""
+        full pipe, a saved layout is read there) and no thread waits for the answer, so any number of
+        renders can be in flight."""
         import asyncio
 
         loop = asyncio.get_running_loop()
         attempt = _Attempt(self._path)
         while True:
             try:
-                process, future = await loop.run_in_executor(executor, self._send, entry, request, attempt)
+                process, future = await loop.run_in_executor(executor, self._send, entry, request, attempt, load_layout)
                 try:
                     envelope = await asyncio.wait_for(_awaitable(loop, future), ENGINE_RESPONSE_TIMEOUT)
                 except asyncio.TimeoutError:

@@ -79,6 +79,10 @@ class EngineProcess:
         #: Set by the handshake: ask for output_format "layout" (values only, once the parts are here).
         self.speaks_layouts = False
         self.layouts = Layouts()  # touched by the reader thread only
+        #: False once the engine refused the saved-layout keys (an engine older than saved layouts).
+        self.knows_saved_layouts = True
+        #: (template_ref, target, minify) sent with the saved-layout keys: compiled here, kept in memory.
+        self.layout_keys: set[tuple[str, str, bool]] = set()
         self._stderr_tail: collections.deque[str] = collections.deque(maxlen=20)
         self._lock = threading.Lock()
         self._ended = threading.Event()

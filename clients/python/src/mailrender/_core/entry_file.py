@@ -1,4 +1,4 @@
-"""The disk cache's file names and entry format, the same in the JS, Python and PHP clients, so
+"""The disk cache's file names (entries and saved layouts) and entry format, the same in the JS, Python and PHP clients, so
 processes in different languages can share one folder (spec/clients.md, "Disk cache")."""
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from .entry import CachedScope, CacheEntry
 from .freshness import cache_millis
 
 _ENTRY_FORMAT = 1
+ENTRY_SUFFIX = ".json"
+LAYOUT_SUFFIX = ".layout"
 
 
 def serialize_entry(entry: CacheEntry) -> str:
@@ -81,4 +83,16 @@ def cache_file_name(template_id: str) -> str:
     encoded = quote(template_id, safe="").replace(".", "%2E").replace("~", "%7E")
     if len(encoded) > 200:
         encoded = "~" + hashlib.sha256(template_id.encode("utf-8")).hexdigest()
-    return encoded + ".json"
+    return encoded + ENTRY_SUFFIX
+
+
+def layout_file_name(template_id: str, target: str, minify: bool) -> str:
+    """The file beside a template's entry that keeps its saved layout for a target and minification
+    (spec/clients.md, "Saved layouts"): ``welcome.html.layout``, ``welcome.mjml-unminified.layout``."""
+    stem = cache_file_name(template_id)[: -len(ENTRY_SUFFIX)]
+    return f"{stem}.{target}{'' if minify else '-unminified'}{LAYOUT_SUFFIX}"
+
+
+def layouts_prefix(entry_file_name: str) -> str:
+    """What the names of an entry's saved layouts start with (they end with ``LAYOUT_SUFFIX``)."""
+    return entry_file_name[: -len(ENTRY_SUFFIX)] + "."

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import Any, Optional, cast
 
 from .._constants import ENGINE_MAJOR, ENV_ENGINE_PATH, PROTOCOL_VERSION, VERSION
 from .._errors import MailrenderError, issues_from
@@ -24,11 +24,15 @@ def engine_request_line(
     include_template: bool,
     layout: bool = False,
     layout_parts: bool = False,
+    save_layout: bool = False,
+    saved_layout: Optional[str] = None,
 ) -> bytes:
     """One ``--serve`` request line; the template goes along only when the process may not hold the ref.
 
     ``layout`` asks for output_format "layout" (spec/README.md): the process sends each layout's
     parts once and then only the recipient's values; ``layout_parts`` asks for the parts again.
+    ``save_layout`` and ``saved_layout`` go with the template (spec/README.md, "Saved layouts"): a
+    new layout is asked for, and the one kept from an earlier process is handed back.
     """
     doc: dict[str, Any] = {"id": request_id, "template_ref": entry.ref, "target": request.target}
     if include_template:
@@ -50,6 +54,10 @@ def engine_request_line(
         doc["output_format"] = "layout"
         if layout_parts:
             doc["layout_parts"] = True
+    if include_template and save_layout:
+        doc["save_layout"] = True
+    if include_template and saved_layout is not None:
+        doc["saved_layout"] = saved_layout
     # ensure_ascii keeps the line pure ASCII: no raw U+2028 or invalid surrogates can reach the engine.
     return json.dumps(doc, separators=(",", ":")).encode("ascii") + b"\n"
 
@@ -90,6 +98,23 @@ def check_handshake(envelope: Mapping[str, Any], engine_path: str) -> None:
             f"(its wheel bundles a matching engine), or point engine_path= / {ENV_ENGINE_PATH} at a matching mailrender-engine.",
             0,
         )
+
+
+def refused_saved_layouts(envelope: Mapping[str, Any]) -> bool:
+    """Whether the engine refused the request for its saved-layout keys, as an engine that predates
+    them does (an unknown key is a BAD_REQUEST naming it)."""
+    error = envelope.get("error")
+    if envelope.get("ok") is not False or not isinstance(error, dict):
+        return False
+    error = cast("dict[str, Any]", error)
+    issues = error.get("issues")
+    if error.get("code") != "BAD_REQUEST" or not isinstance(issues, list):
+        return False
+    for issue in cast("list[object]", issues):
+        loc = cast("dict[str, object]", issue).get("loc") if isinstance(issue, dict) else None
+        if isinstance(loc, list) and cast("list[object]", loc)[:1] in (["saved_layout"], ["save_layout"]):
+            return True
+    return False
 
 
 def is_ref_unknown(envelope: Mapping[str, Any]) -> bool:

@@ -22,6 +22,16 @@ class RenderRequest:
     plain_text: Optional[bool] = None
     component_props: Optional[bool] = None
 
+    @property
+    def minified(self) -> bool:
+        return self.minify is not False  # the engine's default
+
+    @property
+    def per_recipient(self) -> bool:
+        """False for what is compiled from the template anyway (plain text) or is one for every
+        recipient (a component): such a render neither sends nor keeps saved layouts."""
+        return self.plain_text is not True and self.component_props is not True
+
 
 def check_render_request(
     template_id: object,
