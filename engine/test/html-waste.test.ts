@@ -1,5 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { listCases } from "../scripts/fixture-cases.js";
+import { render } from "../src/index.js";
 import { compileMjmlToHtml } from "../src/mjml-to-html/index.js";
 import { removeHtmlWaste } from "../src/targets/html-waste.js";
 
@@ -82,6 +84,48 @@ describe("removeHtmlWaste", () => {
       fc.property(fc.array(piece, { maxLength: 30 }), (pieces) => {
         const html = pieces.join("");
         expect(removeHtmlWaste(html)).toBe(removeHtmlWasteReference(html));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it("does on a document cut into chunks what it does on the whole, for every fixture's html", async () => {
+    const whole = Number.MAX_SAFE_INTEGER;
+    for (const fixture of listCases("render")) {
+      const mjml = (await render(fixture.template, { target: "mjml", dynamicData: fixture.dynamicData, minify: false })).output;
+      const html = compileMjmlToHtml(mjml);
+      const expected = removeHtmlWaste(html, whole);
+      for (const length of [1, 97, 4096]) expect(removeHtmlWaste(html, length), `${fixture.name}, chunks of ${length}`).toBe(expected);
+    }
+  });
+
+  it("cuts a document nowhere a step would read across", () => {
+    const whole = Number.MAX_SAFE_INTEGER;
+    const documents = [
+      // a tbody tag ends the chunk: removed, the zero length after it would follow `a:`
+      '<td style="a:<tbody>0px;">',
+      // a repeated background whose value holds a `>`, on both sides of a `>`
+      "<p>background:a>;background-color:a>;</p>",
+      "<p>background:a>b;background-color:a>b</p>",
+      // the menu rules hold a `>`: their match runs past a cut
+      "<style>noinput.mj-menu-checkbox { a:b }\n@media x { .a > .b { c:d } }\n</style><p>x</p>",
+    ];
+    for (const html of documents) {
+      expect(removeHtmlWaste(html, whole)).not.toBe(html);
+      expect(removeHtmlWaste(html, 1), html).toBe(removeHtmlWaste(html, whole));
+    }
+  });
+
+  it("does on a document cut into chunks what it does on the whole, on generated markup", () => {
+    const menuRules = readMenuRules();
+    const piece = fc.constantFrom(
+      ...["background:", ";background-color:", "a", ";", ":", '"', "{", "}", " ", "\n", ">", "<", '<td style="', "<tbody>", "</tbody>"],
+      ...[' style=""', ' class=""', "0px", menuRules, "noinput.mj-menu-checkbox {", "@media", 'class="mj-menu-checkbox"', "\u00e9"],
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), fc.integer({ min: 1, max: 16 }), (pieces, length) => {
+        const html = pieces.join("");
+        expect(removeHtmlWaste(html, length)).toBe(removeHtmlWaste(html, Number.MAX_SAFE_INTEGER));
       }),
       { numRuns: 20_000 },
     );
