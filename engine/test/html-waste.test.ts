@@ -4,6 +4,8 @@ import { listCases } from "../scripts/fixture-cases.js";
 import { render } from "../src/index.js";
 import { compileMjmlToHtml } from "../src/mjml-to-html/index.js";
 import { removeHtmlWaste } from "../src/targets/html-waste.js";
+import { toHydrated } from "./support/editor-form.js";
+import { scannedLengths } from "./support/scanned-lengths.js";
 
 /** mj-navbar's head style as the compiler writes it (unminified), up to the end of its media query. */
 function readMenuRules(): string {
@@ -129,5 +131,21 @@ describe("removeHtmlWaste", () => {
       }),
       { numRuns: 20_000 },
     );
+  });
+
+  it("splits a long document chunk by chunk, never whole", async () => {
+    const newsletter = listCases("render").find((c) => c.name === "realistic-newsletter");
+    if (newsletter === undefined) throw new Error("the realistic-newsletter fixture is missing");
+    const mjml = (
+      await render(toHydrated(newsletter.template as Record<string, unknown>), { target: "mjml", dynamicData: newsletter.dynamicData, minify: false })
+    ).output;
+    const html = compileMjmlToHtml(mjml);
+    // Long enough for V8 to allocate the document apart (two-byte: it holds a "—"): what the test is about.
+    expect(html.length).toBeGreaterThan(65_536);
+    expect(html).toContain("\u2014");
+    // The cuts are found with indexOf from a position; every step's scan is a split or a replace.
+    const lengths = scannedLengths(() => removeHtmlWaste(html), ["split", "replace"]);
+    expect(lengths.length).toBeGreaterThan(0);
+    expect(Math.max(...lengths)).toBeLessThan(html.length / 3);
   });
 });
