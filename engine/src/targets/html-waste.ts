@@ -31,9 +31,12 @@ const EMPTY_VALUE = '=""';
 /** Chunks of about this many characters: far below V8's 64 Ki two-byte characters. */
 const CHUNK_LENGTH = 16_384;
 
-/** `chunkLength`: for the test, which cuts short documents into many chunks. */
-export function removeHtmlWaste(html: string, chunkLength = CHUNK_LENGTH): string {
-  let chunks = wasteChunks(html, chunkLength);
+/**
+ * `html`: the document, or its pieces (the MJML compile's, src/mjml-to-html/document.ts), which are
+ * never joined whole. `chunkLength`: for the test, which cuts short documents into many chunks.
+ */
+export function removeHtmlWaste(html: string | readonly string[], chunkLength = CHUNK_LENGTH): string {
+  let chunks = wasteChunks(typeof html === "string" ? [html] : html, chunkLength);
   chunks = chunks.map(removeRepeatedBackgrounds);
   chunks = chunks.map(removeEmptyAttributes);
   chunks = chunks.map(removeTbodyTags);
@@ -43,31 +46,50 @@ export function removeHtmlWaste(html: string, chunkLength = CHUNK_LENGTH): strin
 }
 
 /**
- * `html` cut into chunks of at least `length` characters (the last may be shorter), each cut right
- * after a `>`. No step's match holds a `>` that is not its last character (a zero length, an empty
- * attribute), or a `>` at all but where a repeated background's value holds one, and those steps'
- * looks back (is this `=""` inside a tag, is this `0px` in a style attribute) stop at a `>`: so the
- * steps do on the chunks what they do on the whole, given two more conditions on a cut, checked
- * here: the `>` ends no `<tbody>` or `</tbody>` (whose removal would leave the chunk ending with
- * what stood before it), and no `background` stands in the characters a background's value may
- * hold that end the chunk (a repeated background running on past the cut).
+ * The concatenation of `pieces` cut into chunks of at least `length` characters (the last may be
+ * shorter, and a chunk longer where no cut was found), each cut right after a `>`. No step's match
+ * holds a `>` that is not its last character (a zero length, an empty attribute), or a `>` at all
+ * but where a repeated background's value holds one, and those steps' looks back (is this `=""`
+ * inside a tag, is this `0px` in a style attribute) stop at a `>`: so the steps do on the chunks
+ * what they do on the whole, given two more conditions on a cut, checked by isCut.
  */
-function wasteChunks(html: string, length: number): string[] {
+function wasteChunks(pieces: readonly string[], length: number): string[] {
   const chunks: string[] = [];
-  let start = 0;
-  let gt = html.indexOf(">", length - 1);
-  while (gt !== -1 && gt + 1 < html.length) {
-    const cut = gt + 1;
-    if (html.startsWith("tbody>", cut - 6) || backgroundRunsTo(html, start, cut)) {
-      gt = html.indexOf(">", cut);
-      continue;
-    }
-    chunks.push(html.slice(start, cut));
-    start = cut;
-    gt = html.indexOf(">", start + length - 1);
+  let pending = "";
+  let tryAt = length;
+  for (const piece of pieces) {
+    pending += piece;
+    if (pending.length < tryAt) continue;
+    pending = cutInto(chunks, pending, length);
+    tryAt = pending.length + length;
   }
-  chunks.push(start === 0 ? html : html.slice(start));
+  if (pending !== "" || chunks.length === 0) chunks.push(pending);
   return chunks;
+}
+
+/** `text` cut into chunks of at least `length` characters, pushed to `chunks`; returns what is left after the last cut. */
+function cutInto(chunks: string[], text: string, length: number): string {
+  let start = 0;
+  let gt = text.indexOf(">", length - 1);
+  while (gt !== -1 && gt + 1 < text.length) {
+    const cut = gt + 1;
+    if (isCut(text, start, cut)) {
+      chunks.push(text.slice(start, cut));
+      start = cut;
+      gt = text.indexOf(">", start + length - 1);
+    } else gt = text.indexOf(">", cut);
+  }
+  return start === 0 ? text : text.slice(start);
+}
+
+/**
+ * Whether the chunk from `start` may end at `cut`, right after a `>`: the `>` ends no `<tbody>` or
+ * `</tbody>` (whose removal would leave the chunk ending with what stood before it), and no
+ * `background` stands in the characters a background's value may hold that end the chunk (a
+ * repeated background running on past the cut).
+ */
+function isCut(text: string, start: number, cut: number): boolean {
+  return !text.startsWith("tbody>", cut - 6) && !backgroundRunsTo(text, start, cut);
 }
 
 /** Whether `background` stands in the run of characters that a background's value may hold (not `;"'{}()`) that ends at `end`. */
