@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { listCases } from "../scripts/fixture-cases.js";
 import { render } from "../src/index.js";
 import { compileMjmlToHtml, compileMjmlToHtmlPieces } from "../src/mjml-to-html/index.js";
-import { removeHtmlWaste } from "../src/targets/html-waste.js";
+import { removeHtmlWaste, removeHtmlWasteInChunks } from "../src/targets/html-waste.js";
+import { minifyMarkup } from "../src/targets/minify.js";
 import { toHydrated } from "./support/editor-form.js";
 import { scannedLengths } from "./support/scanned-lengths.js";
 
@@ -100,6 +101,7 @@ describe("removeHtmlWaste", () => {
       for (const length of [1, 97, 4096]) {
         expect(removeHtmlWaste(pieces.join(""), length), `${fixture.name}, chunks of ${length}`).toBe(expected);
         expect(removeHtmlWaste(pieces, length), `${fixture.name}, the compile's pieces in chunks of ${length}`).toBe(expected);
+        expect(minifyMarkup(removeHtmlWasteInChunks(pieces, length)), `${fixture.name}, minified from chunks of ${length}`).toBe(minifyMarkup(expected));
       }
     }
   });
@@ -154,5 +156,13 @@ describe("removeHtmlWaste", () => {
     });
     expect(cleaned).toBe(removeHtmlWaste(html));
     expect(Math.max(...lengths)).toBeLessThan(html.length / 3);
+    // Minified from the chunks, the document is never scanned whole either (its steps after the
+    // first scan the text with its comments and style blocks masked, shorter than the document).
+    let minified = "";
+    const minifyLengths = scannedLengths(() => {
+      minified = minifyMarkup(removeHtmlWasteInChunks(compileMjmlToHtmlPieces(mjml)));
+    });
+    expect(minified).toBe(minifyMarkup(cleaned));
+    expect(Math.max(...minifyLengths)).toBeLessThan(cleaned.length);
   });
 });

@@ -35,6 +35,25 @@ describe("minifyMarkup", () => {
     );
   });
 
+  it("reads markup in chunks cut after a `>` as it reads it whole", () => {
+    const piece = fc.constantFrom(
+      ...["<", ">", "/", " ", "  ", "\n", "a", '"', "<td", "</td>", "<!--", "-->", "<!-->", "<style>", "</style>", "</style >", "<pre>", "</pre>"],
+      ...["<textarea x>", "</textarea>", "<mj-style>", "</mj-style>", "<\uE0020>"],
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), fc.array(fc.nat()), (pieces, picks) => {
+        const source = pieces.join("");
+        const ends: number[] = [];
+        for (let at = source.indexOf(">"); at !== -1 && at + 1 < source.length; at = source.indexOf(">", at + 1)) ends.push(at + 1);
+        const cuts = [...new Set(picks.map((pick) => ends[pick % Math.max(ends.length, 1)]).filter((cut) => cut !== undefined))].sort((a, b) => a - b);
+        const chunks = [0, ...cuts].map((start, i) => source.slice(start, cuts[i] ?? source.length));
+        expect(chunks.join("")).toBe(source);
+        expect(minifyMarkup(chunks)).toBe(minifyMarkup(source));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
   it("reads as whitespace exactly what \\s matches", () => {
     const differing: string[] = [];
     for (let code = 0; code <= 0xffff; code++) if (isSpace(code) !== /\s/.test(String.fromCharCode(code))) differing.push(`U+${code.toString(16)}`);

@@ -19,7 +19,7 @@ import { compileMjmlToHtmlPieces } from "../mjml-to-html/index.js";
 import { checkComponentSize } from "../targets/component/module.js";
 import { componentOptionConflicts } from "../targets/component/options.js";
 import { DocumentContext } from "../targets/context.js";
-import { removeHtmlWaste } from "../targets/html-waste.js";
+import { removeHtmlWasteInChunks } from "../targets/html-waste.js";
 import { minifyJsx, minifyMarkup } from "../targets/minify.js";
 import { renderMjmlDocument } from "../targets/mjml.js";
 import { renderReactEmailDocument } from "../targets/react-email.js";
@@ -135,8 +135,8 @@ export function compileTarget(core: EngineCore, template: Template, target: Rend
   }
   const mjml = renderMjmlDocument(doc);
   if (target === "mjml") return compileOutput(minify ? minifyMarkup(mjml) : mjml, out.slots, "markup");
-  const html = removeHtmlWaste(compileMjml(mjml));
-  return compileOutput(minify ? minifyMarkup(html) : html, out.slots, "markup");
+  const html = removeHtmlWasteInChunks(compileMjml(mjml));
+  return compileOutput(minify ? minifyMarkup(html) : html.join(""), out.slots, "markup");
 }
 
 /**

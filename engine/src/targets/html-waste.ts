@@ -36,13 +36,19 @@ const CHUNK_LENGTH = 16_384;
  * never joined whole. `chunkLength`: for the test, which cuts short documents into many chunks.
  */
 export function removeHtmlWaste(html: string | readonly string[], chunkLength = CHUNK_LENGTH): string {
+  const chunks = removeHtmlWasteInChunks(html, chunkLength);
+  return chunks.length === 1 ? (chunks[0] as string) : chunks.join("");
+}
+
+/** removeHtmlWaste's result in chunks, each but the last ending with a `>` (minifyMarkup reads them so). */
+export function removeHtmlWasteInChunks(html: string | readonly string[], chunkLength = CHUNK_LENGTH): string[] {
   let chunks = wasteChunks(typeof html === "string" ? [html] : html, chunkLength);
   chunks = chunks.map(removeRepeatedBackgrounds);
   chunks = chunks.map(removeEmptyAttributes);
   chunks = chunks.map(removeTbodyTags);
   chunks = removeUnusedMenuRules(chunks);
   chunks = chunks.map(shortenZeroLengths);
-  return chunks.length === 1 ? (chunks[0] as string) : chunks.join("");
+  return chunks;
 }
 
 /**
