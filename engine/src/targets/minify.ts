@@ -52,26 +52,33 @@ export function minifyMarkup(source: string | readonly string[]): string {
 
 /**
  * Comments and protected elements → `<\uE002i>`, the block (lines tidied, except pre and textarea)
- * kept as `kept[i]`, over the concatenation of `chunks`: each chunk masked apart, joined to the
- * next only where a block opened in it may close in what follows.
+ * kept as `kept[i]`, over the concatenation of `chunks`: each chunk masked apart, a block opened in
+ * one and not closed in it read again with the next chunk, and with all the rest of the document
+ * if it is still open then (so that no character is scanned more than three times).
  */
 function maskProtected(chunks: readonly string[], kept: string[]): string {
   let out = "";
+  let text = "";
+  let misses = 0;
   for (let next = 0; next < chunks.length; ) {
-    let text = chunks[next++] as string;
-    let masked = maskChunk(text, kept, next === chunks.length);
-    while (masked === undefined) {
-      text += chunks[next++] as string;
-      masked = maskChunk(text, kept, next === chunks.length);
+    if (misses < 2) text += chunks[next++] as string;
+    else {
+      text += chunks.slice(next).join("");
+      next = chunks.length;
     }
+    const { masked, open } = maskChunk(text, kept, next === chunks.length);
     out += masked;
+    misses = open === -1 ? 0 : open === 0 ? misses + 1 : 1;
+    text = open === -1 ? "" : text.slice(open);
   }
   return out;
 }
 
-/** maskProtected for one chunk, or undefined (`kept` as it was) when a block opened in it is not closed in it and more follows. */
-function maskChunk(source: string, kept: string[], last: boolean): string | undefined {
-  const keptBefore = kept.length;
+/**
+ * maskProtected for one text: its masked text, up to `open` where a block opens that does not close
+ * in it while more follows (-1: none; the text from there is to be read again with what follows).
+ */
+function maskChunk(source: string, kept: string[], last: boolean): { masked: string; open: number } {
   let out = "";
   let copied = 0;
   for (const at of occurrences(source, "<")) {
@@ -79,10 +86,7 @@ function maskChunk(source: string, kept: string[], last: boolean): string | unde
     const initial = source.charCodeAt(at + 1) | 0x20;
     if (at < copied || (initial !== 0x21 && initial !== 0x73 && initial !== 0x70 && initial !== 0x74 && initial !== 0x6d)) continue;
     const found = protectedBlock(source, at);
-    if (found === UNCLOSED && !last) {
-      kept.length = keptBefore;
-      return undefined;
-    }
+    if (found === UNCLOSED && !last) return { masked: out + source.slice(copied, at), open: at };
     if (found === undefined || found === UNCLOSED) continue;
     const { end, tag } = found;
     const block = source.slice(at, end);
@@ -90,7 +94,7 @@ function maskChunk(source: string, kept: string[], last: boolean): string | unde
     out += `${source.slice(copied, at)}${PLACEHOLDER_START}${kept.length - 1}>`;
     copied = end;
   }
-  return out + source.slice(copied);
+  return { masked: out + source.slice(copied), open: -1 };
 }
 
 /** A comment or protected element opened but not closed in the text scanned. */
