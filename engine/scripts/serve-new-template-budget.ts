@@ -30,7 +30,10 @@ export function measureServeNewTemplate(binary: string): { perTemplate: number; 
     template: Record<string, unknown>;
   };
   const lines = (count: number): string =>
-    Array.from({ length: count }, (_, n) => `${JSON.stringify({ ...request, id: n, template: { ...request.template, template_name: `new template ${n}` } })}\n`).join("");
+    Array.from(
+      { length: count },
+      (_, n) => `${JSON.stringify({ ...request, id: n, template: { ...request.template, template_name: `new template ${n}` } })}\n`,
+    ).join("");
   const one = instructions(binary, lines(1), ["--serve"]);
   const more = instructions(binary, lines(1 + EXTRA), ["--serve"]);
   return { perTemplate: (more - one) / EXTRA, budget: SERVE_NEW_TEMPLATE_BUDGET * 1e6 };
