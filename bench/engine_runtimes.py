@@ -36,7 +36,10 @@ def process_cpu_ms(pid: int) -> float:
 def serve_new_templates(paths: list[tuple[str, str]], request: dict, renders: int, batch: int = 20) -> dict[str, float]:
     """Each engine's --serve CPU per render of a template not seen before (start-up and a first
     render excluded), the engines taking turns batch by batch."""
-    procs = {label: subprocess.Popen([path, "--serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE) for label, path in paths}
+    procs = {
+        label: subprocess.Popen([path, "--serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        for label, path in paths
+    }
     cpu = {label: 0.0 for label in procs}
 
     def call(proc: subprocess.Popen[bytes], message: dict) -> None:
