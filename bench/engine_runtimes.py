@@ -128,8 +128,11 @@ def main() -> None:
     if args.serve_new > 0:
         request = json.loads(Path(args.request[0]).read_text())
         print(f"\n--serve, {os.path.basename(args.request[0])} as {args.serve_new} templates not seen before")
-        for label, per_render in serve_new_templates(engines, request, args.serve_new).items():
-            print(f"  {label:<14} engine cpu {per_render:.2f} ms/render")
+        per_template = serve_new_templates(engines, request, args.serve_new)
+        last = engines[-1][0]
+        for label, per_render in per_template.items():
+            ratio = f"   {per_render / per_template[last]:.2f} times {last}" if label != last else ""
+            print(f"  {label:<14} engine cpu {per_render:.2f} ms/render{ratio}")
 
 
 if __name__ == "__main__":
