@@ -18,8 +18,8 @@ const EXTRA = 2;
 
 /**
  * Millions of instructions per new newsletter template in --serve: the engine's figure when the
- * budget was last set (234.8 M: bench/RESULTS.md), plus ~3%. A change that needs more must say why there
- * and raise it here.
+ * budget was last set (234.8 M: bench/RESULTS.md), plus ~3%. A change that needs more must say why
+ * there and raise it here.
  */
 export const SERVE_NEW_TEMPLATE_BUDGET = 242;
 
