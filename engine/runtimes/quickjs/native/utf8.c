@@ -69,6 +69,16 @@ static JSValue utf8_decode(JSContext *ctx, JSValueConst this_val, int argc, JSVa
     return JS_NewStringLen(ctx, (const char *)bytes, length);
 }
 
+/* The first argument's UTF-8 as QuickJS writes it (free with JS_FreeCString); NULL with an exception if it is not a string. */
+static const char *string_argument(JSContext *ctx, int argc, JSValueConst *argv, size_t *length)
+{
+    if (argc < 1 || !JS_IsString(argv[0])) {
+        JS_ThrowTypeError(ctx, "a string is expected");
+        return NULL;
+    }
+    return JS_ToCStringLen(ctx, length, argv[0]);
+}
+
 /*
  * QuickJS's own encoder (JS_ToCStringLen) writes a lone surrogate as its three-byte form ED A0-BF xx,
  * which well-formed UTF-8 never holds; U+FFFD (EF BF BD) has the same length, so the length needs no
@@ -77,9 +87,7 @@ static JSValue utf8_decode(JSContext *ctx, JSValueConst this_val, int argc, JSVa
 static JSValue utf8_encode(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
 {
     size_t length;
-    if (argc < 1 || !JS_IsString(argv[0]))
-        return JS_ThrowTypeError(ctx, "mailrenderEncodeUtf8 takes a string");
-    const char *text = JS_ToCStringLen(ctx, &length, argv[0]);
+    const char *text = string_argument(ctx, argc, argv, &length);
     if (text == NULL)
         return JS_EXCEPTION;
     JSValue array = JS_NewUint8ArrayCopy(ctx, (const uint8_t *)text, length);
@@ -101,9 +109,7 @@ static JSValue utf8_encode(JSContext *ctx, JSValueConst this_val, int argc, JSVa
 static JSValue utf8_length(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
 {
     size_t length;
-    if (argc < 1 || !JS_IsString(argv[0]))
-        return JS_ThrowTypeError(ctx, "mailrenderUtf8Length takes a string");
-    const char *text = JS_ToCStringLen(ctx, &length, argv[0]);
+    const char *text = string_argument(ctx, argc, argv, &length);
     if (text == NULL)
         return JS_EXCEPTION;
     JS_FreeCString(ctx, text);
