@@ -5,10 +5,12 @@ For each request file: cold one-shot renders, the executables alternating run by
 noisy neighbour slows them alike; wall time (median, p90) and the process's own CPU time (user +
 sys, median: less sensitive to a loaded machine than wall time). Then each executable's --serve
 throughput (ref-only requests, one at a time) for the first request, and the engine process's CPU
-per render there (robust to a loaded machine). Plus each file's size.
+per render there (robust to a loaded machine). Plus each file's size. With --serve-new N, each
+executable's --serve CPU per render of a template it has not seen (the first request's template
+under N different names, so that no parse or compile is cached), the engines alternating in batches.
 
 usage: engine_runtimes.py --engine LABEL=PATH [--engine ...] --request FILE [--request ...]
-                          [--cold-runs 30] [--serve-renders 1000]
+                          [--cold-runs 30] [--serve-renders 1000] [--serve-new 0]
 """
 
 from __future__ import annotations
@@ -23,6 +25,46 @@ import time
 from pathlib import Path
 
 from engine_serve_driver import percentile, serve_round_trips
+
+
+def process_cpu_ms(pid: int) -> float:
+    """A live process's own CPU time (user + sys) from /proc, in milliseconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+
+
+def serve_new_templates(paths: list[tuple[str, str]], request: dict, renders: int, batch: int = 20) -> dict[str, float]:
+    """Each engine's --serve CPU per render of a template not seen before (start-up and a first
+    render excluded), the engines taking turns batch by batch."""
+    procs = {
+        label: subprocess.Popen([path, "--serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        for label, path in paths
+    }
+    cpu = {label: 0.0 for label in procs}
+
+    def call(proc: subprocess.Popen[bytes], message: dict) -> None:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(json.dumps(message).encode() + b"\n")
+        proc.stdin.flush()
+        if not json.loads(proc.stdout.readline()).get("ok"):
+            raise SystemExit(f"--serve render of a new template failed in pid {proc.pid}")
+
+    def named(n: int) -> dict:
+        return {**request, "id": n, "template": {**request["template"], "template_name": f"new template {n}"}}
+
+    for proc in procs.values():
+        call(proc, named(-1))
+    for first in range(0, renders, batch):
+        for label, proc in procs.items():
+            before = process_cpu_ms(proc.pid)
+            for n in range(first, min(first + batch, renders)):
+                call(proc, named(n))
+            cpu[label] += process_cpu_ms(proc.pid) - before
+    for proc in procs.values():
+        assert proc.stdin is not None
+        proc.stdin.close()
+        proc.wait(timeout=30)
+    return {label: total / renders for label, total in cpu.items()}
 
 
 def cold_run(argv: list[str], stdin: bytes) -> tuple[float, float]:
@@ -43,6 +85,7 @@ def main() -> None:
     parser.add_argument("--request", action="append", required=True)
     parser.add_argument("--cold-runs", type=int, default=30)
     parser.add_argument("--serve-renders", type=int, default=1000)
+    parser.add_argument("--serve-new", type=int, default=0)
     args = parser.parse_args()
     engines = [tuple(spec.split("=", 1)) for spec in args.engine]
 
@@ -82,6 +125,14 @@ def main() -> None:
             print(
                 f"  {label:<14} {rps:8.0f} renders/s   round trip median {statistics.median(times):.3f} ms  p90 {percentile(times, 0.9):.3f} ms   engine cpu {cpu:.3f} ms/render"
             )
+    if args.serve_new > 0:
+        request = json.loads(Path(args.request[0]).read_text())
+        print(f"\n--serve, {os.path.basename(args.request[0])} as {args.serve_new} templates not seen before")
+        per_template = serve_new_templates(engines, request, args.serve_new)
+        last = engines[-1][0]
+        for label, per_render in per_template.items():
+            ratio = f"   {per_render / per_template[last]:.2f} times {last}" if label != last else ""
+            print(f"  {label:<14} engine cpu {per_render:.2f} ms/render{ratio}")
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ import { readSha256sums, sha256 } from "./built-binary.js";
 import { measureColdStart } from "./cold-start-budget.js";
 import { readExecutableFormat } from "./executable-format.js";
 import { measureSavedLayout } from "./saved-layout-budget.js";
+import { measureServeNewTemplate } from "./serve-new-template-budget.js";
 
 const RELEASE = join(resolve(dirname(fileURLToPath(import.meta.url)), "../.."), "engine", "dist", "release");
 let passed = 0;
@@ -52,6 +53,13 @@ if (existsSync(host)) {
   // A fresh process rendering the newsletter from its saved layout (saved-layout-budget.ts).
   const { fromLayout, budget } = measureSavedLayout(host);
   check(`the newsletter rendered from its saved layout within ${budget / 1e6} M instructions`, fromLayout <= budget, `${(fromLayout / 1e6).toFixed(1)} M`);
+  // A long-lived process rendering a template it has not seen (serve-new-template-budget.ts).
+  const served = measureServeNewTemplate(host);
+  check(
+    `--serve: a newsletter template not seen before within ${served.budget / 1e6} M instructions`,
+    served.perTemplate <= served.budget,
+    `${(served.perTemplate / 1e6).toFixed(1)} M`,
+  );
 }
 process.stdout.write(`release check: ${passed} passed, ${failed} failed\n`);
 process.exit(failed === 0 ? 0 : 1);

@@ -1,8 +1,8 @@
 /**
  * Entry of the QuickJS build of mailrender-engine: the same executable code as the Node build
  * (src/executable/main.ts), over QuickJS's file descriptors instead of Node's streams, with this
- * runtime's own engine host (QuickJS has neither SHA-1 nor UTF-8 codecs: SHA-1 and the encoder in
- * JavaScript; SHA-256, the strict decoder and a request's nesting depth in C).
+ * runtime's own engine host: QuickJS has neither hashes nor UTF-8 codecs, so the build adds them in
+ * C (native/), where they cost a few instructions a byte against hundreds in JavaScript.
  */
 import * as os from "qjs:os";
 import * as std from "qjs:std";
@@ -15,29 +15,19 @@ import { createEnginePort } from "../../src/executable/library-engine.js";
 import { runMain } from "../../src/executable/main.js";
 import type { HostMemory } from "../../src/executable/memory.js";
 import { QUICKJS_FILES } from "./platform/files.js";
-import { base64, sha1 } from "./platform/sha1.js";
-import { utf8Encode } from "./platform/utf8.js";
-import { utf8Length } from "./platform/utf8-length.js";
-
-/** Installed by the build's main() (native/checksum.c). */
-declare const mailrenderSha256: (text: string) => string;
-/** Installed by the build's main() (native/utf8.c): strict, as Node's fatal TextDecoder; drops a leading BOM. */
-declare const mailrenderDecodeUtf8: (bytes: Uint8Array) => string;
-/** Installed by the build's main() (native/json-nesting.c). */
-declare const mailrenderJsonNesting: (bytes: Uint8Array) => number;
+import { capHeap, decodeUtf8, encodeUtf8, jsonNesting, releaseMemory, sha256, utf8Length } from "./platform/native.js";
 
 const QUICKJS_HOST: EngineHost = {
-  digest: (text) => base64(sha1(text)),
-  sha256: (text) => mailrenderSha256(text),
+  // The render caches' key: any digest that tells templates apart (Node's host uses SHA-1).
+  digest: sha256,
+  sha256,
   utf8Length,
-  encodeUtf8: utf8Encode,
-  decodeUtf8: (bytes) => mailrenderDecodeUtf8(bytes),
-  jsonNesting: (bytes) => mailrenderJsonNesting(bytes),
+  encodeUtf8,
+  decodeUtf8,
+  jsonNesting,
 };
 
 declare const scriptArgs: readonly string[];
-/** Installed by the build's main() (native/memory.c). */
-declare const mailrenderMemory: { release(): void; capHeap(bytes: number): void };
 const SIGPIPE = 13;
 const CHUNK = 65536;
 
@@ -54,10 +44,9 @@ async function* stdinChunks(): AsyncGenerator<Uint8Array> {
 type Listener = () => void;
 
 /**
- * Text goes to stdout through the C library's FILE (`std.out`), which encodes it to UTF-8 in C: the
- * JavaScript encoder of platform/utf8.ts costs ~1,000 instructions a character under QuickJS (a 50 KB
- * answer: ~58 M, more than the rest of writing it). Not on Windows, whose stdout FILE is in text
- * mode and would write "\r\n" for "\n".
+ * Text goes to stdout through the C library's FILE (`std.out`), which encodes it as it writes: no
+ * copy of a large answer as bytes. Not on Windows, whose stdout FILE is in text mode and would write
+ * "\r\n" for "\n".
  */
 const NATIVE_TEXT_OUT = os.platform !== "win32";
 
@@ -83,7 +72,7 @@ function fdStream(fd: number, file?: std.FILE): Sink {
     write(data: string | Uint8Array, callback?: (error?: Error | null) => void): boolean {
       if (failed === undefined) {
         if (typeof data === "string" && file !== undefined) failed = writeText(data, file);
-        else failed = writeAll(typeof data === "string" ? utf8Encode(data) : data);
+        else failed = writeAll(typeof data === "string" ? encodeUtf8(data) : data);
         if (failed !== undefined) for (const listener of listeners.get("error") ?? []) listener();
       }
       callback?.(failed ?? null);
@@ -145,8 +134,8 @@ function createEngine(cache: CachePolicy): EnginePort {
  */
 const hostMemory: HostMemory = {
   resident: () => undefined,
-  release: () => mailrenderMemory.release(),
-  capHeap: (bytes) => mailrenderMemory.capHeap(bytes),
+  release: releaseMemory,
+  capHeap,
   isOutOfMemory: (error) => error === null || (error instanceof Error && error.name === "InternalError" && error.message === "out of memory"),
 };
 

@@ -1,7 +1,7 @@
 /** Whole-file reads and writes for the executable's human commands, through QuickJS-ng's `qjs:std`. */
 import * as std from "qjs:std";
 import type { Files } from "../../../src/executable/io.js";
-import { utf8Encode } from "./utf8.js";
+import { encodeUtf8 } from "./native.js";
 
 function openOrThrow(path: string, mode: string): std.FILE {
   const error: { errno?: number } = {};
@@ -40,7 +40,7 @@ export const QUICKJS_FILES: Files = {
     }
   },
   write(path, text) {
-    const bytes = utf8Encode(text);
+    const bytes = encodeUtf8(text);
     const file = openOrThrow(path, "wb");
     try {
       file.write(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength);
