@@ -29,3 +29,11 @@ make --no-print-directory engine-node
 echo "== --serve, new templates: release against the Node build (load average: $(cut -d' ' -f1-3 /proc/loadavg))"
 python3 bench/engine_runtimes.py --engine release="$binary" --engine node="$node_binary" \
   --request "$tmp/realistic-newsletter-html.json" --cold-runs 0 --serve-renders 0 --serve-new "${SERVE_NEW:-200}"
+
+# A one-shot render against a Python process running mrml on the same email's MJML (the target: at most its cost).
+reference_python="bench/.reference/venv/bin/python"
+if [ -x "$reference_python" ]; then
+  python3 bench/release_one_shot_vs_mrml.py --release "$binary" --python "$reference_python"
+else
+  echo "(one-shot against mrml skipped: $reference_python is missing; tsx bench/first-render.ts installs it)"
+fi

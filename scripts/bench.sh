@@ -10,9 +10,6 @@ tsx bench/engine-limits.ts           # template size limits: refusing an oversiz
 tsx bench/output-size.ts             # html bytes and gzip bytes against Gmail's 102 KB clip
 bash scripts/bench-engine-binary.sh  # the Node executable (make engine-node): cold start, --serve round trip and throughput
 bash scripts/bench-release-engine.sh # the release (QuickJS) executable (make engine): cold renders of a small, a medium and a large email
-python3 bench/release_first_render.py --release "engine/dist/$(node -p 'process.platform + "-" + process.arch')/mailrender-engine" \
-  --node "engine/dist/node/$(node -p 'process.platform + "-" + process.arch')/mailrender-engine" \
-  --python bench/.reference/venv/bin/python  # a new template: release --serve vs Node, one-shot vs a Python process running mrml
 tsx engine/scripts/saved-layout-budget.ts "engine/dist/$(node -p 'process.platform + "-" + process.arch')/mailrender-engine" || true  # a fresh process rendering the newsletter from its saved layout, against --version (instructions)
 bash scripts/bench-server.sh         # SDK template fetch vs a bare route
 bash scripts/bench-server.sh storm   # health checks and template fetches during a storm of heavy renders
