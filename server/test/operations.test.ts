@@ -342,7 +342,11 @@ describe("the request log", () => {
         userAgent: "probe/1.0",
         msg: "request completed",
       });
-      expect([typeof time, typeof pid, typeof hostname, typeof responseTime]).toEqual(["number", "number", "string", "number"]);
+      expect([typeof time, pid, hostname, typeof responseTime]).toEqual(["number", process.pid, os.hostname(), "number"]);
+      // The documented order, the order of pino's own records: level, time, pid, hostname, then the line's fields.
+      expect(Object.keys(requests[0] ?? {})).toEqual([
+        "level", "time", "pid", "hostname", "reqId", "method", "url", "statusCode", "responseTime", "remoteAddress", "userAgent", "msg",
+      ]);
       // The terminal form reads the same line.
       let out = "";
       prettyLog({ write: (text: string) => (out += text) }).write(`${JSON.stringify(requests[0])}\n`);
