@@ -5,10 +5,6 @@ declare module "autocannon" {
     headers?: Record<string, string>;
     connections?: number;
     duration?: number;
-    /** A number of requests to send instead of a duration. */
-    amount?: number;
-    /** Seconds before a request counts as timed out. */
-    timeout?: number;
   }
   interface Result {
     requests: { average: number; total: number };
