@@ -24,6 +24,10 @@ export function toApiError(err: unknown, request: FastifyRequest, routeMiss?: Ro
   // Content-Type): the answer is still 404/405, not a parsing error about a route that does not exist.
   if (routeMiss !== undefined && request.is404) return routeMiss(request);
   if (err instanceof RequestValidationError) return validationError(err.issues);
+  // Before the database's checks: a client that leaves mid-body fails the body's read with the
+  // connection's ECONNRESET, the code a lost database connection has too. The onRequestAbort hook
+  // logs it (`request aborted`); the answer has nobody to go to.
+  if (clientLeft(err, request)) return new ApiError(400, "BAD_REQUEST", "The client closed the connection before its request arrived");
   if (isUnavailable(err)) {
     request.log.error({ err }, "database unavailable");
     return new ApiError(503, "UNAVAILABLE", "The service is temporarily unavailable; retry later", undefined, { "retry-after": "5" });
@@ -37,6 +41,11 @@ export function toApiError(err: unknown, request: FastifyRequest, routeMiss?: Ro
   }
   request.log.error({ err }, "unhandled error");
   return new ApiError(500, "INTERNAL_ERROR", "Internal server error");
+}
+
+/** The error is the request stream's own: its connection closed before the body was read. */
+function clientLeft(err: unknown, request: FastifyRequest): boolean {
+  return err != null && request.raw.errored === err;
 }
 
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
