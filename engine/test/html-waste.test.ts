@@ -1,12 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { listCases } from "../scripts/fixture-cases.js";
-import { render } from "../src/index.js";
-import { compileMjmlToHtml, compileMjmlToHtmlPieces } from "../src/mjml-to-html/index.js";
-import { removeHtmlWaste, removeHtmlWasteInChunks } from "../src/targets/html-waste.js";
-import { minifyMarkup } from "../src/targets/minify.js";
-import { toHydrated } from "./support/editor-form.js";
-import { scannedLengths } from "./support/scanned-lengths.js";
+import { compileMjmlToHtml } from "../src/mjml-to-html/index.js";
+import { removeHtmlWaste } from "../src/targets/html-waste.js";
 
 /** mj-navbar's head style as the compiler writes it (unminified), up to the end of its media query. */
 function readMenuRules(): string {
@@ -90,79 +85,5 @@ describe("removeHtmlWaste", () => {
       }),
       { numRuns: 20_000 },
     );
-  });
-
-  it("does on a document cut into chunks what it does on the whole, for every fixture's html", async () => {
-    const whole = Number.MAX_SAFE_INTEGER;
-    for (const fixture of listCases("render")) {
-      const mjml = (await render(fixture.template, { target: "mjml", dynamicData: fixture.dynamicData, minify: false })).output;
-      const pieces = compileMjmlToHtmlPieces(mjml);
-      const expected = removeHtmlWaste(pieces.join(""), whole);
-      for (const length of [1, 97, 4096]) {
-        expect(removeHtmlWaste(pieces.join(""), length), `${fixture.name}, chunks of ${length}`).toBe(expected);
-        expect(removeHtmlWaste(pieces, length), `${fixture.name}, the compile's pieces in chunks of ${length}`).toBe(expected);
-        expect(minifyMarkup(removeHtmlWasteInChunks(pieces, length)), `${fixture.name}, minified from chunks of ${length}`).toBe(minifyMarkup(expected));
-      }
-    }
-  });
-
-  it("cuts a document nowhere a step would read across", () => {
-    const whole = Number.MAX_SAFE_INTEGER;
-    const documents = [
-      // a tbody tag ends the chunk: removed, the zero length after it would follow `a:`
-      '<td style="a:<tbody>0px;">',
-      // a repeated background whose value holds a `>`, on both sides of a `>`
-      "<p>background:a>;background-color:a>;</p>",
-      "<p>background:a>b;background-color:a>b</p>",
-      // the menu rules hold a `>`: their match runs past a cut
-      "<style>noinput.mj-menu-checkbox { a:b }\n@media x { .a > .b { c:d } }\n</style><p>x</p>",
-    ];
-    for (const html of documents) {
-      expect(removeHtmlWaste(html, whole)).not.toBe(html);
-      expect(removeHtmlWaste(html, 1), html).toBe(removeHtmlWaste(html, whole));
-    }
-  });
-
-  it("does on a document cut into chunks what it does on the whole, on generated markup", () => {
-    const menuRules = readMenuRules();
-    const piece = fc.constantFrom(
-      ...["background:", ";background-color:", "a", ";", ":", '"', "{", "}", " ", "\n", ">", "<", '<td style="', "<tbody>", "</tbody>"],
-      ...[' style=""', ' class=""', "0px", menuRules, "noinput.mj-menu-checkbox {", "@media", 'class="mj-menu-checkbox"', "\u00e9"],
-    );
-    fc.assert(
-      fc.property(fc.array(piece, { maxLength: 40 }), fc.integer({ min: 1, max: 16 }), (pieces, length) => {
-        const html = pieces.join("");
-        const expected = removeHtmlWaste(html, Number.MAX_SAFE_INTEGER);
-        expect(removeHtmlWaste(html, length)).toBe(expected);
-        expect(removeHtmlWaste(pieces, length)).toBe(expected);
-      }),
-      { numRuns: 20_000 },
-    );
-  });
-
-  it("reads a long document from the compile chunk by chunk, never whole", async () => {
-    const newsletter = listCases("render").find((c) => c.name === "realistic-newsletter");
-    if (newsletter === undefined) throw new Error("the realistic-newsletter fixture is missing");
-    const mjml = (
-      await render(toHydrated(newsletter.template as Record<string, unknown>), { target: "mjml", dynamicData: newsletter.dynamicData, minify: false })
-    ).output;
-    const html = compileMjmlToHtml(mjml);
-    // Long enough for V8 to allocate the document apart (two-byte: it holds a "—"): what the test is about.
-    expect(html.length).toBeGreaterThan(65_536);
-    expect(html).toContain("\u2014");
-    let cleaned = "";
-    const lengths = scannedLengths(() => {
-      cleaned = removeHtmlWaste(compileMjmlToHtmlPieces(mjml));
-    });
-    expect(cleaned).toBe(removeHtmlWaste(html));
-    expect(Math.max(...lengths)).toBeLessThan(html.length / 3);
-    // Minified from the chunks, the document is never scanned whole either (its steps after the
-    // first scan the text with its comments and style blocks masked, shorter than the document).
-    let minified = "";
-    const minifyLengths = scannedLengths(() => {
-      minified = minifyMarkup(removeHtmlWasteInChunks(compileMjmlToHtmlPieces(mjml)));
-    });
-    expect(minified).toBe(minifyMarkup(cleaned));
-    expect(Math.max(...minifyLengths)).toBeLessThan(cleaned.length);
   });
 });

@@ -3,7 +3,6 @@ import { describe, expect, it } from "vitest";
 import { isSpace } from "../src/base/whitespace.js";
 import { layoutColumns } from "../src/targets/layout.js";
 import { minifyJsx, minifyMarkup } from "../src/targets/minify.js";
-import { scannedLengths } from "./support/scanned-lengths.js";
 
 describe("minifyMarkup", () => {
   it("removes formatting whitespace between tags and collapses runs", () => {
@@ -34,38 +33,6 @@ describe("minifyMarkup", () => {
       }),
       { numRuns: 20_000 },
     );
-  });
-
-  it("reads markup in chunks cut after a `>` as it reads it whole", () => {
-    const piece = fc.constantFrom(
-      ...["<", ">", "/", " ", "  ", "\n", "a", '"', "<td", "</td>", "<!--", "-->", "<!-->", "<style>", "</style>", "</style >", "<pre>", "</pre>"],
-      ...["<textarea x>", "</textarea>", "<mj-style>", "</mj-style>", "<\uE0020>"],
-    );
-    fc.assert(
-      fc.property(fc.array(piece, { maxLength: 40 }), fc.array(fc.nat()), (pieces, picks) => {
-        const source = pieces.join("");
-        const ends: number[] = [];
-        for (let at = source.indexOf(">"); at !== -1 && at + 1 < source.length; at = source.indexOf(">", at + 1)) ends.push(at + 1);
-        const cuts = [...new Set(picks.map((pick) => ends[pick % Math.max(ends.length, 1)]).filter((cut) => cut !== undefined))].sort((a, b) => a - b);
-        const chunks = [0, ...cuts].map((start, i) => source.slice(start, cuts[i] ?? source.length));
-        expect(chunks.join("")).toBe(source);
-        expect(minifyMarkup(chunks)).toBe(minifyMarkup(source));
-      }),
-      { numRuns: 20_000 },
-    );
-  });
-
-  it("reads a block left open over many chunks a bounded number of times", () => {
-    const tags = Array.from({ length: 2_000 }, (_, i) => `<b>${i}</b>`);
-    const chunks = ["<p>a</p><pre>", ...tags];
-    const source = chunks.join("");
-    const sum = (lengths: number[]) => lengths.reduce((total, length) => total + length, 0);
-    const whole = sum(scannedLengths(() => minifyMarkup(source), ["split"]));
-    let minified = "";
-    const chunked = sum(scannedLengths(() => (minified = minifyMarkup(chunks)), ["split"]));
-    expect(minified).toBe(minifyMarkup(source));
-    // Each chunk, the open block with the next chunk, then the rest at once: not once per chunk.
-    expect(chunked).toBeLessThan(whole + 2 * source.length);
   });
 
   it("reads as whitespace exactly what \\s matches", () => {

@@ -17,7 +17,28 @@ import { render } from "../src/index.js";
 import { PART_MARK } from "../src/mjml-to-html/component.js";
 import { compileMjmlToHtml } from "../src/mjml-to-html/index.js";
 import { toHydrated } from "./support/editor-form.js";
-import { scannedLengths } from "./support/scanned-lengths.js";
+
+/** The lengths of the strings `split`, `indexOf`, `includes` and `replace` ran over while `run` ran. */
+function scannedLengths(run: () => void): number[] {
+  const lengths: number[] = [];
+  const methods = ["split", "indexOf", "includes", "replace"] as const;
+  const originals = methods.map((name) => String.prototype[name]);
+  methods.forEach((name, i) => {
+    const original = originals[i] as (...args: unknown[]) => unknown;
+    (String.prototype as unknown as Record<string, unknown>)[name] = function (this: string, ...args: unknown[]) {
+      lengths.push(this.length);
+      return original.apply(this, args);
+    };
+  });
+  try {
+    run();
+  } finally {
+    methods.forEach((name, i) => {
+      (String.prototype as unknown as Record<string, unknown>)[name] = originals[i];
+    });
+  }
+  return lengths;
+}
 
 const newsletter = listCases("render").find((c) => c.name === "realistic-newsletter");
 if (newsletter === undefined) throw new Error("the realistic-newsletter fixture is missing");

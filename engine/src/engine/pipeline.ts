@@ -15,11 +15,11 @@ import { type ParseResult, parseTemplate } from "../document/parse.js";
 import type { ContentHtml, ParsedContent } from "../markup/content.js";
 import { Emitter } from "../markup/emitter.js";
 import { type CompiledOutput, compileOutput, joinOutput, lookupIn, substitute } from "../markup/substitute.js";
-import { compileMjmlToHtmlPieces } from "../mjml-to-html/index.js";
+import { compileMjmlToHtml } from "../mjml-to-html/index.js";
 import { checkComponentSize } from "../targets/component/module.js";
 import { componentOptionConflicts } from "../targets/component/options.js";
 import { DocumentContext } from "../targets/context.js";
-import { removeHtmlWasteInChunks } from "../targets/html-waste.js";
+import { removeHtmlWaste } from "../targets/html-waste.js";
 import { minifyJsx, minifyMarkup } from "../targets/minify.js";
 import { renderMjmlDocument } from "../targets/mjml.js";
 import { renderReactEmailDocument } from "../targets/react-email.js";
@@ -135,8 +135,8 @@ export function compileTarget(core: EngineCore, template: Template, target: Rend
   }
   const mjml = renderMjmlDocument(doc);
   if (target === "mjml") return compileOutput(minify ? minifyMarkup(mjml) : mjml, out.slots, "markup");
-  const html = removeHtmlWasteInChunks(compileMjml(mjml));
-  return compileOutput(minify ? minifyMarkup(html) : html.join(""), out.slots, "markup");
+  const html = removeHtmlWaste(compileMjml(mjml));
+  return compileOutput(minify ? minifyMarkup(html) : html, out.slots, "markup");
 }
 
 /**
@@ -154,12 +154,12 @@ function compileComponent(core: EngineCore, template: Template, minify: boolean,
 
 /**
  * Compiles our own MJML to HTML with the engine's port of mjml (src/mjml-to-html): the same HTML
- * mjml 5 makes of it, without loading mjml, in pieces (read by removeHtmlWaste, never joined whole).
- * A failure here is an engine bug, reported as a RENDER_ERROR without internals.
+ * mjml 5 makes of it, without loading mjml. A failure here is an engine bug, reported as a
+ * RENDER_ERROR without internals.
  */
-function compileMjml(mjml: string): string[] {
+function compileMjml(mjml: string): string {
   try {
-    return compileMjmlToHtmlPieces(mjml);
+    return compileMjmlToHtml(mjml);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new RenderError(`MJML compilation failed: ${message}`, [{ loc: [], msg: message, type: "mjml_error" }]);

@@ -224,45 +224,36 @@ export function mergeOutlookConditionnals(content: string): string {
 }
 
 /**
- * mergeOutlookConditionnals over minifiedPieces, as the pieces of the same text (appended to `out`)
- * as over their concatenation. A match starts at an ENDIF and holds no other, and no ENDIF straddles
- * two pieces (the literal overlaps no shift of itself, and a text piece ends with `>`). An ENDIF
- * piece's match, if any, is the ENDIF and the start of the text piece after it; a text piece's own
- * ENDIFs have their matches inside it, as it ends with a comment's opening (not whitespace) or ends
- * the body. Minified inner markup holds no ENDIF.
+ * mergeOutlookConditionnals over minifiedPieces: the same text as over their concatenation. A match
+ * starts at an ENDIF and holds no other, and no ENDIF straddles two pieces (the literal overlaps no
+ * shift of itself, and a text piece ends with `>`). An ENDIF piece's match, if any, is the ENDIF and
+ * the start of the text piece after it; a text piece's own ENDIFs have their matches inside it, as
+ * it ends with a comment's opening (not whitespace) or ends the body. Minified inner markup holds
+ * no ENDIF.
  */
-function mergePieces(pieces: readonly string[], out: string[]): void {
+function mergePieces(pieces: readonly string[]): string {
+  let output = "";
   for (let i = 0; i < pieces.length; i += 3) {
     let text = pieces[i] as string;
     if (i > 0) {
       MSO_IE_START.lastIndex = 0;
       if (MSO_IE_START.test(text)) text = text.slice(MSO_IE_START.lastIndex);
-      else out.push(ENDIF);
+      else output += ENDIF;
     }
-    out.push(contains(text, ENDIF) ? mergeOutlookConditionnals(text) : text);
-    if (i + 1 < pieces.length) out.push(pieces[i + 1] as string);
+    output += contains(text, ENDIF) ? mergeOutlookConditionnals(text) : text;
+    if (i + 1 < pieces.length) output += pieces[i + 1] as string;
   }
+  return output;
 }
 
 /**
- * The HTML document of a rendered body (in parts, as MjBody renders it): what mjml2html makes of it,
- * minifyOutlookConditionnals over the body, the skeleton around it, then mergeOutlookConditionnals
- * over the whole. The head and the body are merged apart, which is the same: `</head>` stands
- * between them, and a match holds only an ENDIF, whitespace and a comment's opening.
- *
- * The document is returned in pieces, never joined here: the html target's next step reads it in
- * chunks (src/targets/html-waste.ts), and a long document joined is a string V8 allocates apart.
+ * The HTML document of a rendered body (in parts, as MjBody renders it): what mjml2html makes of it, minifyOutlookConditionnals
+ * over the body, the skeleton around it, then mergeOutlookConditionnals over the whole. The head and
+ * the body are merged apart, which is the same: `</head>` stands between them, and a match holds
+ * only an ENDIF, whitespace and a comment's opening.
  */
-export function documentPieces(body: readonly string[], globalData: GlobalData): string[] {
+export function documentHtml(body: readonly string[], globalData: GlobalData): string {
   const pieces = minifiedPieces(body);
   const head = skeletonHead(globalData, () => pieces.join(""));
-  const out = [mergeOutlookConditionnals(head)];
-  mergePieces(pieces, out);
-  out.push(SKELETON_END);
-  return out;
-}
-
-/** documentPieces joined: the document. */
-export function documentHtml(body: readonly string[], globalData: GlobalData): string {
-  return documentPieces(body, globalData).join("");
+  return mergeOutlookConditionnals(head) + mergePieces(pieces) + SKELETON_END;
 }

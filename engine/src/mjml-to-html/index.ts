@@ -21,7 +21,7 @@ import { MjSection, MjWrapper } from "./components/section.js";
 import { MjSocial, MjSocialElement } from "./components/social.js";
 import { MjSpacer } from "./components/spacer.js";
 import { MjText } from "./components/text.js";
-import { documentPieces } from "./document.js";
+import { documentHtml } from "./document.js";
 import { MjmlSyntaxError, parseMjml } from "./parse.js";
 
 const BODY_COMPONENTS: ComponentRegistry = Object.fromEntries(
@@ -118,11 +118,6 @@ function applyAttributes(node: MjmlNode, defaults: Readonly<Record<string, Attri
 }
 
 export function compileMjmlToHtml(mjml: string): string {
-  return compileMjmlToHtmlPieces(mjml).join("");
-}
-
-/** compileMjmlToHtml's document in pieces, not joined (for a caller that reads it piece by piece). */
-export function compileMjmlToHtmlPieces(mjml: string): string[] {
   const root = parseMjml(mjml, ENDING_TAGS);
   if (root.tagName !== "mjml") unsupported(`<${root.tagName}> as the root element`);
   const body = root.children.find((c) => c.tagName === "mj-body");
@@ -170,5 +165,5 @@ export function compileMjmlToHtmlPieces(mjml: string): string[] {
     applyAttributes(body, globalData.defaultAttributes, Object.freeze({ ...globalData.defaultAttributes["mj-all"] })),
     context,
   ) as MjBody;
-  return documentPieces(contains(mjml, PART_MARK) ? [component.render()] : component.renderParts(), globalData);
+  return documentHtml(contains(mjml, PART_MARK) ? [component.render()] : component.renderParts(), globalData);
 }

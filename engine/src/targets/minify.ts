@@ -37,48 +37,16 @@ function tidyLines(block: string): string {
  * QuickJS runs a global expression by trying it at every character, which made this minifier ~15% of
  * a cold html render (bench/README.md). Candidates are found with `split`, which QuickJS runs as a
  * tight loop in C; its `indexOf` compares at every position through a function call.
- *
- * `source`: the markup, or its chunks in order, each but the last ending with a `>` (the html
- * target's, src/targets/html-waste.ts): a long document is then never joined whole before its
- * protected blocks are masked. No comment's or element's opening or close is cut by such a cut, as
- * each ends at its first `>`.
  */
-export function minifyMarkup(source: string | readonly string[]): string {
+export function minifyMarkup(source: string): string {
   const kept: string[] = [];
-  const masked = maskProtected(typeof source === "string" ? [source] : source, kept);
+  const masked = maskProtected(source, kept);
   const minified = collapseBlankRuns(trimTagEnds(collapseLineBreaks(masked))).trim();
   return restoreProtected(minified, kept);
 }
 
-/**
- * Comments and protected elements → `<\uE002i>`, the block (lines tidied, except pre and textarea)
- * kept as `kept[i]`, over the concatenation of `chunks`: each chunk masked apart, a block opened in
- * one and not closed in it read again with the next chunk, and with all the rest of the document
- * if it is still open then (so that no character is scanned more than three times).
- */
-function maskProtected(chunks: readonly string[], kept: string[]): string {
-  let out = "";
-  let text = "";
-  let misses = 0;
-  for (let next = 0; next < chunks.length; ) {
-    if (misses < 2) text += chunks[next++] as string;
-    else {
-      text += chunks.slice(next).join("");
-      next = chunks.length;
-    }
-    const { masked, open } = maskChunk(text, kept, next === chunks.length);
-    out += masked;
-    misses = open === -1 ? 0 : open === 0 ? misses + 1 : 1;
-    text = open === -1 ? "" : text.slice(open);
-  }
-  return out;
-}
-
-/**
- * maskProtected for one text: its masked text, up to `open` where a block opens that does not close
- * in it while more follows (-1: none; the text from there is to be read again with what follows).
- */
-function maskChunk(source: string, kept: string[], last: boolean): { masked: string; open: number } {
+/** Comments and protected elements → `<\uE002i>`, the block (lines tidied, except pre and textarea) kept as `kept[i]`. */
+function maskProtected(source: string, kept: string[]): string {
   let out = "";
   let copied = 0;
   for (const at of occurrences(source, "<")) {
@@ -86,25 +54,20 @@ function maskChunk(source: string, kept: string[], last: boolean): { masked: str
     const initial = source.charCodeAt(at + 1) | 0x20;
     if (at < copied || (initial !== 0x21 && initial !== 0x73 && initial !== 0x70 && initial !== 0x74 && initial !== 0x6d)) continue;
     const found = protectedBlock(source, at);
-    if (found === UNCLOSED && !last) return { masked: out + source.slice(copied, at), open: at };
-    if (found === undefined || found === UNCLOSED) continue;
+    if (found === undefined) continue;
     const { end, tag } = found;
     const block = source.slice(at, end);
     kept.push(tag === "pre" || tag === "textarea" ? block : tidyLines(block));
     out += `${source.slice(copied, at)}${PLACEHOLDER_START}${kept.length - 1}>`;
     copied = end;
   }
-  return { masked: out + source.slice(copied), open: -1 };
+  return out + source.slice(copied);
 }
-
-/** A comment or protected element opened but not closed in the text scanned. */
-const UNCLOSED = "unclosed";
-
 /** The comment (tag "") or protected element, close tag included, that starts at `at`: where it ends. */
-function protectedBlock(source: string, at: number): { end: number; tag: string } | typeof UNCLOSED | undefined {
+function protectedBlock(source: string, at: number): { end: number; tag: string } | undefined {
   if (source.startsWith("<!--", at)) {
     const close = source.indexOf("-->", at + 4);
-    return close === -1 ? UNCLOSED : { end: close + 3, tag: "" };
+    return close === -1 ? undefined : { end: close + 3, tag: "" };
   }
   PROTECTED_OPEN.lastIndex = at;
   const open = PROTECTED_OPEN.exec(source);
@@ -115,7 +78,7 @@ function protectedBlock(source: string, at: number): { end: number; tag: string 
     close.lastIndex = end;
     if (close.test(source)) return { end: close.lastIndex, tag };
   }
-  return UNCLOSED;
+  return undefined;
 }
 
 /**
