@@ -1,0 +1,75 @@
+/**
+ * Chromium's screenshots of every render fixture's html, at 800 px (a desktop) and 375 px (a
+ * phone), saved from one checkout and compared from another: a change meant to alter no pixel (a
+ * smaller html) is held to that. `save DIR` writes the PNGs and the html; `compare DIR` renders
+ * again and, for each fixture whose html changed, lists each view whose pixels differ from the
+ * saved one (exit code 1 if any). BROWSER_FIXTURES (a
+ * regular expression) selects fixtures, as in the browser suite.
+ *
+ *   git stash; npx tsx scripts/compare-screenshots.ts save /tmp/before; git stash pop
+ *   npx tsx scripts/compare-screenshots.ts compare /tmp/before
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { inflateSync } from "node:zlib";
+import { launchChromium } from "../test-browser/engines/chromium.js";
+import type { View, Viewing } from "../test-browser/engines/engine.js";
+import { makeCertificate, startPageServer } from "../test-browser/page-server.js";
+import { selectedCases } from "../test-browser/pages.js";
+import { render } from "../src/index.js";
+
+const VIEWINGS = {
+  desktop: { width: 800, height: 900, phone: false, scheme: "light" },
+  phone: { width: 375, height: 667, phone: true, scheme: "light" },
+} as const satisfies Record<string, Viewing>;
+
+/** A PNG's decoded pixel rows (filter bytes included: Chromium encodes equal images alike), with its size. */
+function pixels(png: Buffer): string {
+  const parts: Buffer[] = [];
+  let size = "";
+  for (let at = 8; at < png.length; ) {
+    const length = png.readUInt32BE(at);
+    const type = png.toString("ascii", at + 4, at + 8);
+    if (type === "IHDR") size = `${png.readUInt32BE(at + 8)}x${png.readUInt32BE(at + 12)}`;
+    if (type === "IDAT") parts.push(png.subarray(at + 8, at + 8 + length));
+    at += 12 + length;
+  }
+  return `${size}:${inflateSync(Buffer.concat(parts)).toString("base64")}`;
+}
+
+const [mode, dir] = process.argv.slice(2);
+if ((mode !== "save" && mode !== "compare") || !dir) {
+  console.error("usage: compare-screenshots.ts save|compare DIR");
+  process.exit(2);
+}
+const current = mode === "save" ? dir : `${dir}.now`;
+mkdirSync(current, { recursive: true });
+makeCertificate();
+const server = await startPageServer();
+const engine = await launchChromium({ proxyPort: server.port, blankUrl: server.blankUrl, frameUrl: server.frameUrl });
+const differing: string[] = [];
+let changed = 0;
+try {
+  const views = Object.fromEntries(
+    await Promise.all(Object.entries(VIEWINGS).map(async ([name, viewing]) => [name, await engine.open(viewing)] as const)),
+  ) as Record<keyof typeof VIEWINGS, View>;
+  const cases = selectedCases();
+  for (const fixture of cases) {
+    const { output } = await render(fixture.template, { target: "html", dynamicData: fixture.dynamicData, minify: fixture.minify, strict: fixture.strict });
+    writeFileSync(`${current}/${fixture.name}.html`, output);
+    // The same html is not compared: Chromium may shade an antialiased edge one level apart between two loads of one page.
+    if (mode === "compare" && existsSync(`${dir}/${fixture.name}.html`) && readFileSync(`${dir}/${fixture.name}.html`, "utf8") === output) continue;
+    changed++;
+    for (const [name, view] of Object.entries(views)) {
+      const file = `${fixture.name}.${name}.png`;
+      await view.show(output);
+      await view.screenshot(`${current}/${file}`);
+      if (mode === "compare" && (!existsSync(`${dir}/${file}`) || pixels(readFileSync(`${dir}/${file}`)) !== pixels(readFileSync(`${current}/${file}`))))
+        differing.push(file);
+    }
+  }
+  console.log(mode === "save" ? `saved ${cases.length * 2} screenshots in ${dir}` : `${changed} fixtures' html changed, their ${changed * 2} views compared; differing: ${differing.length === 0 ? "none" : differing.join(", ")}`);
+} finally {
+  await engine.close();
+  await server.close();
+}
+process.exit(differing.length === 0 ? 0 : 1);
