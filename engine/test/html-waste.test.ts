@@ -45,6 +45,23 @@ describe("removeHtmlWaste", () => {
     expect(removeHtmlWaste(withHamburger)).toBe(withHamburger);
   });
 
+  it("drops the text style of a heading's wrapper when the heading sets every property of it, and only then", () => {
+    const wrapper = "font-family:Arial, sans-serif;font-size:13px;line-height:1;text-align:left;color:#000000;";
+    const heading = 'style="font-family:Georgia;font-size:20px;line-height:1.2;color:#111111;text-align:left;margin:0"';
+    expect(removeHtmlWaste(`<td><div style="${wrapper}"><h2 ${heading}>Hi {{name}}</h2></div></td>`)).toBe(`<td><div><h2 ${heading}>Hi {{name}}</h2></div></td>`);
+    // As mjml writes it, before the minifier; with the heading's dir first.
+    expect(removeHtmlWaste(`<div\n   style="${wrapper}"\n  ><h3 dir="rtl" ${heading}>a</h3>\n</div>`)).toBe(`<div><h3 dir="rtl" ${heading}>a</h3>\n</div>`);
+    const kept = [
+      `<div style="${wrapper}"><h2 ${heading}>a</h2>more text</div>`,
+      `<div style="${wrapper}"><h2 style="font-size:20px;margin:0">a</h2></div>`,
+      `<div style="padding:4px;font-size:13px"><h2 style="padding:0;font-size:20px">a</h2></div>`,
+      `<div style="font-size:13px;color:#000"><h2 style="font-size:1.5em;color:#111">a</h2></div>`,
+      `<div class="x" style="${wrapper}"><h2 ${heading}>a</h2></div>`,
+      `<div style="${wrapper}"><p ${heading}>a</p></div>`,
+    ];
+    for (const html of kept) expect(removeHtmlWaste(html)).toBe(html);
+  });
+
   it("writes a zero length in a style attribute as 0, and nowhere else", () => {
     expect(removeHtmlWaste('<td style="padding:0px;margin:0px auto;border:0px solid red;line-height:0px !important" class="a">')).toBe(
       '<td style="padding:0;margin:0 auto;border:0 solid red;line-height:0 !important" class="a">',

@@ -7,7 +7,8 @@
  * comments never had them), a zero length written `0` rather than `0px` in style
  * attributes (outside a function's parentheses, where CSS wants the unit; mjml itself writes a
  * bare `0` in Outlook's markup), and mj-navbar's rules for its hamburger menu, which match
- * nothing in an email without one (our menu block never has one). Merge-tag values are substituted
+ * nothing in an email without one (our menu block never has one), and the text style of a heading's
+ * wrapper that the heading's own overrides. Merge-tag values are substituted
  * after this step; the zero lengths are looked for inside tags only, never in text.
  *
  * The first three are the replacements of global regular expressions (the test keeps them as the
@@ -21,7 +22,56 @@ const REPEATED_BACKGROUND = /background:([^;"'{}()]+);background-color:\1(;?)/y;
 const EMPTY_VALUE = '=""';
 
 export function removeHtmlWaste(html: string): string {
-  return shortenZeroLengths(removeUnusedMenuRules(removeTbodyTags(removeEmptyAttributes(removeRepeatedBackgrounds(html)))));
+  return removeOverriddenWrapperStyles(shortenZeroLengths(removeUnusedMenuRules(removeTbodyTags(removeEmptyAttributes(removeRepeatedBackgrounds(html))))));
+}
+
+/** Properties a heading inherits from its wrapper and nothing else: the wrapper's own box uses them only for text of its own. */
+const INHERITED_TEXT = new Set(["font-family", "font-size", "line-height", "text-align", "color", "font-weight", "font-style", "letter-spacing", "text-transform"]);
+/** Sticky at `<div`: a div with only a style (group 1), then a heading's start tag (its level in group 2, its style in group 3). */
+const HEADING_WRAPPER = /<div\s+style="([^"]*)"\s*>\s*<(h[1-6])(?:\s+[a-z-]+="[^"]*")*?\s+style="([^"]*)"[^>]*>/y;
+const HEADING_END = /\s*<\/div>/y;
+
+/** A style attribute's declarations by property, or undefined when one is not `name:value`. */
+function declarationsOf(style: string): Map<string, string> | undefined {
+  const declarations = new Map<string, string>();
+  for (const declaration of style.split(";")) {
+    if (declaration.trim() === "") continue;
+    const colon = declaration.indexOf(":");
+    if (colon === -1) return undefined;
+    declarations.set(declaration.slice(0, colon).trim().toLowerCase(), declaration.slice(colon + 1).trim());
+  }
+  return declarations;
+}
+
+/** Whether a heading's style sets every property of its wrapper's, all of them inherited text properties, at a font size of its own (a relative one would be of the div's). */
+function overridesAll(wrapperStyle: string, headingStyle: string): boolean {
+  const wrapper = declarationsOf(wrapperStyle);
+  const heading = declarationsOf(headingStyle);
+  if (wrapper === undefined || heading === undefined || !/^\d+(?:\.\d+)?px$/.test(heading.get("font-size") ?? "")) return false;
+  return [...wrapper.keys()].every((name) => INHERITED_TEXT.has(name) && heading.has(name));
+}
+
+/**
+ * The style of a `<div>` whose only child is a heading that sets every property of it, dropped:
+ * mj-text writes its text style on its div, and a heading block carries its own on the heading
+ * (Outlook styles `h1`–`h6` from its own sheet otherwise), so the div's is read by nothing.
+ */
+function removeOverriddenWrapperStyles(html: string): string {
+  let out = "";
+  let copied = 0;
+  for (const at of occurrences(html, "<div")) {
+    HEADING_WRAPPER.lastIndex = at;
+    const match = HEADING_WRAPPER.exec(html);
+    if (match === null) continue;
+    const [text, wrapperStyle, level, headingStyle] = match as unknown as [string, string, string, string, string];
+    const close = html.indexOf(`</${level}>`, HEADING_WRAPPER.lastIndex);
+    if (close === -1) continue;
+    HEADING_END.lastIndex = close + level.length + 3;
+    if (!HEADING_END.test(html) || !overridesAll(wrapperStyle, headingStyle)) continue;
+    out += `${html.slice(copied, at)}<div>`;
+    copied = at + text.indexOf(">", text.indexOf('"', text.indexOf('"') + 1)) + 1;
+  }
+  return out + html.slice(copied);
 }
 
 /** `0px` → `0` where it is a whole value in a style attribute's declaration (`:0px;`, ` 0px"`, `:0px !important`). */
