@@ -1,12 +1,12 @@
 /**
- * Chromium's screenshots of every render fixture's html, at 800 px (a desktop) and 375 px (a
- * phone), saved from one checkout and compared from another: a change meant to alter no pixel (a
- * smaller html) is held to that. `save DIR` writes the PNGs and the html; `compare DIR` renders
- * again and, for each fixture whose html changed, lists each view whose pixels differ from the
- * saved one (exit code 1 if any). BROWSER_FIXTURES (a
+ * Chromium's screenshots of every render fixture's html, at 800 px (a desktop, in the light and in
+ * the dark colour scheme) and at 375 px (a phone), saved from one checkout and compared from
+ * another: a change meant to alter no pixel (a smaller html) is held to that. `save DIR` writes the
+ * PNGs and the html; `compare DIR` renders again and, for each fixture whose html changed, lists
+ * each view whose pixels differ from the saved one (exit code 1 if any). BROWSER_FIXTURES (a
  * regular expression) selects fixtures, as in the browser suite.
  *
- *   git stash; npx tsx scripts/compare-screenshots.ts save /tmp/before; git stash pop
+ *   git stash push -- src; npx tsx scripts/compare-screenshots.ts save /tmp/before; git stash pop
  *   npx tsx scripts/compare-screenshots.ts compare /tmp/before
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -19,8 +19,10 @@ import { render } from "../src/index.js";
 
 const VIEWINGS = {
   desktop: { width: 800, height: 900, phone: false, scheme: "light" },
+  dark: { width: 800, height: 900, phone: false, scheme: "dark" },
   phone: { width: 375, height: 667, phone: true, scheme: "light" },
 } as const satisfies Record<string, Viewing>;
+const VIEW_COUNT = Object.keys(VIEWINGS).length;
 
 /** A PNG's decoded pixel rows (filter bytes included: Chromium encodes equal images alike), with its size. */
 function pixels(png: Buffer): string {
@@ -67,7 +69,7 @@ try {
         differing.push(file);
     }
   }
-  console.log(mode === "save" ? `saved ${cases.length * 2} screenshots in ${dir}` : `${changed} fixtures' html changed, their ${changed * 2} views compared; differing: ${differing.length === 0 ? "none" : differing.join(", ")}`);
+  console.log(mode === "save" ? `saved ${cases.length * VIEW_COUNT} screenshots in ${dir}` : `${changed} fixtures' html changed, their ${changed * VIEW_COUNT} views compared; differing: ${differing.length === 0 ? "none" : differing.join(", ")}`);
 } finally {
   await engine.close();
   await server.close();

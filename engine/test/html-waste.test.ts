@@ -79,6 +79,62 @@ describe("removeHtmlWaste", () => {
     for (const html of kept) expect(removeHtmlWaste(html)).toBe(html);
   });
 
+  it("writes an empty column as an empty div, keeping its classes, alignment and zero font size", () => {
+    const html = compileMjmlToHtml(
+      '<mjml><mj-body><mj-section><mj-column width="40%"><mj-text>a</mj-text></mj-column><mj-column width="2%" vertical-align="middle"></mj-column><mj-column width="58%" css-class="x"></mj-column></mj-section></mj-body></mjml>',
+    );
+    const lean = removeHtmlWaste(html);
+    expect(lean).toContain('<div class="mj-column-per-2 mj-outlook-group-fix" style="font-size:0;display:inline-block;vertical-align:middle;width:100%;"></div>');
+    // A column with a class of its own (a dark colour, a background image) keeps all it had.
+    expect(lean).toMatch(/<div\s+class="mj-column-per-58 mj-outlook-group-fix x"\s+style="font-size:0;text-align:left;direction:ltr;[^"]*"\s*>\s*<table/);
+    // A column with content keeps its table (its vertical alignment is only on its box).
+    expect(lean).toMatch(/<div\s+class="mj-column-per-40 mj-outlook-group-fix"[^>]*>\s*<table\s+border="0"\s+cellpadding="0"\s+cellspacing="0"\s+role="presentation"\s+width="100%"\s*>\s*<tr>/);
+  });
+
+  it("drops a column table's vertical alignment only where it is the table's whole style", () => {
+    const plain = '<table border="0" cellpadding="0" cellspacing="0" role="presentation" style="vertical-align:top;" width="100%"><tr>';
+    expect(removeHtmlWaste(plain)).toBe('<table border="0" cellpadding="0" cellspacing="0" role="presentation" width="100%"><tr>');
+    const kept = [
+      '<table border="0" cellpadding="0" cellspacing="0" role="presentation" style="background-color:#fff;vertical-align:top;" width="100%">',
+      '<table border="0" cellpadding="0" cellspacing="0" role="presentation" style="vertical-align:top;" width="50%">',
+      '<p>table border="0" cellpadding="0" cellspacing="0" role="presentation" style="vertical-align:top;" width="100%"</p>',
+    ];
+    for (const html of kept) expect(removeHtmlWaste(html)).toBe(html);
+  });
+
+  it("drops a zero padding from mjml's block and section cells, whose tables say cellpadding=0", () => {
+    expect(removeHtmlWaste('<td align="left" style="font-size:0;padding:0;word-break:break-word;">')).toBe('<td align="left" style="font-size:0;word-break:break-word;">');
+    expect(removeHtmlWaste('<td style="direction:rtl;font-size:0;padding:0;text-align:center;">')).toBe('<td style="direction:rtl;font-size:0;text-align:center;">');
+    const kept = [
+      '<td style="padding:0;font-size:0;height:28px;">',
+      '<div style="font-size:0;padding:0;word-break:break-word;">',
+      '<p>style="font-size:0;padding:0;word-break:break-word;"</p>',
+    ];
+    for (const html of kept) expect(removeHtmlWaste(html)).toBe(html);
+  });
+
+  it("drops Outlook's own properties from the style of markup Outlook skips, and nowhere else", () => {
+    const button = '<a style="display:inline-block;padding:10px;mso-padding-alt:0;border-radius:4px;">mso-padding-alt:0;</a>';
+    const outlook = '<!--[if mso]><td style="mso-line-height-rule:exactly;"><![endif]-->';
+    expect(removeHtmlWaste(`${outlook}<!--[if !mso]><!--><td style="cursor:auto;mso-padding-alt:10px 20px;">${button}</td><!--<![endif]-->`)).toBe(
+      `${outlook}<!--[if !mso]><!--><td style="cursor:auto;"><a style="display:inline-block;padding:10px;border-radius:4px;">mso-padding-alt:0;</a></td><!--<![endif]-->`,
+    );
+    expect(removeHtmlWaste(button)).toBe(button);
+    expect(removeHtmlWaste('<!--[if !mso]><!--><p style="mso-a:1;mso-b:2;color:red;font-family:x-mso-y">a</p><!--<![endif]-->')).toBe(
+      '<!--[if !mso]><!--><p style="color:red;font-family:x-mso-y">a</p><!--<![endif]-->',
+    );
+  });
+
+  it("declares Word's namespace once on <html> for Outlook's buttons", () => {
+    const root = '<html lang="en" xmlns="http://www.w3.org/1999/xhtml" xmlns:v="urn:schemas-microsoft-com:vml" xmlns:o="urn:schemas-microsoft-com:office:office">';
+    const button = '<v:roundrect xmlns:w="urn:schemas-microsoft-com:office:word" href="a"><w:anchorlock/></v:roundrect>';
+    expect(removeHtmlWaste(`${root}${button}${button}`)).toBe(
+      `${root.slice(0, -1)} xmlns:w="urn:schemas-microsoft-com:office:word"><v:roundrect href="a"><w:anchorlock/></v:roundrect><v:roundrect href="a"><w:anchorlock/></v:roundrect>`,
+    );
+    expect(removeHtmlWaste(button)).toBe(button);
+    expect(removeHtmlWaste(root)).toBe(root);
+  });
+
   it("removes each tag once, not one that a removal makes", () => {
     const html = "</<tbody>tbody><tb<tbody>ody>";
     expect(removeHtmlWaste(html)).toBe(removeHtmlWasteReference(html));

@@ -22,7 +22,125 @@ const REPEATED_BACKGROUND = /background:([^;"'{}()]+);background-color:\1(;?)/y;
 const EMPTY_VALUE = '=""';
 
 export function removeHtmlWaste(html: string): string {
-  return removeOverriddenWrapperStyles(shortenZeroLengths(removeUnusedMenuRules(removeTbodyTags(removeEmptyAttributes(removeRepeatedBackgrounds(html))))));
+  const lean = shortenZeroLengths(removeUnusedMenuRules(removeTbodyTags(removeEmptyAttributes(removeRepeatedBackgrounds(html)))));
+  const columns = removeZeroCellPadding(removeColumnTableAlignment(emptyColumnsWithoutTables(lean)));
+  return declareWordNamespaceOnce(removeOutlookPropertiesOutsideOutlook(removeOverriddenWrapperStyles(columns)));
+}
+
+/** Sticky at `<table`: a column's table as mjml writes it for a column with no colour or border, its vertical alignment its only style. */
+const ALIGNED_COLUMN_TABLE = /<table(\s+border="0"\s+cellpadding="0"\s+cellspacing="0"\s+role="presentation")\s+style="vertical-align:(?:top|middle|bottom);"(\s+width="100%"\s*>)/y;
+
+/**
+ * A column's table loses the vertical alignment mjml copies onto it from the column (where it
+ * belongs on the column's box and on Outlook's cell, which keep it): a table is a block, which
+ * `vertical-align` does not apply to, and each of its rows holds one cell as tall as its content,
+ * so nothing could move even where a reader applied it to the cells.
+ */
+function removeColumnTableAlignment(html: string): string {
+  let out = "";
+  let copied = 0;
+  for (const at of occurrences(html, "<table")) {
+    ALIGNED_COLUMN_TABLE.lastIndex = at;
+    const match = ALIGNED_COLUMN_TABLE.exec(html);
+    if (match === null) continue;
+    out += `${html.slice(copied, at)}<table${match[1] as string}${match[2] as string}`;
+    copied = ALIGNED_COLUMN_TABLE.lastIndex;
+  }
+  return out + html.slice(copied);
+}
+
+const ZERO_PADDING = "font-size:0;padding:0;";
+
+/**
+ * `padding:0` dropped from the cells mjml writes for a block (`font-size:0;padding:0;word-break:…`)
+ * and for a section's content (`direction:…;font-size:0;padding:0;text-align:…`): both stand in a
+ * table with `cellpadding="0"`, which gives its cells that padding in every reader (Outlook's
+ * ghost tables rely on it alone).
+ */
+function removeZeroCellPadding(html: string): string {
+  let out = "";
+  let copied = 0;
+  for (const at of occurrences(html, ZERO_PADDING)) {
+    const after = at + ZERO_PADDING.length;
+    const block = html.endsWith(' style="', at) && html.startsWith("word-break:break-word;", after);
+    const section = (html.endsWith(' style="direction:ltr;', at) || html.endsWith(' style="direction:rtl;', at)) && html.startsWith("text-align:", after);
+    const tag = html.lastIndexOf("<", at);
+    if (!(block || section) || !html.startsWith("<td", tag) || html.lastIndexOf(">", at) > tag) continue;
+    out += html.slice(copied, at + "font-size:0;".length);
+    copied = after;
+  }
+  return out + html.slice(copied);
+}
+
+/** Sticky at `<div`: an empty column as mjml writes it (its class in group 1, its vertical alignment in 2): a div holding a table without rows. */
+const EMPTY_COLUMN =
+  /<div\s+class="(mj-column-per-[0-9-]+) mj-outlook-group-fix"\s+style="font-size:0(?:px)?;text-align:(?:left|right|center);direction:(?:ltr|rtl);display:inline-block;vertical-align:(top|middle|bottom);width:100%;"\s*>\s*<table\s+border="0"\s+cellpadding="0"\s+cellspacing="0"\s+role="presentation"\s+style="vertical-align:\2;"\s+width="100%"\s*>\s*(?:<tbody>\s*<\/tbody>\s*)?<\/table>\s*<\/div>/y;
+
+/**
+ * An empty column (the gap between two columns is one) as an empty div of its width: the table it
+ * held has no rows, so it draws nothing anywhere, and text alignment and direction have no text to
+ * act on. Its classes stay (its width, and the one that makes columns of equal height table cells),
+ * its vertical alignment (its place in the line of columns) and its zero font size (Outlook reads the div).
+ */
+function emptyColumnsWithoutTables(html: string): string {
+  let out = "";
+  let copied = 0;
+  for (const at of occurrences(html, "<div")) {
+    EMPTY_COLUMN.lastIndex = at;
+    const match = EMPTY_COLUMN.exec(html);
+    if (match === null) continue;
+    out += `${html.slice(copied, at)}<div class="${match[1] as string} mj-outlook-group-fix" style="font-size:0;display:inline-block;vertical-align:${match[2] as string};width:100%;"></div>`;
+    copied = EMPTY_COLUMN.lastIndex;
+  }
+  return out + html.slice(copied);
+}
+
+const NOT_OUTLOOK_START = "<!--[if !mso]><!-->";
+const NOT_OUTLOOK_END = "<!--<![endif]-->";
+/** A start tag (text holds no `<` before a letter: it is escaped). */
+const START_TAG = /<[a-zA-Z][^>]*>/g;
+/** An `mso-*` declaration, at the start of a style value or after a `;`. */
+const OUTLOOK_DECLARATION = /(?<=^|;)\s*mso-[a-z-]+:[^;]*;?/g;
+
+/**
+ * Outlook's own properties (`mso-*`: only Outlook's Word engine reads them) dropped from the style
+ * attributes of markup Outlook skips (`<!--[if !mso]><!-->`…`<!--<![endif]-->`): mjml writes them
+ * on every button, which the html target hides from Outlook where it draws it in VML.
+ */
+function removeOutlookPropertiesOutsideOutlook(html: string): string {
+  let out = "";
+  let copied = 0;
+  for (const at of occurrences(html, NOT_OUTLOOK_START)) {
+    if (at < copied) continue;
+    const end = html.indexOf(NOT_OUTLOOK_END, at);
+    if (end === -1) break;
+    const region = html.slice(at, end);
+    if (!region.includes("mso-")) continue;
+    const cleaned = region.replace(START_TAG, (tag) =>
+      tag.replace(/(\sstyle=")([^"]*)"/, (_attribute, name: string, style: string) => `${name}${style.replace(OUTLOOK_DECLARATION, "")}"`),
+    );
+    out += html.slice(copied, at) + cleaned;
+    copied = end;
+  }
+  return out + html.slice(copied);
+}
+
+const WORD_NAMESPACE = ' xmlns:w="urn:schemas-microsoft-com:office:word"';
+const OFFICE_NAMESPACE = ' xmlns:o="urn:schemas-microsoft-com:office:office"';
+const ROUNDRECT_WITH_NAMESPACE = `<v:roundrect${WORD_NAMESPACE}`;
+
+/**
+ * The `w` namespace of Outlook's buttons (`w:anchorlock`) declared once on `<html>`, beside the `v`
+ * and `o` ones mjml declares there (as Word itself writes a document), rather than on each button.
+ * The buttons' VML carries it for the mjml target, whose `<html>` mjml writes.
+ */
+function declareWordNamespaceOnce(html: string): string {
+  const first = html.indexOf(ROUNDRECT_WITH_NAMESPACE);
+  if (first === -1) return html;
+  const root = html.indexOf(OFFICE_NAMESPACE);
+  if (root === -1 || root > first || html.lastIndexOf("<html", root) === -1) return html;
+  const declared = root + OFFICE_NAMESPACE.length;
+  return `${html.slice(0, declared)}${WORD_NAMESPACE}${html.slice(declared).split(ROUNDRECT_WITH_NAMESPACE).join("<v:roundrect")}`;
 }
 
 /** Properties a heading inherits from its wrapper and nothing else: the wrapper's own box uses them only for text of its own. */
