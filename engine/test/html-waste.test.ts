@@ -85,6 +85,11 @@ describe("removeHtmlWaste", () => {
     );
     const lean = removeHtmlWaste(html);
     expect(lean).toContain('<div class="mj-column-per-2 mj-outlook-group-fix" style="font-size:0;display:inline-block;vertical-align:middle;width:100%;"></div>');
+    // In a group, a column's width is its share of the row.
+    const group = compileMjmlToHtml(
+      '<mjml><mj-body><mj-section><mj-group><mj-column width="49%"><mj-text>a</mj-text></mj-column><mj-column width="2%"></mj-column><mj-column width="49%"><mj-text>b</mj-text></mj-column></mj-group></mj-section></mj-body></mjml>',
+    );
+    expect(removeHtmlWaste(group)).toContain('<div class="mj-column-per-2 mj-outlook-group-fix" style="font-size:0;display:inline-block;vertical-align:top;width:2%;"></div>');
     // A column with a class of its own (a dark colour, a background image) keeps all it had.
     expect(lean).toMatch(/<div\s+class="mj-column-per-58 mj-outlook-group-fix x"\s+style="font-size:0;text-align:left;direction:ltr;[^"]*"\s*>\s*<table/);
     // A column with content keeps its table (its vertical alignment is only on its box).
@@ -105,9 +110,11 @@ describe("removeHtmlWaste", () => {
   it("drops a zero padding from mjml's block and section cells, whose tables say cellpadding=0", () => {
     expect(removeHtmlWaste('<td align="left" style="font-size:0;padding:0;word-break:break-word;">')).toBe('<td align="left" style="font-size:0;word-break:break-word;">');
     expect(removeHtmlWaste('<td style="direction:rtl;font-size:0;padding:0;text-align:center;">')).toBe('<td style="direction:rtl;font-size:0;text-align:center;">');
+    expect(removeHtmlWaste('<td class="x" style="background:#fff;font-size:0;padding:0;word-break:break-word;">')).toBe('<td class="x" style="background:#fff;font-size:0;word-break:break-word;">');
     const kept = [
       '<td style="padding:0;font-size:0;height:28px;">',
       '<div style="font-size:0;padding:0;word-break:break-word;">',
+      '<td title="font-size:0;padding:0;word-break:break-word;">',
       '<p>style="font-size:0;padding:0;word-break:break-word;"</p>',
     ];
     for (const html of kept) expect(removeHtmlWaste(html)).toBe(html);

@@ -52,7 +52,7 @@ function removeColumnTableAlignment(html: string): string {
 const ZERO_PADDING = "font-size:0;padding:0;";
 
 /**
- * `padding:0` dropped from the cells mjml writes for a block (`font-size:0;padding:0;word-break:…`)
+ * `padding:0` dropped from the cells mjml writes for a block (`…font-size:0;padding:0;word-break:…`)
  * and for a section's content (`direction:…;font-size:0;padding:0;text-align:…`): both stand in a
  * table with `cellpadding="0"`, which gives its cells that padding in every reader (Outlook's
  * ghost tables rely on it alone).
@@ -62,19 +62,22 @@ function removeZeroCellPadding(html: string): string {
   let copied = 0;
   for (const at of occurrences(html, ZERO_PADDING)) {
     const after = at + ZERO_PADDING.length;
-    const block = html.endsWith(' style="', at) && html.startsWith("word-break:break-word;", after);
+    const block = html.startsWith("word-break:break-word;", after);
     const section = (html.endsWith(' style="direction:ltr;', at) || html.endsWith(' style="direction:rtl;', at)) && html.startsWith("text-align:", after);
     const tag = html.lastIndexOf("<", at);
-    if (!(block || section) || !html.startsWith("<td", tag) || html.lastIndexOf(">", at) > tag) continue;
+    if (!(block || section) || !html.startsWith("<td", tag) || html.lastIndexOf(">", at) > tag || html.lastIndexOf(' style="', at) < tag) continue;
     out += html.slice(copied, at + "font-size:0;".length);
     copied = after;
   }
   return out + html.slice(copied);
 }
 
-/** Sticky at `<div`: an empty column as mjml writes it (its class in group 1, its vertical alignment in 2): a div holding a table without rows. */
+/**
+ * Sticky at `<div`: an empty column as mjml writes it (its class in group 1, its vertical alignment
+ * in 2, its width in 3: 100% in a section, its share in a group), a div holding a table without rows.
+ */
 const EMPTY_COLUMN =
-  /<div\s+class="(mj-column-per-[0-9-]+) mj-outlook-group-fix"\s+style="font-size:0(?:px)?;text-align:(?:left|right|center);direction:(?:ltr|rtl);display:inline-block;vertical-align:(top|middle|bottom);width:100%;"\s*>\s*<table\s+border="0"\s+cellpadding="0"\s+cellspacing="0"\s+role="presentation"\s+style="vertical-align:\2;"\s+width="100%"\s*>\s*(?:<tbody>\s*<\/tbody>\s*)?<\/table>\s*<\/div>/y;
+  /<div\s+class="(mj-column-per-[0-9-]+) mj-outlook-group-fix"\s+style="font-size:0(?:px)?;text-align:(?:left|right|center);direction:(?:ltr|rtl);display:inline-block;vertical-align:(top|middle|bottom);width:([0-9.]+%);"\s*>\s*<table\s+border="0"\s+cellpadding="0"\s+cellspacing="0"\s+role="presentation"\s+style="vertical-align:\2;"\s+width="100%"\s*>\s*(?:<tbody>\s*<\/tbody>\s*)?<\/table>\s*<\/div>/y;
 
 /**
  * An empty column (the gap between two columns is one) as an empty div of its width: the table it
@@ -89,7 +92,7 @@ function emptyColumnsWithoutTables(html: string): string {
     EMPTY_COLUMN.lastIndex = at;
     const match = EMPTY_COLUMN.exec(html);
     if (match === null) continue;
-    out += `${html.slice(copied, at)}<div class="${match[1] as string} mj-outlook-group-fix" style="font-size:0;display:inline-block;vertical-align:${match[2] as string};width:100%;"></div>`;
+    out += `${html.slice(copied, at)}<div class="${match[1] as string} mj-outlook-group-fix" style="font-size:0;display:inline-block;vertical-align:${match[2] as string};width:${match[3] as string};"></div>`;
     copied = EMPTY_COLUMN.lastIndex;
   }
   return out + html.slice(copied);
