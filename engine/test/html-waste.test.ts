@@ -97,12 +97,14 @@ describe("removeHtmlWaste", () => {
   });
 
   it("drops a column table's vertical alignment only where it is the table's whole style", () => {
-    const plain = '<table border="0" cellpadding="0" cellspacing="0" role="presentation" style="vertical-align:top;" width="100%"><tr>';
-    expect(removeHtmlWaste(plain)).toBe('<table border="0" cellpadding="0" cellspacing="0" role="presentation" width="100%"><tr>');
+    const column = '<div class="mj-column-per-50 mj-outlook-group-fix" style="font-size:0;display:inline-block;vertical-align:top;width:100%;">\n<table';
+    expect(removeHtmlWaste(`${column} border="0" cellpadding="0" cellspacing="0" role="presentation" style="vertical-align:top;" width="100%"><tr>`)).toBe(
+      `${column} border="0" cellpadding="0" cellspacing="0" role="presentation" width="100%"><tr>`,
+    );
     const kept = [
-      '<table border="0" cellpadding="0" cellspacing="0" role="presentation" style="background-color:#fff;vertical-align:top;" width="100%">',
-      '<table border="0" cellpadding="0" cellspacing="0" role="presentation" style="vertical-align:top;" width="50%">',
-      '<p>table border="0" cellpadding="0" cellspacing="0" role="presentation" style="vertical-align:top;" width="100%"</p>',
+      `${column} border="0" cellpadding="0" cellspacing="0" role="presentation" style="background-color:#fff;vertical-align:top;" width="100%">`,
+      `${column} border="0" cellpadding="0" cellspacing="0" role="presentation" style="vertical-align:top;" width="50%">`,
+      '<div><table border="0" cellpadding="0" cellspacing="0" role="presentation" style="vertical-align:top;" width="100%">',
     ];
     for (const html of kept) expect(removeHtmlWaste(html)).toBe(html);
   });
@@ -120,26 +122,19 @@ describe("removeHtmlWaste", () => {
     for (const html of kept) expect(removeHtmlWaste(html)).toBe(html);
   });
 
-  it("drops Outlook's own properties from the style of markup Outlook skips, and nowhere else", () => {
-    const button = '<a style="display:inline-block;padding:10px;mso-padding-alt:0;border-radius:4px;">mso-padding-alt:0;</a>';
-    const outlook = '<!--[if mso]><td style="mso-line-height-rule:exactly;"><![endif]-->';
-    expect(removeHtmlWaste(`${outlook}<!--[if !mso]><!--><td style="cursor:auto;mso-padding-alt:10px 20px;">${button}</td><!--<![endif]-->`)).toBe(
-      `${outlook}<!--[if !mso]><!--><td style="cursor:auto;"><a style="display:inline-block;padding:10px;border-radius:4px;">mso-padding-alt:0;</a></td><!--<![endif]-->`,
-    );
-    expect(removeHtmlWaste(button)).toBe(button);
-    expect(removeHtmlWaste('<!--[if !mso]><!--><p style="mso-a:1;mso-b:2;color:red;font-family:x-mso-y">a</p><!--<![endif]-->')).toBe(
-      '<!--[if !mso]><!--><p style="color:red;font-family:x-mso-y">a</p><!--<![endif]-->',
-    );
-  });
-
-  it("declares Word's namespace once on <html> for Outlook's buttons", () => {
+  it("declares Word's namespace once on <html> for Outlook's buttons, and drops mso-* properties from the buttons Outlook skips", () => {
     const root = '<html lang="en" xmlns="http://www.w3.org/1999/xhtml" xmlns:v="urn:schemas-microsoft-com:vml" xmlns:o="urn:schemas-microsoft-com:office:office">';
-    const button = '<v:roundrect xmlns:w="urn:schemas-microsoft-com:office:word" href="a"><w:anchorlock/></v:roundrect>';
-    expect(removeHtmlWaste(`${root}${button}${button}`)).toBe(
-      `${root.slice(0, -1)} xmlns:w="urn:schemas-microsoft-com:office:word"><v:roundrect href="a"><w:anchorlock/></v:roundrect><v:roundrect href="a"><w:anchorlock/></v:roundrect>`,
-    );
+    const vml = (ns: string) => `<!--[if mso]><td style="mso-line-height-rule:exactly;"><v:roundrect${ns} href="a"><w:anchorlock/></v:roundrect></td><![endif]-->`;
+    const link = (style: string) => `<!--[if !mso]><!--><td style="cursor:auto;${style}"><a style="display:inline-block;padding:10px;${style}border-radius:4px;">a;mso-padding-alt:0;</a></td><!--<![endif]-->`;
+    const ns = ' xmlns:w="urn:schemas-microsoft-com:office:word"';
+    const button = vml(ns) + link("mso-padding-alt:0;");
+    expect(removeHtmlWaste(`${root}${button}${button}`)).toBe(`${root.slice(0, -1)}${ns}>${vml("")}${link("")}${vml("")}${link("")}`);
+    // Nothing without our root, and no not-Outlook markup but a button's.
     expect(removeHtmlWaste(button)).toBe(button);
     expect(removeHtmlWaste(root)).toBe(root);
+    expect(removeHtmlWaste(`${root}${link("mso-padding-alt:0;")}`)).toBe(`${root}${link("mso-padding-alt:0;")}`);
+    const twoInARow = `${root}${vml(ns)}<!--[if !mso]><!--><p style="mso-a:1;mso-b:2;color:red;font-family:x-mso-y">a</p><!--<![endif]-->`;
+    expect(removeHtmlWaste(twoInARow)).toBe(`${root.slice(0, -1)}${ns}>${vml("")}<!--[if !mso]><!--><p style="color:red;font-family:x-mso-y">a</p><!--<![endif]-->`);
   });
 
   it("removes each tag once, not one that a removal makes", () => {

@@ -23,12 +23,15 @@ const EMPTY_VALUE = '=""';
 
 export function removeHtmlWaste(html: string): string {
   const lean = shortenZeroLengths(removeUnusedMenuRules(removeTbodyTags(removeEmptyAttributes(removeRepeatedBackgrounds(html)))));
-  const columns = removeZeroCellPadding(removeColumnTableAlignment(emptyColumnsWithoutTables(lean)));
-  return declareWordNamespaceOnce(removeOutlookPropertiesOutsideOutlook(removeOverriddenWrapperStyles(columns)));
+  return leanerOutlookButtons(removeZeroCellPadding(leanerDivs(lean)));
 }
 
-/** Sticky at `<table`: a column's table as mjml writes it for a column with no colour or border, its vertical alignment its only style. */
-const ALIGNED_COLUMN_TABLE = /<table(\s+border="0"\s+cellpadding="0"\s+cellspacing="0"\s+role="presentation")\s+style="vertical-align:(?:top|middle|bottom);"(\s+width="100%"\s*>)/y;
+/**
+ * Sticky at `<div`: a column's box and its table as mjml writes them for a column with no colour,
+ * border or padding, the table's vertical alignment its only style (the rest in groups 1 and 2).
+ */
+const ALIGNED_COLUMN_TABLE =
+  /(<div\s+class="mj-column-per-[^"]*"\s+style="[^"]*"\s*>\s*<table\s+border="0"\s+cellpadding="0"\s+cellspacing="0"\s+role="presentation")\s+style="vertical-align:(?:top|middle|bottom);"(\s+width="100%"\s*>)/y;
 
 /**
  * A column's table loses the vertical alignment mjml copies onto it from the column (where it
@@ -36,17 +39,10 @@ const ALIGNED_COLUMN_TABLE = /<table(\s+border="0"\s+cellpadding="0"\s+cellspaci
  * `vertical-align` does not apply to, and each of its rows holds one cell as tall as its content,
  * so nothing could move even where a reader applied it to the cells.
  */
-function removeColumnTableAlignment(html: string): string {
-  let out = "";
-  let copied = 0;
-  for (const at of occurrences(html, "<table")) {
-    ALIGNED_COLUMN_TABLE.lastIndex = at;
-    const match = ALIGNED_COLUMN_TABLE.exec(html);
-    if (match === null) continue;
-    out += `${html.slice(copied, at)}<table${match[1] as string}${match[2] as string}`;
-    copied = ALIGNED_COLUMN_TABLE.lastIndex;
-  }
-  return out + html.slice(copied);
+function columnTableAt(html: string, at: number): Rewrite | undefined {
+  ALIGNED_COLUMN_TABLE.lastIndex = at;
+  const match = ALIGNED_COLUMN_TABLE.exec(html);
+  return match === null ? undefined : { end: ALIGNED_COLUMN_TABLE.lastIndex, text: (match[1] as string) + (match[2] as string) };
 }
 
 const ZERO_PADDING = "font-size:0;padding:0;";
@@ -85,45 +81,29 @@ const EMPTY_COLUMN =
  * act on. Its classes stay (its width, and the one that makes columns of equal height table cells),
  * its vertical alignment (its place in the line of columns) and its zero font size (Outlook reads the div).
  */
-function emptyColumnsWithoutTables(html: string): string {
+function emptyColumnAt(html: string, at: number): Rewrite | undefined {
+  EMPTY_COLUMN.lastIndex = at;
+  const match = EMPTY_COLUMN.exec(html);
+  if (match === null) return undefined;
+  const [, className, align, width] = match as unknown as [string, string, string, string];
+  return { end: EMPTY_COLUMN.lastIndex, text: `<div class="${className} mj-outlook-group-fix" style="font-size:0;display:inline-block;vertical-align:${align};width:${width};"></div>` };
+}
+
+/** What replaces the markup from a position up to `end`. */
+interface Rewrite {
+  readonly end: number;
+  readonly text: string;
+}
+
+/** The divs rewritten in one scan: empty columns, columns' tables and headings' wrappers. */
+function leanerDivs(html: string): string {
   let out = "";
   let copied = 0;
   for (const at of occurrences(html, "<div")) {
-    EMPTY_COLUMN.lastIndex = at;
-    const match = EMPTY_COLUMN.exec(html);
-    if (match === null) continue;
-    out += `${html.slice(copied, at)}<div class="${match[1] as string} mj-outlook-group-fix" style="font-size:0;display:inline-block;vertical-align:${match[2] as string};width:${match[3] as string};"></div>`;
-    copied = EMPTY_COLUMN.lastIndex;
-  }
-  return out + html.slice(copied);
-}
-
-const NOT_OUTLOOK_START = "<!--[if !mso]><!-->";
-const NOT_OUTLOOK_END = "<!--<![endif]-->";
-/** A start tag (text holds no `<` before a letter: it is escaped). */
-const START_TAG = /<[a-zA-Z][^>]*>/g;
-/** An `mso-*` declaration, at the start of a style value or after a `;`. */
-const OUTLOOK_DECLARATION = /(?<=^|;)\s*mso-[a-z-]+:[^;]*;?/g;
-
-/**
- * Outlook's own properties (`mso-*`: only Outlook's Word engine reads them) dropped from the style
- * attributes of markup Outlook skips (`<!--[if !mso]><!-->`…`<!--<![endif]-->`): mjml writes them
- * on every button, which the html target hides from Outlook where it draws it in VML.
- */
-function removeOutlookPropertiesOutsideOutlook(html: string): string {
-  let out = "";
-  let copied = 0;
-  for (const at of occurrences(html, NOT_OUTLOOK_START)) {
-    if (at < copied) continue;
-    const end = html.indexOf(NOT_OUTLOOK_END, at);
-    if (end === -1) break;
-    const region = html.slice(at, end);
-    if (!region.includes("mso-")) continue;
-    const cleaned = region.replace(START_TAG, (tag) =>
-      tag.replace(/(\sstyle=")([^"]*)"/, (_attribute, name: string, style: string) => `${name}${style.replace(OUTLOOK_DECLARATION, "")}"`),
-    );
-    out += html.slice(copied, at) + cleaned;
-    copied = end;
+    const rewrite = emptyColumnAt(html, at) ?? columnTableAt(html, at) ?? headingWrapperAt(html, at);
+    if (rewrite === undefined) continue;
+    out += html.slice(copied, at) + rewrite.text;
+    copied = rewrite.end;
   }
   return out + html.slice(copied);
 }
@@ -131,19 +111,48 @@ function removeOutlookPropertiesOutsideOutlook(html: string): string {
 const WORD_NAMESPACE = ' xmlns:w="urn:schemas-microsoft-com:office:word"';
 const OFFICE_NAMESPACE = ' xmlns:o="urn:schemas-microsoft-com:office:office"';
 const ROUNDRECT_WITH_NAMESPACE = `<v:roundrect${WORD_NAMESPACE}`;
+const NOT_OUTLOOK_START = "<!--[if !mso]><!-->";
+const NOT_OUTLOOK_END = "<!--<![endif]-->";
+/** A start tag (text holds no `<` before a letter: it is escaped). */
+const START_TAG = /<[a-zA-Z][^>]*>/g;
+/** An `mso-*` declaration, at the start of a style value or after a `;`. */
+const OUTLOOK_DECLARATION = /(?<=^|;)\s*mso-[a-z-]+:[^;]*;?/g;
+
+/** Where `literal` starts in `text` from `from`, or -1: `split` stops at it in C (`indexOf` is slow in QuickJS: base/literal-scan.ts). */
+function find(text: string, literal: string, from: number): number {
+  const rest = text.slice(from);
+  const before = (rest.split(literal, 1)[0] as string).length;
+  return before === rest.length ? -1 : from + before;
+}
 
 /**
- * The `w` namespace of Outlook's buttons (`w:anchorlock`) declared once on `<html>`, beside the `v`
- * and `o` ones mjml declares there (as Word itself writes a document), rather than on each button.
- * The buttons' VML carries it for the mjml target, whose `<html>` mjml writes.
+ * Outlook's buttons (a VML `v:roundrect` for Outlook, then the button every other reader sees, in
+ * `<!--[if !mso]><!-->`…`<!--<![endif]-->`), in one scan: the `w` namespace of their
+ * `w:anchorlock` declared once on `<html>`, beside the `v` and `o` ones mjml declares there (as Word
+ * itself writes a document), rather than on each button (the mjml target keeps it on each, as mjml
+ * writes its `<html>`); and the `mso-*` properties (only Outlook's Word engine reads them) that
+ * mjml writes on the button Outlook skips, dropped.
  */
-function declareWordNamespaceOnce(html: string): string {
-  const first = html.indexOf(ROUNDRECT_WITH_NAMESPACE);
-  if (first === -1) return html;
-  const root = html.indexOf(OFFICE_NAMESPACE);
-  if (root === -1 || root > first || html.lastIndexOf("<html", root) === -1) return html;
+function leanerOutlookButtons(html: string): string {
+  const pieces = html.split(ROUNDRECT_WITH_NAMESPACE);
+  const head = pieces[0] as string;
+  const root = head.indexOf(OFFICE_NAMESPACE);
+  if (pieces.length === 1 || root === -1 || !head.startsWith("<html", head.lastIndexOf("<", root))) return html;
   const declared = root + OFFICE_NAMESPACE.length;
-  return `${html.slice(0, declared)}${WORD_NAMESPACE}${html.slice(declared).split(ROUNDRECT_WITH_NAMESPACE).join("<v:roundrect")}`;
+  let out = head.slice(0, declared) + WORD_NAMESPACE + head.slice(declared);
+  for (let i = 1; i < pieces.length; i++) out += `<v:roundrect${withoutOutlookProperties(pieces[i] as string)}`;
+  return out;
+}
+
+/** `mso-*` declarations dropped from the style attributes of the first not-Outlook region in `html`. */
+function withoutOutlookProperties(html: string): string {
+  const start = find(html, NOT_OUTLOOK_START, 0);
+  const end = start === -1 ? -1 : find(html, NOT_OUTLOOK_END, start);
+  if (end === -1) return html;
+  const cleaned = html
+    .slice(start, end)
+    .replace(START_TAG, (tag) => tag.replace(/(\sstyle=")([^"]*)"/, (_attribute, name: string, style: string) => `${name}${style.replace(OUTLOOK_DECLARATION, "")}"`));
+  return html.slice(0, start) + cleaned + html.slice(end);
 }
 
 /** Properties a heading inherits from its wrapper and nothing else: the wrapper's own box uses them only for text of its own. */
@@ -177,22 +186,16 @@ function overridesAll(wrapperStyle: string, headingStyle: string): boolean {
  * mj-text writes its text style on its div, and a heading block carries its own on the heading
  * (Outlook styles `h1`–`h6` from its own sheet otherwise), so the div's is read by nothing.
  */
-function removeOverriddenWrapperStyles(html: string): string {
-  let out = "";
-  let copied = 0;
-  for (const at of occurrences(html, "<div")) {
-    HEADING_WRAPPER.lastIndex = at;
-    const match = HEADING_WRAPPER.exec(html);
-    if (match === null) continue;
-    const [text, wrapperStyle, level, headingStyle] = match as unknown as [string, string, string, string, string];
-    const close = html.indexOf(`</${level}>`, HEADING_WRAPPER.lastIndex);
-    if (close === -1) continue;
-    HEADING_END.lastIndex = close + level.length + 3;
-    if (!HEADING_END.test(html) || !overridesAll(wrapperStyle, headingStyle)) continue;
-    out += `${html.slice(copied, at)}<div>`;
-    copied = at + text.indexOf(">", text.indexOf('"', text.indexOf('"') + 1)) + 1;
-  }
-  return out + html.slice(copied);
+function headingWrapperAt(html: string, at: number): Rewrite | undefined {
+  HEADING_WRAPPER.lastIndex = at;
+  const match = HEADING_WRAPPER.exec(html);
+  if (match === null) return undefined;
+  const [text, wrapperStyle, level, headingStyle] = match as unknown as [string, string, string, string];
+  const close = find(html, `</${level}>`, HEADING_WRAPPER.lastIndex);
+  if (close === -1) return undefined;
+  HEADING_END.lastIndex = close + level.length + 3;
+  if (!HEADING_END.test(html) || !overridesAll(wrapperStyle, headingStyle)) return undefined;
+  return { end: at + text.indexOf(">", text.indexOf('"', text.indexOf('"') + 1)) + 1, text: "<div>" };
 }
 
 /** `0px` → `0` where it is a whole value in a style attribute's declaration (`:0px;`, ` 0px"`, `:0px !important`). */
