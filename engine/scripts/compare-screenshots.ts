@@ -11,11 +11,11 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { inflateSync } from "node:zlib";
+import { render } from "../src/index.js";
 import { launchChromium } from "../test-browser/engines/chromium.js";
 import type { Viewing } from "../test-browser/engines/engine.js";
 import { makeCertificate, startPageServer } from "../test-browser/page-server.js";
 import { selectedCases } from "../test-browser/pages.js";
-import { render } from "../src/index.js";
 
 const VIEWINGS = {
   desktop: { width: 800, height: 900, phone: false, scheme: "light" },
@@ -81,7 +81,11 @@ try {
       if (mode === "compare" && (!existsSync(`${dir}/${file}`) || pixels(readFileSync(`${dir}/${file}`)) !== pixels(readFileSync(`${current}/${file}`))))
         differing.push(file);
   }
-  console.log(mode === "save" ? `saved ${cases.length * VIEW_COUNT} screenshots in ${dir}` : `${changed} fixtures' html changed, their ${changed * VIEW_COUNT} views compared; differing: ${differing.length === 0 ? "none" : differing.join(", ")}`);
+  console.log(
+    mode === "save"
+      ? `saved ${cases.length * VIEW_COUNT} screenshots in ${dir}`
+      : `${changed} fixtures' html changed, their ${changed * VIEW_COUNT} views compared; differing: ${differing.length === 0 ? "none" : differing.join(", ")}`,
+  );
 } finally {
   await server.close();
 }

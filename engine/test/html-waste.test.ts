@@ -48,7 +48,9 @@ describe("removeHtmlWaste", () => {
   it("drops the text style of a heading's wrapper when the heading sets every property of it, and only then", () => {
     const wrapper = "font-family:Arial, sans-serif;font-size:13px;line-height:1;text-align:left;color:#000000;";
     const heading = 'style="font-family:Georgia;font-size:20px;line-height:1.2;color:#111111;text-align:left;margin:0"';
-    expect(removeHtmlWaste(`<td><div style="${wrapper}"><h2 ${heading}>Hi {{name}}</h2></div></td>`)).toBe(`<td><div><h2 ${heading}>Hi {{name}}</h2></div></td>`);
+    expect(removeHtmlWaste(`<td><div style="${wrapper}"><h2 ${heading}>Hi {{name}}</h2></div></td>`)).toBe(
+      `<td><div><h2 ${heading}>Hi {{name}}</h2></div></td>`,
+    );
     // As mjml writes it, before the minifier; with the heading's dir first.
     expect(removeHtmlWaste(`<div\n   style="${wrapper}"\n  ><h3 dir="rtl" ${heading}>a</h3>\n</div>`)).toBe(`<div><h3 dir="rtl" ${heading}>a</h3>\n</div>`);
     const kept = [
@@ -84,16 +86,22 @@ describe("removeHtmlWaste", () => {
       '<mjml><mj-body><mj-section><mj-column width="40%"><mj-text>a</mj-text></mj-column><mj-column width="2%" vertical-align="middle"></mj-column><mj-column width="58%" css-class="x"></mj-column></mj-section></mj-body></mjml>',
     );
     const lean = removeHtmlWaste(html);
-    expect(lean).toContain('<div class="mj-column-per-2 mj-outlook-group-fix" style="font-size:0;display:inline-block;vertical-align:middle;width:100%;"></div>');
+    expect(lean).toContain(
+      '<div class="mj-column-per-2 mj-outlook-group-fix" style="font-size:0;display:inline-block;vertical-align:middle;width:100%;"></div>',
+    );
     // In a group, a column's width is its share of the row.
     const group = compileMjmlToHtml(
       '<mjml><mj-body><mj-section><mj-group><mj-column width="49%"><mj-text>a</mj-text></mj-column><mj-column width="2%"></mj-column><mj-column width="49%"><mj-text>b</mj-text></mj-column></mj-group></mj-section></mj-body></mjml>',
     );
-    expect(removeHtmlWaste(group)).toContain('<div class="mj-column-per-2 mj-outlook-group-fix" style="font-size:0;display:inline-block;vertical-align:top;width:2%;"></div>');
+    expect(removeHtmlWaste(group)).toContain(
+      '<div class="mj-column-per-2 mj-outlook-group-fix" style="font-size:0;display:inline-block;vertical-align:top;width:2%;"></div>',
+    );
     // A column with a class of its own (a dark colour, a background image) keeps all it had.
     expect(lean).toMatch(/<div\s+class="mj-column-per-58 mj-outlook-group-fix x"\s+style="font-size:0;text-align:left;direction:ltr;[^"]*"\s*>\s*<table/);
     // A column with content keeps its table (its vertical alignment is only on its box).
-    expect(lean).toMatch(/<div\s+class="mj-column-per-40 mj-outlook-group-fix"[^>]*>\s*<table\s+border="0"\s+cellpadding="0"\s+cellspacing="0"\s+role="presentation"\s+width="100%"\s*>\s*<tr>/);
+    expect(lean).toMatch(
+      /<div\s+class="mj-column-per-40 mj-outlook-group-fix"[^>]*>\s*<table\s+border="0"\s+cellpadding="0"\s+cellspacing="0"\s+role="presentation"\s+width="100%"\s*>\s*<tr>/,
+    );
   });
 
   it("drops a column table's vertical alignment only where it is the table's whole style", () => {
@@ -110,9 +118,15 @@ describe("removeHtmlWaste", () => {
   });
 
   it("drops a zero padding from mjml's block and section cells, whose tables say cellpadding=0", () => {
-    expect(removeHtmlWaste('<td align="left" style="font-size:0;padding:0;word-break:break-word;">')).toBe('<td align="left" style="font-size:0;word-break:break-word;">');
-    expect(removeHtmlWaste('<td style="direction:rtl;font-size:0;padding:0;text-align:center;">')).toBe('<td style="direction:rtl;font-size:0;text-align:center;">');
-    expect(removeHtmlWaste('<td class="x" style="background:#fff;font-size:0;padding:0;word-break:break-word;">')).toBe('<td class="x" style="background:#fff;font-size:0;word-break:break-word;">');
+    expect(removeHtmlWaste('<td align="left" style="font-size:0;padding:0;word-break:break-word;">')).toBe(
+      '<td align="left" style="font-size:0;word-break:break-word;">',
+    );
+    expect(removeHtmlWaste('<td style="direction:rtl;font-size:0;padding:0;text-align:center;">')).toBe(
+      '<td style="direction:rtl;font-size:0;text-align:center;">',
+    );
+    expect(removeHtmlWaste('<td class="x" style="background:#fff;font-size:0;padding:0;word-break:break-word;">')).toBe(
+      '<td class="x" style="background:#fff;font-size:0;word-break:break-word;">',
+    );
     const kept = [
       '<td style="padding:0;font-size:0;height:28px;">',
       '<div style="font-size:0;padding:0;word-break:break-word;">',
@@ -123,9 +137,12 @@ describe("removeHtmlWaste", () => {
   });
 
   it("declares Word's namespace once on <html> for Outlook's buttons, and drops mso-* properties from the buttons Outlook skips", () => {
-    const root = '<html lang="en" xmlns="http://www.w3.org/1999/xhtml" xmlns:v="urn:schemas-microsoft-com:vml" xmlns:o="urn:schemas-microsoft-com:office:office">';
-    const vml = (ns: string) => `<!--[if mso]><td style="mso-line-height-rule:exactly;"><v:roundrect${ns} href="a"><w:anchorlock/></v:roundrect></td><![endif]-->`;
-    const link = (style: string) => `<!--[if !mso]><!--><td style="cursor:auto;${style}"><a style="display:inline-block;padding:10px;${style}border-radius:4px;">a;mso-padding-alt:0;</a></td><!--<![endif]-->`;
+    const root =
+      '<html lang="en" xmlns="http://www.w3.org/1999/xhtml" xmlns:v="urn:schemas-microsoft-com:vml" xmlns:o="urn:schemas-microsoft-com:office:office">';
+    const vml = (ns: string) =>
+      `<!--[if mso]><td style="mso-line-height-rule:exactly;"><v:roundrect${ns} href="a"><w:anchorlock/></v:roundrect></td><![endif]-->`;
+    const link = (style: string) =>
+      `<!--[if !mso]><!--><td style="cursor:auto;${style}"><a style="display:inline-block;padding:10px;${style}border-radius:4px;">a;mso-padding-alt:0;</a></td><!--<![endif]-->`;
     const ns = ' xmlns:w="urn:schemas-microsoft-com:office:word"';
     const button = vml(ns) + link("mso-padding-alt:0;");
     expect(removeHtmlWaste(`${root}${button}${button}`)).toBe(`${root.slice(0, -1)}${ns}>${vml("")}${link("")}${vml("")}${link("")}`);
@@ -134,7 +151,9 @@ describe("removeHtmlWaste", () => {
     expect(removeHtmlWaste(root)).toBe(root);
     expect(removeHtmlWaste(`${root}${link("mso-padding-alt:0;")}`)).toBe(`${root}${link("mso-padding-alt:0;")}`);
     const twoInARow = `${root}${vml(ns)}<!--[if !mso]><!--><p style="mso-a:1;mso-b:2;color:red;font-family:x-mso-y">a</p><!--<![endif]-->`;
-    expect(removeHtmlWaste(twoInARow)).toBe(`${root.slice(0, -1)}${ns}>${vml("")}<!--[if !mso]><!--><p style="color:red;font-family:x-mso-y">a</p><!--<![endif]-->`);
+    expect(removeHtmlWaste(twoInARow)).toBe(
+      `${root.slice(0, -1)}${ns}>${vml("")}<!--[if !mso]><!--><p style="color:red;font-family:x-mso-y">a</p><!--<![endif]-->`,
+    );
   });
 
   it("removes each tag once, not one that a removal makes", () => {

@@ -7,7 +7,12 @@ import { describe, expect, it } from "vitest";
 import { render } from "../src/index.js";
 
 const paragraph = (id: string) => ({ id, type: "component", componentType: "paragraph", props: { content: `<p>${id}</p>` } });
-const row = (id: string, style: Record<string, unknown> = {}) => ({ id, type: "row", ...style, columns: [{ id: `${id}-c`, width: 100, children: [paragraph(`${id}-p`)] }] });
+const row = (id: string, style: Record<string, unknown> = {}) => ({
+  id,
+  type: "row",
+  ...style,
+  columns: [{ id: `${id}-c`, width: 100, children: [paragraph(`${id}-p`)] }],
+});
 const spacer = (id: string, fields: Record<string, unknown> = {}) => ({ id, type: "row-spacer", height: 20, ...fields });
 
 async function sections(rows: unknown[], canvas: Record<string, unknown> = {}): Promise<string[]> {
@@ -28,7 +33,10 @@ describe("row spacers folded into a row's padding", () => {
 
   it.each([
     ["a colour of its own", [row("a"), spacer("s", { backgroundColor: "#eeeeee" }), row("b")]],
-    ["rows with a border", [row("a", { border: { width: 1, style: "solid", color: "#000000" } }), spacer("s"), row("b", { border: { width: 1, style: "solid", color: "#000000" } })]],
+    [
+      "rows with a border",
+      [row("a", { border: { width: 1, style: "solid", color: "#000000" } }), spacer("s"), row("b", { border: { width: 1, style: "solid", color: "#000000" } })],
+    ],
     ["rows with a minimum height", [row("a", { minHeight: 40 }), spacer("s"), row("b", { minHeight: 40 })]],
     ["a dark colour of its own", [row("a"), spacer("s", { dark: { backgroundColor: "#000000" } }), row("b")]],
   ])("stays a section beside %s", async (_case, rows) => {

@@ -86,7 +86,10 @@ function emptyColumnAt(html: string, at: number): Rewrite | undefined {
   const match = EMPTY_COLUMN.exec(html);
   if (match === null) return undefined;
   const [, className, align, width] = match as unknown as [string, string, string, string];
-  return { end: EMPTY_COLUMN.lastIndex, text: `<div class="${className} mj-outlook-group-fix" style="font-size:0;display:inline-block;vertical-align:${align};width:${width};"></div>` };
+  return {
+    end: EMPTY_COLUMN.lastIndex,
+    text: `<div class="${className} mj-outlook-group-fix" style="font-size:0;display:inline-block;vertical-align:${align};width:${width};"></div>`,
+  };
 }
 
 /** What replaces the markup from a position up to `end`. */
@@ -151,12 +154,24 @@ function withoutOutlookProperties(html: string): string {
   if (end === -1) return html;
   const cleaned = html
     .slice(start, end)
-    .replace(START_TAG, (tag) => tag.replace(/(\sstyle=")([^"]*)"/, (_attribute, name: string, style: string) => `${name}${style.replace(OUTLOOK_DECLARATION, "")}"`));
+    .replace(START_TAG, (tag) =>
+      tag.replace(/(\sstyle=")([^"]*)"/, (_attribute, name: string, style: string) => `${name}${style.replace(OUTLOOK_DECLARATION, "")}"`),
+    );
   return html.slice(0, start) + cleaned + html.slice(end);
 }
 
 /** Properties a heading inherits from its wrapper and nothing else: the wrapper's own box uses them only for text of its own. */
-const INHERITED_TEXT = new Set(["font-family", "font-size", "line-height", "text-align", "color", "font-weight", "font-style", "letter-spacing", "text-transform"]);
+const INHERITED_TEXT = new Set([
+  "font-family",
+  "font-size",
+  "line-height",
+  "text-align",
+  "color",
+  "font-weight",
+  "font-style",
+  "letter-spacing",
+  "text-transform",
+]);
 /** Sticky at `<div`: a div with only a style (group 1), then a heading's start tag (its level in group 2, its style in group 3). */
 const HEADING_WRAPPER = /<div\s+style="([^"]*)"\s*>\s*<(h[1-6])(?:\s+[a-z-]+="[^"]*")*?\s+style="([^"]*)"[^>]*>/y;
 const HEADING_END = /\s*<\/div>/y;
