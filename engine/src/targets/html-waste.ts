@@ -7,12 +7,17 @@
  * comments never had them), a zero length written `0` rather than `0px` in style
  * attributes (outside a function's parentheses, where CSS wants the unit; mjml itself writes a
  * bare `0` in Outlook's markup), and mj-navbar's rules for its hamburger menu, which match
- * nothing in an email without one (our menu block never has one), and the text style of a heading's
- * wrapper that the heading's own overrides. Merge-tag values are substituted
- * after this step; the zero lengths are looked for inside tags only, never in text.
+ * nothing in an email without one (our menu block never has one). Then what mjml writes for a
+ * general case that ours is not (each function says why no reader loses it): the text style of a
+ * heading's wrapper that the heading overrides, an empty column's table, a column table's
+ * vertical alignment, the zero padding of cells whose table says `cellpadding="0"`, and on
+ * Outlook's buttons, `mso-*` properties where Outlook does not look and Word's namespace on each.
+ * Merge-tag values are substituted after this step; the zero lengths are looked for inside tags
+ * only, never in text.
  *
  * The first three are the replacements of global regular expressions (the test keeps them as the
- * reference), tried only where their literal start stands (src/base/literal-scan.ts).
+ * reference), tried only where their literal start stands (src/base/literal-scan.ts). Each scan is
+ * a pass a new template's render pays, so the later steps share theirs (docs/design/html-size.md).
  */
 import { contains, occurrences } from "../base/literal-scan.js";
 
