@@ -32,8 +32,11 @@ const renderAll = async (tpl: object) => {
   return { html: html!, mjml: mjml!, tsx: tsx! };
 };
 
-/** The alignment of each text block's box (mj-text's div) in the html, in document order (the blocks' text is `colN`). */
-const textAlignments = (html: string) => html.match(/text-align:(left|right)(?=[^>"]*"\s+>(?:<h\d[^>]*>)?<p>col)/g);
+/**
+ * The alignment of each text block in the html, in document order (the blocks' text is `colN`): on
+ * mj-text's div, or on a heading's own element (the html has no style on a div that its heading overrides).
+ */
+const textAlignments = (html: string) => html.match(/text-align:(left|right)(?=[^>"]*"\s*>(?:<h\d[^>]*>)?<p>col)/g);
 
 describe("text direction", () => {
   it("left to right by default: the document says so, and nothing else does", async () => {

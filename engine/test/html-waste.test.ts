@@ -45,6 +45,25 @@ describe("removeHtmlWaste", () => {
     expect(removeHtmlWaste(withHamburger)).toBe(withHamburger);
   });
 
+  it("drops the text style of a heading's wrapper when the heading sets every property of it, and only then", () => {
+    const wrapper = "font-family:Arial, sans-serif;font-size:13px;line-height:1;text-align:left;color:#000000;";
+    const heading = 'style="font-family:Georgia;font-size:20px;line-height:1.2;color:#111111;text-align:left;margin:0"';
+    expect(removeHtmlWaste(`<td><div style="${wrapper}"><h2 ${heading}>Hi {{name}}</h2></div></td>`)).toBe(
+      `<td><div><h2 ${heading}>Hi {{name}}</h2></div></td>`,
+    );
+    // As mjml writes it, before the minifier; with the heading's dir first.
+    expect(removeHtmlWaste(`<div\n   style="${wrapper}"\n  ><h3 dir="rtl" ${heading}>a</h3>\n</div>`)).toBe(`<div><h3 dir="rtl" ${heading}>a</h3>\n</div>`);
+    const kept = [
+      `<div style="${wrapper}"><h2 ${heading}>a</h2>more text</div>`,
+      `<div style="${wrapper}"><h2 style="font-size:20px;margin:0">a</h2></div>`,
+      `<div style="padding:4px;font-size:13px"><h2 style="padding:0;font-size:20px">a</h2></div>`,
+      `<div style="font-size:13px;color:#000"><h2 style="font-size:1.5em;color:#111">a</h2></div>`,
+      `<div class="x" style="${wrapper}"><h2 ${heading}>a</h2></div>`,
+      `<div style="${wrapper}"><p ${heading}>a</p></div>`,
+    ];
+    for (const html of kept) expect(removeHtmlWaste(html)).toBe(html);
+  });
+
   it("writes a zero length in a style attribute as 0, and nowhere else", () => {
     expect(removeHtmlWaste('<td style="padding:0px;margin:0px auto;border:0px solid red;line-height:0px !important" class="a">')).toBe(
       '<td style="padding:0;margin:0 auto;border:0 solid red;line-height:0 !important" class="a">',
@@ -60,6 +79,81 @@ describe("removeHtmlWaste", () => {
       "<style>p { padding:0px; }</style>",
     ];
     for (const html of kept) expect(removeHtmlWaste(html)).toBe(html);
+  });
+
+  it("writes an empty column as an empty div, keeping its classes, alignment and zero font size", () => {
+    const html = compileMjmlToHtml(
+      '<mjml><mj-body><mj-section><mj-column width="40%"><mj-text>a</mj-text></mj-column><mj-column width="2%" vertical-align="middle"></mj-column><mj-column width="58%" css-class="x"></mj-column></mj-section></mj-body></mjml>',
+    );
+    const lean = removeHtmlWaste(html);
+    expect(lean).toContain(
+      '<div class="mj-column-per-2 mj-outlook-group-fix" style="font-size:0;display:inline-block;vertical-align:middle;width:100%;"></div>',
+    );
+    // In a group, a column's width is its share of the row.
+    const group = compileMjmlToHtml(
+      '<mjml><mj-body><mj-section><mj-group><mj-column width="49%"><mj-text>a</mj-text></mj-column><mj-column width="2%"></mj-column><mj-column width="49%"><mj-text>b</mj-text></mj-column></mj-group></mj-section></mj-body></mjml>',
+    );
+    expect(removeHtmlWaste(group)).toContain(
+      '<div class="mj-column-per-2 mj-outlook-group-fix" style="font-size:0;display:inline-block;vertical-align:top;width:2%;"></div>',
+    );
+    // A column with a class of its own (a dark colour, a background image) keeps all it had.
+    expect(lean).toMatch(/<div\s+class="mj-column-per-58 mj-outlook-group-fix x"\s+style="font-size:0;text-align:left;direction:ltr;[^"]*"\s*>\s*<table/);
+    // A column with content keeps its table (its vertical alignment is only on its box).
+    expect(lean).toMatch(
+      /<div\s+class="mj-column-per-40 mj-outlook-group-fix"[^>]*>\s*<table\s+border="0"\s+cellpadding="0"\s+cellspacing="0"\s+role="presentation"\s+width="100%"\s*>\s*<tr>/,
+    );
+  });
+
+  it("drops a column table's vertical alignment only where it is the table's whole style", () => {
+    const column = '<div class="mj-column-per-50 mj-outlook-group-fix" style="font-size:0;display:inline-block;vertical-align:top;width:100%;">\n<table';
+    expect(removeHtmlWaste(`${column} border="0" cellpadding="0" cellspacing="0" role="presentation" style="vertical-align:top;" width="100%"><tr>`)).toBe(
+      `${column} border="0" cellpadding="0" cellspacing="0" role="presentation" width="100%"><tr>`,
+    );
+    const kept = [
+      `${column} border="0" cellpadding="0" cellspacing="0" role="presentation" style="background-color:#fff;vertical-align:top;" width="100%">`,
+      `${column} border="0" cellpadding="0" cellspacing="0" role="presentation" style="vertical-align:top;" width="50%">`,
+      '<div><table border="0" cellpadding="0" cellspacing="0" role="presentation" style="vertical-align:top;" width="100%">',
+    ];
+    for (const html of kept) expect(removeHtmlWaste(html)).toBe(html);
+  });
+
+  it("drops a zero padding from mjml's block and section cells, whose tables say cellpadding=0", () => {
+    expect(removeHtmlWaste('<td align="left" style="font-size:0;padding:0;word-break:break-word;">')).toBe(
+      '<td align="left" style="font-size:0;word-break:break-word;">',
+    );
+    expect(removeHtmlWaste('<td style="direction:rtl;font-size:0;padding:0;text-align:center;">')).toBe(
+      '<td style="direction:rtl;font-size:0;text-align:center;">',
+    );
+    expect(removeHtmlWaste('<td class="x" style="background:#fff;font-size:0;padding:0;word-break:break-word;">')).toBe(
+      '<td class="x" style="background:#fff;font-size:0;word-break:break-word;">',
+    );
+    const kept = [
+      '<td style="padding:0;font-size:0;height:28px;">',
+      '<div style="font-size:0;padding:0;word-break:break-word;">',
+      '<td title="font-size:0;padding:0;word-break:break-word;">',
+      '<p>style="font-size:0;padding:0;word-break:break-word;"</p>',
+    ];
+    for (const html of kept) expect(removeHtmlWaste(html)).toBe(html);
+  });
+
+  it("declares Word's namespace once on <html> for Outlook's buttons, and drops mso-* properties from the buttons Outlook skips", () => {
+    const root =
+      '<html lang="en" xmlns="http://www.w3.org/1999/xhtml" xmlns:v="urn:schemas-microsoft-com:vml" xmlns:o="urn:schemas-microsoft-com:office:office">';
+    const vml = (ns: string) =>
+      `<!--[if mso]><td style="mso-line-height-rule:exactly;"><v:roundrect${ns} href="a"><w:anchorlock/></v:roundrect></td><![endif]-->`;
+    const link = (style: string) =>
+      `<!--[if !mso]><!--><td style="cursor:auto;${style}"><a style="display:inline-block;padding:10px;${style}border-radius:4px;">a;mso-padding-alt:0;</a></td><!--<![endif]-->`;
+    const ns = ' xmlns:w="urn:schemas-microsoft-com:office:word"';
+    const button = vml(ns) + link("mso-padding-alt:0;");
+    expect(removeHtmlWaste(`${root}${button}${button}`)).toBe(`${root.slice(0, -1)}${ns}>${vml("")}${link("")}${vml("")}${link("")}`);
+    // Nothing without our root, and no not-Outlook markup but a button's.
+    expect(removeHtmlWaste(button)).toBe(button);
+    expect(removeHtmlWaste(root)).toBe(root);
+    expect(removeHtmlWaste(`${root}${link("mso-padding-alt:0;")}`)).toBe(`${root}${link("mso-padding-alt:0;")}`);
+    const twoInARow = `${root}${vml(ns)}<!--[if !mso]><!--><p style="mso-a:1;mso-b:2;color:red;font-family:x-mso-y">a</p><!--<![endif]-->`;
+    expect(removeHtmlWaste(twoInARow)).toBe(
+      `${root.slice(0, -1)}${ns}>${vml("")}<!--[if !mso]><!--><p style="color:red;font-family:x-mso-y">a</p><!--<![endif]-->`,
+    );
   });
 
   it("removes each tag once, not one that a removal makes", () => {

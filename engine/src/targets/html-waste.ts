@@ -7,11 +7,17 @@
  * comments never had them), a zero length written `0` rather than `0px` in style
  * attributes (outside a function's parentheses, where CSS wants the unit; mjml itself writes a
  * bare `0` in Outlook's markup), and mj-navbar's rules for its hamburger menu, which match
- * nothing in an email without one (our menu block never has one). Merge-tag values are substituted
- * after this step; the zero lengths are looked for inside tags only, never in text.
+ * nothing in an email without one (our menu block never has one). Then what mjml writes for a
+ * general case that ours is not (each function says why no reader loses it): the text style of a
+ * heading's wrapper that the heading overrides, an empty column's table, a column table's
+ * vertical alignment, the zero padding of cells whose table says `cellpadding="0"`, and on
+ * Outlook's buttons, `mso-*` properties where Outlook does not look and Word's namespace on each.
+ * Merge-tag values are substituted after this step; the zero lengths are looked for inside tags
+ * only, never in text.
  *
  * The first three are the replacements of global regular expressions (the test keeps them as the
- * reference), tried only where their literal start stands (src/base/literal-scan.ts).
+ * reference), tried only where their literal start stands (src/base/literal-scan.ts). Each scan is
+ * a pass a new template's render pays, so the later steps share theirs (docs/design/html-size.md).
  */
 import { contains, occurrences } from "../base/literal-scan.js";
 
@@ -21,7 +27,195 @@ const REPEATED_BACKGROUND = /background:([^;"'{}()]+);background-color:\1(;?)/y;
 const EMPTY_VALUE = '=""';
 
 export function removeHtmlWaste(html: string): string {
-  return shortenZeroLengths(removeUnusedMenuRules(removeTbodyTags(removeEmptyAttributes(removeRepeatedBackgrounds(html)))));
+  const lean = shortenZeroLengths(removeUnusedMenuRules(removeTbodyTags(removeEmptyAttributes(removeRepeatedBackgrounds(html)))));
+  return leanerOutlookButtons(removeZeroCellPadding(leanerDivs(lean)));
+}
+
+/**
+ * Sticky at `<div`: a column's box and its table as mjml writes them for a column with no colour,
+ * border or padding, the table's vertical alignment its only style (the rest in groups 1 and 2).
+ */
+const ALIGNED_COLUMN_TABLE =
+  /(<div\s+class="mj-column-per-[^"]*"\s+style="[^"]*"\s*>\s*<table\s+border="0"\s+cellpadding="0"\s+cellspacing="0"\s+role="presentation")\s+style="vertical-align:(?:top|middle|bottom);"(\s+width="100%"\s*>)/y;
+
+/**
+ * A column's table loses the vertical alignment mjml copies onto it from the column (where it
+ * belongs on the column's box and on Outlook's cell, which keep it): a table is a block, which
+ * `vertical-align` does not apply to, and each of its rows holds one cell as tall as its content,
+ * so nothing could move even where a reader applied it to the cells.
+ */
+function columnTableAt(html: string, at: number): Rewrite | undefined {
+  ALIGNED_COLUMN_TABLE.lastIndex = at;
+  const match = ALIGNED_COLUMN_TABLE.exec(html);
+  return match === null ? undefined : { end: ALIGNED_COLUMN_TABLE.lastIndex, text: (match[1] as string) + (match[2] as string) };
+}
+
+const ZERO_PADDING = "font-size:0;padding:0;";
+
+/**
+ * `padding:0` dropped from the cells mjml writes for a block (`…font-size:0;padding:0;word-break:…`)
+ * and for a section's content (`direction:…;font-size:0;padding:0;text-align:…`): both stand in a
+ * table with `cellpadding="0"`, which gives its cells that padding in every reader (Outlook's
+ * ghost tables rely on it alone).
+ */
+function removeZeroCellPadding(html: string): string {
+  let out = "";
+  let copied = 0;
+  for (const at of occurrences(html, ZERO_PADDING)) {
+    const after = at + ZERO_PADDING.length;
+    const block = html.startsWith("word-break:break-word;", after);
+    const section = (html.endsWith(' style="direction:ltr;', at) || html.endsWith(' style="direction:rtl;', at)) && html.startsWith("text-align:", after);
+    const tag = html.lastIndexOf("<", at);
+    if (!(block || section) || !html.startsWith("<td", tag) || html.lastIndexOf(">", at) > tag || html.lastIndexOf(' style="', at) < tag) continue;
+    out += html.slice(copied, at + "font-size:0;".length);
+    copied = after;
+  }
+  return out + html.slice(copied);
+}
+
+/**
+ * Sticky at `<div`: an empty column as mjml writes it (its class in group 1, its vertical alignment
+ * in 2, its width in 3: 100% in a section, its share in a group), a div holding a table without rows.
+ */
+const EMPTY_COLUMN =
+  /<div\s+class="(mj-column-per-[0-9-]+) mj-outlook-group-fix"\s+style="font-size:0(?:px)?;text-align:(?:left|right|center);direction:(?:ltr|rtl);display:inline-block;vertical-align:(top|middle|bottom);width:([0-9.]+%);"\s*>\s*<table\s+border="0"\s+cellpadding="0"\s+cellspacing="0"\s+role="presentation"\s+style="vertical-align:\2;"\s+width="100%"\s*>\s*(?:<tbody>\s*<\/tbody>\s*)?<\/table>\s*<\/div>/y;
+
+/**
+ * An empty column (the gap between two columns is one) as an empty div of its width: the table it
+ * held has no rows, so it draws nothing anywhere, and text alignment and direction have no text to
+ * act on. Its classes stay (its width, and the one that makes columns of equal height table cells),
+ * its vertical alignment (its place in the line of columns) and its zero font size (Outlook reads the div).
+ */
+function emptyColumnAt(html: string, at: number): Rewrite | undefined {
+  EMPTY_COLUMN.lastIndex = at;
+  const match = EMPTY_COLUMN.exec(html);
+  if (match === null) return undefined;
+  const [, className, align, width] = match as unknown as [string, string, string, string];
+  return {
+    end: EMPTY_COLUMN.lastIndex,
+    text: `<div class="${className} mj-outlook-group-fix" style="font-size:0;display:inline-block;vertical-align:${align};width:${width};"></div>`,
+  };
+}
+
+/** What replaces the markup from a position up to `end`. */
+interface Rewrite {
+  readonly end: number;
+  readonly text: string;
+}
+
+/** The divs rewritten in one scan: empty columns, columns' tables and headings' wrappers. */
+function leanerDivs(html: string): string {
+  let out = "";
+  let copied = 0;
+  for (const at of occurrences(html, "<div")) {
+    const rewrite = emptyColumnAt(html, at) ?? columnTableAt(html, at) ?? headingWrapperAt(html, at);
+    if (rewrite === undefined) continue;
+    out += html.slice(copied, at) + rewrite.text;
+    copied = rewrite.end;
+  }
+  return out + html.slice(copied);
+}
+
+const WORD_NAMESPACE = ' xmlns:w="urn:schemas-microsoft-com:office:word"';
+const OFFICE_NAMESPACE = ' xmlns:o="urn:schemas-microsoft-com:office:office"';
+const ROUNDRECT_WITH_NAMESPACE = `<v:roundrect${WORD_NAMESPACE}`;
+const NOT_OUTLOOK_START = "<!--[if !mso]><!-->";
+const NOT_OUTLOOK_END = "<!--<![endif]-->";
+/** A start tag (text holds no `<` before a letter: it is escaped). */
+const START_TAG = /<[a-zA-Z][^>]*>/g;
+/** An `mso-*` declaration, at the start of a style value or after a `;`. */
+const OUTLOOK_DECLARATION = /(?<=^|;)\s*mso-[a-z-]+:[^;]*;?/g;
+
+/** Where `literal` starts in `text` from `from`, or -1: `split` stops at it in C (`indexOf` is slow in QuickJS: base/literal-scan.ts). */
+function find(text: string, literal: string, from: number): number {
+  const rest = text.slice(from);
+  const before = (rest.split(literal, 1)[0] as string).length;
+  return before === rest.length ? -1 : from + before;
+}
+
+/**
+ * Outlook's buttons (a VML `v:roundrect` for Outlook, then the button every other reader sees, in
+ * `<!--[if !mso]><!-->`…`<!--<![endif]-->`), in one scan: the `w` namespace of their
+ * `w:anchorlock` declared once on `<html>`, beside the `v` and `o` ones mjml declares there (as Word
+ * itself writes a document), rather than on each button (the mjml target keeps it on each, as mjml
+ * writes its `<html>`); and the `mso-*` properties (only Outlook's Word engine reads them) that
+ * mjml writes on the button Outlook skips, dropped.
+ */
+function leanerOutlookButtons(html: string): string {
+  const pieces = html.split(ROUNDRECT_WITH_NAMESPACE);
+  const head = pieces[0] as string;
+  const root = head.indexOf(OFFICE_NAMESPACE);
+  if (pieces.length === 1 || root === -1 || !head.startsWith("<html", head.lastIndexOf("<", root))) return html;
+  const declared = root + OFFICE_NAMESPACE.length;
+  let out = head.slice(0, declared) + WORD_NAMESPACE + head.slice(declared);
+  for (let i = 1; i < pieces.length; i++) out += `<v:roundrect${withoutOutlookProperties(pieces[i] as string)}`;
+  return out;
+}
+
+/** `mso-*` declarations dropped from the style attributes of the first not-Outlook region in `html`. */
+function withoutOutlookProperties(html: string): string {
+  const start = find(html, NOT_OUTLOOK_START, 0);
+  const end = start === -1 ? -1 : find(html, NOT_OUTLOOK_END, start);
+  if (end === -1) return html;
+  const cleaned = html
+    .slice(start, end)
+    .replace(START_TAG, (tag) =>
+      tag.replace(/(\sstyle=")([^"]*)"/, (_attribute, name: string, style: string) => `${name}${style.replace(OUTLOOK_DECLARATION, "")}"`),
+    );
+  return html.slice(0, start) + cleaned + html.slice(end);
+}
+
+/** Properties a heading inherits from its wrapper and nothing else: the wrapper's own box uses them only for text of its own. */
+const INHERITED_TEXT = new Set([
+  "font-family",
+  "font-size",
+  "line-height",
+  "text-align",
+  "color",
+  "font-weight",
+  "font-style",
+  "letter-spacing",
+  "text-transform",
+]);
+/** Sticky at `<div`: a div with only a style (group 1), then a heading's start tag (its level in group 2, its style in group 3). */
+const HEADING_WRAPPER = /<div\s+style="([^"]*)"\s*>\s*<(h[1-6])(?:\s+[a-z-]+="[^"]*")*?\s+style="([^"]*)"[^>]*>/y;
+const HEADING_END = /\s*<\/div>/y;
+
+/** A style attribute's declarations by property, or undefined when one is not `name:value`. */
+function declarationsOf(style: string): Map<string, string> | undefined {
+  const declarations = new Map<string, string>();
+  for (const declaration of style.split(";")) {
+    if (declaration.trim() === "") continue;
+    const colon = declaration.indexOf(":");
+    if (colon === -1) return undefined;
+    declarations.set(declaration.slice(0, colon).trim().toLowerCase(), declaration.slice(colon + 1).trim());
+  }
+  return declarations;
+}
+
+/** Whether a heading's style sets every property of its wrapper's, all of them inherited text properties, at a font size of its own (a relative one would be of the div's). */
+function overridesAll(wrapperStyle: string, headingStyle: string): boolean {
+  const wrapper = declarationsOf(wrapperStyle);
+  const heading = declarationsOf(headingStyle);
+  if (wrapper === undefined || heading === undefined || !/^\d+(?:\.\d+)?px$/.test(heading.get("font-size") ?? "")) return false;
+  return [...wrapper.keys()].every((name) => INHERITED_TEXT.has(name) && heading.has(name));
+}
+
+/**
+ * The style of a `<div>` whose only child is a heading that sets every property of it, dropped:
+ * mj-text writes its text style on its div, and a heading block carries its own on the heading
+ * (Outlook styles `h1`–`h6` from its own sheet otherwise), so the div's is read by nothing.
+ */
+function headingWrapperAt(html: string, at: number): Rewrite | undefined {
+  HEADING_WRAPPER.lastIndex = at;
+  const match = HEADING_WRAPPER.exec(html);
+  if (match === null) return undefined;
+  const [text, wrapperStyle, level, headingStyle] = match as unknown as [string, string, string, string];
+  const close = find(html, `</${level}>`, HEADING_WRAPPER.lastIndex);
+  if (close === -1) return undefined;
+  HEADING_END.lastIndex = close + level.length + 3;
+  if (!HEADING_END.test(html) || !overridesAll(wrapperStyle, headingStyle)) return undefined;
+  return { end: at + text.indexOf(">", text.indexOf('"', text.indexOf('"') + 1)) + 1, text: "<div>" };
 }
 
 /** `0px` → `0` where it is a whole value in a style attribute's declaration (`:0px;`, ` 0px"`, `:0px !important`). */

@@ -14,6 +14,7 @@ import type { DocumentContext } from "./context.js";
 import { columnDarkBox, rowDarkBox, spacerDarkBox } from "./dark.js";
 import { horizontal, layoutColumns } from "./layout.js";
 import { withoutNoOpAttributes } from "./mjml-lean.js";
+import { withSpacersFolded } from "./mjml-spacers.js";
 import { childHtml, columnInnerWidth, rowInnerWidth } from "./nested-html.js";
 import { baseCss, classList, colorSchemes, desktopCss, metaTags, mobileCss, PREHEADER_SPACER } from "./responsive.js";
 
@@ -201,9 +202,9 @@ export function renderMjmlDocument(doc: DocumentContext): string {
   const contentWidth = canvas.width - horizontal(canvas.padding);
   const pageClass = classList(canvas.bodyBackgroundImage ? PAGE_CLASS : "", doc.dark.page("mjml"));
   const contentClass = doc.dark.content("mjml");
-  const rows = doc.visibleChildren(template.rows);
   const contentBox = needsContentBox(canvas, contentClass);
   const fill = contentBox ? "transparent" : canvas.backgroundColor;
+  const rows = withSpacersFolded(doc.visibleChildren(template.rows), fill);
   const sections = rows.map((row) => rowLike(row, contentWidth, fill, contentBox ? "box" : "body", doc)).join("\n");
 
   const head: string[] = [
