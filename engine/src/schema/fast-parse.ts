@@ -1,0 +1,259 @@
+/**
+ * A zod schema's success path as plain closures, compiled from the schema itself: the same checks,
+ * defaults and transforms in the same order, without zod's per-field machinery (a payload object,
+ * a `run` wrapper and an issue list for every field). Reading a template is mostly a well-formed
+ * object checked field by field, and in zod that machinery costs more than the checks. A value the
+ * closures refuse is `INVALID`, and the caller asks zod again, which reports exactly what is wrong:
+ * zod stays the one definition of what is valid and of every error. Kinds compiled here are the
+ * ones the template schemas use; any other schema (and any variant such as a coercing string or a
+ * discriminated union) is run by zod itself, so an unknown kind is slower, never different.
+ * test/fast-parse.test.ts checks both paths agree on every fixture and on broken variants of them.
+ */
+import type * as z from "zod/mini";
+
+/** What a compiled parser returns for a value zod would refuse. */
+export const INVALID: unique symbol = Symbol("invalid");
+
+type Parser = (value: unknown) => unknown;
+type Schema = z.core.$ZodType;
+type Check = z.core.$ZodCheck;
+interface Payload {
+  value: unknown;
+  issues: z.core.$ZodRawIssue[];
+}
+
+const compiled = new WeakMap<Schema, Parser>();
+const SYNC = { async: false } as const;
+
+/** `value` parsed by `schema` as zod parses it when valid; `INVALID` when zod would report issues. */
+export function fastParse<S extends Schema>(schema: S, value: unknown): z.output<S> | typeof INVALID {
+  return parserOf(schema)(value) as z.output<S> | typeof INVALID;
+}
+
+function parserOf(schema: Schema): Parser {
+  let parser = compiled.get(schema);
+  if (parser === undefined) {
+    // A recursive schema meets itself while compiling: it gets a forwarder to the finished parser.
+    let finished: Parser | undefined;
+    compiled.set(schema, (value) => finished!(value));
+    finished = withChecks(schema, compile(schema));
+    compiled.set(schema, finished);
+    parser = finished;
+  }
+  return parser;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** zod's own run: for the kinds not compiled here. */
+function byZod(schema: Schema): Parser {
+  return (value) => {
+    const result = schema._zod.run({ value, issues: [] }, SYNC);
+    return result instanceof Promise || result.issues.length > 0 ? INVALID : result.value;
+  };
+}
+
+/** A schema's checks (refinements, bounds, trim) run after its type, on its output, as zod runs them. */
+function withChecks(schema: Schema, parse: Parser): Parser {
+  const checks = (schema._zod.def.checks ?? []) as Check[];
+  if (checks.length === 0 || parse === byZodParsers.get(schema)) return parse;
+  return (value) => {
+    const parsed = parse(value);
+    if (parsed === INVALID) return INVALID;
+    const payload: Payload = { value: parsed, issues: [] };
+    for (const check of checks) {
+      const when = check._zod.def.when;
+      if (when && !when(payload as z.core.ParsePayload)) continue;
+      if (check._zod.check(payload as z.core.ParsePayload<never>) instanceof Promise || payload.issues.length > 0) return INVALID;
+    }
+    return payload.value;
+  };
+}
+
+/** Parsers handed to zod whole (checks included), so `withChecks` leaves them as they are. */
+const byZodParsers = new WeakMap<Schema, Parser>();
+
+function delegate(schema: Schema): Parser {
+  const parser = byZod(schema);
+  byZodParsers.set(schema, parser);
+  return parser;
+}
+
+/** The zod class a compiled kind must be exactly (not a variant of it that parses differently). */
+const PLAIN: Readonly<Record<string, string>> = {
+  string: "$ZodString",
+  number: "$ZodNumber",
+  boolean: "$ZodBoolean",
+  null: "$ZodNull",
+  unknown: "$ZodUnknown",
+  enum: "$ZodEnum",
+  literal: "$ZodLiteral",
+  optional: "$ZodOptional",
+  nullable: "$ZodNullable",
+  default: "$ZodDefault",
+  prefault: "$ZodPrefault",
+  pipe: "$ZodPipe",
+  transform: "$ZodTransform",
+  union: "$ZodUnion",
+  array: "$ZodArray",
+  object: "$ZodObject",
+};
+
+function isPlain(schema: Schema): boolean {
+  const { traits, def } = schema._zod;
+  const name = PLAIN[def.type];
+  if (name === undefined || !traits.has(name) || traits.has("$ZodCheck") || (def as { coerce?: boolean }).coerce) return false;
+  // Variants sharing a kind: a codec is a pipe, an exact optional an optional, a discriminated or exclusive union a union.
+  const variants = ["$ZodCodec", "$ZodExactOptional", "$ZodDiscriminatedUnion", "$ZodXor", "$ZodObjectJIT"];
+  return !variants.some((variant) => traits.has(variant));
+}
+
+function compile(schema: Schema): Parser {
+  if (!isPlain(schema)) return delegate(schema);
+  const def = schema._zod.def as z.core.$ZodTypeDef & Record<string, unknown>;
+  switch (def.type) {
+    case "string":
+      return (value) => (typeof value === "string" ? value : INVALID);
+    case "number":
+      return (value) => (typeof value === "number" && Number.isFinite(value) ? value : INVALID);
+    case "boolean":
+      return (value) => (typeof value === "boolean" ? value : INVALID);
+    case "null":
+      return (value) => (value === null ? null : INVALID);
+    case "unknown":
+      return (value) => value;
+    case "enum":
+    case "literal": {
+      const values = schema._zod.values!;
+      return (value) => (values.has(value as z.core.util.Primitive) ? value : INVALID);
+    }
+    case "optional":
+      return optional(def as unknown as z.core.$ZodOptionalDef);
+    case "nullable": {
+      const inner = parserOf((def as unknown as z.core.$ZodNullableDef).innerType);
+      return (value) => (value === null ? null : inner(value));
+    }
+    case "default": {
+      const d = def as unknown as z.core.$ZodDefaultDef;
+      const inner = parserOf(d.innerType);
+      return (value) => {
+        if (value === undefined) return d.defaultValue;
+        const parsed = inner(value);
+        return parsed === undefined ? d.defaultValue : parsed;
+      };
+    }
+    case "prefault": {
+      const d = def as unknown as z.core.$ZodPrefaultDef;
+      const inner = parserOf(d.innerType);
+      return (value) => inner(value === undefined ? d.defaultValue : value);
+    }
+    case "pipe": {
+      const d = def as unknown as z.core.$ZodPipeDef;
+      const [first, then] = [parserOf(d.in), parserOf(d.out)];
+      return (value) => {
+        const parsed = first(value);
+        return parsed === INVALID ? INVALID : then(parsed);
+      };
+    }
+    case "transform": {
+      const transform = (def as unknown as z.core.$ZodTransformDef).transform;
+      return (value) => {
+        // The transform may add issues to its payload (a refinement written as a transform).
+        const payload: Payload = { value, issues: [] };
+        const out = transform(value, payload as z.core.ParsePayload);
+        return out instanceof Promise || payload.issues.length > 0 ? INVALID : out;
+      };
+    }
+    case "union": {
+      const options = (def as unknown as z.core.$ZodUnionDef).options.map(parserOf);
+      // The first option that accepts the value gives the result.
+      return (value) => {
+        for (const option of options) {
+          const parsed = option(value);
+          if (parsed !== INVALID) return parsed;
+        }
+        return INVALID;
+      };
+    }
+    case "array": {
+      const element = parserOf((def as unknown as z.core.$ZodArrayDef).element);
+      return (value) => {
+        if (!Array.isArray(value)) return INVALID;
+        const out: unknown[] = new Array(value.length);
+        for (let i = 0; i < value.length; i++) {
+          const parsed = element(value[i]);
+          if (parsed === INVALID) return INVALID;
+          out[i] = parsed;
+        }
+        return out;
+      };
+    }
+    case "object":
+      return object(schema, def as unknown as z.core.$ZodObjectDef);
+    default:
+      return delegate(schema);
+  }
+}
+
+function optional(def: z.core.$ZodOptionalDef): Parser {
+  const inner = parserOf(def.innerType);
+  const substitutes = def.innerType._zod.optin === "defaulted";
+  return (value) => {
+    if (value !== undefined) return inner(value);
+    if (!substitutes) return undefined;
+    // A defaulted inner schema fills in for absence; when even that fails, the value is undefined.
+    const parsed = inner(undefined);
+    return parsed === INVALID ? undefined : parsed;
+  };
+}
+
+interface Field {
+  readonly key: string;
+  readonly parse: Parser;
+  readonly optin: "optional" | "defaulted" | undefined;
+  readonly optionalOut: boolean;
+}
+
+function fieldOf(key: string, schema: Schema): Field {
+  return { key, parse: parserOf(schema), optin: schema._zod.optin, optionalOut: schema._zod.optout === "optional" };
+}
+
+/** zod's object: the shape's keys in order (absent ones as their optionality says), then a catchall's. */
+function object(schema: Schema, def: z.core.$ZodObjectDef): Parser {
+  let fields: Field[] | undefined;
+  let known: Set<string> | undefined;
+  const catchall = def.catchall;
+  // Symbol keys and a `__proto__` key are rare enough to leave to zod.
+  if (Object.getOwnPropertySymbols(def.shape).length > 0 || Object.hasOwn(def.shape, "__proto__")) return delegate(schema);
+  const catchallField = catchall && catchall._zod.def.type !== "never" ? () => fieldOf("", catchall) : undefined;
+  let rest: Field | undefined;
+  return (value) => {
+    if (!isObject(value)) return INVALID;
+    // Built on first use: a shape's getters may refer to schemas defined after it.
+    fields ??= Object.entries(def.shape).map(([key, field]) => fieldOf(key, field));
+    const out: Record<string, unknown> = {};
+    for (const field of fields) if (!assign(field, field.key, value, out)) return INVALID;
+    if (catchall === undefined) return out;
+    known ??= new Set(Object.keys(def.shape));
+    for (const key in value) {
+      if (known.has(key)) continue;
+      if (catchallField === undefined) return INVALID;
+      if (key === "__proto__") continue;
+      rest ??= catchallField();
+      if (!assign(rest, key, value, out)) return INVALID;
+    }
+    return out;
+  };
+}
+
+/** One property, as zod's `handlePropertyResult` treats it; false when the object is invalid. */
+function assign(field: Field, key: string, input: Record<string, unknown>, out: Record<string, unknown>): boolean {
+  const present = key in input;
+  if (!present && field.optionalOut && field.optin === "optional") return true;
+  const parsed = field.parse(input[key]);
+  if (parsed === INVALID) return !present && field.optin !== undefined && field.optionalOut;
+  if (!present && field.optin === undefined) return false;
+  if (parsed !== undefined) out[key] = parsed;
+  else if (present || (field.optin === "defaulted" && !field.optionalOut)) out[key] = undefined;
+  return true;
+}
