@@ -33,14 +33,20 @@ export function fastParse<S extends Schema>(schema: S, value: unknown): z.output
 function parserOf(schema: Schema): Parser {
   let parser = compiled.get(schema);
   if (parser === undefined) {
-    // A recursive schema meets itself while compiling: it gets a forwarder to the finished parser.
-    let finished: Parser | undefined;
-    compiled.set(schema, (value) => finished!(value));
-    finished = withChecks(schema, compile(schema));
-    compiled.set(schema, finished);
-    parser = finished;
+    parser = withChecks(schema, compile(schema));
+    compiled.set(schema, parser);
   }
   return parser;
+}
+
+/**
+ * A part's parser, compiled when first called: a value that leaves a defaulted field out never
+ * compiles that field's schema (the release executable compiles afresh in every process), and a
+ * recursive schema compiles one level at a time.
+ */
+function part(schema: Schema): Parser {
+  let parser: Parser | undefined;
+  return (value) => (parser ??= parserOf(schema))(value);
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -130,12 +136,12 @@ function compile(schema: Schema): Parser {
     case "optional":
       return optional(def as unknown as z.core.$ZodOptionalDef);
     case "nullable": {
-      const inner = parserOf((def as unknown as z.core.$ZodNullableDef).innerType);
+      const inner = part((def as unknown as z.core.$ZodNullableDef).innerType);
       return (value) => (value === null ? null : inner(value));
     }
     case "default": {
       const d = def as unknown as z.core.$ZodDefaultDef;
-      const inner = parserOf(d.innerType);
+      const inner = part(d.innerType);
       return (value) => {
         if (value === undefined) return d.defaultValue;
         const parsed = inner(value);
@@ -144,12 +150,12 @@ function compile(schema: Schema): Parser {
     }
     case "prefault": {
       const d = def as unknown as z.core.$ZodPrefaultDef;
-      const inner = parserOf(d.innerType);
+      const inner = part(d.innerType);
       return (value) => inner(value === undefined ? d.defaultValue : value);
     }
     case "pipe": {
       const d = def as unknown as z.core.$ZodPipeDef;
-      const [first, then] = [parserOf(d.in), parserOf(d.out)];
+      const [first, then] = [part(d.in), part(d.out)];
       return (value) => {
         const parsed = first(value);
         return parsed === INVALID ? INVALID : then(parsed);
@@ -165,7 +171,7 @@ function compile(schema: Schema): Parser {
       };
     }
     case "union": {
-      const options = (def as unknown as z.core.$ZodUnionDef).options.map(parserOf);
+      const options = (def as unknown as z.core.$ZodUnionDef).options.map(part);
       // The first option that accepts the value gives the result.
       return (value) => {
         for (const option of options) {
@@ -176,7 +182,7 @@ function compile(schema: Schema): Parser {
       };
     }
     case "array": {
-      const element = parserOf((def as unknown as z.core.$ZodArrayDef).element);
+      const element = part((def as unknown as z.core.$ZodArrayDef).element);
       return (value) => {
         if (!Array.isArray(value)) return INVALID;
         const out: unknown[] = new Array(value.length);
@@ -196,7 +202,7 @@ function compile(schema: Schema): Parser {
 }
 
 function optional(def: z.core.$ZodOptionalDef): Parser {
-  const inner = parserOf(def.innerType);
+  const inner = part(def.innerType);
   const substitutes = def.innerType._zod.optin === "defaulted";
   return (value) => {
     if (value !== undefined) return inner(value);
@@ -215,7 +221,7 @@ interface Field {
 }
 
 function fieldOf(key: string, schema: Schema): Field {
-  return { key, parse: parserOf(schema), optin: schema._zod.optin, optionalOut: schema._zod.optout === "optional" };
+  return { key, parse: part(schema), optin: schema._zod.optin, optionalOut: schema._zod.optout === "optional" };
 }
 
 /** zod's object: the shape's keys in order (absent ones as their optionality says), then a catchall's. */
@@ -229,7 +235,7 @@ function object(schema: Schema, def: z.core.$ZodObjectDef): Parser {
   let rest: Field | undefined;
   return (value) => {
     if (!isObject(value)) return INVALID;
-    // Built on first use: a shape's getters may refer to schemas defined after it.
+    // Read on first use: a shape's getters may refer to schemas defined after it.
     fields ??= Object.entries(def.shape).map(([key, field]) => fieldOf(key, field));
     const out: Record<string, unknown> = {};
     for (const field of fields) if (!assign(field, field.key, value, out)) return INVALID;
