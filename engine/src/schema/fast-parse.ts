@@ -33,7 +33,7 @@ export function fastParse<S extends Schema>(schema: S, value: unknown): z.output
 function parserOf(schema: Schema): Parser {
   let parser = compiled.get(schema);
   if (parser === undefined) {
-    parser = withChecks(schema, compile(schema));
+    parser = compilable(schema) ? withChecks(schema, compile(schema)) : byZod(schema);
     compiled.set(schema, parser);
   }
   return parser;
@@ -46,12 +46,15 @@ function parserOf(schema: Schema): Parser {
  */
 function part(schema: Schema): Parser {
   let parser: Parser | undefined;
-  return (value) => (parser ??= parserOf(schema))(value);
+  return (value) => {
+    parser ??= parserOf(schema);
+    return parser(value);
+  };
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** zod's own run: for the kinds not compiled here. */
+/** zod's own run (checks included): for the kinds not compiled here. */
 function byZod(schema: Schema): Parser {
   return (value) => {
     const result = schema._zod.run({ value, issues: [] }, SYNC);
@@ -62,7 +65,7 @@ function byZod(schema: Schema): Parser {
 /** A schema's checks (refinements, bounds, trim) run after its type, on its output, as zod runs them. */
 function withChecks(schema: Schema, parse: Parser): Parser {
   const checks = (schema._zod.def.checks ?? []) as Check[];
-  if (checks.length === 0 || parse === byZodParsers.get(schema)) return parse;
+  if (checks.length === 0) return parse;
   return (value) => {
     const parsed = parse(value);
     if (parsed === INVALID) return INVALID;
@@ -76,46 +79,42 @@ function withChecks(schema: Schema, parse: Parser): Parser {
   };
 }
 
-/** Parsers handed to zod whole (checks included), so `withChecks` leaves them as they are. */
-const byZodParsers = new WeakMap<Schema, Parser>();
-
-function delegate(schema: Schema): Parser {
-  const parser = byZod(schema);
-  byZodParsers.set(schema, parser);
-  return parser;
-}
-
-/** The zod class a compiled kind must be exactly (not a variant of it that parses differently). */
-const PLAIN: Readonly<Record<string, string>> = {
-  string: "$ZodString",
-  number: "$ZodNumber",
-  boolean: "$ZodBoolean",
-  null: "$ZodNull",
-  unknown: "$ZodUnknown",
-  enum: "$ZodEnum",
-  literal: "$ZodLiteral",
-  optional: "$ZodOptional",
-  nullable: "$ZodNullable",
-  default: "$ZodDefault",
-  prefault: "$ZodPrefault",
-  pipe: "$ZodPipe",
-  transform: "$ZodTransform",
-  union: "$ZodUnion",
-  array: "$ZodArray",
-  object: "$ZodObject",
+/**
+ * The zod class a compiled kind must be, and the variants of it that parse differently (a string
+ * format, a codec, an exact optional, a discriminated or exclusive union, the eval-compiled object).
+ */
+const KINDS: Readonly<Record<string, readonly [string, ...string[]]>> = {
+  string: ["$ZodString", "$ZodCheck"],
+  number: ["$ZodNumber", "$ZodCheck"],
+  boolean: ["$ZodBoolean"],
+  null: ["$ZodNull"],
+  unknown: ["$ZodUnknown"],
+  enum: ["$ZodEnum"],
+  literal: ["$ZodLiteral"],
+  optional: ["$ZodOptional", "$ZodExactOptional"],
+  nullable: ["$ZodNullable"],
+  default: ["$ZodDefault"],
+  prefault: ["$ZodPrefault"],
+  pipe: ["$ZodPipe", "$ZodCodec"],
+  transform: ["$ZodTransform"],
+  union: ["$ZodUnion", "$ZodDiscriminatedUnion", "$ZodXor"],
+  array: ["$ZodArray"],
+  object: ["$ZodObject", "$ZodObjectJIT"],
 };
 
-function isPlain(schema: Schema): boolean {
+function compilable(schema: Schema): boolean {
   const { traits, def } = schema._zod;
-  const name = PLAIN[def.type];
-  if (name === undefined || !traits.has(name) || traits.has("$ZodCheck") || (def as { coerce?: boolean }).coerce) return false;
-  // Variants sharing a kind: a codec is a pipe, an exact optional an optional, a discriminated or exclusive union a union.
-  const variants = ["$ZodCodec", "$ZodExactOptional", "$ZodDiscriminatedUnion", "$ZodXor", "$ZodObjectJIT"];
-  return !variants.some((variant) => traits.has(variant));
+  const kind = KINDS[def.type];
+  if (kind === undefined || !traits.has(kind[0]) || (def as { coerce?: boolean }).coerce) return false;
+  for (let i = 1; i < kind.length; i++) if (traits.has(kind[i]!)) return false;
+  // Symbol keys and a `__proto__` key are rare enough to leave to zod.
+  if (def.type !== "object") return true;
+  const shape = (def as z.core.$ZodObjectDef).shape;
+  return Object.getOwnPropertySymbols(shape).length === 0 && !Object.hasOwn(shape, "__proto__");
 }
 
+/** A compilable schema's parser, without its checks. */
 function compile(schema: Schema): Parser {
-  if (!isPlain(schema)) return delegate(schema);
   const def = schema._zod.def as z.core.$ZodTypeDef & Record<string, unknown>;
   switch (def.type) {
     case "string":
@@ -194,10 +193,8 @@ function compile(schema: Schema): Parser {
         return out;
       };
     }
-    case "object":
-      return object(schema, def as unknown as z.core.$ZodObjectDef);
     default:
-      return delegate(schema);
+      return object(def as unknown as z.core.$ZodObjectDef);
   }
 }
 
@@ -225,27 +222,20 @@ function fieldOf(key: string, schema: Schema): Field {
 }
 
 /** zod's object: the shape's keys in order (absent ones as their optionality says), then a catchall's. */
-function object(schema: Schema, def: z.core.$ZodObjectDef): Parser {
-  let fields: Field[] | undefined;
-  let known: Set<string> | undefined;
+function object(def: z.core.$ZodObjectDef): Parser {
+  const fields = Object.entries(def.shape).map(([key, field]) => fieldOf(key, field));
   const catchall = def.catchall;
-  // Symbol keys and a `__proto__` key are rare enough to leave to zod.
-  if (Object.getOwnPropertySymbols(def.shape).length > 0 || Object.hasOwn(def.shape, "__proto__")) return delegate(schema);
-  const catchallField = catchall && catchall._zod.def.type !== "never" ? () => fieldOf("", catchall) : undefined;
-  let rest: Field | undefined;
+  const known = new Set(Object.keys(def.shape));
+  const rest = catchall && catchall._zod.def.type !== "never" ? fieldOf("", catchall) : undefined;
   return (value) => {
     if (!isObject(value)) return INVALID;
-    // Read on first use: a shape's getters may refer to schemas defined after it.
-    fields ??= Object.entries(def.shape).map(([key, field]) => fieldOf(key, field));
     const out: Record<string, unknown> = {};
     for (const field of fields) if (!assign(field, field.key, value, out)) return INVALID;
     if (catchall === undefined) return out;
-    known ??= new Set(Object.keys(def.shape));
     for (const key in value) {
       if (known.has(key)) continue;
-      if (catchallField === undefined) return INVALID;
+      if (rest === undefined) return INVALID;
       if (key === "__proto__") continue;
-      rest ??= catchallField();
       if (!assign(rest, key, value, out)) return INVALID;
     }
     return out;
