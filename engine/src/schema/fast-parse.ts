@@ -225,13 +225,14 @@ function fieldOf(key: string, schema: Schema): Field {
 function object(def: z.core.$ZodObjectDef): Parser {
   const fields = Object.entries(def.shape).map(([key, field]) => fieldOf(key, field));
   const catchall = def.catchall;
-  const known = new Set(Object.keys(def.shape));
+  const known = catchall && new Set(Object.keys(def.shape));
+  // A strict object (catchall `never`) refuses any other key.
   const rest = catchall && catchall._zod.def.type !== "never" ? fieldOf("", catchall) : undefined;
   return (value) => {
     if (!isObject(value)) return INVALID;
     const out: Record<string, unknown> = {};
     for (const field of fields) if (!assign(field, field.key, value, out)) return INVALID;
-    if (catchall === undefined) return out;
+    if (known === undefined) return out;
     for (const key in value) {
       if (known.has(key)) continue;
       if (rest === undefined) return INVALID;
