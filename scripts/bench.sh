@@ -5,6 +5,7 @@ cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$PATH"
 tsx bench/engine-render.ts           # warm render vs mjml2html and @react-email/render
 tsx bench/first-render.ts            # a new template vs the real Maildeno engine and mrml (installed into bench/.reference/)
+tsx bench/template-read.ts           # reading a template: validation, defaults and warnings of the newsletter
 tsx bench/engine-limits.ts           # template size limits: refusing an oversized template, rendering the largest accepted
 tsx bench/output-size.ts             # html bytes and gzip bytes against Gmail's 102 KB clip
 bash scripts/bench-engine-binary.sh  # the Node executable (make engine-node): cold start, --serve round trip and throughput

@@ -12,6 +12,7 @@ import { meaninglessRuleReason } from "../data/visibility.js";
 import { ContentHtml } from "../markup/content.js";
 import { VISIBILITY_OPERATOR_ALIASES, type Visibility, type VisibilityRule } from "../schema/common.js";
 import { type Field, type FieldKind, fieldsOf } from "../schema/editor.js";
+import { fastParse, INVALID } from "../schema/fast-parse.js";
 import { toValidationIssues } from "./issues.js";
 import type { ColumnChild, ColumnNode, ComponentNode, Condition, Path, RowLike, RowNode, SpacerNode, Template } from "./model.js";
 import { columnStyleSchema, documentHeaderSchema, MAX_NESTING_DEPTH, rowSpacerSchema, rowStyleSchema } from "./schema.js";
@@ -63,7 +64,10 @@ class Reader {
   readonly warnings: RenderWarning[] = [];
   readonly conditions: Condition[] = [];
 
+  /** `value` read by `schema`; zod itself runs only when the value is invalid, to report why. */
   parse<S extends z.ZodMiniType>(schema: S, value: unknown, path: Path): z.output<S> | undefined {
+    const fast = fastParse(schema, value);
+    if (fast !== INVALID) return fast;
     const result = schema.safeParse(value, { reportInput: true });
     if (result.success) return result.data;
     this.issues.push(...toValidationIssues(result.error, path));

@@ -1,0 +1,256 @@
+/**
+ * A zod schema's success path as plain closures, compiled from the schema itself: the same checks,
+ * defaults and transforms in the same order, without zod's per-field machinery (a payload object,
+ * a `run` wrapper and an issue list for every field). Reading a template is mostly a well-formed
+ * object checked field by field, and in zod that machinery costs more than the checks. A value the
+ * closures refuse is `INVALID`, and the caller asks zod again, which reports exactly what is wrong:
+ * zod stays the one definition of what is valid and of every error. Kinds compiled here are the
+ * ones the template schemas use; any other schema (and any variant such as a coercing string or a
+ * discriminated union) is run by zod itself, so an unknown kind is slower, never different.
+ * test/fast-parse.test.ts checks both paths agree on every fixture and on broken variants of them.
+ */
+import type * as z from "zod/mini";
+
+/** What a compiled parser returns for a value zod would refuse. */
+export const INVALID: unique symbol = Symbol("invalid");
+
+type Parser = (value: unknown) => unknown;
+type Schema = z.core.$ZodType;
+type Check = z.core.$ZodCheck;
+interface Payload {
+  value: unknown;
+  issues: z.core.$ZodRawIssue[];
+}
+
+const compiled = new WeakMap<Schema, Parser>();
+const SYNC = { async: false } as const;
+
+/** `value` parsed by `schema` as zod parses it when valid; `INVALID` when zod would report issues. */
+export function fastParse<S extends Schema>(schema: S, value: unknown): z.output<S> | typeof INVALID {
+  return parserOf(schema)(value) as z.output<S> | typeof INVALID;
+}
+
+function parserOf(schema: Schema): Parser {
+  let parser = compiled.get(schema);
+  if (parser === undefined) {
+    parser = compilable(schema) ? withChecks(schema, compile(schema)) : byZod(schema);
+    compiled.set(schema, parser);
+  }
+  return parser;
+}
+
+/**
+ * A part's parser, compiled when first called: a value that leaves a defaulted field out never
+ * compiles that field's schema (the release executable compiles afresh in every process), and a
+ * recursive schema compiles one level at a time.
+ */
+function part(schema: Schema): Parser {
+  let parser: Parser | undefined;
+  return (value) => {
+    parser ??= parserOf(schema);
+    return parser(value);
+  };
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** zod's own run (checks included): for the kinds not compiled here. */
+function byZod(schema: Schema): Parser {
+  return (value) => {
+    const result = schema._zod.run({ value, issues: [] }, SYNC);
+    return result instanceof Promise || result.issues.length > 0 ? INVALID : result.value;
+  };
+}
+
+/** A schema's checks (refinements, bounds, trim) run after its type, on its output, as zod runs them. */
+function withChecks(schema: Schema, parse: Parser): Parser {
+  const checks = (schema._zod.def.checks ?? []) as Check[];
+  if (checks.length === 0) return parse;
+  return (value) => {
+    const parsed = parse(value);
+    if (parsed === INVALID) return INVALID;
+    const payload: Payload = { value: parsed, issues: [] };
+    for (const check of checks) {
+      const when = check._zod.def.when;
+      if (when && !when(payload as z.core.ParsePayload)) continue;
+      if (check._zod.check(payload as z.core.ParsePayload<never>) instanceof Promise || payload.issues.length > 0) return INVALID;
+    }
+    return payload.value;
+  };
+}
+
+/**
+ * The zod class a compiled kind must be, and the variants of it that parse differently (a string
+ * format, a codec, an exact optional, a discriminated or exclusive union, the eval-compiled object).
+ */
+const KINDS: Readonly<Record<string, readonly [string, ...string[]]>> = {
+  string: ["$ZodString", "$ZodCheck"],
+  number: ["$ZodNumber", "$ZodCheck"],
+  boolean: ["$ZodBoolean"],
+  null: ["$ZodNull"],
+  unknown: ["$ZodUnknown"],
+  enum: ["$ZodEnum"],
+  literal: ["$ZodLiteral"],
+  optional: ["$ZodOptional", "$ZodExactOptional"],
+  nullable: ["$ZodNullable"],
+  default: ["$ZodDefault"],
+  prefault: ["$ZodPrefault"],
+  pipe: ["$ZodPipe", "$ZodCodec"],
+  transform: ["$ZodTransform"],
+  union: ["$ZodUnion", "$ZodDiscriminatedUnion", "$ZodXor"],
+  array: ["$ZodArray"],
+  object: ["$ZodObject", "$ZodObjectJIT"],
+};
+
+function compilable(schema: Schema): boolean {
+  const { traits, def } = schema._zod;
+  const kind = KINDS[def.type];
+  if (kind === undefined || !traits.has(kind[0]) || (def as { coerce?: boolean }).coerce) return false;
+  for (let i = 1; i < kind.length; i++) if (traits.has(kind[i]!)) return false;
+  // Symbol keys and a `__proto__` key are rare enough to leave to zod.
+  if (def.type !== "object") return true;
+  const shape = (def as z.core.$ZodObjectDef).shape;
+  return Object.getOwnPropertySymbols(shape).length === 0 && !Object.hasOwn(shape, "__proto__");
+}
+
+/** A compilable schema's parser, without its checks. */
+function compile(schema: Schema): Parser {
+  const def = schema._zod.def as z.core.$ZodTypeDef & Record<string, unknown>;
+  switch (def.type) {
+    case "string":
+      return (value) => (typeof value === "string" ? value : INVALID);
+    case "number":
+      return (value) => (typeof value === "number" && Number.isFinite(value) ? value : INVALID);
+    case "boolean":
+      return (value) => (typeof value === "boolean" ? value : INVALID);
+    case "null":
+      return (value) => (value === null ? null : INVALID);
+    case "unknown":
+      return (value) => value;
+    case "enum":
+    case "literal": {
+      const values = schema._zod.values!;
+      return (value) => (values.has(value as z.core.util.Primitive) ? value : INVALID);
+    }
+    case "optional":
+      return optional(def as unknown as z.core.$ZodOptionalDef);
+    case "nullable": {
+      const inner = part((def as unknown as z.core.$ZodNullableDef).innerType);
+      return (value) => (value === null ? null : inner(value));
+    }
+    case "default": {
+      const d = def as unknown as z.core.$ZodDefaultDef;
+      const inner = part(d.innerType);
+      return (value) => {
+        if (value === undefined) return d.defaultValue;
+        const parsed = inner(value);
+        return parsed === undefined ? d.defaultValue : parsed;
+      };
+    }
+    case "prefault": {
+      const d = def as unknown as z.core.$ZodPrefaultDef;
+      const inner = part(d.innerType);
+      return (value) => inner(value === undefined ? d.defaultValue : value);
+    }
+    case "pipe": {
+      const d = def as unknown as z.core.$ZodPipeDef;
+      const [first, then] = [part(d.in), part(d.out)];
+      return (value) => {
+        const parsed = first(value);
+        return parsed === INVALID ? INVALID : then(parsed);
+      };
+    }
+    case "transform": {
+      const transform = (def as unknown as z.core.$ZodTransformDef).transform;
+      return (value) => {
+        // The transform may add issues to its payload (a refinement written as a transform).
+        const payload: Payload = { value, issues: [] };
+        const out = transform(value, payload as z.core.ParsePayload);
+        return out instanceof Promise || payload.issues.length > 0 ? INVALID : out;
+      };
+    }
+    case "union": {
+      const options = (def as unknown as z.core.$ZodUnionDef).options.map(part);
+      // The first option that accepts the value gives the result.
+      return (value) => {
+        for (const option of options) {
+          const parsed = option(value);
+          if (parsed !== INVALID) return parsed;
+        }
+        return INVALID;
+      };
+    }
+    case "array": {
+      const element = part((def as unknown as z.core.$ZodArrayDef).element);
+      return (value) => {
+        if (!Array.isArray(value)) return INVALID;
+        const out: unknown[] = new Array(value.length);
+        for (let i = 0; i < value.length; i++) {
+          const parsed = element(value[i]);
+          if (parsed === INVALID) return INVALID;
+          out[i] = parsed;
+        }
+        return out;
+      };
+    }
+    default:
+      return object(def as unknown as z.core.$ZodObjectDef);
+  }
+}
+
+function optional(def: z.core.$ZodOptionalDef): Parser {
+  const inner = part(def.innerType);
+  const substitutes = def.innerType._zod.optin === "defaulted";
+  return (value) => {
+    if (value !== undefined) return inner(value);
+    if (!substitutes) return undefined;
+    // A defaulted inner schema fills in for absence; when even that fails, the value is undefined.
+    const parsed = inner(undefined);
+    return parsed === INVALID ? undefined : parsed;
+  };
+}
+
+interface Field {
+  readonly key: string;
+  readonly parse: Parser;
+  readonly optin: "optional" | "defaulted" | undefined;
+  readonly optionalOut: boolean;
+}
+
+function fieldOf(key: string, schema: Schema): Field {
+  return { key, parse: part(schema), optin: schema._zod.optin, optionalOut: schema._zod.optout === "optional" };
+}
+
+/** zod's object: the shape's keys in order (absent ones as their optionality says), then a catchall's. */
+function object(def: z.core.$ZodObjectDef): Parser {
+  const fields = Object.entries(def.shape).map(([key, field]) => fieldOf(key, field));
+  const catchall = def.catchall;
+  const known = catchall && new Set(Object.keys(def.shape));
+  // A strict object (catchall `never`) refuses any other key.
+  const rest = catchall && catchall._zod.def.type !== "never" ? fieldOf("", catchall) : undefined;
+  return (value) => {
+    if (!isObject(value)) return INVALID;
+    const out: Record<string, unknown> = {};
+    for (const field of fields) if (!assign(field, field.key, value, out)) return INVALID;
+    if (known === undefined) return out;
+    for (const key in value) {
+      if (known.has(key)) continue;
+      if (rest === undefined) return INVALID;
+      if (key === "__proto__") continue;
+      if (!assign(rest, key, value, out)) return INVALID;
+    }
+    return out;
+  };
+}
+
+/** One property, as zod's `handlePropertyResult` treats it; false when the object is invalid. */
+function assign(field: Field, key: string, input: Record<string, unknown>, out: Record<string, unknown>): boolean {
+  const present = key in input;
+  if (!present && field.optionalOut && field.optin === "optional") return true;
+  const parsed = field.parse(input[key]);
+  if (parsed === INVALID) return !present && field.optin !== undefined && field.optionalOut;
+  if (!present && field.optin === undefined) return false;
+  if (parsed !== undefined) out[key] = parsed;
+  else if (present || (field.optin === "defaulted" && !field.optionalOut)) out[key] = undefined;
+  return true;
+}

@@ -1,0 +1,158 @@
+/**
+ * The compiled success path of the template schemas (src/schema/fast-parse.ts) must agree with zod
+ * exactly: the same value (keys, order, defaults, transforms) wherever zod accepts, and a refusal
+ * wherever zod reports an issue, so that zod's report is asked for precisely then. Checked on every
+ * node of every fixture template (as written and in the editor's hydrated form), of generated
+ * templates, and of copies of them with one value anywhere replaced by a wrong or borderline one.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type * as z from "zod/mini";
+import { BLOCKS, blockOf } from "../src/blocks/registry.js";
+import { parseTemplate } from "../src/document/parse.js";
+import { columnStyleSchema, documentHeaderSchema, rowSpacerSchema, rowStyleSchema } from "../src/document/schema.js";
+import { fastParse, INVALID } from "../src/schema/fast-parse.js";
+import { toHydrated } from "./support/editor-form.js";
+import { generateTemplates } from "./support/generated-templates.js";
+
+type Json = Record<string, unknown>;
+type Schema = z.ZodMiniType;
+const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+
+const FIXTURES = fileURLToPath(new URL("../../fixtures/", import.meta.url));
+const fixtureTemplates = ["render", "errors"].flatMap((dir) =>
+  readdirSync(`${FIXTURES}${dir}`, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => (JSON.parse(readFileSync(`${FIXTURES}${dir}/${entry.name}/case.json`, "utf8")) as { template: unknown }).template),
+);
+const templates: unknown[] = [
+  ...fixtureTemplates,
+  ...fixtureTemplates.filter(isObject).map((t) => toHydrated(structuredClone(t))),
+  ...generateTemplates(12, 7).map((c) => toHydrated(c.template as Json)),
+];
+
+/** Every (schema, value) the template reader parses, found as the reader finds them. */
+function nodesOf(template: unknown): Array<[Schema, unknown]> {
+  const found: Array<[Schema, unknown]> = [];
+  if (!isObject(template)) return found;
+  // The header's `rows` are unknown to it: the rows are nodes of their own.
+  found.push([documentHeaderSchema, { ...template, rows: [] }]);
+  const rowLike = (raw: unknown): void => {
+    if (!isObject(raw)) return;
+    if (raw["type"] === "row-spacer") return void found.push([rowSpacerSchema, raw]);
+    found.push([rowStyleSchema, raw]);
+    for (const column of Array.isArray(raw["columns"]) ? raw["columns"] : []) {
+      if (!isObject(column)) continue;
+      found.push([columnStyleSchema, column]);
+      const children = column["children"] ?? column["components"];
+      for (const child of Array.isArray(children) ? children : []) {
+        if (!isObject(child)) continue;
+        if (child["type"] === "row" || child["type"] === "row-spacer" || Array.isArray(child["columns"])) rowLike(child);
+        else {
+          const type = child["componentType"] ?? child["type"];
+          const block = typeof type === "string" ? blockOf(BLOCKS, type) : undefined;
+          if (block) found.push([block.props as Schema, child["props"] ?? {}]);
+        }
+      }
+    }
+  };
+  for (const row of Array.isArray(template["rows"]) ? template["rows"] : []) rowLike(row);
+  return found;
+}
+
+/** Values that are wrong, or nearly right, for some field: each must be judged as zod judges it. */
+const REPLACEMENTS: unknown[] = [
+  undefined,
+  null,
+  "",
+  " ",
+  "  #FFF  ",
+  "red",
+  "ANY",
+  "Contains",
+  "true",
+  "12",
+  12,
+  -1,
+  0,
+  101,
+  1e9,
+  Number.NaN,
+  2.5,
+  true,
+  [],
+  {},
+  [{}],
+];
+
+/** `value` with one value at most four levels down replaced by each of REPLACEMENTS (a key removed for `undefined`). */
+function* variants(value: unknown, depth = 0): Generator<unknown> {
+  if ((!isObject(value) && !Array.isArray(value)) || depth > 3) return;
+  for (const key of Object.keys(value)) {
+    for (const replacement of REPLACEMENTS) {
+      const copy = structuredClone(value) as Json;
+      if (replacement === undefined && !Array.isArray(copy)) delete copy[key];
+      else copy[key] = replacement;
+      yield copy;
+    }
+    const inner = (value as Json)[key];
+    for (const variant of variants(inner, depth + 1)) yield Object.assign(structuredClone(value) as Json, { [key]: variant });
+  }
+}
+
+/** Keys in order at every level: `toStrictEqual` does not compare the order. */
+const keyOrder = (value: unknown): unknown =>
+  Array.isArray(value) ? value.map(keyOrder) : isObject(value) ? Object.entries(value).map(([k, v]) => [k, keyOrder(v)]) : value;
+
+function expectAgreement(schema: Schema, value: unknown): void {
+  const zod = schema.safeParse(structuredClone(value));
+  const fast = fastParse(schema, structuredClone(value));
+  if (!zod.success) return void expect(fast, JSON.stringify(value)).toBe(INVALID);
+  expect(fast, JSON.stringify(value)).toStrictEqual(zod.data);
+  expect(keyOrder(fast)).toStrictEqual(keyOrder(zod.data));
+}
+
+describe("the compiled success path of the template schemas", () => {
+  const nodes = templates.flatMap(nodesOf);
+
+  it("reads every node of every fixture and generated template as zod does", () => {
+    expect(nodes.length).toBeGreaterThan(500);
+    for (const [schema, value] of nodes) expectAgreement(schema, value);
+  });
+
+  it("refuses exactly what zod refuses, with any one value replaced", () => {
+    // The node of each schema with the most fields: their variants reach every field a template may have.
+    const richest = new Map<Schema, unknown>();
+    const size = (value: unknown) => JSON.stringify(value).length;
+    for (const [schema, value] of nodes) if (!richest.has(schema) || size(value) > size(richest.get(schema))) richest.set(schema, value);
+    let refused = 0;
+    for (const [schema, value] of richest) {
+      for (const variant of variants(value)) {
+        expectAgreement(schema, variant);
+        if (!schema.safeParse(variant).success) refused++;
+      }
+    }
+    // The replacements must exercise the refusal path, not only the success one.
+    expect(refused).toBeGreaterThan(1000);
+  });
+});
+
+describe("reading a valid template", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("never enters zod's parse: zod runs only to report what is wrong", () => {
+    const spies = [documentHeaderSchema, rowStyleSchema, columnStyleSchema, rowSpacerSchema, ...Object.values(BLOCKS).map((b) => b.props as Schema)].map(
+      (schema) => vi.spyOn(schema, "safeParse"),
+    );
+    const calls = () => spies.reduce((sum, spy) => sum + spy.mock.calls.length, 0);
+    const newsletter = (JSON.parse(readFileSync(`${FIXTURES}render/realistic-newsletter/case.json`, "utf8")) as { template: Json }).template;
+    expect(parseTemplate(toHydrated(newsletter)).issues).toEqual([]);
+    expect(calls()).toBe(0);
+    // The same spies see an invalid template's report being built.
+    const broken = structuredClone(newsletter);
+    (broken["canvas"] as Json)["width"] = "wide";
+    expect(parseTemplate(broken).issues.length).toBeGreaterThan(0);
+    expect(calls()).toBeGreaterThan(0);
+  });
+});
