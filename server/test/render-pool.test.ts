@@ -19,7 +19,8 @@ describe("the render endpoint renders off the event loop", () => {
     db = await createTestDatabase("sqlite");
     server = await startTestServer({ database: db.config });
     renderKey = (await call(server.url, "POST", "/api/v1/keys", { key: server.adminKey, body: { name: "render", targets: ["all"] } })).json.key;
-    const big = await call(server.url, "POST", "/api/v1/templates", { key: server.adminKey, body: bigTemplate(1_500) });
+    // 1,600 rows: over 1 MB of html (~660 B a row).
+    const big = await call(server.url, "POST", "/api/v1/templates", { key: server.adminKey, body: bigTemplate(1_600) });
     expect(big.status, big.text).toBe(201);
     bigId = big.json.id;
     smallId = (await call(server.url, "POST", "/api/v1/templates", { key: server.adminKey, body: sampleTemplate() })).json.id;
