@@ -1,4 +1,3 @@
-import os from "node:os";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyInstance } from "fastify";
@@ -14,7 +13,7 @@ import { registerErrorHandler, sendError } from "./http/error-handler.js";
 import { registerJsonBodyParser } from "./http/json-body.js";
 import { registerNotFound } from "./http/not-found.js";
 import { REDACTED, redactHeaders, redactUrl } from "./http/redact.js";
-import { RequestLog, type RequestLogOptions } from "./http/request-log.js";
+import { RequestLog } from "./http/request-log.js";
 import { forbidFraming } from "./http/security-headers.js";
 import { zodValidatorCompiler } from "./http/validation.js";
 import { logDestination } from "./logging.js";
@@ -51,14 +50,11 @@ export interface App {
   routes(): RouteEntry[];
 }
 
-/** What every log line carries after its time (pino's default, named so the request log writes the same). */
-const LOG_BASE = { pid: process.pid, hostname: os.hostname() };
-
-function loggerOptions(config: ServerConfig, stream: RequestLogOptions["stream"]) {
+function loggerOptions(config: ServerConfig, logger: AppOptions["logger"]) {
+  if (logger === false) return false;
   return {
     level: config.logLevel,
-    stream,
-    base: LOG_BASE,
+    stream: logger ?? logDestination(config),
     // Secrets never reach the logs. The request line is built from redacted values (request-log.ts);
     // a request logged otherwise (Fastify's rare error lines) goes through the `req` serializer, which
     // removes credentials by name and by shape, and the redact paths catch the credentials of headers
@@ -75,11 +71,10 @@ function loggerOptions(config: ServerConfig, stream: RequestLogOptions["stream"]
 
 /** Builds the whole HTTP application on a given store; the caller starts and stops it. */
 export async function buildApp({ config, store, logger }: AppOptions): Promise<App> {
-  const stream = logger === false ? undefined : (logger ?? logDestination(config));
   // One line per request instead of Fastify's two (http/request-log.ts).
-  const requestLog = stream === undefined ? undefined : new RequestLog({ level: config.logLevel, stream, base: LOG_BASE });
+  const requestLog = logger === false ? undefined : new RequestLog(config.logLevel);
   const app = Fastify({
-    logger: stream === undefined ? false : loggerOptions(config, stream),
+    logger: loggerOptions(config, logger),
     ...(requestLog === undefined ? {} : { logController: requestLog }),
     bodyLimit: config.bodyLimitBytes,
     // Behind a reverse proxy: request.ip (logs) is the client's address from X-Forwarded-For.

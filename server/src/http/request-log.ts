@@ -20,71 +20,35 @@ export interface RequestLine {
   userAgent: string | undefined;
 }
 
-/** Where the request lines go: pino's stream, and the fields pino puts in each of its lines. */
-export interface RequestLogOptions {
-  /** The log's level; at `warn` and above no request line is written. */
-  level: string;
-  /** The stream the logger writes to; the request lines go there, in the same order as its own. */
-  stream: { write(line: string): unknown };
-  /** The logger's `base` (pid, hostname), which every one of its lines carries after `time`. */
-  base: Record<string, string | number>;
-}
-
-const INFO = levels.values["info"] ?? 30;
-
 /**
  * One log line per request, written when it has been answered (`request completed`, or `request
  * errored` with the error when the answer failed) or when its client went away first (`request
  * aborted`, from an onRequestAbort hook), instead of Fastify's two (`incoming request` with the
  * whole headers object, then `request completed`), which cost more than the SDK route's own work.
- *
- * The `completed` and `aborted` lines are written straight to the logger's stream, as the text pino
- * would make of them (same fields, same order): on the SDK route, pino's generic formatting of the
- * line cost more than everything else the line needs. They hold only the redacted values below,
- * so nothing in them is for pino's redaction. `request errored` (rare, with an error to serialize)
- * and the other lines Fastify writes (a failed serializer, a broken stream) still go through pino.
+ * The line is a small plain object, so the logger has no headers to walk or redact; the other lines
+ * Fastify writes (a failed serializer, a broken stream) are kept.
  */
 export class RequestLog extends LogController {
   readonly #enabled: boolean;
-  readonly #stream: RequestLogOptions["stream"];
-  /** `,"pid":…,"hostname":…`: pino's text for its base fields. */
-  readonly #base: string;
 
-  constructor(options: RequestLogOptions) {
+  /** `level`: the log's level; at `warn` and above no request line is built. */
+  constructor(level: string) {
     super();
-    this.#enabled = (levels.values[options.level] ?? 0) <= INFO;
-    this.#stream = options.stream;
-    this.#base = Object.entries(options.base)
-      .map(([name, value]) => `,${JSON.stringify(name)}:${JSON.stringify(value)}`)
-      .join("");
+    this.#enabled = (levels.values[level] ?? 0) <= levels.values["info"]!;
   }
 
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (error != null) reply.log.error({ ...requestLine(request, reply), err: error }, "request errored");
-    else if (this.#enabled) this.#write(request, reply, "request completed");
+    else if (this.#enabled) reply.log.info(requestLine(request, reply), "request completed");
   }
 
   /** The onRequestAbort hook: the client closed the connection before the answer was sent. */
   readonly requestAborted = (request: FastifyRequest, done: () => void): void => {
-    if (this.#enabled) this.#write(request, undefined, "request aborted");
+    if (this.#enabled) request.log.info(requestLine(request, undefined), "request aborted");
     done();
   };
-
-  /** The line pino's `info(requestLine(…), msg)` on the request's child logger would write. */
-  #write(request: FastifyRequest, reply: FastifyReply | undefined, msg: string): void {
-    const line = requestLine(request, reply);
-    this.#stream.write(
-      `{"level":${INFO},"time":${Date.now()}${this.#base},"reqId":${JSON.stringify(request.id)},"method":${JSON.stringify(line.method)}` +
-        `,"url":${JSON.stringify(line.url)}` +
-        (line.statusCode === undefined ? "" : `,"statusCode":${JSON.stringify(line.statusCode)}`) +
-        (line.responseTime === undefined ? "" : `,"responseTime":${JSON.stringify(line.responseTime)}`) +
-        (line.remoteAddress === undefined ? "" : `,"remoteAddress":${JSON.stringify(line.remoteAddress)}`) +
-        (line.userAgent === undefined ? "" : `,"userAgent":${JSON.stringify(line.userAgent)}`) +
-        `,"msg":${JSON.stringify(msg)}}\n`,
-    );
-  }
 }
 
 function requestLine(request: FastifyRequest, reply: FastifyReply | undefined): RequestLine {
