@@ -126,13 +126,6 @@ const START_TAG = /<[a-zA-Z][^>]*>/g;
 /** An `mso-*` declaration, at the start of a style value or after a `;`. */
 const OUTLOOK_DECLARATION = /(?<=^|;)\s*mso-[a-z-]+:[^;]*;?/g;
 
-/** Where `literal` starts in `text` from `from`, or -1: `split` stops at it in C (`indexOf` is slow in QuickJS: base/literal-scan.ts). */
-function find(text: string, literal: string, from: number): number {
-  const rest = text.slice(from);
-  const before = (rest.split(literal, 1)[0] as string).length;
-  return before === rest.length ? -1 : from + before;
-}
-
 /**
  * Outlook's buttons (a VML `v:roundrect` for Outlook, then the button every other reader sees, in
  * `<!--[if !mso]><!-->`…`<!--<![endif]-->`), in one scan: the `w` namespace of their
@@ -154,8 +147,9 @@ function leanerOutlookButtons(html: string): string {
 
 /** `mso-*` declarations dropped from the style attributes of the first not-Outlook region in `html`. */
 function withoutOutlookProperties(html: string): string {
-  const start = find(html, NOT_OUTLOOK_START, 0);
-  const end = start === -1 ? -1 : find(html, NOT_OUTLOOK_END, start);
+  // indexOf, not literal-scan's split: the literal is near, and indexOf stops there.
+  const start = html.indexOf(NOT_OUTLOOK_START);
+  const end = start === -1 ? -1 : html.indexOf(NOT_OUTLOOK_END, start);
   if (end === -1) return html;
   const cleaned = html
     .slice(start, end)
@@ -211,7 +205,7 @@ function headingWrapperAt(html: string, at: number): Rewrite | undefined {
   const match = HEADING_WRAPPER.exec(html);
   if (match === null) return undefined;
   const [text, wrapperStyle, level, headingStyle] = match as unknown as [string, string, string, string];
-  const close = find(html, `</${level}>`, HEADING_WRAPPER.lastIndex);
+  const close = html.indexOf(`</${level}>`, HEADING_WRAPPER.lastIndex); // near: indexOf stops there
   if (close === -1) return undefined;
   HEADING_END.lastIndex = close + level.length + 3;
   if (!HEADING_END.test(html) || !overridesAll(wrapperStyle, headingStyle)) return undefined;
