@@ -1,5 +1,6 @@
 /** mj-divider (mjml-divider 5.4.1). */
 import { BodyComponent, type StyleObject } from "../component.js";
+import { ifMsoOrIE } from "../conditional-comments.js";
 import { widthParser } from "../helpers.js";
 
 export class MjDivider extends BodyComponent {
@@ -65,7 +66,7 @@ export class MjDivider extends BodyComponent {
 
   renderAfter(): string {
     return `
-      <!--[if mso | IE]>
+      ${ifMsoOrIE`
         <table
           ${this.htmlAttributes({
             align: this.getAttribute("align"),
@@ -83,7 +84,7 @@ export class MjDivider extends BodyComponent {
             </td>
           </tr>
         </table>
-      <![endif]-->
+      `}
     `;
   }
 

@@ -1,5 +1,6 @@
 /** mj-group (mjml-group 5.4.1): columns side by side that do not stack on mobile. */
 import { BodyComponent, type BodyContext, type StyleObject } from "../component.js";
+import { ifMsoOrIE } from "../conditional-comments.js";
 import { widthParser } from "../helpers.js";
 import { MjColumn } from "./column.js";
 
@@ -94,7 +95,7 @@ export class MjGroup extends BodyComponent {
           style: "div",
         })}
       >
-        <!--[if mso | IE]>
+        ${ifMsoOrIE`
         <table
           ${this.htmlAttributes({
             bgcolor: background === "none" ? undefined : background,
@@ -105,14 +106,14 @@ export class MjGroup extends BodyComponent {
           })}
         >
           <tr>
-        <![endif]-->
+        `}
           ${this.renderChildren(children, {
             attributes: { mobileWidth: "mobileWidth" },
             renderer: (component) =>
               (component.constructor as typeof BodyComponent).rawElement
                 ? component.render()
                 : `
-              <!--[if mso | IE]>
+              ${ifMsoOrIE`
               <td
                 ${component.htmlAttributes({
                   style: {
@@ -124,17 +125,17 @@ export class MjGroup extends BodyComponent {
                   },
                 })}
               >
-              <![endif]-->
+              `}
                 ${component.render()}
-              <!--[if mso | IE]>
+              ${ifMsoOrIE`
               </td>
-              <![endif]-->
+              `}
           `,
           })}
-        <!--[if mso | IE]>
+        ${ifMsoOrIE`
           </tr>
           </table>
-        <![endif]-->
+        `}
       </div>
     `;
   }

@@ -1,5 +1,6 @@
 /** mj-section (mjml-section 5.4.1) and mj-wrapper (mjml-wrapper 5.4.1), which is a section of sections. */
 import { BodyComponent, type BodyContext, type StyleObject } from "../component.js";
+import { ifMsoOrIE } from "../conditional-comments.js";
 import { suffixCssClasses } from "../helpers.js";
 
 const isPercentage = (value: string) => /^\d+(\.\d+)?%$/.test(value);
@@ -180,7 +181,7 @@ export class MjSection extends BodyComponent {
     const isFirstSection = this.props.index === 0;
     const hasGap = this.hasGap();
     return `
-      <!--[if mso | IE]>
+      ${ifMsoOrIE`
       <table
         ${this.htmlAttributes({
           align: "center",
@@ -200,32 +201,32 @@ export class MjSection extends BodyComponent {
       >
         <tr>
           <td style="line-height:0px;font-size:0px;mso-line-height-rule:exactly;">
-      <![endif]-->
+      `}
     `;
   }
 
   renderAfter(): string {
     return `
-      <!--[if mso | IE]>
+      ${ifMsoOrIE`
           </td>
         </tr>
       </table>
-      <![endif]-->
+      `}
     `;
   }
 
   renderWrappedChildren(): string {
     const { children } = this.props;
     return `
-      <!--[if mso | IE]>
+      ${ifMsoOrIE`
         <tr>
-      <![endif]-->
+      `}
       ${this.renderChildren(children, {
         renderer: (component) =>
           (component.constructor as typeof BodyComponent).rawElement
             ? component.render()
             : `
-          <!--[if mso | IE]>
+          ${ifMsoOrIE`
             <td
               ${component.htmlAttributes({
                 align: component.getAttribute("align"),
@@ -233,17 +234,17 @@ export class MjSection extends BodyComponent {
                 style: "tdOutlook",
               })}
             >
-          <![endif]-->
+          `}
             ${component.render()}
-          <!--[if mso | IE]>
+          ${ifMsoOrIE`
             </td>
-          <![endif]-->
+          `}
     `,
       })}
 
-      <!--[if mso | IE]>
+      ${ifMsoOrIE`
         </tr>
-      <![endif]-->
+      `}
     `;
   }
 
@@ -309,7 +310,7 @@ export class MjSection extends BodyComponent {
       [vOriginX, vPosX, vOriginY, vPosY] = [0.5, 0.5, 0, 0];
     }
     return `
-      <!--[if mso | IE]>
+      ${ifMsoOrIE`
         <v:rect ${this.htmlAttributes({
           style: fullWidth ? { "mso-width-percent": "1000" } : { width: containerWidth },
           "xmlns:v": "urn:schemas-microsoft-com:vml",
@@ -325,12 +326,12 @@ export class MjSection extends BodyComponent {
           ...vSizeAttributes,
         })} />
         <v:textbox style="mso-fit-shape-to-text:true" inset="0,0,0,0">
-      <![endif]-->
+      `}
           ${content}
-        <!--[if mso | IE]>
+        ${ifMsoOrIE`
         </v:textbox>
       </v:rect>
-    <![endif]-->
+    `}
     `;
   }
 
@@ -358,13 +359,13 @@ export class MjSection extends BodyComponent {
               <td
                 ${this.htmlAttributes({ style: "td" })}
               >
-                <!--[if mso | IE]>
+                ${ifMsoOrIE`
                   <table role="presentation" border="0" cellpadding="0" cellspacing="0">
-                <![endif]-->
+                `}
                   ${this.renderWrappedChildren()}
-                <!--[if mso | IE]>
+                ${ifMsoOrIE`
                   </table>
-                <![endif]-->
+                `}
               </td>
             </tr>
           </tbody>
@@ -432,7 +433,7 @@ export class MjWrapper extends MjSection {
           (component.constructor as typeof BodyComponent).rawElement
             ? component.render()
             : `
-          <!--[if mso | IE]>
+          ${ifMsoOrIE`
             <tr>
               <td
                 ${component.htmlAttributes({
@@ -441,12 +442,12 @@ export class MjWrapper extends MjSection {
                   width: containerWidth,
                 })}
               >
-          <![endif]-->
+          `}
             ${component.render()}
-          <!--[if mso | IE]>
+          ${ifMsoOrIE`
               </td>
             </tr>
-          <![endif]-->
+          `}
         `,
       })}
     `;

@@ -1,5 +1,6 @@
 /** mj-social and mj-social-element (mjml-social 5.4.1). */
 import { type Attributes, BodyComponent, type BodyComponentClass, type StyleObject } from "../component.js";
+import { ifMsoOrIE } from "../conditional-comments.js";
 
 export class MjSocial extends BodyComponent {
   static override readonly componentName = "mj-social";
@@ -82,7 +83,7 @@ export class MjSocial extends BodyComponent {
   renderHorizontal(): string {
     const { children } = this.props;
     return `
-     <!--[if mso | IE]>
+     ${ifMsoOrIE`
       <table
         ${this.htmlAttributes({
           align: this.getAttribute("align"),
@@ -93,16 +94,16 @@ export class MjSocial extends BodyComponent {
         })}
       >
         <tr>
-      <![endif]-->
+      `}
       ${this.renderChildren(children, {
         attributes: this.getSocialElementAttributes(),
         renderer: (component) =>
           (component.constructor as BodyComponentClass).rawElement
             ? component.render()
             : `
-            <!--[if mso | IE]>
+            ${ifMsoOrIE`
               <td>
-            <![endif]-->
+            `}
               <table
                 ${component.htmlAttributes({
                   align: this.getAttribute("align"),
@@ -120,15 +121,15 @@ export class MjSocial extends BodyComponent {
                   ${component.render()}
                 </tbody>
               </table>
-            <!--[if mso | IE]>
+            ${ifMsoOrIE`
               </td>
-            <![endif]-->
+            `}
           `,
       })}
-      <!--[if mso | IE]>
+      ${ifMsoOrIE`
           </tr>
         </table>
-      <![endif]-->
+      `}
     `;
   }
 
