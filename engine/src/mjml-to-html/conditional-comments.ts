@@ -15,6 +15,8 @@
  * - minifying minified markup changes nothing (test/mjml-conditional-comments.property.test.ts).
  */
 
+import { contains } from "../base/literal-scan.js";
+
 const WHITESPACE_BETWEEN_TAGS = /(^|>)(\s+)(<|$)/gm;
 const WHITESPACE_RUN = /\s{2,}/gm;
 
@@ -24,23 +26,21 @@ export function minifyConditionalInner(inner: string): string {
 }
 
 /**
- * Text that can open or close a conditional comment, or make one with the text beside it: every
- * way of cutting `<!--[if` or `<![endif]-->` in two leaves one side holding one of these.
+ * Whether `text` may open or close a conditional comment, alone or beside other text: every way
+ * of cutting `<!--[if` or `<![endif]-->` in two leaves one side holding `<!`, `[if`, `endif` or
+ * `-->`. Looked for as literals (base/literal-scan.ts): an expression with alternatives is tried
+ * at every character by QuickJS's, which made the release engine's compile slower.
  */
-const COMMENT_SYNTAX = /<!|\[if|endif|-->/;
-
-/** Whether `text` may open or close a conditional comment, alone or beside other text. */
 export function holdsCommentSyntax(text: string): boolean {
-  return COMMENT_SYNTAX.test(text);
+  return contains(text, "<!") || contains(text, "-->") || contains(text, "[if") || contains(text, "endif");
 }
 
 /**
  * A value that minifying treats as one ordinary character (or, with a leading space, as a space
  * and one): no `<`, `>`, line break or two whitespace characters in a row, and no whitespace at
- * its end; and no comment syntax (without `<` and `>`, only `[if` and `endif` are possible).
- * htmlAttributes' output is of this kind unless an attribute value is not.
+ * its end. htmlAttributes' output is of this kind unless an attribute value is not.
  */
-const PLAIN_VALUE = /^(?![^]*(?:\[if|endif)) ?[^\s<>]+(?: [^\s<>]+)*$/;
+const PLAIN_VALUE = /^ ?[^\s<>]+(?: [^\s<>]+)*$/;
 /** Stands for a plain value in a template minified once: a noncharacter, neither space nor `<>`. */
 const VALUE_MARK = "\uFDD1";
 
@@ -65,8 +65,8 @@ function shapeOf(values: readonly unknown[]): number {
     const text = String(value);
     let kind = EMPTY;
     if (text !== "") {
+      if (holdsCommentSyntax(text)) return AS_WRITTEN;
       if (PLAIN_VALUE.test(text)) kind = text.charCodeAt(0) === 0x20 ? PLAIN_AFTER_SPACE : PLAIN;
-      else if (holdsCommentSyntax(text)) return AS_WRITTEN;
       else plain = false;
     }
     shape = shape * 3 + kind;

@@ -168,7 +168,7 @@ function minifiedPieces(parts: readonly BodyPart[]): string[] {
     const scanned = [""];
     let part = html;
     while (!minifyPart(part, next === parts.length, scanned, minifiedInners)) part += (parts[next++] as BodyPart).html;
-    pieces.push(...scanned);
+    pieces.push(scanned.join(""));
   }
   return pieces;
 }
