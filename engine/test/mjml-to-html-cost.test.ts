@@ -8,8 +8,6 @@
  * - Components build their style objects without spreading objects into them: V8 builds such an
  *   object literal several times slower than the same keys assigned, and every component builds
  *   its styles once per compile.
- * - Components write their conditional comments minified (src/mjml-to-html/conditional-comments.ts),
- *   so the body is searched for comments only where the template's own text may hold some.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import mjml2html from "mjml";
@@ -71,58 +69,6 @@ describe("the MJML compile", () => {
       fonts: {},
     } as Parameters<typeof mjml2html>[1]);
     expect(compileMjmlToHtml(mjml)).toBe(reference.html);
-  });
-});
-
-describe("conditional comments", () => {
-  /** The separators `split` was called with while `run` ran (literal-scan.ts searches with it). */
-  function splitSeparators(run: () => void): unknown[] {
-    const separators: unknown[] = [];
-    const split = String.prototype.split;
-    String.prototype.split = function (this: string, ...args: unknown[]) {
-      separators.push(args[0]);
-      return (split as (...a: unknown[]) => string[]).apply(this, args);
-    } as typeof split;
-    try {
-      run();
-    } finally {
-      String.prototype.split = split;
-    }
-    return separators;
-  }
-
-  const section = `<mj-section><mj-column><mj-text height="20px">a</mj-text></mj-column><mj-column><mj-divider /></mj-column></mj-section>`;
-
-  it("are not searched for in a body whose template holds no comment syntax", () => {
-    const separators = splitSeparators(() => compileMjmlToHtml(`<mjml><mj-body>${section}<mj-wrapper>${section}</mj-wrapper></mj-body></mjml>`));
-    expect(separators).not.toContain("<!--[if");
-  });
-
-  it("are searched for in the parts whose template does, and only there", () => {
-    const scanned: string[] = [];
-    const split = String.prototype.split;
-    String.prototype.split = function (this: string, ...args: unknown[]) {
-      if (args[0] === "<!--[if") scanned.push(this);
-      return (split as (...a: unknown[]) => string[]).apply(this, args);
-    } as typeof split;
-    try {
-      compileMjmlToHtml(`<mjml><mj-body>${section}<mj-section><mj-column><mj-raw><!-- a note --></mj-raw></mj-column></mj-section>${section}</mj-body></mjml>`);
-    } finally {
-      String.prototype.split = split;
-    }
-    expect(scanned).toHaveLength(1);
-    expect(scanned[0]).toContain("<!-- a note -->");
-    expect(scanned[0]).not.toContain("mj-column-per-50");
-  });
-
-  it("are written by components only through the tags that write them minified", () => {
-    const dir = new URL("../src/mjml-to-html/components/", import.meta.url);
-    const literals: string[] = [];
-    for (const file of readdirSync(dir).filter((name) => name.endsWith(".ts"))) {
-      const source = readFileSync(new URL(file, dir), "utf8");
-      for (const literal of ["<!--[if", "<![endif]-->", "<!--"]) if (source.includes(literal)) literals.push(`${file}: ${literal}`);
-    }
-    expect(literals).toEqual([]);
   });
 });
 

@@ -64,9 +64,9 @@ describe("the document's language and direction (<mjml lang dir>)", () => {
 });
 
 /**
- * Components write their conditional comments minified, and the body pass scans only markup that
- * may hold comment syntax of the template's own (src/mjml-to-html/conditional-comments.ts): the
- * template's comment syntax, wherever it stands, must still give mjml's HTML.
+ * Comment syntax in the template's own text (attribute values, raw markup, the preview) opens and
+ * closes comments across the components' own: the Outlook comments mjml minifies and merges must be
+ * the same.
  */
 describe("comment syntax in the template's own text", () => {
   const column = (text: string, attributes = "") => `<mj-column${attributes}><mj-text>${text}</mj-text></mj-column>`;

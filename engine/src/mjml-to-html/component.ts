@@ -27,20 +27,6 @@ export interface AppliedNode extends MjmlNode {
   readonly children: readonly AppliedNode[];
   /** `mj-attributes > mj-all`: the weakest attributes but for the component's own defaults. */
   readonly globalAttributes: Attributes;
-  /** Whether the node's own attributes or content hold comment syntax (conditional-comments.ts). */
-  readonly ownCommentSyntax: boolean;
-  /** Whether the node or one below it does: its markup must then be scanned for comments. */
-  readonly commentSyntax: boolean;
-}
-
-/**
- * A piece of the body's markup, in the order of the document, and whether the document pass must
- * scan it for conditional comments (it may hold comment syntax of the template's own; the
- * components' own comments are written minified).
- */
-export interface BodyPart {
-  readonly html: string;
-  readonly scan: boolean;
 }
 
 /** A style block function of a component, called with the document's breakpoint. */
@@ -162,7 +148,6 @@ export abstract class BodyComponent {
   // `declare`: set by the constructor or a subclass, never defined empty first (class-field
   // definitions were a tenth of a compile, with one component per MJML element).
   declare readonly props: ComponentProps;
-  declare readonly node: AppliedNode;
   declare readonly attributes: ReadonlyMap<string, AttributeValue>;
   declare readonly context: BodyContext;
 
@@ -172,7 +157,6 @@ export abstract class BodyComponent {
 
   constructor(node: AppliedNode, context: BodyContext, props: SiblingProps | undefined, attributes: Attributes | undefined) {
     const type = this.constructor as BodyComponentClass;
-    this.node = node;
     this.props = {
       children: node.children,
       content: node.content,
@@ -273,48 +257,42 @@ export abstract class BodyComponent {
     children: readonly AppliedNode[] = this.props.children,
     options: { renderer?: (component: BodyComponent) => string; attributes?: Attributes } = {},
   ): string {
-    const inParts = this.childParts;
-    if (inParts !== undefined) {
+    const parts = this.childParts;
+    if (parts !== undefined) {
       this.childParts = undefined;
-      this.renderEachChild(children, options, inParts);
+      parts.push(...this.renderEachChild(children, options, true));
       return PART_MARK;
     }
     let output = "";
-    for (const html of this.renderEachChild(children, options, undefined)) output += html;
+    for (const html of this.renderEachChild(children, options, false)) output += html;
     return output;
   }
 
   /** Where renderParts() has renderChildren put the children's markup. */
-  declare private childParts?: { readonly parts: BodyPart[]; readonly syntaxAbove: boolean } | undefined;
+  declare private childParts?: string[] | undefined;
 
   /**
    * render()'s markup in parts, the children's markup as parts of their own (each rendered in parts
    * where it is not wrapped): what compileMjmlToHtml scans, one part after the other, rather than
-   * the whole body at once (src/mjml-to-html/document.ts), and only the parts that may hold comment
-   * syntax of the template's own. `syntaxAbove`: whether an ancestor's own attributes, which reach
-   * this markup through the context, do. Only for MJML without PART_MARK.
+   * the whole body at once (src/mjml-to-html/document.ts). Only for MJML without PART_MARK.
    */
-  renderParts(syntaxAbove: boolean): BodyPart[] {
-    const scanOwn = syntaxAbove || this.node.ownCommentSyntax;
-    const children: BodyPart[] = [];
-    this.childParts = { parts: children, syntaxAbove: scanOwn };
+  renderParts(): string[] {
+    const children: string[] = [];
+    this.childParts = children;
     const html = this.render();
-    if (this.childParts !== undefined) {
+    if (this.childParts === children) {
       this.childParts = undefined;
-      return [{ html, scan: scanOwn || this.node.commentSyntax }];
+      return [html];
     }
     const at = html.indexOf(PART_MARK);
-    return [{ html: html.slice(0, at), scan: scanOwn }, ...children, { html: html.slice(at + PART_MARK.length), scan: scanOwn }];
+    return [html.slice(0, at), ...children, html.slice(at + PART_MARK.length)];
   }
 
-  /**
-   * renderChildren's output, one string per child rendered; with `inParts`, appended to its parts
-   * instead (unwrapped children in parts of their own).
-   */
+  /** renderChildren's output, one string per child rendered; with `inParts`, unwrapped ones in parts. */
   private renderEachChild(
     children: readonly AppliedNode[],
     options: { renderer?: (component: BodyComponent) => string; attributes?: Attributes },
-    inParts: { readonly parts: BodyPart[]; readonly syntaxAbove: boolean } | undefined,
+    inParts: boolean,
   ): string[] {
     const { renderer, attributes } = options;
     const { components } = this.context;
@@ -328,9 +306,9 @@ export abstract class BodyComponent {
       const props: SiblingProps = { first: index === 0, index, last: index + 1 === sibling, sibling, nonRawSiblings };
       const component = createComponent(components, children[index] as AppliedNode, context, props, attributes);
       if (component === null) continue;
-      if (inParts === undefined) output.push(renderer ? renderer(component) : component.render());
-      else if (renderer) inParts.parts.push({ html: renderer(component), scan: inParts.syntaxAbove || component.node.commentSyntax });
-      else inParts.parts.push(...component.renderParts(inParts.syntaxAbove));
+      if (renderer) output.push(renderer(component));
+      else if (inParts) output.push(...component.renderParts());
+      else output.push(component.render());
     }
     return output;
   }

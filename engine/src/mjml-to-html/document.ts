@@ -3,10 +3,9 @@
  * builds (font imports, media queries, component and document styles), and the two passes over
  * Outlook conditional comments that mjml2html makes.
  */
-import { occurrences } from "../base/literal-scan.js";
+import { contains, occurrences } from "../base/literal-scan.js";
 import { isSpace } from "../base/whitespace.js";
-import type { BodyPart, GlobalData } from "./component.js";
-import { minifyConditionalInner } from "./conditional-comments.js";
+import type { GlobalData } from "./component.js";
 
 function buildFontsTags(body: () => string, fonts: Readonly<Record<string, string>>): string {
   const toImport: string[] = [];
@@ -144,31 +143,24 @@ function conditionStartEnd(content: string, start: number): number | undefined {
  * the release build's QuickJS runs at every character.
  */
 export function minifyOutlookConditionnals(content: string): string {
-  return minifiedPieces([{ html: content, scan: true }]).join("");
+  return minifiedPieces([content]).join("");
 }
 
 /**
- * minifyOutlookConditionnals over the concatenation of `parts`, as pieces of its result. Parts are
- * scanned one by one, each joined to the next only where its scan depends on what follows it (a
- * comment not closed within it, an opening cut at its end): a document is never copied whole before
- * its final form, which V8 makes costly for a long one (a string over 128 KiB is allocated apart).
- * A part not to scan, reached outside a comment, is taken as it is: the only comments in it are the
- * components' own, written minified (conditional-comments.ts).
+ * minifyOutlookConditionnals over the concatenation of `parts`, as the pieces its result is made
+ * of: for each conditional comment, the text before its inner markup (ending with the comment's
+ * opening), the inner markup minified, and ENDIF; then the text after the last. Parts are scanned
+ * one by one, each joined to the next only where its scan depends on what follows it (a comment
+ * not closed within it, an opening cut at its end): a document is never copied whole before its
+ * final form, which V8 makes costly for a long one (a string over 128 KiB is allocated apart).
  */
-function minifiedPieces(parts: readonly BodyPart[]): string[] {
+function minifiedPieces(parts: readonly string[]): string[] {
   // Containers repeat the same Outlook markup around each child: each distinct one is minified once.
   const minifiedInners = new Map<string, string>();
-  const pieces: string[] = [];
+  const pieces = [""];
   for (let next = 0; next < parts.length; ) {
-    const { html, scan } = parts[next++] as BodyPart;
-    if (!scan) {
-      pieces.push(html);
-      continue;
-    }
-    const scanned = [""];
-    let part = html;
-    while (!minifyPart(part, next === parts.length, scanned, minifiedInners)) part += (parts[next++] as BodyPart).html;
-    pieces.push(scanned.join(""));
+    let part = parts[next++] as string;
+    while (!minifyPart(part, next === parts.length, pieces, minifiedInners)) part += parts[next++] as string;
   }
   return pieces;
 }
@@ -191,26 +183,26 @@ function minifyPart(part: string, last: boolean, pieces: string[], minifiedInner
     const inner = part.slice(innerStart, end);
     let minified = minifiedInners.get(inner);
     if (minified === undefined) {
-      minified = minifyConditionalInner(inner);
+      minified = inner.replace(/(^|>)(\s+)(<|$)/gm, "$1$3").replace(/\s{2,}/gm, " ");
       minifiedInners.set(inner, minified);
     }
     added.push(part.slice(copied, innerStart), minified, ENDIF);
     copied = end + ENDIF.length;
   }
   // An opening cut at the end of the part (`<!--[i` + `f mso]>`) is found only with what follows.
-  if (!last && startOfLiteralAtEnd(part, CONDITION_START) > 0) return false;
+  if (!last && endsWithStartOf(part, CONDITION_START)) return false;
   added.push(part.slice(copied));
   pieces[pieces.length - 1] += added[0] as string;
   for (let i = 1; i < added.length; i++) pieces.push(added[i] as string);
   return true;
 }
 
-/** The length of the longest proper prefix of `literal` that `text` ends with (0 if none). */
-function startOfLiteralAtEnd(text: string, literal: string): number {
+/** Whether `text` ends with a proper prefix of `literal`. */
+function endsWithStartOf(text: string, literal: string): boolean {
   for (let length = Math.min(literal.length - 1, text.length); length > 0; length--) {
-    if (text.endsWith(literal.slice(0, length))) return length;
+    if (text.endsWith(literal.slice(0, length))) return true;
   }
-  return 0;
+  return false;
 }
 
 const MSO_IE_START = /\s*<!--\[if mso \| IE]>/y;
@@ -221,41 +213,35 @@ const MSO_IE_START = /\s*<!--\[if mso \| IE]>/y;
  * `<![endif]-->`, found with `split`: a match holds one, at its start.
  */
 export function mergeOutlookConditionnals(content: string): string {
-  return mergedParts([content]);
+  const pieces = content.split(ENDIF);
+  let output = pieces[0] as string;
+  for (let i = 1; i < pieces.length; i++) {
+    const piece = pieces[i] as string;
+    MSO_IE_START.lastIndex = 0;
+    output += MSO_IE_START.test(piece) ? piece.slice(MSO_IE_START.lastIndex) : ENDIF + piece;
+  }
+  return output;
 }
 
-const MSO_IE_OPENING = "<!--[if mso | IE]>";
-
 /**
- * mergeOutlookConditionnals over the concatenation of `parts`, cut anywhere, each part scanned
- * apart: where a match may go on into the next part (an ENDIF followed by whitespace and the start
- * of an opening, or by nothing; an ENDIF cut at the end), that end of the part is carried over to
- * be read with the next one.
+ * mergeOutlookConditionnals over minifiedPieces: the same text as over their concatenation. A match
+ * starts at an ENDIF and holds no other, and no ENDIF straddles two pieces (the literal overlaps no
+ * shift of itself, and a text piece ends with `>`). An ENDIF piece's match, if any, is the ENDIF and
+ * the start of the text piece after it; a text piece's own ENDIFs have their matches inside it, as
+ * it ends with a comment's opening (not whitespace) or ends the body. Minified inner markup holds
+ * no ENDIF.
  */
-function mergedParts(parts: readonly string[]): string {
+function mergePieces(pieces: readonly string[]): string {
   let output = "";
-  let carry = "";
-  for (let p = 0; p < parts.length; p++) {
-    const lastPart = p === parts.length - 1;
-    const pieces = (carry + (parts[p] as string)).split(ENDIF);
-    carry = "";
-    let tail = pieces[0] as string;
-    for (let i = 1; i < pieces.length; i++) {
-      output += tail;
-      const piece = pieces[i] as string;
+  for (let i = 0; i < pieces.length; i += 3) {
+    let text = pieces[i] as string;
+    if (i > 0) {
       MSO_IE_START.lastIndex = 0;
-      if (MSO_IE_START.test(piece)) tail = piece.slice(MSO_IE_START.lastIndex);
-      else if (i === pieces.length - 1 && !lastPart && MSO_IE_OPENING.startsWith(piece.trimStart())) {
-        carry = ENDIF + piece;
-        tail = "";
-      } else tail = ENDIF + piece;
+      if (MSO_IE_START.test(text)) text = text.slice(MSO_IE_START.lastIndex);
+      else output += ENDIF;
     }
-    if (!lastPart && carry === "") {
-      const cutEndif = startOfLiteralAtEnd(tail, ENDIF);
-      carry = tail.slice(tail.length - cutEndif);
-      tail = tail.slice(0, tail.length - cutEndif);
-    }
-    output += tail;
+    output += contains(text, ENDIF) ? mergeOutlookConditionnals(text) : text;
+    if (i + 1 < pieces.length) output += pieces[i + 1] as string;
   }
   return output;
 }
@@ -266,8 +252,8 @@ function mergedParts(parts: readonly string[]): string {
  * the body are merged apart, which is the same: `</head>` stands between them, and a match holds
  * only an ENDIF, whitespace and a comment's opening.
  */
-export function documentHtml(body: readonly BodyPart[], globalData: GlobalData): string {
+export function documentHtml(body: readonly string[], globalData: GlobalData): string {
   const pieces = minifiedPieces(body);
   const head = skeletonHead(globalData, () => pieces.join(""));
-  return mergeOutlookConditionnals(head) + mergedParts(pieces) + SKELETON_END;
+  return mergeOutlookConditionnals(head) + mergePieces(pieces) + SKELETON_END;
 }

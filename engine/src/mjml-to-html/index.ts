@@ -10,7 +10,6 @@
 import { contains } from "../base/literal-scan.js";
 import type { AppliedNode, Attributes, BodyContext, ComponentRegistry, GlobalData, MjmlNode } from "./component.js";
 import { createComponent, PART_MARK } from "./component.js";
-import { holdsCommentSyntax } from "./conditional-comments.js";
 import { MjBody, MjRaw } from "./components/body.js";
 import { MjButton } from "./components/button.js";
 import { MjColumn } from "./components/column.js";
@@ -104,32 +103,18 @@ function readHead(head: MjmlNode | undefined, globalData: GlobalData): void {
  * mjml-core's applyAttributes without mj-class: per-tag defaults under the node's own attributes.
  * Nothing writes to a node's attributes after this, so a node without per-tag defaults keeps its
  * own object, and every node shares the one mj-all object (mjml copies both for each node).
- * `syntaxInSource`: whether the MJML holds comment syntax anywhere; if not, no node does.
  */
-function applyAttributes(node: MjmlNode, defaults: Readonly<Record<string, Attributes>>, all: Attributes, syntaxInSource: boolean): AppliedNode {
+function applyAttributes(node: MjmlNode, defaults: Readonly<Record<string, Attributes>>, all: Attributes): AppliedNode {
   if (node.tagName !== "mj-raw" && !BODY_COMPONENTS[node.tagName]) unsupported(`<${node.tagName}>`);
   if ("mj-class" in node.attributes) unsupported("mj-class");
   const tagDefaults = defaults[node.tagName];
-  const attributes = tagDefaults === undefined ? node.attributes : Object.assign({}, tagDefaults, node.attributes);
-  const children = node.children.map((child) => applyAttributes(child, defaults, all, syntaxInSource));
-  const ownCommentSyntax = syntaxInSource && (holdsCommentSyntax(node.content) || valuesHoldCommentSyntax(attributes));
   return {
     tagName: node.tagName,
-    attributes,
+    attributes: tagDefaults === undefined ? node.attributes : Object.assign({}, tagDefaults, node.attributes),
     globalAttributes: all,
-    children,
+    children: node.children.map((child) => applyAttributes(child, defaults, all)),
     content: node.content,
-    ownCommentSyntax,
-    commentSyntax: ownCommentSyntax || children.some((child) => child.commentSyntax),
   };
-}
-
-function valuesHoldCommentSyntax(attributes: Readonly<Attributes>): boolean {
-  for (const name in attributes) {
-    const value = attributes[name];
-    if (typeof value === "string" && holdsCommentSyntax(value)) return true;
-  }
-  return false;
 }
 
 export function compileMjmlToHtml(mjml: string): string {
@@ -175,12 +160,10 @@ export function compileMjmlToHtml(mjml: string): string {
       globalData.componentsHeadStyle.push(style);
     },
   };
-  const syntaxInSource = holdsCommentSyntax(mjml);
-  const all = Object.freeze({ ...globalData.defaultAttributes["mj-all"] });
-  const component = createComponent(BODY_COMPONENTS, applyAttributes(body, globalData.defaultAttributes, all, syntaxInSource), context) as MjBody;
-  if (contains(mjml, PART_MARK)) return documentHtml([{ html: component.render(), scan: true }], globalData);
-  // What reaches every part of the body but its nodes' attributes: mj-all, and mj-body's own markup.
-  const { title, preview, lang, dir } = globalData;
-  const syntaxAbove = syntaxInSource && (valuesHoldCommentSyntax(all) || holdsCommentSyntax(title + preview + lang + dir));
-  return documentHtml(component.renderParts(syntaxAbove), globalData);
+  const component = createComponent(
+    BODY_COMPONENTS,
+    applyAttributes(body, globalData.defaultAttributes, Object.freeze({ ...globalData.defaultAttributes["mj-all"] })),
+    context,
+  ) as MjBody;
+  return documentHtml(contains(mjml, PART_MARK) ? [component.render()] : component.renderParts(), globalData);
 }

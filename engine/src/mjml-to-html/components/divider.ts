@@ -1,6 +1,5 @@
 /** mj-divider (mjml-divider 5.4.1). */
 import { BodyComponent, type StyleObject } from "../component.js";
-import { ifMsoOrIE } from "../conditional-comments.js";
 import { widthParser } from "../helpers.js";
 
 export class MjDivider extends BodyComponent {
@@ -66,7 +65,7 @@ export class MjDivider extends BodyComponent {
 
   renderAfter(): string {
     return `
-      ${ifMsoOrIE`
+      <!--[if mso | IE]>
         <table
           ${this.htmlAttributes({
             align: this.getAttribute("align"),
@@ -84,7 +83,7 @@ export class MjDivider extends BodyComponent {
             </td>
           </tr>
         </table>
-      `}
+      <![endif]-->
     `;
   }
 

@@ -1,6 +1,5 @@
 /** mj-group (mjml-group 5.4.1): columns side by side that do not stack on mobile. */
 import { BodyComponent, type BodyContext, type StyleObject } from "../component.js";
-import { ifMsoOrIE } from "../conditional-comments.js";
 import { widthParser } from "../helpers.js";
 import { MjColumn } from "./column.js";
 
@@ -95,7 +94,7 @@ export class MjGroup extends BodyComponent {
           style: "div",
         })}
       >
-        ${ifMsoOrIE`
+        <!--[if mso | IE]>
         <table
           ${this.htmlAttributes({
             bgcolor: background === "none" ? undefined : background,
@@ -106,14 +105,14 @@ export class MjGroup extends BodyComponent {
           })}
         >
           <tr>
-        `}
+        <![endif]-->
           ${this.renderChildren(children, {
             attributes: { mobileWidth: "mobileWidth" },
             renderer: (component) =>
               (component.constructor as typeof BodyComponent).rawElement
                 ? component.render()
                 : `
-              ${ifMsoOrIE`
+              <!--[if mso | IE]>
               <td
                 ${component.htmlAttributes({
                   style: {
@@ -125,17 +124,17 @@ export class MjGroup extends BodyComponent {
                   },
                 })}
               >
-              `}
+              <![endif]-->
                 ${component.render()}
-              ${ifMsoOrIE`
+              <!--[if mso | IE]>
               </td>
-              `}
+              <![endif]-->
           `,
           })}
-        ${ifMsoOrIE`
+        <!--[if mso | IE]>
           </tr>
           </table>
-        `}
+        <![endif]-->
       </div>
     `;
   }

@@ -1,7 +1,6 @@
 /** mj-navbar and mj-navbar-link (mjml-navbar 5.4.1). */
 import { type Attributes, BodyComponent, type StyleObject } from "../component.js";
-import { conditionalTag, notMsoConditionalTag } from "../conditional-comments.js";
-import { makeLowerBreakpoint, suffixCssClasses } from "../helpers.js";
+import { conditionalTag, makeLowerBreakpoint, msoConditionalTag, suffixCssClasses } from "../helpers.js";
 
 /** mjml-core's genRandomHexString: the id that ties the hamburger's checkbox to its label. */
 function genRandomHexString(length: number): string {
@@ -110,9 +109,12 @@ export class MjNavbar extends BodyComponent {
   renderHamburger(): string {
     const labelKey = genRandomHexString(16);
     return `
-      ${notMsoConditionalTag`
+      ${msoConditionalTag(
+        `
         <input type="checkbox" id="${labelKey}" class="mj-menu-checkbox" style="display:none !important; max-height:0; visibility:hidden;" />
-      `}
+      `,
+        true,
+      )}
       <div
         ${this.htmlAttributes({
           class: "mj-menu-trigger",
@@ -161,16 +163,16 @@ export class MjNavbar extends BodyComponent {
             style: this.htmlAttributes({ 0: "d", 1: "i", 2: "v" }),
           })}
         >
-        ${conditionalTag`
+        ${conditionalTag(`
           <table role="presentation" border="0" cellpadding="0" cellspacing="0" align="${this.getAttribute("align")}">
             <tr>
-        `}
+        `)}
           ${this.renderChildren(this.props.children, {
             attributes: childAttributes,
           })}
-          ${conditionalTag`
+          ${conditionalTag(`
             </tr></table>
-          `}
+          `)}
         </div>
     `;
   }
@@ -263,18 +265,18 @@ export class MjNavbarLink extends BodyComponent {
 
   render(): string {
     return `
-        ${conditionalTag`
+        ${conditionalTag(`
           <td
             ${this.htmlAttributes({
               style: "td",
               class: suffixCssClasses(this.getAttribute("css-class"), "outlook"),
             })}
           >
-        `}
+        `)}
         ${this.renderContent()}
-        ${conditionalTag`
+        ${conditionalTag(`
           </td>
-        `}
+        `)}
       `;
   }
 }

@@ -1,6 +1,5 @@
 /** mj-section (mjml-section 5.4.1) and mj-wrapper (mjml-wrapper 5.4.1), which is a section of sections. */
 import { BodyComponent, type BodyContext, type StyleObject } from "../component.js";
-import { ifMsoOrIE } from "../conditional-comments.js";
 import { suffixCssClasses } from "../helpers.js";
 
 const isPercentage = (value: string) => /^\d+(\.\d+)?%$/.test(value);
@@ -181,7 +180,7 @@ export class MjSection extends BodyComponent {
     const isFirstSection = this.props.index === 0;
     const hasGap = this.hasGap();
     return `
-      ${ifMsoOrIE`
+      <!--[if mso | IE]>
       <table
         ${this.htmlAttributes({
           align: "center",
@@ -201,32 +200,32 @@ export class MjSection extends BodyComponent {
       >
         <tr>
           <td style="line-height:0px;font-size:0px;mso-line-height-rule:exactly;">
-      `}
+      <![endif]-->
     `;
   }
 
   renderAfter(): string {
     return `
-      ${ifMsoOrIE`
+      <!--[if mso | IE]>
           </td>
         </tr>
       </table>
-      `}
+      <![endif]-->
     `;
   }
 
   renderWrappedChildren(): string {
     const { children } = this.props;
     return `
-      ${ifMsoOrIE`
+      <!--[if mso | IE]>
         <tr>
-      `}
+      <![endif]-->
       ${this.renderChildren(children, {
         renderer: (component) =>
           (component.constructor as typeof BodyComponent).rawElement
             ? component.render()
             : `
-          ${ifMsoOrIE`
+          <!--[if mso | IE]>
             <td
               ${component.htmlAttributes({
                 align: component.getAttribute("align"),
@@ -234,17 +233,17 @@ export class MjSection extends BodyComponent {
                 style: "tdOutlook",
               })}
             >
-          `}
+          <![endif]-->
             ${component.render()}
-          ${ifMsoOrIE`
+          <!--[if mso | IE]>
             </td>
-          `}
+          <![endif]-->
     `,
       })}
 
-      ${ifMsoOrIE`
+      <!--[if mso | IE]>
         </tr>
-      `}
+      <![endif]-->
     `;
   }
 
@@ -310,7 +309,7 @@ export class MjSection extends BodyComponent {
       [vOriginX, vPosX, vOriginY, vPosY] = [0.5, 0.5, 0, 0];
     }
     return `
-      ${ifMsoOrIE`
+      <!--[if mso | IE]>
         <v:rect ${this.htmlAttributes({
           style: fullWidth ? { "mso-width-percent": "1000" } : { width: containerWidth },
           "xmlns:v": "urn:schemas-microsoft-com:vml",
@@ -326,12 +325,12 @@ export class MjSection extends BodyComponent {
           ...vSizeAttributes,
         })} />
         <v:textbox style="mso-fit-shape-to-text:true" inset="0,0,0,0">
-      `}
+      <![endif]-->
           ${content}
-        ${ifMsoOrIE`
+        <!--[if mso | IE]>
         </v:textbox>
       </v:rect>
-    `}
+    <![endif]-->
     `;
   }
 
@@ -359,13 +358,13 @@ export class MjSection extends BodyComponent {
               <td
                 ${this.htmlAttributes({ style: "td" })}
               >
-                ${ifMsoOrIE`
+                <!--[if mso | IE]>
                   <table role="presentation" border="0" cellpadding="0" cellspacing="0">
-                `}
+                <![endif]-->
                   ${this.renderWrappedChildren()}
-                ${ifMsoOrIE`
+                <!--[if mso | IE]>
                   </table>
-                `}
+                <![endif]-->
               </td>
             </tr>
           </tbody>
@@ -433,7 +432,7 @@ export class MjWrapper extends MjSection {
           (component.constructor as typeof BodyComponent).rawElement
             ? component.render()
             : `
-          ${ifMsoOrIE`
+          <!--[if mso | IE]>
             <tr>
               <td
                 ${component.htmlAttributes({
@@ -442,12 +441,12 @@ export class MjWrapper extends MjSection {
                   width: containerWidth,
                 })}
               >
-          `}
+          <![endif]-->
             ${component.render()}
-          ${ifMsoOrIE`
+          <!--[if mso | IE]>
               </td>
             </tr>
-          `}
+          <![endif]-->
         `,
       })}
     `;

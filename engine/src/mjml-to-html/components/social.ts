@@ -1,6 +1,5 @@
 /** mj-social and mj-social-element (mjml-social 5.4.1). */
 import { type Attributes, BodyComponent, type BodyComponentClass, type StyleObject } from "../component.js";
-import { ifMsoOrIE } from "../conditional-comments.js";
 
 export class MjSocial extends BodyComponent {
   static override readonly componentName = "mj-social";
@@ -83,7 +82,7 @@ export class MjSocial extends BodyComponent {
   renderHorizontal(): string {
     const { children } = this.props;
     return `
-     ${ifMsoOrIE`
+     <!--[if mso | IE]>
       <table
         ${this.htmlAttributes({
           align: this.getAttribute("align"),
@@ -94,16 +93,16 @@ export class MjSocial extends BodyComponent {
         })}
       >
         <tr>
-      `}
+      <![endif]-->
       ${this.renderChildren(children, {
         attributes: this.getSocialElementAttributes(),
         renderer: (component) =>
           (component.constructor as BodyComponentClass).rawElement
             ? component.render()
             : `
-            ${ifMsoOrIE`
+            <!--[if mso | IE]>
               <td>
-            `}
+            <![endif]-->
               <table
                 ${component.htmlAttributes({
                   align: this.getAttribute("align"),
@@ -121,15 +120,15 @@ export class MjSocial extends BodyComponent {
                   ${component.render()}
                 </tbody>
               </table>
-            ${ifMsoOrIE`
+            <!--[if mso | IE]>
               </td>
-            `}
+            <![endif]-->
           `,
       })}
-      ${ifMsoOrIE`
+      <!--[if mso | IE]>
           </tr>
         </table>
-      `}
+      <![endif]-->
     `;
   }
 

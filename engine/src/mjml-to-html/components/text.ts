@@ -1,6 +1,6 @@
 /** mj-text (mjml-text 5.4.1). */
 import { BodyComponent, type StyleObject } from "../component.js";
-import { conditionalTag } from "../conditional-comments.js";
+import { conditionalTag } from "../helpers.js";
 
 export class MjText extends BodyComponent {
   static override readonly componentName = "mj-text";
@@ -67,13 +67,13 @@ export class MjText extends BodyComponent {
     const height = this.getAttribute("height");
     return height
       ? `
-        ${conditionalTag`
+        ${conditionalTag(`
           <table role="presentation" border="0" cellpadding="0" cellspacing="0"><tr><td height="${height}" style="vertical-align:top;height:${height};">
-        `}
+        `)}
         ${this.renderContent()}
-        ${conditionalTag`
+        ${conditionalTag(`
           </td></tr></table>
-        `}
+        `)}
       `
       : this.renderContent();
   }
