@@ -69,19 +69,25 @@ describe("the document's language and direction (<mjml lang dir>)", () => {
  * the same.
  */
 describe("comment syntax in the template's own text", () => {
-  const column = (text: string, attributes = "") => `<mj-column${attributes}><mj-text>${text}</mj-text></mj-column>`;
   // mjml's parser reads a comment left open in an element's content as running on over the tags
   // after it, which the port does not: the template's comments here are closed HTML comments.
+  const column = (text: string, attributes = "") => `<mj-column${attributes}><mj-text>${text}</mj-text></mj-column>`;
   const section = (inner: string, attributes = "") => `<mj-section${attributes}>${inner}</mj-section>`;
   it.each([
     ["a class closing the section's comment", section(column("a"), ' css-class="x<![endif]-->y"') + section(column("b"))],
     ["a class opening one", section(column("a"), ' css-class="x<!--[if mso | IE]>y"') + section(column("b"))],
     ["a column class closing the cell's comment", section(column("a", ' css-class="<![endif]--> z"') + column("b"))],
     ["a class with a tab and a line break", section(column("a", ' css-class="p\tq  r\n s"'), ' css-class="u\n   v"')],
-    ["a raw comment open across sections", `<mj-raw><!--[if !mso]><!--></mj-raw>${section(column("a"))}${section(column("b"))}<mj-raw><!--<![endif]--></mj-raw>`],
+    [
+      "a raw comment open across sections",
+      `<mj-raw><!--[if !mso]><!--></mj-raw>${section(column("a"))}${section(column("b"))}<mj-raw><!--<![endif]--></mj-raw>`,
+    ],
     ["a raw endif followed by a section", `${section(column("a"))}<mj-raw><![endif]-->  </mj-raw>${section(column("b"))}`],
     ["text holding comments", section(column("<!--[if mso]>  <b> x </b>  <![endif]--> y") + column("z"))],
-    ["a wrapper's section holding a raw", `<mj-wrapper css-class="w<!--">${section(column("a"))}${section(`<mj-column><mj-raw><!--[if mso]><i><![endif]--></mj-raw></mj-column>`)}</mj-wrapper>`],
+    [
+      "a wrapper's section holding a raw",
+      `<mj-wrapper css-class="w<!--">${section(column("a"))}${section(`<mj-column><mj-raw><!--[if mso]><i><![endif]--></mj-raw></mj-column>`)}</mj-wrapper>`,
+    ],
   ])("%s", async (_name, body) => {
     await expectSameAsMjml(`<mjml><mj-body>${body}</mj-body></mjml>`);
     await expectSameAsMjml(`<mjml><mj-head><mj-preview>p <![endif]--></mj-preview></mj-head><mj-body>${body}</mj-body></mjml>`);
@@ -89,7 +95,9 @@ describe("comment syntax in the template's own text", () => {
 
   it("a raw comment that swallows the opening of the comments mj-text writes", async () => {
     const raw = `<mj-raw><!--[if !mso]><!--></mj-raw>`;
-    await expectSameAsMjml(`<mjml><mj-body>${section(`<mj-column>${raw}<mj-text height="20px">a  <b> x </b> </mj-text></mj-column>`)}${section(column("b"))}</mj-body></mjml>`);
+    await expectSameAsMjml(
+      `<mjml><mj-body>${section(`<mj-column>${raw}<mj-text height="20px">a  <b> x </b> </mj-text></mj-column>`)}${section(column("b"))}</mj-body></mjml>`,
+    );
   });
 });
 
