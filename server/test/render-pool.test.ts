@@ -1,4 +1,7 @@
+import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RenderPool } from "../src/render/pool.js";
 import { createTestDatabase, type TestDatabase } from "./helpers/databases.js";
 import { call, startTestServer, type TestServer } from "./helpers/server.js";
 import { sampleTemplate } from "./helpers/templates.js";
@@ -89,5 +92,25 @@ describe("the render endpoint renders off the event loop", () => {
       expect(res.status).toBe(200);
       expect(res.text).toContain(`Hi R${i}`);
     });
+  });
+});
+
+describe("a render's time budget", () => {
+  it("counts the thread's reading and rendering, not the event loop's lookup of the template", async () => {
+    // The lookup alone takes longer than the whole budget; the small render itself takes a few ms.
+    const pool = new RenderPool({ size: 1, timeoutMs: 1_000, maxWaiting: 0, maxHeapMb: 256 });
+    try {
+      const ticket = pool.admit();
+      expect(ticket).toBeDefined();
+      const body = new TextEncoder().encode(JSON.stringify({ template_id: randomUUID() }));
+      const slowLookup = async () => {
+        await sleep(1_500);
+        return JSON.stringify(sampleTemplate());
+      };
+      const output = await ticket?.render(body, false, slowLookup);
+      expect(output?.toString()).toContain("Hi there");
+    } finally {
+      await pool.close();
+    }
   });
 });

@@ -65,7 +65,19 @@ interface Slot {
   worker: Worker;
   /** Resolves once the thread has loaded the engine. */
   ready: Promise<void>;
-  job?: (Job & { timer: NodeJS.Timeout | undefined; startedAt: number }) | undefined;
+  job?: RunningJob | undefined;
+}
+
+/**
+ * A job on a thread. Its time budget counts the thread's own work (reading the request, rendering):
+ * the clock stops while the event loop looks the template up, so a slow database or a busy event
+ * loop never turns a quick render into a timeout.
+ */
+interface RunningJob extends Job {
+  startedAt: number;
+  timer: NodeJS.Timeout | undefined;
+  budgetLeftMs: number;
+  clockStartedAt: number;
 }
 
 /** One admitted render: `render` once, or `release` when the request ends without one (both idempotent). */
@@ -165,6 +177,7 @@ export class RenderPool {
       if (current === undefined || current.id !== message.id) return;
       switch (message.kind) {
         case "read":
+          this.stopClock(current);
           this.supplyTemplate(slot, current, message);
           return;
         case "invalid":
@@ -189,10 +202,12 @@ export class RenderPool {
   }
 
   /** The thread has read the request: the route's check and lookup, then the template or a drop. */
-  private supplyTemplate(slot: Slot, job: NonNullable<Slot["job"]>, asked: { templateId: string; target: RenderTarget }): void {
+  private supplyTemplate(slot: Slot, job: RunningJob, asked: { templateId: string; target: RenderTarget }): void {
     job.templateFor(asked).then(
       (template) => {
-        if (slot.job === job) slot.worker.postMessage({ kind: "render", id: job.id, template } satisfies ToThread);
+        if (slot.job !== job) return;
+        this.runClock(slot, job);
+        slot.worker.postMessage({ kind: "render", id: job.id, template } satisfies ToThread);
       },
       (err: unknown) => {
         if (slot.job !== job) return;
@@ -203,17 +218,28 @@ export class RenderPool {
   }
 
   private start(slot: Slot, job: Job): void {
-    const current: NonNullable<Slot["job"]> = { ...job, timer: undefined, startedAt: performance.now() };
+    const now = performance.now();
+    const current: RunningJob = { ...job, startedAt: now, timer: undefined, budgetLeftMs: this.options.timeoutMs, clockStartedAt: now };
     slot.job = current;
     void slot.ready.then(() => {
       if (slot.job !== current) return; // the thread died while starting
       current.startedAt = performance.now();
-      current.timer = setTimeout(() => {
-        this.fail(slot, new RenderFailure("timeout", `Rendering this template took longer than the ${this.options.timeoutMs} ms budget`));
-      }, this.options.timeoutMs);
+      this.runClock(slot, current);
       const message: ToThread = { kind: "read", id: current.id, body: current.body, plainText: current.plainText };
       slot.worker.postMessage(message, current.body === undefined ? [] : [current.body.buffer as ArrayBuffer]);
     });
+  }
+
+  private runClock(slot: Slot, job: RunningJob): void {
+    job.clockStartedAt = performance.now();
+    const timedOut = () => this.fail(slot, new RenderFailure("timeout", `Rendering this template took longer than the ${this.options.timeoutMs} ms budget`));
+    job.timer = setTimeout(timedOut, Math.max(0, job.budgetLeftMs));
+  }
+
+  private stopClock(job: RunningJob): void {
+    clearTimeout(job.timer);
+    job.timer = undefined;
+    job.budgetLeftMs -= performance.now() - job.clockStartedAt;
   }
 
   private observe(job: { startedAt: number }): void {
