@@ -14,12 +14,19 @@ function readMenuRules(): string {
   return html.slice(start, end);
 }
 
-/** The global regular expressions the scans replace. */
+/**
+ * The global regular expression the scans replace: three alternatives, each read on the markup as
+ * written (no step sees another's changes: a removal that makes a new `<tbody>` leaves it).
+ */
 function removeHtmlWasteReference(html: string): string {
-  return html
-    .replace(/background:([^;"'{}()]+);background-color:\1(;?)/g, "background-color:$1$2")
-    .replace(/ (?:style|class)=""/g, (empty, at: number, text: string) => (text.lastIndexOf("<", at) > text.lastIndexOf(">", at) ? "" : empty))
-    .replace(/<\/?tbody>/g, "");
+  return html.replace(
+    /background:([^;"'{}()]+);background-color:\1(;?)| (?:style|class)=""|<\/?tbody>/g,
+    (found, background: string | undefined, end: string | undefined, at: number, text: string) => {
+      if (background !== undefined) return `background-color:${background}${end}`;
+      if (found.startsWith(" ")) return text.lastIndexOf("<", at) > text.lastIndexOf(">", at) ? "" : found;
+      return "";
+    },
+  );
 }
 
 describe("removeHtmlWaste", () => {
@@ -61,6 +68,8 @@ describe("removeHtmlWaste", () => {
       `<div class="x" style="${wrapper}"><h2 ${heading}>a</h2></div>`,
       `<div style="${wrapper}"><p ${heading}>a</p></div>`,
     ];
+    // A heading whose font size is `0px` (written `0`, a length of no unit) keeps its wrapper's style.
+    expect(removeHtmlWaste(`<div style="font-size:13px"><h2 style="font-size:0px">a</h2></div>`)).toBe(`<div style="font-size:13px"><h2 style="font-size:0">a</h2></div>`);
     for (const html of kept) expect(removeHtmlWaste(html)).toBe(html);
   });
 
@@ -127,6 +136,15 @@ describe("removeHtmlWaste", () => {
     expect(removeHtmlWaste('<td class="x" style="background:#fff;font-size:0;padding:0;word-break:break-word;">')).toBe(
       '<td class="x" style="background:#fff;font-size:0;word-break:break-word;">',
     );
+    // As mjml writes them, `0px`: the zeros `0px` becomes, and only those.
+    expect(removeHtmlWaste('<td align="left" style="font-size:0px;padding:0px;word-break:break-word;">')).toBe(
+      '<td align="left" style="font-size:0;word-break:break-word;">',
+    );
+    expect(removeHtmlWaste('<td style="direction:ltr;font-size:0px;padding:0;text-align:center;">')).toBe(
+      '<td style="direction:ltr;font-size:0;text-align:center;">',
+    );
+    const keptAsWritten = '<td style="background:url(a.png);font-size:0px;padding:0px;word-break:break-word;">';
+    expect(removeHtmlWaste(keptAsWritten)).toBe(keptAsWritten);
     const kept = [
       '<td style="padding:0;font-size:0;height:28px;">',
       '<div style="font-size:0;padding:0;word-break:break-word;">',
@@ -159,6 +177,7 @@ describe("removeHtmlWaste", () => {
   it("removes each tag once, not one that a removal makes", () => {
     const html = "</<tbody>tbody><tb<tbody>ody>";
     expect(removeHtmlWaste(html)).toBe(removeHtmlWasteReference(html));
+    expect(removeHtmlWaste('</ class=""tbody><p class="">')).toBe("</tbody><p>");
   });
 
   it("does not try a background inside one it already replaced", () => {
