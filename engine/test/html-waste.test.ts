@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileMjmlToHtml } from "../src/mjml-to-html/index.js";
+import { DocumentEdits } from "../src/targets/edits.js";
 import { removeHtmlWaste } from "../src/targets/html-waste.js";
 
 /** mj-navbar's head style as the compiler writes it (unminified), up to the end of its media query. */
@@ -69,7 +70,9 @@ describe("removeHtmlWaste", () => {
       `<div style="${wrapper}"><p ${heading}>a</p></div>`,
     ];
     // A heading whose font size is `0px` (written `0`, a length of no unit) keeps its wrapper's style.
-    expect(removeHtmlWaste(`<div style="font-size:13px"><h2 style="font-size:0px">a</h2></div>`)).toBe(`<div style="font-size:13px"><h2 style="font-size:0">a</h2></div>`);
+    expect(removeHtmlWaste(`<div style="font-size:13px"><h2 style="font-size:0px">a</h2></div>`)).toBe(
+      `<div style="font-size:13px"><h2 style="font-size:0">a</h2></div>`,
+    );
     for (const html of kept) expect(removeHtmlWaste(html)).toBe(html);
   });
 
@@ -198,5 +201,19 @@ describe("removeHtmlWaste", () => {
       }),
       { numRuns: 20_000 },
     );
+  });
+});
+
+describe("DocumentEdits", () => {
+  it("applies edits by position, at one position in the order marked, and drops one inside an edit applied before it", () => {
+    const edits = new DocumentEdits();
+    edits.replace(6, 11, "there");
+    edits.insert(0, "[");
+    edits.remove(7, 9);
+    edits.insert(11, "!");
+    edits.insert(11, "]");
+    edits.replace(0, 5, "Hi");
+    expect(edits.applyTo("hello world")).toBe("[Hi there!]");
+    expect(new DocumentEdits().applyTo("same")).toBe("same");
   });
 });

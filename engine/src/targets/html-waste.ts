@@ -82,16 +82,20 @@ const ZERO_PADDING = ";padding:0";
  */
 function removeZeroCellPadding(html: string, edits: DocumentEdits): void {
   for (const at of occurrences(html, ZERO_PADDING)) {
-    const fontSize = html.endsWith("font-size:0", at) ? at - 11 : html.endsWith("font-size:0px", at) && isZeroLengthInStyle(html, at - 3) ? at - 13 : -1;
+    const fontSizeInPx = html.endsWith("font-size:0px", at);
+    const fontSize = fontSizeInPx ? at - 13 : html.endsWith("font-size:0", at) ? at - 11 : -1;
     const zeroEnd = at + ZERO_PADDING.length;
-    const semicolon = html.startsWith(";", zeroEnd) ? zeroEnd : html.startsWith("px;", zeroEnd) && isZeroLengthInStyle(html, zeroEnd - 1) ? zeroEnd + 2 : -1;
-    if (fontSize === -1 || semicolon === -1) continue;
-    const after = semicolon + 1;
+    const paddingInPx = html.startsWith("px;", zeroEnd);
+    const after = paddingInPx ? zeroEnd + 3 : html.startsWith(";", zeroEnd) ? zeroEnd + 1 : -1;
+    if (fontSize === -1 || after === -1) continue;
     const block = html.startsWith("word-break:break-word;", after);
     const section =
       (html.endsWith(' style="direction:ltr;', fontSize) || html.endsWith(' style="direction:rtl;', fontSize)) && html.startsWith("text-align:", after);
     const tag = html.lastIndexOf("<", fontSize);
-    if (!(block || section) || !html.startsWith("<td", tag) || html.lastIndexOf(">", fontSize) > tag || html.lastIndexOf(' style="', fontSize) < tag) continue;
+    const style = html.lastIndexOf(' style="', fontSize);
+    if (!(block || section) || !html.startsWith("<td", tag) || html.lastIndexOf(">", fontSize) > tag || style < tag) continue;
+    // In a tag's style attribute: a `0px` is written `0` unless a `(` comes before it in its value.
+    if ((fontSizeInPx || paddingInPx) && /["(]/.test(html.slice(style + ' style="'.length, fontSize))) continue;
     edits.remove(at + 1, after);
   }
 }
@@ -238,27 +242,27 @@ function headingWrapperAt(html: string, at: number, edits: DocumentEdits): void 
   edits.remove(at + "<div".length, at + text.indexOf(">", text.indexOf('"', text.indexOf('"') + 1)));
 }
 
-/** `0px` → `0` where it is a whole value in a style attribute's declaration (`:0px;`, ` 0px"`, `:0px !important`). */
+/**
+ * `0px` → `0` where it is a whole value in a style attribute's declaration (`:0px;`, ` 0px"`,
+ * `:0px !important`): inside a tag (its last `<` after its last `>`), in the value of the last
+ * attribute opened (` style="`), with no `(` before it there (a function's argument keeps its unit).
+ * Found with `lastIndexOf`, which QuickJS runs in C: a loop over characters in JavaScript, run back
+ * from each zero of a long `<style>` (which holds no tag), was the costliest step there.
+ */
 function shortenZeroLengths(html: string, edits: DocumentEdits): void {
-  let attribute = -1;
-  let inStyle = false;
+  let textUntil = -1;
   for (const at of occurrences(html, "0px")) {
-    if (!isWholeZeroValue(html, at)) continue;
-    const quote = styleValueStart(html, at);
-    if (quote === -1) continue;
-    if (quote !== attribute) {
-      attribute = quote;
-      inStyle = isStyleAttributeOfTag(html, quote);
+    if (at < textUntil || !isWholeZeroValue(html, at)) continue;
+    const open = html.lastIndexOf("<", at);
+    if (open === -1 || html.lastIndexOf(">", at) > open) {
+      // Text up to the next tag: its other zeros are skipped without a look back.
+      textUntil = html.indexOf("<", at);
+      if (textUntil === -1) return;
+      continue;
     }
-    if (inStyle) edits.remove(at + 1, at + 3);
+    const quote = html.lastIndexOf('"', at);
+    if (quote > open && html.startsWith(" style=", quote - 7) && !html.slice(quote, at).includes("(")) edits.remove(at + 1, at + 3);
   }
-}
-
-/** Whether the `0px` at `at` is one that `shortenZeroLengths` writes `0`. */
-function isZeroLengthInStyle(html: string, at: number): boolean {
-  if (!isWholeZeroValue(html, at)) return false;
-  const quote = styleValueStart(html, at);
-  return quote !== -1 && isStyleAttributeOfTag(html, quote);
 }
 
 /** Whether the `0px` at `at` is a whole value in a declaration: after `:` or a space, before `;`, a space, `"` or `!`. */
@@ -266,27 +270,6 @@ function isWholeZeroValue(html: string, at: number): boolean {
   const before = html.charCodeAt(at - 1);
   const after = html.charCodeAt(at + 3);
   return (before === 0x3a /* : */ || before === 0x20) && (after === 0x3b /* ; */ || after === 0x20 || after === 0x22 /* " */ || after === 0x21) /* ! */;
-}
-
-/** The `"` that opens the attribute value holding `at`, or -1: a `<`, `>` or `(` before it (text, or inside a function). */
-function styleValueStart(html: string, at: number): number {
-  for (let i = at - 1; i >= 0; i--) {
-    const code = html.charCodeAt(i);
-    if (code === 0x22 /* " */) return i;
-    if (code === 0x3c /* < */ || code === 0x3e /* > */ || code === 0x28 /* ( */) return -1;
-  }
-  return -1;
-}
-
-/** Whether the value opened at `quote` is a `style` attribute's, inside a tag (a `<` before it, not a `>`). */
-function isStyleAttributeOfTag(html: string, quote: number): boolean {
-  if (!html.startsWith(" style=", quote - 7)) return false;
-  for (let i = quote - 8; i >= 0; i--) {
-    const code = html.charCodeAt(i);
-    if (code === 0x3c /* < */) return true;
-    if (code === 0x3e /* > */) return false;
-  }
-  return false;
 }
 
 const MENU_RULES_START = "noinput.mj-menu-checkbox {";
@@ -309,7 +292,7 @@ function removeTbodyTags(html: string, edits: DocumentEdits): void {
   }
 }
 
-/** `background:X;background-color:X` → `background-color:X`: the shorthand and its `;` removed. */
+/** `background:X;background-color:X` → `background-color:X`, as the expression's replacement (nothing inside it changed). */
 function removeRepeatedBackgrounds(html: string, edits: DocumentEdits): void {
   let matched = 0;
   for (const at of occurrences(html, BACKGROUND)) {
@@ -317,8 +300,8 @@ function removeRepeatedBackgrounds(html: string, edits: DocumentEdits): void {
     REPEATED_BACKGROUND.lastIndex = at;
     const match = REPEATED_BACKGROUND.exec(html);
     if (match === null) continue;
-    edits.remove(at, at + BACKGROUND.length + (match[1] as string).length + 1);
     matched = REPEATED_BACKGROUND.lastIndex;
+    edits.replace(at, matched, `background-color:${match[1] as string}${match[2] as string}`);
   }
 }
 
