@@ -50,22 +50,7 @@ function maskProtected(source: string, kept: string[]): string {
   let out = "";
   let copied = 0;
   for (const at of occurrences(source, "<")) {
-    // Only `<!` or the start of one of those names (`st`, `sc`, `pr`, `te`, `mj-st`, any case) may
-    // open one: most tags (td, tr, table, span, p, mj-section) are refused here rather than by the
-    // expression, which QuickJS runs through a call. Written inline: a call per tag costs it too.
-    const first = source.charCodeAt(at + 1) | 0x20;
-    const second = source.charCodeAt(at + 2) | 0x20;
-    if (
-      at < copied ||
-      !(
-        first === 0x21 ||
-        (first === 0x73 && (second === 0x74 || second === 0x63)) ||
-        (first === 0x70 && second === 0x72) ||
-        (first === 0x74 && second === 0x65) ||
-        (first === 0x6d && second === 0x6a && (source.charCodeAt(at + 4) | 0x20) === 0x73 && (source.charCodeAt(at + 5) | 0x20) === 0x74)
-      )
-    )
-      continue;
+    if (at < copied || !mayOpenProtected(source, at)) continue;
     const found = protectedBlock(source, at);
     if (found === undefined) continue;
     const { end, tag } = found;
@@ -76,6 +61,22 @@ function maskProtected(source: string, kept: string[]): string {
   }
   return out + source.slice(copied);
 }
+/**
+ * Whether the `<` at `at` may open a comment or a protected element: `!`, or the start of one of
+ * those names (`st`, `sc`, `pr`, `te`, `mj-st`, in any case). Most tags (td, tr, table, span, p,
+ * mj-section) are refused here rather than by the expression, which QuickJS runs through a call.
+ */
+function mayOpenProtected(source: string, at: number): boolean {
+  const first = source.charCodeAt(at + 1) | 0x20;
+  if (first === 0x21 /* ! */) return true;
+  const second = source.charCodeAt(at + 2) | 0x20;
+  if (first === 0x73 /* s */) return second === 0x74 /* t */ || second === 0x63; /* c */
+  if (first === 0x70 /* p */) return second === 0x72; /* r */
+  if (first === 0x74 /* t */) return second === 0x65; /* e */
+  // mj-style among the mj- tags: `s`, `t` after the dash.
+  return first === 0x6d /* m */ && second === 0x6a /* j */ && (source.charCodeAt(at + 4) | 0x20) === 0x73 && (source.charCodeAt(at + 5) | 0x20) === 0x74;
+}
+
 /** The comment (tag "") or protected element, close tag included, that starts at `at`: where it ends. */
 function protectedBlock(source: string, at: number): { end: number; tag: string } | undefined {
   if (source.startsWith("<!--", at)) {
