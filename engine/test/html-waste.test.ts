@@ -1,5 +1,7 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { listCases } from "../scripts/fixture-cases.js";
+import { render } from "../src/index.js";
 import { compileMjmlToHtml } from "../src/mjml-to-html/index.js";
 import { DocumentEdits } from "../src/targets/edits.js";
 import { removeHtmlWaste } from "../src/targets/html-waste.js";
@@ -215,5 +217,21 @@ describe("DocumentEdits", () => {
     edits.replace(0, 5, "Hi");
     expect(edits.applyTo("hello world")).toBe("[Hi there!]");
     expect(new DocumentEdits().applyTo("same")).toBe("same");
+  });
+});
+
+describe("the html clean-up's cost", () => {
+  it("marks every step's changes on the compiled document and writes it once, in one render", async () => {
+    const newsletter = listCases("render").find((c) => c.name === "realistic-newsletter")!;
+    const applied = vi.spyOn(DocumentEdits.prototype, "applyTo");
+    try {
+      await render({ ...newsletter.template, template_id: "html-waste-copies" }, { target: "html", dynamicData: newsletter.dynamicData });
+      // One document written for all the steps (each step returning one cost a copy of a document over 128 KiB on V8).
+      expect(applied).toHaveBeenCalledTimes(1);
+      const [edits] = applied.mock.contexts as DocumentEdits[];
+      expect(edits!.size).toBeGreaterThan(100);
+    } finally {
+      applied.mockRestore();
+    }
   });
 });

@@ -37,7 +37,7 @@ export function removeHtmlWaste(html: string): string {
 }
 
 /** What every step would change in `html`, marked, not yet made. */
-export function htmlWasteEdits(html: string): DocumentEdits {
+function htmlWasteEdits(html: string): DocumentEdits {
   const edits = new DocumentEdits();
   removeRepeatedBackgrounds(html, edits);
   removeEmptyAttributes(html, edits);
