@@ -63,7 +63,7 @@ export class DocumentContext {
       mobileCss: this.mobileCss,
     };
     const outer = this.out.locate;
-    this.out.locate = locator(node.props, [...node.path, "props"], node.path, urlPropsOf(definition));
+    this.out.locate = locator(node.props, [...node.path, "props"], node.path, () => urlPropsOf(definition));
     try {
       return definition[renderer](node.props, ctx);
     } finally {
@@ -79,10 +79,14 @@ export class DocumentContext {
  * in text in the others. Else at `fallback` (a tag from the editor's merge spans, whose written
  * form is markup). Looked up only when a tag is emitted, once per compile.
  */
-function locator(props: unknown, path: Path, fallback: Path, urlProps: ReadonlySet<string> = new Set()): Locator {
+function locator(props: unknown, path: Path, fallback: Path, urlProps: () => ReadonlySet<string> = () => new Set()): Locator {
   let strings: { path: Path; value: string; url: boolean }[] | undefined;
   return (ref, written, position) => {
-    strings ??= stringProps(props, path).map((s) => ({ ...s, url: urlProps.has(s.path.at(-1) ?? "") }));
+    // The block's link props are read from its editor description here, when a tag is emitted, not for every block.
+    if (strings === undefined) {
+      const links = urlProps();
+      strings = stringProps(props, path, []).map((s) => ({ ...s, url: links.has(s.path.at(-1) ?? "") }));
+    }
     const inUrl = position === "url" || position === "url-part";
     const ranked = [...strings.filter((s) => s.url === inUrl), ...strings.filter((s) => s.url !== inUrl)];
     const found =
@@ -92,10 +96,12 @@ function locator(props: unknown, path: Path, fallback: Path, urlProps: ReadonlyS
   };
 }
 
-function stringProps(value: unknown, path: Path): { path: Path; value: string }[] {
-  if (typeof value === "string") return [{ path, value }];
-  if (typeof value !== "object" || value === null) return [];
-  return Object.entries(value).flatMap(([key, inner]) => stringProps(inner, [...path, key]));
+/** The string props in `value`, depth first, each with its path, added to `into`. */
+function stringProps(value: unknown, path: Path, into: { path: Path; value: string }[]): { path: Path; value: string }[] {
+  if (typeof value === "string") into.push({ path, value });
+  else if (typeof value === "object" && value !== null)
+    for (const key of Object.keys(value)) stringProps((value as Record<string, unknown>)[key], [...path, key], into);
+  return into;
 }
 
 /** The names of a block's link and image props, in lists too (its editor description says which). */
