@@ -80,27 +80,41 @@ export class DocumentContext {
  * form is markup). Looked up only when a tag is emitted, once per compile.
  */
 function locator(props: unknown, path: Path, fallback: Path, urlProps: () => ReadonlySet<string> = () => new Set()): Locator {
-  let strings: { path: Path; value: string; url: boolean }[] | undefined;
+  // Read when a tag is emitted, not for every block: the string props, each ranked list once.
+  let strings: StringProp[] | undefined;
+  let links: ReadonlySet<string> | undefined;
+  let urlFirst: StringProp[] | undefined;
+  let textFirst: StringProp[] | undefined;
   return (ref, written, position) => {
-    // The block's link props are read from its editor description here, when a tag is emitted, not for every block.
-    if (strings === undefined) {
-      const links = urlProps();
-      strings = stringProps(props, path, []).map((s) => ({ ...s, url: links.has(s.path.at(-1) ?? "") }));
-    }
-    const inUrl = position === "url" || position === "url-part";
-    const ranked = [...strings.filter((s) => s.url === inUrl), ...strings.filter((s) => s.url !== inUrl)];
+    strings ??= typeof props === "object" && props !== null ? stringProps(props, path, []) : [];
+    links ??= urlProps();
+    const set = links;
+    const isUrl = (s: StringProp) => set.has(s.key);
+    const ranked =
+      position === "url" || position === "url-part"
+        ? (urlFirst ??= [...strings.filter(isUrl), ...strings.filter((s) => !isUrl(s))])
+        : (textFirst ??= [...strings.filter((s) => !isUrl(s)), ...strings.filter(isUrl)]);
     const found =
       (written === undefined ? undefined : (ranked.find((s) => s.value === written) ?? ranked.find((s) => s.value.includes(written)))) ??
       ranked.find((s) => s.value.includes(ref.source));
-    return found?.path ?? fallback;
+    return found === undefined ? fallback : [...found.parent, found.key];
   };
 }
 
-/** The string props in `value`, depth first, each with its path, added to `into`. */
-function stringProps(value: unknown, path: Path, into: { path: Path; value: string }[]): { path: Path; value: string }[] {
-  if (typeof value === "string") into.push({ path, value });
-  else if (typeof value === "object" && value !== null)
-    for (const key of Object.keys(value)) stringProps((value as Record<string, unknown>)[key], [...path, key], into);
+/** A string prop: its value, its name (or list index) and the path of what holds it. */
+interface StringProp {
+  readonly parent: Path;
+  readonly key: string;
+  readonly value: string;
+}
+
+/** The string props in `value`, depth first, added to `into` (a path made only for what holds others). */
+function stringProps(value: object, path: Path, into: StringProp[]): StringProp[] {
+  for (const key of Object.keys(value)) {
+    const inner: unknown = (value as Record<string, unknown>)[key];
+    if (typeof inner === "string") into.push({ parent: path, key, value: inner });
+    else if (typeof inner === "object" && inner !== null) stringProps(inner, [...path, key], into);
+  }
   return into;
 }
 
