@@ -225,7 +225,10 @@ describe("the html clean-up's cost", () => {
     const newsletter = listCases("render").find((c) => c.name === "realistic-newsletter")!;
     const applied = vi.spyOn(DocumentEdits.prototype, "applyTo");
     try {
-      await render({ ...(newsletter.template as Record<string, unknown>), template_id: "html-waste-copies" }, { target: "html", dynamicData: newsletter.dynamicData });
+      await render(
+        { ...(newsletter.template as Record<string, unknown>), template_id: "html-waste-copies" },
+        { target: "html", dynamicData: newsletter.dynamicData },
+      );
       // One document written for all the steps (each step returning one cost a copy of a document over 128 KiB on V8).
       expect(applied).toHaveBeenCalledTimes(1);
       const [edits] = applied.mock.contexts as DocumentEdits[];

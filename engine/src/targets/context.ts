@@ -90,10 +90,14 @@ function locator(props: unknown, path: Path, fallback: Path, urlProps: () => Rea
     links ??= urlProps();
     const set = links;
     const isUrl = (s: StringProp) => set.has(s.key);
-    const ranked =
-      position === "url" || position === "url-part"
-        ? (urlFirst ??= [...strings.filter(isUrl), ...strings.filter((s) => !isUrl(s))])
-        : (textFirst ??= [...strings.filter((s) => !isUrl(s)), ...strings.filter(isUrl)]);
+    let ranked: StringProp[];
+    if (position === "url" || position === "url-part") {
+      urlFirst ??= [...strings.filter(isUrl), ...strings.filter((s) => !isUrl(s))];
+      ranked = urlFirst;
+    } else {
+      textFirst ??= [...strings.filter((s) => !isUrl(s)), ...strings.filter(isUrl)];
+      ranked = textFirst;
+    }
     const found =
       (written === undefined ? undefined : (ranked.find((s) => s.value === written) ?? ranked.find((s) => s.value.includes(written)))) ??
       ranked.find((s) => s.value.includes(ref.source));
