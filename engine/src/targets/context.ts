@@ -63,7 +63,7 @@ export class DocumentContext {
       mobileCss: this.mobileCss,
     };
     const outer = this.out.locate;
-    this.out.locate = locator(node.props, [...node.path, "props"], node.path, urlPropsOf(definition));
+    this.out.locate = locator(node.props, [...node.path, "props"], node.path, () => urlPropsOf(definition));
     try {
       return definition[renderer](node.props, ctx);
     } finally {
@@ -79,23 +79,47 @@ export class DocumentContext {
  * in text in the others. Else at `fallback` (a tag from the editor's merge spans, whose written
  * form is markup). Looked up only when a tag is emitted, once per compile.
  */
-function locator(props: unknown, path: Path, fallback: Path, urlProps: ReadonlySet<string> = new Set()): Locator {
-  let strings: { path: Path; value: string; url: boolean }[] | undefined;
+function locator(props: unknown, path: Path, fallback: Path, urlProps: () => ReadonlySet<string> = () => new Set()): Locator {
+  // Read when a tag is emitted, not for every block: the string props, each ranked list once.
+  let strings: StringProp[] | undefined;
+  let links: ReadonlySet<string> | undefined;
+  let urlFirst: StringProp[] | undefined;
+  let textFirst: StringProp[] | undefined;
   return (ref, written, position) => {
-    strings ??= stringProps(props, path).map((s) => ({ ...s, url: urlProps.has(s.path.at(-1) ?? "") }));
-    const inUrl = position === "url" || position === "url-part";
-    const ranked = [...strings.filter((s) => s.url === inUrl), ...strings.filter((s) => s.url !== inUrl)];
+    strings ??= typeof props === "object" && props !== null ? stringProps(props, path, []) : [];
+    links ??= urlProps();
+    const set = links;
+    const isUrl = (s: StringProp) => set.has(s.key);
+    let ranked: StringProp[];
+    if (position === "url" || position === "url-part") {
+      urlFirst ??= [...strings.filter(isUrl), ...strings.filter((s) => !isUrl(s))];
+      ranked = urlFirst;
+    } else {
+      textFirst ??= [...strings.filter((s) => !isUrl(s)), ...strings.filter(isUrl)];
+      ranked = textFirst;
+    }
     const found =
       (written === undefined ? undefined : (ranked.find((s) => s.value === written) ?? ranked.find((s) => s.value.includes(written)))) ??
       ranked.find((s) => s.value.includes(ref.source));
-    return found?.path ?? fallback;
+    return found === undefined ? fallback : [...found.parent, found.key];
   };
 }
 
-function stringProps(value: unknown, path: Path): { path: Path; value: string }[] {
-  if (typeof value === "string") return [{ path, value }];
-  if (typeof value !== "object" || value === null) return [];
-  return Object.entries(value).flatMap(([key, inner]) => stringProps(inner, [...path, key]));
+/** A string prop: its value, its name (or list index) and the path of what holds it. */
+interface StringProp {
+  readonly parent: Path;
+  readonly key: string;
+  readonly value: string;
+}
+
+/** The string props in `value`, depth first, added to `into` (a path made only for what holds others). */
+function stringProps(value: object, path: Path, into: StringProp[]): StringProp[] {
+  for (const key of Object.keys(value)) {
+    const inner: unknown = (value as Record<string, unknown>)[key];
+    if (typeof inner === "string") into.push({ parent: path, key, value: inner });
+    else if (typeof inner === "object" && inner !== null) stringProps(inner, [...path, key], into);
+  }
+  return into;
 }
 
 /** The names of a block's link and image props, in lists too (its editor description says which). */

@@ -15,11 +15,17 @@
  * Merge-tag values are substituted after this step; the zero lengths are looked for inside tags
  * only, never in text.
  *
- * The first three are the replacements of global regular expressions (the test keeps them as the
- * reference), tried only where their literal start stands (src/base/literal-scan.ts). Each scan is
- * a pass a new template's render pays, so the later steps share theirs (docs/design/html-size.md).
+ * Every step reads the document mjml wrote and marks what it changes (src/targets/edits.ts); the
+ * document is written once, after all of them: a copy of the newsletter's html is a large allocation
+ * in V8, which each step returning a document paid. So no step sees another's changes: each is
+ * written for the markup as mjml writes it (a zero length may still read `0px`), and one that
+ * removes or rewrites a region whole wins over the changes inside it. The first three are together
+ * the replacement of one global regular expression with three alternatives (the test keeps it as
+ * the reference), tried only where their literal start stands (src/base/literal-scan.ts). Each scan
+ * is a pass a new template's render pays, so the later steps share theirs (docs/design/html-size.md).
  */
 import { contains, occurrences } from "../base/literal-scan.js";
+import { DocumentEdits } from "./edits.js";
 
 const BACKGROUND = "background:";
 /** Sticky: `background:([^;"'{}()]+);background-color:\1(;?)/g` at one position. */
@@ -27,8 +33,21 @@ const REPEATED_BACKGROUND = /background:([^;"'{}()]+);background-color:\1(;?)/y;
 const EMPTY_VALUE = '=""';
 
 export function removeHtmlWaste(html: string): string {
-  const lean = shortenZeroLengths(removeUnusedMenuRules(removeTbodyTags(removeEmptyAttributes(removeRepeatedBackgrounds(html)))));
-  return leanerOutlookButtons(removeZeroCellPadding(leanerDivs(lean)));
+  return htmlWasteEdits(html).applyTo(html);
+}
+
+/** What every step would change in `html`, marked, not yet made. */
+function htmlWasteEdits(html: string): DocumentEdits {
+  const edits = new DocumentEdits();
+  removeRepeatedBackgrounds(html, edits);
+  removeEmptyAttributes(html, edits);
+  removeTbodyTags(html, edits);
+  removeUnusedMenuRules(html, edits);
+  shortenZeroLengths(html, edits);
+  leanerDivs(html, edits);
+  removeZeroCellPadding(html, edits);
+  leanerOutlookButtons(html, edits);
+  return edits;
 }
 
 /**
@@ -44,33 +63,41 @@ const ALIGNED_COLUMN_TABLE =
  * `vertical-align` does not apply to, and each of its rows holds one cell as tall as its content,
  * so nothing could move even where a reader applied it to the cells.
  */
-function columnTableAt(html: string, at: number): Rewrite | undefined {
+function columnTableAt(html: string, at: number, edits: DocumentEdits): boolean {
   ALIGNED_COLUMN_TABLE.lastIndex = at;
   const match = ALIGNED_COLUMN_TABLE.exec(html);
-  return match === null ? undefined : { end: ALIGNED_COLUMN_TABLE.lastIndex, text: (match[1] as string) + (match[2] as string) };
+  if (match === null) return false;
+  edits.remove(at + (match[1] as string).length, ALIGNED_COLUMN_TABLE.lastIndex - (match[2] as string).length);
+  return true;
 }
 
-const ZERO_PADDING = "font-size:0;padding:0;";
+const ZERO_PADDING = ";padding:0";
 
 /**
  * `padding:0` dropped from the cells mjml writes for a block (`…font-size:0;padding:0;word-break:…`)
  * and for a section's content (`direction:…;font-size:0;padding:0;text-align:…`): both stand in a
  * table with `cellpadding="0"`, which gives its cells that padding in every reader (Outlook's
- * ghost tables rely on it alone).
+ * ghost tables rely on it alone). mjml writes the zeros `0px`: such a zero counts where
+ * `shortenZeroLengths` makes it `0`.
  */
-function removeZeroCellPadding(html: string): string {
-  let out = "";
-  let copied = 0;
+function removeZeroCellPadding(html: string, edits: DocumentEdits): void {
   for (const at of occurrences(html, ZERO_PADDING)) {
-    const after = at + ZERO_PADDING.length;
+    const fontSizeInPx = html.endsWith("font-size:0px", at);
+    const fontSize = fontSizeInPx ? at - 13 : html.endsWith("font-size:0", at) ? at - 11 : -1;
+    const zeroEnd = at + ZERO_PADDING.length;
+    const paddingInPx = html.startsWith("px;", zeroEnd);
+    const after = paddingInPx ? zeroEnd + 3 : html.startsWith(";", zeroEnd) ? zeroEnd + 1 : -1;
+    if (fontSize === -1 || after === -1) continue;
     const block = html.startsWith("word-break:break-word;", after);
-    const section = (html.endsWith(' style="direction:ltr;', at) || html.endsWith(' style="direction:rtl;', at)) && html.startsWith("text-align:", after);
-    const tag = html.lastIndexOf("<", at);
-    if (!(block || section) || !html.startsWith("<td", tag) || html.lastIndexOf(">", at) > tag || html.lastIndexOf(' style="', at) < tag) continue;
-    out += html.slice(copied, at + "font-size:0;".length);
-    copied = after;
+    const section =
+      (html.endsWith(' style="direction:ltr;', fontSize) || html.endsWith(' style="direction:rtl;', fontSize)) && html.startsWith("text-align:", after);
+    const tag = html.lastIndexOf("<", fontSize);
+    const style = html.lastIndexOf(' style="', fontSize);
+    if (!(block || section) || !html.startsWith("<td", tag) || html.lastIndexOf(">", fontSize) > tag || style < tag) continue;
+    // In a tag's style attribute: a `0px` is written `0` unless a `(` comes before it in its value.
+    if ((fontSizeInPx || paddingInPx) && /["(]/.test(html.slice(style + ' style="'.length, fontSize))) continue;
+    edits.remove(at + 1, after);
   }
-  return out + html.slice(copied);
 }
 
 /**
@@ -86,34 +113,24 @@ const EMPTY_COLUMN =
  * act on. Its classes stay (its width, and the one that makes columns of equal height table cells),
  * its vertical alignment (its place in the line of columns) and its zero font size (Outlook reads the div).
  */
-function emptyColumnAt(html: string, at: number): Rewrite | undefined {
+function emptyColumnAt(html: string, at: number, edits: DocumentEdits): boolean {
   EMPTY_COLUMN.lastIndex = at;
   const match = EMPTY_COLUMN.exec(html);
-  if (match === null) return undefined;
+  if (match === null) return false;
   const [, className, align, width] = match as unknown as [string, string, string, string];
-  return {
-    end: EMPTY_COLUMN.lastIndex,
-    text: `<div class="${className} mj-outlook-group-fix" style="font-size:0;display:inline-block;vertical-align:${align};width:${width};"></div>`,
-  };
-}
-
-/** What replaces the markup from a position up to `end`. */
-interface Rewrite {
-  readonly end: number;
-  readonly text: string;
+  edits.replace(
+    at,
+    EMPTY_COLUMN.lastIndex,
+    `<div class="${className} mj-outlook-group-fix" style="font-size:0;display:inline-block;vertical-align:${align};width:${width};"></div>`,
+  );
+  return true;
 }
 
 /** The divs rewritten in one scan: empty columns, columns' tables and headings' wrappers. */
-function leanerDivs(html: string): string {
-  let out = "";
-  let copied = 0;
+function leanerDivs(html: string, edits: DocumentEdits): void {
   for (const at of occurrences(html, "<div")) {
-    const rewrite = emptyColumnAt(html, at) ?? columnTableAt(html, at) ?? headingWrapperAt(html, at);
-    if (rewrite === undefined) continue;
-    out += html.slice(copied, at) + rewrite.text;
-    copied = rewrite.end;
+    if (!emptyColumnAt(html, at, edits) && !columnTableAt(html, at, edits)) headingWrapperAt(html, at, edits);
   }
-  return out + html.slice(copied);
 }
 
 const WORD_NAMESPACE = ' xmlns:w="urn:schemas-microsoft-com:office:word"';
@@ -123,6 +140,8 @@ const NOT_OUTLOOK_START = "<!--[if !mso]><!-->";
 const NOT_OUTLOOK_END = "<!--<![endif]-->";
 /** A start tag (text holds no `<` before a letter: it is escaped). */
 const START_TAG = /<[a-zA-Z][^>]*>/g;
+/** A tag's first style attribute: its name and opening quote (group 1), its value (group 2). */
+const STYLE_ATTRIBUTE = /(\sstyle=")([^"]*)"/;
 /** An `mso-*` declaration, at the start of a style value or after a `;`. */
 const OUTLOOK_DECLARATION = /(?<=^|;)\s*mso-[a-z-]+:[^;]*;?/g;
 
@@ -134,29 +153,37 @@ const OUTLOOK_DECLARATION = /(?<=^|;)\s*mso-[a-z-]+:[^;]*;?/g;
  * writes its `<html>`); and the `mso-*` properties (only Outlook's Word engine reads them) that
  * mjml writes on the button Outlook skips, dropped.
  */
-function leanerOutlookButtons(html: string): string {
+function leanerOutlookButtons(html: string, edits: DocumentEdits): void {
   const pieces = html.split(ROUNDRECT_WITH_NAMESPACE);
   const head = pieces[0] as string;
   const root = head.indexOf(OFFICE_NAMESPACE);
-  if (pieces.length === 1 || root === -1 || !head.startsWith("<html", head.lastIndexOf("<", root))) return html;
-  const declared = root + OFFICE_NAMESPACE.length;
-  let out = head.slice(0, declared) + WORD_NAMESPACE + head.slice(declared);
-  for (let i = 1; i < pieces.length; i++) out += `<v:roundrect${withoutOutlookProperties(pieces[i] as string)}`;
-  return out;
+  if (pieces.length === 1 || root === -1 || !head.startsWith("<html", head.lastIndexOf("<", root))) return;
+  edits.insert(root + OFFICE_NAMESPACE.length, WORD_NAMESPACE);
+  let at = head.length;
+  for (let i = 1; i < pieces.length; i++) {
+    const piece = pieces[i] as string;
+    at += ROUNDRECT_WITH_NAMESPACE.length;
+    edits.remove(at - WORD_NAMESPACE.length, at);
+    removeOutlookProperties(piece, at, edits);
+    at += piece.length;
+  }
 }
 
-/** `mso-*` declarations dropped from the style attributes of the first not-Outlook region in `html`. */
-function withoutOutlookProperties(html: string): string {
+/** `mso-*` declarations dropped from the style attributes of the first not-Outlook region in `piece`, which starts at `offset`. */
+function removeOutlookProperties(piece: string, offset: number, edits: DocumentEdits): void {
   // indexOf, not literal-scan's split: the literal is near, and indexOf stops there.
-  const start = html.indexOf(NOT_OUTLOOK_START);
-  const end = start === -1 ? -1 : html.indexOf(NOT_OUTLOOK_END, start);
-  if (end === -1) return html;
-  const cleaned = html
-    .slice(start, end)
-    .replace(START_TAG, (tag) =>
-      tag.replace(/(\sstyle=")([^"]*)"/, (_attribute, name: string, style: string) => `${name}${style.replace(OUTLOOK_DECLARATION, "")}"`),
-    );
-  return html.slice(0, start) + cleaned + html.slice(end);
+  const start = piece.indexOf(NOT_OUTLOOK_START);
+  const end = start === -1 ? -1 : piece.indexOf(NOT_OUTLOOK_END, start);
+  if (end === -1) return;
+  const region = piece.slice(start, end);
+  for (const tag of region.matchAll(START_TAG)) {
+    const style = STYLE_ATTRIBUTE.exec(tag[0]);
+    if (style === null) continue;
+    const value = offset + start + tag.index + style.index + (style[1] as string).length;
+    for (const declaration of (style[2] as string).matchAll(OUTLOOK_DECLARATION)) {
+      edits.remove(value + declaration.index, value + declaration.index + declaration[0].length);
+    }
+  }
 }
 
 /** Properties a heading inherits from its wrapper and nothing else: the wrapper's own box uses them only for text of its own. */
@@ -191,7 +218,9 @@ function declarationsOf(style: string): Map<string, string> | undefined {
 function overridesAll(wrapperStyle: string, headingStyle: string): boolean {
   const wrapper = declarationsOf(wrapperStyle);
   const heading = declarationsOf(headingStyle);
-  if (wrapper === undefined || heading === undefined || !/^\d+(?:\.\d+)?px$/.test(heading.get("font-size") ?? "")) return false;
+  // `0px` is not one: `shortenZeroLengths` writes it `0`, and the heading is read as it will be.
+  const fontSize = heading?.get("font-size") ?? "";
+  if (wrapper === undefined || heading === undefined || fontSize === "0px" || !/^\d+(?:\.\d+)?px$/.test(fontSize)) return false;
   return [...wrapper.keys()].every((name) => INHERITED_TEXT.has(name) && heading.has(name));
 }
 
@@ -200,61 +229,47 @@ function overridesAll(wrapperStyle: string, headingStyle: string): boolean {
  * mj-text writes its text style on its div, and a heading block carries its own on the heading
  * (Outlook styles `h1`–`h6` from its own sheet otherwise), so the div's is read by nothing.
  */
-function headingWrapperAt(html: string, at: number): Rewrite | undefined {
+function headingWrapperAt(html: string, at: number, edits: DocumentEdits): void {
   HEADING_WRAPPER.lastIndex = at;
   const match = HEADING_WRAPPER.exec(html);
-  if (match === null) return undefined;
+  if (match === null) return;
   const [text, wrapperStyle, level, headingStyle] = match as unknown as [string, string, string, string];
   const close = html.indexOf(`</${level}>`, HEADING_WRAPPER.lastIndex); // near: indexOf stops there
-  if (close === -1) return undefined;
+  if (close === -1) return;
   HEADING_END.lastIndex = close + level.length + 3;
-  if (!HEADING_END.test(html) || !overridesAll(wrapperStyle, headingStyle)) return undefined;
-  return { end: at + text.indexOf(">", text.indexOf('"', text.indexOf('"') + 1)) + 1, text: "<div>" };
+  if (!HEADING_END.test(html) || !overridesAll(wrapperStyle, headingStyle)) return;
+  // `<div` stays; its attributes go, up to the `>` after the style's closing quote.
+  edits.remove(at + "<div".length, at + text.indexOf(">", text.indexOf('"', text.indexOf('"') + 1)));
 }
 
-/** `0px` → `0` where it is a whole value in a style attribute's declaration (`:0px;`, ` 0px"`, `:0px !important`). */
-function shortenZeroLengths(html: string): string {
-  let out = "";
-  let copied = 0;
-  let attribute = -1;
-  let inStyle = false;
+/**
+ * `0px` → `0` where it is a whole value in a style attribute's declaration (`:0px;`, ` 0px"`,
+ * `:0px !important`): inside a tag (its last `<` after its last `>`), in the value of the last
+ * attribute opened (` style="`), with no `(` before it there (a function's argument keeps its unit).
+ * Found with `lastIndexOf`, which QuickJS runs in C: a loop over characters in JavaScript, run back
+ * from each zero of a long `<style>` (which holds no tag), was the costliest step there.
+ */
+function shortenZeroLengths(html: string, edits: DocumentEdits): void {
+  let textUntil = -1;
   for (const at of occurrences(html, "0px")) {
-    const before = html.charCodeAt(at - 1);
-    const after = html.charCodeAt(at + 3);
-    if ((before !== 0x3a /* : */ && before !== 0x20) || (after !== 0x3b /* ; */ && after !== 0x20 && after !== 0x22 /* " */ && after !== 0x21) /* ! */)
+    if (at < textUntil || !isWholeZeroValue(html, at)) continue;
+    const open = html.lastIndexOf("<", at);
+    if (open === -1 || html.lastIndexOf(">", at) > open) {
+      // Text up to the next tag: its other zeros are skipped without a look back.
+      textUntil = html.indexOf("<", at);
+      if (textUntil === -1) return;
       continue;
-    const quote = styleValueStart(html, at);
-    if (quote === -1) continue;
-    if (quote !== attribute) {
-      attribute = quote;
-      inStyle = isStyleAttributeOfTag(html, quote);
     }
-    if (!inStyle) continue;
-    out += html.slice(copied, at + 1);
-    copied = at + 3;
+    const quote = html.lastIndexOf('"', at);
+    if (quote > open && html.startsWith(" style=", quote - 7) && !html.slice(quote, at).includes("(")) edits.remove(at + 1, at + 3);
   }
-  return out + html.slice(copied);
 }
 
-/** The `"` that opens the attribute value holding `at`, or -1: a `<`, `>` or `(` before it (text, or inside a function). */
-function styleValueStart(html: string, at: number): number {
-  for (let i = at - 1; i >= 0; i--) {
-    const code = html.charCodeAt(i);
-    if (code === 0x22 /* " */) return i;
-    if (code === 0x3c /* < */ || code === 0x3e /* > */ || code === 0x28 /* ( */) return -1;
-  }
-  return -1;
-}
-
-/** Whether the value opened at `quote` is a `style` attribute's, inside a tag (a `<` before it, not a `>`). */
-function isStyleAttributeOfTag(html: string, quote: number): boolean {
-  if (!html.startsWith(" style=", quote - 7)) return false;
-  for (let i = quote - 8; i >= 0; i--) {
-    const code = html.charCodeAt(i);
-    if (code === 0x3c /* < */) return true;
-    if (code === 0x3e /* > */) return false;
-  }
-  return false;
+/** Whether the `0px` at `at` is a whole value in a declaration: after `:` or a space, before `;`, a space, `"` or `!`. */
+function isWholeZeroValue(html: string, at: number): boolean {
+  const before = html.charCodeAt(at - 1);
+  const after = html.charCodeAt(at + 3);
+  return (before === 0x3a /* : */ || before === 0x20) && (after === 0x3b /* ; */ || after === 0x20 || after === 0x22 /* " */ || after === 0x21) /* ! */;
 }
 
 const MENU_RULES_START = "noinput.mj-menu-checkbox {";
@@ -262,40 +277,32 @@ const MENU_RULES_START = "noinput.mj-menu-checkbox {";
 const MENU_RULES = /noinput\.mj-menu-checkbox \{[^}]*\}\s*@media[^{]*\{(?:[^{}]*\{[^}]*\})*\s*\}\s*/y;
 
 /** mj-navbar's hamburger rules removed when no hamburger's checkbox is in the document. */
-function removeUnusedMenuRules(html: string): string {
+function removeUnusedMenuRules(html: string, edits: DocumentEdits): void {
   const at = html.indexOf(MENU_RULES_START);
-  if (at === -1 || contains(html, 'class="mj-menu-checkbox"')) return html;
+  if (at === -1 || contains(html, 'class="mj-menu-checkbox"')) return;
   MENU_RULES.lastIndex = at;
-  return MENU_RULES.test(html) ? html.slice(0, at) + html.slice(MENU_RULES.lastIndex) : html;
+  if (MENU_RULES.test(html)) edits.remove(at, MENU_RULES.lastIndex);
 }
 
 /** `<tbody>` and `</tbody>` removed, in one scan. */
-function removeTbodyTags(html: string): string {
-  const pieces = html.split("tbody>");
-  const last = pieces.length - 1;
-  let out = "";
-  for (let i = 0; i < last; i++) {
-    const piece = pieces[i] as string;
-    if (piece.endsWith("</")) out += piece.slice(0, -2);
-    else if (piece.endsWith("<")) out += piece.slice(0, -1);
-    else out += `${piece}tbody>`;
+function removeTbodyTags(html: string, edits: DocumentEdits): void {
+  for (const at of occurrences(html, "tbody>")) {
+    if (html.startsWith("</", at - 2)) edits.remove(at - 2, at + 6);
+    else if (html.charCodeAt(at - 1) === 0x3c /* < */) edits.remove(at - 1, at + 6);
   }
-  return out + (pieces[last] as string);
 }
 
-/** `background:X;background-color:X` → `background-color:X`. */
-function removeRepeatedBackgrounds(html: string): string {
-  let out = "";
-  let copied = 0;
+/** `background:X;background-color:X` → `background-color:X`, as the expression's replacement (nothing inside it changed). */
+function removeRepeatedBackgrounds(html: string, edits: DocumentEdits): void {
+  let matched = 0;
   for (const at of occurrences(html, BACKGROUND)) {
-    if (at < copied) continue;
+    if (at < matched) continue;
     REPEATED_BACKGROUND.lastIndex = at;
     const match = REPEATED_BACKGROUND.exec(html);
     if (match === null) continue;
-    out += `${html.slice(copied, at)}background-color:${match[1] as string}${match[2] as string}`;
-    copied = REPEATED_BACKGROUND.lastIndex;
+    matched = REPEATED_BACKGROUND.lastIndex;
+    edits.replace(at, matched, `background-color:${match[1] as string}${match[2] as string}`);
   }
-  return out + html.slice(copied);
 }
 
 /**
@@ -303,17 +310,18 @@ function removeRepeatedBackgrounds(html: string): string {
  * may say the same words (quotes are not escaped in text), so only where the last `<` before them
  * comes after the last `>`.
  */
-function removeEmptyAttributes(html: string): string {
+function removeEmptyAttributes(html: string, edits: DocumentEdits): void {
   const pieces = html.split(EMPTY_VALUE);
   const last = pieces.length - 1;
-  let out = "";
+  let at = 0;
   let inTag = false;
   for (let i = 0; i < last; i++) {
     const piece = pieces[i] as string;
     const open = piece.lastIndexOf("<");
     const close = piece.lastIndexOf(">");
     if (open !== close) inTag = open > close;
-    out += inTag && (piece.endsWith(" style") || piece.endsWith(" class")) ? piece.slice(0, -6) : piece + EMPTY_VALUE;
+    at += piece.length;
+    if (inTag && (piece.endsWith(" style") || piece.endsWith(" class"))) edits.remove(at - 6, at + EMPTY_VALUE.length);
+    at += EMPTY_VALUE.length;
   }
-  return out + (pieces[last] as string);
 }

@@ -40,29 +40,63 @@ function tidyLines(block: string): string {
  */
 export function minifyMarkup(source: string): string {
   const kept: string[] = [];
-  const masked = maskProtected(source, kept);
-  const minified = collapseBlankRuns(trimTagEnds(collapseLineBreaks(masked))).trim();
+  const masked = maskProtectedAndTrimTagEnds(source, kept);
+  const minified = collapseBlankRuns(collapseLineBreaks(masked)).trim();
   return restoreProtected(minified, kept);
 }
 
-/** Comments and protected elements → `<\uE002i>`, the block (lines tidied, except pre and textarea) kept as `kept[i]`. */
-function maskProtected(source: string, kept: string[]): string {
+/**
+ * Comments and protected elements → `<\uE002i>`, the block (lines tidied, except pre and textarea)
+ * kept as `kept[i]`; and the whitespace before the `>` or `/>` that ends a start tag elsewhere,
+ * removed. One scan of the tags for both: the second was a pass over the whole document. A tag's
+ * whitespace is removed before the line breaks are collapsed, which gives what removing it after
+ * would (the reference test): a line break inside a tag only ever becomes a space.
+ */
+function maskProtectedAndTrimTagEnds(source: string, kept: string[]): string {
+  const tags = occurrences(source, "<");
   let out = "";
   let copied = 0;
-  for (const at of occurrences(source, "<")) {
-    // Only !, s, p, t and m start a comment or one of those names: most tags are refused by their first letter.
-    const initial = source.charCodeAt(at + 1) | 0x20;
-    if (at < copied || (initial !== 0x21 && initial !== 0x73 && initial !== 0x70 && initial !== 0x74 && initial !== 0x6d)) continue;
-    const found = protectedBlock(source, at);
-    if (found === undefined) continue;
-    const { end, tag } = found;
-    const block = source.slice(at, end);
-    kept.push(tag === "pre" || tag === "textarea" ? block : tidyLines(block));
-    out += `${source.slice(copied, at)}${PLACEHOLDER_START}${kept.length - 1}>`;
-    copied = end;
+  for (let k = 0; k < tags.length; k++) {
+    const at = tags[k] as number;
+    if (at < copied) continue;
+    const found = mayOpenProtected(source, at) ? protectedBlock(source, at) : undefined;
+    if (found !== undefined) {
+      const { end, tag } = found;
+      const block = source.slice(at, end);
+      kept.push(tag === "pre" || tag === "textarea" ? block : tidyLines(block));
+      out += `${source.slice(copied, at)}${PLACEHOLDER_START}${kept.length - 1}>`;
+      copied = end;
+      continue;
+    }
+    // A start tag: `<`, a letter, and its `>` before the next `<`.
+    if (!isAsciiLetter(source.charCodeAt(at + 1))) continue;
+    const close = source.indexOf(">", at + 2);
+    if (close === -1 || close > (tags[k + 1] ?? source.length)) continue;
+    const spaceEnd = source.charCodeAt(close - 1) === 0x2f /* / */ ? close - 1 : close;
+    let spaceStart = spaceEnd;
+    while (spaceStart > at + 2 && isSpace(source.charCodeAt(spaceStart - 1))) spaceStart--;
+    if (spaceStart === spaceEnd) continue;
+    out += source.slice(copied, spaceStart);
+    copied = spaceEnd;
   }
   return out + source.slice(copied);
 }
+/**
+ * Whether the `<` at `at` may open a comment or a protected element: `!`, or the start of one of
+ * those names (`st`, `sc`, `pr`, `te`, `mj-st`, in any case). Most tags (td, tr, table, span, p,
+ * mj-section) are refused here rather than by the expression, which QuickJS runs through a call.
+ */
+function mayOpenProtected(source: string, at: number): boolean {
+  const first = source.charCodeAt(at + 1) | 0x20;
+  if (first === 0x21 /* ! */) return true;
+  const second = source.charCodeAt(at + 2) | 0x20;
+  if (first === 0x73 /* s */) return second === 0x74 /* t */ || second === 0x63; /* c */
+  if (first === 0x70 /* p */) return second === 0x72; /* r */
+  if (first === 0x74 /* t */) return second === 0x65; /* e */
+  // mj-style among the mj- tags: `s`, `t` after the dash.
+  return first === 0x6d /* m */ && second === 0x6a /* j */ && (source.charCodeAt(at + 4) | 0x20) === 0x73 && (source.charCodeAt(at + 5) | 0x20) === 0x74;
+}
+
 /** The comment (tag "") or protected element, close tag included, that starts at `at`: where it ends. */
 function protectedBlock(source: string, at: number): { end: number; tag: string } | undefined {
   if (source.startsWith("<!--", at)) {
@@ -113,26 +147,6 @@ function trimLineSpaceEnd(line: string): string {
   let end = line.length;
   while (end > 0 && isLineSpace(line.charCodeAt(end - 1))) end--;
   return end === line.length ? line : line.slice(0, end);
-}
-
-/** Whitespace before the `>` or `/>` that ends a start tag, removed. */
-function trimTagEnds(text: string): string {
-  const pieces = text.split("<");
-  let out = "";
-  let copied = 0;
-  for (let i = 1, open = (pieces[0] as string).length; i < pieces.length; open += 1 + (pieces[i++] as string).length) {
-    const piece = pieces[i] as string;
-    // A start tag: `<`, a letter, and its `>` before the next `<`, which ends the piece.
-    const close = isAsciiLetter(piece.charCodeAt(0)) ? piece.indexOf(">", 1) : -1;
-    if (close === -1) continue;
-    const spaceEnd = piece.charCodeAt(close - 1) === 0x2f /* / */ ? close - 1 : close;
-    let spaceStart = spaceEnd;
-    while (spaceStart > 1 && isSpace(piece.charCodeAt(spaceStart - 1))) spaceStart--;
-    if (spaceStart === spaceEnd) continue;
-    out += text.slice(copied, open + 1 + spaceStart);
-    copied = open + 1 + spaceEnd;
-  }
-  return out + text.slice(copied);
 }
 
 /** Runs of two or more spaces and tabs → one space. */
