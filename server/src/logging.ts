@@ -41,12 +41,12 @@ export function logDestination(config: Pick<ServerConfig, "logFormat">, out: Nod
 export class LinesOfATurn {
   #lines: string[] = [];
 
-  constructor(private readonly writer: { write(text: string): unknown; flushSync(): void }) {
+  constructor(private readonly writer: { write(text: string): unknown; flushSync(): void; flush?(done: (err?: Error) => void): void }) {
     // pino has the writer write what it holds when the process exits; the lines of the last turn go
     // in first. (Registered after pino's own handler, so this one writes what that one left.)
     process.on("exit", () => {
       try {
-        this.flush();
+        this.#handOver();
         this.writer.flushSync();
       } catch {
         // stdout is gone (closed, broken pipe): nothing left to write to
@@ -55,11 +55,18 @@ export class LinesOfATurn {
   }
 
   write(line: string): void {
-    if (this.#lines.push(line) === 1) setImmediate(this.flush);
+    if (this.#lines.push(line) === 1) setImmediate(this.#handOver);
+  }
+
+  /** pino's `logger.flush(done)`: the lines of this turn, then what the writer holds. */
+  flush(done: (err?: Error) => void = () => {}): void {
+    this.#handOver();
+    if (this.writer.flush === undefined) done();
+    else this.writer.flush(done);
   }
 
   /** Moves the lines of this turn to the writer. */
-  readonly flush = (): void => {
+  readonly #handOver = (): void => {
     if (this.#lines.length === 0) return;
     this.writer.write(this.#lines.join(""));
     this.#lines = [];

@@ -179,4 +179,16 @@ describe("the JSON log's lines of a turn", () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(writes).toEqual(["a\nb\n", "c\n"]);
   });
+
+  it("pino's flush(done) hands this turn's lines over at once, then calls done", () => {
+    const writes: string[] = [];
+    const lines = new LinesOfATurn({ write: (text) => writes.push(text), flushSync: () => {} });
+    lines.write("a\n");
+    let done = false;
+    lines.flush(() => {
+      done = true;
+    });
+    expect(writes).toEqual(["a\n"]);
+    expect(done).toBe(true);
+  });
 });
