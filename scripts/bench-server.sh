@@ -5,5 +5,7 @@
 # STORM_KIND=rows|cpu|data, STORM_CONCURRENCY, STORM_DURATION_S).
 set -euo pipefail
 cd "$(dirname "$0")/../server"
+# The service is measured as it ships: compiled (bench/serve-app.ts runs lib/).
+../node_modules/.bin/tsc -p tsconfig.build.json
 if [ "${1:-}" = storm ]; then exec node --import tsx bench/storm.ts; fi
 exec node --import tsx bench/bench.ts

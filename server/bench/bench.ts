@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -26,10 +26,10 @@ const TARGET = 0.8;
 /** Starts a server script; it sends its address (and keys) over IPC, and its stdout goes to `stdout`. */
 function startChild(
   script: string,
-  options: { args?: string[]; nodeArgs?: string[]; env?: Record<string, string>; stdout?: number } = {},
+  options: { args?: string[]; nodeArgs?: string[]; env?: Record<string, string>; stdout?: number; cwd?: string } = {},
 ): Promise<{ child: ChildProcess; info: Record<string, string> }> {
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), "--import", "tsx", script, ...(options.args ?? [])], {
-    cwd: SERVER_DIR,
+    cwd: options.cwd ?? SERVER_DIR,
     env: { ...process.env, ...options.env },
     stdio: ["ignore", options.stdout ?? "ignore", "inherit", "ipc"],
   });
@@ -54,31 +54,66 @@ interface Figures {
   reqPerSec: number;
   p99: number;
   errors: number;
-  /** The server process's CPU time (user + system) per request answered, in µs; NaN where /proc is absent. */
+  /** The server process's CPU time (user + system, all threads) per request answered, in µs; NaN where /proc is absent. */
   cpuUsPerRequest: number;
+  /** The same split: the main (JavaScript) thread's user and system time, and every other thread's (libuv's pool, V8's helpers). */
+  split: CpuTimes;
+  /** Context switches of the whole process per request (voluntary + involuntary, all threads). */
+  switchesPerRequest: number;
+}
+
+interface CpuTimes {
+  mainUser: number;
+  mainSystem: number;
+  others: number;
 }
 
 /**
- * A process's CPU time in ms, from /proc (Linux). On a shared machine this moves far less than
- * requests/s: it counts only the time the server ran, not the time it waited for a core.
+ * A process's CPU time in ms by thread, from /proc (Linux). On a shared machine this moves far less
+ * than requests/s: it counts only the time the server ran, not the time it waited for a core. The
+ * main thread is the task whose id is the pid; the others are libuv's pool (asynchronous file
+ * writes) and V8's helpers (garbage collection, compilation).
  */
-function cpuMs(pid: number | undefined): number {
+function cpuTimes(pid: number | undefined): CpuTimes & { switches: number } {
+  const times = { mainUser: 0, mainSystem: 0, others: 0, switches: 0 };
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const fields = readFileSync(`/proc/${pid}/task/${task}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+      const [user, system] = [Number(fields[11]) * TICK_MS, Number(fields[12]) * TICK_MS];
+      if (task === String(pid)) Object.assign(times, { mainUser: user, mainSystem: system });
+      else times.others += user + system;
+      const status = readFileSync(`/proc/${pid}/task/${task}/status`, "utf8");
+      for (const m of status.matchAll(/^(?:non)?voluntary_ctxt_switches:\s+(\d+)/gm)) times.switches += Number(m[1]);
+    }
   } catch {
-    return Number.NaN;
+    return { mainUser: Number.NaN, mainSystem: Number.NaN, others: Number.NaN, switches: Number.NaN };
   }
+  return times;
 }
-const CLOCK_TICKS = 100;
+/** /proc counts CPU time in clock ticks of 10 ms. */
+const TICK_MS = 10;
 
 async function measure(name: string, server: ChildProcess, url: string, headers: Record<string, string>): Promise<Figures> {
   // A short warm-up fills caches and lets V8 optimise before the measured run.
   await autocannon({ url, headers, connections: 10, duration: 1 });
-  const before = cpuMs(server.pid);
+  const before = cpuTimes(server.pid);
   const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_S });
-  const cpuUsPerRequest = ((cpuMs(server.pid) - before) * 1000) / result.requests.total;
-  return { name, reqPerSec: result.requests.average, p99: result.latency.p99, errors: result.errors + result.timeouts + result.non2xx, cpuUsPerRequest };
+  const after = cpuTimes(server.pid);
+  const perRequest = (ms: number) => (ms * 1000) / result.requests.total;
+  const split = {
+    mainUser: perRequest(after.mainUser - before.mainUser),
+    mainSystem: perRequest(after.mainSystem - before.mainSystem),
+    others: perRequest(after.others - before.others),
+  };
+  return {
+    name,
+    reqPerSec: result.requests.average,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+    cpuUsPerRequest: split.mainUser + split.mainSystem + split.others,
+    split,
+    switchesPerRequest: (after.switches - before.switches) / result.requests.total,
+  };
 }
 
 function countLines(file: string): number {
@@ -96,44 +131,70 @@ function countLines(file: string): number {
 
 const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 3);
 
+/**
+ * The services measured, each against the bare route in the same rounds: BENCH_SERVICES is a comma
+ * list of `level` or `level:dir`, where dir is another checkout's server/ (built), e.g.
+ * `info,warn` (what the log costs) or `info,info:/tmp/before/server` (a change, before and after,
+ * in one run). Default: this tree at BENCH_LOG_LEVEL (info).
+ */
+const variants = (process.env["BENCH_SERVICES"] ?? process.env["BENCH_LOG_LEVEL"] ?? "info").split(",").map((spec) => {
+  const [level = "info", dir] = spec.split(":");
+  return { label: dir === undefined ? level : `${level} (${dir})`, level, dir: dir ?? SERVER_DIR };
+});
 const logDir = mkdtempSync(path.join(os.tmpdir(), "mailrender-bench-log-"));
-const logFile = path.join(logDir, "service.log");
-const logFd = openSync(logFile, "w");
-const app = await startChild("bench/serve-app.ts", { nodeArgs: NODE_ARGS, env: { BENCH_LOG_LEVEL: process.env["BENCH_LOG_LEVEL"] ?? "info" }, stdout: logFd });
-closeSync(logFd);
-const bare = await startChild("bench/serve-bare.ts", { args: [app.info["body"] ?? "{}"] });
-const route = `/v1/sdk/template/${app.info["templateId"]}`;
-const results: { ours: Figures; baseline: Figures }[] = [];
+const services: { label: string; level: string; logFile: string; child: ChildProcess; info: Record<string, string> }[] = [];
+for (const [i, variant] of variants.entries()) {
+  const logFile = path.join(logDir, `service-${i}.log`);
+  const logFd = openSync(logFile, "w");
+  const started = await startChild("bench/serve-app.ts", { nodeArgs: NODE_ARGS, env: { BENCH_LOG_LEVEL: variant.level }, stdout: logFd, cwd: variant.dir });
+  closeSync(logFd);
+  services.push({ ...variant, logFile, ...started });
+}
+const first = services[0]!;
+const bare = await startChild("bench/serve-bare.ts", { args: [first.info["body"] ?? "{}"] });
+const results: { ours: Figures[]; baseline: Figures }[] = [];
 try {
-  // Alternating rounds, so a noisy neighbour on a shared machine hurts both sides alike.
+  // Alternating rounds, so a noisy neighbour on a shared machine hurts every side alike.
   for (let round = 0; round < ROUNDS; round++) {
-    const ours = await measure("GET /v1/sdk/template/{id} (auth)", app.child, app.info["url"] + route, { authorization: `Bearer ${app.info["key"]}` });
-    const baseline = await measure("bare Fastify route, same JSON", bare.child, bare.info["url"] + route, {});
+    const ours: Figures[] = [];
+    for (const s of services) {
+      const url = `${s.info["url"]}/v1/sdk/template/${s.info["templateId"]}`;
+      ours.push(await measure(`service, log at ${s.label}`.slice(0, 36), s.child, url, { authorization: `Bearer ${s.info["key"]}` }));
+    }
+    const baseline = await measure("bare Fastify route, same JSON", bare.child, `${bare.info["url"]}/v1/sdk/template/${first.info["templateId"]}`, {});
     results.push({ ours, baseline });
   }
 } finally {
-  await stop(app.child);
+  for (const s of services) await stop(s.child);
   await stop(bare.child);
 }
 
 const line = (f: Figures) =>
-  `  ${f.name.padEnd(36)} ${f.reqPerSec.toFixed(0).padStart(9)} req/s   p99 ${String(f.p99).padStart(4)} ms   server CPU ${f.cpuUsPerRequest.toFixed(1).padStart(6)} µs/req   errors ${f.errors}`;
-const ratios = results.map((r) => r.ours.reqPerSec / r.baseline.reqPerSec);
+  `  ${f.name.padEnd(36)} ${f.reqPerSec.toFixed(0).padStart(9)} req/s   p99 ${String(f.p99).padStart(4)} ms   server CPU ${f.cpuUsPerRequest.toFixed(1).padStart(6)} µs/req ` +
+  `(main ${f.split.mainUser.toFixed(1)} user + ${f.split.mainSystem.toFixed(1)} sys, other threads ${f.split.others.toFixed(1)}; ` +
+  `${f.switchesPerRequest.toFixed(2)} switches/req)   errors ${f.errors}`;
+const medianOf = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] ?? 0;
 // The median round is reported: one round can be skewed by other work on a shared machine.
-const median = [...ratios].sort((x, y) => x - y)[Math.floor(ratios.length / 2)] ?? 0;
-const cpuRatios = results.map((r) => r.baseline.cpuUsPerRequest / r.ours.cpuUsPerRequest);
-const cpuMedian = [...cpuRatios].sort((x, y) => x - y)[Math.floor(cpuRatios.length / 2)] ?? 0;
-const errors = results.reduce((n, r) => n + r.ours.errors + r.baseline.errors, 0);
-// The log is part of what is measured: it holds one line for every request answered.
-const logLines = countLines(logFile);
-const logBytes = statSync(logFile).size;
+const ratiosOf = (i: number) => results.map((r) => r.ours[i]!.reqPerSec / r.baseline.reqPerSec);
+const cpuRatiosOf = (i: number) => results.map((r) => r.baseline.cpuUsPerRequest / r.ours[i]!.cpuUsPerRequest);
+const median = medianOf(ratiosOf(0));
+const errors = results.reduce((n, r) => n + r.ours.reduce((m, f) => m + f.errors, 0) + r.baseline.errors, 0);
+const summary = services.flatMap((s, i) => {
+  // The log is part of what is measured: it holds one line for every request answered.
+  const lines = countLines(s.logFile);
+  const bytes = statSync(s.logFile).size;
+  return [
+    `service, log at ${s.label}: ${lines} log lines, ${(bytes / 1e6).toFixed(0)} MB; median CPU per request ${medianOf(results.map((r) => r.ours[i]!.cpuUsPerRequest)).toFixed(1)} µs`,
+    `  median CPU ratio (the bare route's CPU per request over the service's): ${(medianOf(cpuRatiosOf(i)) * 100).toFixed(1)}%; median req/s ratio ${(medianOf(ratiosOf(i)) * 100).toFixed(1)}%`,
+  ];
+});
 rmSync(logDir, { recursive: true, force: true });
 process.stdout.write(
   [
     `autocannon: ${CONNECTIONS} connections, ${DURATION_S} s per run, ${ROUNDS} alternating rounds, loopback`,
-    ...results.flatMap((r, i) => [`round ${i + 1}: ratio ${((ratios[i] ?? 0) * 100).toFixed(1)}%`, line(r.ours), line(r.baseline)]),
-    `service log (${process.env["BENCH_LOG_LEVEL"] ?? "info"}): ${logLines} lines, ${(logBytes / 1e6).toFixed(0)} MB`,
-    `median CPU ratio (the bare route's CPU per request over ours): ${(cpuMedian * 100).toFixed(1)}%`,
+    ...results.flatMap((r, i) => [`round ${i + 1}: ratio ${((ratiosOf(0)[i] ?? 0) * 100).toFixed(1)}%`, ...r.ours.map(line), line(r.baseline)]),
+    ...summary,
+    `median CPU per request of the bare route: ${medianOf(results.map((r) => r.baseline.cpuUsPerRequest)).toFixed(1)} µs`,
     `median ratio: ${(median * 100).toFixed(1)}% of the bare route (target ≥ ${TARGET * 100}%) — ${median >= TARGET ? "met" : "NOT met"}; errors: ${errors}`,
     "",
   ].join("\n"),

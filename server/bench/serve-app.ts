@@ -1,13 +1,20 @@
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { generateApiKey } from "../src/auth/keys.js";
-import { DEFAULTS } from "../src/config.js";
-import { seedDemo } from "../src/demo.js";
-import { handleSignals, startServer } from "../src/server.js";
 
 /**
- * The real service for the benchmark: SQLite in a temp dir, demo template and key, default cache.
+ * The compiled service (lib/, built by scripts/bench-server.sh), as `mailrender-server` runs it. Not
+ * the sources through tsx: its transpiler gives every function a name with Object.defineProperty
+ * each time one is created, a cost per request that the shipped code does not pay.
+ */
+const compiled = async <T>(module: string): Promise<T> => (await import(new URL(`../lib/${module}`, import.meta.url).href)) as T;
+const { generateApiKey } = await compiled<typeof import("../src/auth/keys.js")>("auth/keys.js");
+const { DEFAULTS } = await compiled<typeof import("../src/config.js")>("config.js");
+const { seedDemo } = await compiled<typeof import("../src/demo.js")>("demo.js");
+const { handleSignals, startServer } = await compiled<typeof import("../src/server.js")>("server.js");
+
+/**
+ * The real service for the benchmark, compiled: SQLite in a temp dir, demo template and key, default cache.
  * BENCH_LOG_LEVEL (default warn) sets the log level; the log goes to stdout, as in production. With
  * an IPC channel (bench.ts) the address and keys go there and stdout is the log alone.
  */

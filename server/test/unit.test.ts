@@ -5,7 +5,8 @@ import { RateLimiter } from "../src/auth/rate-limit.js";
 import { TtlCache } from "../src/cache/ttl-cache.js";
 import { ConfigError, loadConfig } from "../src/config.js";
 import { explained } from "../src/http/hints.js";
-import { zodIssuesToIssues } from "../src/http/validation.js";
+import { zodIssuesToIssues, zodValidatorCompiler } from "../src/http/validation.js";
+import { LinesOfATurn } from "../src/logging.js";
 import { ifNoneMatchMatches } from "../src/routes/conditional.js";
 import { effectiveTargets, normaliseScope } from "../src/targets.js";
 
@@ -149,5 +150,45 @@ describe("configuration", () => {
     expect(() => loadConfig({ DATABASE_URL: "mysql://x" })).toThrow(ConfigError);
     expect(() => loadConfig({ MAILRENDER_CACHE_TTL_MS: "60000" })).toThrow(/between 0 and 5000/);
     expect(() => loadConfig({ PORT: "eighty" })).toThrow(/whole number/);
+  });
+});
+
+describe("request validation", () => {
+  const compile = (httpPart: string, schema: z.ZodType) => zodValidatorCompiler({ schema, httpPart, method: "GET", url: "/x" });
+
+  it("headers are checked, not replaced: Fastify would otherwise copy every header at each read of request.headers", () => {
+    const check = compile("headers", z.object({ "if-none-match": z.string().optional() }));
+    expect(check({ "if-none-match": '"abc"', "user-agent": "ua" })).toEqual({});
+    expect(check({ "if-none-match": 7 })).toHaveProperty("error");
+  });
+
+  it("the other parts are replaced by what the schema made of them", () => {
+    expect(compile("querystring", z.object({ n: z.coerce.number() }))({ n: "3" })).toEqual({ value: { n: 3 } });
+  });
+});
+
+describe("the JSON log's lines of a turn", () => {
+  it("leave in one write at the end of the turn, in order", async () => {
+    const writes: string[] = [];
+    const lines = new LinesOfATurn({ write: (text) => writes.push(text), flushSync: () => {} });
+    lines.write("a\n");
+    lines.write("b\n");
+    expect(writes).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    lines.write("c\n");
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toEqual(["a\nb\n", "c\n"]);
+  });
+
+  it("pino's flush(done) hands this turn's lines over at once, then calls done", () => {
+    const writes: string[] = [];
+    const lines = new LinesOfATurn({ write: (text) => writes.push(text), flushSync: () => {} });
+    lines.write("a\n");
+    let done = false;
+    lines.flush(() => {
+      done = true;
+    });
+    expect(writes).toEqual(["a\n"]);
+    expect(done).toBe(true);
   });
 });

@@ -128,6 +128,9 @@ export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> =
     // Fastify passes null for an absent body; a schema with an optional body should see `undefined`.
     const input = data === null && httpPart === "body" && schema.safeParse(undefined).success ? undefined : data;
     const result = schema.safeParse(input);
-    if (result.success) return { value: result.data };
+    // Headers are checked, not replaced: given a value, Fastify would merge it into a new copy of
+    // every header at each later read of `request.headers` (the log line reads it on every request).
+    // The header schemas only check optional strings; none transforms a value.
+    if (result.success) return httpPart === "headers" ? {} : { value: result.data };
     return { error: new RequestValidationError(zodIssuesToIssues(result.error.issues, httpPart ?? "body", data)) };
   };
