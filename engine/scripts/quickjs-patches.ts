@@ -92,6 +92,36 @@ export const QUICKJS_PATCHES: readonly SourcePatch[] = [
   },
   {
     file: "quickjs.c",
+    why: "JSON.stringify copies each run of characters that need no escape at once, not character by character (a long-lived process escapes every new output's ~50,000 characters)",
+    before: `    if (string_buffer_putc8(b, '\\"'))
+        goto fail;
+    for(i = 0; i < p->len; ) {
+        c = string_getc(p, &i);`,
+    after: `    if (string_buffer_putc8(b, '\\"'))
+        goto fail;
+    for(i = 0; i < p->len; ) {
+        int j = i;
+        if (p->is_wide_char) {
+            const uint16_t *s16 = str16(p);
+            while (j < p->len && s16[j] >= 32 && s16[j] != '\\"' && s16[j] != '\\\\' && !is_surrogate(s16[j]))
+                j++;
+            if (j > i && string_buffer_write16(b, s16 + i, j - i))
+                goto fail;
+        } else {
+            const uint8_t *s8 = str8(p);
+            while (j < p->len && s8[j] >= 32 && s8[j] != '\\"' && s8[j] != '\\\\')
+                j++;
+            if (j > i && string_buffer_write8(b, s8 + i, j - i))
+                goto fail;
+        }
+        if (j > i) {
+            i = j;
+            continue;
+        }
+        c = string_getc(p, &i);`,
+  },
+  {
+    file: "quickjs.c",
     why: "a substring of over 128 bytes (64 two-byte characters) refers to its parent instead of being copied: split and slice cut documents into such pieces by the thousand",
     before: "#define JS_STRING_SLICE_LEN_MAX 1024 // in bytes",
     after: "#define JS_STRING_SLICE_LEN_MAX 128 // in bytes",
