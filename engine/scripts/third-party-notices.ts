@@ -49,7 +49,7 @@ export function thirdPartyNotices(
   const notices: Notice[] = [
     {
       name: `QuickJS-ng ${quickjsVersion}`,
-      where: "all platforms (the JavaScript engine; its string searches changed as engine/scripts/quickjs-patches.ts says)",
+      where: "all platforms (the JavaScript engine)",
       licence: "MIT",
       text: readFileSync(join(quickjsSource, "LICENSE"), "utf8"),
     },
