@@ -146,7 +146,10 @@ export function patchedQuickjsSource(pristine: string, workDir: string): string 
     const text = readFileSync(path, "utf8");
     const found = text.split(patch.before).length - 1;
     if (found !== 1) throw new Error(`QuickJS-ng patch (${patch.why}): its anchor is in ${patch.file} ${found} times, not once`);
-    writeFileSync(path, text.replace(patch.before, () => patch.after));
+    writeFileSync(
+      path,
+      text.replace(patch.before, () => patch.after),
+    );
   }
   renameSync(staging, target);
   return target;
