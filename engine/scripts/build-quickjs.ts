@@ -7,7 +7,8 @@
  *   `make engine` (`--host`): this machine's platform only, into engine/dist/<os>-<arch>/ (+ the
  *     same two files in engine/dist/) — the same bytes as that platform's release binary.
  *
- *   1. the QuickJS-ng C source and mimalloc's, pinned by engine/runtimes/quickjs/Cargo.lock (`cargo fetch`);
+ *   1. the QuickJS-ng C source and mimalloc's, pinned by engine/runtimes/quickjs/Cargo.lock (`cargo fetch`),
+ *      QuickJS-ng's with the string-search changes of quickjs-patches.ts;
  *   2. zig (PyPI `ziglang`, pinned below) as the C compiler and cross-compiler for every target;
  *   3. the engine bundled for QuickJS (engine/runtimes/quickjs/host.ts, with its own engine host; esbuild);
  *   4. the bundle compiled to QuickJS bytecode by qjsc (built for the host), in a C file;
@@ -25,6 +26,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { sha256, sha256sums, smokeTest } from "./built-binary.js";
 import { engineBundleOptions } from "./bundle-stubs.js";
+import { patchedQuickjsSource } from "./quickjs-patches.js";
 import { thirdPartyNotices } from "./third-party-notices.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -162,11 +164,11 @@ function pinnedCrate(name: string): string {
   return dirname(crate.manifest_path);
 }
 
-/** The pinned QuickJS-ng source directory. */
+/** The pinned QuickJS-ng source directory, patched (quickjs-patches.ts). */
 function quickjsSource(): string {
   const dir = join(pinnedCrate("libquickjs-ng-sys"), "embed", "quickjs");
   if (!existsSync(join(dir, "quickjs.c"))) throw new Error(`no QuickJS-ng source in ${dir}`);
-  return dir;
+  return patchedQuickjsSource(dir, join(DIST, ".quickjs-source"));
 }
 
 /** The pinned mimalloc source directory (version 2, the one its authors call stable). */

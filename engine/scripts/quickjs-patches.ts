@@ -1,0 +1,156 @@
+/**
+ * Changes the release build makes to the pinned QuickJS-ng source before compiling it: string
+ * searches that run in C but step one character at a time where the html target's passes search
+ * documents of ~100,000 characters (bench/RESULTS.md, "the release engine's string searches in C").
+ * Each is the same result by another loop; a change whose anchor is not found exactly once stops
+ * the build, so a new QuickJS-ng version is looked at, not patched blindly.
+ */
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+
+interface SourcePatch {
+  readonly file: string;
+  readonly why: string;
+  readonly before: string;
+  readonly after: string;
+}
+
+export const QUICKJS_PATCHES: readonly SourcePatch[] = [
+  {
+    file: "quickjs.c",
+    why: "a character in a one-byte string found by the C library's memchr, a word at a time; in a two-byte string four characters a step",
+    before: `    if (p->is_wide_char) {
+        for (i = from; i < len; i++) {
+            if (str16(p)[i] == c)
+                return i;
+        }
+    } else {
+        if ((c & ~0xff) == 0) {
+            for (i = from; i < len; i++) {
+                if (str8(p)[i] == (uint8_t)c)
+                    return i;
+            }
+        }
+    }`,
+    after: `    if (p->is_wide_char) {
+        const uint16_t *s16 = str16(p);
+        i = from;
+        if ((c & ~0xffff) == 0) {
+            /* a 16-bit lane of x is zero where the character is c */
+            const uint64_t ones = 0x0001000100010001ULL, highs = 0x8000800080008000ULL;
+            const uint64_t pattern = ones * (uint16_t)c;
+            for (; i + 4 <= len; i += 4) {
+                uint64_t word, x;
+                memcpy(&word, s16 + i, sizeof(word));
+                x = word ^ pattern;
+                if ((x - ones) & ~x & highs)
+                    break;
+            }
+        }
+        for (; i < len; i++) {
+            if (s16[i] == c)
+                return i;
+        }
+    } else {
+        if ((c & ~0xff) == 0 && from < len) {
+            const uint8_t *q = memchr(str8(p) + from, c, len - from);
+            if (q)
+                return q - str8(p);
+        }
+    }`,
+  },
+  {
+    file: "quickjs.c",
+    why: "String.prototype.indexOf (forward) finds candidates by their first character, as split already does, instead of comparing the whole needle at every position",
+    before: `    ret = -1;
+    if (len >= v_len && inc * (stop - start) >= 0) {
+        for (i = start;; i += inc) {`,
+    after: `    ret = -1;
+    if (len >= v_len && inc == 1 && stop >= start) {
+        ret = string_indexof(p, p1, start);
+    } else if (len >= v_len && inc * (stop - start) >= 0) {
+        for (i = start;; i += inc) {`,
+  },
+  {
+    file: "quickjs.c",
+    why: "String.prototype.includes the same way (startsWith and endsWith compare at one position and are left alone)",
+    before: `    if (start >= 0 && start <= stop) {
+        for (i = start;; i++) {
+            if (!string_cmp(p, p1, i, 0, v_len)) {
+                ret = 1;
+                break;
+            }`,
+    after: `    if (magic == 0 && start >= 0 && start <= stop) {
+        ret = string_indexof(p, p1, start) >= 0;
+    } else if (start >= 0 && start <= stop) {
+        for (i = start;; i++) {
+            if (!string_cmp(p, p1, i, 0, v_len)) {
+                ret = 1;
+                break;
+            }`,
+  },
+  {
+    file: "quickjs.c",
+    why: "JSON.stringify copies each run of characters that need no escape at once, not character by character (a long-lived process escapes every new output's ~50,000 characters)",
+    before: `    if (string_buffer_putc8(b, '\\"'))
+        goto fail;
+    for(i = 0; i < p->len; ) {
+        c = string_getc(p, &i);`,
+    after: `    if (string_buffer_putc8(b, '\\"'))
+        goto fail;
+    for(i = 0; i < p->len; ) {
+        int j = i;
+        if (p->is_wide_char) {
+            const uint16_t *s16 = str16(p);
+            while (j < p->len && s16[j] >= 32 && s16[j] != '\\"' && s16[j] != '\\\\' && !is_surrogate(s16[j]))
+                j++;
+            if (j > i && string_buffer_write16(b, s16 + i, j - i))
+                goto fail;
+        } else {
+            const uint8_t *s8 = str8(p);
+            while (j < p->len && s8[j] >= 32 && s8[j] != '\\"' && s8[j] != '\\\\')
+                j++;
+            if (j > i && string_buffer_write8(b, s8 + i, j - i))
+                goto fail;
+        }
+        if (j > i) {
+            i = j;
+            continue;
+        }
+        c = string_getc(p, &i);`,
+  },
+  {
+    file: "quickjs.c",
+    why: "a substring of over 128 bytes (64 two-byte characters) refers to its parent instead of being copied: split and slice cut documents into such pieces by the thousand",
+    before: "#define JS_STRING_SLICE_LEN_MAX 1024 // in bytes",
+    after: "#define JS_STRING_SLICE_LEN_MAX 128 // in bytes",
+  },
+];
+
+/**
+ * The pinned source with the patches applied, in a directory named after the crate and the patches
+ * (so compiled objects cached per source directory are never stale): made once, reused after.
+ */
+export function patchedQuickjsSource(pristine: string, workDir: string): string {
+  const digest = createHash("sha256").update(JSON.stringify(QUICKJS_PATCHES)).digest("hex").slice(0, 12);
+  const crate = basename(dirname(dirname(pristine)));
+  const target = join(workDir, `${crate}+patched-${digest}`, "embed", "quickjs");
+  if (existsSync(target)) return target;
+  const staging = `${target}.tmp`;
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(dirname(staging), { recursive: true });
+  cpSync(pristine, staging, { recursive: true });
+  for (const patch of QUICKJS_PATCHES) {
+    const path = join(staging, patch.file);
+    const text = readFileSync(path, "utf8");
+    const found = text.split(patch.before).length - 1;
+    if (found !== 1) throw new Error(`QuickJS-ng patch (${patch.why}): its anchor is in ${patch.file} ${found} times, not once`);
+    writeFileSync(
+      path,
+      text.replace(patch.before, () => patch.after),
+    );
+  }
+  renameSync(staging, target);
+  return target;
+}
