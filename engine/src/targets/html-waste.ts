@@ -171,7 +171,7 @@ function leanerOutlookButtons(html: string, edits: DocumentEdits): void {
 
 /** `mso-*` declarations dropped from the style attributes of the first not-Outlook region in `piece`, which starts at `offset`. */
 function removeOutlookProperties(piece: string, offset: number, edits: DocumentEdits): void {
-  // indexOf, not literal-scan's split: the literal is near, and indexOf stops there.
+  // The first occurrence only: the literal is near, and indexOf stops there.
   const start = piece.indexOf(NOT_OUTLOOK_START);
   const end = start === -1 ? -1 : piece.indexOf(NOT_OUTLOOK_END, start);
   if (end === -1) return;
