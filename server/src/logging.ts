@@ -22,55 +22,14 @@ const LOG_BUFFER_BYTES = 16 * 1024 * 1024;
 
 /**
  * The stream pino writes to. JSON lines go to stdout asynchronously: a request never waits for a
- * write, and the lines logged while one write is in flight leave together in the next. What is
- * buffered is written synchronously when the process exits, so only a process killed outright
+ * write, and the lines logged while one write is in flight leave together in the next (under load,
+ * one write for many requests instead of two per request). What is buffered is written
+ * synchronously when the process exits (pino registers that), so only a process killed outright
  * loses the lines of its last moment; a reader that stops reading costs at most LOG_BUFFER_BYTES.
  */
 export function logDestination(config: Pick<ServerConfig, "logFormat">, out: NodeJS.WriteStream = process.stdout): { write(line: string): void } {
   const pretty = config.logFormat === "pretty" || (config.logFormat === undefined && out.isTTY === true);
-  if (pretty) return prettyLog(out);
-  return new LinesOfATurn(destination({ dest: (out as { fd?: number }).fd ?? 1, sync: false, maxLength: LOG_BUFFER_BYTES }));
-}
-
-/**
- * Hands the lines logged in one turn of the event loop to the asynchronous writer as one string, at
- * the end of the turn. Given a line at a time, the writer (sonic-boom) measures the UTF-8 length of
- * everything it holds on every line — a copy and a scan of up to 16 KiB per line while a write is
- * in flight, which it is most of the time under load — and that grows with the load.
- */
-export class LinesOfATurn {
-  #lines: string[] = [];
-
-  constructor(private readonly writer: { write(text: string): unknown; flushSync(): void; flush?(done: (err?: Error) => void): void }) {
-    // pino has the writer write what it holds when the process exits; the lines of the last turn go
-    // in first. (Registered after pino's own handler, so this one writes what that one left.)
-    process.on("exit", () => {
-      try {
-        this.#handOver();
-        this.writer.flushSync();
-      } catch {
-        // stdout is gone (closed, broken pipe): nothing left to write to
-      }
-    });
-  }
-
-  write(line: string): void {
-    if (this.#lines.push(line) === 1) setImmediate(this.#handOver);
-  }
-
-  /** pino's `logger.flush(done)`: the lines of this turn, then what the writer holds. */
-  flush(done: (err?: Error) => void = () => {}): void {
-    this.#handOver();
-    if (this.writer.flush === undefined) done();
-    else this.writer.flush(done);
-  }
-
-  /** Moves the lines of this turn to the writer. */
-  readonly #handOver = (): void => {
-    if (this.#lines.length === 0) return;
-    this.writer.write(this.#lines.join(""));
-    this.#lines = [];
-  };
+  return pretty ? prettyLog(out) : destination({ dest: (out as { fd?: number }).fd ?? 1, sync: false, maxLength: LOG_BUFFER_BYTES });
 }
 
 /**

@@ -6,7 +6,6 @@ import { TtlCache } from "../src/cache/ttl-cache.js";
 import { ConfigError, loadConfig } from "../src/config.js";
 import { explained } from "../src/http/hints.js";
 import { zodIssuesToIssues, zodValidatorCompiler } from "../src/http/validation.js";
-import { LinesOfATurn } from "../src/logging.js";
 import { ifNoneMatchMatches } from "../src/routes/conditional.js";
 import { effectiveTargets, normaliseScope } from "../src/targets.js";
 
@@ -164,31 +163,5 @@ describe("request validation", () => {
 
   it("the other parts are replaced by what the schema made of them", () => {
     expect(compile("querystring", z.object({ n: z.coerce.number() }))({ n: "3" })).toEqual({ value: { n: 3 } });
-  });
-});
-
-describe("the JSON log's lines of a turn", () => {
-  it("leave in one write at the end of the turn, in order", async () => {
-    const writes: string[] = [];
-    const lines = new LinesOfATurn({ write: (text) => writes.push(text), flushSync: () => {} });
-    lines.write("a\n");
-    lines.write("b\n");
-    expect(writes).toEqual([]);
-    await new Promise((resolve) => setImmediate(resolve));
-    lines.write("c\n");
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(writes).toEqual(["a\nb\n", "c\n"]);
-  });
-
-  it("pino's flush(done) hands this turn's lines over at once, then calls done", () => {
-    const writes: string[] = [];
-    const lines = new LinesOfATurn({ write: (text) => writes.push(text), flushSync: () => {} });
-    lines.write("a\n");
-    let done = false;
-    lines.flush(() => {
-      done = true;
-    });
-    expect(writes).toEqual(["a\n"]);
-    expect(done).toBe(true);
   });
 });
