@@ -74,6 +74,27 @@ export const QUICKJS_PATCHES: readonly SourcePatch[] = [
   },
   {
     file: "quickjs.c",
+    why: "String.prototype.lastIndexOf of one character compares characters in place, not through a call of string_cmp at each position (the html clean-up looks back from each candidate for its tag's `<`, `>` and quote)",
+    before: `    } else if (len >= v_len && inc * (stop - start) >= 0) {
+        for (i = start;; i += inc) {`,
+    after: `    } else if (len >= v_len && v_len == 1 && inc == -1 && start >= stop) {
+        int c = string_get(p1, 0);
+        i = start;
+        if (p->is_wide_char) {
+            const uint16_t *s16 = str16(p);
+            while (i >= stop && s16[i] != c)
+                i--;
+        } else {
+            const uint8_t *s8 = str8(p);
+            while (i >= stop && s8[i] != c)
+                i--;
+        }
+        ret = i >= stop ? i : -1;
+    } else if (len >= v_len && inc * (stop - start) >= 0) {
+        for (i = start;; i += inc) {`,
+  },
+  {
+    file: "quickjs.c",
     why: "String.prototype.includes the same way (startsWith and endsWith compare at one position and are left alone)",
     before: `    if (start >= 0 && start <= stop) {
         for (i = start;; i++) {

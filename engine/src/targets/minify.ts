@@ -58,7 +58,8 @@ function maskProtectedAndTrimTagEnds(source: string, kept: string[]): string {
   let copied = 0;
   for (let k = 0; k < tags.length; k++) {
     const at = tags[k] as number;
-    if (at < copied) continue;
+    // An end tag (half of a document's tags) is neither a block nor a start tag.
+    if (at < copied || source.charCodeAt(at + 1) === 0x2f /* / */) continue;
     const found = mayOpenProtected(source, at) ? protectedBlock(source, at) : undefined;
     if (found !== undefined) {
       const { end, tag } = found;
