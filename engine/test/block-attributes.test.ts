@@ -13,6 +13,8 @@ describe("attrs", () => {
     expect(attrs({ title: 'Tom & "Jerry" <3', alt: "caf&eacute; &#233; &#xe9;" })).toBe(
       ' title="Tom &amp; &quot;Jerry&quot; &lt;3" alt="caf&eacute; &#233; &#xe9;"',
     );
+    // Each character alone, so that none of them is escaped only because another is present.
+    expect(attrs({ a: 'say "hi"', b: "1<2", c: "R&D" })).toBe(' a="say &quot;hi&quot;" b="1&lt;2" c="R&amp;D"');
   });
 
   it("returns a value with nothing to escape as it is", () => {
