@@ -6,9 +6,12 @@ import type { Direction, Spacing, Surface, TextAlign, Typography } from "../sche
 import { activeGradient, toMjmlColor } from "../schema/common.js";
 import type { BlockRenderContext, PhoneProp } from "./block.js";
 
+/** One scan for the characters `attrValue` escapes (most values have none). */
+const NEEDS_ESCAPE = /[&<"]/;
+
 /** Escapes a template-authored (trusted) value for a double-quoted attribute. */
 export function attrValue(value: string): string {
-  if (!value.includes("&") && !value.includes("<") && !value.includes('"')) return value;
+  if (!NEEDS_ESCAPE.test(value)) return value;
   return value
     .replace(/&(?![a-zA-Z][a-zA-Z0-9]*;|#\d+;|#x[0-9a-fA-F]+;)/g, "&amp;")
     .replace(/</g, "&lt;")
@@ -17,10 +20,12 @@ export function attrValue(value: string): string {
 
 /** ` name="value"` for each defined, non-empty entry; values are trusted template data. */
 export function attrs(entries: Record<string, string | number | undefined | false>): string {
+  // `for…in` over the literal's own keys (in its order), no array per entry as `Object.entries` builds.
   let out = "";
-  for (const [name, value] of Object.entries(entries)) {
+  for (const name in entries) {
+    const value = entries[name];
     if (value === undefined || value === false || value === "") continue;
-    out += ` ${name}="${attrValue(String(value))}"`;
+    out += ` ${name}="${attrValue(typeof value === "string" ? value : String(value))}"`;
   }
   return out;
 }
