@@ -15,7 +15,8 @@ import autocannon from "autocannon";
  *
  * BENCH_DURATION_S, BENCH_CONNECTIONS, BENCH_ROUNDS tune the run; BENCH_LOG_LEVEL=warn measures the
  * service without its request log (to see what the log costs); BENCH_NODE_ARGS are node options for
- * the service, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
+ * the service, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, or `--trace-gc` for the garbage a request
+ * leaves (youngGarbage).
  */
 const SERVER_DIR = fileURLToPath(new URL("..", import.meta.url));
 const DURATION_S = Number(process.env["BENCH_DURATION_S"] ?? 5);
@@ -129,6 +130,34 @@ function countLines(file: string): number {
   return lines;
 }
 
+/**
+ * With BENCH_NODE_ARGS=--trace-gc, V8's collection lines land in the log file beside the request
+ * lines: the young generation's collections and what they freed, per request line (warm-ups
+ * included), a figure the machine's load hardly moves.
+ */
+function youngGarbage(file: string): { requests: number; scavenges: number; freedMb: number } {
+  const figures = { requests: 0, scavenges: 0, freedMb: 0 };
+  const fd = openSync(file, "r");
+  const chunk = Buffer.alloc(1 << 20);
+  let partial = "";
+  for (;;) {
+    const n = readSync(fd, chunk);
+    const lines = (partial + chunk.toString("utf8", 0, n)).split("\n");
+    partial = n === 0 ? "" : (lines.pop() ?? "");
+    for (const text of lines) {
+      if (text.includes('"msg":"request completed"')) figures.requests++;
+      const scavenge = /Scavenge ([\d.]+) \([\d.]+\) -> ([\d.]+)/.exec(text);
+      if (scavenge !== null) {
+        figures.scavenges++;
+        figures.freedMb += Number(scavenge[1]) - Number(scavenge[2]);
+      }
+    }
+    if (n === 0) break;
+  }
+  closeSync(fd);
+  return figures;
+}
+
 const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 3);
 
 /**
@@ -183,9 +212,16 @@ const summary = services.flatMap((s, i) => {
   // The log is part of what is measured: it holds one line for every request answered.
   const lines = countLines(s.logFile);
   const bytes = statSync(s.logFile).size;
+  const gc = youngGarbage(s.logFile);
   return [
     `service, log at ${s.label}: ${lines} log lines, ${(bytes / 1e6).toFixed(0)} MB; median CPU per request ${medianOf(results.map((r) => r.ours[i]!.cpuUsPerRequest)).toFixed(1)} µs`,
     `  median CPU ratio (the bare route's CPU per request over the service's): ${(medianOf(cpuRatiosOf(i)) * 100).toFixed(1)}%; median req/s ratio ${(medianOf(ratiosOf(i)) * 100).toFixed(1)}%`,
+    ...(gc.scavenges === 0 || gc.requests === 0
+      ? []
+      : [
+          `  young-generation collections (--trace-gc): ${((gc.scavenges * 1000) / gc.requests).toFixed(2)} per 1,000 requests, ` +
+            `${((gc.freedMb * 1024) / gc.requests).toFixed(1)} KB freed a request`,
+        ]),
   ];
 });
 rmSync(logDir, { recursive: true, force: true });
