@@ -483,7 +483,7 @@ const rowSpacer: fc.Arbitrary<Node> = fc
   )
   .map(([style, height, id]) => ({ ...id, type: "row-spacer", ...style, ...(height === undefined ? {} : { height }) }));
 
-const columnStyle: Arb<typeof columnStyleSchema> = optional({
+const columnStyle: Arb<ReturnType<typeof columnStyleSchema>> = optional({
   backgroundColor: color,
   ...backgroundImageFields,
   padding: spacing(30),
@@ -492,7 +492,7 @@ const columnStyle: Arb<typeof columnStyleSchema> = optional({
   props: optional({ visibility }),
 });
 
-const rowStyle: Arb<typeof rowStyleSchema> = optional({
+const rowStyle: Arb<ReturnType<typeof rowStyleSchema>> = optional({
   name: fc.constantFrom("Hero", "Footer"),
   backgroundColor: color,
   backgroundGradient: gradient,
@@ -553,7 +553,7 @@ function row(depth: number): fc.Arbitrary<Node> {
   });
 }
 
-const canvas: Arb<typeof canvasObjectSchema> = optional({
+const canvas: Arb<ReturnType<typeof canvasObjectSchema>> = optional({
   width: fc.oneof(
     { weight: 3, arbitrary: fc.integer({ min: 100, max: 2000 }) },
     { weight: 3, arbitrary: fc.constantFrom(600, 640, 480, 320, 150, 100) },

@@ -14,21 +14,14 @@ import { OUTPUT_FORMATS, TEMPLATE_REF_MAX_LENGTH } from "./constants.js";
  * registers the instance itself, where classic zod's `.meta()` made a copy: an instance costs the
  * executable at every start.
  */
-export function described<S extends z.ZodMiniType>(
-  schema: S,
-  meta: z.core.GlobalMeta,
-): S {
+export function described<S extends z.ZodMiniType>(schema: S, meta: z.core.GlobalMeta): S {
   z.globalRegistry.add(schema, meta);
   return schema;
 }
 
-export const requestId = described(
-  z.union([z.string().check(z.maxLength(256)), z.number().check(z.int())]),
-  {
-    description:
-      "Chosen by the client; echoed in the response so requests can be pipelined.",
-  },
-);
+export const requestId = described(z.union([z.string().check(z.maxLength(256)), z.number().check(z.int())]), {
+  description: "Chosen by the client; echoed in the response so requests can be pipelined.",
+});
 
 const mergeTagGroup = z.record(z.string(), z.string());
 
@@ -45,16 +38,12 @@ export const dynamicDataSchema = lazy(() =>
           }),
         ),
         {
-          description:
-            "Per-recipient merge-tag values by group; escaped by the engine for where they land.",
+          description: "Per-recipient merge-tag values by group; escaped by the engine for where they land.",
         },
       ),
-      context: described(
-        z.optional(
-          z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
-        ),
-        { description: "Flat map read by visibility rules." },
-      ),
+      context: described(z.optional(z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]))), {
+        description: "Flat map read by visibility rules.",
+      }),
     }),
     { description: "Per-recipient data." },
   ),
@@ -71,20 +60,12 @@ export const renderRequestSchema = lazy(() =>
         // Any JSON value: whether it is a valid template is the engine's call (a RENDER_ERROR with issues),
         // so the executable fails exactly as the library and the golden fixtures do.
         template: described(z.optional(z.unknown()), {
-          description:
-            "The template JSON (spec/template/v1). Required unless template_ref names a template this process holds.",
+          description: "The template JSON (spec/template/v1). Required unless template_ref names a template this process holds.",
         }),
-        template_ref: described(
-          z.optional(
-            z
-              .string()
-              .check(z.minLength(1), z.maxLength(TEMPLATE_REF_MAX_LENGTH)),
-          ),
-          {
-            description:
-              '--serve only: an opaque key for the template, e.g. "<template_id>@<etag>". With `template`, the process keeps the template under this key; without it, the kept template is used, or the request fails with TEMPLATE_REF_UNKNOWN.',
-          },
-        ),
+        template_ref: described(z.optional(z.string().check(z.minLength(1), z.maxLength(TEMPLATE_REF_MAX_LENGTH))), {
+          description:
+            '--serve only: an opaque key for the template, e.g. "<template_id>@<etag>". With `template`, the process keeps the template under this key; without it, the kept template is used, or the request fails with TEMPLATE_REF_UNKNOWN.',
+        }),
         target: z.enum(RENDER_TARGETS),
         dynamic_data: z.optional(dynamicDataSchema()),
         options: z.optional(
@@ -93,20 +74,17 @@ export const renderRequestSchema = lazy(() =>
               description: "Minify the output (default true).",
             }),
             strict: described(z.optional(z.boolean()), {
-              description:
-                "Missing merge tags fail the render (default false).",
+              description: "Missing merge tags fail the render (default false).",
             }),
             max_nodes: described(z.optional(positiveInteger()), {
               description:
                 "Limit on rows, row spacers, columns, blocks and block list entries (default 2000); over it, RENDER_ERROR with issue type too_many_nodes.",
             }),
             max_output_bytes: described(z.optional(positiveInteger()), {
-              description:
-                "Limit on the output's UTF-8 size (default 16777216); over it, RENDER_ERROR with issue type output_too_large.",
+              description: "Limit on the output's UTF-8 size (default 16777216); over it, RENDER_ERROR with issue type output_too_large.",
             }),
             plain_text: described(z.optional(z.boolean()), {
-              description:
-                "Also return `text`, the plain-text version of the email (default false).",
+              description: "Also return `text`, the plain-text version of the email (default false).",
             }),
             component_props: described(z.optional(z.boolean()), {
               description:
@@ -123,41 +101,29 @@ export const renderRequestSchema = lazy(() =>
             '"string" (default): the response carries `output`. "layout": it carries `layout` and `values` instead, and the output is layout.parts[0] + values[0] + layout.parts[1] + … ; a process sends a layout\'s parts once, later responses name it by id (see spec/README.md).',
         }),
         layout_parts: described(z.optional(z.boolean()), {
-          description:
-            'With output_format "layout": include the layout\'s parts even if this process sent them before (a client that dropped them).',
+          description: 'With output_format "layout": include the layout\'s parts even if this process sent them before (a client that dropped them).',
         }),
         saved_layout: described(z.optional(z.string()), {
           description:
             "A saved layout of this template from an earlier response (`saved_layout`), sent back as it was received: the engine renders from it without compiling the template when it is intact and was made by this engine and protocol from this template, and ignores it otherwise. Needs `template`.",
         }),
         save_layout: described(z.optional(z.boolean()), {
-          description:
-            "Return the layout this render was compiled to as `saved_layout`, for later requests (default false). Needs `template`.",
+          description: "Return the layout this render was compiled to as `saved_layout`, for later requests (default false). Needs `template`.",
         }),
       })
       .check(
-        z.refine(
-          (r) => r.template !== undefined || r.template_ref !== undefined,
-          {
-            message: "Either template or template_ref is required",
-            path: ["template"],
-          },
-        ),
-        z.refine(
-          (r) =>
-            r.template !== undefined ||
-            (r.saved_layout === undefined && r.save_layout !== true),
-          {
-            message:
-              "saved_layout and save_layout need the template in the request (a saved layout is checked against it)",
-            path: ["template"],
-          },
-        ),
+        z.refine((r) => r.template !== undefined || r.template_ref !== undefined, {
+          message: "Either template or template_ref is required",
+          path: ["template"],
+        }),
+        z.refine((r) => r.template !== undefined || (r.saved_layout === undefined && r.save_layout !== true), {
+          message: "saved_layout and save_layout need the template in the request (a saved layout is checked against it)",
+          path: ["template"],
+        }),
       ),
     {
       title: "mailrender engine request, protocol v1",
-      description:
-        "One render request: all of stdin in one-shot mode, one line in --serve mode. Either `template` or `template_ref` is required.",
+      description: "One render request: all of stdin in one-shot mode, one line in --serve mode. Either `template` or `template_ref` is required.",
     },
   ),
 );
