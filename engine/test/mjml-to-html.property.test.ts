@@ -240,7 +240,7 @@ const rule = fc.record(
 );
 const match = fc.constantFrom("all", "any");
 /** Mostly switched off (as on most nodes of an editor export), else random rules that may hide the node. */
-const visibility: Arb<typeof visibilitySchema> = fc.oneof(
+const visibility: Arb<ReturnType<typeof visibilitySchema>> = fc.oneof(
   { weight: 2, arbitrary: optional({ enabled: fc.constant(false), match }) },
   {
     weight: 1,

@@ -24,8 +24,8 @@ function documentSchemaOf(registry: BlockRegistry) {
     names.add(schema, { id });
     return schema;
   }
-  named(visibilitySchema, "Visibility");
-  named(visibilityRuleSchema, "VisibilityRule");
+  named(visibilitySchema(), "Visibility");
+  named(visibilityRuleSchema(), "VisibilityRule");
   named(gradientSchema, "Gradient");
   named(mobileOverridesSchema, "MobileOverrides");
   named(colorSchema, "Color");

@@ -62,7 +62,7 @@ export const rowStyleSchema = lazy(() =>
     /** Columns stack under the mobile breakpoint. */
     mobileStack: z._default(z.boolean(), true),
     dark: rowDarkSchema(),
-    visibility: optionalVisibilitySchema,
+    visibility: optionalVisibilitySchema(),
   }),
 );
 export type RowStyle = z.output<ReturnType<typeof rowStyleSchema>>;
@@ -73,7 +73,7 @@ export const rowSpacerSchema = lazy(() =>
     backgroundColor: defaultedColor("transparent"),
     backgroundGradient: gradientSchema,
     dark: surfaceDarkSchema(),
-    visibility: optionalVisibilitySchema,
+    visibility: optionalVisibilitySchema(),
   }),
 );
 
@@ -87,7 +87,7 @@ export const columnStyleSchema = lazy(() =>
     border: borderSchema,
     verticalAlign: z._default(z.enum(["top", "middle", "bottom"]), "top"),
     dark: columnDarkSchema(),
-    props: z.prefault(z.object({ visibility: optionalVisibilitySchema }), {}),
+    props: z.prefault(z.object({ visibility: optionalVisibilitySchema() }), {}),
   }),
 );
 export type ColumnStyle = z.output<ReturnType<typeof columnStyleSchema>>;

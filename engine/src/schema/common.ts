@@ -7,7 +7,7 @@ import * as z from "zod/mini";
 import { CSS_COLOR_NAMES } from "./color-names.js";
 import { cssValuePattern, cssValueProblem } from "./css-values.js";
 import { withJsonSchema } from "./json-schema-hints.js";
-import { once } from "./once.js";
+import { lazy, once } from "./once.js";
 import { lazyPattern, type Pattern, trimmedMatching } from "./pattern.js";
 
 const HEX_OR_FUNCTIONAL_COLOR = String.raw`#[0-9a-fA-F]{3,4}|#[0-9a-fA-F]{6}|#[0-9a-fA-F]{8}|rgba?\(\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}\s*(?:,\s*(?:0|1|0?\.\d+)\s*)?\)`;
@@ -117,84 +117,95 @@ function oneOfWords(words: readonly (string | number)[]): RegExp {
 
 const OPERATOR_NAMES = [...VISIBILITY_OPERATORS, ...(Object.keys(VISIBILITY_OPERATOR_ALIASES) as Array<keyof typeof VISIBILITY_OPERATOR_ALIASES>)] as const;
 
-export const visibilityRuleSchema = z.pipe(
-  z.object({
-    /** The context key; the editor creates every new rule with an empty one (see `meaninglessRuleReason`). */
-    tag: emptyByDefault,
-    /** Known names in any case; `written` keeps the spelling for the rule's meaning (below). */
-    operator: withJsonSchema(
-      z.string().check(
-        z.refine((op) => (OPERATOR_NAMES as readonly string[]).includes(op.trim().toLowerCase()), {
-          message: `Input should be ${OPERATOR_NAMES.map((op) => JSON.stringify(op)).join(", ")} (any case)`,
-          params: { type: "literal_error" },
-        }),
+/** The visibility schemas are built on first use: most templates never read a rule, and `--version` no template. */
+export const visibilityRuleSchema = lazy(() =>
+  z.pipe(
+    z.object({
+      /** The context key; the editor creates every new rule with an empty one (see `meaninglessRuleReason`). */
+      tag: emptyByDefault,
+      /** Known names in any case; `written` keeps the spelling for the rule's meaning (below). */
+      operator: withJsonSchema(
+        z.string().check(
+          z.refine((op) => (OPERATOR_NAMES as readonly string[]).includes(op.trim().toLowerCase()), {
+            message: `Input should be ${OPERATOR_NAMES.map((op) => JSON.stringify(op)).join(", ")} (any case)`,
+            params: { type: "literal_error" },
+          }),
+        ),
+        { pattern: () => oneOfWords(OPERATOR_NAMES), trimmed: true },
       ),
-      { pattern: () => oneOfWords(OPERATOR_NAMES), trimmed: true },
-    ),
-    value: z._default(
-      z.optional(
-        z.union([
-          contextScalar,
-          z.pipe(
-            z.null(),
-            z.transform(() => ""),
-          ),
-        ]),
+      value: z._default(
+        z.optional(
+          z.union([
+            contextScalar,
+            z.pipe(
+              z.null(),
+              z.transform(() => ""),
+            ),
+          ]),
+        ),
+        "",
       ),
-      "",
-    ),
-  }),
-  z.transform((rule) => {
-    const name = rule.operator.trim().toLowerCase();
-    const operator: VisibilityOperator =
-      name in VISIBILITY_OPERATOR_ALIASES ? VISIBILITY_OPERATOR_ALIASES[name as keyof typeof VISIBILITY_OPERATOR_ALIASES] : (name as VisibilityOperator);
-    // The Maildeno editor and engine compare operator names exactly: one in another case is unknown
-    // to them, and an unknown operator is true. Such a rule is read the same way (and warned about).
-    return { tag: rule.tag, operator, value: rule.value, ...(rule.operator !== name ? { alwaysTrue: true as const } : {}) };
-  }),
+    }),
+    z.transform((rule) => {
+      const name = rule.operator.trim().toLowerCase();
+      const operator: VisibilityOperator =
+        name in VISIBILITY_OPERATOR_ALIASES ? VISIBILITY_OPERATOR_ALIASES[name as keyof typeof VISIBILITY_OPERATOR_ALIASES] : (name as VisibilityOperator);
+      // The Maildeno editor and engine compare operator names exactly: one in another case is unknown
+      // to them, and an unknown operator is true. Such a rule is read the same way (and warned about).
+      return { tag: rule.tag, operator, value: rule.value, ...(rule.operator !== name ? { alwaysTrue: true as const } : {}) };
+    }),
+  ),
 );
 
 /** `all` or `any` in any case; only the exact `any` means any, as in the editor and its engine (others are warned about). */
-const matchSchema = z._default(
-  z.pipe(
-    withJsonSchema(
-      z
-        .string()
-        .check(
-          z.refine((m) => ["all", "any"].includes(m.trim().toLowerCase()), { message: 'Input should be "all" or "any"', params: { type: "literal_error" } }),
-        ),
-      { pattern: () => oneOfWords(["all", "any"]), trimmed: true },
+const matchSchema = lazy(() =>
+  z._default(
+    z.pipe(
+      withJsonSchema(
+        z
+          .string()
+          .check(
+            z.refine((m) => ["all", "any"].includes(m.trim().toLowerCase()), { message: 'Input should be "all" or "any"', params: { type: "literal_error" } }),
+          ),
+        { pattern: () => oneOfWords(["all", "any"]), trimmed: true },
+      ),
+      z.transform((m: string): "all" | "any" => (m === "any" ? "any" : "all")),
     ),
-    z.transform((m: string): "all" | "any" => (m === "any" ? "any" : "all")),
+    "all",
   ),
-  "all",
 );
 
-const ruleList = z._default(z.array(visibilityRuleSchema), []);
+const ruleList = lazy(() => z._default(z.array(visibilityRuleSchema()), []));
 
-export const visibilityGroupSchema = z.object({
-  match: matchSchema,
-  rules: ruleList,
-});
+export const visibilityGroupSchema = lazy(() =>
+  z.object({
+    match: matchSchema(),
+    rules: ruleList(),
+  }),
+);
 
 /** `true`/`false`, also as the strings `"true"`/`"false"` some exports write. */
-const flagSchema = z.union([
-  z.boolean(),
-  z.pipe(
-    caseless(z.enum(["true", "false"])),
-    z.transform((v) => v === "true"),
-  ),
-]);
+const flagSchema = lazy(() =>
+  z.union([
+    z.boolean(),
+    z.pipe(
+      caseless(z.enum(["true", "false"])),
+      z.transform((v) => v === "true"),
+    ),
+  ]),
+);
 
-export const visibilitySchema = z.object({
-  enabled: z._default(flagSchema, false),
-  match: matchSchema,
-  rules: ruleList,
-  groups: z._default(z.array(visibilityGroupSchema), []),
-});
+export const visibilitySchema = lazy(() =>
+  z.object({
+    enabled: z._default(flagSchema(), false),
+    match: matchSchema(),
+    rules: ruleList(),
+    groups: z._default(z.array(visibilityGroupSchema()), []),
+  }),
+);
 
-export type Visibility = z.output<typeof visibilitySchema>;
-export type VisibilityRule = z.output<typeof visibilityRuleSchema>;
+export type Visibility = z.output<ReturnType<typeof visibilitySchema>>;
+export type VisibilityRule = z.output<ReturnType<typeof visibilityRuleSchema>>;
 
 const allSides = z.pipe(
   px,
@@ -508,12 +519,12 @@ export interface Surface {
 }
 
 /** A node's `visibility`: absent means always shown. */
-export const optionalVisibilitySchema = z.optional(visibilitySchema);
+export const optionalVisibilitySchema = lazy(() => z.optional(visibilitySchema()));
 
 /** Props every block carries, whatever its type. */
 export function commonBlockFields(defaults: { padding?: Spacing; margin?: Spacing } = {}) {
   return {
-    visibility: optionalVisibilitySchema,
+    visibility: optionalVisibilitySchema(),
     desktopHide: falseByDefault,
     mobileHide: falseByDefault,
     margin: spacingSchema(defaults.margin ?? ZERO_SPACING),
