@@ -26,8 +26,8 @@ function documentSchemaOf(registry: BlockRegistry) {
   }
   named(visibilitySchema(), "Visibility");
   named(visibilityRuleSchema(), "VisibilityRule");
-  named(gradientSchema, "Gradient");
-  named(mobileOverridesSchema, "MobileOverrides");
+  named(gradientSchema(), "Gradient");
+  named(mobileOverridesSchema(), "MobileOverrides");
   named(colorSchema, "Color");
   named(darkColorSchema, "DarkColor");
 

@@ -52,7 +52,7 @@ export const rowStyleSchema = lazy(() =>
   z.object({
     name: z.optional(z.string()),
     backgroundColor: defaultedColor("#ffffff"),
-    backgroundGradient: gradientSchema,
+    backgroundGradient: gradientSchema(),
     ...backgroundImageFields,
     padding: spacingSchema(ZERO_SPACING),
     border: borderSchema,
@@ -71,7 +71,7 @@ export const rowSpacerSchema = lazy(() =>
   z.object({
     height: z.optional(z.number()),
     backgroundColor: defaultedColor("transparent"),
-    backgroundGradient: gradientSchema,
+    backgroundGradient: gradientSchema(),
     dark: surfaceDarkSchema(),
     visibility: optionalVisibilitySchema(),
   }),

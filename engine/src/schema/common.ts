@@ -248,51 +248,58 @@ const DEGREES_WITHOUT_EXPONENT = {
   anyOf: [{ const: 0 }, { minimum: 1e-6, exclusiveMaximum: 1e21 }, { maximum: -1e-6, exclusiveMinimum: -1e21 }],
 };
 
-const gradientStopSchema = z.object({
-  color: colorSchema,
-  /** Percent along the gradient line; stops without one are spread by CSS. */
-  position: z.optional(z.number().check(z.minimum(0), z.maximum(100))),
-});
+/** The gradient schemas are built on first use, as are the visibility schemas. */
+const gradientStopSchema = lazy(() =>
+  z.object({
+    color: colorSchema,
+    /** Percent along the gradient line; stops without one are spread by CSS. */
+    position: z.optional(z.number().check(z.minimum(0), z.maximum(100))),
+  }),
+);
 
 /** The editor's shape: `{useGradient, solid, gradient: {type, direction, colors: [{color, position}]}}`. */
-const editorGradientSchema = z.object({
-  useGradient: falseByDefault,
-  solid: optionalColor,
-  gradient: z.prefault(
-    z.object({
-      type: z._default(caseless(z.enum(["linear", "radial"])), "linear"),
-      direction: z._default(
-        withJsonSchema(
-          z
-            .union([
-              z.pipe(
-                z.number(),
-                z.transform((deg: number) => `${deg}deg`),
+const editorGradientSchema = lazy(() =>
+  z.object({
+    useGradient: falseByDefault,
+    solid: optionalColor,
+    gradient: z.prefault(
+      z.object({
+        type: z._default(caseless(z.enum(["linear", "radial"])), "linear"),
+        direction: z._default(
+          withJsonSchema(
+            z
+              .union([
+                z.pipe(
+                  z.number(),
+                  z.transform((deg: number) => `${deg}deg`),
+                ),
+                z.string().check(z.trim()),
+              ])
+              .check(
+                z.refine((d: string) => d === "" || LINEAR_DIRECTION.test(d) || RADIAL_SHAPE.test(d), {
+                  message: "Expected a gradient direction: to right, to bottom left, …, an angle such as 45deg, or circle/ellipse for a radial gradient",
+                }),
               ),
-              z.string().check(z.trim()),
-            ])
-            .check(
-              z.refine((d: string) => d === "" || LINEAR_DIRECTION.test(d) || RADIAL_SHAPE.test(d), {
-                message: "Expected a gradient direction: to right, to bottom left, …, an angle such as 45deg, or circle/ellipse for a radial gradient",
-              }),
-            ),
-          { schema: (pattern) => ({ anyOf: [DEGREES_WITHOUT_EXPONENT, { type: "string", pattern: pattern(directionText(), true) }] }) },
+            { schema: (pattern) => ({ anyOf: [DEGREES_WITHOUT_EXPONENT, { type: "string", pattern: pattern(directionText(), true) }] }) },
+          ),
+          "to right",
         ),
-        "to right",
-      ),
-      colors: z._default(z.array(gradientStopSchema), []),
-    }),
-    {},
-  ),
-});
+        colors: z._default(z.array(gradientStopSchema()), []),
+      }),
+      {},
+    ),
+  }),
+);
 
 /** The engine's earlier two-colour shape, still read: `{useGradient, from, to, angle}`. */
-const twoColorGradientSchema = z.strictObject({
-  useGradient: falseByDefault,
-  from: defaultedColor("#ffffff"),
-  to: defaultedColor("#000000"),
-  angle: z._default(z.number(), 180),
-});
+const twoColorGradientSchema = lazy(() =>
+  z.strictObject({
+    useGradient: falseByDefault,
+    from: defaultedColor("#ffffff"),
+    to: defaultedColor("#000000"),
+    angle: z._default(z.number(), 180),
+  }),
+);
 
 /** A background gradient as the targets write it: the CSS image and the colour shown where gradients are not supported. */
 export interface Gradient {
@@ -334,7 +341,7 @@ function stopList(stops: ReadonlyArray<{ color: string; position?: number | unde
   return stops.map((s) => (s.position === undefined ? s.color : `${s.color} ${s.position}%`)).join(", ");
 }
 
-function editorGradient(g: z.output<typeof editorGradientSchema>): Gradient {
+function editorGradient(g: z.output<ReturnType<typeof editorGradientSchema>>): Gradient {
   const { type, direction, colors } = g.gradient;
   const fallback = g.solid ?? colors[0]?.color;
   const first = colors[0]?.color;
@@ -364,22 +371,24 @@ function editorGradient(g: z.output<typeof editorGradientSchema>): Gradient {
 }
 
 /** Either gradient shape; `null` (the editor's "not set" in mobile overrides) reads as none. */
-export const gradientSchema = z.prefault(
-  z.union([
-    z.pipe(
-      twoColorGradientSchema,
-      z.transform(
-        (g: z.output<typeof twoColorGradientSchema>): Gradient => ({
-          useGradient: g.useGradient,
-          css: `linear-gradient(${g.angle}deg, ${g.from}, ${g.to})`,
-          fallback: g.from,
-          linear: { from: g.from, to: g.to, angle: g.angle },
-        }),
+export const gradientSchema = lazy(() =>
+  z.prefault(
+    z.union([
+      z.pipe(
+        twoColorGradientSchema(),
+        z.transform(
+          (g: z.output<ReturnType<typeof twoColorGradientSchema>>): Gradient => ({
+            useGradient: g.useGradient,
+            css: `linear-gradient(${g.angle}deg, ${g.from}, ${g.to})`,
+            fallback: g.from,
+            linear: { from: g.from, to: g.to, angle: g.angle },
+          }),
+        ),
       ),
-    ),
-    z.pipe(editorGradientSchema, z.transform(editorGradient)),
-  ]),
-  { useGradient: false, gradient: {} },
+      z.pipe(editorGradientSchema(), z.transform(editorGradient)),
+    ]),
+    { useGradient: false, gradient: {} },
+  ),
 );
 
 /** Whether a gradient is switched on and has something to draw. */
@@ -509,10 +518,10 @@ export interface Typography {
 }
 
 /** A block's background: a colour, and the editor's gradient over it. Transparent by default. */
-export const surfaceFields = {
+export const surfaceFields = () => ({
   backgroundColor: defaultedColor("transparent"),
-  backgroundGradient: gradientSchema,
-};
+  backgroundGradient: gradientSchema(),
+});
 export interface Surface {
   backgroundColor: string;
   backgroundGradient: Gradient;
@@ -550,35 +559,37 @@ const cssOverrideString = withJsonSchema(
   ),
   { pattern: cssValuePattern },
 );
-export const mobileOverridesSchema = z.pipe(
-  z.optional(
-    z.nullable(
-      z.catchall(
-        z.object({
-          padding: unsetOrPartialSpacing,
-          margin: unsetOrPartialSpacing,
-          border: z.nullish(
-            z.object({
-              width: optionalPx,
-              style: z.optional(borderStyle),
-              color: optionalColor,
-              radius: optionalPx,
-            }),
-          ),
-          backgroundGradient: z.nullish(gradientSchema),
-          fontWeight: z.nullish(fontWeightSchema),
-        }),
-        // Typed as unknown so the named object keys above fit the index signature of the published .d.ts
-        // (a consumer type-checking our declarations would fail otherwise); the values are still validated.
-        z.union([cssOverrideString, z.number(), z.boolean(), z.null()]) as unknown as z.ZodMiniType<unknown>,
+export const mobileOverridesSchema = lazy(() =>
+  z.pipe(
+    z.optional(
+      z.nullable(
+        z.catchall(
+          z.object({
+            padding: unsetOrPartialSpacing,
+            margin: unsetOrPartialSpacing,
+            border: z.nullish(
+              z.object({
+                width: optionalPx,
+                style: z.optional(borderStyle),
+                color: optionalColor,
+                radius: optionalPx,
+              }),
+            ),
+            backgroundGradient: z.nullish(gradientSchema()),
+            fontWeight: z.nullish(fontWeightSchema),
+          }),
+          // Typed as unknown so the named object keys above fit the index signature of the published .d.ts
+          // (a consumer type-checking our declarations would fail otherwise); the values are still validated.
+          z.union([cssOverrideString, z.number(), z.boolean(), z.null()]) as unknown as z.ZodMiniType<unknown>,
+        ),
       ),
     ),
+    z.transform((value: Record<string, unknown> | null | undefined) => {
+      const set: MobileOverrides = {};
+      for (const [key, v] of Object.entries(value ?? {})) if (v !== null && v !== undefined) set[key] = v as MobileOverrides[string];
+      return set;
+    }),
   ),
-  z.transform((value: Record<string, unknown> | null | undefined) => {
-    const set: MobileOverrides = {};
-    for (const [key, v] of Object.entries(value ?? {})) if (v !== null && v !== undefined) set[key] = v as MobileOverrides[string];
-    return set;
-  }),
 );
 export type MobileOverrides = Record<string, string | number | boolean | PartialSpacing | Partial<Border> | Gradient>;
 
