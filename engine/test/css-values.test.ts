@@ -10,10 +10,10 @@ describe("CSS values from the template", () => {
   });
 
   it("mobile overrides refuse such strings at their key, and keep numbers and null", () => {
-    const parsed = mobileOverridesSchema.safeParse({ color: "red", fontSize: 12, align: null }).data;
+    const parsed = mobileOverridesSchema().safeParse({ color: "red", fontSize: 12, align: null }).data;
     expect(parsed).toMatchObject({ color: "red", fontSize: 12 });
     expect(parsed).not.toHaveProperty("align");
-    const result = mobileOverridesSchema.safeParse({ color: "red/* hides the rest" });
+    const result = mobileOverridesSchema().safeParse({ color: "red/* hides the rest" });
     expect(result.success).toBe(false);
     expect(result.error?.issues[0]?.path).toEqual(["color"]);
   });

@@ -40,10 +40,10 @@ describe("the editor description", () => {
   });
 
   it("describes every setting of the canvas, rows, columns and row spacers", () => {
-    coversEvery(CANVAS_EDITOR, keysOf(canvasObjectSchema, { dark: {} }));
-    coversEvery(ROW_EDITOR, keysOf(rowStyleSchema, { visibility: {}, name: "", dark: {} }));
-    coversEvery(COLUMN_EDITOR, keysOf(columnStyleSchema, { width: 50, dark: {} }));
-    coversEvery(ROW_SPACER_EDITOR, keysOf(rowSpacerSchema, { visibility: {}, height: 1, dark: {} }));
+    coversEvery(CANVAS_EDITOR, keysOf(canvasObjectSchema(), { dark: {} }));
+    coversEvery(ROW_EDITOR, keysOf(rowStyleSchema(), { visibility: {}, name: "", dark: {} }));
+    coversEvery(COLUMN_EDITOR, keysOf(columnStyleSchema(), { width: 50, dark: {} }));
+    coversEvery(ROW_SPACER_EDITOR, keysOf(rowSpacerSchema(), { visibility: {}, height: 1, dark: {} }));
   });
 
   it("lists the dark colours each node takes, and each colour field's is one of them", () => {

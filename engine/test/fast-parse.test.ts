@@ -37,14 +37,14 @@ function nodesOf(template: unknown): Array<[Schema, unknown]> {
   const found: Array<[Schema, unknown]> = [];
   if (!isObject(template)) return found;
   // The header's `rows` are unknown to it: the rows are nodes of their own.
-  found.push([documentHeaderSchema, { ...template, rows: [] }]);
+  found.push([documentHeaderSchema(), { ...template, rows: [] }]);
   const rowLike = (raw: unknown): void => {
     if (!isObject(raw)) return;
-    if (raw["type"] === "row-spacer") return void found.push([rowSpacerSchema, raw]);
-    found.push([rowStyleSchema, raw]);
+    if (raw["type"] === "row-spacer") return void found.push([rowSpacerSchema(), raw]);
+    found.push([rowStyleSchema(), raw]);
     for (const column of Array.isArray(raw["columns"]) ? raw["columns"] : []) {
       if (!isObject(column)) continue;
-      found.push([columnStyleSchema, column]);
+      found.push([columnStyleSchema(), column]);
       const children = column["children"] ?? column["components"];
       for (const child of Array.isArray(children) ? children : []) {
         if (!isObject(child)) continue;
@@ -142,9 +142,13 @@ describe("reading a valid template", () => {
   afterEach(() => vi.restoreAllMocks());
 
   it("never enters zod's parse: zod runs only to report what is wrong", () => {
-    const spies = [documentHeaderSchema, rowStyleSchema, columnStyleSchema, rowSpacerSchema, ...Object.values(BLOCKS).map((b) => b.props as Schema)].map(
-      (schema) => vi.spyOn(schema, "safeParse"),
-    );
+    const spies = [
+      documentHeaderSchema(),
+      rowStyleSchema(),
+      columnStyleSchema(),
+      rowSpacerSchema(),
+      ...Object.values(BLOCKS).map((b) => b.props as Schema),
+    ].map((schema) => vi.spyOn(schema, "safeParse"));
     const calls = () => spies.reduce((sum, spy) => sum + spy.mock.calls.length, 0);
     const newsletter = (JSON.parse(readFileSync(`${FIXTURES}render/realistic-newsletter/case.json`, "utf8")) as { template: Json }).template;
     expect(parseTemplate(toHydrated(newsletter)).issues).toEqual([]);

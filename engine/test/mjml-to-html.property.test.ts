@@ -240,7 +240,7 @@ const rule = fc.record(
 );
 const match = fc.constantFrom("all", "any");
 /** Mostly switched off (as on most nodes of an editor export), else random rules that may hide the node. */
-const visibility: Arb<typeof visibilitySchema> = fc.oneof(
+const visibility: Arb<ReturnType<typeof visibilitySchema>> = fc.oneof(
   { weight: 2, arbitrary: optional({ enabled: fc.constant(false), match }) },
   {
     weight: 1,
@@ -483,7 +483,7 @@ const rowSpacer: fc.Arbitrary<Node> = fc
   )
   .map(([style, height, id]) => ({ ...id, type: "row-spacer", ...style, ...(height === undefined ? {} : { height }) }));
 
-const columnStyle: Arb<typeof columnStyleSchema> = optional({
+const columnStyle: Arb<ReturnType<typeof columnStyleSchema>> = optional({
   backgroundColor: color,
   ...backgroundImageFields,
   padding: spacing(30),
@@ -492,7 +492,7 @@ const columnStyle: Arb<typeof columnStyleSchema> = optional({
   props: optional({ visibility }),
 });
 
-const rowStyle: Arb<typeof rowStyleSchema> = optional({
+const rowStyle: Arb<ReturnType<typeof rowStyleSchema>> = optional({
   name: fc.constantFrom("Hero", "Footer"),
   backgroundColor: color,
   backgroundGradient: gradient,
@@ -553,7 +553,7 @@ function row(depth: number): fc.Arbitrary<Node> {
   });
 }
 
-const canvas: Arb<typeof canvasObjectSchema> = optional({
+const canvas: Arb<ReturnType<typeof canvasObjectSchema>> = optional({
   width: fc.oneof(
     { weight: 3, arbitrary: fc.integer({ min: 100, max: 2000 }) },
     { weight: 3, arbitrary: fc.constantFrom(600, 640, 480, 320, 150, 100) },

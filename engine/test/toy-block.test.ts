@@ -33,7 +33,7 @@ const badge = defineBlock({
       backgroundColor: defaultedColor("#7c3aed"),
       fontSize: nonNegative(12),
       ...commonBlockFields(),
-      mobile: mobileOverridesSchema,
+      mobile: mobileOverridesSchema(),
       dark: textDarkSchema(),
     }),
   editor: () => ({

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { evaluateRule, isVisible, normalizeContext } from "../src/data/visibility.js";
 import { type VisibilityRule, visibilityRuleSchema, visibilitySchema } from "../src/schema/common.js";
 
-const rule = (operator: string, value: string | number | boolean = "", tag = "k"): VisibilityRule => visibilityRuleSchema.parse({ tag, operator, value });
+const rule = (operator: string, value: string | number | boolean = "", tag = "k"): VisibilityRule => visibilityRuleSchema().parse({ tag, operator, value });
 const check = (r: VisibilityRule, context: Record<string, string | number | boolean>) => evaluateRule(r, normalizeContext(context));
 
 describe("visibility operators", () => {
@@ -92,23 +92,23 @@ describe("visibility operators", () => {
   });
 
   it("rejects unknown operators at validation", () => {
-    expect(visibilityRuleSchema.safeParse({ tag: "k", operator: "~=" }).success).toBe(false);
+    expect(visibilityRuleSchema().safeParse({ tag: "k", operator: "~=" }).success).toBe(false);
   });
 
   it("reads the editor's spellings: empty tag, operator and match in any case, enabled as a string", () => {
-    expect(visibilityRuleSchema.parse({ tag: "", operator: "==", value: "" })).toEqual({ tag: "", operator: "==", value: "" });
+    expect(visibilityRuleSchema().parse({ tag: "", operator: "==", value: "" })).toEqual({ tag: "", operator: "==", value: "" });
     // Another case is read as the Maildeno editor and engine read it: an unknown operator (true), match "all".
-    expect(visibilityRuleSchema.parse({ tag: "k", operator: "Starts_With", value: null })).toEqual({
+    expect(visibilityRuleSchema().parse({ tag: "k", operator: "Starts_With", value: null })).toEqual({
       tag: "k",
       operator: "starts_with",
       value: "",
       alwaysTrue: true,
     });
     expect(check(rule("CONTAINS", "zz"), { k: "pro" })).toBe(true);
-    const parsed = visibilitySchema.parse({ enabled: "true", match: "ANY", rules: [], groups: [{ match: "Any" }, { match: "any" }] });
+    const parsed = visibilitySchema().parse({ enabled: "true", match: "ANY", rules: [], groups: [{ match: "Any" }, { match: "any" }] });
     expect(parsed).toMatchObject({ enabled: true, match: "all", groups: [{ match: "all" }, { match: "any" }] });
-    expect(visibilitySchema.parse({ enabled: "FALSE" }).enabled).toBe(false);
-    expect(visibilitySchema.safeParse({ enabled: "yes" }).success).toBe(false);
+    expect(visibilitySchema().parse({ enabled: "FALSE" }).enabled).toBe(false);
+    expect(visibilitySchema().safeParse({ enabled: "yes" }).success).toBe(false);
   });
 
   it("evaluates a date-time without offset as UTC under any server time zone", async () => {
@@ -126,7 +126,7 @@ describe("visibility operators", () => {
 });
 
 describe("rule sets", () => {
-  const vis = (v: unknown) => visibilitySchema.parse(v);
+  const vis = (v: unknown) => visibilitySchema().parse(v);
   const ctx = normalizeContext({ plan: "pro", country: "fr" });
   it("is visible when disabled or empty", () => {
     expect(isVisible(vis({ enabled: false, rules: [{ tag: "plan", operator: "==", value: "x" }] }), ctx)).toBe(true);

@@ -24,10 +24,10 @@ function documentSchemaOf(registry: BlockRegistry) {
     names.add(schema, { id });
     return schema;
   }
-  named(visibilitySchema, "Visibility");
-  named(visibilityRuleSchema, "VisibilityRule");
-  named(gradientSchema, "Gradient");
-  named(mobileOverridesSchema, "MobileOverrides");
+  named(visibilitySchema(), "Visibility");
+  named(visibilityRuleSchema(), "VisibilityRule");
+  named(gradientSchema(), "Gradient");
+  named(mobileOverridesSchema(), "MobileOverrides");
   named(colorSchema, "Color");
   named(darkColorSchema, "DarkColor");
 
@@ -37,7 +37,7 @@ function documentSchemaOf(registry: BlockRegistry) {
 
   const componentSchemas = types.map((type) =>
     z.object({
-      id: idSchema,
+      id: idSchema(),
       type: z.literal("component"),
       componentType: z.literal(type),
       props: z.optional(propsSchemas[type]!),
@@ -47,15 +47,15 @@ function documentSchemaOf(registry: BlockRegistry) {
   /** Exports from older editors: the block type in `type`, no `componentType`. */
   const legacyComponentSchemas = types.map((type) =>
     z.object({
-      id: idSchema,
+      id: idSchema(),
       type: z.literal(type),
       props: z.optional(propsSchemas[type]!),
     }),
   );
 
   const rowSpacerNodeSchema = named(
-    z.extend(rowSpacerSchema, {
-      id: idSchema,
+    z.extend(rowSpacerSchema(), {
+      id: idSchema(),
       type: z.literal("row-spacer"),
       height: z.number(),
     }),
@@ -63,8 +63,8 @@ function documentSchemaOf(registry: BlockRegistry) {
   );
 
   const columnNodeSchema = named(
-    z.extend(columnStyleSchema, {
-      id: idSchema,
+    z.extend(columnStyleSchema(), {
+      id: idSchema(),
       get children() {
         return z.optional(z.array(columnChildSchema));
       },
@@ -77,8 +77,8 @@ function documentSchemaOf(registry: BlockRegistry) {
   );
 
   const rowNodeSchema = named(
-    z.extend(rowStyleSchema, {
-      id: idSchema,
+    z.extend(rowStyleSchema(), {
+      id: idSchema(),
       type: z.optional(z.literal("row")),
       get columns() {
         return z.array(columnNodeSchema);
@@ -89,7 +89,7 @@ function documentSchemaOf(registry: BlockRegistry) {
 
   const columnChildSchema: z.ZodMiniType = z.union([...componentSchemas, ...legacyComponentSchemas, rowNodeSchema, rowSpacerNodeSchema]);
 
-  const document = z.extend(documentHeaderSchema, {
+  const document = z.extend(documentHeaderSchema(), {
     rows: z.array(z.union([rowNodeSchema, rowSpacerNodeSchema])),
   });
   return { document, names };

@@ -191,10 +191,10 @@ function describe(description: EditorDescription, schema: z.ZodMiniType): Editor
 export function editorDescriptions(registry: BlockRegistry = BLOCKS): EditorDescriptionsJson {
   return {
     version: 1,
-    canvas: describe(CANVAS_EDITOR, canvasObjectSchema),
-    row: describe(ROW_EDITOR, rowStyleSchema),
-    column: describe(COLUMN_EDITOR, columnStyleSchema),
-    rowSpacer: describe(ROW_SPACER_EDITOR, rowSpacerSchema),
+    canvas: describe(CANVAS_EDITOR, canvasObjectSchema()),
+    row: describe(ROW_EDITOR, rowStyleSchema()),
+    column: describe(COLUMN_EDITOR, columnStyleSchema()),
+    rowSpacer: describe(ROW_SPACER_EDITOR, rowSpacerSchema()),
     blocks: Object.values(registry).map((block) => ({ type: block.type, ...describe(block.editor, block.props), example: block.example })),
   };
 }

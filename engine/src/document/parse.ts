@@ -164,7 +164,7 @@ class Reader {
     if (depth > MAX_NESTING_DEPTH) {
       return void this.issue(path, `Rows nest at most ${MAX_NESTING_DEPTH} levels deep`, "nesting_too_deep");
     }
-    const style = this.parse(rowStyleSchema, raw, path);
+    const style = this.parse(rowStyleSchema(), raw, path);
     const columnsRaw = raw["columns"] ?? [];
     if (!Array.isArray(columnsRaw)) return void this.issue([...path, "columns"], "Input should be a valid array", "list_type");
     const columns = columnsRaw
@@ -175,7 +175,7 @@ class Reader {
   }
 
   spacer(raw: Json, path: Path): SpacerNode | undefined {
-    const parsed = this.parse(rowSpacerSchema, raw, path);
+    const parsed = this.parse(rowSpacerSchema(), raw, path);
     if (!parsed) return undefined;
     if (parsed.height === undefined || parsed.height <= 0) {
       this.warnings.push({ code: "EMPTY_ROW_SPACER", message: "Row spacer without a positive height is dropped", path });
@@ -195,7 +195,7 @@ class Reader {
 
   column(raw: unknown, path: Path, depth: number): ColumnNode | undefined {
     if (!isObject(raw)) return void this.issue(path, "Input should be a valid object", "model_type");
-    const style = this.parse(columnStyleSchema, raw, path);
+    const style = this.parse(columnStyleSchema(), raw, path);
     // Current shape: `children`; legacy shape: `components`.
     const key = raw["children"] !== undefined ? "children" : "components";
     const childrenRaw = raw[key] ?? [];
@@ -298,7 +298,7 @@ export function parseTemplate(json: unknown, registry: BlockRegistry = BLOCKS, c
     reader.issue([], "Input should be a valid object", "model_type");
     return { template: undefined, issues: reader.issues, warnings: reader.warnings };
   }
-  const header = reader.parse(documentHeaderSchema, json, []);
+  const header = reader.parse(documentHeaderSchema(), json, []);
   const rows = Array.isArray(json["rows"]) ? reader.rows(json["rows"], ["rows"], 1) : [];
   if (!header || reader.issues.length > 0) return { template: undefined, issues: reader.issues, warnings: reader.warnings };
   return {

@@ -17,84 +17,101 @@ import {
 } from "../schema/common.js";
 import { canvasDarkSchema, columnDarkSchema, rowDarkSchema, surfaceDarkSchema } from "../schema/dark.js";
 import { withJsonSchema } from "../schema/json-schema-hints.js";
+import { lazy } from "../schema/once.js";
 
 export const SUPPORTED_SCHEMA_MAJOR = 1;
 export const MAX_NESTING_DEPTH = 5;
 
-export const canvasObjectSchema = z.object({
-  width: z._default(z.number().check(z.minimum(100), z.maximum(2000)), 600),
-  backgroundColor: defaultedColor("#ffffff"),
-  bodyBackgroundColor: defaultedColor("#f9fafb"),
-  bodyBackgroundImage: backgroundImageFields.backgroundImage,
-  bodyBackgroundSize: backgroundImageFields.backgroundSize,
-  bodyBackgroundPosition: backgroundImageFields.backgroundPosition,
-  bodyBackgroundRepeat: backgroundImageFields.backgroundRepeat,
-  padding: spacingSchema(ZERO_SPACING),
-  preheaderText: z._default(z.string(), "View this email in your browser"),
-  language: z._default(z.string().check(z.regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, { message: "Expected a language tag such as en-US" })), "en-US"),
-  mobileBreakpoint: z._default(z.number().check(z.minimum(200), z.maximum(2000)), 600),
-  /** Which way the text runs; in `rtl`, rows put their first column on the right. */
-  direction: z._default(directionSchema, "ltr"),
-  /** Dark-mode colours of the page, the content and its default text and links (`schema/dark.ts`). */
-  dark: canvasDarkSchema(),
-});
-export type Canvas = z.output<typeof canvasObjectSchema>;
+/**
+ * Each schema here is built on first use: a command that reads no template (`--version`) never
+ * builds them, and a render builds only the ones its template reaches.
+ */
+export const canvasObjectSchema = lazy(() =>
+  z.object({
+    width: z._default(z.number().check(z.minimum(100), z.maximum(2000)), 600),
+    backgroundColor: defaultedColor("#ffffff"),
+    bodyBackgroundColor: defaultedColor("#f9fafb"),
+    bodyBackgroundImage: backgroundImageFields.backgroundImage,
+    bodyBackgroundSize: backgroundImageFields.backgroundSize,
+    bodyBackgroundPosition: backgroundImageFields.backgroundPosition,
+    bodyBackgroundRepeat: backgroundImageFields.backgroundRepeat,
+    padding: spacingSchema(ZERO_SPACING),
+    preheaderText: z._default(z.string(), "View this email in your browser"),
+    language: z._default(z.string().check(z.regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, { message: "Expected a language tag such as en-US" })), "en-US"),
+    mobileBreakpoint: z._default(z.number().check(z.minimum(200), z.maximum(2000)), 600),
+    /** Which way the text runs; in `rtl`, rows put their first column on the right. */
+    direction: z._default(directionSchema, "ltr"),
+    /** Dark-mode colours of the page, the content and its default text and links (`schema/dark.ts`). */
+    dark: canvasDarkSchema(),
+  }),
+);
+export type Canvas = z.output<ReturnType<typeof canvasObjectSchema>>;
 
 /** Style fields of a row (everything but its structure). */
-export const rowStyleSchema = z.object({
-  name: z.optional(z.string()),
-  backgroundColor: defaultedColor("#ffffff"),
-  backgroundGradient: gradientSchema,
-  ...backgroundImageFields,
-  padding: spacingSchema(ZERO_SPACING),
-  border: borderSchema,
-  minHeight: nonNegative(0),
-  /** Space between columns, px. */
-  gap: nonNegative(12),
-  /** Columns stack under the mobile breakpoint. */
-  mobileStack: z._default(z.boolean(), true),
-  dark: rowDarkSchema(),
-  visibility: optionalVisibilitySchema,
-});
-export type RowStyle = z.output<typeof rowStyleSchema>;
+export const rowStyleSchema = lazy(() =>
+  z.object({
+    name: z.optional(z.string()),
+    backgroundColor: defaultedColor("#ffffff"),
+    backgroundGradient: gradientSchema(),
+    ...backgroundImageFields,
+    padding: spacingSchema(ZERO_SPACING),
+    border: borderSchema,
+    minHeight: nonNegative(0),
+    /** Space between columns, px. */
+    gap: nonNegative(12),
+    /** Columns stack under the mobile breakpoint. */
+    mobileStack: z._default(z.boolean(), true),
+    dark: rowDarkSchema(),
+    visibility: optionalVisibilitySchema(),
+  }),
+);
+export type RowStyle = z.output<ReturnType<typeof rowStyleSchema>>;
 
-export const rowSpacerSchema = z.object({
-  height: z.optional(z.number()),
-  backgroundColor: defaultedColor("transparent"),
-  backgroundGradient: gradientSchema,
-  dark: surfaceDarkSchema(),
-  visibility: optionalVisibilitySchema,
-});
-
-export const columnStyleSchema = z.object({
-  /** Percentage of the row. Missing widths share what the others leave. */
-  width: z.optional(z.number().check(z.minimum(0), z.maximum(100))),
-  backgroundColor: defaultedColor("transparent"),
-  ...backgroundImageFields,
-  padding: spacingSchema(ZERO_SPACING),
-  border: borderSchema,
-  verticalAlign: z._default(z.enum(["top", "middle", "bottom"]), "top"),
-  dark: columnDarkSchema(),
-  props: z.prefault(z.object({ visibility: optionalVisibilitySchema }), {}),
-});
-export type ColumnStyle = z.output<typeof columnStyleSchema>;
-
-export const idSchema = z.optional(z.union([z.string(), z.pipe(z.number(), z.transform(String))]));
-
-export const schemaVersionSchema = withJsonSchema(
-  z.string({ message: 'Expected a string such as "1.0"' }).check(
-    z.regex(/^\d+\.\d+$/, { message: 'Expected "major.minor", such as "1.0"' }),
-    z.refine((v: string) => Number(v.split(".")[0]) <= SUPPORTED_SCHEMA_MAJOR, {
-      message: `Unsupported schema_version: this engine reads major version ${SUPPORTED_SCHEMA_MAJOR}`,
-    }),
-  ),
-  { pattern: () => new RegExp(`^0*[0-${SUPPORTED_SCHEMA_MAJOR}]\\.\\d+$`) },
+export const rowSpacerSchema = lazy(() =>
+  z.object({
+    height: z.optional(z.number()),
+    backgroundColor: defaultedColor("transparent"),
+    backgroundGradient: gradientSchema(),
+    dark: surfaceDarkSchema(),
+    visibility: optionalVisibilitySchema(),
+  }),
 );
 
-export const documentHeaderSchema = z.object({
-  template_id: z.union([z.string().check(z.minLength(1)), z.pipe(z.number(), z.transform(String))]),
-  template_name: z.string(),
-  canvas: canvasObjectSchema,
-  rows: z.array(z.unknown()),
-  schema_version: schemaVersionSchema,
-});
+export const columnStyleSchema = lazy(() =>
+  z.object({
+    /** Percentage of the row. Missing widths share what the others leave. */
+    width: z.optional(z.number().check(z.minimum(0), z.maximum(100))),
+    backgroundColor: defaultedColor("transparent"),
+    ...backgroundImageFields,
+    padding: spacingSchema(ZERO_SPACING),
+    border: borderSchema,
+    verticalAlign: z._default(z.enum(["top", "middle", "bottom"]), "top"),
+    dark: columnDarkSchema(),
+    props: z.prefault(z.object({ visibility: optionalVisibilitySchema() }), {}),
+  }),
+);
+export type ColumnStyle = z.output<ReturnType<typeof columnStyleSchema>>;
+
+export const idSchema = lazy(() => z.optional(z.union([z.string(), z.pipe(z.number(), z.transform(String))])));
+
+export const schemaVersionSchema = lazy(() =>
+  withJsonSchema(
+    z.string({ message: 'Expected a string such as "1.0"' }).check(
+      z.regex(/^\d+\.\d+$/, { message: 'Expected "major.minor", such as "1.0"' }),
+      z.refine((v: string) => Number(v.split(".")[0]) <= SUPPORTED_SCHEMA_MAJOR, {
+        message: `Unsupported schema_version: this engine reads major version ${SUPPORTED_SCHEMA_MAJOR}`,
+      }),
+    ),
+    { pattern: () => new RegExp(`^0*[0-${SUPPORTED_SCHEMA_MAJOR}]\\.\\d+$`) },
+  ),
+);
+
+export const documentHeaderSchema = lazy(() =>
+  z.object({
+    template_id: z.union([z.string().check(z.minLength(1)), z.pipe(z.number(), z.transform(String))]),
+    template_name: z.string(),
+    canvas: canvasObjectSchema(),
+    rows: z.array(z.unknown()),
+    schema_version: schemaVersionSchema(),
+  }),
+);

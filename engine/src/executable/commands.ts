@@ -141,7 +141,7 @@ function inspectCommand(argv: readonly string[], io: CommandIO): ExitCode {
 
 /** Dynamic data from a file, with the fix for the common mistake: a value straight under merge_tags. */
 function readDynamicData(path: string, io: CommandIO) {
-  const data = dynamicDataSchema.safeParse(readJson(path, io));
+  const data = dynamicDataSchema().safeParse(readJson(path, io));
   if (data.success) return toDynamicData(data.data);
   const issue = data.error.issues[0];
   const key = issue?.code === "unrecognized_keys" ? issue.keys[0] : undefined;

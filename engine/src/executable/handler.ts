@@ -125,7 +125,7 @@ function parseRequest(raw: unknown): RenderRequest {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     throw new ProtocolError("BAD_REQUEST", "The request must be a JSON object", [{ loc: [], msg: "Expected an object", type: "invalid_type" }]);
   }
-  const parsed = renderRequestSchema.safeParse(raw);
+  const parsed = renderRequestSchema().safeParse(raw);
   if (!parsed.success) {
     const issues = parsed.error.issues.flatMap(toIssues);
     throw new ProtocolError("BAD_REQUEST", `The request is malformed: ${summarise(issues)}`, issues);

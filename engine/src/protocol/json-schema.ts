@@ -16,7 +16,7 @@ export function protocolSchemaFiles(): Record<string, string> {
   };
   return {
     // zod's refine ("template or template_ref") has no JSON Schema form of its own: state it here.
-    "request.schema.json": file("request.schema.json", renderRequestSchema, "input", {
+    "request.schema.json": file("request.schema.json", renderRequestSchema(), "input", {
       anyOf: [{ required: ["template"] }, { required: ["template_ref"] }],
     }),
     "response.schema.json": file("response.schema.json", responseSchema, "output"),

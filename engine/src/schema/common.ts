@@ -7,7 +7,7 @@ import * as z from "zod/mini";
 import { CSS_COLOR_NAMES } from "./color-names.js";
 import { cssValuePattern, cssValueProblem } from "./css-values.js";
 import { withJsonSchema } from "./json-schema-hints.js";
-import { once } from "./once.js";
+import { lazy, once } from "./once.js";
 import { lazyPattern, type Pattern, trimmedMatching } from "./pattern.js";
 
 const HEX_OR_FUNCTIONAL_COLOR = String.raw`#[0-9a-fA-F]{3,4}|#[0-9a-fA-F]{6}|#[0-9a-fA-F]{8}|rgba?\(\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}\s*(?:,\s*(?:0|1|0?\.\d+)\s*)?\)`;
@@ -117,84 +117,95 @@ function oneOfWords(words: readonly (string | number)[]): RegExp {
 
 const OPERATOR_NAMES = [...VISIBILITY_OPERATORS, ...(Object.keys(VISIBILITY_OPERATOR_ALIASES) as Array<keyof typeof VISIBILITY_OPERATOR_ALIASES>)] as const;
 
-export const visibilityRuleSchema = z.pipe(
-  z.object({
-    /** The context key; the editor creates every new rule with an empty one (see `meaninglessRuleReason`). */
-    tag: emptyByDefault,
-    /** Known names in any case; `written` keeps the spelling for the rule's meaning (below). */
-    operator: withJsonSchema(
-      z.string().check(
-        z.refine((op) => (OPERATOR_NAMES as readonly string[]).includes(op.trim().toLowerCase()), {
-          message: `Input should be ${OPERATOR_NAMES.map((op) => JSON.stringify(op)).join(", ")} (any case)`,
-          params: { type: "literal_error" },
-        }),
+/** The visibility schemas are built on first use: most templates never read a rule, and `--version` no template. */
+export const visibilityRuleSchema = lazy(() =>
+  z.pipe(
+    z.object({
+      /** The context key; the editor creates every new rule with an empty one (see `meaninglessRuleReason`). */
+      tag: emptyByDefault,
+      /** Known names in any case; `written` keeps the spelling for the rule's meaning (below). */
+      operator: withJsonSchema(
+        z.string().check(
+          z.refine((op) => (OPERATOR_NAMES as readonly string[]).includes(op.trim().toLowerCase()), {
+            message: `Input should be ${OPERATOR_NAMES.map((op) => JSON.stringify(op)).join(", ")} (any case)`,
+            params: { type: "literal_error" },
+          }),
+        ),
+        { pattern: () => oneOfWords(OPERATOR_NAMES), trimmed: true },
       ),
-      { pattern: () => oneOfWords(OPERATOR_NAMES), trimmed: true },
-    ),
-    value: z._default(
-      z.optional(
-        z.union([
-          contextScalar,
-          z.pipe(
-            z.null(),
-            z.transform(() => ""),
-          ),
-        ]),
+      value: z._default(
+        z.optional(
+          z.union([
+            contextScalar,
+            z.pipe(
+              z.null(),
+              z.transform(() => ""),
+            ),
+          ]),
+        ),
+        "",
       ),
-      "",
-    ),
-  }),
-  z.transform((rule) => {
-    const name = rule.operator.trim().toLowerCase();
-    const operator: VisibilityOperator =
-      name in VISIBILITY_OPERATOR_ALIASES ? VISIBILITY_OPERATOR_ALIASES[name as keyof typeof VISIBILITY_OPERATOR_ALIASES] : (name as VisibilityOperator);
-    // The Maildeno editor and engine compare operator names exactly: one in another case is unknown
-    // to them, and an unknown operator is true. Such a rule is read the same way (and warned about).
-    return { tag: rule.tag, operator, value: rule.value, ...(rule.operator !== name ? { alwaysTrue: true as const } : {}) };
-  }),
+    }),
+    z.transform((rule) => {
+      const name = rule.operator.trim().toLowerCase();
+      const operator: VisibilityOperator =
+        name in VISIBILITY_OPERATOR_ALIASES ? VISIBILITY_OPERATOR_ALIASES[name as keyof typeof VISIBILITY_OPERATOR_ALIASES] : (name as VisibilityOperator);
+      // The Maildeno editor and engine compare operator names exactly: one in another case is unknown
+      // to them, and an unknown operator is true. Such a rule is read the same way (and warned about).
+      return { tag: rule.tag, operator, value: rule.value, ...(rule.operator !== name ? { alwaysTrue: true as const } : {}) };
+    }),
+  ),
 );
 
 /** `all` or `any` in any case; only the exact `any` means any, as in the editor and its engine (others are warned about). */
-const matchSchema = z._default(
-  z.pipe(
-    withJsonSchema(
-      z
-        .string()
-        .check(
-          z.refine((m) => ["all", "any"].includes(m.trim().toLowerCase()), { message: 'Input should be "all" or "any"', params: { type: "literal_error" } }),
-        ),
-      { pattern: () => oneOfWords(["all", "any"]), trimmed: true },
+const matchSchema = lazy(() =>
+  z._default(
+    z.pipe(
+      withJsonSchema(
+        z
+          .string()
+          .check(
+            z.refine((m) => ["all", "any"].includes(m.trim().toLowerCase()), { message: 'Input should be "all" or "any"', params: { type: "literal_error" } }),
+          ),
+        { pattern: () => oneOfWords(["all", "any"]), trimmed: true },
+      ),
+      z.transform((m: string): "all" | "any" => (m === "any" ? "any" : "all")),
     ),
-    z.transform((m: string): "all" | "any" => (m === "any" ? "any" : "all")),
+    "all",
   ),
-  "all",
 );
 
-const ruleList = z._default(z.array(visibilityRuleSchema), []);
+const ruleList = lazy(() => z._default(z.array(visibilityRuleSchema()), []));
 
-export const visibilityGroupSchema = z.object({
-  match: matchSchema,
-  rules: ruleList,
-});
+export const visibilityGroupSchema = lazy(() =>
+  z.object({
+    match: matchSchema(),
+    rules: ruleList(),
+  }),
+);
 
 /** `true`/`false`, also as the strings `"true"`/`"false"` some exports write. */
-const flagSchema = z.union([
-  z.boolean(),
-  z.pipe(
-    caseless(z.enum(["true", "false"])),
-    z.transform((v) => v === "true"),
-  ),
-]);
+const flagSchema = lazy(() =>
+  z.union([
+    z.boolean(),
+    z.pipe(
+      caseless(z.enum(["true", "false"])),
+      z.transform((v) => v === "true"),
+    ),
+  ]),
+);
 
-export const visibilitySchema = z.object({
-  enabled: z._default(flagSchema, false),
-  match: matchSchema,
-  rules: ruleList,
-  groups: z._default(z.array(visibilityGroupSchema), []),
-});
+export const visibilitySchema = lazy(() =>
+  z.object({
+    enabled: z._default(flagSchema(), false),
+    match: matchSchema(),
+    rules: ruleList(),
+    groups: z._default(z.array(visibilityGroupSchema()), []),
+  }),
+);
 
-export type Visibility = z.output<typeof visibilitySchema>;
-export type VisibilityRule = z.output<typeof visibilityRuleSchema>;
+export type Visibility = z.output<ReturnType<typeof visibilitySchema>>;
+export type VisibilityRule = z.output<ReturnType<typeof visibilityRuleSchema>>;
 
 const allSides = z.pipe(
   px,
@@ -237,51 +248,58 @@ const DEGREES_WITHOUT_EXPONENT = {
   anyOf: [{ const: 0 }, { minimum: 1e-6, exclusiveMaximum: 1e21 }, { maximum: -1e-6, exclusiveMinimum: -1e21 }],
 };
 
-const gradientStopSchema = z.object({
-  color: colorSchema,
-  /** Percent along the gradient line; stops without one are spread by CSS. */
-  position: z.optional(z.number().check(z.minimum(0), z.maximum(100))),
-});
+/** The gradient schemas are built on first use, as are the visibility schemas. */
+const gradientStopSchema = lazy(() =>
+  z.object({
+    color: colorSchema,
+    /** Percent along the gradient line; stops without one are spread by CSS. */
+    position: z.optional(z.number().check(z.minimum(0), z.maximum(100))),
+  }),
+);
 
 /** The editor's shape: `{useGradient, solid, gradient: {type, direction, colors: [{color, position}]}}`. */
-const editorGradientSchema = z.object({
-  useGradient: falseByDefault,
-  solid: optionalColor,
-  gradient: z.prefault(
-    z.object({
-      type: z._default(caseless(z.enum(["linear", "radial"])), "linear"),
-      direction: z._default(
-        withJsonSchema(
-          z
-            .union([
-              z.pipe(
-                z.number(),
-                z.transform((deg: number) => `${deg}deg`),
+const editorGradientSchema = lazy(() =>
+  z.object({
+    useGradient: falseByDefault,
+    solid: optionalColor,
+    gradient: z.prefault(
+      z.object({
+        type: z._default(caseless(z.enum(["linear", "radial"])), "linear"),
+        direction: z._default(
+          withJsonSchema(
+            z
+              .union([
+                z.pipe(
+                  z.number(),
+                  z.transform((deg: number) => `${deg}deg`),
+                ),
+                z.string().check(z.trim()),
+              ])
+              .check(
+                z.refine((d: string) => d === "" || LINEAR_DIRECTION.test(d) || RADIAL_SHAPE.test(d), {
+                  message: "Expected a gradient direction: to right, to bottom left, …, an angle such as 45deg, or circle/ellipse for a radial gradient",
+                }),
               ),
-              z.string().check(z.trim()),
-            ])
-            .check(
-              z.refine((d: string) => d === "" || LINEAR_DIRECTION.test(d) || RADIAL_SHAPE.test(d), {
-                message: "Expected a gradient direction: to right, to bottom left, …, an angle such as 45deg, or circle/ellipse for a radial gradient",
-              }),
-            ),
-          { schema: (pattern) => ({ anyOf: [DEGREES_WITHOUT_EXPONENT, { type: "string", pattern: pattern(directionText(), true) }] }) },
+            { schema: (pattern) => ({ anyOf: [DEGREES_WITHOUT_EXPONENT, { type: "string", pattern: pattern(directionText(), true) }] }) },
+          ),
+          "to right",
         ),
-        "to right",
-      ),
-      colors: z._default(z.array(gradientStopSchema), []),
-    }),
-    {},
-  ),
-});
+        colors: z._default(z.array(gradientStopSchema()), []),
+      }),
+      {},
+    ),
+  }),
+);
 
 /** The engine's earlier two-colour shape, still read: `{useGradient, from, to, angle}`. */
-const twoColorGradientSchema = z.strictObject({
-  useGradient: falseByDefault,
-  from: defaultedColor("#ffffff"),
-  to: defaultedColor("#000000"),
-  angle: z._default(z.number(), 180),
-});
+const twoColorGradientSchema = lazy(() =>
+  z.strictObject({
+    useGradient: falseByDefault,
+    from: defaultedColor("#ffffff"),
+    to: defaultedColor("#000000"),
+    angle: z._default(z.number(), 180),
+  }),
+);
 
 /** A background gradient as the targets write it: the CSS image and the colour shown where gradients are not supported. */
 export interface Gradient {
@@ -323,7 +341,7 @@ function stopList(stops: ReadonlyArray<{ color: string; position?: number | unde
   return stops.map((s) => (s.position === undefined ? s.color : `${s.color} ${s.position}%`)).join(", ");
 }
 
-function editorGradient(g: z.output<typeof editorGradientSchema>): Gradient {
+function editorGradient(g: z.output<ReturnType<typeof editorGradientSchema>>): Gradient {
   const { type, direction, colors } = g.gradient;
   const fallback = g.solid ?? colors[0]?.color;
   const first = colors[0]?.color;
@@ -353,22 +371,24 @@ function editorGradient(g: z.output<typeof editorGradientSchema>): Gradient {
 }
 
 /** Either gradient shape; `null` (the editor's "not set" in mobile overrides) reads as none. */
-export const gradientSchema = z.prefault(
-  z.union([
-    z.pipe(
-      twoColorGradientSchema,
-      z.transform(
-        (g: z.output<typeof twoColorGradientSchema>): Gradient => ({
-          useGradient: g.useGradient,
-          css: `linear-gradient(${g.angle}deg, ${g.from}, ${g.to})`,
-          fallback: g.from,
-          linear: { from: g.from, to: g.to, angle: g.angle },
-        }),
+export const gradientSchema = lazy(() =>
+  z.prefault(
+    z.union([
+      z.pipe(
+        twoColorGradientSchema(),
+        z.transform(
+          (g: z.output<ReturnType<typeof twoColorGradientSchema>>): Gradient => ({
+            useGradient: g.useGradient,
+            css: `linear-gradient(${g.angle}deg, ${g.from}, ${g.to})`,
+            fallback: g.from,
+            linear: { from: g.from, to: g.to, angle: g.angle },
+          }),
+        ),
       ),
-    ),
-    z.pipe(editorGradientSchema, z.transform(editorGradient)),
-  ]),
-  { useGradient: false, gradient: {} },
+      z.pipe(editorGradientSchema(), z.transform(editorGradient)),
+    ]),
+    { useGradient: false, gradient: {} },
+  ),
 );
 
 /** Whether a gradient is switched on and has something to draw. */
@@ -498,22 +518,22 @@ export interface Typography {
 }
 
 /** A block's background: a colour, and the editor's gradient over it. Transparent by default. */
-export const surfaceFields = {
+export const surfaceFields = () => ({
   backgroundColor: defaultedColor("transparent"),
-  backgroundGradient: gradientSchema,
-};
+  backgroundGradient: gradientSchema(),
+});
 export interface Surface {
   backgroundColor: string;
   backgroundGradient: Gradient;
 }
 
 /** A node's `visibility`: absent means always shown. */
-export const optionalVisibilitySchema = z.optional(visibilitySchema);
+export const optionalVisibilitySchema = lazy(() => z.optional(visibilitySchema()));
 
 /** Props every block carries, whatever its type. */
 export function commonBlockFields(defaults: { padding?: Spacing; margin?: Spacing } = {}) {
   return {
-    visibility: optionalVisibilitySchema,
+    visibility: optionalVisibilitySchema(),
     desktopHide: falseByDefault,
     mobileHide: falseByDefault,
     margin: spacingSchema(defaults.margin ?? ZERO_SPACING),
@@ -539,35 +559,37 @@ const cssOverrideString = withJsonSchema(
   ),
   { pattern: cssValuePattern },
 );
-export const mobileOverridesSchema = z.pipe(
-  z.optional(
-    z.nullable(
-      z.catchall(
-        z.object({
-          padding: unsetOrPartialSpacing,
-          margin: unsetOrPartialSpacing,
-          border: z.nullish(
-            z.object({
-              width: optionalPx,
-              style: z.optional(borderStyle),
-              color: optionalColor,
-              radius: optionalPx,
-            }),
-          ),
-          backgroundGradient: z.nullish(gradientSchema),
-          fontWeight: z.nullish(fontWeightSchema),
-        }),
-        // Typed as unknown so the named object keys above fit the index signature of the published .d.ts
-        // (a consumer type-checking our declarations would fail otherwise); the values are still validated.
-        z.union([cssOverrideString, z.number(), z.boolean(), z.null()]) as unknown as z.ZodMiniType<unknown>,
+export const mobileOverridesSchema = lazy(() =>
+  z.pipe(
+    z.optional(
+      z.nullable(
+        z.catchall(
+          z.object({
+            padding: unsetOrPartialSpacing,
+            margin: unsetOrPartialSpacing,
+            border: z.nullish(
+              z.object({
+                width: optionalPx,
+                style: z.optional(borderStyle),
+                color: optionalColor,
+                radius: optionalPx,
+              }),
+            ),
+            backgroundGradient: z.nullish(gradientSchema()),
+            fontWeight: z.nullish(fontWeightSchema),
+          }),
+          // Typed as unknown so the named object keys above fit the index signature of the published .d.ts
+          // (a consumer type-checking our declarations would fail otherwise); the values are still validated.
+          z.union([cssOverrideString, z.number(), z.boolean(), z.null()]) as unknown as z.ZodMiniType<unknown>,
+        ),
       ),
     ),
+    z.transform((value: Record<string, unknown> | null | undefined) => {
+      const set: MobileOverrides = {};
+      for (const [key, v] of Object.entries(value ?? {})) if (v !== null && v !== undefined) set[key] = v as MobileOverrides[string];
+      return set;
+    }),
   ),
-  z.transform((value: Record<string, unknown> | null | undefined) => {
-    const set: MobileOverrides = {};
-    for (const [key, v] of Object.entries(value ?? {})) if (v !== null && v !== undefined) set[key] = v as MobileOverrides[string];
-    return set;
-  }),
 );
 export type MobileOverrides = Record<string, string | number | boolean | PartialSpacing | Partial<Border> | Gradient>;
 

@@ -6,13 +6,15 @@
  */
 import * as z from "zod/mini";
 import { colorSchema, type Gradient, gradientSchema } from "./common.js";
+import { lazy } from "./once.js";
 
 export const darkColorSchema = z.pipe(
   z.nullish(colorSchema),
   z.transform((value: string | null | undefined) => value ?? undefined),
 );
 
-const ALL_KEYS = {
+/** Built on first use: the gradient schema in it is. */
+const allKeys = lazy(() => ({
   /** The page around the content (canvas only). */
   bodyBackgroundColor: darkColorSchema,
   backgroundColor: darkColorSchema,
@@ -23,15 +25,17 @@ const ALL_KEYS = {
   borderColor: darkColorSchema,
   /** Replaces the light `backgroundGradient`; `backgroundColor` (else its `solid`) is the colour under it. */
   backgroundGradient: z.pipe(
-    z.nullish(gradientSchema),
+    z.nullish(gradientSchema()),
     z.transform((value: Gradient | null | undefined) => value ?? undefined),
   ),
-};
+}));
 
-type Key = keyof typeof ALL_KEYS;
+type AllKeys = ReturnType<typeof allKeys>;
+type Key = keyof AllKeys;
 
 function darkSchema<K extends Key>(keys: readonly K[]) {
-  const colors = z.object(Object.fromEntries(keys.map((key) => [key, ALL_KEYS[key]])) as Pick<typeof ALL_KEYS, K>);
+  const all = allKeys();
+  const colors = z.object(Object.fromEntries(keys.map((key) => [key, all[key]])) as Pick<AllKeys, K>);
   return z.pipe(
     z.nullish(colors),
     z.transform((value: z.output<typeof colors> | null | undefined) => value ?? undefined),
@@ -40,8 +44,7 @@ function darkSchema<K extends Key>(keys: readonly K[]) {
 
 /** The `dark` object of a node with these keys: built on first use, once (a template uses a few block types). */
 function darkSchemaOf<K extends Key>(...keys: K[]): () => ReturnType<typeof darkSchema<K>> {
-  let schema: ReturnType<typeof darkSchema<K>> | undefined;
-  return () => (schema ??= darkSchema(keys));
+  return lazy(() => darkSchema(keys));
 }
 
 export const canvasDarkSchema = darkSchemaOf("bodyBackgroundColor", "backgroundColor", "color", "linkColor");

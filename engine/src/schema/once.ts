@@ -11,3 +11,12 @@ export function once<A, R>(build: (arg: A) => R): (arg: A) => R {
     return schema;
   };
 }
+
+/** `build`, called on first use: a schema the process may never need costs nothing at start-up. */
+export function lazy<R>(build: () => R): () => R {
+  let built: { value: R } | undefined;
+  return () => {
+    built ??= { value: build() };
+    return built.value;
+  };
+}

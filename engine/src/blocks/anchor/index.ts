@@ -28,7 +28,7 @@ export const anchorProps = () =>
     color: defaultedColor("#007bff"),
     textDecoration: z._default(z.enum(["none", "underline", "line-through", "overline"]), "underline"),
     ...commonBlockFields(),
-    mobile: mobileOverridesSchema,
+    mobile: mobileOverridesSchema(),
     dark: linkDarkSchema(),
   });
 

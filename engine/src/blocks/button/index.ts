@@ -32,7 +32,7 @@ export const buttonProps = () =>
     direction: z.optional(directionSchema),
     link: emptyByDefault,
     backgroundColor: defaultedColor("#007bff"),
-    backgroundGradient: gradientSchema,
+    backgroundGradient: gradientSchema(),
     color: defaultedColor("#fafafa"),
     fontSize: nonNegative(16),
     fontWeight: z._default(fontWeightSchema, "bold"),
@@ -51,7 +51,7 @@ export const buttonProps = () =>
     iconGap: nonNegative(8),
     // A button's `padding` is the space inside it; `margin` is the space around it.
     ...commonBlockFields({ padding: { top: 12, right: 24, bottom: 12, left: 24 } }),
-    mobile: mobileOverridesSchema,
+    mobile: mobileOverridesSchema(),
     dark: buttonDarkSchema(),
   });
 type ButtonProps = z.output<ReturnType<typeof buttonProps>>;

@@ -19,13 +19,13 @@ export const dividerProps = () =>
   z.object({
     backgroundColor: defaultedColor("#cccccc"),
     /** The line drawn as a gradient (a bar of the line's height) over the solid line colour. */
-    backgroundGradient: gradientSchema,
+    backgroundGradient: gradientSchema(),
     height: nonNegative(1),
     width: z._default(z.number().check(z.minimum(0), z.maximum(100)), 100),
     borderStyle: z._default(z.enum(["solid", "dashed", "dotted"]), "solid"),
     align: z._default(alignSchema, "center"),
     ...commonBlockFields({ margin: { top: 20, right: 0, bottom: 20, left: 0 }, padding: { top: 5, right: 0, bottom: 5, left: 0 } }),
-    mobile: mobileOverridesSchema,
+    mobile: mobileOverridesSchema(),
     dark: surfaceDarkSchema(),
   });
 

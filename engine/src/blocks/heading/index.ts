@@ -42,9 +42,9 @@ export const headingProps = () =>
     ),
     ...typographyFields({ fontSize: 32, lineHeight: 1.2, fontWeight: "bold" }),
     direction: z.optional(directionSchema),
-    ...surfaceFields,
+    ...surfaceFields(),
     ...commonBlockFields(),
-    mobile: mobileOverridesSchema,
+    mobile: mobileOverridesSchema(),
     dark: richTextDarkSchema(),
   });
 

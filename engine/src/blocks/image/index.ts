@@ -36,7 +36,7 @@ export const imageProps = () =>
     borderRadius: nonNegative(0),
     border: borderSchema,
     ...commonBlockFields(),
-    mobile: mobileOverridesSchema,
+    mobile: mobileOverridesSchema(),
     dark: frameDarkSchema(),
   });
 type ImageProps = z.output<ReturnType<typeof imageProps>>;

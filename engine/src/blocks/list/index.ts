@@ -39,9 +39,9 @@ export const listProps = () =>
     direction: z.optional(directionSchema),
     paddingLeft: nonNegative(20),
     itemSpacing: nonNegative(8),
-    ...surfaceFields,
+    ...surfaceFields(),
     ...commonBlockFields(),
-    mobile: mobileOverridesSchema,
+    mobile: mobileOverridesSchema(),
     dark: richTextDarkSchema(),
   });
 type ListProps = z.output<ReturnType<typeof listProps>>;

@@ -52,9 +52,9 @@ export const menuProps = () =>
     spacing: nonNegative(16),
     /** Stack the items vertically under the mobile breakpoint. */
     mobileStack: falseByDefault,
-    ...surfaceFields,
+    ...surfaceFields(),
     ...commonBlockFields(),
-    mobile: mobileOverridesSchema,
+    mobile: mobileOverridesSchema(),
     dark: textDarkSchema(),
   });
 type MenuProps = z.output<ReturnType<typeof menuProps>>;

@@ -31,9 +31,9 @@ export const paragraphProps = () =>
     content: emptyByDefault,
     ...typographyFields(),
     direction: z.optional(directionSchema),
-    ...surfaceFields,
+    ...surfaceFields(),
     ...commonBlockFields(),
-    mobile: mobileOverridesSchema,
+    mobile: mobileOverridesSchema(),
     dark: richTextDarkSchema(),
   });
 

@@ -24,7 +24,7 @@ export const socialsProps = () =>
     spacing: nonNegative(10),
     align: z._default(alignSchema, "center"),
     ...commonBlockFields(),
-    mobile: mobileOverridesSchema,
+    mobile: mobileOverridesSchema(),
   });
 type SocialsProps = z.output<ReturnType<typeof socialsProps>>;
 

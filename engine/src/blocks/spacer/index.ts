@@ -9,9 +9,9 @@ import { attrs, htmlClass, jsxClass, mjmlSurface, surfaceDeclarations } from "..
 export const spacerProps = () =>
   z.object({
     height: nonNegative(20),
-    ...surfaceFields,
+    ...surfaceFields(),
     ...commonBlockFields(),
-    mobile: mobileOverridesSchema,
+    mobile: mobileOverridesSchema(),
     dark: surfaceDarkSchema(),
   });
 

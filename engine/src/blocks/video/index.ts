@@ -24,7 +24,7 @@ export const videoProps = () =>
     border: borderSchema,
     align: z._default(alignSchema, "center"),
     ...commonBlockFields(),
-    mobile: mobileOverridesSchema,
+    mobile: mobileOverridesSchema(),
     dark: frameDarkSchema(),
   });
 type VideoProps = z.output<ReturnType<typeof videoProps>>;

@@ -177,13 +177,13 @@ class NameCheck {
 export function nameFindings(json: unknown, registry: BlockRegistry): Finding[] {
   const check = new NameCheck(registry);
   if (!isObject(json)) return [];
-  const header = objectKeys(documentHeaderSchema) ?? [];
+  const header = objectKeys(documentHeaderSchema()) ?? [];
   for (const [key, value] of Object.entries(json)) if (!header.includes(key)) check.unknown([], key, value, "the template", header);
   walkDocument(json, registry, {
-    canvas: (raw, path) => check.props(canvasObjectSchema, raw, path, { name: "the canvas", ignored: [] }),
-    row: (raw, path) => check.node(rowStyleSchema, raw, path, "a row", STRUCTURE.row),
-    column: (raw, path) => check.node(columnStyleSchema, raw, path, "a column", STRUCTURE.column, IGNORED.column),
-    rowSpacer: (raw, path) => check.node(rowSpacerSchema, raw, path, "a row spacer", STRUCTURE.rowSpacer, IGNORED.rowSpacer),
+    canvas: (raw, path) => check.props(canvasObjectSchema(), raw, path, { name: "the canvas", ignored: [] }),
+    row: (raw, path) => check.node(rowStyleSchema(), raw, path, "a row", STRUCTURE.row),
+    column: (raw, path) => check.node(columnStyleSchema(), raw, path, "a column", STRUCTURE.column, IGNORED.column),
+    rowSpacer: (raw, path) => check.node(rowSpacerSchema(), raw, path, "a row spacer", STRUCTURE.rowSpacer, IGNORED.rowSpacer),
     block: (raw, path, type, definition, typeKey) => check.block(raw, path, type, definition, typeKey),
   });
   return check.findings;
