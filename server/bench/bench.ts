@@ -16,7 +16,7 @@ import autocannon from "autocannon";
  * BENCH_DURATION_S, BENCH_CONNECTIONS, BENCH_ROUNDS tune the run; BENCH_LOG_LEVEL=warn measures the
  * service without its request log (to see what the log costs); BENCH_NODE_ARGS are node options for
  * the service, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, or `--trace-gc` for the garbage a request
- * leaves (youngGarbage).
+ * leaves (logFigures).
  */
 const SERVER_DIR = fileURLToPath(new URL("..", import.meta.url));
 const DURATION_S = Number(process.env["BENCH_DURATION_S"] ?? 5);
@@ -117,26 +117,14 @@ async function measure(name: string, server: ChildProcess, url: string, headers:
   };
 }
 
-function countLines(file: string): number {
-  const fd = openSync(file, "r");
-  const chunk = Buffer.alloc(1 << 20);
-  let lines = 0;
-  for (;;) {
-    const n = readSync(fd, chunk);
-    if (n === 0) break;
-    for (let i = 0; i < n; i++) if (chunk[i] === 10) lines++;
-  }
-  closeSync(fd);
-  return lines;
-}
-
 /**
- * With BENCH_NODE_ARGS=--trace-gc, V8's collection lines land in the log file beside the request
- * lines: the young generation's collections and what they freed, per request line (warm-ups
- * included), a figure the machine's load hardly moves.
+ * What a service's log file holds, read once: its lines (one for every request answered), and, with
+ * BENCH_NODE_ARGS=--trace-gc (V8's collection lines land beside the request lines), the young
+ * generation's collections and what they freed per request line (warm-ups included), a figure the
+ * machine's load hardly moves.
  */
-function youngGarbage(file: string): { requests: number; scavenges: number; freedMb: number } {
-  const figures = { requests: 0, scavenges: 0, freedMb: 0 };
+function logFigures(file: string): { lines: number; requests: number; scavenges: number; freedMb: number } {
+  const figures = { lines: 0, requests: 0, scavenges: 0, freedMb: 0 };
   const fd = openSync(file, "r");
   const chunk = Buffer.alloc(1 << 20);
   let partial = "";
@@ -144,6 +132,7 @@ function youngGarbage(file: string): { requests: number; scavenges: number; free
     const n = readSync(fd, chunk);
     const lines = (partial + chunk.toString("utf8", 0, n)).split("\n");
     partial = n === 0 ? "" : (lines.pop() ?? "");
+    figures.lines += n === 0 ? 0 : lines.length;
     for (const text of lines) {
       if (text.includes('"msg":"request completed"')) figures.requests++;
       const scavenge = /Scavenge ([\d.]+) \([\d.]+\) -> ([\d.]+)/.exec(text);
@@ -210,9 +199,8 @@ const median = medianOf(ratiosOf(0));
 const errors = results.reduce((n, r) => n + r.ours.reduce((m, f) => m + f.errors, 0) + r.baseline.errors, 0);
 const summary = services.flatMap((s, i) => {
   // The log is part of what is measured: it holds one line for every request answered.
-  const lines = countLines(s.logFile);
+  const { lines, ...gc } = logFigures(s.logFile);
   const bytes = statSync(s.logFile).size;
-  const gc = youngGarbage(s.logFile);
   return [
     `service, log at ${s.label}: ${lines} log lines, ${(bytes / 1e6).toFixed(0)} MB; median CPU per request ${medianOf(results.map((r) => r.ours[i]!.cpuUsPerRequest)).toFixed(1)} µs`,
     `  median CPU ratio (the bare route's CPU per request over the service's): ${(medianOf(cpuRatiosOf(i)) * 100).toFixed(1)}%; median req/s ratio ${(medianOf(ratiosOf(i)) * 100).toFixed(1)}%`,
