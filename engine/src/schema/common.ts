@@ -586,7 +586,11 @@ export const mobileOverridesSchema = lazy(() =>
     ),
     z.transform((value: Record<string, unknown> | null | undefined) => {
       const set: MobileOverrides = {};
-      for (const [key, v] of Object.entries(value ?? {})) if (v !== null && v !== undefined) set[key] = v as MobileOverrides[string];
+      // `value` is the object parsed above, a plain object: its keys are its own.
+      for (const key in value) {
+        const v = value[key];
+        if (v !== null && v !== undefined) set[key] = v as MobileOverrides[string];
+      }
       return set;
     }),
   ),

@@ -39,17 +39,25 @@ function parserOf(schema: Schema): Parser {
   return parser;
 }
 
+/** A part's parser, called as `cell.parse(value)`: one call per value, no trampoline once compiled. */
+interface Cell {
+  parse: Parser;
+}
+
 /**
  * A part's parser, compiled when first called: a value that leaves a defaulted field out never
  * compiles that field's schema (the release executable compiles afresh in every process), and a
- * recursive schema compiles one level at a time.
+ * recursive schema compiles one level at a time. The first call puts the compiled parser in the
+ * cell, so later ones go straight to it.
  */
-function part(schema: Schema): Parser {
-  let parser: Parser | undefined;
-  return (value) => {
-    parser ??= parserOf(schema);
-    return parser(value);
+function part(schema: Schema): Cell {
+  const cell: Cell = {
+    parse: (value) => {
+      cell.parse = parserOf(schema);
+      return cell.parse(value);
+    },
   };
+  return cell;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -62,21 +70,77 @@ function byZod(schema: Schema): Parser {
   };
 }
 
-/** A schema's checks (refinements, bounds, trim) run after its type, on its output, as zod runs them. */
+/** A check's success path as a step: the value it passes on, or `INVALID`. */
+type Step = (value: unknown) => unknown;
+
+/**
+ * A schema's checks (refinements, bounds, trim) run after its type, on its output, as zod runs them.
+ * The kinds the template schemas use most are steps calling the check's own function or bound;
+ * when any is another kind (or runs only `when` something holds), every check runs as zod runs it,
+ * on one payload per schema, reused: a check returns before the next value reaches it.
+ */
 function withChecks(schema: Schema, parse: Parser): Parser {
   const checks = (schema._zod.def.checks ?? []) as Check[];
   if (checks.length === 0) return parse;
+  const steps = checks.map(stepOf);
+  if (steps.every((step) => step !== undefined)) {
+    const known = steps as Step[];
+    return (value) => {
+      let parsed = parse(value);
+      for (let i = 0; i < known.length && parsed !== INVALID; i++) parsed = known[i]!(parsed);
+      return parsed;
+    };
+  }
+  const payload: Payload = { value: undefined, issues: [] };
   return (value) => {
     const parsed = parse(value);
     if (parsed === INVALID) return INVALID;
-    const payload: Payload = { value: parsed, issues: [] };
-    for (const check of checks) {
+    payload.value = parsed;
+    for (let i = 0; i < checks.length; i++) {
+      const check = checks[i]!;
       const when = check._zod.def.when;
       if (when && !when(payload as z.core.ParsePayload)) continue;
-      if (check._zod.check(payload as z.core.ParsePayload<never>) instanceof Promise || payload.issues.length > 0) return INVALID;
+      if (check._zod.check(payload as z.core.ParsePayload<never>) instanceof Promise || payload.issues.length > 0) {
+        // Emptied only here: it is empty whenever a check runs.
+        payload.issues = [];
+        return INVALID;
+      }
     }
-    return payload.value;
+    const out = payload.value;
+    payload.value = undefined;
+    return out;
   };
+}
+
+/**
+ * A check as a step, for the kinds whose success zod decides in one line (checks.js and
+ * `$ZodCustom` in schemas.js): an overwrite (`trim`), a refinement, a number's bound.
+ */
+function stepOf(check: Check): Step | undefined {
+  const { def } = check._zod;
+  // Every zod instance, a check too, lists the classes it is (`$constructor`).
+  const { traits } = check._zod as unknown as { readonly traits: ReadonlySet<string> };
+  if (def.when !== undefined) return undefined;
+  if (traits.has("$ZodCheckOverwrite")) {
+    const tx = (def as z.core.$ZodCheckOverwriteDef).tx as (value: unknown) => unknown;
+    return (value) => tx(value);
+  }
+  if (traits.has("$ZodCustom") && def.check === "custom") {
+    const fn = (def as unknown as z.core.$ZodCustomDef).fn as (value: unknown) => unknown;
+    return (value) => {
+      const ok = fn(value);
+      return ok instanceof Promise || !ok ? INVALID : value;
+    };
+  }
+  if (traits.has("$ZodCheckGreaterThan") || traits.has("$ZodCheckLessThan")) {
+    const bound = def as z.core.$ZodCheckGreaterThanDef;
+    const [limit, inclusive] = [bound.value, bound.inclusive];
+    if (typeof limit !== "number") return undefined;
+    return traits.has("$ZodCheckGreaterThan")
+      ? (value) => ((inclusive ? (value as number) >= limit : (value as number) > limit) ? value : INVALID)
+      : (value) => ((inclusive ? (value as number) <= limit : (value as number) < limit) ? value : INVALID);
+  }
+  return undefined;
 }
 
 /**
@@ -136,32 +200,39 @@ function compile(schema: Schema): Parser {
       return optional(def as unknown as z.core.$ZodOptionalDef);
     case "nullable": {
       const inner = part((def as unknown as z.core.$ZodNullableDef).innerType);
-      return (value) => (value === null ? null : inner(value));
+      return (value) => (value === null ? null : inner.parse(value));
     }
     case "default": {
       const d = def as unknown as z.core.$ZodDefaultDef;
       const inner = part(d.innerType);
       return (value) => {
         if (value === undefined) return d.defaultValue;
-        const parsed = inner(value);
+        const parsed = inner.parse(value);
         return parsed === undefined ? d.defaultValue : parsed;
       };
     }
     case "prefault": {
       const d = def as unknown as z.core.$ZodPrefaultDef;
       const inner = part(d.innerType);
-      return (value) => inner(value === undefined ? d.defaultValue : value);
+      return (value) => inner.parse(value === undefined ? d.defaultValue : value);
     }
     case "pipe": {
       const d = def as unknown as z.core.$ZodPipeDef;
       const [first, then] = [part(d.in), part(d.out)];
       return (value) => {
-        const parsed = first(value);
-        return parsed === INVALID ? INVALID : then(parsed);
+        const parsed = first.parse(value);
+        return parsed === INVALID ? INVALID : then.parse(parsed);
       };
     }
     case "transform": {
       const transform = (def as unknown as z.core.$ZodTransformDef).transform;
+      // A transform that declares no second parameter cannot add issues: it needs no payload.
+      if (transform.length < 2) {
+        return (value) => {
+          const out = (transform as (value: unknown) => unknown)(value);
+          return out instanceof Promise ? INVALID : out;
+        };
+      }
       return (value) => {
         // The transform may add issues to its payload (a refinement written as a transform).
         const payload: Payload = { value, issues: [] };
@@ -173,8 +244,8 @@ function compile(schema: Schema): Parser {
       const options = (def as unknown as z.core.$ZodUnionDef).options.map(part);
       // The first option that accepts the value gives the result.
       return (value) => {
-        for (const option of options) {
-          const parsed = option(value);
+        for (let i = 0; i < options.length; i++) {
+          const parsed = options[i]!.parse(value);
           if (parsed !== INVALID) return parsed;
         }
         return INVALID;
@@ -186,7 +257,7 @@ function compile(schema: Schema): Parser {
         if (!Array.isArray(value)) return INVALID;
         const out: unknown[] = new Array(value.length);
         for (let i = 0; i < value.length; i++) {
-          const parsed = element(value[i]);
+          const parsed = element.parse(value[i]);
           if (parsed === INVALID) return INVALID;
           out[i] = parsed;
         }
@@ -202,52 +273,60 @@ function optional(def: z.core.$ZodOptionalDef): Parser {
   const inner = part(def.innerType);
   const substitutes = def.innerType._zod.optin === "defaulted";
   return (value) => {
-    if (value !== undefined) return inner(value);
+    if (value !== undefined) return inner.parse(value);
     if (!substitutes) return undefined;
     // A defaulted inner schema fills in for absence; when even that fails, the value is undefined.
-    const parsed = inner(undefined);
+    const parsed = inner.parse(undefined);
     return parsed === INVALID ? undefined : parsed;
   };
 }
 
 interface Field {
   readonly key: string;
-  readonly parse: Parser;
+  readonly value: Cell;
   readonly optin: "optional" | "defaulted" | undefined;
   readonly optionalOut: boolean;
 }
 
 function fieldOf(key: string, schema: Schema): Field {
-  return { key, parse: part(schema), optin: schema._zod.optin, optionalOut: schema._zod.optout === "optional" };
+  return { key, value: part(schema), optin: schema._zod.optin, optionalOut: schema._zod.optout === "optional" };
 }
 
 /** zod's object: the shape's keys in order (absent ones as their optionality says), then a catchall's. */
 function object(def: z.core.$ZodObjectDef): Parser {
-  const fields = Object.entries(def.shape).map(([key, field]) => fieldOf(key, field));
+  const fields = Object.keys(def.shape).map((key) => fieldOf(key, def.shape[key]!));
   const catchall = def.catchall;
   const known = catchall && new Set(Object.keys(def.shape));
-  // A strict object (catchall `never`) refuses any other key.
-  const rest = catchall && catchall._zod.def.type !== "never" ? fieldOf("", catchall) : undefined;
+  // A strict object (catchall `never`) refuses any other key: looked for first, as a union tries
+  // such an object on values of another shape.
+  const strict = catchall !== undefined && catchall._zod.def.type === "never";
+  const rest = catchall && !strict ? fieldOf("", catchall) : undefined;
   return (value) => {
     if (!isObject(value)) return INVALID;
+    if (strict) for (const key in value) if (!known!.has(key)) return INVALID;
     const out: Record<string, unknown> = {};
-    for (const field of fields) if (!assign(field, field.key, value, out)) return INVALID;
-    if (known === undefined) return out;
+    for (let i = 0; i < fields.length; i++) {
+      const field = fields[i]!;
+      if (!assign(field, field.key, value, out)) return INVALID;
+    }
+    if (rest === undefined) return out;
     for (const key in value) {
-      if (known.has(key)) continue;
-      if (rest === undefined) return INVALID;
-      if (key === "__proto__") continue;
+      if (known!.has(key) || key === "__proto__") continue;
       if (!assign(rest, key, value, out)) return INVALID;
     }
     return out;
   };
 }
 
-/** One property, as zod's `handlePropertyResult` treats it; false when the object is invalid. */
+/**
+ * One property, as zod's `handlePropertyResult` treats it; false when the object is invalid. A
+ * value read as other than undefined is present (`key in input` is asked only of the others).
+ */
 function assign(field: Field, key: string, input: Record<string, unknown>, out: Record<string, unknown>): boolean {
-  const present = key in input;
+  const raw = input[key];
+  const present = raw !== undefined || key in input;
   if (!present && field.optionalOut && field.optin === "optional") return true;
-  const parsed = field.parse(input[key]);
+  const parsed = field.value.parse(raw);
   if (parsed === INVALID) return !present && field.optin !== undefined && field.optionalOut;
   if (!present && field.optin === undefined) return false;
   if (parsed !== undefined) out[key] = parsed;
