@@ -8,6 +8,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import * as zod from "zod/mini";
 import type * as z from "zod/mini";
 import { BLOCKS, blockOf } from "../src/blocks/registry.js";
 import { parseTemplate } from "../src/document/parse.js";
@@ -158,5 +159,35 @@ describe("reading a valid template", () => {
     (broken["canvas"] as Json)["width"] = "wide";
     expect(parseTemplate(broken).issues.length).toBeGreaterThan(0);
     expect(calls()).toBeGreaterThan(0);
+  });
+});
+
+describe("checks and transforms outside the template schemas", () => {
+  // Each kind as a step, a kind zod runs itself (a whole number; a check with `when`; a superRefine)
+  // on a payload reused from one value to the next, and a transform that adds issues: a refusal
+  // leaves nothing behind for the next value, and every value is judged as zod judges it.
+  const schemas: Schema[] = [
+    zod.string().check(zod.trim(), zod.refine((value) => value !== "")),
+    zod.number().check(zod.minimum(0), zod.maximum(10, { message: "ten" })),
+    zod.number().check(zod.gt(0), zod.lt(10)),
+    zod.number().check(zod.minimum(0), zod.int()),
+    zod.string().check(zod.minLength(2), zod.trim()),
+    zod.string().check(
+      zod.superRefine((value, ctx) => {
+        if (value === "no") ctx.addIssue({ code: "custom", message: "no" });
+      }),
+    ),
+    zod.pipe(
+      zod.string(),
+      zod.transform((value: string, ctx) => {
+        if (value === "no") ctx.issues.push({ code: "custom", message: "no", input: value });
+        return value.toUpperCase();
+      }),
+    ),
+  ];
+  const values: unknown[] = ["", " ", " a ", "no", "yes", "ab", -1, 0, 0.5, 1, 10, 10.5, 11, null, undefined];
+
+  it("agree with zod on each value, refusals and acceptances interleaved", () => {
+    for (const schema of schemas) for (const value of [...values, ...values.toReversed()]) expectAgreement(schema, value);
   });
 });

@@ -319,14 +319,21 @@ function object(def: z.core.$ZodObjectDef): Parser {
 }
 
 /**
- * One property, as zod's `handlePropertyResult` treats it; false when the object is invalid. A
- * value read as other than undefined is present (`key in input` is asked only of the others).
+ * One property, as zod's `handlePropertyResult` treats it; false when the object is invalid. A key
+ * read as other than undefined is present, and its value is written whatever it parses to; only
+ * the others are asked `key in input`.
  */
 function assign(field: Field, key: string, input: Record<string, unknown>, out: Record<string, unknown>): boolean {
   const raw = input[key];
-  const present = raw !== undefined || key in input;
+  if (raw !== undefined) {
+    const parsed = field.value.parse(raw);
+    if (parsed === INVALID) return false;
+    out[key] = parsed;
+    return true;
+  }
+  const present = key in input;
   if (!present && field.optionalOut && field.optin === "optional") return true;
-  const parsed = field.value.parse(raw);
+  const parsed = field.value.parse(undefined);
   if (parsed === INVALID) return !present && field.optin !== undefined && field.optionalOut;
   if (!present && field.optin === undefined) return false;
   if (parsed !== undefined) out[key] = parsed;
