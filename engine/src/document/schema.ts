@@ -15,6 +15,7 @@ import {
   spacingSchema,
   ZERO_SPACING,
 } from "../schema/common.js";
+import { constantDefault } from "../schema/constant-default.js";
 import { canvasDarkSchema, columnDarkSchema, rowDarkSchema, surfaceDarkSchema } from "../schema/dark.js";
 import { withJsonSchema } from "../schema/json-schema-hints.js";
 import { lazy } from "../schema/once.js";
@@ -28,7 +29,7 @@ export const MAX_NESTING_DEPTH = 5;
  */
 export const canvasObjectSchema = lazy(() =>
   z.object({
-    width: z._default(z.number().check(z.minimum(100), z.maximum(2000)), 600),
+    width: constantDefault(z.number().check(z.minimum(100), z.maximum(2000)), 600),
     backgroundColor: defaultedColor("#ffffff"),
     bodyBackgroundColor: defaultedColor("#f9fafb"),
     bodyBackgroundImage: backgroundImageFields.backgroundImage,
@@ -36,11 +37,11 @@ export const canvasObjectSchema = lazy(() =>
     bodyBackgroundPosition: backgroundImageFields.backgroundPosition,
     bodyBackgroundRepeat: backgroundImageFields.backgroundRepeat,
     padding: spacingSchema(ZERO_SPACING),
-    preheaderText: z._default(z.string(), "View this email in your browser"),
+    preheaderText: constantDefault(z.string(), "View this email in your browser"),
     language: z._default(z.string().check(z.regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, { message: "Expected a language tag such as en-US" })), "en-US"),
-    mobileBreakpoint: z._default(z.number().check(z.minimum(200), z.maximum(2000)), 600),
+    mobileBreakpoint: constantDefault(z.number().check(z.minimum(200), z.maximum(2000)), 600),
     /** Which way the text runs; in `rtl`, rows put their first column on the right. */
-    direction: z._default(directionSchema, "ltr"),
+    direction: constantDefault(directionSchema, "ltr"),
     /** Dark-mode colours of the page, the content and its default text and links (`schema/dark.ts`). */
     dark: canvasDarkSchema(),
   }),
@@ -60,7 +61,7 @@ export const rowStyleSchema = lazy(() =>
     /** Space between columns, px. */
     gap: nonNegative(12),
     /** Columns stack under the mobile breakpoint. */
-    mobileStack: z._default(z.boolean(), true),
+    mobileStack: constantDefault(z.boolean(), true),
     dark: rowDarkSchema(),
     visibility: optionalVisibilitySchema(),
   }),
@@ -85,7 +86,7 @@ export const columnStyleSchema = lazy(() =>
     ...backgroundImageFields,
     padding: spacingSchema(ZERO_SPACING),
     border: borderSchema,
-    verticalAlign: z._default(z.enum(["top", "middle", "bottom"]), "top"),
+    verticalAlign: constantDefault(z.enum(["top", "middle", "bottom"]), "top"),
     dark: columnDarkSchema(),
     props: z.prefault(z.object({ visibility: optionalVisibilitySchema() }), {}),
   }),

@@ -5,6 +5,7 @@
  */
 import * as z from "zod/mini";
 import { CSS_COLOR_NAMES } from "./color-names.js";
+import { constantDefault } from "./constant-default.js";
 import { cssValuePattern, cssValueProblem } from "./css-values.js";
 import { withJsonSchema } from "./json-schema-hints.js";
 import { lazy, once } from "./once.js";
@@ -61,12 +62,12 @@ function functionalColor(channels: string[]): string {
 const px = z.number().check(z.minimum(0));
 const optionalPx = z.optional(px);
 /** A number ≥ 0 (px, or a line height) defaulting to `value`. */
-export const nonNegative = once((value: number) => z._default(px, value));
+export const nonNegative = once((value: number) => constantDefault(px, value));
 /** A colour defaulting to `value`. */
-export const defaultedColor = once((value: string) => z._default(colorSchema, value));
+export const defaultedColor = once((value: string) => constantDefault(colorSchema, value));
 const optionalColor = z.optional(colorSchema);
-export const falseByDefault = z._default(z.boolean(), false);
-export const emptyByDefault = z._default(z.string(), "");
+export const falseByDefault = constantDefault(z.boolean(), false);
+export const emptyByDefault = constantDefault(z.string(), "");
 
 export const VISIBILITY_OPERATORS = [
   "==",
@@ -197,7 +198,7 @@ const flagSchema = lazy(() =>
 
 export const visibilitySchema = lazy(() =>
   z.object({
-    enabled: z._default(flagSchema(), false),
+    enabled: constantDefault(flagSchema(), false),
     match: matchSchema(),
     rules: ruleList(),
     groups: z._default(z.array(visibilityGroupSchema()), []),
@@ -230,7 +231,7 @@ const borderStyle = z.enum(["solid", "dashed", "dotted", "double", "none"]);
 export const borderSchema = z.prefault(
   z.object({
     width: nonNegative(0),
-    style: z._default(borderStyle, "solid"),
+    style: constantDefault(borderStyle, "solid"),
     color: defaultedColor("#000000"),
     radius: nonNegative(0),
   }),
@@ -264,7 +265,7 @@ const editorGradientSchema = lazy(() =>
     solid: optionalColor,
     gradient: z.prefault(
       z.object({
-        type: z._default(caseless(z.enum(["linear", "radial"])), "linear"),
+        type: constantDefault(caseless(z.enum(["linear", "radial"])), "linear"),
         direction: z._default(
           withJsonSchema(
             z
@@ -297,7 +298,7 @@ const twoColorGradientSchema = lazy(() =>
     useGradient: falseByDefault,
     from: defaultedColor("#ffffff"),
     to: defaultedColor("#000000"),
-    angle: z._default(z.number(), 180),
+    angle: constantDefault(z.number(), 180),
   }),
 );
 

@@ -205,6 +205,15 @@ function compile(schema: Schema): Parser {
     case "default": {
       const d = def as unknown as z.core.$ZodDefaultDef;
       const inner = part(d.innerType);
+      const constant = constantDefaultOf(schema);
+      if (constant !== undefined) {
+        const fallback = constant.value;
+        return (value) => {
+          if (value === undefined) return fallback;
+          const parsed = inner.parse(value);
+          return parsed === undefined ? fallback : parsed;
+        };
+      }
       return (value) => {
         if (value === undefined) return d.defaultValue;
         const parsed = inner.parse(value);
@@ -269,6 +278,19 @@ function compile(schema: Schema): Parser {
   }
 }
 
+/**
+ * A default held as a plain property of its definition (schema/constant-default.ts), a string,
+ * number or boolean: the same value on every read, taken once instead of through a getter.
+ */
+function constantDefaultOf(schema: Schema): { readonly value: unknown } | undefined {
+  const def = schema._zod.def;
+  if (def.type !== "default") return undefined;
+  const held = Object.getOwnPropertyDescriptor(def, "defaultValue");
+  if (held === undefined || !("value" in held)) return undefined;
+  const type = typeof held.value;
+  return type === "string" || type === "number" || type === "boolean" ? { value: held.value } : undefined;
+}
+
 function optional(def: z.core.$ZodOptionalDef): Parser {
   const inner = part(def.innerType);
   const substitutes = def.innerType._zod.optin === "defaulted";
@@ -284,12 +306,14 @@ function optional(def: z.core.$ZodOptionalDef): Parser {
 interface Field {
   readonly key: string;
   readonly value: Cell;
+  /** A constant default (a field written `constantDefault(…)`): what an absent key reads as. */
+  readonly constant: { readonly value: unknown } | undefined;
   readonly optin: "optional" | "defaulted" | undefined;
   readonly optionalOut: boolean;
 }
 
 function fieldOf(key: string, schema: Schema): Field {
-  return { key, value: part(schema), optin: schema._zod.optin, optionalOut: schema._zod.optout === "optional" };
+  return { key, value: part(schema), constant: constantDefaultOf(schema), optin: schema._zod.optin, optionalOut: schema._zod.optout === "optional" };
 }
 
 /** zod's object: the shape's keys in order (absent ones as their optionality says), then a catchall's. */
@@ -332,6 +356,10 @@ function assign(field: Field, key: string, input: Record<string, unknown>, out: 
     return true;
   }
   const present = key in input;
+  if (!present && field.constant !== undefined) {
+    out[key] = field.constant.value;
+    return true;
+  }
   if (!present && field.optionalOut && field.optin === "optional") return true;
   const parsed = field.value.parse(undefined);
   if (parsed === INVALID) return !present && field.optin !== undefined && field.optionalOut;
