@@ -8,8 +8,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import * as zod from "zod/mini";
 import type * as z from "zod/mini";
+import * as zod from "zod/mini";
 import { BLOCKS, blockOf } from "../src/blocks/registry.js";
 import { parseTemplate } from "../src/document/parse.js";
 import { columnStyleSchema, documentHeaderSchema, rowSpacerSchema, rowStyleSchema } from "../src/document/schema.js";
@@ -167,7 +167,10 @@ describe("checks and transforms outside the template schemas", () => {
   // on a payload reused from one value to the next, and a transform that adds issues: a refusal
   // leaves nothing behind for the next value, and every value is judged as zod judges it.
   const schemas: Schema[] = [
-    zod.string().check(zod.trim(), zod.refine((value) => value !== "")),
+    zod.string().check(
+      zod.trim(),
+      zod.refine((value) => value !== ""),
+    ),
     zod.number().check(zod.minimum(0), zod.maximum(10, { message: "ten" })),
     zod.number().check(zod.gt(0), zod.lt(10)),
     zod.number().check(zod.minimum(0), zod.int()),

@@ -8,6 +8,9 @@
  */
 import * as z from "zod/mini";
 
-export function constantDefault<T extends z.ZodMiniType<string | number | boolean>>(schema: T, value: z.output<T> & (string | number | boolean)): z.ZodMiniDefault<T> {
+export function constantDefault<T extends z.ZodMiniType<string | number | boolean>>(
+  schema: T,
+  value: z.output<T> & (string | number | boolean),
+): z.ZodMiniDefault<T> {
   return new z.ZodMiniDefault({ type: "default", innerType: schema, defaultValue: value }) as z.ZodMiniDefault<T>;
 }
