@@ -29,7 +29,7 @@ const TAG_END = /\s*(\/?)>/y;
 
 export class MjmlSyntaxError extends Error {}
 
-interface Tag {
+export interface Tag {
   readonly closing: boolean;
   readonly tagName: string;
   readonly attributes: Attributes;
@@ -38,8 +38,8 @@ interface Tag {
   readonly end: number;
 }
 
-/** The tag that starts at `lt`, or undefined if none does. */
-function readTag(xml: string, lt: number): Tag | undefined {
+/** The tag that starts at `lt`, or undefined if none does (what TAG_NAME … TAG_END match there). */
+export function readTag(xml: string, lt: number): Tag | undefined {
   TAG_NAME.lastIndex = lt;
   const name = TAG_NAME.exec(xml);
   if (name === null) return undefined;
