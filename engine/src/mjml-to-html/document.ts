@@ -3,6 +3,7 @@
  * builds (font imports, media queries, component and document styles), and the two passes over
  * Outlook conditional comments that mjml2html makes.
  */
+import { contains, occurrences } from "../base/literal-scan.js";
 import { isSpace } from "../base/whitespace.js";
 import type { GlobalData } from "./component.js";
 
@@ -120,33 +121,6 @@ const SKELETON_END = "\n</html>\n  ";
 const CONDITION_START = "<!--[if";
 const ENDIF = "<![endif]-->";
 
-/*
- * The two literals are found by their tails, "[if" and "[endif]-->", then their heads checked:
- * `indexOf` finds candidates by their first character, in V8 as in the release engine's patched
- * QuickJS-ng, and `<` starts nearly every tag of the body while `[` is rare in it (half the time of
- * searching for the whole literals, measured on the newsletter's body). Neither literal overlaps
- * a shift of itself, so the occurrences found are those a search for the literal finds.
- */
-const CONDITION_TAIL = "[if";
-const ENDIF_TAIL = "[endif]-->";
-
-/** Where CONDITION_START occurs in `text`. */
-function conditionStarts(text: string): number[] {
-  const starts: number[] = [];
-  for (let at = text.indexOf(CONDITION_TAIL, 4); at !== -1; at = text.indexOf(CONDITION_TAIL, at + CONDITION_TAIL.length)) {
-    if (text.startsWith("<!--", at - 4)) starts.push(at - 4);
-  }
-  return starts;
-}
-
-/** `text.indexOf(ENDIF, from)`. */
-function endifAt(text: string, from: number): number {
-  for (let at = text.indexOf(ENDIF_TAIL, from + 2); at !== -1; at = text.indexOf(ENDIF_TAIL, at + ENDIF_TAIL.length)) {
-    if (text.startsWith("<!", at - 2)) return at - 2;
-  }
-  return -1;
-}
-
 /**
  * The end of a conditional comment's opening (`<!--[if mso | IE]>`) that starts at `start`, or -1:
  * what `<!--\[if\s[^\]]+]>` matches there. Undefined when that depends on what follows `content`.
@@ -164,7 +138,7 @@ function conditionStartEnd(content: string, start: number): number | undefined {
 /**
  * Removes the whitespace between tags inside conditional comments (mjml-core's
  * minifyOutlookConditionnals: `content.replace(/(<!--\[if\s[^\]]+]>)([\s\S]*?)(<!\[endif]-->)/gm, …)`).
- * The comments are found with `indexOf` (conditionStarts, endifAt) rather than that expression: the
+ * The comments are found with `occurrences` (src/literal-scan.ts) rather than that expression: the
  * same matches, without the expression's lazy scan of the whole document, which an interpreter like
  * the release build's QuickJS runs at every character.
  */
@@ -198,12 +172,12 @@ function minifiedPieces(parts: readonly string[]): string[] {
 function minifyPart(part: string, last: boolean, pieces: string[], minifiedInners: Map<string, string>): boolean {
   const added: string[] = [];
   let copied = 0;
-  for (const start of conditionStarts(part)) {
+  for (const start of occurrences(part, CONDITION_START)) {
     if (start < copied) continue;
     const innerStart = conditionStartEnd(part, start);
     if (innerStart === undefined && !last) return false;
     if (innerStart === undefined || innerStart === -1) continue;
-    const end = endifAt(part, innerStart);
+    const end = part.indexOf(ENDIF, innerStart);
     if (end === -1 && !last) return false;
     if (end === -1) break;
     const inner = part.slice(innerStart, end);
@@ -266,8 +240,7 @@ function mergePieces(pieces: readonly string[]): string {
       if (MSO_IE_START.test(text)) text = text.slice(MSO_IE_START.lastIndex);
       else output += ENDIF;
     }
-    // A text without ENDIF_TAIL holds no ENDIF, so nothing to merge.
-    output += text.includes(ENDIF_TAIL) ? mergeOutlookConditionnals(text) : text;
+    output += contains(text, ENDIF) ? mergeOutlookConditionnals(text) : text;
     if (i + 1 < pieces.length) output += pieces[i + 1] as string;
   }
   return output;
