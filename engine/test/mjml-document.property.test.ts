@@ -19,6 +19,8 @@ const mergeOutlookConditionnals = require("mjml-core/lib/helpers/mergeOutlookCon
 const piece = fc.constantFrom(
   ...["<!--[if mso | IE]>", "<!--[if mso]>", "<!--[if !mso | IE]><!-->", "<!--<![endif]-->", "<![endif]-->", "<!--[if", "<!--[i", "<!--"],
   ...["<![endif]", "<![end", "]>", "]", "-->", " mso | IE]>", "<!--[if ]>", "<!--[ifx]>"],
+  // the literals' tails without their heads, which a search by a part of a literal must not take for it
+  ...["[if", "[if mso | IE]>", "[endif]-->", "<!", "<!-", "!--", "-"],
   ...["<table>", "</td>", "<td", ' style="font-family:Roboto, Arial"', ' class="a  b"', ">", "<", '"', "x", "Roboto"],
   ...[" ", "  ", "\n", "\n      ", "\t", "\u00a0", "\ufeff"],
   ...['\n      <!--[if mso | IE]>\n      <table\n        role="presentation"\n      >\n      <![endif]-->\n    ', "<!--[if mso | IE]></td></tr><![endif]-->"],

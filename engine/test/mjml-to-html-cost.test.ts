@@ -5,9 +5,9 @@
  *   section apart) and scanned part by part. V8 allocates a string over 128 KiB (65,536 UTF-16 units
  *   when any character needs two bytes) apart from the others, which made each whole copy of the
  *   newsletter's body a sixth of its compile on the 2-core bench machine (bench/RESULTS.md).
- * - Components build their style objects without spreading objects into them: V8 builds such an
- *   object literal several times slower than the same keys assigned, and every component builds
- *   its styles once per compile.
+ * - Components build their style objects, and containers their children's context, without
+ *   spreading objects into them: V8 builds such an object literal several times slower than the
+ *   same keys assigned, and every component builds its styles once per compile.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import mjml2html from "mjml";
@@ -72,13 +72,13 @@ describe("the MJML compile", () => {
   });
 });
 
-describe("component styles", () => {
-  it("are built without spreading objects into them", () => {
+describe("component styles and child contexts", () => {
+  it.each(["getStyles", "getChildContext"])("are built without spreading objects into them (%s)", (method) => {
     const dir = new URL("../src/mjml-to-html/components/", import.meta.url);
     const spreads: string[] = [];
     for (const file of readdirSync(dir).filter((name) => name.endsWith(".ts"))) {
       const source = readFileSync(new URL(file, dir), "utf8");
-      for (const body of methodBodies(source, "getStyles")) {
+      for (const body of methodBodies(source, method)) {
         for (const line of body.split("\n")) if (/\.\.\.[\w(]/.test(line) && !line.trim().startsWith("//")) spreads.push(`${file}: ${line.trim()}`);
       }
     }

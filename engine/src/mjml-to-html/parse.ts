@@ -15,23 +15,45 @@ interface OpenNode {
   content: string;
 }
 
-const TAG = /<(\/?)([a-z][a-z0-9-]*)((?:\s+[^\s"'>/=]+(?:\s*=\s*"[^"]*")?)*)\s*(\/?)>/y;
 /**
- * One attribute of TAG's attribute group, read in order from its start: the group is a run of these,
- * so reading them one after the other finds what a global search for the name and value finds,
- * without `matchAll`, which copies (and, in QuickJS, recompiles) the expression on every call.
+ * A tag is read in three sticky steps from its `<`: its name, its attributes one after the other,
+ * then its end. Each attribute is read once, where it stands in the document: an expression over
+ * the whole tag would scan its attributes, and reading its attribute group again would scan them
+ * twice. What the three steps accept is what
+ * `<(\/?)([a-z][a-z0-9-]*)((?:\s+[^\s"'>/=]+(?:\s*=\s*"[^"]*")?)*)\s*(\/?)>` matches: a name
+ * holds neither `/` nor `>`, so that expression never backtracks into its attributes.
  */
+const TAG_NAME = /<(\/?)([a-z][a-z0-9-]*)/y;
 const ATTRIBUTE = /\s+([^\s"'>/=]+)(?:\s*=\s*"([^"]*)")?/y;
+const TAG_END = /\s*(\/?)>/y;
 
 export class MjmlSyntaxError extends Error {}
 
-function readAttributes(source: string): Attributes {
+export interface Tag {
+  readonly closing: boolean;
+  readonly tagName: string;
+  readonly attributes: Attributes;
+  readonly selfClosing: boolean;
+  /** Where the tag ends in the document. */
+  readonly end: number;
+}
+
+/** The tag that starts at `lt`, or undefined if none does (what TAG_NAME … TAG_END match there). */
+export function readTag(xml: string, lt: number): Tag | undefined {
+  TAG_NAME.lastIndex = lt;
+  const name = TAG_NAME.exec(xml);
+  if (name === null) return undefined;
   const attributes: Attributes = {};
-  ATTRIBUTE.lastIndex = 0;
-  for (let match = ATTRIBUTE.exec(source); match !== null; match = ATTRIBUTE.exec(source)) {
+  let end = TAG_NAME.lastIndex;
+  ATTRIBUTE.lastIndex = end;
+  for (let match = ATTRIBUTE.exec(xml); match !== null; match = ATTRIBUTE.exec(xml)) {
     attributes[match[1] as string] = convertBoolean(match[2] ?? "");
+    end = ATTRIBUTE.lastIndex;
   }
-  return attributes;
+  TAG_END.lastIndex = end;
+  const tagEnd = TAG_END.exec(xml);
+  if (tagEnd === null) return undefined;
+  return { closing: name[1] === "/", tagName: name[2] as string, attributes, selfClosing: tagEnd[1] === "/", end: TAG_END.lastIndex };
 }
 
 function convertBoolean(value: string): AttributeValue {
@@ -75,17 +97,16 @@ export function parseMjml(xml: string, endingTags: ReadonlySet<string>): MjmlNod
       position = end + 3;
       continue;
     }
-    TAG.lastIndex = lt;
-    const match = TAG.exec(xml);
-    if (!match) throw new MjmlSyntaxError(`unexpected markup at ${lt}: ${JSON.stringify(xml.slice(lt, lt + 40))}`);
-    const [whole, closing, tagName = "", attributeSource = "", selfClosing] = match;
-    position = lt + whole.length;
+    const tag = readTag(xml, lt);
+    if (!tag) throw new MjmlSyntaxError(`unexpected markup at ${lt}: ${JSON.stringify(xml.slice(lt, lt + 40))}`);
+    const { closing, tagName, attributes, selfClosing } = tag;
+    position = tag.end;
     if (closing) {
       const open = stack.pop();
       if (open?.tagName !== tagName) throw new MjmlSyntaxError(`</${tagName}> at ${lt} closes <${open?.tagName ?? "nothing"}>`);
       continue;
     }
-    const node: OpenNode = { tagName, attributes: readAttributes(attributeSource), children: [], content: "" };
+    const node: OpenNode = { tagName, attributes, children: [], content: "" };
     const parent = stack[stack.length - 1];
     if (parent) parent.children.push(node);
     else if (root) throw new MjmlSyntaxError(`second root element <${tagName}> at ${lt}`);

@@ -1,5 +1,5 @@
 /** mj-body (mjml-body 5.4.1) and mj-raw (mjml-raw 5.4.1). */
-import { BodyComponent, type BodyContext, type StyleObject } from "../component.js";
+import { BodyComponent, type BodyContext, childContext, type StyleObject } from "../component.js";
 
 /** mjml-core's preview helper: the hidden preheader at the top of the body. */
 function preview(content: string): string {
@@ -15,7 +15,7 @@ export class MjBody extends BodyComponent {
   static override readonly defaultAttributes = { width: "600px" };
 
   override getChildContext(): BodyContext {
-    return { ...this.context, containerWidth: this.getAttribute("width") };
+    return childContext(this.context, { containerWidth: this.getAttribute("width") });
   }
 
   override getStyles(): Record<string, StyleObject> {

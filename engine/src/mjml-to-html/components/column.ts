@@ -1,5 +1,5 @@
 /** mj-column (mjml-column 5.4.1), with its gutter support. */
-import { BodyComponent, type BodyContext, type StyleObject } from "../component.js";
+import { BodyComponent, type BodyContext, childContext, type StyleObject } from "../component.js";
 import { widthParser } from "../helpers.js";
 
 type Unit = string;
@@ -74,7 +74,7 @@ export class MjColumn extends BodyComponent {
     const { unit, parsedWidth } = widthParser(containerWidth, { parseFloatToInt: false });
     if (unit === "%") containerWidth = `${(parseFloat(parentWidth) * parsedWidth) / 100 - allPaddings}px`;
     else containerWidth = `${parsedWidth - allPaddings}px`;
-    return { ...this.context, containerWidth };
+    return childContext(this.context, { containerWidth });
   }
 
   override getStyles(): Record<string, StyleObject> {

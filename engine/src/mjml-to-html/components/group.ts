@@ -1,5 +1,5 @@
 /** mj-group (mjml-group 5.4.1): columns side by side that do not stack on mobile. */
-import { BodyComponent, type BodyContext, type StyleObject } from "../component.js";
+import { BodyComponent, type BodyContext, childContext, type StyleObject } from "../component.js";
 import { widthParser } from "../helpers.js";
 import { MjColumn } from "./column.js";
 
@@ -24,13 +24,12 @@ export class MjGroup extends BodyComponent {
     const { unit, parsedWidth } = widthParser(containerWidth, { parseFloatToInt: false });
     if (unit === "%") containerWidth = `${(parseFloat(parentWidth) * parsedWidth) / 100 - paddingSize}px`;
     else containerWidth = `${parsedWidth - paddingSize}px`;
-    return {
-      ...this.context,
+    return childContext(this.context, {
       containerWidth,
       nonRawSiblings: this.props.children.length,
       isInGroup: true,
       direction: this.getAttribute("direction"),
-    };
+    });
   }
 
   override getStyles(): Record<string, StyleObject> {

@@ -1,5 +1,5 @@
 /** mj-section (mjml-section 5.4.1) and mj-wrapper (mjml-wrapper 5.4.1), which is a section of sections. */
-import { BodyComponent, type BodyContext, type StyleObject } from "../component.js";
+import { BodyComponent, type BodyContext, childContext, type StyleObject } from "../component.js";
 import { suffixCssClasses } from "../helpers.js";
 
 const isPercentage = (value: string) => /^\d+(\.\d+)?%$/.test(value);
@@ -43,13 +43,12 @@ export class MjSection extends BodyComponent {
 
   override getChildContext(): BodyContext {
     const { box } = this.getBoxWidths();
-    return {
-      ...this.context,
+    return childContext(this.context, {
       containerWidth: `${box}px`,
       gap: this.getAttribute("gap"),
       gutter: this.getAttribute("gutter"),
       direction: this.getAttribute("direction"),
-    };
+    });
   }
 
   override getStyles(): Record<string, StyleObject> {
