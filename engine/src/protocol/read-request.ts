@@ -1,0 +1,118 @@
+/**
+ * The request's success path by hand: a well-formed request read without building its zod schemas
+ * (schema.ts), which a fresh release process would otherwise build for every render (~3.8 M
+ * instructions, more than the rest of reading the request). The reader accepts only what the schema
+ * accepts and returns what it would return; anything it does not recognise — an unknown key, a
+ * wrong type, a failed bound or refinement, a `__proto__` key (zod drops it from its copy) — is
+ * `undefined`, and the caller asks the schema, whose issues are the error. The schema stays the one
+ * definition of what is valid and of every error; test/read-request.test.ts checks the two agree on
+ * every fixture request and on broken variants of them.
+ *
+ * The request is returned as read, not copied: it is JSON.parse's fresh object, held by nothing else.
+ */
+import { RENDER_TARGETS } from "../base/types.js";
+import { OUTPUT_FORMATS, TEMPLATE_REF_MAX_LENGTH } from "./constants.js";
+import type { DynamicDataWire, RenderRequest } from "./schema.js";
+
+type Json = Record<string, unknown>;
+
+/** `raw` as `renderRequestSchema()` parses it, or `undefined` when the schema must judge it. */
+export function wellFormedRequest(raw: unknown): RenderRequest | undefined {
+  if (!isPlainObject(raw) || raw["target"] === undefined) return undefined;
+  for (const key in raw) {
+    const value = raw[key];
+    if (value !== undefined && !fieldIsValid(key, value)) return undefined;
+  }
+  // The schema's two refinements.
+  if (raw["template"] === undefined && (raw["template_ref"] === undefined || raw["saved_layout"] !== undefined || raw["save_layout"] === true)) {
+    return undefined;
+  }
+  return raw as RenderRequest;
+}
+
+/** `raw` as `dynamicDataSchema()` parses it, or `undefined` when the schema must judge it. */
+export function wellFormedData(raw: unknown): DynamicDataWire | undefined {
+  if (!isPlainObject(raw)) return undefined;
+  for (const key in raw) {
+    const value = raw[key];
+    if (value === undefined) continue;
+    if (key === "merge_tags" ? !isMergeTags(value) : key !== "context" || !isRecordOf(value, isContextValue)) return undefined;
+  }
+  return raw as DynamicDataWire;
+}
+
+/** One top-level key's value (present, not `undefined`): known to the schema and valid there. */
+function fieldIsValid(key: string, value: unknown): boolean {
+  switch (key) {
+    case "id":
+      return typeof value === "string" ? value.length <= 256 : Number.isSafeInteger(value);
+    case "template":
+      return true;
+    case "template_ref":
+      return typeof value === "string" && value.length >= 1 && value.length <= TEMPLATE_REF_MAX_LENGTH;
+    case "target":
+      return (RENDER_TARGETS as readonly unknown[]).includes(value);
+    case "dynamic_data":
+      return wellFormedData(value) !== undefined;
+    case "options":
+      return isOptions(value);
+    case "output_format":
+      return (OUTPUT_FORMATS as readonly unknown[]).includes(value);
+    case "saved_layout":
+      return typeof value === "string";
+    case "layout_parts":
+    case "save_layout":
+      return typeof value === "boolean";
+    default:
+      return false;
+  }
+}
+
+function isOptions(value: unknown): boolean {
+  if (!isPlainObject(value)) return false;
+  for (const key in value) {
+    const option = value[key];
+    if (option === undefined) continue;
+    switch (key) {
+      case "minify":
+      case "strict":
+      case "plain_text":
+      case "component_props":
+      case "checks":
+        if (typeof option !== "boolean") return false;
+        break;
+      case "max_nodes":
+      case "max_output_bytes":
+        if (!Number.isSafeInteger(option) || (option as number) < 1) return false;
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
+
+function isMergeTags(value: unknown): boolean {
+  if (!isPlainObject(value)) return false;
+  for (const key in value) {
+    const group = value[key];
+    if (group === undefined) continue;
+    if ((key !== "text" && key !== "url" && key !== "attr") || !isRecordOf(group, isString)) return false;
+  }
+  return true;
+}
+
+const isString = (value: unknown): boolean => typeof value === "string";
+const isContextValue = (value: unknown): boolean => typeof value === "string" || typeof value === "boolean" || Number.isFinite(value);
+
+/** A record whose every value passes; a `__proto__` key is left to zod, which drops it from its copy. */
+function isRecordOf(value: unknown, isValue: (entry: unknown) => boolean): boolean {
+  if (!isPlainObject(value)) return false;
+  for (const key in value) if (key === "__proto__" || !isValue(value[key])) return false;
+  return true;
+}
+
+/** An object as JSON.parse makes one; any other (an array, a class instance) is left to zod. */
+function isPlainObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype;
+}
