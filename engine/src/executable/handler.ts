@@ -5,13 +5,14 @@
 import type * as z from "zod/mini";
 import { RenderError } from "../base/diagnostics.js";
 import type { DynamicData, RenderLimits, RenderOptions } from "../base/types.js";
+import { REQUEST_ID_MAX_LENGTH } from "../protocol/constants.js";
 import { decodeRequest } from "../protocol/decode.js";
 import { errorEnvelope, type OkExtras, okEnvelope, okEnvelopeWire, okLayoutEnvelope, type RequestId } from "../protocol/envelope.js";
 import { ERROR_CODES, EXIT, type ExitCode, type Issue, ProtocolError } from "../protocol/errors.js";
 import { LayoutRegistry } from "../protocol/layouts.js";
+import { wellFormedRequest } from "../protocol/read-request.js";
 import type { Response } from "../protocol/response-schema.js";
 import { decodeSavedLayout, encodeSavedLayout, type LayoutBinding } from "../protocol/saved-layout.js";
-import { wellFormedRequest } from "../protocol/read-request.js";
 import { type RenderRequest, renderRequestSchema, toDynamicData } from "../protocol/schema.js";
 import { componentOptionConflicts } from "../targets/component/options.js";
 import type { EnginePort, EngineRender } from "./engine-port.js";
@@ -211,7 +212,7 @@ function failure(error: unknown, deps: HandlerDeps, id: RequestId | undefined): 
 function readableId(raw: unknown): RequestId | undefined {
   if (typeof raw !== "object" || raw === null) return undefined;
   const id = (raw as { id?: unknown }).id;
-  if (typeof id === "string" && id.length <= 256) return id;
+  if (typeof id === "string" && id.length <= REQUEST_ID_MAX_LENGTH) return id;
   if (typeof id === "number" && Number.isInteger(id)) return id;
   return undefined;
 }

@@ -11,7 +11,7 @@
  * The request is returned as read, not copied: it is JSON.parse's fresh object, held by nothing else.
  */
 import { RENDER_TARGETS } from "../base/types.js";
-import { OUTPUT_FORMATS, TEMPLATE_REF_MAX_LENGTH } from "./constants.js";
+import { OUTPUT_FORMATS, REQUEST_ID_MAX_LENGTH, TEMPLATE_REF_MAX_LENGTH } from "./constants.js";
 import type { DynamicDataWire, RenderRequest } from "./schema.js";
 
 type Json = Record<string, unknown>;
@@ -45,7 +45,7 @@ export function wellFormedData(raw: unknown): DynamicDataWire | undefined {
 function fieldIsValid(key: string, value: unknown): boolean {
   switch (key) {
     case "id":
-      return typeof value === "string" ? value.length <= 256 : Number.isSafeInteger(value);
+      return typeof value === "string" ? value.length <= REQUEST_ID_MAX_LENGTH : Number.isSafeInteger(value);
     case "template":
       return true;
     case "template_ref":
