@@ -8,9 +8,19 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { createHandler } from "../src/executable/handler.js";
+import { TemplateStore } from "../src/executable/template-store.js";
+import { warmupTemplate } from "../src/executable/warmup.js";
 import { wellFormedData, wellFormedRequest } from "../src/protocol/read-request.js";
 import { dynamicDataSchema, renderRequestSchema } from "../src/protocol/schema.js";
+import { libraryEngine } from "./support/engine-port.js";
+
+// The schema's builder, watched: a well-formed request must be read without it.
+vi.mock(import("../src/protocol/schema.js"), async (original) => {
+  const schema = await original();
+  return { ...schema, renderRequestSchema: vi.fn(schema.renderRequestSchema) };
+});
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -168,5 +178,20 @@ describe("the request's reader and its schema", () => {
 
   it("leave what is not a JSON object to zod", () => {
     for (const value of [null, [], "x", 1, new Map(), Object.create(null)]) expect(wellFormedRequest(value)).toBeUndefined();
+  });
+});
+
+describe("the handler", () => {
+  it("reads a well-formed request without the request's schema, and asks it for a malformed one's issues", async () => {
+    const handle = createHandler({ engine: libraryEngine, store: new TemplateStore() });
+    const request = (value: unknown) => handle(Buffer.from(JSON.stringify(value)));
+    const template = warmupTemplate();
+    vi.mocked(renderRequestSchema).mockClear();
+    const ok = await request({ id: 1, template, target: "html", dynamic_data: { merge_tags: { text: { first_name: "Ada" } } } });
+    expect(ok.response.ok).toBe(true);
+    expect(renderRequestSchema).not.toHaveBeenCalled();
+    const refused = await request({ id: 2, template, target: "html", options: { max_nodes: 0 } });
+    expect(refused.response).toMatchObject({ id: 2, ok: false, error: { code: "BAD_REQUEST", issues: [{ loc: ["options", "max_nodes"], type: "too_small" }] } });
+    expect(renderRequestSchema).toHaveBeenCalled();
   });
 });
