@@ -191,7 +191,11 @@ describe("the handler", () => {
     expect(ok.response.ok).toBe(true);
     expect(renderRequestSchema).not.toHaveBeenCalled();
     const refused = await request({ id: 2, template, target: "html", options: { max_nodes: 0 } });
-    expect(refused.response).toMatchObject({ id: 2, ok: false, error: { code: "BAD_REQUEST", issues: [{ loc: ["options", "max_nodes"], type: "too_small" }] } });
+    expect(refused.response).toMatchObject({
+      id: 2,
+      ok: false,
+      error: { code: "BAD_REQUEST", issues: [{ loc: ["options", "max_nodes"], type: "too_small" }] },
+    });
     expect(renderRequestSchema).toHaveBeenCalled();
   });
 });
