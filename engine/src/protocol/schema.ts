@@ -1,8 +1,9 @@
 /**
- * The request's wire format, as zod schemas: the request is parsed with them, and
- * spec/protocol/v1/request.schema.json is generated from them
- * (engine/scripts/generate-protocol-schema.ts), so code and contract cannot drift.
- * The response's are in response-schema.ts.
+ * The request's wire format, as zod schemas: the one definition of a valid request and of every
+ * error in one, and spec/protocol/v1/request.schema.json is generated from them
+ * (engine/scripts/generate-protocol-schema.ts), so code and contract cannot drift. The executable
+ * reads a well-formed request without building them (read-request.ts, held to them by a test) and
+ * asks them about any other. The response's are in response-schema.ts.
  */
 import * as z from "zod/mini";
 import { type DynamicData, RENDER_TARGETS } from "../base/types.js";
