@@ -18,11 +18,7 @@ type Json = Record<string, unknown>;
 
 /** `raw` as `renderRequestSchema()` parses it, or `undefined` when the schema must judge it. */
 export function wellFormedRequest(raw: unknown): RenderRequest | undefined {
-  if (!isPlainObject(raw) || raw["target"] === undefined) return undefined;
-  for (const key in raw) {
-    const value = raw[key];
-    if (value !== undefined && !fieldIsValid(key, value)) return undefined;
-  }
+  if (!isStrictObject(raw, isRequestField) || raw["target"] === undefined) return undefined;
   // The schema's two refinements.
   if (raw["template"] === undefined && (raw["template_ref"] === undefined || raw["saved_layout"] !== undefined || raw["save_layout"] === true)) {
     return undefined;
@@ -32,17 +28,10 @@ export function wellFormedRequest(raw: unknown): RenderRequest | undefined {
 
 /** `raw` as `dynamicDataSchema()` parses it, or `undefined` when the schema must judge it. */
 export function wellFormedData(raw: unknown): DynamicDataWire | undefined {
-  if (!isPlainObject(raw)) return undefined;
-  for (const key in raw) {
-    const value = raw[key];
-    if (value === undefined) continue;
-    if (key === "merge_tags" ? !isMergeTags(value) : key !== "context" || !isRecordOf(value, isContextValue)) return undefined;
-  }
-  return raw as DynamicDataWire;
+  return isStrictObject(raw, isDataField) ? (raw as DynamicDataWire) : undefined;
 }
 
-/** One top-level key's value (present, not `undefined`): known to the schema and valid there. */
-function fieldIsValid(key: string, value: unknown): boolean {
+function isRequestField(key: string, value: unknown): boolean {
   switch (key) {
     case "id":
       return typeof value === "string" ? value.length <= REQUEST_ID_MAX_LENGTH : Number.isSafeInteger(value);
@@ -55,7 +44,7 @@ function fieldIsValid(key: string, value: unknown): boolean {
     case "dynamic_data":
       return wellFormedData(value) !== undefined;
     case "options":
-      return isOptions(value);
+      return isStrictObject(value, isOption);
     case "output_format":
       return (OUTPUT_FORMATS as readonly unknown[]).includes(value);
     case "saved_layout":
@@ -68,36 +57,37 @@ function fieldIsValid(key: string, value: unknown): boolean {
   }
 }
 
-function isOptions(value: unknown): boolean {
-  if (!isPlainObject(value)) return false;
-  for (const key in value) {
-    const option = value[key];
-    if (option === undefined) continue;
-    switch (key) {
-      case "minify":
-      case "strict":
-      case "plain_text":
-      case "component_props":
-      case "checks":
-        if (typeof option !== "boolean") return false;
-        break;
-      case "max_nodes":
-      case "max_output_bytes":
-        if (!Number.isSafeInteger(option) || (option as number) < 1) return false;
-        break;
-      default:
-        return false;
-    }
+function isOption(key: string, value: unknown): boolean {
+  switch (key) {
+    case "minify":
+    case "strict":
+    case "plain_text":
+    case "component_props":
+    case "checks":
+      return typeof value === "boolean";
+    case "max_nodes":
+    case "max_output_bytes":
+      return Number.isSafeInteger(value) && (value as number) >= 1;
+    default:
+      return false;
   }
-  return true;
 }
 
-function isMergeTags(value: unknown): boolean {
+function isDataField(key: string, value: unknown): boolean {
+  if (key === "merge_tags") return isStrictObject(value, isMergeTagGroup);
+  return key === "context" && isRecordOf(value, isContextValue);
+}
+
+function isMergeTagGroup(key: string, value: unknown): boolean {
+  return (key === "text" || key === "url" || key === "attr") && isRecordOf(value, isString);
+}
+
+/** A `z.strictObject` of optional fields: every key known, every value given (not `undefined`) valid. */
+function isStrictObject(value: unknown, isField: (key: string, field: unknown) => boolean): value is Json {
   if (!isPlainObject(value)) return false;
   for (const key in value) {
-    const group = value[key];
-    if (group === undefined) continue;
-    if ((key !== "text" && key !== "url" && key !== "attr") || !isRecordOf(group, isString)) return false;
+    const field = value[key];
+    if (field !== undefined && !isField(key, field)) return false;
   }
   return true;
 }
