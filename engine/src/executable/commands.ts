@@ -8,6 +8,7 @@ import { ClientChecksUnavailable, checkFamilies } from "../engine/client-support
 import type { ValidationResult } from "../engine/validate.js";
 import { decodeRequest } from "../protocol/decode.js";
 import { EXIT, type ExitCode, type Issue, ProtocolError } from "../protocol/errors.js";
+import { wellFormedData } from "../protocol/read-request.js";
 import { dynamicDataSchema, toDynamicData } from "../protocol/schema.js";
 import { componentOptionConflicts } from "../targets/component/options.js";
 import { type Options, parseArgs, type Values } from "./args.js";
@@ -141,7 +142,10 @@ function inspectCommand(argv: readonly string[], io: CommandIO): ExitCode {
 
 /** Dynamic data from a file, with the fix for the common mistake: a value straight under merge_tags. */
 function readDynamicData(path: string, io: CommandIO) {
-  const data = dynamicDataSchema().safeParse(readJson(path, io));
+  const raw = readJson(path, io);
+  const read = wellFormedData(raw);
+  if (read !== undefined) return toDynamicData(read);
+  const data = dynamicDataSchema().safeParse(raw);
   if (data.success) return toDynamicData(data.data);
   const issue = data.error.issues[0];
   const key = issue?.code === "unrecognized_keys" ? issue.keys[0] : undefined;

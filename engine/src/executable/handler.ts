@@ -5,10 +5,12 @@
 import type * as z from "zod/mini";
 import { RenderError } from "../base/diagnostics.js";
 import type { DynamicData, RenderLimits, RenderOptions } from "../base/types.js";
+import { REQUEST_ID_MAX_LENGTH } from "../protocol/constants.js";
 import { decodeRequest } from "../protocol/decode.js";
 import { errorEnvelope, type OkExtras, okEnvelope, okEnvelopeWire, okLayoutEnvelope, type RequestId } from "../protocol/envelope.js";
 import { ERROR_CODES, EXIT, type ExitCode, type Issue, ProtocolError } from "../protocol/errors.js";
 import { LayoutRegistry } from "../protocol/layouts.js";
+import { wellFormedRequest } from "../protocol/read-request.js";
 import type { Response } from "../protocol/response-schema.js";
 import { decodeSavedLayout, encodeSavedLayout, type LayoutBinding } from "../protocol/saved-layout.js";
 import { type RenderRequest, renderRequestSchema, toDynamicData } from "../protocol/schema.js";
@@ -125,18 +127,22 @@ function parseRequest(raw: unknown): RenderRequest {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     throw new ProtocolError("BAD_REQUEST", "The request must be a JSON object", [{ loc: [], msg: "Expected an object", type: "invalid_type" }]);
   }
-  const parsed = renderRequestSchema().safeParse(raw);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.flatMap(toIssues);
-    throw new ProtocolError("BAD_REQUEST", `The request is malformed: ${summarise(issues)}`, issues);
-  }
-  if (parsed.data.options?.checks === true && parsed.data.template === undefined) {
+  const request = wellFormedRequest(raw) ?? schemaParse(raw);
+  if (request.options?.checks === true && request.template === undefined) {
     // A kept template is kept read, without its JSON: the checks read the JSON as written.
     throw new ProtocolError("BAD_REQUEST", "options.checks needs the template in the request: send it with its template_ref", [
       { loc: ["options", "checks"], msg: "Needs `template` in the same request", type: "checks_need_template" },
     ]);
   }
-  return parsed.data;
+  return request;
+}
+
+/** A request the reader did not accept, judged by its schema: zod's issues are the error. */
+function schemaParse(raw: unknown): RenderRequest {
+  const parsed = renderRequestSchema().safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.flatMap(toIssues);
+  throw new ProtocolError("BAD_REQUEST", `The request is malformed: ${summarise(issues)}`, issues);
 }
 
 /** A request's render options; a component's conflicts are the request's fault, named as it names them. */
@@ -206,7 +212,7 @@ function failure(error: unknown, deps: HandlerDeps, id: RequestId | undefined): 
 function readableId(raw: unknown): RequestId | undefined {
   if (typeof raw !== "object" || raw === null) return undefined;
   const id = (raw as { id?: unknown }).id;
-  if (typeof id === "string" && id.length <= 256) return id;
+  if (typeof id === "string" && id.length <= REQUEST_ID_MAX_LENGTH) return id;
   if (typeof id === "number" && Number.isInteger(id)) return id;
   return undefined;
 }

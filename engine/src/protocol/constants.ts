@@ -23,6 +23,9 @@ export const MAX_JSON_DEPTH = 128;
 export const TEMPLATE_STORE_MAX_ENTRIES = 256;
 export const TEMPLATE_STORE_MAX_BYTES = 64 * 1024 * 1024;
 
+/** A request's `id` as a string: chosen by the client, echoed in the response. */
+export const REQUEST_ID_MAX_LENGTH = 256;
+
 /** A template_ref is an opaque client-chosen key, e.g. `"<template_id>@<etag>"`. */
 export const TEMPLATE_REF_MAX_LENGTH = 256;
 

@@ -39,7 +39,7 @@ const findingSchema = z.strictObject({
 
 // In wire order: id, ok, the output (whole or as layout + values), then the rest.
 const okHead = {
-  id: described(z.optional(requestId), { description: "Present when the request carried one." }),
+  id: described(z.optional(requestId()), { description: "Present when the request carried one." }),
   ok: z.literal(true),
 };
 const okTail = {
@@ -88,7 +88,7 @@ export const okLayoutResponseSchema = described(
 export type OkLayoutResponse = z.infer<typeof okLayoutResponseSchema>;
 
 export const errorResponseSchema = z.strictObject({
-  id: described(z.optional(requestId), { description: "Present when the request carried a readable one." }),
+  id: described(z.optional(requestId()), { description: "Present when the request carried a readable one." }),
   ok: z.literal(false),
   error: z.strictObject({
     code: z.enum(ERROR_CODE_LIST),

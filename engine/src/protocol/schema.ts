@@ -1,13 +1,14 @@
 /**
- * The request's wire format, as zod schemas: the request is parsed with them, and
- * spec/protocol/v1/request.schema.json is generated from them
- * (engine/scripts/generate-protocol-schema.ts), so code and contract cannot drift.
- * The response's are in response-schema.ts.
+ * The request's wire format, as zod schemas: the one definition of a valid request and of every
+ * error in one, and spec/protocol/v1/request.schema.json is generated from them
+ * (engine/scripts/generate-protocol-schema.ts), so code and contract cannot drift. The executable
+ * reads a well-formed request without building them (read-request.ts, held to them by a test) and
+ * asks them about any other. The response's are in response-schema.ts.
  */
 import * as z from "zod/mini";
 import { type DynamicData, RENDER_TARGETS } from "../base/types.js";
 import { lazy } from "../schema/once.js";
-import { OUTPUT_FORMATS, TEMPLATE_REF_MAX_LENGTH } from "./constants.js";
+import { OUTPUT_FORMATS, REQUEST_ID_MAX_LENGTH, TEMPLATE_REF_MAX_LENGTH } from "./constants.js";
 
 /**
  * `schema`, given a description (and other JSON Schema keywords) for the generated contract. It
@@ -19,15 +20,19 @@ export function described<S extends z.ZodMiniType>(schema: S, meta: z.core.Globa
   return schema;
 }
 
-export const requestId = described(z.union([z.string().check(z.maxLength(256)), z.number().check(z.int())]), {
-  description: "Chosen by the client; echoed in the response so requests can be pipelined.",
-});
+/**
+ * Built on first use, as are the request's and the data's schemas: the executable reads a well-formed
+ * request without them (read-request.ts) and builds them only to report what is wrong with one.
+ */
+export const requestId = lazy(() =>
+  described(z.union([z.string().check(z.maxLength(REQUEST_ID_MAX_LENGTH)), z.number().check(z.int())]), {
+    description: "Chosen by the client; echoed in the response so requests can be pipelined.",
+  }),
+);
 
-const mergeTagGroup = z.record(z.string(), z.string());
-
-/** Built on first use, as is the request's schema: `--version` and the other commands never read one. */
-export const dynamicDataSchema = lazy(() =>
-  described(
+export const dynamicDataSchema = lazy(() => {
+  const mergeTagGroup = z.record(z.string(), z.string());
+  return described(
     z.strictObject({
       merge_tags: described(
         z.optional(
@@ -46,8 +51,8 @@ export const dynamicDataSchema = lazy(() =>
       }),
     }),
     { description: "Per-recipient data." },
-  ),
-);
+  );
+});
 export type DynamicDataWire = z.infer<ReturnType<typeof dynamicDataSchema>>;
 
 const positiveInteger = () => z.number().check(z.int(), z.minimum(1));
@@ -56,7 +61,7 @@ export const renderRequestSchema = lazy(() =>
   described(
     z
       .strictObject({
-        id: z.optional(requestId),
+        id: z.optional(requestId()),
         // Any JSON value: whether it is a valid template is the engine's call (a RENDER_ERROR with issues),
         // so the executable fails exactly as the library and the golden fixtures do.
         template: described(z.optional(z.unknown()), {
