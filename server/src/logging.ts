@@ -26,18 +26,10 @@ const LOG_BUFFER_BYTES = 16 * 1024 * 1024;
  * one write for many requests instead of two per request). What is buffered is written
  * synchronously when the process exits (pino registers that), so only a process killed outright
  * loses the lines of its last moment; a reader that stops reading costs at most LOG_BUFFER_BYTES.
- *
- * The writer holds the pending lines as bytes (its `buffer` mode), each line encoded once: in its
- * text mode it appends each line to one growing string and measures that whole string's UTF-8
- * length again for every line, a copy of everything pending per line.
  */
 export function logDestination(config: Pick<ServerConfig, "logFormat">, out: NodeJS.WriteStream = process.stdout): { write(line: string): void } {
   const pretty = config.logFormat === "pretty" || (config.logFormat === undefined && out.isTTY === true);
-  if (pretty) return prettyLog(out);
-  const writer = destination({ dest: (out as { fd?: number }).fd ?? 1, sync: false, maxLength: LOG_BUFFER_BYTES, contentMode: "buffer" });
-  // sonic-boom's types know only its text mode; in buffer mode `write` takes a Buffer.
-  const write = writer.write.bind(writer) as unknown as (bytes: Buffer) => boolean;
-  return { write: (line: string) => void write(Buffer.from(line)) };
+  return pretty ? prettyLog(out) : destination({ dest: (out as { fd?: number }).fd ?? 1, sync: false, maxLength: LOG_BUFFER_BYTES });
 }
 
 /**
