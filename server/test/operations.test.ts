@@ -3,7 +3,7 @@
  * restored (SQLite and PostgreSQL), a settings file, the trusted-proxy setting, a database from a
  * newer release refused, and the command's help.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -13,7 +13,7 @@ import SQLite from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateApiKey } from "../src/auth/keys.js";
 import { ConfigError, DEFAULTS, loadConfig, loadConfigWithFile, parseTrustProxy, readSettingsFile, type ServerConfig } from "../src/config.js";
-import { prettyLog } from "../src/logging.js";
+import { logDestination, prettyLog } from "../src/logging.js";
 import { startServer } from "../src/server.js";
 import { CLI_TIMEOUT_MS, databaseEnv, runCli } from "./helpers/cli.js";
 import { BACKENDS, createTestDatabase, rawSql } from "./helpers/databases.js";
@@ -402,5 +402,23 @@ describe("the log on a terminal", () => {
         "",
       ].join("\n"),
     );
+  });
+});
+
+describe("the JSON log", () => {
+  it("writes every line whole and in order, multi-byte characters included, while earlier writes are in flight", async () => {
+    const file = path.join(tmp, "json.log");
+    const fd = openSync(file, "w");
+    try {
+      const log = logDestination({ logFormat: "json" }, { fd, isTTY: false } as unknown as NodeJS.WriteStream);
+      // Lines given in one turn queue behind the first write; the user agents are not ASCII.
+      const lines = Array.from({ length: 2_000 }, (_, i) => `${JSON.stringify({ reqId: `req-${i}`, userAgent: `Mozilla/5.0 (café ☕ 𝄞 ${i})` })}\n`);
+      for (const line of lines) log.write(line);
+      const expected = lines.join("");
+      await waitUntil(async () => Buffer.byteLength(readFileSync(file, "utf8")) >= Buffer.byteLength(expected), 5_000);
+      expect(readFileSync(file, "utf8")).toBe(expected);
+    } finally {
+      closeSync(fd);
+    }
   });
 });

