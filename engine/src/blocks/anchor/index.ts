@@ -15,6 +15,7 @@ import {
   isBlank,
   jsxClass,
   mjmlAlign,
+  mjmlAttrs,
   mjmlTypography,
   paddingDeclaration,
   typographyDeclarations,
@@ -65,7 +66,7 @@ export const anchor = defineBlock({
       ["color", p.color],
       ["text-decoration", p.textDecoration],
     ]);
-    const attributes = attrs({
+    const attributes = mjmlAttrs("mj-text", {
       ...mjmlTypography(p, ctx),
       align: mjmlAlign(p, ctx),
       padding: spacing(addSpacing(p.margin, p.padding)),

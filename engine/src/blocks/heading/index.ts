@@ -14,6 +14,7 @@ import {
   isBlankContent,
   jsxClass,
   mjmlAlign,
+  mjmlAttrs,
   mjmlSurface,
   paddingDeclaration,
   surfaceDeclarations,
@@ -91,7 +92,7 @@ export const heading = defineBlock({
   mjml(p, ctx) {
     const style = cssText([...typographyDeclarations(p, ctx), ["margin", "0"]]);
     const surface = mjmlSurface(p, ctx);
-    const attributes = attrs({
+    const attributes = mjmlAttrs("mj-text", {
       align: mjmlAlign(p, ctx),
       padding: spacing(addSpacing(p.margin, p.padding)),
       ...surface.attributes,

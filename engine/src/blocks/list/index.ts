@@ -23,6 +23,7 @@ import {
   htmlClass,
   jsxClass,
   mjmlAlign,
+  mjmlAttrs,
   mjmlSurface,
   mjmlTypography,
   paddingDeclaration,
@@ -96,7 +97,7 @@ export const list = defineBlock({
   phone: { props: { itemSpacing: { unit: "px", declarations: (value) => [["& li", "margin-bottom", value]] } } },
   mjml(p, ctx) {
     const surface = mjmlSurface(p, ctx);
-    const attributes = attrs({
+    const attributes = mjmlAttrs("mj-text", {
       ...mjmlTypography(p, ctx),
       align: mjmlAlign(p, ctx),
       padding: spacing(addSpacing(p.margin, p.padding)),

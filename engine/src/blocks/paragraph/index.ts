@@ -19,6 +19,7 @@ import {
   isBlankContent,
   jsxClass,
   mjmlAlign,
+  mjmlAttrs,
   mjmlSurface,
   mjmlTypography,
   paddingDeclaration,
@@ -87,7 +88,7 @@ export const paragraph = defineBlock({
   dark: { canvasText: "color", canvasLinks: true },
   mjml(p, ctx) {
     const surface = mjmlSurface(p, ctx);
-    const attributes = attrs({
+    const attributes = mjmlAttrs("mj-text", {
       ...mjmlTypography(p, ctx),
       align: mjmlAlign(p, ctx),
       padding: spacing(addSpacing(p.margin, p.padding)),
