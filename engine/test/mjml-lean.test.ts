@@ -104,7 +104,7 @@ describe("the mjml target writes no attribute that changes nothing", () => {
   it("in generated templates", async () => {
     for (const { template } of generateTemplates(40, 7)) {
       for (const form of [template, toHydrated(template)]) {
-        const { output } = await render(form, { target: "mjml", dynamicData: { context: CONTEXT, mergeTags: MERGE_TAGS }, minify: false });
+        const { output } = await render(form, { target: "mjml", dynamicData: { merge_tags: MERGE_TAGS, context: CONTEXT }, minify: false });
         expect(attributesWithoutEffect(output)).toEqual([]);
       }
     }
