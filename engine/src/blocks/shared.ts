@@ -151,7 +151,11 @@ export function typographyDeclarations(t: Typography & Directed, ctx: BlockRende
   return decls;
 }
 
-/** The same typography as `mj-text`-style attributes. */
+/**
+ * The same typography as `mj-text`-style attributes. Printed on their own (`mjmlAttrs(tag,
+ * mjmlTypography(…)) + mjmlAttrs(tag, {…})`) rather than spread into the block's literal: the
+ * spread copies cost the MJML writer measurably in Node (bench/RESULTS.md).
+ */
 export function mjmlTypography(t: Typography, ctx: BlockRenderContext): Record<string, string | undefined> {
   ctx.fonts.add(t.fontFamily);
   return {
@@ -183,20 +187,17 @@ export function surfaceDeclarations(s: Surface): Declarations {
 
 /**
  * A block's background in MJML: the colour as the component's `container-background-color` where it
- * has one, everything else as head CSS on the block's own class. Returns the attributes and classes.
+ * has one, everything else as head CSS on the block's own class. Returns that colour (none where the
+ * component has no such attribute or the block no colour) and the classes.
  */
-export function mjmlSurface(
-  s: Surface,
-  ctx: BlockRenderContext,
-  hasContainerColor = true,
-): { attributes: Record<string, string | undefined>; className: string } {
+export function mjmlSurface(s: Surface, ctx: BlockRenderContext, hasContainerColor = true): { containerColor: string | undefined; className: string } {
   const decls = surfaceDeclarations(s);
-  if (decls.length === 0) return { attributes: {}, className: ctx.className };
+  if (decls.length === 0) return { containerColor: undefined, className: ctx.className };
   const color = decls.find(([prop]) => prop === "background-color")?.[1];
   const rest = hasContainerColor ? decls.filter(([prop]) => prop !== "background-color") : decls;
   if (rest.length > 0) ctx.headCss.push(`.${ctx.uid}{${rest.map(([prop, value]) => `${prop}:${value} !important`).join(";")}}`);
   return {
-    attributes: hasContainerColor && color ? { "container-background-color": toMjmlColor(color) } : {},
+    containerColor: hasContainerColor && color ? toMjmlColor(color) : undefined,
     className: rest.length > 0 && !ctx.className.split(" ").includes(ctx.uid) ? [ctx.className, ctx.uid].filter(Boolean).join(" ") : ctx.className,
   };
 }

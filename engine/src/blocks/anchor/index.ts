@@ -66,12 +66,13 @@ export const anchor = defineBlock({
       ["color", p.color],
       ["text-decoration", p.textDecoration],
     ]);
-    const attributes = mjmlAttrs("mj-text", {
-      ...mjmlTypography(p, ctx),
-      align: mjmlAlign(p, ctx),
-      padding: spacing(addSpacing(p.margin, p.padding)),
-      "css-class": ctx.className,
-    });
+    const attributes =
+      mjmlAttrs("mj-text", mjmlTypography(p, ctx)) +
+      mjmlAttrs("mj-text", {
+        align: mjmlAlign(p, ctx),
+        padding: spacing(addSpacing(p.margin, p.padding)),
+        "css-class": ctx.className,
+      });
     const anchor = `<a href="${ctx.out.url(p.link)}" target="_blank"${attrs({ style: link })}>${ctx.out.text(p.text)}</a>`;
     return `<mj-text${attributes}>${directedMarkup(anchor, p, ctx)}</mj-text>`;
   },

@@ -95,7 +95,7 @@ export const heading = defineBlock({
     const attributes = mjmlAttrs("mj-text", {
       align: mjmlAlign(p, ctx),
       padding: spacing(addSpacing(p.margin, p.padding)),
-      ...surface.attributes,
+      "container-background-color": surface.containerColor,
       "css-class": surface.className,
     });
     return `<mj-text${attributes}><${p.level}${attrs({ dir: dirAttribute(p, ctx), style })}>${ctx.content.markup(p.content, ctx.out)}</${p.level}></mj-text>`;

@@ -88,13 +88,14 @@ export const paragraph = defineBlock({
   dark: { canvasText: "color", canvasLinks: true },
   mjml(p, ctx) {
     const surface = mjmlSurface(p, ctx);
-    const attributes = mjmlAttrs("mj-text", {
-      ...mjmlTypography(p, ctx),
-      align: mjmlAlign(p, ctx),
-      padding: spacing(addSpacing(p.margin, p.padding)),
-      ...surface.attributes,
-      "css-class": surface.className,
-    });
+    const attributes =
+      mjmlAttrs("mj-text", mjmlTypography(p, ctx)) +
+      mjmlAttrs("mj-text", {
+        align: mjmlAlign(p, ctx),
+        padding: spacing(addSpacing(p.margin, p.padding)),
+        "container-background-color": surface.containerColor,
+        "css-class": surface.className,
+      });
     return `<mj-text${attributes}>${directedMarkup(ctx.content.markup(p.content, ctx.out), p, ctx)}</mj-text>`;
   },
   html(p, ctx) {

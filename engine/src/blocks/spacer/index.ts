@@ -56,7 +56,7 @@ export const spacer = defineBlock({
   },
   mjml(p, ctx) {
     const surface = mjmlSurface(p, ctx);
-    return `<mj-spacer${mjmlAttrs("mj-spacer", { height: px(totalHeight(p)), ...surface.attributes, "css-class": surface.className })} />`;
+    return `<mj-spacer${mjmlAttrs("mj-spacer", { height: px(totalHeight(p)), "container-background-color": surface.containerColor, "css-class": surface.className })} />`;
   },
   html(p, ctx) {
     const h = px(totalHeight(p));
