@@ -171,6 +171,26 @@ export function mjmlTypography(t: Typography, ctx: BlockRenderContext): Record<s
   };
 }
 
+/**
+ * A text block's mj-text attributes: its typography, alignment, margin and padding as mjml's
+ * padding, its container colour and its classes (`mjmlSurface`'s, or the block's own).
+ */
+export function mjmlTextAttributes(
+  block: Typography & Directed & { readonly margin: Spacing; readonly padding: Spacing },
+  ctx: BlockRenderContext,
+  surface: { readonly containerColor: string | undefined; readonly className: string },
+): string {
+  return (
+    mjmlAttrs("mj-text", mjmlTypography(block, ctx)) +
+    mjmlAttrs("mj-text", {
+      align: mjmlAlign(block, ctx),
+      padding: spacing(addSpacing(block.margin, block.padding)),
+      "container-background-color": surface.containerColor,
+      "css-class": surface.className,
+    })
+  );
+}
+
 export function paddingDeclaration(value: Spacing): Declarations {
   return value.top || value.right || value.bottom || value.left ? [["padding", spacing(value)]] : [];
 }
