@@ -152,9 +152,9 @@ export function typographyDeclarations(t: Typography & Directed, ctx: BlockRende
 }
 
 /**
- * The same typography as `mj-text`-style attributes. Printed on their own (`mjmlAttrs(tag,
- * mjmlTypography(…)) + mjmlAttrs(tag, {…})`) rather than spread into the block's literal: the
- * spread copies cost the MJML writer measurably in Node (bench/RESULTS.md).
+ * The same typography as `mj-text`-style attributes. Printed on their own (as `mjmlTextAttributes`
+ * does) rather than spread into a larger literal: the spread copies cost the MJML writer measurably
+ * in Node (bench/RESULTS.md).
  */
 export function mjmlTypography(t: Typography, ctx: BlockRenderContext): Record<string, string | undefined> {
   ctx.fonts.add(t.fontFamily);
