@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { attrs, attrValue } from "../src/blocks/shared.js";
+import { attrs, attrValue, MJML_ALL, mjmlAlt, mjmlAttrs } from "../src/blocks/shared.js";
 
 describe("attrs", () => {
   it("prints each set attribute in the literal's order, numbers as text, and leaves out undefined, false and empty values", () => {
@@ -19,5 +19,34 @@ describe("attrs", () => {
 
   it("returns a value with nothing to escape as it is", () => {
     expect(attrValue("https://example.com/?a=1'b>c")).toBe("https://example.com/?a=1'b>c");
+  });
+});
+
+describe("mjmlAttrs", () => {
+  it("leaves out a value equal to the component's default, to mj-all's, or to one that changes nothing, and keeps the rest in order", () => {
+    expect(
+      mjmlAttrs("mj-text", {
+        align: "left",
+        "font-family": MJML_ALL["font-family"],
+        "font-weight": "normal",
+        padding: "10px 25px",
+        color: "#111111",
+        "font-size": "13px",
+        "line-height": "1.5",
+      }),
+    ).toBe(' color="#111111" line-height="1.5"');
+    // The same names on another component, whose defaults differ.
+    expect(mjmlAttrs("mj-button", { align: "left", "font-weight": "normal", padding: "10px 25px", target: "_blank" })).toBe(' align="left"');
+    expect(mjmlAttrs("mj-column", { padding: "0px", "background-color": "transparent", "vertical-align": "middle" })).toBe(' vertical-align="middle"');
+    expect(mjmlAttrs("mj-body", { width: "600px", "css-class": "mr-page" })).toBe(' css-class="mr-page"');
+  });
+
+  it("writes a component without defaults as attrs does, escaped", () => {
+    expect(mjmlAttrs("mj-raw", { "css-class": "a&b", "font-family": MJML_ALL["font-family"] })).toBe(' css-class="a&amp;b"');
+  });
+
+  it("writes an alt unless empty", () => {
+    expect(mjmlAlt("A &quot;view&quot;")).toBe(' alt="A &quot;view&quot;"');
+    expect(mjmlAlt("")).toBe("");
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The html target's size, kept structurally: the realistic newsletter within its byte budget, and
- * none of what the html target leaves out (targets/html-waste.ts, targets/mjml-lean.ts) in any
+ * none of what the html target leaves out (targets/html-waste.ts, the MJML writers' `mjmlAttrs`) in any
  * fixture's html. bench/output-size.ts and bench/first-render.ts print the figures.
  */
 import { describe, expect, it } from "vitest";

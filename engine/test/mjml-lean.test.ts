@@ -19,6 +19,8 @@ import { MjSection, MjWrapper } from "../src/mjml-to-html/components/section.js"
 import { MjSocial, MjSocialElement } from "../src/mjml-to-html/components/social.js";
 import { MjSpacer } from "../src/mjml-to-html/components/spacer.js";
 import { MjText } from "../src/mjml-to-html/components/text.js";
+import { toHydrated } from "./support/editor-form.js";
+import { CONTEXT, generateTemplates, MERGE_TAGS } from "./support/generated-templates.js";
 
 const COMPONENTS = [
   MjBody,
@@ -46,7 +48,7 @@ const NO_EFFECT: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   "mj-column": { "background-color": "transparent", padding: "0px 0px 0px 0px" },
   "mj-text": { "font-weight": "normal" },
 };
-/** Written even when empty: a merge tag may fill it, after the MJML is written (mjml writes `alt=""` either way). */
+/** Written when a merge tag fills it, empty if the tag's value is (mjml writes `alt=""` either way). */
 const ALWAYS_WRITTEN = new Set(["alt"]);
 const BOX_ATTRIBUTES = new Set(["padding", "inner-padding", "icon-padding", "text-padding"]);
 
@@ -96,5 +98,15 @@ describe("the mjml target writes no attribute that changes nothing", () => {
   it.each(listCases("render").map((c) => [c.name, c] as const))("%s", async (_name, fixture) => {
     const { output } = await render(fixture.template, { target: "mjml", dynamicData: fixture.dynamicData, strict: fixture.strict, minify: false });
     expect(attributesWithoutEffect(output)).toEqual([]);
+  });
+
+  // Every block with values of every kind, in the editor's sparse and hydrated forms (defaults written out).
+  it("in generated templates", async () => {
+    for (const { template } of generateTemplates(40, 7)) {
+      for (const form of [template, toHydrated(template)]) {
+        const { output } = await render(form, { target: "mjml", dynamicData: { merge_tags: MERGE_TAGS, context: CONTEXT }, minify: false });
+        expect(attributesWithoutEffect(output)).toEqual([]);
+      }
+    }
   });
 });

@@ -2,6 +2,7 @@
 
 import { fontStack } from "../markup/fonts.js";
 import { cssNumber, type Declarations, px, spacing } from "../markup/style.js";
+import { defaultAttributesOf } from "../mjml-to-html/index.js";
 import type { Direction, Spacing, Surface, TextAlign, Typography } from "../schema/common.js";
 import { activeGradient, toMjmlColor } from "../schema/common.js";
 import type { BlockRenderContext, PhoneProp } from "./block.js";
@@ -18,16 +19,61 @@ export function attrValue(value: string): string {
     .replace(/"/g, "&quot;");
 }
 
-/** ` name="value"` for each defined, non-empty entry; values are trusted template data. */
-export function attrs(entries: Record<string, string | number | undefined | false>): string {
+type AttributeEntries = Record<string, string | number | undefined | false>;
+
+/** No value left out. */
+const NOTHING: Readonly<Record<string, unknown>> = {};
+
+/**
+ * ` name="value"` for each defined, non-empty entry, but for one equal to its name's value in
+ * `unchanged`; values are trusted template data.
+ */
+export function attrs(entries: AttributeEntries, unchanged: Readonly<Record<string, unknown>> = NOTHING): string {
   // `for…in` over the literal's own keys (in its order), no array per entry as `Object.entries` builds.
   let out = "";
   for (const name in entries) {
     const value = entries[name];
     if (value === undefined || value === false || value === "") continue;
-    out += ` ${name}="${attrValue(typeof value === "string" ? value : String(value))}"`;
+    const text = typeof value === "string" ? value : String(value);
+    if (text !== unchanged[name]) out += ` ${name}="${attrValue(text)}"`;
   }
   return out;
+}
+
+/** `mj-all`'s attributes in every MJML document we write: the font of a component that sets none (mjml's own default is Ubuntu first). */
+export const MJML_ALL: Readonly<Record<string, string>> = { "font-family": "Arial, Helvetica, sans-serif" };
+
+/** Values mjml has no default for that still reach the html, by tag and attribute. */
+const NO_EFFECT: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  "mj-section": { "background-color": "transparent" },
+  "mj-wrapper": { "background-color": "transparent" },
+  // A column with a padding, even zero, gets a second table around its content.
+  "mj-column": { "background-color": "transparent", padding: "0px" },
+  // Nothing around a text block sets a weight: normal is what it inherits.
+  "mj-text": { "font-weight": "normal" },
+};
+
+/** Each tag's values that change nothing, made on the tag's first use. */
+const unchangedByTag = new Map<string, Readonly<Record<string, unknown>>>();
+
+/**
+ * The attributes of an MJML body element (`<mj-…`) that change something: ` name="value"` for each
+ * entry as `attrs` writes it, but none equal to what mjml uses without it (the component's default,
+ * under `MJML_ALL`) or listed in `NO_EFFECT`. mjml writes each such attribute into the html anyway,
+ * so leaving it out at the start saves html bytes, and the mjml target's reader attention.
+ */
+export function mjmlAttrs(tag: string, entries: AttributeEntries): string {
+  let unchanged = unchangedByTag.get(tag);
+  if (unchanged === undefined) {
+    unchanged = { ...defaultAttributesOf(tag), ...MJML_ALL, ...NO_EFFECT[tag] };
+    unchangedByTag.set(tag, unchanged);
+  }
+  return attrs(entries, unchanged);
+}
+
+/** ` alt="…"` of an mj-image or mj-social-element, its value escaped already; none when empty, mjml's default. */
+export function mjmlAlt(escaped: string): string {
+  return escaped === "" ? "" : ` alt="${escaped}"`;
 }
 
 /** Outer spacing of a block: margin outside, padding inside, added per side (no box to tell apart). */
@@ -105,7 +151,11 @@ export function typographyDeclarations(t: Typography & Directed, ctx: BlockRende
   return decls;
 }
 
-/** The same typography as `mj-text`-style attributes. */
+/**
+ * The same typography as `mj-text`-style attributes. Printed on their own (as `mjmlTextAttributes`
+ * does) rather than spread into a larger literal: the spread copies cost the MJML writer measurably
+ * in Node (bench/RESULTS.md).
+ */
 export function mjmlTypography(t: Typography, ctx: BlockRenderContext): Record<string, string | undefined> {
   ctx.fonts.add(t.fontFamily);
   return {
@@ -119,6 +169,26 @@ export function mjmlTypography(t: Typography, ctx: BlockRenderContext): Record<s
     "text-transform": t.textTransform !== "none" ? t.textTransform : undefined,
     "text-decoration": t.textDecoration !== "none" ? t.textDecoration : undefined,
   };
+}
+
+/**
+ * A text block's mj-text attributes: its typography, alignment, margin and padding as mjml's
+ * padding, its container colour and its classes (`mjmlSurface`'s, or the block's own).
+ */
+export function mjmlTextAttributes(
+  block: Typography & Directed & { readonly margin: Spacing; readonly padding: Spacing },
+  ctx: BlockRenderContext,
+  surface: { readonly containerColor: string | undefined; readonly className: string },
+): string {
+  return (
+    mjmlAttrs("mj-text", mjmlTypography(block, ctx)) +
+    mjmlAttrs("mj-text", {
+      align: mjmlAlign(block, ctx),
+      padding: spacing(addSpacing(block.margin, block.padding)),
+      "container-background-color": surface.containerColor,
+      "css-class": surface.className,
+    })
+  );
 }
 
 export function paddingDeclaration(value: Spacing): Declarations {
@@ -137,20 +207,17 @@ export function surfaceDeclarations(s: Surface): Declarations {
 
 /**
  * A block's background in MJML: the colour as the component's `container-background-color` where it
- * has one, everything else as head CSS on the block's own class. Returns the attributes and classes.
+ * has one, everything else as head CSS on the block's own class. Returns that colour (none where the
+ * component has no such attribute or the block no colour) and the classes.
  */
-export function mjmlSurface(
-  s: Surface,
-  ctx: BlockRenderContext,
-  hasContainerColor = true,
-): { attributes: Record<string, string | undefined>; className: string } {
+export function mjmlSurface(s: Surface, ctx: BlockRenderContext, hasContainerColor = true): { containerColor: string | undefined; className: string } {
   const decls = surfaceDeclarations(s);
-  if (decls.length === 0) return { attributes: {}, className: ctx.className };
+  if (decls.length === 0) return { containerColor: undefined, className: ctx.className };
   const color = decls.find(([prop]) => prop === "background-color")?.[1];
   const rest = hasContainerColor ? decls.filter(([prop]) => prop !== "background-color") : decls;
   if (rest.length > 0) ctx.headCss.push(`.${ctx.uid}{${rest.map(([prop, value]) => `${prop}:${value} !important`).join(";")}}`);
   return {
-    attributes: hasContainerColor && color ? { "container-background-color": toMjmlColor(color) } : {},
+    containerColor: hasContainerColor && color ? toMjmlColor(color) : undefined,
     className: rest.length > 0 && !ctx.className.split(" ").includes(ctx.uid) ? [ctx.className, ctx.uid].filter(Boolean).join(" ") : ctx.className,
   };
 }

@@ -51,12 +51,10 @@ export class DocumentContext {
       content: this.content,
       direction: this.template.canvas.direction,
       width,
-      className: [
+      className: joinClasses(
         blockClasses(node.props as ResponsiveProps, uid, this.mobileCss, definition.phone, renderer),
         this.dark.block(definition.dark, node.props as object),
-      ]
-        .filter(Boolean)
-        .join(" "),
+      ),
       fonts: this.fonts,
       uid,
       headCss: this.headCss,
@@ -133,4 +131,8 @@ function urlPropsOf(definition: ComponentNode["definition"]): ReadonlySet<string
   };
   add(fieldsOf(definition.editor));
   return names;
+}
+
+function joinClasses(a: string, b: string): string {
+  return a === "" ? b : b === "" ? a : `${a} ${b}`;
 }

@@ -3,7 +3,7 @@
  * that do not stack, and the blocks' own mj-* components), `mj-raw` only for nested rows and for
  * what Outlook for Windows alone reads (VML, in conditional comments).
  */
-import { attrs } from "../blocks/shared.js";
+import { attrs, MJML_ALL, mjmlAttrs } from "../blocks/shared.js";
 import { encodeUnsafeUrlChars } from "../data/escape.js";
 import type { ColumnNode, RowLike, RowNode, SpacerNode } from "../document/model.js";
 import { googleFontsHref, isWebSafe, primaryFamily } from "../markup/fonts.js";
@@ -13,7 +13,6 @@ import { activeGradient, type Gradient, type LinearGradient, toMjmlColor } from 
 import type { DocumentContext } from "./context.js";
 import { columnDarkBox, rowDarkBox, spacerDarkBox } from "./dark.js";
 import { horizontal, layoutColumns } from "./layout.js";
-import { withoutNoOpAttributes } from "./mjml-lean.js";
 import { withSpacersFolded } from "./mjml-spacers.js";
 import { childHtml, columnInnerWidth, rowInnerWidth } from "./nested-html.js";
 import { baseCss, classList, colorSchemes, desktopCss, metaTags, mobileCss, PREHEADER_SPACER } from "./responsive.js";
@@ -65,7 +64,7 @@ function spacerSection(spacer: SpacerNode, width: number, fill: string, place: P
   // Its height as the section's top padding, with no column: in Outlook too, a cell's padding is
   // exact, where a column and an mj-spacer in it cost ~1.2 KB of html.
   const padding = spacing({ top: spacer.height, right: 0, bottom: 0, left: 0 });
-  const section = `<mj-section${attrs({ padding, "background-color": vml ? undefined : toMjmlColor(filled(spacer.backgroundColor, fill)), "css-class": classList(className, dark) })}></mj-section>`;
+  const section = `<mj-section${mjmlAttrs("mj-section", { padding, "background-color": vml ? undefined : toMjmlColor(filled(spacer.backgroundColor, fill)), "css-class": classList(className, dark) })}></mj-section>`;
   return vml ? overGradient(section, vml, width, place) : section;
 }
 
@@ -91,7 +90,7 @@ function column(node: ColumnNode, percent: number, rowInner: number, fillHeight:
     className ||= doc.nextUid("mr-c");
     doc.desktopCss.push(`.${className}{background-color:${s.backgroundColor}}`);
   }
-  return `<mj-column${attrs({
+  return `<mj-column${mjmlAttrs("mj-column", {
     width: `${percent}%`,
     "background-color": s.backgroundColor !== "transparent" ? toMjmlColor(s.backgroundColor) : undefined,
     padding: spacing(s.padding),
@@ -119,11 +118,11 @@ function section(row: RowNode, outerWidth: number, fill: string, place: Place, d
   const parts: string[] = [];
   doc.dark.within(dark.themed, () =>
     columns.forEach((node, index) => {
-      if (index > 0 && layout.gap > 0) parts.push(`<mj-column${attrs({ width: `${layout.gap}%` })}></mj-column>`);
+      if (index > 0 && layout.gap > 0) parts.push(`<mj-column${mjmlAttrs("mj-column", { width: `${layout.gap}%` })}></mj-column>`);
       parts.push(column(node, layout.widths[index] ?? 0, inner, fillHeight, doc));
     }),
   );
-  const body = s.mobileStack ? parts.join("") : `<mj-group${attrs({ direction: mirrored(doc) })}>${parts.join("")}</mj-group>`;
+  const body = s.mobileStack ? parts.join("") : `<mj-group${mjmlAttrs("mj-group", { direction: mirrored(doc) })}>${parts.join("")}</mj-group>`;
   const gradient = activeGradient(s.backgroundGradient) ? s.backgroundGradient : undefined;
   const vml = gradient?.linear;
   const className = gradient || s.minHeight > 0 || fillHeight ? doc.nextUid("mr-r") : "";
@@ -139,7 +138,7 @@ function section(row: RowNode, outerWidth: number, fill: string, place: Place, d
   }
   if (s.minHeight > 0) doc.headCss.push(`.${className}{min-height:${px(s.minHeight)}}`);
   if (fillHeight) doc.desktopCss.push(`.${className} .mj-outlook-group-fix{display:table-cell !important}`);
-  const section = `<mj-section${attrs({
+  const section = `<mj-section${mjmlAttrs("mj-section", {
     "background-color": vml ? undefined : toMjmlColor(filled(s.backgroundColor, fill)),
     "background-url": s.backgroundImage && !activeGradient(s.backgroundGradient) ? s.backgroundImage : undefined,
     "background-size": s.backgroundImage ? s.backgroundSize : undefined,
@@ -170,7 +169,7 @@ function mirrored(doc: DocumentContext): "rtl" | undefined {
 function rowLike(node: RowLike, width: number, fill: string, place: Place, doc: DocumentContext): string {
   if (node.kind === "row-spacer") return spacerSection(node, width, fill, place, doc);
   if (place === "box" || fill === "transparent" || node.style.border.radius === 0) return section(node, width, fill, place, doc);
-  return `<mj-wrapper${attrs({ padding: "0px", "background-color": toMjmlColor(fill), direction: mirrored(doc) })}>${section(node, width, "transparent", "box", doc)}</mj-wrapper>`;
+  return `<mj-wrapper${mjmlAttrs("mj-wrapper", { padding: "0px", "background-color": toMjmlColor(fill), direction: mirrored(doc) })}>${section(node, width, "transparent", "box", doc)}</mj-wrapper>`;
 }
 
 const filled = (color: string, fill: string): string => (color === "transparent" ? fill : color);
@@ -192,9 +191,6 @@ function needsContentBox(canvas: DocumentContext["template"]["canvas"], contentC
  */
 const PAGE_CLASS = "mr-page";
 
-/** `mj-all`: the font of a component that sets none (mjml's own default is Ubuntu first). */
-const ALL = { "font-family": "Arial, Helvetica, sans-serif" };
-
 /** The MJML source with slot tokens for merge tags (see `markup/emitter.ts`). */
 export function renderMjmlDocument(doc: DocumentContext): string {
   const { template, out } = doc;
@@ -212,7 +208,7 @@ export function renderMjmlDocument(doc: DocumentContext): string {
     `<mj-preview>${out.text(canvas.preheaderText)}${PREHEADER_SPACER}</mj-preview>`,
     // mjml puts columns side by side from this width up; our mobile rules apply below it.
     `<mj-breakpoint width="${canvas.mobileBreakpoint + 1}px" />`,
-    `<mj-attributes><mj-all${attrs(ALL)} /></mj-attributes>`,
+    `<mj-attributes><mj-all${attrs(MJML_ALL)} /></mj-attributes>`,
   ];
   const fonts = googleFontsHref(doc.fonts);
   if (fonts) {
@@ -244,22 +240,15 @@ export function renderMjmlDocument(doc: DocumentContext): string {
   );
 
   const body = [
-    `<mj-body${attrs({ width: px(canvas.width), "background-color": toMjmlColor(canvas.bodyBackgroundColor), "css-class": pageClass })}>`,
+    `<mj-body${mjmlAttrs("mj-body", { width: px(canvas.width), "background-color": toMjmlColor(canvas.bodyBackgroundColor), "css-class": pageClass })}>`,
     ...(contentBox
       ? [
-          `<mj-wrapper${attrs({ padding: spacing(canvas.padding), "background-color": toMjmlColor(canvas.backgroundColor), direction: mirrored(doc), "css-class": contentClass })}>`,
+          `<mj-wrapper${mjmlAttrs("mj-wrapper", { padding: spacing(canvas.padding), "background-color": toMjmlColor(canvas.backgroundColor), direction: mirrored(doc), "css-class": contentClass })}>`,
           sections,
           `</mj-wrapper>`,
         ]
       : [sections]),
     `</mj-body>`,
   ].join("\n");
-  return [
-    `<mjml${attrs({ lang: canvas.language, dir: canvas.direction })}>`,
-    `<mj-head>`,
-    ...head,
-    `</mj-head>`,
-    withoutNoOpAttributes(body, ALL),
-    `</mjml>`,
-  ].join("\n");
+  return [`<mjml${attrs({ lang: canvas.language, dir: canvas.direction })}>`, `<mj-head>`, ...head, `</mj-head>`, body, `</mjml>`].join("\n");
 }

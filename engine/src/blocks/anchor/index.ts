@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { linked, textParagraphs } from "../../markup/html-to-text.js";
-import { cssText, jsxStyle, spacing } from "../../markup/style.js";
+import { cssText, jsxStyle } from "../../markup/style.js";
 import { commonBlockFields, defaultedColor, emptyByDefault, mobileOverridesSchema, typographyFields } from "../../schema/common.js";
 import { linkDarkSchema } from "../../schema/dark.js";
 import { darkColors, field, spacingGroup, typographyGroup, visibilityGroup } from "../../schema/editor.js";
@@ -14,8 +14,7 @@ import {
   htmlClass,
   isBlank,
   jsxClass,
-  mjmlAlign,
-  mjmlTypography,
+  mjmlTextAttributes,
   paddingDeclaration,
   typographyDeclarations,
 } from "../shared.js";
@@ -65,12 +64,7 @@ export const anchor = defineBlock({
       ["color", p.color],
       ["text-decoration", p.textDecoration],
     ]);
-    const attributes = attrs({
-      ...mjmlTypography(p, ctx),
-      align: mjmlAlign(p, ctx),
-      padding: spacing(addSpacing(p.margin, p.padding)),
-      "css-class": ctx.className,
-    });
+    const attributes = mjmlTextAttributes(p, ctx, { containerColor: undefined, className: ctx.className });
     const anchor = `<a href="${ctx.out.url(p.link)}" target="_blank"${attrs({ style: link })}>${ctx.out.text(p.text)}</a>`;
     return `<mj-text${attributes}>${directedMarkup(anchor, p, ctx)}</mj-text>`;
   },

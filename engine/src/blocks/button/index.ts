@@ -24,7 +24,7 @@ import { buttonDarkSchema } from "../../schema/dark.js";
 import { darkColors, directionField, field, fontFamilyField, fontWeightField, spacingGroup, visibilityGroup } from "../../schema/editor.js";
 import { type BlockRenderContext, defineBlock, finding } from "../block.js";
 import { gradientStops, isBold } from "../reading.js";
-import { attrs, dirAttribute, htmlClass, ICON_SIZE_ON_PHONES, isBlank, jsxClass, paddingDeclaration, textDirection, withDir } from "../shared.js";
+import { attrs, dirAttribute, htmlClass, ICON_SIZE_ON_PHONES, isBlank, jsxClass, mjmlAttrs, paddingDeclaration, textDirection, withDir } from "../shared.js";
 
 export const buttonProps = () =>
   z.object({
@@ -254,7 +254,7 @@ export const button = defineBlock({
     const before = outlook
       ? `<mj-raw><!--[if mso]><tr><td${attrs({ align: p.align, style: `padding:${spacing(p.margin)}` })}>${outlook}</td></tr><![endif]--><!--[if !mso]><!--></mj-raw>`
       : "";
-    return `${before}<mj-button${href(p, ctx)}${attrs({
+    return `${before}<mj-button${href(p, ctx)}${mjmlAttrs("mj-button", {
       "background-color": fill,
       color: toMjmlColor(p.color),
       "font-family": fontStack(p.fontFamily),

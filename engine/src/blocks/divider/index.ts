@@ -13,7 +13,7 @@ import {
 import { surfaceDarkSchema } from "../../schema/dark.js";
 import { darkColors, field, spacingGroup, visibilityGroup } from "../../schema/editor.js";
 import { defineBlock } from "../block.js";
-import { addSpacing, attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
+import { addSpacing, attrs, htmlClass, jsxClass, mjmlAttrs, paddingDeclaration } from "../shared.js";
 
 export const dividerProps = () =>
   z.object({
@@ -103,7 +103,7 @@ export const divider = defineBlock({
       ctx.headCss.push(
         `.${ctx.uid} p{border-top-color:transparent !important;border-top-width:0 !important;height:${px(p.height)} !important;background-image:${p.backgroundGradient.css} !important}`,
       );
-    return `<mj-divider${attrs({
+    return `<mj-divider${mjmlAttrs("mj-divider", {
       "border-color": toMjmlColor(activeGradient(p.backgroundGradient) ? (p.backgroundGradient.fallback ?? p.backgroundColor) : p.backgroundColor),
       "border-width": px(p.height),
       "border-style": p.borderStyle,

@@ -14,6 +14,7 @@ import {
   isBlankContent,
   jsxClass,
   mjmlAlign,
+  mjmlAttrs,
   mjmlSurface,
   paddingDeclaration,
   surfaceDeclarations,
@@ -91,10 +92,10 @@ export const heading = defineBlock({
   mjml(p, ctx) {
     const style = cssText([...typographyDeclarations(p, ctx), ["margin", "0"]]);
     const surface = mjmlSurface(p, ctx);
-    const attributes = attrs({
+    const attributes = mjmlAttrs("mj-text", {
       align: mjmlAlign(p, ctx),
       padding: spacing(addSpacing(p.margin, p.padding)),
-      ...surface.attributes,
+      "container-background-color": surface.containerColor,
       "css-class": surface.className,
     });
     return `<mj-text${attributes}><${p.level}${attrs({ dir: dirAttribute(p, ctx), style })}>${ctx.content.markup(p.content, ctx.out)}</${p.level}></mj-text>`;

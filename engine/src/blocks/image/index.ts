@@ -14,7 +14,7 @@ import {
 import { frameDarkSchema } from "../../schema/dark.js";
 import { darkColors, field, frameGroup, spacingGroup, visibilityGroup } from "../../schema/editor.js";
 import { type BlockRenderContext, defineBlock, finding } from "../block.js";
-import { addSpacing, attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
+import { addSpacing, attrs, htmlClass, jsxClass, mjmlAlt, mjmlAttrs, paddingDeclaration } from "../shared.js";
 
 /** The alt text of an image whose author wrote none. */
 const IMAGE_ALT_PLACEHOLDER = "Image";
@@ -187,7 +187,7 @@ export const image = defineBlock({
       className = `${className} ${ctx.uid}`.trim();
       ctx.mobileCss.push(`.${ctx.uid} img{width:calc(100% - ${px(borders)}) !important}`);
     }
-    return `<mj-image src="${ctx.out.url(p.src)}" alt="${ctx.out.attr(p.alt)}"${hasLink(p) ? ` href="${ctx.out.url(p.link)}"` : ""}${attrs({
+    return `<mj-image src="${ctx.out.url(p.src)}"${mjmlAlt(ctx.out.attr(p.alt))}${hasLink(p) ? ` href="${ctx.out.url(p.link)}"` : ""}${mjmlAttrs("mj-image", {
       width: px(Math.max(1, width - borders)),
       height: p.height === "auto" ? undefined : px(p.height),
       align: p.align,

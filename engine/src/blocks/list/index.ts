@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import { type ContentNode, elementToJsx, isElement } from "../../markup/content.js";
 import { paragraphsOfHtml } from "../../markup/html-to-text.js";
-import { cssText, type Declarations, jsxStyle, px, spacing } from "../../markup/style.js";
+import { cssText, type Declarations, jsxStyle, px } from "../../markup/style.js";
 import {
   commonBlockFields,
   directionSchema,
@@ -22,9 +22,8 @@ import {
   directedMarkup,
   htmlClass,
   jsxClass,
-  mjmlAlign,
   mjmlSurface,
-  mjmlTypography,
+  mjmlTextAttributes,
   paddingDeclaration,
   surfaceDeclarations,
   textDirection,
@@ -95,14 +94,7 @@ export const list = defineBlock({
   dark: { canvasText: "color", canvasLinks: true },
   phone: { props: { itemSpacing: { unit: "px", declarations: (value) => [["& li", "margin-bottom", value]] } } },
   mjml(p, ctx) {
-    const surface = mjmlSurface(p, ctx);
-    const attributes = attrs({
-      ...mjmlTypography(p, ctx),
-      align: mjmlAlign(p, ctx),
-      padding: spacing(addSpacing(p.margin, p.padding)),
-      ...surface.attributes,
-      "css-class": surface.className,
-    });
+    const attributes = mjmlTextAttributes(p, ctx, mjmlSurface(p, ctx));
     return `<mj-text${attributes}>${directedMarkup(ctx.content.markup(styledContent(p, ctx), ctx.out), p, ctx)}</mj-text>`;
   },
   html(p, ctx) {

@@ -23,6 +23,7 @@ import {
   dirAttribute,
   htmlClass,
   jsxClass,
+  mjmlAttrs,
   mjmlSurface,
   mjmlTypography,
   paddingDeclaration,
@@ -162,15 +163,20 @@ export const menu = defineBlock({
     const dir = dirAttribute(p, ctx);
     // mj-navbar's `align` takes sides only: in `auto` text, start and end are read as in left-to-right.
     const direction = textDirection(p, ctx);
+    // Every link's attributes are the same: written once.
+    const linkAttributes = mjmlAttrs("mj-navbar-link", {
+      ...typography,
+      "text-decoration": p.textDecoration,
+      "text-transform": p.textTransform,
+      padding: `0px ${px(p.spacing / 2)}`,
+      color: toMjmlColor(p.color),
+    });
     const links = visibleItems(p)
-      .map(
-        (item) =>
-          `<mj-navbar-link href="${ctx.out.url(item.link)}"${attrs({ ...typography, "text-decoration": p.textDecoration, "text-transform": p.textTransform, padding: `0px ${px(p.spacing / 2)}`, color: toMjmlColor(p.color) })}>${withDir(ctx.out.text(item.label), dir)}</mj-navbar-link>`,
-      )
+      .map((item) => `<mj-navbar-link href="${ctx.out.url(item.link)}"${linkAttributes}>${withDir(ctx.out.text(item.label), dir)}</mj-navbar-link>`)
       .join("");
     // mj-navbar has no background attribute: the background is head CSS on the block's class.
     const classes = [mjmlSurface(p, ctx, false).className, stackRule(p, ctx)].filter(Boolean).join(" ");
-    return `<mj-navbar${attrs({ align: sideOf(p.align, direction === "auto" ? "ltr" : direction), padding: spacing(addSpacing(p.margin, p.padding)), "css-class": classes })}>${links}</mj-navbar>`;
+    return `<mj-navbar${mjmlAttrs("mj-navbar", { align: sideOf(p.align, direction === "auto" ? "ltr" : direction), padding: spacing(addSpacing(p.margin, p.padding)), "css-class": classes })}>${links}</mj-navbar>`;
   },
   html(p, ctx) {
     const item = cssText(itemDeclarations(p, ctx));

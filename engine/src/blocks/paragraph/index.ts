@@ -2,7 +2,7 @@ import * as z from "zod/mini";
 import { elementToJsx, isElement, nodesToJsx } from "../../markup/content.js";
 import type { Emitter } from "../../markup/emitter.js";
 import { paragraphsOfHtml } from "../../markup/html-to-text.js";
-import { cssText, jsxStyle, spacing } from "../../markup/style.js";
+import { cssText, jsxStyle } from "../../markup/style.js";
 import type { Typography } from "../../schema/common.js";
 import { commonBlockFields, directionSchema, emptyByDefault, mobileOverridesSchema, surfaceFields, typographyFields } from "../../schema/common.js";
 import { richTextDarkSchema } from "../../schema/dark.js";
@@ -18,9 +18,8 @@ import {
   htmlClass,
   isBlankContent,
   jsxClass,
-  mjmlAlign,
   mjmlSurface,
-  mjmlTypography,
+  mjmlTextAttributes,
   paddingDeclaration,
   surfaceDeclarations,
   typographyDeclarations,
@@ -86,14 +85,7 @@ export const paragraph = defineBlock({
   text: (p, values) => paragraphsOfHtml(p.content, values),
   dark: { canvasText: "color", canvasLinks: true },
   mjml(p, ctx) {
-    const surface = mjmlSurface(p, ctx);
-    const attributes = attrs({
-      ...mjmlTypography(p, ctx),
-      align: mjmlAlign(p, ctx),
-      padding: spacing(addSpacing(p.margin, p.padding)),
-      ...surface.attributes,
-      "css-class": surface.className,
-    });
+    const attributes = mjmlTextAttributes(p, ctx, mjmlSurface(p, ctx));
     return `<mj-text${attributes}>${directedMarkup(ctx.content.markup(p.content, ctx.out), p, ctx)}</mj-text>`;
   },
   html(p, ctx) {

@@ -4,7 +4,7 @@ import { cssText, jsxStyle, px, spacing } from "../../markup/style.js";
 import { alignSchema, commonBlockFields, emptyByDefault, mobileOverridesSchema, nonNegative } from "../../schema/common.js";
 import { field, spacingGroup, visibilityGroup } from "../../schema/editor.js";
 import { type BlockRenderContext, defineBlock, finding } from "../block.js";
-import { addSpacing, attrs, htmlClass, ICON_SIZE_ON_PHONES, jsxClass, paddingDeclaration } from "../shared.js";
+import { addSpacing, attrs, htmlClass, ICON_SIZE_ON_PHONES, jsxClass, mjmlAlt, mjmlAttrs, paddingDeclaration } from "../shared.js";
 
 export const socialsProps = () =>
   z.object({
@@ -186,10 +186,10 @@ export const socials = defineBlock({
           const cell = `<table${attrs({ align: p.align })} border="0" cellpadding="0" cellspacing="0" role="presentation" style="float:none;display:inline-table"><tbody><tr><td style="padding:${padding};vertical-align:middle">${labelLink(platform, p, ctx)}</td></tr></tbody></table>`;
           return `<mj-raw><!--[if mso | IE]><td><![endif]-->${cell}<!--[if mso | IE]></td><![endif]--></mj-raw>`;
         }
-        return `<mj-social-element name="${mjmlName(platform.name)}" href="${ctx.out.url(platform.link)}"${src} alt="${ctx.out.attr(platform.name)}"${attrs({ padding, "background-color": "transparent" })}></mj-social-element>`;
+        return `<mj-social-element name="${mjmlName(platform.name)}" href="${ctx.out.url(platform.link)}"${src}${mjmlAlt(ctx.out.attr(platform.name))}${mjmlAttrs("mj-social-element", { padding, "background-color": "transparent" })}></mj-social-element>`;
       })
       .join("");
-    return `<mj-social${attrs({ mode: "horizontal", align: p.align, "icon-size": px(p.iconSize), "icon-padding": "0px", "border-radius": "0px", padding: spacing(addSpacing(p.margin, p.padding)), "css-class": ctx.className })}>${elements}</mj-social>`;
+    return `<mj-social${mjmlAttrs("mj-social", { mode: "horizontal", align: p.align, "icon-size": px(p.iconSize), "icon-padding": "0px", "border-radius": "0px", padding: spacing(addSpacing(p.margin, p.padding)), "css-class": ctx.className })}>${elements}</mj-social>`;
   },
   html(p, ctx) {
     const size = p.iconSize;

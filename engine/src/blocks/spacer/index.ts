@@ -4,7 +4,7 @@ import { commonBlockFields, mobileOverridesSchema, nonNegative, surfaceFields } 
 import { surfaceDarkSchema } from "../../schema/dark.js";
 import { backgroundFields, darkColors, field, spacingGroup, visibilityGroup } from "../../schema/editor.js";
 import { defineBlock } from "../block.js";
-import { attrs, htmlClass, jsxClass, mjmlSurface, surfaceDeclarations } from "../shared.js";
+import { attrs, htmlClass, jsxClass, mjmlAttrs, mjmlSurface, surfaceDeclarations } from "../shared.js";
 
 export const spacerProps = () =>
   z.object({
@@ -56,7 +56,7 @@ export const spacer = defineBlock({
   },
   mjml(p, ctx) {
     const surface = mjmlSurface(p, ctx);
-    return `<mj-spacer${attrs({ height: px(totalHeight(p)), ...surface.attributes, "css-class": surface.className })} />`;
+    return `<mj-spacer${mjmlAttrs("mj-spacer", { height: px(totalHeight(p)), "container-background-color": surface.containerColor, "css-class": surface.className })} />`;
   },
   html(p, ctx) {
     const h = px(totalHeight(p));

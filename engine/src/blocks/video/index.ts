@@ -7,7 +7,7 @@ import { alignSchema, borderSchema, commonBlockFields, emptyByDefault, mobileOve
 import { frameDarkSchema } from "../../schema/dark.js";
 import { darkColors, field, frameGroup, spacingGroup, visibilityGroup } from "../../schema/editor.js";
 import { type BlockRenderContext, defineBlock, finding } from "../block.js";
-import { addSpacing, attrs, htmlClass, jsxClass, paddingDeclaration } from "../shared.js";
+import { addSpacing, attrs, htmlClass, jsxClass, mjmlAttrs, paddingDeclaration } from "../shared.js";
 
 export const videoProps = () =>
   z.object({
@@ -159,7 +159,7 @@ export const video = defineBlock({
   // The frame (its only table) draws the border.
   dark: { border: "& table" },
   mjml(p, ctx) {
-    const attributes = attrs({ align: p.align, padding: spacing(addSpacing(p.margin, p.padding)), "css-class": ctx.className });
+    const attributes = mjmlAttrs("mj-text", { align: p.align, padding: spacing(addSpacing(p.margin, p.padding)), "css-class": ctx.className });
     return `<mj-text${attributes}>${videoMarkup(p, ctx)}</mj-text>`;
   },
   html(p, ctx) {
