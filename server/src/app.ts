@@ -16,7 +16,7 @@ import { REDACTED, redactHeaders, redactUrl } from "./http/redact.js";
 import { RequestLog } from "./http/request-log.js";
 import { forbidFraming } from "./http/security-headers.js";
 import { zodValidatorCompiler } from "./http/validation.js";
-import { logDestination } from "./logging.js";
+import { endLog, type LogDestination, logDestination } from "./logging.js";
 import { completeDocument } from "./openapi-document.js";
 import { RenderPool } from "./render/pool.js";
 import type { RouteContext } from "./routes/context.js";
@@ -48,13 +48,14 @@ export interface App {
   context: RouteContext;
   /** Every registered route (HEAD included) with its auth level, so the coverage can be audited. */
   routes(): RouteEntry[];
+  /** Resolves once every log line so far is written (logging.ts `endLog`); the log takes no more lines. */
+  endLog(): Promise<void>;
 }
 
-function loggerOptions(config: ServerConfig, logger: AppOptions["logger"]) {
-  if (logger === false) return false;
+function loggerOptions(config: ServerConfig, stream: LogDestination) {
   return {
     level: config.logLevel,
-    stream: logger ?? logDestination(config),
+    stream,
     // Secrets never reach the logs. The request line is built from redacted values (request-log.ts);
     // a request logged otherwise (Fastify's rare error lines) goes through the `req` serializer, which
     // removes credentials by name and by shape, and the redact paths catch the credentials of headers
@@ -73,8 +74,9 @@ function loggerOptions(config: ServerConfig, logger: AppOptions["logger"]) {
 export async function buildApp({ config, store, logger }: AppOptions): Promise<App> {
   // One line per request instead of Fastify's two (http/request-log.ts).
   const requestLog = logger === false ? undefined : new RequestLog(config.logLevel);
+  const log = logger === false ? undefined : (logger ?? logDestination(config));
   const app = Fastify({
-    logger: loggerOptions(config, logger),
+    logger: log === undefined ? false : loggerOptions(config, log),
     ...(requestLog === undefined ? {} : { logController: requestLog }),
     bodyLimit: config.bodyLimitBytes,
     // Behind a reverse proxy: request.ip (logs) is the client's address from X-Forwarded-For.
@@ -200,5 +202,5 @@ export async function buildApp({ config, store, logger }: AppOptions): Promise<A
   await app.register(studioRoutes, context);
   await app.ready();
   routes(); // a misspelt auth level stops the start here instead of opening a route
-  return { app, context, routes };
+  return { app, context, routes, endLog: () => (log === undefined ? Promise.resolve() : endLog(log)) };
 }

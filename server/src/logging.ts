@@ -27,10 +27,39 @@ const LOG_BUFFER_BYTES = 16 * 1024 * 1024;
  * synchronously when the process exits (pino registers that), so only a process killed outright
  * loses the lines of its last moment; a reader that stops reading costs at most LOG_BUFFER_BYTES.
  */
-export function logDestination(config: Pick<ServerConfig, "logFormat">, out: NodeJS.WriteStream = process.stdout): { write(line: string): void } {
+export function logDestination(config: Pick<ServerConfig, "logFormat">, out: NodeJS.WriteStream = process.stdout): LogDestination {
   const pretty = config.logFormat === "pretty" || (config.logFormat === undefined && out.isTTY === true);
   return pretty ? prettyLog(out) : destination({ dest: (out as { fd?: number }).fd ?? 1, sync: false, maxLength: LOG_BUFFER_BYTES });
 }
+
+/** Where pino writes: a line at a time. The asynchronous JSON writer can also be ended (`endLog`). */
+export interface LogDestination {
+  write(line: string): void;
+}
+
+interface EndableDestination extends LogDestination {
+  end(): void;
+  once(event: "close" | "error", listener: () => void): unknown;
+}
+
+/**
+ * Resolves once every line given to `log` so far is written, for a process about to exit. The
+ * asynchronous writer is ended: it lets a write already handed to the thread pool finish, then writes
+ * what is queued. (pino's own flush at exit writes the queue at once, so a write still in the thread
+ * pool could land after it — the last request's line after "stopped" — or not at all.) A terminal's
+ * lines are written as they come.
+ */
+export function endLog(log: LogDestination): Promise<void> {
+  if (!isEndable(log)) return Promise.resolve();
+  return new Promise((resolve) => {
+    log.once("close", resolve);
+    // A reader gone away (EPIPE) must not keep the process from exiting.
+    log.once("error", resolve);
+    log.end();
+  });
+}
+
+const isEndable = (log: LogDestination): log is EndableDestination => typeof (log as Partial<EndableDestination>).end === "function";
 
 /**
  * Turns pino's JSON lines into `12:04:07 GET /v1/sdk/template/… 200 2.1 ms 203.0.113.7` (a request's

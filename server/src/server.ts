@@ -17,6 +17,7 @@ export interface RunningServer {
    * within the grace period, then closes the database.
    */
   close(): Promise<void>;
+  endLog: App["endLog"];
 }
 
 /** Opens the store, migrates, registers the bootstrap admin key, then listens. */
@@ -30,7 +31,7 @@ export async function startServer(config: ServerConfig, logger?: AppOptions["log
     await store.close();
     throw err;
   }
-  const { app, context, routes } = await buildApp({ config, store, ...(logger === undefined ? {} : { logger }) });
+  const { app, context, routes, endLog } = await buildApp({ config, store, ...(logger === undefined ? {} : { logger }) });
   // No MAILRENDER_ADMIN_KEY is the usual case (keys come from `create-admin-key`): not worth a line at info.
   if (bootstrap.outcome === "retired") app.log.warn(bootstrap.message);
   else if (bootstrap.outcome === "absent") app.log.debug(bootstrap.message);
@@ -43,6 +44,7 @@ export async function startServer(config: ServerConfig, logger?: AppOptions["log
     context,
     store,
     url,
+    endLog,
     close() {
       closing ??= (async () => {
         context.lifecycle.closing = true;
@@ -81,6 +83,15 @@ function lingerBeforeClosingIdle(app: FastifyInstance): void {
   };
 }
 
+/** How long an exit waits for the log's last lines: a stdout nobody reads must not hold the process. */
+const LOG_END_MS = 2000;
+
+/** Exits once every log line is written (the last request's, then "stopped"), or after LOG_END_MS. */
+function exitOnceLogged(server: RunningServer, code: number): void {
+  setTimeout(() => process.exit(code), LOG_END_MS);
+  void server.endLog().then(() => process.exit(code));
+}
+
 /** SIGTERM/SIGINT: drain and exit 0; a second signal exits at once. */
 export function handleSignals(server: RunningServer, log: (msg: string) => void): void {
   let stopping = false;
@@ -91,11 +102,11 @@ export function handleSignals(server: RunningServer, log: (msg: string) => void)
     server.close().then(
       () => {
         log("stopped");
-        process.exit(0);
+        exitOnceLogged(server, 0);
       },
       (err: unknown) => {
         log(`shutdown failed: ${err instanceof Error ? err.message : String(err)}`);
-        process.exit(1);
+        exitOnceLogged(server, 1);
       },
     );
   };

@@ -179,6 +179,38 @@ describe("mailrender-server as a process", { timeout: 3 * PROCESS_TIMEOUT_MS }, 
     expect(records.filter((r) => r.msg === "request completed").map((r) => r.statusCode)).toEqual([201]);
     expect(records.at(-1)?.msg).toBe("stopped");
   });
+  it("SIGTERM with the log's writer blocked: every request's line is written, in order, before \"stopped\"", async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, CLI, {
+      cwd: SERVER_DIR,
+      env: env({ MAILRENDER_SQLITE_PATH: path.join(tmp, "sigterm-log.db"), PORT: String(port) }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const chunks: Buffer[] = [];
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    await waitForOutput(child, /Server listening/);
+    child.stdout?.on("data", (chunk: Buffer) => chunks.push(chunk));
+    // Stop reading: the pipe fills, and the log's writer is left with a write it cannot finish.
+    child.stdout?.pause();
+    const requests = 400;
+    for (let i = 0; i < requests; i++) {
+      const res = await fetch(`http://127.0.0.1:${port}/v1/sdk/template/00000000-0000-4000-8000-${String(i).padStart(12, "0")}`);
+      expect(res.status).toBe(401);
+      await res.arrayBuffer();
+    }
+    child.kill("SIGTERM");
+    // The server stops while its writer is blocked; reading resumes only then.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    child.stdout?.resume();
+    expect(await exited).toBe(0);
+    const records = Buffer.concat(chunks)
+      .toString("utf8")
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as { msg?: string; statusCode?: number });
+    expect(records.filter((r) => r.msg === "request completed").length).toBe(requests);
+    expect(records.at(-1)?.msg).toBe("stopped");
+  });
   it("SIGTERM under keep-alive load: every written request is answered (0 resets), idle connections do not hold the process", async () => {
     const port = await freePort();
     const child = spawn(process.execPath, CLI, {
