@@ -460,9 +460,9 @@ export const fontWeightSchema = z.union([
 
 export const backgroundImageFields = {
   backgroundImage: emptyByDefault,
-  backgroundSize: z._default(backgroundSizeSchema, "cover"),
-  backgroundPosition: z._default(backgroundPositionSchema, "center center"),
-  backgroundRepeat: z._default(backgroundRepeatSchema, "no-repeat"),
+  backgroundSize: constantDefault(backgroundSizeSchema, "cover"),
+  backgroundPosition: constantDefault(backgroundPositionSchema, "center center"),
+  backgroundRepeat: constantDefault(backgroundRepeatSchema, "no-repeat"),
 };
 
 export const alignSchema = z.enum(["left", "center", "right"]);
@@ -483,11 +483,11 @@ const fontWeightDefault = once((value: string) => z._default(fontWeightSchema, v
 const textAlignDefault = once((value: TextAlign) => z._default(textAlignSchema, value));
 /** The typography fields whose default no block changes. */
 const fixedTypography = {
-  fontFamily: z._default(fontFamilySchema, "Arial"),
-  fontStyle: z._default(z.enum(["normal", "italic", "oblique"]), "normal"),
-  letterSpacing: z._default(z.number(), 0),
-  textTransform: z._default(z.enum(["none", "uppercase", "lowercase", "capitalize"]), "none"),
-  textDecoration: z._default(z.enum(["none", "underline", "line-through", "overline"]), "none"),
+  fontFamily: constantDefault(fontFamilySchema, "Arial"),
+  fontStyle: constantDefault(z.enum(["normal", "italic", "oblique"]), "normal"),
+  letterSpacing: constantDefault(z.number(), 0),
+  textTransform: constantDefault(z.enum(["none", "uppercase", "lowercase", "capitalize"]), "none"),
+  textDecoration: constantDefault(z.enum(["none", "underline", "line-through", "overline"]), "none"),
 };
 
 /** Typography shared by paragraph, heading, list, anchor and menu. */

@@ -2,6 +2,7 @@ import * as z from "zod/mini";
 import { linked, textParagraphs } from "../../markup/html-to-text.js";
 import { cssText, jsxStyle } from "../../markup/style.js";
 import { commonBlockFields, defaultedColor, emptyByDefault, mobileOverridesSchema, typographyFields } from "../../schema/common.js";
+import { constantDefault } from "../../schema/constant-default.js";
 import { linkDarkSchema } from "../../schema/dark.js";
 import { darkColors, field, spacingGroup, typographyGroup, visibilityGroup } from "../../schema/editor.js";
 import { defineBlock, finding } from "../block.js";
@@ -21,11 +22,11 @@ import {
 
 export const anchorProps = () =>
   z.object({
-    text: z._default(z.string(), "Click here"),
+    text: constantDefault(z.string(), "Click here"),
     link: emptyByDefault,
     ...typographyFields(),
     color: defaultedColor("#007bff"),
-    textDecoration: z._default(z.enum(["none", "underline", "line-through", "overline"]), "underline"),
+    textDecoration: constantDefault(z.enum(["none", "underline", "line-through", "overline"]), "underline"),
     ...commonBlockFields(),
     mobile: mobileOverridesSchema(),
     dark: linkDarkSchema(),

@@ -20,6 +20,7 @@ import {
   nonNegative,
   toMjmlColor,
 } from "../../schema/common.js";
+import { constantDefault } from "../../schema/constant-default.js";
 import { buttonDarkSchema } from "../../schema/dark.js";
 import { darkColors, directionField, field, fontFamilyField, fontWeightField, spacingGroup, visibilityGroup } from "../../schema/editor.js";
 import { type BlockRenderContext, defineBlock, finding } from "../block.js";
@@ -28,25 +29,25 @@ import { attrs, dirAttribute, htmlClass, ICON_SIZE_ON_PHONES, isBlank, jsxClass,
 
 export const buttonProps = () =>
   z.object({
-    text: z._default(z.string(), "Click Me"),
+    text: constantDefault(z.string(), "Click Me"),
     direction: z.optional(directionSchema),
     link: emptyByDefault,
     backgroundColor: defaultedColor("#007bff"),
     backgroundGradient: gradientSchema(),
     color: defaultedColor("#fafafa"),
     fontSize: nonNegative(16),
-    fontWeight: z._default(fontWeightSchema, "bold"),
-    fontFamily: z._default(fontFamilySchema, "Arial"),
+    fontWeight: constantDefault(fontWeightSchema, "bold"),
+    fontFamily: constantDefault(fontFamilySchema, "Arial"),
     lineHeight: nonNegative(1.2),
-    letterSpacing: z._default(z.number(), 0),
+    letterSpacing: constantDefault(z.number(), 0),
     borderRadius: nonNegative(4),
     border: borderSchema,
-    align: z._default(alignSchema, "center"),
+    align: constantDefault(alignSchema, "center"),
     /** Full-width button instead of fitting its text. */
     fullWidth: falseByDefault,
     icon: emptyByDefault,
     iconAlt: emptyByDefault,
-    iconPosition: z._default(z.enum(["before", "after"]), "before"),
+    iconPosition: constantDefault(z.enum(["before", "after"]), "before"),
     iconSize: nonNegative(20),
     iconGap: nonNegative(8),
     // A button's `padding` is the space inside it; `margin` is the space around it.

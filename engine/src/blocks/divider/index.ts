@@ -10,6 +10,7 @@ import {
   nonNegative,
   toMjmlColor,
 } from "../../schema/common.js";
+import { constantDefault } from "../../schema/constant-default.js";
 import { surfaceDarkSchema } from "../../schema/dark.js";
 import { darkColors, field, spacingGroup, visibilityGroup } from "../../schema/editor.js";
 import { defineBlock } from "../block.js";
@@ -21,9 +22,9 @@ export const dividerProps = () =>
     /** The line drawn as a gradient (a bar of the line's height) over the solid line colour. */
     backgroundGradient: gradientSchema(),
     height: nonNegative(1),
-    width: z._default(z.number().check(z.minimum(0), z.maximum(100)), 100),
-    borderStyle: z._default(z.enum(["solid", "dashed", "dotted"]), "solid"),
-    align: z._default(alignSchema, "center"),
+    width: constantDefault(z.number().check(z.minimum(0), z.maximum(100)), 100),
+    borderStyle: constantDefault(z.enum(["solid", "dashed", "dotted"]), "solid"),
+    align: constantDefault(alignSchema, "center"),
     ...commonBlockFields({ margin: { top: 20, right: 0, bottom: 20, left: 0 }, padding: { top: 5, right: 0, bottom: 5, left: 0 } }),
     mobile: mobileOverridesSchema(),
     dark: surfaceDarkSchema(),

@@ -11,6 +11,7 @@ import {
   nonNegative,
   toMjmlColor,
 } from "../../schema/common.js";
+import { constantDefault } from "../../schema/constant-default.js";
 import { frameDarkSchema } from "../../schema/dark.js";
 import { darkColors, field, frameGroup, spacingGroup, visibilityGroup } from "../../schema/editor.js";
 import { type BlockRenderContext, defineBlock, finding } from "../block.js";
@@ -24,12 +25,12 @@ const FILE_NAME = /^[\w.-]+\.(?:png|jpe?g|gif|webp|svg|bmp|tiff?|avif|heic)$/i;
 export const imageProps = () =>
   z.object({
     src: emptyByDefault,
-    alt: z._default(z.string(), IMAGE_ALT_PLACEHOLDER),
+    alt: constantDefault(z.string(), IMAGE_ALT_PLACEHOLDER),
     /** Percentage of the column's width. */
-    width: z._default(z.number().check(z.minimum(0), z.maximum(100)), 100),
+    width: constantDefault(z.number().check(z.minimum(0), z.maximum(100)), 100),
     /** `auto` or a height in px. */
-    height: z._default(z.union([z.literal("auto"), z.number().check(z.minimum(0))]), "auto"),
-    align: z._default(alignSchema, "center"),
+    height: constantDefault(z.union([z.literal("auto"), z.number().check(z.minimum(0))]), "auto"),
+    align: constantDefault(alignSchema, "center"),
     link: emptyByDefault,
     /** Whether `link` wraps the image. */
     enabled: falseByDefault,

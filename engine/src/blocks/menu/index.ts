@@ -13,6 +13,7 @@ import {
   toMjmlColor,
   typographyFields,
 } from "../../schema/common.js";
+import { constantDefault } from "../../schema/constant-default.js";
 import { textDarkSchema } from "../../schema/dark.js";
 import { backgroundFields, darkColors, directionField, field, spacingGroup, typographyGroup, visibilityGroup } from "../../schema/editor.js";
 import { type BlockRenderContext, defineBlock, finding } from "../block.js";
@@ -41,13 +42,13 @@ export const menuProps = () =>
         z.object({
           label: emptyByDefault,
           link: emptyByDefault,
-          enabled: z._default(z.boolean(), true),
+          enabled: constantDefault(z.boolean(), true),
         }),
       ),
       [],
     ),
     ...typographyFields(),
-    align: z._default(textAlignSchema, "center"),
+    align: constantDefault(textAlignSchema, "center"),
     direction: z.optional(directionSchema),
     /** Horizontal space between items, in px. */
     spacing: nonNegative(16),

@@ -2,6 +2,7 @@ import * as z from "zod/mini";
 import { lineParagraphs, linked } from "../../markup/html-to-text.js";
 import { cssText, jsxStyle, px, spacing } from "../../markup/style.js";
 import { alignSchema, commonBlockFields, emptyByDefault, mobileOverridesSchema, nonNegative } from "../../schema/common.js";
+import { constantDefault } from "../../schema/constant-default.js";
 import { field, spacingGroup, visibilityGroup } from "../../schema/editor.js";
 import { type BlockRenderContext, defineBlock, finding } from "../block.js";
 import { addSpacing, attrs, htmlClass, ICON_SIZE_ON_PHONES, jsxClass, mjmlAlt, mjmlAttrs, paddingDeclaration } from "../shared.js";
@@ -13,7 +14,7 @@ export const socialsProps = () =>
         z.object({
           name: emptyByDefault,
           link: emptyByDefault,
-          enabled: z._default(z.boolean(), true),
+          enabled: constantDefault(z.boolean(), true),
           /** Icon image URL; empty uses MJML's hosted icon for the networks it knows. */
           icon: emptyByDefault,
         }),
@@ -22,7 +23,7 @@ export const socialsProps = () =>
     ),
     iconSize: nonNegative(28),
     spacing: nonNegative(10),
-    align: z._default(alignSchema, "center"),
+    align: constantDefault(alignSchema, "center"),
     ...commonBlockFields(),
     mobile: mobileOverridesSchema(),
   });

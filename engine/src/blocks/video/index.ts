@@ -4,6 +4,7 @@ import { hasMergeTags } from "../../data/merge-tags.js";
 import { linked, textParagraphs } from "../../markup/html-to-text.js";
 import { cssText, type Declarations, jsxStyle, px, spacing } from "../../markup/style.js";
 import { alignSchema, borderSchema, commonBlockFields, emptyByDefault, mobileOverridesSchema, nonNegative } from "../../schema/common.js";
+import { constantDefault } from "../../schema/constant-default.js";
 import { frameDarkSchema } from "../../schema/dark.js";
 import { darkColors, field, frameGroup, spacingGroup, visibilityGroup } from "../../schema/editor.js";
 import { type BlockRenderContext, defineBlock, finding } from "../block.js";
@@ -16,13 +17,13 @@ export const videoProps = () =>
     coverImage: emptyByDefault,
     /** Where the thumbnail links when `src` is empty. */
     fallbackLink: emptyByDefault,
-    alt: z._default(z.string(), "Watch video"),
-    width: z._default(z.number().check(z.minimum(0), z.maximum(100)), 100),
+    alt: constantDefault(z.string(), "Watch video"),
+    width: constantDefault(z.number().check(z.minimum(0), z.maximum(100)), 100),
     /** `auto` (16:9 of the width) or a height in px. */
-    height: z._default(z.union([z.literal("auto"), z.number().check(z.minimum(0))]), "auto"),
+    height: constantDefault(z.union([z.literal("auto"), z.number().check(z.minimum(0))]), "auto"),
     borderRadius: nonNegative(0),
     border: borderSchema,
-    align: z._default(alignSchema, "center"),
+    align: constantDefault(alignSchema, "center"),
     ...commonBlockFields(),
     mobile: mobileOverridesSchema(),
     dark: frameDarkSchema(),
