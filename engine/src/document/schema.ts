@@ -38,7 +38,10 @@ export const canvasObjectSchema = lazy(() =>
     bodyBackgroundRepeat: backgroundImageFields.backgroundRepeat,
     padding: spacingSchema(ZERO_SPACING),
     preheaderText: constantDefault(z.string(), "View this email in your browser"),
-    language: z._default(z.string().check(z.regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, { message: "Expected a language tag such as en-US" })), "en-US"),
+    language: constantDefault(
+      z.string().check(z.regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, { message: "Expected a language tag such as en-US" })),
+      "en-US",
+    ),
     mobileBreakpoint: constantDefault(z.number().check(z.minimum(200), z.maximum(2000)), 600),
     /** Which way the text runs; in `rtl`, rows put their first column on the right. */
     direction: constantDefault(directionSchema, "ltr"),

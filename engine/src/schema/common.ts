@@ -479,8 +479,8 @@ export type TextAlign = z.output<typeof textAlignSchema>;
 export const directionSchema = z.enum(["ltr", "rtl", "auto"]);
 export type Direction = z.output<typeof directionSchema>;
 
-const fontWeightDefault = once((value: string) => z._default(fontWeightSchema, value));
-const textAlignDefault = once((value: TextAlign) => z._default(textAlignSchema, value));
+const fontWeightDefault = once((value: string) => constantDefault(fontWeightSchema, value));
+const textAlignDefault = once((value: TextAlign) => constantDefault(textAlignSchema, value));
 /** The typography fields whose default no block changes. */
 const fixedTypography = {
   fontFamily: constantDefault(fontFamilySchema, "Arial"),

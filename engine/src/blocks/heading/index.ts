@@ -2,6 +2,7 @@ import * as z from "zod/mini";
 import { paragraphsOfHtml } from "../../markup/html-to-text.js";
 import { cssText, jsxStyle, spacing } from "../../markup/style.js";
 import { commonBlockFields, directionSchema, emptyByDefault, mobileOverridesSchema, surfaceFields, typographyFields } from "../../schema/common.js";
+import { constantDefault } from "../../schema/constant-default.js";
 import { richTextDarkSchema } from "../../schema/dark.js";
 import { backgroundFields, darkColors, directionField, field, spacingGroup, typographyGroup, visibilityGroup } from "../../schema/editor.js";
 import { defineBlock, finding } from "../block.js";
@@ -26,7 +27,7 @@ const LEVELS = ["h1", "h2", "h3", "h4", "h5", "h6"] as const;
 export const headingProps = () =>
   z.object({
     content: emptyByDefault,
-    level: z._default(
+    level: constantDefault(
       z.union(
         [
           z.enum(LEVELS),
