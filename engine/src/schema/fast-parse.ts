@@ -83,14 +83,7 @@ function withChecks(schema: Schema, parse: Parser): Parser {
   const checks = (schema._zod.def.checks ?? []) as Check[];
   if (checks.length === 0) return parse;
   const steps = checks.map(stepOf);
-  if (steps.every((step) => step !== undefined)) {
-    const known = steps as Step[];
-    return (value) => {
-      let parsed = parse(value);
-      for (let i = 0; i < known.length && parsed !== INVALID; i++) parsed = known[i]!(parsed);
-      return parsed;
-    };
-  }
+  if (steps.every((step) => step !== undefined)) return withSteps(schema._zod.def.type, parse, steps as Step[]);
   const payload: Payload = { value: undefined, issues: [] };
   return (value) => {
     const parsed = parse(value);
@@ -113,6 +106,45 @@ function withChecks(schema: Schema, parse: Parser): Parser {
 }
 
 /**
+ * A type's parser followed by its steps, in one closure for the usual one or two steps (a trim, a
+ * pattern, a bound): a string's or a number's type test written in it, so that a value costs one
+ * call before its steps, not a call per stage.
+ */
+function withSteps(type: string, parse: Parser, steps: readonly Step[]): Parser {
+  const [first, second] = steps as [Step, Step | undefined];
+  if (steps.length === 1 && type === "string") return (value) => (typeof value === "string" ? first(value) : INVALID);
+  if (steps.length === 1 && type === "number") return (value) => (isNumber(value) ? first(value) : INVALID);
+  if (steps.length === 2 && type === "string") {
+    return (value) => {
+      if (typeof value !== "string") return INVALID;
+      const parsed = first(value);
+      return parsed === INVALID ? INVALID : second!(parsed);
+    };
+  }
+  if (steps.length === 2 && type === "number") {
+    return (value) => {
+      if (!isNumber(value)) return INVALID;
+      const parsed = first(value);
+      return parsed === INVALID ? INVALID : second!(parsed);
+    };
+  }
+  return (value) => {
+    let parsed = parse(value);
+    for (let i = 0; i < steps.length && parsed !== INVALID; i++) parsed = steps[i]!(parsed);
+    return parsed;
+  };
+}
+
+/** What zod's number accepts: a finite number. */
+const isNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
+
+/**
+ * Whether a function's result is a promise (zod's async checks and transforms). A boolean or a
+ * string is tested without `instanceof`, which QuickJS answers by calling `Symbol.hasInstance`.
+ */
+const isPromise = (value: unknown): boolean => typeof value === "object" && value !== null && value instanceof Promise;
+
+/**
  * A check as a step, for the kinds whose success zod decides in one line (checks.js and
  * `$ZodCustom` in schemas.js): an overwrite (`trim`), a refinement, a number's bound.
  */
@@ -122,14 +154,14 @@ function stepOf(check: Check): Step | undefined {
   const { traits } = check._zod as unknown as { readonly traits: ReadonlySet<string> };
   if (def.when !== undefined) return undefined;
   if (traits.has("$ZodCheckOverwrite")) {
-    const tx = (def as z.core.$ZodCheckOverwriteDef).tx as (value: unknown) => unknown;
-    return (value) => tx(value);
+    // The overwrite's function is the step itself: it takes the value and returns the new one.
+    return (def as z.core.$ZodCheckOverwriteDef).tx as Step;
   }
   if (traits.has("$ZodCustom") && def.check === "custom") {
     const fn = (def as unknown as z.core.$ZodCustomDef).fn as (value: unknown) => unknown;
     return (value) => {
       const ok = fn(value);
-      return ok instanceof Promise || !ok ? INVALID : value;
+      return ok === true || (ok && !isPromise(ok)) ? value : INVALID;
     };
   }
   if (traits.has("$ZodCheckGreaterThan") || traits.has("$ZodCheckLessThan")) {
@@ -184,7 +216,7 @@ function compile(schema: Schema): Parser {
     case "string":
       return (value) => (typeof value === "string" ? value : INVALID);
     case "number":
-      return (value) => (typeof value === "number" && Number.isFinite(value) ? value : INVALID);
+      return (value) => (isNumber(value) ? value : INVALID);
     case "boolean":
       return (value) => (typeof value === "boolean" ? value : INVALID);
     case "null":
@@ -239,14 +271,14 @@ function compile(schema: Schema): Parser {
       if (transform.length < 2) {
         return (value) => {
           const out = (transform as (value: unknown) => unknown)(value);
-          return out instanceof Promise ? INVALID : out;
+          return isPromise(out) ? INVALID : out;
         };
       }
       return (value) => {
         // The transform may add issues to its payload (a refinement written as a transform).
         const payload: Payload = { value, issues: [] };
         const out = transform(value, payload as z.core.ParsePayload);
-        return out instanceof Promise || payload.issues.length > 0 ? INVALID : out;
+        return isPromise(out) || payload.issues.length > 0 ? INVALID : out;
       };
     }
     case "union": {
@@ -306,6 +338,11 @@ function optional(def: z.core.$ZodOptionalDef): Parser {
 interface Field {
   readonly key: string;
   readonly value: Cell;
+  /**
+   * What parses a present value: a constant default's inner schema (the default only fills in for
+   * absence, and for an inner `undefined`, which `assign` does too), else `value`.
+   */
+  readonly present: Cell;
   /** A constant default (a field written `constantDefault(…)`): what an absent key reads as. */
   readonly constant: { readonly value: unknown } | undefined;
   readonly optin: "optional" | "defaulted" | undefined;
@@ -313,7 +350,10 @@ interface Field {
 }
 
 function fieldOf(key: string, schema: Schema): Field {
-  return { key, value: part(schema), constant: constantDefaultOf(schema), optin: schema._zod.optin, optionalOut: schema._zod.optout === "optional" };
+  const value = part(schema);
+  const constant = constantDefaultOf(schema);
+  const present = constant === undefined ? value : part((schema._zod.def as z.core.$ZodDefaultDef).innerType);
+  return { key, value, present, constant, optin: schema._zod.optin, optionalOut: schema._zod.optout === "optional" };
 }
 
 /** zod's object: the shape's keys in order (absent ones as their optionality says), then a catchall's. */
@@ -350,9 +390,9 @@ function object(def: z.core.$ZodObjectDef): Parser {
 function assign(field: Field, key: string, input: Record<string, unknown>, out: Record<string, unknown>): boolean {
   const raw = input[key];
   if (raw !== undefined) {
-    const parsed = field.value.parse(raw);
+    const parsed = field.present.parse(raw);
     if (parsed === INVALID) return false;
-    out[key] = parsed;
+    out[key] = parsed === undefined && field.constant !== undefined ? field.constant.value : parsed;
     return true;
   }
   const present = key in input;
