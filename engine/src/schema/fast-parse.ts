@@ -385,7 +385,7 @@ function object(def: z.core.$ZodObjectDef): Parser {
 /**
  * One property, as zod's `handlePropertyResult` treats it; false when the object is invalid. A key
  * read as other than undefined is present, and its value is written whatever it parses to; only
- * the others are asked `key in input`.
+ * the others without a constant default are asked `key in input`.
  */
 function assign(field: Field, key: string, input: Record<string, unknown>, out: Record<string, unknown>): boolean {
   const raw = input[key];
@@ -395,11 +395,12 @@ function assign(field: Field, key: string, input: Record<string, unknown>, out: 
     out[key] = parsed === undefined && field.constant !== undefined ? field.constant.value : parsed;
     return true;
   }
-  const present = key in input;
-  if (!present && field.constant !== undefined) {
+  // A constant default fills in for `undefined` whether the key is present or not.
+  if (field.constant !== undefined) {
     out[key] = field.constant.value;
     return true;
   }
+  const present = key in input;
   if (!present && field.optionalOut && field.optin === "optional") return true;
   const parsed = field.value.parse(undefined);
   if (parsed === INVALID) return !present && field.optin !== undefined && field.optionalOut;
