@@ -370,8 +370,17 @@ function object(def: z.core.$ZodObjectDef): Parser {
     if (strict) for (const key in value) if (!known!.has(key)) return INVALID;
     const out: Record<string, unknown> = {};
     for (let i = 0; i < fields.length; i++) {
+      // `assign` written out for the shape's fields, which are most of a template's values: the
+      // release executable's interpreter pays for every call.
       const field = fields[i]!;
-      if (!assign(field, field.key, value, out)) return INVALID;
+      const key = field.key;
+      const raw = value[key];
+      if (raw !== undefined) {
+        const parsed = field.present.parse(raw);
+        if (parsed === INVALID) return INVALID;
+        out[key] = parsed === undefined && field.constant !== undefined ? field.constant.value : parsed;
+      } else if (field.constant !== undefined) out[key] = field.constant.value;
+      else if (!absent(field, key, value, out)) return INVALID;
     }
     if (rest === undefined) return out;
     for (const key in value) {
@@ -395,6 +404,11 @@ function assign(field: Field, key: string, input: Record<string, unknown>, out: 
     out[key] = parsed === undefined && field.constant !== undefined ? field.constant.value : parsed;
     return true;
   }
+  return absent(field, key, input, out);
+}
+
+/** `assign` for a key read as `undefined`: absent, or present with that value. */
+function absent(field: Field, key: string, input: Record<string, unknown>, out: Record<string, unknown>): boolean {
   // A constant default fills in for `undefined` whether the key is present or not.
   if (field.constant !== undefined) {
     out[key] = field.constant.value;
