@@ -52,6 +52,10 @@ function propKinds(block: BlockDefinition<unknown>): PropKinds {
   return kinds;
 }
 
+/** Where a node's visibility object is, below the node or below its props. */
+const VISIBILITY = ["visibility"] as const;
+const PROPS_VISIBILITY = ["props", "visibility"] as const;
+
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
 class Reader {
@@ -78,10 +82,14 @@ class Reader {
     this.issues.push({ loc: [...loc], msg, type });
   }
 
-  /** `path` is the visibility object's own path; `raw` its JSON, for what parsing normalises away. */
-  condition(visibility: Visibility | undefined, path: Path, raw: unknown): Condition | undefined {
+  /**
+   * The visibility object's path is `at` then `within` (made only for a condition: most nodes have
+   * none); `raw` is its JSON, for what parsing normalises away.
+   */
+  condition(visibility: Visibility | undefined, at: Path, within: readonly string[], raw: unknown): Condition | undefined {
     if (!visibility?.enabled) return undefined;
     if (visibility.rules.length === 0 && visibility.groups.length === 0) return undefined;
+    const path = [...at, ...within];
     this.matchWarning(raw, path);
     this.ruleWarnings(visibility.rules, rawRules(raw), [...path, "rules"]);
     visibility.groups.forEach((group, index) => {
@@ -145,10 +153,10 @@ class Reader {
 
   rows(value: unknown[], path: Path, depth: number): RowLike[] {
     const rows: RowLike[] = [];
-    value.forEach((raw, index) => {
-      const node = this.rowLike(raw, [...path, String(index)], depth);
+    for (let index = 0; index < value.length; index++) {
+      const node = this.rowLike(value[index], [...path, String(index)], depth);
       if (node) rows.push(node);
-    });
+    }
     return rows;
   }
 
@@ -167,11 +175,13 @@ class Reader {
     const style = this.parse(rowStyleSchema(), raw, path);
     const columnsRaw = raw["columns"] ?? [];
     if (!Array.isArray(columnsRaw)) return void this.issue([...path, "columns"], "Input should be a valid array", "list_type");
-    const columns = columnsRaw
-      .map((column, index) => this.column(column, [...path, "columns", String(index)], depth))
-      .filter((column): column is ColumnNode => column !== undefined);
+    const columns: ColumnNode[] = [];
+    for (let index = 0; index < columnsRaw.length; index++) {
+      const column = this.column(columnsRaw[index], [...path, "columns", String(index)], depth);
+      if (column) columns.push(column);
+    }
     if (!style) return undefined;
-    return { kind: "row", id: idOf(raw, path), path, condition: this.condition(style.visibility, [...path, "visibility"], raw["visibility"]), style, columns };
+    return { kind: "row", id: idOf(raw, path), path, condition: this.condition(style.visibility, path, VISIBILITY, raw["visibility"]), style, columns };
   }
 
   spacer(raw: Json, path: Path): SpacerNode | undefined {
@@ -185,7 +195,7 @@ class Reader {
       kind: "row-spacer",
       id: idOf(raw, path),
       path,
-      condition: this.condition(parsed.visibility, [...path, "visibility"], raw["visibility"]),
+      condition: this.condition(parsed.visibility, path, VISIBILITY, raw["visibility"]),
       height: parsed.height,
       backgroundColor: parsed.backgroundColor,
       backgroundGradient: parsed.backgroundGradient,
@@ -201,16 +211,16 @@ class Reader {
     const childrenRaw = raw[key] ?? [];
     if (!Array.isArray(childrenRaw)) return void this.issue([...path, key], "Input should be a valid array", "list_type");
     const children: ColumnChild[] = [];
-    childrenRaw.forEach((child, index) => {
-      const node = this.child(child, [...path, key, String(index)], depth);
+    for (let index = 0; index < childrenRaw.length; index++) {
+      const node = this.child(childrenRaw[index], [...path, key, String(index)], depth);
       if (node) children.push(node);
-    });
+    }
     if (!style) return undefined;
     return {
       kind: "column",
       id: idOf(raw, path),
       path,
-      condition: this.condition(style.props.visibility, [...path, "props", "visibility"], isObject(raw["props"]) ? raw["props"]["visibility"] : undefined),
+      condition: this.condition(style.props.visibility, path, PROPS_VISIBILITY, isObject(raw["props"]) ? raw["props"]["visibility"] : undefined),
       width: style.width,
       style,
       children,
@@ -244,37 +254,39 @@ class Reader {
       return undefined;
     }
     const propsRaw = raw["props"] ?? {};
-    const props = this.parse(definition.props as z.ZodMiniType, propsRaw, [...path, "props"]) as { visibility?: Visibility } | undefined;
+    const propsPath = [...path, "props"];
+    const props = this.parse(definition.props as z.ZodMiniType, propsRaw, propsPath) as { visibility?: Visibility } | undefined;
     if (!props) return undefined;
     const kinds = propKinds(definition);
-    for (const field of kinds.content) this.contentWarning((props as Json)[field], [...path, "props", field]);
-    this.refuseUnsafeUrls(props as Json, kinds.urls, [...path, "props"]);
+    for (const field of kinds.content) this.contentWarning((props as Json)[field], propsPath, field);
+    this.refuseUnsafeUrls(props as Json, kinds.urls, propsPath);
     for (const list of kinds.lists) {
       const entries = (props as Json)[list.prop];
       if (!Array.isArray(entries)) continue;
       entries.forEach((entry: unknown, index) => {
-        if (isObject(entry)) this.refuseUnsafeUrls(entry, list.urls, [...path, "props", list.prop, String(index)]);
+        if (isObject(entry)) this.refuseUnsafeUrls(entry, list.urls, [...propsPath, list.prop, String(index)]);
       });
     }
     return {
       kind: "component",
       id: idOf(raw, path),
       path,
-      condition: this.condition(props.visibility, [...path, "props", "visibility"], isObject(propsRaw) ? propsRaw["visibility"] : undefined),
+      condition: this.condition(props.visibility, propsPath, VISIBILITY, isObject(propsRaw) ? propsRaw["visibility"] : undefined),
       block: blockType,
       definition,
       props,
     };
   }
 
-  contentWarning(html: unknown, path: Path): void {
+  /** `html` is the prop `field` of the props at `at`. */
+  contentWarning(html: unknown, at: Path, field: string): void {
     if (typeof html !== "string" || html === "") return;
     const removed = this.content.removals(html);
     if (removed.length === 0) return;
     this.warnings.push({
       code: "UNSAFE_CONTENT",
       message: `Content HTML outside the email-safe subset was removed: ${[...new Set(removed)].join("; ")}`,
-      path,
+      path: [...at, field],
     });
   }
 }
