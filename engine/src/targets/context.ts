@@ -31,7 +31,7 @@ export class DocumentContext {
     readonly content: ContentHtml = new ContentHtml(),
   ) {
     this.dark = new DarkStyles(template.canvas);
-    out.locate = locator({ template_name: template.name, canvas: template.canvas }, [], []);
+    out.locate = locator({ template_name: template.name, canvas: template.canvas }, [], [], []);
   }
 
   nextUid(prefix = "mr-b"): string {
@@ -61,7 +61,7 @@ export class DocumentContext {
       mobileCss: this.mobileCss,
     };
     const outer = this.out.locate;
-    this.out.locate = locator(node.props, [...node.path, "props"], node.path, () => urlPropsOf(definition));
+    this.out.locate = locator(node.props, node.path, PROPS, node.path, definition);
     try {
       return definition[renderer](node.props, ctx);
     } finally {
@@ -77,16 +77,14 @@ export class DocumentContext {
  * in text in the others. Else at `fallback` (a tag from the editor's merge spans, whose written
  * form is markup). Looked up only when a tag is emitted, once per compile.
  */
-function locator(props: unknown, path: Path, fallback: Path, urlProps: () => ReadonlySet<string> = () => new Set()): Locator {
-  // Read when a tag is emitted, not for every block: the string props, each ranked list once.
+function locator(props: unknown, at: Path, within: readonly string[], fallback: Path, definition?: ComponentNode["definition"]): Locator {
+  // Read when a tag is emitted, not for every block: the props' path, the string props, each ranked list once.
   let strings: StringProp[] | undefined;
-  let links: ReadonlySet<string> | undefined;
   let urlFirst: StringProp[] | undefined;
   let textFirst: StringProp[] | undefined;
   return (ref, written, position) => {
-    strings ??= typeof props === "object" && props !== null ? stringProps(props, path, []) : [];
-    links ??= urlProps();
-    const set = links;
+    strings ??= typeof props === "object" && props !== null ? stringProps(props, [...at, ...within], []) : [];
+    const set = definition === undefined ? NO_URL_PROPS : urlPropsOf(definition);
     const isUrl = (s: StringProp) => set.has(s.key);
     let ranked: StringProp[];
     if (position === "url" || position === "url-part") {
@@ -120,8 +118,14 @@ function stringProps(value: object, path: Path, into: StringProp[]): StringProp[
   return into;
 }
 
-/** The names of a block's link and image props, in lists too (its editor description says which). */
+const PROPS = ["props"] as const;
+const NO_URL_PROPS: ReadonlySet<string> = new Set();
+const urlPropsByBlock = new WeakMap<ComponentNode["definition"], ReadonlySet<string>>();
+
+/** The names of a block's link and image props, in lists too (its editor description says which), once per block type. */
 function urlPropsOf(definition: ComponentNode["definition"]): ReadonlySet<string> {
+  const known = urlPropsByBlock.get(definition);
+  if (known !== undefined) return known;
   const names = new Set<string>();
   const add = (fields: readonly Field[]) => {
     for (const field of fields) {
@@ -130,6 +134,7 @@ function urlPropsOf(definition: ComponentNode["definition"]): ReadonlySet<string
     }
   };
   add(fieldsOf(definition.editor));
+  urlPropsByBlock.set(definition, names);
   return names;
 }
 

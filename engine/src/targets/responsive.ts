@@ -95,10 +95,9 @@ function overrideRule(scope: Scope, property: string, value: string, uid: string
 
 const SIDES = ["top", "right", "bottom", "left"] as const;
 
-/** The editor's object overrides: padding and margin per side, border, background gradient. */
-function objectRules(props: ResponsiveProps, uid: string, roles: PhoneRoles, renderer: Renderer): string[] {
+/** The editor's object overrides (padding and margin per side, border, background gradient), added to `rules`. */
+function objectRules(props: ResponsiveProps, uid: string, roles: PhoneRoles, renderer: Renderer, rules: string[]): void {
   const mobile = props.mobile ?? {};
-  const rules: string[] = [];
   const padding = mobile["padding"] as PartialSpacing | undefined;
   const margin = mobile["margin"] as PartialSpacing | undefined;
   if (padding || margin) {
@@ -125,37 +124,36 @@ function objectRules(props: ResponsiveProps, uid: string, roles: PhoneRoles, ren
   }
   const gradient = mobile["backgroundGradient"] as Gradient | undefined;
   if (activeGradient(gradient)) rules.push(`${select(roles.surface, uid, renderer)}{background-image:${gradient.css} !important}`);
-  return rules;
 }
 
 /** Classes for a block, registering the mobile rules its overrides need (its roles: blocks/block.ts). */
 export function blockClasses(props: ResponsiveProps, uid: string, mobileCss: string[], roles: PhoneRoles, renderer: Renderer): string {
-  const classes: string[] = [];
-  if (props.desktopHide) classes.push(HIDE_ON_DESKTOP);
-  if (props.mobileHide) classes.push(HIDE_ON_MOBILE);
-  const rules: string[] = [];
-  for (const [key, value] of Object.entries(props.mobile ?? {})) {
-    if (typeof value !== "string" && typeof value !== "number") continue;
-    const shared = Object.hasOwn(OVERRIDES, key) ? OVERRIDES[key as keyof typeof OVERRIDES] : undefined;
-    if (shared) {
-      rules.push(overrideRule(shared.scope, shared.property, cssValue(value, shared.unit), uid, roles, renderer));
-      continue;
+  // The rules go straight into the stylesheet; the block's class is there when any went in.
+  const before = mobileCss.length;
+  const mobile = props.mobile;
+  if (mobile !== undefined) {
+    for (const key in mobile) {
+      const value = mobile[key];
+      if (typeof value !== "string" && typeof value !== "number") continue;
+      const shared = Object.hasOwn(OVERRIDES, key) ? OVERRIDES[key as keyof typeof OVERRIDES] : undefined;
+      if (shared) {
+        mobileCss.push(overrideRule(shared.scope, shared.property, cssValue(value, shared.unit), uid, roles, renderer));
+        continue;
+      }
+      const own = roles.props !== undefined && Object.hasOwn(roles.props, key) ? roles.props[key] : undefined;
+      if (own)
+        mobileCss.push(
+          own
+            .declarations(cssValue(value, own.unit), renderer)
+            .map(([selector, property, css]) => rule(select(selector, uid, renderer), property, css))
+            .join(""),
+        );
     }
-    const own = roles.props !== undefined && Object.hasOwn(roles.props, key) ? roles.props[key] : undefined;
-    if (own)
-      rules.push(
-        own
-          .declarations(cssValue(value, own.unit), renderer)
-          .map(([selector, property, css]) => rule(select(selector, uid, renderer), property, css))
-          .join(""),
-      );
   }
-  rules.push(...objectRules(props, uid, roles, renderer));
-  if (rules.length > 0) {
-    classes.push(uid);
-    mobileCss.push(...rules);
-  }
-  return classes.join(" ");
+  objectRules(props, uid, roles, renderer, mobileCss);
+  const hidden = props.desktopHide ? (props.mobileHide ? `${HIDE_ON_DESKTOP} ${HIDE_ON_MOBILE}` : HIDE_ON_DESKTOP) : props.mobileHide ? HIDE_ON_MOBILE : "";
+  if (mobileCss.length === before) return hidden;
+  return hidden === "" ? uid : `${hidden} ${uid}`;
 }
 
 /**
