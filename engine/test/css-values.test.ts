@@ -1,9 +1,24 @@
 /** Author values written into CSS: the checks that keep them from hiding or adding rules. */
 import { describe, expect, it } from "vitest";
-import { fontFamilySchema, mobileOverridesSchema } from "../src/schema/common.js";
+import { fontFamilySchema, mobileOverridesSchema, toMjmlColor } from "../src/schema/common.js";
 import { cssValueProblem } from "../src/schema/css-values.js";
 
 describe("CSS values from the template", () => {
+  it("colours as MJML's validator takes them: #rgb and #rrggbb as written, other hex forms as rgba(), names in lower case", () => {
+    const cases: Record<string, string> = {
+      "#abc": "#abc",
+      "#A1B2C3": "#A1B2C3",
+      "#abcd": "rgba(170,187,204,0.87)",
+      "#11223380": "rgba(17,34,51,0.5)",
+      "#zzz": "#zzz",
+      "RED": "red",
+      "Transparent": "transparent",
+      "RGB( 1, 2, 3 )": "rgb(1,2,3)",
+      "rgba(1,2,3,.5)": "rgba(1,2,3,0.5)",
+    };
+    for (const [color, mjml] of Object.entries(cases)) expect(toMjmlColor(color), color).toBe(mjml);
+  });
+
   it("a stylesheet value may not open a comment, a string or a parenthesis it does not close", () => {
     for (const ok of ["red", "#fff", "rgb(1, 2, 3)", "'Open Sans'", "center", "1.5", ""]) expect(cssValueProblem(ok)).toBeUndefined();
     for (const bad of ["red/*", "*/x", "x'", '"x', "rgb(1,2", "a)b(", "'a''"]) expect(cssValueProblem(bad)).toBeDefined();

@@ -32,6 +32,8 @@ export const colorSchema = trimmedMatching(CSS_COLOR_PATTERN, "Expected a CSS co
 
 /** MJML's validator knows #rgb, #rrggbb, rgb(), rgba() and lower-case names; other hex forms are written as rgba(). */
 export function toMjmlColor(color: string): string {
+  // `#` and three or six characters, the usual case: as it is (below, hex or not, it is returned unchanged).
+  if (color.charCodeAt(0) === 35 && (color.length === 7 || color.length === 4)) return color;
   const functional = /^rgba?\(([^)]*)\)$/i.exec(color.replace(/\s+/g, ""))?.[1];
   if (functional !== undefined) return functionalColor(functional.split(","));
   const hex = /^#([0-9a-fA-F]{3,8})$/.exec(color)?.[1];
