@@ -24,7 +24,8 @@ const COLOR_NAMES: ReadonlySet<string> = new Set(CSS_COLOR_NAMES);
 export const CSS_COLOR_PATTERN: Pattern = {
   source: `^(?:${HEX_OR_FUNCTIONAL_COLOR}|${CSS_COLOR_NAMES.join("|")})$`,
   flags: "i",
-  test: (value) => HEX_OR_FUNCTIONAL_COLOR_RE.test(value) || (/^[a-z]+$/i.test(value) && COLOR_NAMES.has(value.toLowerCase())),
+  // A name as the set holds it (`transparent`, `white`) first: no expression to run.
+  test: (value) => COLOR_NAMES.has(value) || HEX_OR_FUNCTIONAL_COLOR_RE.test(value) || (/^[a-z]+$/i.test(value) && COLOR_NAMES.has(value.toLowerCase())),
 };
 
 /** CSS colours the targets can all carry: hex (3, 4, 6 or 8 digits), rgb()/rgba(), or a CSS colour name. */
