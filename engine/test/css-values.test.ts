@@ -11,8 +11,8 @@ describe("CSS values from the template", () => {
       "#abcd": "rgba(170,187,204,0.87)",
       "#11223380": "rgba(17,34,51,0.5)",
       "#zzz": "#zzz",
-      "RED": "red",
-      "Transparent": "transparent",
+      RED: "red",
+      Transparent: "transparent",
       "RGB( 1, 2, 3 )": "rgb(1,2,3)",
       "rgba(1,2,3,.5)": "rgba(1,2,3,0.5)",
     };
