@@ -23,12 +23,19 @@ const PROTECTED_CLOSE: Readonly<Record<string, RegExp>> = {
 };
 const PLACEHOLDER_START = "<\uE002";
 
+/**
+ * A block's lines trimmed, blank ones dropped. Most blocks are one line (Outlook's conditional
+ * comments): trimmed whole. The others in a loop rather than `map` and `filter`, whose callbacks
+ * QuickJS calls in its interpreter, twice a line.
+ */
 function tidyLines(block: string): string {
-  return block
-    .split("\n")
-    .map((line) => line.trim())
-    .filter((line) => line !== "")
-    .join("\n");
+  if (!block.includes("\n")) return block.trim();
+  let out = "";
+  for (const line of block.split("\n")) {
+    const trimmed = line.trim();
+    if (trimmed !== "") out = out === "" ? trimmed : `${out}\n${trimmed}`;
+  }
+  return out;
 }
 
 /**
