@@ -93,9 +93,10 @@ function maskProtectedAndTrimTagEnds(source: string, kept: string[]): string {
   return out + source.slice(copied);
 }
 /**
- * Whether the `<` at `at` may open a comment or a protected element: `!`, or the start of one of
- * those names (`st`, `sc`, `pr`, `te`, `mj-st`, in any case). Most tags (td, tr, table, span, p,
- * mj-section) are refused here rather than by the expression, which QuickJS runs through a call.
+ * Whether the `<` at `at` (`next`: the character after it) may open a comment or a protected
+ * element: `!`, or the start of one of those names (`st`, `sc`, `pr`, `te`, `mj-st`, in any case).
+ * Most tags (td, tr, table, span, p, mj-section) are refused here rather than by the expression,
+ * which QuickJS runs through a call.
  */
 function mayOpenProtected(source: string, at: number, next: number): boolean {
   const first = next | 0x20;
