@@ -63,6 +63,11 @@ export class MjText extends BodyComponent {
     `;
   }
 
+  /** Only a text with a height writes conditional comments (its Outlook table). */
+  override writesPlainMarkup(): boolean {
+    return !this.getAttribute("height");
+  }
+
   render(): string {
     const height = this.getAttribute("height");
     return height
