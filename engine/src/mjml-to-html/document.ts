@@ -332,8 +332,7 @@ function minifyInner(inner: string): string {
  * ENDIFs have their matches inside it, as it ends with a comment's opening (not whitespace) or ends
  * the body. Minified inner markup holds no ENDIF.
  */
-function mergePieces(pieces: readonly string[], textPieces: readonly TextPiece[]): string {
-  let output = "";
+function mergePieces(pieces: readonly string[], textPieces: readonly TextPiece[], output: string[]): void {
   for (let i = 0; i < pieces.length; i += 3) {
     let text = pieces[i] as string;
     const kind = textPieces[i / 3];
@@ -341,15 +340,15 @@ function mergePieces(pieces: readonly string[], textPieces: readonly TextPiece[]
       if (i > 0) {
         MSO_IE_START.lastIndex = 0;
         if (MSO_IE_START.test(text)) text = text.slice(MSO_IE_START.lastIndex);
-        else output += ENDIF;
+        else output.push(ENDIF);
       }
-      output += contains(text, ENDIF) ? mergeOutlookConditionnals(text) : text;
+      output.push(contains(text, ENDIF) ? mergeOutlookConditionnals(text) : text);
     } else if (kind === TextPiece.Plain) {
-      output += i > 0 ? ENDIF + text : text;
+      if (i > 0) output.push(ENDIF);
+      output.push(text);
     }
-    if (i + 1 < pieces.length) output += pieces[i + 1] as string;
+    if (i + 1 < pieces.length) output.push(pieces[i + 1] as string);
   }
-  return output;
 }
 
 /**
@@ -361,5 +360,8 @@ function mergePieces(pieces: readonly string[], textPieces: readonly TextPiece[]
 export function documentHtml(body: BodyWriter, globalData: GlobalData): string {
   const pieces = body.finish();
   const head = skeletonHead(globalData, () => pieces.join(""));
-  return mergeOutlookConditionnals(head) + mergePieces(pieces, body.textPieces) + SKELETON_END;
+  const output = [mergeOutlookConditionnals(head)];
+  mergePieces(pieces, body.textPieces, output);
+  output.push(SKELETON_END);
+  return output.join("");
 }
