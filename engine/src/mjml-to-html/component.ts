@@ -5,7 +5,7 @@
  * port, the easier it is to follow an mjml release. mjml is MIT-licensed; see ./LICENSE.
  */
 import type { HtmlOutput } from "./document.js";
-import { StringOutput } from "./document.js";
+import { ScannedOutput, StringOutput } from "./document.js";
 import { borderParser, shorthandParser } from "./helpers.js";
 
 /**
@@ -216,6 +216,11 @@ export abstract class BodyComponent {
   /** Whether render() never writes conditional comment syntax of its own. */
   writesPlainMarkup(): boolean {
     return false;
+  }
+
+  /** `output`, or where this component's values may hold comment syntax, all of it scanned. */
+  protected outputFor(output: HtmlOutput): HtmlOutput {
+    return this.commentSyntax ? new ScannedOutput(output) : output;
   }
 
   /** render() for a component that overrides write(). */

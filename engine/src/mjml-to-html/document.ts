@@ -250,6 +250,26 @@ export class StringOutput implements HtmlOutput {
 const MSO_IE = "<!--[if mso | IE]>";
 
 /**
+ * An HtmlOutput that scans everything it is given: what a component writes where its own values
+ * (attributes, content) may hold comment syntax.
+ */
+export class ScannedOutput implements HtmlOutput {
+  constructor(private readonly output: HtmlOutput) {}
+  text(markup: string): void {
+    this.output.scan(markup);
+  }
+  space(whitespace: string): void {
+    this.output.scan(whitespace);
+  }
+  conditional(inner: string): void {
+    this.output.scan(MSO_IE + inner + ENDIF);
+  }
+  scan(markup: string): void {
+    this.output.scan(markup);
+  }
+}
+
+/**
  * The body as minifyOutlookConditionnals leaves it, written in order: the pieces minifyPart makes
  * (text, minified inner, ENDIF, text, …). A conditional a component writes is minified
  * as it is written (each distinct inner once), and a text piece holding only `space` between

@@ -1,6 +1,6 @@
 /** mj-text (mjml-text 5.4.1). */
 import { BodyComponent, type StyleObject } from "../component.js";
-import { conditionalTag } from "../helpers.js";
+import type { HtmlOutput } from "../document.js";
 
 export class MjText extends BodyComponent {
   static override readonly componentName = "mj-text";
@@ -63,23 +63,41 @@ export class MjText extends BodyComponent {
     `;
   }
 
-  /** Only a text with a height writes conditional comments (its Outlook table). */
   override writesPlainMarkup(): boolean {
-    return !this.getAttribute("height");
+    return true;
   }
 
   render(): string {
+    return this.getAttribute("height") ? this.renderByWriting() : this.renderContent();
+  }
+
+  /** mjml wraps a text with a height in an Outlook table (conditionalTag around each half). */
+  override write(output: HtmlOutput): void {
     const height = this.getAttribute("height");
-    return height
-      ? `
-        ${conditionalTag(`
+    if (!height) return super.write(output);
+    const out = this.outputFor(output);
+    out.space(`
+        
+    `);
+    out.conditional(`
+    
           <table role="presentation" border="0" cellpadding="0" cellspacing="0"><tr><td height="${height}" style="vertical-align:top;height:${height};">
-        `)}
-        ${this.renderContent()}
-        ${conditionalTag(`
+        
+    `);
+    out.space(`
+  
+        `);
+    out.text(this.renderContent());
+    out.space(`
+        
+    `);
+    out.conditional(`
+    
           </td></tr></table>
-        `)}
-      `
-      : this.renderContent();
+        
+    `);
+    out.space(`
+  
+      `);
   }
 }
