@@ -6,6 +6,7 @@
 import { contains, occurrences } from "../base/literal-scan.js";
 import { isSpace } from "../base/whitespace.js";
 import type { GlobalData } from "./component.js";
+import { ENDIF, type HtmlOutput, MSO_IE } from "./html-output.js";
 
 function buildFontsTags(body: () => string, fonts: Readonly<Record<string, string>>): string {
   const toImport: string[] = [];
@@ -119,7 +120,6 @@ function skeletonHead(globalData: GlobalData, body: () => string): string {
 const SKELETON_END = "\n</html>\n  ";
 
 const CONDITION_START = "<!--[if";
-const ENDIF = "<![endif]-->";
 
 /**
  * The end of a conditional comment's opening (`<!--[if mso | IE]>`) that starts at `start`, or -1:
@@ -215,58 +215,6 @@ const enum TextPiece {
   Merged,
   /** Scanned text: merged as mergeOutlookConditionnals does. */
   Scanned,
-}
-
-/**
- * Where a body component writes its markup, in document order (see BodyComponent.write).
- * `text`: markup that holds no `<!` (so no conditional comment syntax) and is not only whitespace;
- * `space`: whitespace; `conditional`: an Outlook conditional comment (`<!--[if mso | IE]>` + inner +
- * ENDIF) the component writes itself, its inner holding no `<!`; `scan`: any other markup.
- */
-export interface HtmlOutput {
-  text(markup: string): void;
-  space(whitespace: string): void;
-  conditional(inner: string): void;
-  scan(markup: string): void;
-}
-
-/** An HtmlOutput that keeps the markup as written (a component's `render()`). */
-export class StringOutput implements HtmlOutput {
-  html = "";
-  text(markup: string): void {
-    this.html += markup;
-  }
-  space(whitespace: string): void {
-    this.html += whitespace;
-  }
-  conditional(inner: string): void {
-    this.html += MSO_IE + inner + ENDIF;
-  }
-  scan(markup: string): void {
-    this.html += markup;
-  }
-}
-
-const MSO_IE = "<!--[if mso | IE]>";
-
-/**
- * An HtmlOutput that scans everything it is given: what a component writes where its own values
- * (attributes, content) may hold comment syntax.
- */
-export class ScannedOutput implements HtmlOutput {
-  constructor(private readonly output: HtmlOutput) {}
-  text(markup: string): void {
-    this.output.scan(markup);
-  }
-  space(whitespace: string): void {
-    this.output.scan(whitespace);
-  }
-  conditional(inner: string): void {
-    this.output.scan(MSO_IE + inner + ENDIF);
-  }
-  scan(markup: string): void {
-    this.output.scan(markup);
-  }
 }
 
 /**

@@ -1,6 +1,6 @@
 /** mj-body (mjml-body 5.4.1) and mj-raw (mjml-raw 5.4.1). */
 import { BodyComponent, type BodyContext, childContext, type StyleObject } from "../component.js";
-import type { HtmlOutput } from "../document.js";
+import type { HtmlOutput } from "../html-output.js";
 
 /** mjml-core's preview helper: the hidden preheader at the top of the body. */
 function preview(content: string): string {

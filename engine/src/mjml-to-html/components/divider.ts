@@ -1,6 +1,6 @@
 /** mj-divider (mjml-divider 5.4.1). */
 import { BodyComponent, type StyleObject } from "../component.js";
-import type { HtmlOutput } from "../document.js";
+import type { HtmlOutput } from "../html-output.js";
 import { widthParser } from "../helpers.js";
 
 export class MjDivider extends BodyComponent {

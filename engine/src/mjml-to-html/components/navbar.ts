@@ -1,6 +1,6 @@
 /** mj-navbar and mj-navbar-link (mjml-navbar 5.4.1). */
 import { type Attributes, BodyComponent, type StyleObject } from "../component.js";
-import type { HtmlOutput } from "../document.js";
+import type { HtmlOutput } from "../html-output.js";
 import { makeLowerBreakpoint, msoConditionalTag, suffixCssClasses } from "../helpers.js";
 
 /** mjml-core's genRandomHexString: the id that ties the hamburger's checkbox to its label. */

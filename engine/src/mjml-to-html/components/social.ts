@@ -1,6 +1,6 @@
 /** mj-social and mj-social-element (mjml-social 5.4.1). */
 import { type Attributes, BodyComponent, type StyleObject } from "../component.js";
-import type { HtmlOutput } from "../document.js";
+import type { HtmlOutput } from "../html-output.js";
 
 export class MjSocial extends BodyComponent {
   static override readonly componentName = "mj-social";

@@ -1,6 +1,6 @@
 /** mj-text (mjml-text 5.4.1). */
 import { BodyComponent, type StyleObject } from "../component.js";
-import type { HtmlOutput } from "../document.js";
+import type { HtmlOutput } from "../html-output.js";
 
 export class MjText extends BodyComponent {
   static override readonly componentName = "mj-text";
