@@ -48,7 +48,12 @@ const headData = fc.record({
   style: fc.constantFrom([], [".x{color:red}"]),
 });
 
-function globalDataOf(head: { title: string; fonts: Readonly<Record<string, string>>; headRaw: readonly (string | null)[]; style: readonly string[] }): GlobalData {
+function globalDataOf(head: {
+  title: string;
+  fonts: Readonly<Record<string, string>>;
+  headRaw: readonly (string | null)[];
+  style: readonly string[];
+}): GlobalData {
   return {
     breakpoint: "480px",
     defaultAttributes: {},

@@ -4,8 +4,9 @@
  * itself makes of our MJML (test/mjml-to-html.test.ts checks it against mjml), and the closer the
  * port, the easier it is to follow an mjml release. mjml is MIT-licensed; see ./LICENSE.
  */
-import { type HtmlOutput, ScannedOutput, StringOutput } from "./html-output.js";
+
 import { borderParser, shorthandParser } from "./helpers.js";
+import { type HtmlOutput, ScannedOutput, StringOutput } from "./html-output.js";
 
 /**
  * An attribute value as mjml's parser leaves it: a string, except that "true" and "false" become

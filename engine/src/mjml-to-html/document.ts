@@ -208,14 +208,15 @@ export function mergeOutlookConditionnals(content: string): string {
 }
 
 /** What a text piece of a BodyWriter holds besides plain markup (see mergePieces). */
-const enum TextPiece {
-  /** Only markup written with `text` (no comment syntax), then perhaps a comment's opening. */
-  Plain,
-  /** Whitespace written with `text` after an ENDIF, then a `<!--[if mso | IE]>` opening: merged away. */
-  Merged,
+const TextPiece = {
+  /** Only markup written with `text` and `space`, then perhaps a comment's opening. */
+  Plain: 0,
+  /** Only `space` after an ENDIF, then a `<!--[if mso | IE]>` opening: merged away with that ENDIF. */
+  Merged: 1,
   /** Scanned text: merged as mergeOutlookConditionnals does. */
-  Scanned,
-}
+  Scanned: 2,
+} as const;
+type TextPiece = (typeof TextPiece)[keyof typeof TextPiece];
 
 /**
  * The body as minifyOutlookConditionnals leaves it, written in order: the pieces minifyPart makes
@@ -239,18 +240,27 @@ export class BodyWriter implements HtmlOutput {
   constructor(private readonly scanAll: boolean) {}
 
   text(markup: string): void {
-    if (this.pending !== undefined || this.scanAll) return this.scan(markup);
+    if (this.pending !== undefined || this.scanAll) {
+      this.scan(markup);
+      return;
+    }
     this.blankAfterEndif = false;
     this.pieces[this.pieces.length - 1] += markup;
   }
 
   space(whitespace: string): void {
-    if (this.pending !== undefined || this.scanAll) return this.scan(whitespace);
+    if (this.pending !== undefined || this.scanAll) {
+      this.scan(whitespace);
+      return;
+    }
     this.pieces[this.pieces.length - 1] += whitespace;
   }
 
   conditional(inner: string): void {
-    if (this.pending !== undefined || this.scanAll) return this.scan(MSO_IE + inner + ENDIF);
+    if (this.pending !== undefined || this.scanAll) {
+      this.scan(MSO_IE + inner + ENDIF);
+      return;
+    }
     let minified = this.minifiedInners.get(inner);
     if (minified === undefined) {
       minified = minifyInner(inner);

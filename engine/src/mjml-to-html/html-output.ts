@@ -56,4 +56,3 @@ export class ScannedOutput implements HtmlOutput {
     this.output.scan(markup);
   }
 }
-

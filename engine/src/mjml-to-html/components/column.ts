@@ -1,7 +1,7 @@
 /** mj-column (mjml-column 5.4.1), with its gutter support. */
 import { BodyComponent, type BodyContext, childContext, type StyleObject } from "../component.js";
-import type { HtmlOutput } from "../html-output.js";
 import { widthParser } from "../helpers.js";
+import type { HtmlOutput } from "../html-output.js";
 
 type Unit = string;
 interface Box {

@@ -1,7 +1,7 @@
 /** mj-divider (mjml-divider 5.4.1). */
 import { BodyComponent, type StyleObject } from "../component.js";
-import type { HtmlOutput } from "../html-output.js";
 import { widthParser } from "../helpers.js";
+import type { HtmlOutput } from "../html-output.js";
 
 export class MjDivider extends BodyComponent {
   static override readonly componentName = "mj-divider";

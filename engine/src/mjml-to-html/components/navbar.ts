@@ -1,7 +1,7 @@
 /** mj-navbar and mj-navbar-link (mjml-navbar 5.4.1). */
 import { type Attributes, BodyComponent, type StyleObject } from "../component.js";
-import type { HtmlOutput } from "../html-output.js";
 import { makeLowerBreakpoint, msoConditionalTag, suffixCssClasses } from "../helpers.js";
+import type { HtmlOutput } from "../html-output.js";
 
 /** mjml-core's genRandomHexString: the id that ties the hamburger's checkbox to its label. */
 function genRandomHexString(length: number): string {

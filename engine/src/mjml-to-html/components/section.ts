@@ -1,7 +1,7 @@
 /** mj-section (mjml-section 5.4.1) and mj-wrapper (mjml-wrapper 5.4.1), which is a section of sections. */
 import { BodyComponent, type BodyContext, childContext, type StyleObject } from "../component.js";
-import type { HtmlOutput } from "../html-output.js";
 import { suffixCssClasses } from "../helpers.js";
+import type { HtmlOutput } from "../html-output.js";
 
 const isPercentage = (value: string) => /^\d+(\.\d+)?%$/.test(value);
 

@@ -74,7 +74,10 @@ export class MjText extends BodyComponent {
   /** mjml wraps a text with a height in an Outlook table (conditionalTag around each half). */
   override write(output: HtmlOutput): void {
     const height = this.getAttribute("height");
-    if (!height) return super.write(output);
+    if (!height) {
+      super.write(output);
+      return;
+    }
     const out = this.outputFor(output);
     out.space(`
         
