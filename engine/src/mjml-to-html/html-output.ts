@@ -56,3 +56,30 @@ export class ScannedOutput implements HtmlOutput {
     this.output.scan(markup);
   }
 }
+
+/**
+ * What mjml writes as `${conditionalTag(start)}\n${content}\n${conditionalTag(end)}` in mj-text
+ * (with a height) and mj-navbar-link: `start` and `end` in Outlook conditional comments around the
+ * content, with the whitespace of mjml's templates.
+ */
+export function writeBetweenConditionalTags(output: HtmlOutput, start: string, writeContent: () => void, end: string): void {
+  output.space(`
+        
+    `);
+  output.conditional(`
+    ${start}
+    `);
+  output.space(`
+  
+        `);
+  writeContent();
+  output.space(`
+        
+    `);
+  output.conditional(`
+    ${end}
+    `);
+  output.space(`
+  
+      `);
+}

@@ -1,7 +1,7 @@
 /** mj-navbar and mj-navbar-link (mjml-navbar 5.4.1). */
 import { type Attributes, BodyComponent, type StyleObject } from "../component.js";
 import { makeLowerBreakpoint, msoConditionalTag, suffixCssClasses } from "../helpers.js";
-import type { HtmlOutput } from "../html-output.js";
+import { type HtmlOutput, writeBetweenConditionalTags } from "../html-output.js";
 
 /** mjml-core's genRandomHexString: the id that ties the hamburger's checkbox to its label. */
 function genRandomHexString(length: number): string {
@@ -294,33 +294,20 @@ export class MjNavbarLink extends BodyComponent {
   /** conditionalTag around the Outlook cell's start, then around its end. */
   override write(output: HtmlOutput): void {
     const out = this.outputFor(output);
-    out.space(`
-        
-    `);
-    out.conditional(`
-    
+    writeBetweenConditionalTags(
+      out,
+      `
           <td
             ${this.htmlAttributes({
               style: "td",
               class: suffixCssClasses(this.getAttribute("css-class"), "outlook"),
             })}
           >
-        
-    `);
-    out.space(`
-  
-        `);
-    out.text(this.renderContent());
-    out.space(`
-        
-    `);
-    out.conditional(`
-    
+        `,
+      () => out.text(this.renderContent()),
+      `
           </td>
-        
-    `);
-    out.space(`
-  
-      `);
+        `,
+    );
   }
 }

@@ -1,6 +1,6 @@
 /** mj-text (mjml-text 5.4.1). */
 import { BodyComponent, type StyleObject } from "../component.js";
-import type { HtmlOutput } from "../html-output.js";
+import { type HtmlOutput, writeBetweenConditionalTags } from "../html-output.js";
 
 export class MjText extends BodyComponent {
   static override readonly componentName = "mj-text";
@@ -79,28 +79,15 @@ export class MjText extends BodyComponent {
       return;
     }
     const out = this.outputFor(output);
-    out.space(`
-        
-    `);
-    out.conditional(`
-    
+    writeBetweenConditionalTags(
+      out,
+      `
           <table role="presentation" border="0" cellpadding="0" cellspacing="0"><tr><td height="${height}" style="vertical-align:top;height:${height};">
-        
-    `);
-    out.space(`
-  
-        `);
-    out.text(this.renderContent());
-    out.space(`
-        
-    `);
-    out.conditional(`
-    
+        `,
+      () => out.text(this.renderContent()),
+      `
           </td></tr></table>
-        
-    `);
-    out.space(`
-  
-      `);
+        `,
+    );
   }
 }
