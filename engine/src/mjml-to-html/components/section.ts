@@ -3,6 +3,20 @@ import { BodyComponent, type BodyContext, childContext, type StyleObject } from 
 import { suffixCssClasses } from "../helpers.js";
 import type { HtmlOutput } from "../html-output.js";
 
+/** A child between the comments that open and close its Outlook cell, as mj-section and mj-wrapper write it. */
+function writeInOutlookCell(output: HtmlOutput, component: BodyComponent, open: string, close: string, after: string): void {
+  output.space(`
+          `);
+  output.conditional(open);
+  output.space(`
+            `);
+  component.write(output);
+  output.space(`
+          `);
+  output.conditional(close);
+  output.space(after);
+}
+
 const isPercentage = (value: string) => /^\d+(\.\d+)?%$/.test(value);
 
 export class MjSection extends BodyComponent {
@@ -226,10 +240,11 @@ export class MjSection extends BodyComponent {
       `);
     output.space(`
       `);
-    this.writeChildren(output, (component) => {
-      output.space(`
-          `);
-      output.conditional(`
+    this.writeChildren(output, (component) =>
+      writeInOutlookCell(
+        output,
+        component,
+        `
             <td
               ${component.htmlAttributes({
                 align: component.getAttribute("align"),
@@ -237,18 +252,14 @@ export class MjSection extends BodyComponent {
                 style: "tdOutlook",
               })}
             >
-          `);
-      output.space(`
-            `);
-      component.write(output);
-      output.space(`
-          `);
-      output.conditional(`
+          `,
+        `
             </td>
-          `);
-      output.space(`
-    `);
-    });
+          `,
+        `
+    `,
+      ),
+    );
     output.space(`
 
       `);
@@ -472,10 +483,11 @@ export class MjWrapper extends MjSection {
     const { containerWidth } = this.context;
     output.space(`
       `);
-    this.writeChildren(output, (component) => {
-      output.space(`
-          `);
-      output.conditional(`
+    this.writeChildren(output, (component) =>
+      writeInOutlookCell(
+        output,
+        component,
+        `
             <tr>
               <td
                 ${component.htmlAttributes({
@@ -484,19 +496,15 @@ export class MjWrapper extends MjSection {
                   width: containerWidth,
                 })}
               >
-          `);
-      output.space(`
-            `);
-      component.write(output);
-      output.space(`
-          `);
-      output.conditional(`
+          `,
+        `
               </td>
             </tr>
-          `);
-      output.space(`
-        `);
-    });
+          `,
+        `
+        `,
+      ),
+    );
     output.space(`
     `);
   }
