@@ -1,14 +1,16 @@
 /**
- * The HTML document around a rendered body, assembled from the body's parts without copying the body
- * whole first (src/mjml-to-html/document.ts, documentHtml): for any markup, cut into parts anywhere,
- * it is the document mjml-core 5.4.1 makes of that markup: its skeleton around the body minified by
- * minifyOutlookConditionnals, then mergeOutlookConditionnals over all of it.
+ * The HTML document around a body written into a BodyWriter (src/mjml-to-html/document.ts): for any
+ * markup, written in any order of plain text, conditional comments and scanned markup (each within
+ * its contract), or scanned whole, cut into parts anywhere, it is the document mjml-core 5.4.1 makes
+ * of that markup: its skeleton around the body minified by minifyOutlookConditionnals, then
+ * mergeOutlookConditionnals over all of it.
  */
 import { createRequire } from "node:module";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { GlobalData } from "../src/mjml-to-html/component.js";
-import { documentHtml } from "../src/mjml-to-html/document.js";
+import { BodyWriter, documentHtml } from "../src/mjml-to-html/document.js";
+import { StringOutput } from "../src/mjml-to-html/html-output.js";
 
 const require = createRequire(import.meta.url);
 const skeleton = require("mjml-core/lib/helpers/skeleton") as (options: object) => string;
@@ -46,28 +48,83 @@ const headData = fc.record({
   style: fc.constantFrom([], [".x{color:red}"]),
 });
 
-describe("the document around a body in parts", () => {
-  it("is mjml-core's, however the body is cut", () => {
+function globalDataOf(head: {
+  title: string;
+  fonts: Readonly<Record<string, string>>;
+  headRaw: readonly (string | null)[];
+  style: readonly string[];
+}): GlobalData {
+  return {
+    breakpoint: "480px",
+    defaultAttributes: {},
+    fonts: head.fonts,
+    headStyle: {},
+    componentsHeadStyle: [],
+    headRaw: [...head.headRaw],
+    mediaQueries: {},
+    preview: "",
+    style: [...head.style],
+    title: head.title,
+    forceOWADesktop: false,
+    lang: "und",
+    dir: "auto",
+  };
+}
+
+function reference(body: string, globalData: GlobalData): string {
+  return mergeOutlookConditionnals(skeleton({ ...globalData, content: minifyOutlookConditionnals(body), inlineStyle: [] }));
+}
+
+/** Pieces of plain text and of a conditional's inner markup (BodyWriter's contract: no `<!`, no text ending with `<`). */
+const plain = piece.filter((text) => !text.includes("<!"));
+
+const whitespace = fc.constantFrom(" ", "  ", "\n", "\n      ", "\t", "\u00a0", "\ufeff", "");
+
+/** A write: plain text, whitespace, an Outlook conditional comment around plain markup, or any markup scanned. */
+const write = fc.oneof(
+  {
+    arbitrary: fc
+      .array(plain, { minLength: 1, maxLength: 4 })
+      .map((texts) => ({ kind: "text" as const, markup: texts.join("") }))
+      .filter(({ markup }) => markup.trim() !== "" && !markup.includes("<!") && !markup.endsWith("<")),
+    weight: 4,
+  },
+  { arbitrary: fc.array(whitespace, { maxLength: 3 }).map((texts) => ({ kind: "space" as const, markup: texts.join("") })), weight: 4 },
+  {
+    arbitrary: fc
+      .array(plain, { maxLength: 4 })
+      .map((texts) => ({ kind: "conditional" as const, markup: texts.join("") }))
+      .filter(({ markup }) => !markup.includes("<!")),
+    weight: 4,
+  },
+  { arbitrary: fc.array(piece, { maxLength: 3 }).map((texts) => ({ kind: "scan" as const, markup: texts.join("") })), weight: 1 },
+);
+
+describe("the document around a body written in order", () => {
+  it("is mjml-core's, whatever is written, with or without scanning it all", () => {
+    fc.assert(
+      fc.property(fc.array(write, { maxLength: 40 }), fc.boolean(), headData, (writes, scanAll, head) => {
+        const globalData = globalDataOf(head);
+        const raw = new StringOutput();
+        const writer = new BodyWriter(scanAll);
+        for (const { kind, markup } of writes) {
+          raw[kind](markup);
+          writer[kind](markup);
+        }
+        expect(documentHtml(writer, globalData)).toBe(reference(raw.html, globalData));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it("is mjml-core's for any markup scanned, however it is cut", () => {
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 30 }), fc.array(fc.nat(), { maxLength: 8 }), headData, (pieces, cuts, head) => {
         const body = pieces.join("");
-        const globalData: GlobalData = {
-          breakpoint: "480px",
-          defaultAttributes: {},
-          fonts: head.fonts,
-          headStyle: {},
-          componentsHeadStyle: [],
-          headRaw: [...head.headRaw],
-          mediaQueries: {},
-          preview: "",
-          style: [...head.style],
-          title: head.title,
-          forceOWADesktop: false,
-          lang: "und",
-          dir: "auto",
-        };
-        const reference = mergeOutlookConditionnals(skeleton({ ...globalData, content: minifyOutlookConditionnals(body), inlineStyle: [] }));
-        expect(documentHtml(cut(body, cuts), globalData)).toBe(reference);
+        const globalData = globalDataOf(head);
+        const writer = new BodyWriter(false);
+        for (const part of cut(body, cuts)) writer.scan(part);
+        expect(documentHtml(writer, globalData)).toBe(reference(body, globalData));
       }),
       { numRuns: 5000 },
     );

@@ -10,11 +10,9 @@
  *   same keys assigned, and every component builds its styles once per compile.
  */
 import { readdirSync, readFileSync } from "node:fs";
-import mjml2html from "mjml";
 import { describe, expect, it } from "vitest";
 import { listCases } from "../scripts/fixture-cases.js";
 import { render } from "../src/index.js";
-import { PART_MARK } from "../src/mjml-to-html/component.js";
 import { compileMjmlToHtml } from "../src/mjml-to-html/index.js";
 import { toHydrated } from "./support/editor-form.js";
 
@@ -56,19 +54,6 @@ describe("the MJML compile", () => {
     expect(html.length).toBeGreaterThan(65_536);
     const scannedOtherThanTheMjml = lengths.filter((length) => length !== mjml.length);
     expect(Math.max(...scannedOtherThanTheMjml)).toBeLessThan(html.length / 4);
-  });
-
-  it("compiles MJML holding the noncharacter that marks parts whole, to mjml's HTML", async () => {
-    const mjml = `<mjml><mj-body><mj-section><mj-column><mj-text>a ${PART_MARK} b</mj-text></mj-column></mj-section><mj-section><mj-column><mj-text>c</mj-text></mj-column></mj-section></mj-body></mjml>`;
-    const reference = await mjml2html(mjml, {
-      validationLevel: "strict",
-      minify: false,
-      beautify: false,
-      keepComments: true,
-      ignoreIncludes: true,
-      fonts: {},
-    } as Parameters<typeof mjml2html>[1]);
-    expect(compileMjmlToHtml(mjml)).toBe(reference.html);
   });
 });
 

@@ -4,7 +4,9 @@
  * itself makes of our MJML (test/mjml-to-html.test.ts checks it against mjml), and the closer the
  * port, the easier it is to follow an mjml release. mjml is MIT-licensed; see ./LICENSE.
  */
+
 import { borderParser, shorthandParser } from "./helpers.js";
+import { type HtmlOutput, ScannedOutput, StringOutput } from "./html-output.js";
 
 /**
  * An attribute value as mjml's parser leaves it: a string, except that "true" and "false" become
@@ -27,6 +29,8 @@ export interface AppliedNode extends MjmlNode {
   readonly children: readonly AppliedNode[];
   /** `mj-attributes > mj-all`: the weakest attributes but for the component's own defaults. */
   readonly globalAttributes: Attributes;
+  /** Whether its content or an attribute value may hold conditional comment syntax (holds `<!`). */
+  readonly commentSyntax: boolean;
 }
 
 /** A style block function of a component, called with the document's breakpoint. */
@@ -125,12 +129,6 @@ export interface BodyComponentClass {
 
 export type ComponentRegistry = Readonly<Record<string, BodyComponentClass>>;
 
-/**
- * Stands for the children's markup in a container's markup while it renders in parts (renderParts):
- * a noncharacter, so that output holds none but this one when the MJML holds none.
- */
-export const PART_MARK = "\uFDD0";
-
 const SHORTHAND_HEX = /^#\w{3}$/;
 
 /** The names of a component's attributes of a `color` type, by component class. */
@@ -178,8 +176,12 @@ export abstract class BodyComponent {
   declare headStyle?: HeadStyle;
   declare componentHeadStyle?: HeadStyle;
 
+  /** See AppliedNode. */
+  declare readonly commentSyntax: boolean;
+
   constructor(node: AppliedNode, context: BodyContext, props: SiblingProps | undefined, attributes: Attributes | undefined) {
     const type = this.constructor as BodyComponentClass;
+    this.commentSyntax = node.commentSyntax;
     this.props = {
       children: node.children,
       content: node.content,
@@ -199,6 +201,34 @@ export abstract class BodyComponent {
   }
 
   abstract render(): string;
+
+  /**
+   * Writes render()'s markup into `output` (BodyWriter: the body in document order). As plain text
+   * when the component writes no conditional comment of its own and its node's text holds no comment
+   * syntax; containers override this to write their own conditionals and their children in order.
+   */
+  write(output: HtmlOutput): void {
+    const html = this.render();
+    if (this.writesPlainMarkup() && !this.commentSyntax) output.text(html);
+    else output.scan(html);
+  }
+
+  /** Whether render() never writes conditional comment syntax of its own. */
+  writesPlainMarkup(): boolean {
+    return false;
+  }
+
+  /** `output`, or where this component's values may hold comment syntax, all of it scanned. */
+  protected outputFor(output: HtmlOutput): HtmlOutput {
+    return this.commentSyntax ? new ScannedOutput(output) : output;
+  }
+
+  /** render() for a component that overrides write(). */
+  protected renderByWriting(): string {
+    const output = new StringOutput();
+    this.write(output);
+    return output.html;
+  }
 
   getChildContext(): BodyContext {
     return this.context;
@@ -280,60 +310,35 @@ export abstract class BodyComponent {
     children: readonly AppliedNode[] = this.props.children,
     options: { renderer?: (component: BodyComponent) => string; attributes?: Attributes } = {},
   ): string {
-    const parts = this.childParts;
-    if (parts !== undefined) {
-      this.childParts = undefined;
-      parts.push(...this.renderEachChild(children, options, true));
-      return PART_MARK;
-    }
+    const { renderer } = options;
     let output = "";
-    for (const html of this.renderEachChild(children, options, false)) output += html;
+    this.eachChild(children, options.attributes, (component) => {
+      output += renderer ? renderer(component) : component.render();
+    });
     return output;
   }
 
-  /** Where renderParts() has renderChildren put the children's markup. */
-  declare private childParts?: string[] | undefined;
-
-  /**
-   * render()'s markup in parts, the children's markup as parts of their own (each rendered in parts
-   * where it is not wrapped): what compileMjmlToHtml scans, one part after the other, rather than
-   * the whole body at once (src/mjml-to-html/document.ts). Only for MJML without PART_MARK.
-   */
-  renderParts(): string[] {
-    const children: string[] = [];
-    this.childParts = children;
-    const html = this.render();
-    if (this.childParts === children) {
-      this.childParts = undefined;
-      return [html];
-    }
-    const at = html.indexOf(PART_MARK);
-    return [html.slice(0, at), ...children, html.slice(at + PART_MARK.length)];
+  /** renderChildren into `output`: `wrap` writes each non-raw child (and the child itself). */
+  writeChildren(output: HtmlOutput, wrap?: (component: BodyComponent) => void, attributes?: Attributes): void {
+    this.eachChild(this.props.children, attributes, (component) => {
+      if (wrap && !(component.constructor as BodyComponentClass).rawElement) wrap(component);
+      else component.write(output);
+    });
   }
 
-  /** renderChildren's output, one string per child rendered; with `inParts`, unwrapped ones in parts. */
-  private renderEachChild(
-    children: readonly AppliedNode[],
-    options: { renderer?: (component: BodyComponent) => string; attributes?: Attributes },
-    inParts: boolean,
-  ): string[] {
-    const { renderer, attributes } = options;
+  /** Each child's component, in order, with its sibling position. */
+  private eachChild(children: readonly AppliedNode[], attributes: Attributes | undefined, each: (component: BodyComponent) => void): void {
     const { components } = this.context;
     const sibling = children.length;
     let nonRawSiblings = 0;
     for (const child of children) if (!components[child.tagName]?.rawElement) nonRawSiblings++;
     // mjml asks for the child context once per child; it is a pure function of this component.
     const context = this.getChildContext();
-    const output: string[] = [];
     for (let index = 0; index < sibling; index++) {
       const props: SiblingProps = { first: index === 0, index, last: index + 1 === sibling, sibling, nonRawSiblings };
       const component = createComponent(components, children[index] as AppliedNode, context, props, attributes);
-      if (component === null) continue;
-      if (renderer) output.push(renderer(component));
-      else if (inParts) output.push(...component.renderParts());
-      else output.push(component.render());
+      if (component !== null) each(component);
     }
-    return output;
   }
 }
 

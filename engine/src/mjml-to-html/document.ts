@@ -6,6 +6,7 @@
 import { contains, occurrences } from "../base/literal-scan.js";
 import { isSpace } from "../base/whitespace.js";
 import type { GlobalData } from "./component.js";
+import { ENDIF, type HtmlOutput, MSO_IE } from "./html-output.js";
 
 function buildFontsTags(body: () => string, fonts: Readonly<Record<string, string>>): string {
   const toImport: string[] = [];
@@ -119,7 +120,6 @@ function skeletonHead(globalData: GlobalData, body: () => string): string {
 const SKELETON_END = "\n</html>\n  ";
 
 const CONDITION_START = "<!--[if";
-const ENDIF = "<![endif]-->";
 
 /**
  * The end of a conditional comment's opening (`<!--[if mso | IE]>`) that starts at `start`, or -1:
@@ -143,30 +143,14 @@ function conditionStartEnd(content: string, start: number): number | undefined {
  * the release build's QuickJS runs at every character.
  */
 export function minifyOutlookConditionnals(content: string): string {
-  return minifiedPieces([content]).join("");
+  const writer = new BodyWriter(true);
+  writer.scan(content);
+  return writer.finish().join("");
 }
 
 /**
- * minifyOutlookConditionnals over the concatenation of `parts`, as the pieces its result is made
- * of: for each conditional comment, the text before its inner markup (ending with the comment's
- * opening), the inner markup minified, and ENDIF; then the text after the last. Parts are scanned
- * one by one, each joined to the next only where its scan depends on what follows it (a comment
- * not closed within it, an opening cut at its end): a document is never copied whole before its
- * final form, which V8 makes costly for a long one (a string over 128 KiB is allocated apart).
- */
-function minifiedPieces(parts: readonly string[]): string[] {
-  // Containers repeat the same Outlook markup around each child: each distinct one is minified once.
-  const minifiedInners = new Map<string, string>();
-  const pieces = [""];
-  for (let next = 0; next < parts.length; ) {
-    let part = parts[next++] as string;
-    while (!minifyPart(part, next === parts.length, pieces, minifiedInners)) part += parts[next++] as string;
-  }
-  return pieces;
-}
-
-/**
- * minifiedPieces for one part, appended to `pieces` (whose last is the text the part continues), or
+ * The minified pieces of one part (text before each conditional comment ending with its opening,
+ * its inner markup minified, ENDIF; then the text after the last), appended to `pieces` (whose last is the text the part continues), or
  * false, `pieces` untouched, when the result depends on what follows the part.
  */
 function minifyPart(part: string, last: boolean, pieces: string[], minifiedInners: Map<string, string>): boolean {
@@ -183,7 +167,7 @@ function minifyPart(part: string, last: boolean, pieces: string[], minifiedInner
     const inner = part.slice(innerStart, end);
     let minified = minifiedInners.get(inner);
     if (minified === undefined) {
-      minified = inner.replace(/(^|>)(\s+)(<|$)/gm, "$1$3").replace(/\s{2,}/gm, " ");
+      minified = minifyInner(inner);
       minifiedInners.set(inner, minified);
     }
     added.push(part.slice(copied, innerStart), minified, ENDIF);
@@ -223,37 +207,139 @@ export function mergeOutlookConditionnals(content: string): string {
   return output;
 }
 
+/** What a text piece of a BodyWriter holds besides plain markup (see mergePieces). */
+const TextPiece = {
+  /** Only markup written with `text` and `space`, then perhaps a comment's opening. */
+  Plain: 0,
+  /** Only `space` after an ENDIF, then a `<!--[if mso | IE]>` opening: merged away with that ENDIF. */
+  Merged: 1,
+  /** Scanned text: merged as mergeOutlookConditionnals does. */
+  Scanned: 2,
+} as const;
+type TextPiece = (typeof TextPiece)[keyof typeof TextPiece];
+
 /**
- * mergeOutlookConditionnals over minifiedPieces: the same text as over their concatenation. A match
- * starts at an ENDIF and holds no other, and no ENDIF straddles two pieces (the literal overlaps no
- * shift of itself, and a text piece ends with `>`). An ENDIF piece's match, if any, is the ENDIF and
- * the start of the text piece after it; a text piece's own ENDIFs have their matches inside it, as
- * it ends with a comment's opening (not whitespace) or ends the body. Minified inner markup holds
- * no ENDIF.
+ * The body as minifyOutlookConditionnals leaves it, written in order: the pieces minifyPart makes
+ * (text, minified inner, ENDIF, text, …). A conditional a component writes is minified
+ * as it is written (each distinct inner once), and a text piece holding only `space` between
+ * an ENDIF and a `<!--[if mso | IE]>` is marked to be merged away: neither is searched for. Only
+ * scanned markup (what the template's own text brings, or a component's markup with comment syntax
+ * in it) goes through minifyPart, and everything written while a comment it opened is still open
+ * joins it. With `scanAll`, everything is scanned: the passes over the whole body, in parts.
  */
-function mergePieces(pieces: readonly string[]): string {
-  let output = "";
-  for (let i = 0; i < pieces.length; i += 3) {
-    let text = pieces[i] as string;
-    if (i > 0) {
-      MSO_IE_START.lastIndex = 0;
-      if (MSO_IE_START.test(text)) text = text.slice(MSO_IE_START.lastIndex);
-      else output += ENDIF;
+export class BodyWriter implements HtmlOutput {
+  readonly pieces: string[] = [""];
+  /** One TextPiece per text piece (pieces[3 * i]). */
+  readonly textPieces: TextPiece[] = [TextPiece.Plain];
+  private readonly minifiedInners = new Map<string, string>();
+  /** Scanned markup whose minified form depends on what follows it. */
+  private pending: string | undefined = undefined;
+  /** Whether the last text piece holds only whitespace written (`space`) after an ENDIF. */
+  private blankAfterEndif = false;
+
+  constructor(private readonly scanAll: boolean) {}
+
+  text(markup: string): void {
+    if (this.pending !== undefined || this.scanAll) {
+      this.scan(markup);
+      return;
     }
-    output += contains(text, ENDIF) ? mergeOutlookConditionnals(text) : text;
-    if (i + 1 < pieces.length) output += pieces[i + 1] as string;
+    this.blankAfterEndif = false;
+    this.pieces[this.pieces.length - 1] += markup;
   }
-  return output;
+
+  space(whitespace: string): void {
+    if (this.pending !== undefined || this.scanAll) {
+      this.scan(whitespace);
+      return;
+    }
+    this.pieces[this.pieces.length - 1] += whitespace;
+  }
+
+  conditional(inner: string): void {
+    if (this.pending !== undefined || this.scanAll) {
+      this.scan(MSO_IE + inner + ENDIF);
+      return;
+    }
+    let minified = this.minifiedInners.get(inner);
+    if (minified === undefined) {
+      minified = minifyInner(inner);
+      this.minifiedInners.set(inner, minified);
+    }
+    const { pieces, textPieces } = this;
+    if (this.blankAfterEndif) textPieces[textPieces.length - 1] = TextPiece.Merged;
+    pieces[pieces.length - 1] += MSO_IE;
+    pieces.push(minified, ENDIF, "");
+    textPieces.push(TextPiece.Plain);
+    this.blankAfterEndif = true;
+  }
+
+  scan(markup: string): void {
+    this.pending = this.pending === undefined ? markup : this.pending + markup;
+    this.flush(false);
+  }
+
+  /** The pieces, once everything is written. */
+  finish(): string[] {
+    this.flush(true);
+    return this.pieces;
+  }
+
+  private flush(last: boolean): void {
+    if (this.pending === undefined) return;
+    const { pieces, textPieces } = this;
+    const from = pieces.length - 1;
+    if (!minifyPart(this.pending, last, pieces, this.minifiedInners)) return;
+    this.pending = undefined;
+    this.blankAfterEndif = false;
+    textPieces[from / 3] = TextPiece.Scanned;
+    for (let i = from + 3; i < pieces.length; i += 3) textPieces.push(TextPiece.Scanned);
+  }
+}
+
+function minifyInner(inner: string): string {
+  return inner.replace(/(^|>)(\s+)(<|$)/gm, "$1$3").replace(/\s{2,}/gm, " ");
 }
 
 /**
- * The HTML document of a rendered body (in parts, as MjBody renders it): what mjml2html makes of it, minifyOutlookConditionnals
- * over the body, the skeleton around it, then mergeOutlookConditionnals over the whole. The head and
- * the body are merged apart, which is the same: `</head>` stands between them, and a match holds
- * only an ENDIF, whitespace and a comment's opening.
+ * mergeOutlookConditionnals over a BodyWriter's pieces: the same text as over their concatenation.
+ * A match starts at an ENDIF and holds no other, and no ENDIF straddles two pieces (the literal
+ * overlaps no shift of itself, and a text piece ends with `>`). An ENDIF piece's match, if any, is
+ * the ENDIF and the start of the text piece after it: a Merged piece whole, none in a Plain one
+ * (it starts with markup that is not whitespace, or holds no opening). A scanned text piece's own
+ * ENDIFs have their matches inside it, as it ends with a comment's opening (not whitespace) or ends
+ * the body. Minified inner markup holds no ENDIF.
  */
-export function documentHtml(body: readonly string[], globalData: GlobalData): string {
-  const pieces = minifiedPieces(body);
+function mergePieces(pieces: readonly string[], textPieces: readonly TextPiece[], output: string[]): void {
+  for (let i = 0; i < pieces.length; i += 3) {
+    let text = pieces[i] as string;
+    const kind = textPieces[i / 3];
+    if (kind === TextPiece.Scanned) {
+      if (i > 0) {
+        MSO_IE_START.lastIndex = 0;
+        if (MSO_IE_START.test(text)) text = text.slice(MSO_IE_START.lastIndex);
+        else output.push(ENDIF);
+      }
+      output.push(contains(text, ENDIF) ? mergeOutlookConditionnals(text) : text);
+    } else if (kind === TextPiece.Plain) {
+      if (i > 0) output.push(ENDIF);
+      output.push(text);
+    }
+    if (i + 1 < pieces.length) output.push(pieces[i + 1] as string);
+  }
+}
+
+/**
+ * The HTML document of a body written into a BodyWriter: what mjml2html makes of it,
+ * minifyOutlookConditionnals over the body, the skeleton around it, then mergeOutlookConditionnals
+ * over the whole. The head and the body are merged apart, which is the same: `</head>` stands
+ * between them, and a match holds only an ENDIF, whitespace and a comment's opening.
+ */
+export function documentHtml(body: BodyWriter, globalData: GlobalData): string {
+  const pieces = body.finish();
   const head = skeletonHead(globalData, () => pieces.join(""));
-  return mergeOutlookConditionnals(head) + mergePieces(pieces) + SKELETON_END;
+  const output = [mergeOutlookConditionnals(head)];
+  mergePieces(pieces, body.textPieces, output);
+  output.push(SKELETON_END);
+  return output.join("");
 }

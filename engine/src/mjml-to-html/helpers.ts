@@ -1,19 +1,9 @@
 /** mjml-core 5.4.1's helpers (`lib/helpers/*`) that components use, ported as they are. */
 
-export const startConditionalTag = "<!--[if mso | IE]>";
 export const startMsoConditionalTag = "<!--[if mso]>";
 export const endConditionalTag = "<![endif]-->";
-export const startNegationConditionalTag = "<!--[if !mso | IE]><!-->";
 export const startMsoNegationConditionalTag = "<!--[if !mso]><!-->";
 export const endNegationConditionalTag = "<!--<![endif]-->";
-
-export function conditionalTag(content: string, negation = false): string {
-  return `
-    ${negation ? startNegationConditionalTag : startConditionalTag}
-    ${content}
-    ${negation ? endNegationConditionalTag : endConditionalTag}
-  `;
-}
 
 export function msoConditionalTag(content: string, negation = false): string {
   return `

@@ -7,9 +7,8 @@
  * (engine/README.md). Not supported, because our MJML never has them: mj-include, mj-class,
  * inline mj-style, mj-html-attributes, mjml's minifier and beautifier. Unknown tags are an error.
  */
-import { contains } from "../base/literal-scan.js";
 import type { AppliedNode, Attributes, BodyContext, ComponentRegistry, GlobalData, MjmlNode } from "./component.js";
-import { createComponent, PART_MARK } from "./component.js";
+import { createComponent } from "./component.js";
 import { MjBody, MjRaw } from "./components/body.js";
 import { MjButton } from "./components/button.js";
 import { MjColumn } from "./components/column.js";
@@ -21,7 +20,7 @@ import { MjSection, MjWrapper } from "./components/section.js";
 import { MjSocial, MjSocialElement } from "./components/social.js";
 import { MjSpacer } from "./components/spacer.js";
 import { MjText } from "./components/text.js";
-import { documentHtml } from "./document.js";
+import { BodyWriter, documentHtml } from "./document.js";
 import { MjmlSyntaxError, parseMjml } from "./parse.js";
 
 const BODY_COMPONENTS: ComponentRegistry = Object.fromEntries(
@@ -99,21 +98,45 @@ function readHead(head: MjmlNode | undefined, globalData: GlobalData): void {
   }
 }
 
+/** Containers write their children's attributes into their own conditional comments. */
+const CONTAINERS: ReadonlySet<string> = new Set(["mj-body", "mj-wrapper", "mj-section", "mj-group", "mj-column"]);
+
+/** Whether some value may hold conditional comment syntax: both `<!--[if` and `<![endif]-->` start with `<!`. */
+function holdsCommentSyntax(values: Readonly<Attributes>): boolean {
+  for (const name in values) {
+    const value = values[name];
+    if (typeof value === "string" && value.includes("<!")) return true;
+  }
+  return false;
+}
+
 /**
  * mjml-core's applyAttributes without mj-class: per-tag defaults under the node's own attributes.
  * Nothing writes to a node's attributes after this, so a node without per-tag defaults keeps its
  * own object, and every node shares the one mj-all object (mjml copies both for each node).
+ * `syntax` is set when a container's attributes may hold comment syntax (see BodyWriter's scanAll),
+ * and is looked for only when the MJML holds `<!` at all.
  */
-function applyAttributes(node: MjmlNode, defaults: Readonly<Record<string, Attributes>>, all: Attributes): AppliedNode {
+function applyAttributes(
+  node: MjmlNode,
+  defaults: Readonly<Record<string, Attributes>>,
+  all: Attributes,
+  lookForSyntax: boolean,
+  syntax: { inContainer: boolean },
+): AppliedNode {
   if (node.tagName !== "mj-raw" && !BODY_COMPONENTS[node.tagName]) unsupported(`<${node.tagName}>`);
   if ("mj-class" in node.attributes) unsupported("mj-class");
   const tagDefaults = defaults[node.tagName];
+  const attributes = tagDefaults === undefined ? node.attributes : Object.assign({}, tagDefaults, node.attributes);
+  const commentSyntax = lookForSyntax && (node.content.includes("<!") || holdsCommentSyntax(attributes));
+  if (commentSyntax && CONTAINERS.has(node.tagName)) syntax.inContainer = true;
   return {
     tagName: node.tagName,
-    attributes: tagDefaults === undefined ? node.attributes : Object.assign({}, tagDefaults, node.attributes),
+    attributes,
     globalAttributes: all,
-    children: node.children.map((child) => applyAttributes(child, defaults, all)),
+    children: node.children.map((child) => applyAttributes(child, defaults, all, lookForSyntax, syntax)),
     content: node.content,
+    commentSyntax,
   };
 }
 
@@ -160,10 +183,12 @@ export function compileMjmlToHtml(mjml: string): string {
       globalData.componentsHeadStyle.push(style);
     },
   };
-  const component = createComponent(
-    BODY_COMPONENTS,
-    applyAttributes(body, globalData.defaultAttributes, Object.freeze({ ...globalData.defaultAttributes["mj-all"] })),
-    context,
-  ) as MjBody;
-  return documentHtml(contains(mjml, PART_MARK) ? [component.render()] : component.renderParts(), globalData);
+  const all = Object.freeze({ ...globalData.defaultAttributes["mj-all"] });
+  const lookForSyntax = mjml.includes("<!");
+  const syntax = { inContainer: lookForSyntax && holdsCommentSyntax(all) };
+  const component = createComponent(BODY_COMPONENTS, applyAttributes(body, globalData.defaultAttributes, all, lookForSyntax, syntax), context) as MjBody;
+  // Where a container's attributes may hold comment syntax, its own conditionals are scanned too.
+  const writer = new BodyWriter(syntax.inContainer);
+  component.write(writer);
+  return documentHtml(writer, globalData);
 }

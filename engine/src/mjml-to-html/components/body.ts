@@ -1,5 +1,6 @@
 /** mj-body (mjml-body 5.4.1) and mj-raw (mjml-raw 5.4.1). */
 import { BodyComponent, type BodyContext, childContext, type StyleObject } from "../component.js";
+import type { HtmlOutput } from "../html-output.js";
 
 /** mjml-core's preview helper: the hidden preheader at the top of the body. */
 function preview(content: string): string {
@@ -26,8 +27,13 @@ export class MjBody extends BodyComponent {
   }
 
   render(): string {
+    return this.renderByWriting();
+  }
+
+  /** The title and the preview are the template's own text: scanned when they may hold comment syntax. */
+  override write(output: HtmlOutput): void {
     const { lang, dir, title, preview: previewText } = this.context.globalData;
-    return `
+    const start = `
       <body ${this.htmlAttributes({
         id: this.getAttribute("id"),
         class: this.getAttribute("css-class"),
@@ -45,10 +51,14 @@ export class MjBody extends BodyComponent {
             style: "div",
           })}
         >
-        ${this.renderChildren()}
+        `;
+    if (title.includes("<!") || previewText.includes("<!")) output.scan(start);
+    else output.text(start);
+    this.writeChildren(output);
+    output.text(`
       </div>
       </body>
-    `;
+    `);
   }
 }
 

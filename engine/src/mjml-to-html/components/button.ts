@@ -111,6 +111,10 @@ export class MjButton extends BodyComponent {
     return `${parsedWidth - innerPaddings - borders}px`;
   }
 
+  override writesPlainMarkup(): boolean {
+    return true;
+  }
+
   render(): string {
     const tag = this.getAttribute("href") ? "a" : "p";
     return `

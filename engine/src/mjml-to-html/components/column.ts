@@ -1,6 +1,7 @@
 /** mj-column (mjml-column 5.4.1), with its gutter support. */
 import { BodyComponent, type BodyContext, childContext, type StyleObject } from "../component.js";
 import { widthParser } from "../helpers.js";
+import type { HtmlOutput } from "../html-output.js";
 
 type Unit = string;
 interface Box {
@@ -278,9 +279,9 @@ export class MjColumn extends BodyComponent {
     return ["padding", "padding-bottom", "padding-left", "padding-right", "padding-top"].some((attr) => this.getAttribute(attr) != null);
   }
 
-  renderGutter(): string {
+  writeGutter(output: HtmlOutput): void {
     const hasBorderRadius = this.hasBorderRadius();
-    return `
+    output.text(`
       <table
         ${this.htmlAttributes(
           hasBorderRadius
@@ -291,17 +292,18 @@ export class MjColumn extends BodyComponent {
         <tbody>
           <tr>
             <td ${this.htmlAttributes({ style: "gutter" })}>
-              ${this.renderColumn()}
+              `);
+    this.writeColumn(output);
+    output.text(`
             </td>
           </tr>
         </tbody>
       </table>
-    `;
+    `);
   }
 
-  renderColumn(): string {
-    const { children } = this.props;
-    return `
+  writeColumn(output: HtmlOutput): void {
+    output.text(`
       <table
         ${this.htmlAttributes({
           border: "0",
@@ -313,11 +315,10 @@ export class MjColumn extends BodyComponent {
         })}
       >
         <tbody>
-          ${this.renderChildren(children, {
-            renderer: (component) =>
-              (component.constructor as typeof BodyComponent).rawElement
-                ? component.render()
-                : `
+          `);
+    this.writeChildren(output, (component) => {
+      // the cell holds the child's attributes: scanned where they may hold comment syntax
+      const cell = `
               <tr>
                 <td
                   ${component.htmlAttributes({
@@ -335,31 +336,43 @@ export class MjColumn extends BodyComponent {
                     },
                   })}
                 >
-                  ${component.render()}
+                  `;
+      if (component.commentSyntax) output.scan(cell);
+      else output.text(cell);
+      component.write(output);
+      output.text(`
                 </td>
               </tr>
-            `,
-          })}
+            `);
+    });
+    output.text(`
         </tbody>
       </table>
-    `;
+    `);
   }
 
   render(): string {
+    return this.renderByWriting();
+  }
+
+  override write(output: HtmlOutput): void {
     let classesName = this.getColumnClass();
     if (this.hasColumnGutter()) classesName += ` ${this.getDesktopGutterClassName()}`;
     classesName += " mj-outlook-group-fix";
     const cssClass = this.getAttribute("css-class");
     if (cssClass) classesName += ` ${cssClass}`;
-    return `
+    output.text(`
       <div
         ${this.htmlAttributes({
           class: classesName,
           style: "div",
         })}
       >
-        ${this.hasGutter() ? this.renderGutter() : this.renderColumn()}
+        `);
+    if (this.hasGutter()) this.writeGutter(output);
+    else this.writeColumn(output);
+    output.text(`
       </div>
-    `;
+    `);
   }
 }

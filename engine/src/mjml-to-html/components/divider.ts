@@ -1,6 +1,7 @@
 /** mj-divider (mjml-divider 5.4.1). */
 import { BodyComponent, type StyleObject } from "../component.js";
 import { widthParser } from "../helpers.js";
+import type { HtmlOutput } from "../html-output.js";
 
 export class MjDivider extends BodyComponent {
   static override readonly componentName = "mj-divider";
@@ -63,9 +64,10 @@ export class MjDivider extends BodyComponent {
     }
   }
 
-  renderAfter(): string {
-    return `
-      <!--[if mso | IE]>
+  writeAfter(output: HtmlOutput): void {
+    output.space(`
+      `);
+    output.conditional(`
         <table
           ${this.htmlAttributes({
             align: this.getAttribute("align"),
@@ -83,19 +85,27 @@ export class MjDivider extends BodyComponent {
             </td>
           </tr>
         </table>
-      <![endif]-->
-    `;
+      `);
+    output.space(`
+    `);
   }
 
   render(): string {
-    return `
+    return this.renderByWriting();
+  }
+
+  override write(output: HtmlOutput): void {
+    const out = this.outputFor(output);
+    out.text(`
       <p
         ${this.htmlAttributes({
           style: "p",
         })}
       >
       </p>
-      ${this.renderAfter()}
-    `;
+      `);
+    this.writeAfter(out);
+    out.space(`
+    `);
   }
 }

@@ -140,6 +140,10 @@ export class MjImage extends BodyComponent {
     return img;
   }
 
+  override writesPlainMarkup(): boolean {
+    return true;
+  }
+
   render(): string {
     return `
       <table

@@ -1,6 +1,7 @@
 /** mj-navbar and mj-navbar-link (mjml-navbar 5.4.1). */
 import { type Attributes, BodyComponent, type StyleObject } from "../component.js";
-import { conditionalTag, makeLowerBreakpoint, msoConditionalTag, suffixCssClasses } from "../helpers.js";
+import { makeLowerBreakpoint, msoConditionalTag, suffixCssClasses } from "../helpers.js";
+import { type HtmlOutput, writeBetweenConditionalTags } from "../html-output.js";
 
 /** mjml-core's genRandomHexString: the id that ties the hamburger's checkbox to its label. */
 function genRandomHexString(length: number): string {
@@ -151,10 +152,19 @@ export class MjNavbar extends BodyComponent {
   }
 
   render(): string {
+    return this.renderByWriting();
+  }
+
+  /** The links hold the navbar's base URL: all scanned where its values may hold comment syntax. */
+  override write(output: HtmlOutput): void {
+    const out = this.outputFor(output);
     const baseUrl = this.getAttribute("base-url");
     const childAttributes: Attributes = baseUrl === undefined ? {} : { navbarBaseUrl: baseUrl };
-    return `
-        ${this.getAttribute("hamburger") === "hamburger" ? this.renderHamburger() : ""}
+    out.space(`
+        `);
+    // the hamburger's checkbox is in an `mso` negation comment, which the writer does not write itself
+    if (this.getAttribute("hamburger") === "hamburger") out.scan(this.renderHamburger());
+    out.text(`
         <div
           ${this.htmlAttributes({
             class: "mj-inline-links",
@@ -163,18 +173,32 @@ export class MjNavbar extends BodyComponent {
             style: this.htmlAttributes({ 0: "d", 1: "i", 2: "v" }),
           })}
         >
-        ${conditionalTag(`
+        `);
+    // conditionalTag around the table's start, then around its end
+    out.space(`
+    `);
+    out.conditional(`
+    
           <table role="presentation" border="0" cellpadding="0" cellspacing="0" align="${this.getAttribute("align")}">
             <tr>
-        `)}
-          ${this.renderChildren(this.props.children, {
-            attributes: childAttributes,
-          })}
-          ${conditionalTag(`
+        
+    `);
+    out.space(`
+  
+          `);
+    this.writeChildren(out, undefined, childAttributes);
+    out.space(`
+          
+    `);
+    out.conditional(`
+    
             </tr></table>
-          `)}
+          
+    `);
+    out.text(`
+  
         </div>
-    `;
+    `);
   }
 }
 
@@ -264,19 +288,26 @@ export class MjNavbarLink extends BodyComponent {
   }
 
   render(): string {
-    return `
-        ${conditionalTag(`
+    return this.renderByWriting();
+  }
+
+  /** conditionalTag around the Outlook cell's start, then around its end. */
+  override write(output: HtmlOutput): void {
+    const out = this.outputFor(output);
+    writeBetweenConditionalTags(
+      out,
+      `
           <td
             ${this.htmlAttributes({
               style: "td",
               class: suffixCssClasses(this.getAttribute("css-class"), "outlook"),
             })}
           >
-        `)}
-        ${this.renderContent()}
-        ${conditionalTag(`
+        `,
+      () => out.text(this.renderContent()),
+      `
           </td>
-        `)}
-      `;
+        `,
+    );
   }
 }

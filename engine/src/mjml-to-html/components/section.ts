@@ -1,6 +1,21 @@
 /** mj-section (mjml-section 5.4.1) and mj-wrapper (mjml-wrapper 5.4.1), which is a section of sections. */
 import { BodyComponent, type BodyContext, childContext, type StyleObject } from "../component.js";
 import { suffixCssClasses } from "../helpers.js";
+import type { HtmlOutput } from "../html-output.js";
+
+/** A child between the comments that open and close its Outlook cell, as mj-section and mj-wrapper write it. */
+function writeInOutlookCell(output: HtmlOutput, component: BodyComponent, open: string, close: string, after: string): void {
+  output.space(`
+          `);
+  output.conditional(open);
+  output.space(`
+            `);
+  component.write(output);
+  output.space(`
+          `);
+  output.conditional(close);
+  output.space(after);
+}
 
 const isPercentage = (value: string) => /^\d+(\.\d+)?%$/.test(value);
 
@@ -173,13 +188,14 @@ export class MjSection extends BodyComponent {
     return gap != null && gap !== "";
   }
 
-  renderBefore(): string {
+  writeBefore(output: HtmlOutput): void {
     const { containerWidth } = this.context;
     const backgroundColor = this.getAttribute("background-color");
     const isFirstSection = this.props.index === 0;
     const hasGap = this.hasGap();
-    return `
-      <!--[if mso | IE]>
+    output.space(`
+      `);
+    output.conditional(`
       <table
         ${this.htmlAttributes({
           align: "center",
@@ -199,32 +215,36 @@ export class MjSection extends BodyComponent {
       >
         <tr>
           <td style="line-height:0px;font-size:0px;mso-line-height-rule:exactly;">
-      <![endif]-->
-    `;
+      `);
+    output.space(`
+    `);
   }
 
-  renderAfter(): string {
-    return `
-      <!--[if mso | IE]>
+  writeAfter(output: HtmlOutput): void {
+    output.space(`
+      `);
+    output.conditional(`
           </td>
         </tr>
       </table>
-      <![endif]-->
-    `;
+      `);
+    output.space(`
+    `);
   }
 
-  renderWrappedChildren(): string {
-    const { children } = this.props;
-    return `
-      <!--[if mso | IE]>
+  writeWrappedChildren(output: HtmlOutput): void {
+    output.space(`
+      `);
+    output.conditional(`
         <tr>
-      <![endif]-->
-      ${this.renderChildren(children, {
-        renderer: (component) =>
-          (component.constructor as typeof BodyComponent).rawElement
-            ? component.render()
-            : `
-          <!--[if mso | IE]>
+      `);
+    output.space(`
+      `);
+    this.writeChildren(output, (component) =>
+      writeInOutlookCell(
+        output,
+        component,
+        `
             <td
               ${component.htmlAttributes({
                 align: component.getAttribute("align"),
@@ -232,21 +252,25 @@ export class MjSection extends BodyComponent {
                 style: "tdOutlook",
               })}
             >
-          <![endif]-->
-            ${component.render()}
-          <!--[if mso | IE]>
+          `,
+        `
             </td>
-          <![endif]-->
+          `,
+        `
     `,
-      })}
+      ),
+    );
+    output.space(`
 
-      <!--[if mso | IE]>
+      `);
+    output.conditional(`
         </tr>
-      <![endif]-->
-    `;
+      `);
+    output.space(`
+    `);
   }
 
-  renderWithBackground(content: string): string {
+  writeWithBackground(output: HtmlOutput, content: () => void): void {
     const fullWidth = this.isFullWidth();
     const { containerWidth } = this.context;
     let vSizeAttributes: Record<string, string> = {};
@@ -307,8 +331,9 @@ export class MjSection extends BodyComponent {
       vmlType = "tile";
       [vOriginX, vPosX, vOriginY, vPosY] = [0.5, 0.5, 0, 0];
     }
-    return `
-      <!--[if mso | IE]>
+    output.space(`
+      `);
+    output.conditional(`
         <v:rect ${this.htmlAttributes({
           style: fullWidth ? { "mso-width-percent": "1000" } : { width: containerWidth },
           "xmlns:v": "urn:schemas-microsoft-com:vml",
@@ -324,18 +349,23 @@ export class MjSection extends BodyComponent {
           ...vSizeAttributes,
         })} />
         <v:textbox style="mso-fit-shape-to-text:true" inset="0,0,0,0">
-      <![endif]-->
-          ${content}
-        <!--[if mso | IE]>
+      `);
+    output.space(`
+          `);
+    content();
+    output.space(`
+        `);
+    output.conditional(`
         </v:textbox>
       </v:rect>
-    <![endif]-->
-    `;
+    `);
+    output.space(`
+    `);
   }
 
-  renderSection(): string {
+  writeSection(output: HtmlOutput): void {
     const hasBackground = this.hasBackground();
-    return `
+    output.text(`
       <div ${this.htmlAttributes({
         class: this.isFullWidth() ? null : this.getAttribute("css-class"),
         style: "div",
@@ -357,30 +387,43 @@ export class MjSection extends BodyComponent {
               <td
                 ${this.htmlAttributes({ style: "td" })}
               >
-                <!--[if mso | IE]>
+                `);
+    output.conditional(`
                   <table role="presentation" border="0" cellpadding="0" cellspacing="0">
-                <![endif]-->
-                  ${this.renderWrappedChildren()}
-                <!--[if mso | IE]>
+                `);
+    output.space(`
+                  `);
+    this.writeWrappedChildren(output);
+    output.space(`
+                `);
+    output.conditional(`
                   </table>
-                <![endif]-->
+                `);
+    output.text(`
               </td>
             </tr>
           </tbody>
         </table>
         ${hasBackground ? "</div>" : ""}
       </div>
-    `;
+    `);
   }
 
-  renderFullWidth(): string {
-    const inner = `
-        ${this.renderBefore()}
-        ${this.renderSection()}
-        ${this.renderAfter()}
-      `;
-    const content = this.hasBackground() ? this.renderWithBackground(inner) : inner;
-    return `
+  writeFullWidth(output: HtmlOutput): void {
+    const inner = () => {
+      output.space(`
+        `);
+      this.writeBefore(output);
+      output.space(`
+        `);
+      this.writeSection(output);
+      output.space(`
+        `);
+      this.writeAfter(output);
+      output.space(`
+      `);
+    };
+    output.text(`
       <table
         ${this.htmlAttributes({
           align: "center",
@@ -396,25 +439,39 @@ export class MjSection extends BodyComponent {
         <tbody>
           <tr>
             <td>
-              ${content}
+              `);
+    if (this.hasBackground()) this.writeWithBackground(output, inner);
+    else inner();
+    output.text(`
             </td>
           </tr>
         </tbody>
       </table>
-    `;
+    `);
   }
 
-  renderSimple(): string {
-    const section = this.renderSection();
-    return `
-      ${this.renderBefore()}
-      ${this.hasBackground() ? this.renderWithBackground(section) : section}
-      ${this.renderAfter()}
-    `;
+  writeSimple(output: HtmlOutput): void {
+    output.space(`
+      `);
+    this.writeBefore(output);
+    output.space(`
+      `);
+    if (this.hasBackground()) this.writeWithBackground(output, () => this.writeSection(output));
+    else this.writeSection(output);
+    output.space(`
+      `);
+    this.writeAfter(output);
+    output.space(`
+    `);
   }
 
   render(): string {
-    return this.isFullWidth() ? this.renderFullWidth() : this.renderSimple();
+    return this.renderByWriting();
+  }
+
+  override write(output: HtmlOutput): void {
+    if (this.isFullWidth()) this.writeFullWidth(output);
+    else this.writeSimple(output);
   }
 }
 
@@ -422,16 +479,15 @@ export class MjWrapper extends MjSection {
   static override readonly componentName: string = "mj-wrapper";
   static override readonly allowedAttributes: Readonly<Record<string, string>> = { ...MjSection.allowedAttributes, gap: "unit(px)" };
 
-  override renderWrappedChildren(): string {
-    const { children } = this.props;
+  override writeWrappedChildren(output: HtmlOutput): void {
     const { containerWidth } = this.context;
-    return `
-      ${this.renderChildren(children, {
-        renderer: (component) =>
-          (component.constructor as typeof BodyComponent).rawElement
-            ? component.render()
-            : `
-          <!--[if mso | IE]>
+    output.space(`
+      `);
+    this.writeChildren(output, (component) =>
+      writeInOutlookCell(
+        output,
+        component,
+        `
             <tr>
               <td
                 ${component.htmlAttributes({
@@ -440,14 +496,16 @@ export class MjWrapper extends MjSection {
                   width: containerWidth,
                 })}
               >
-          <![endif]-->
-            ${component.render()}
-          <!--[if mso | IE]>
+          `,
+        `
               </td>
             </tr>
-          <![endif]-->
+          `,
+        `
         `,
-      })}
-    `;
+      ),
+    );
+    output.space(`
+    `);
   }
 }

@@ -1,5 +1,6 @@
 /** mj-social and mj-social-element (mjml-social 5.4.1). */
-import { type Attributes, BodyComponent, type BodyComponentClass, type StyleObject } from "../component.js";
+import { type Attributes, BodyComponent, type StyleObject } from "../component.js";
+import type { HtmlOutput } from "../html-output.js";
 
 export class MjSocial extends BodyComponent {
   static override readonly componentName = "mj-social";
@@ -79,10 +80,10 @@ export class MjSocial extends BodyComponent {
     return base;
   }
 
-  renderHorizontal(): string {
-    const { children } = this.props;
-    return `
-     <!--[if mso | IE]>
+  writeHorizontal(output: HtmlOutput): void {
+    output.space(`
+     `);
+    output.conditional(`
       <table
         ${this.htmlAttributes({
           align: this.getAttribute("align"),
@@ -93,16 +94,18 @@ export class MjSocial extends BodyComponent {
         })}
       >
         <tr>
-      <![endif]-->
-      ${this.renderChildren(children, {
-        attributes: this.getSocialElementAttributes(),
-        renderer: (component) =>
-          (component.constructor as BodyComponentClass).rawElement
-            ? component.render()
-            : `
-            <!--[if mso | IE]>
+      `);
+    output.space(`
+      `);
+    this.writeChildren(
+      output,
+      (component) => {
+        output.space(`
+            `);
+        output.conditional(`
               <td>
-            <![endif]-->
+            `);
+        output.text(`
               <table
                 ${component.htmlAttributes({
                   align: this.getAttribute("align"),
@@ -117,24 +120,32 @@ export class MjSocial extends BodyComponent {
                 })}
               >
                 <tbody>
-                  ${component.render()}
+                  `);
+        component.write(output);
+        output.text(`
                 </tbody>
               </table>
-            <!--[if mso | IE]>
+            `);
+        output.conditional(`
               </td>
-            <![endif]-->
-          `,
-      })}
-      <!--[if mso | IE]>
+            `);
+        output.space(`
+          `);
+      },
+      this.getSocialElementAttributes(),
+    );
+    output.space(`
+      `);
+    output.conditional(`
           </tr>
         </table>
-      <![endif]-->
-    `;
+      `);
+    output.space(`
+    `);
   }
 
-  renderVertical(): string {
-    const { children } = this.props;
-    return `
+  writeVertical(output: HtmlOutput): void {
+    output.text(`
       <table
         ${this.htmlAttributes({
           border: "0",
@@ -145,18 +156,27 @@ export class MjSocial extends BodyComponent {
         })}
       >
         <tbody>
-          ${this.renderChildren(children, {
-            attributes: this.getSocialElementAttributes(),
-          })}
+          `);
+    this.writeChildren(output, undefined, this.getSocialElementAttributes());
+    output.text(`
         </tbody>
       </table>
-    `;
+    `);
   }
 
   render(): string {
-    return `
-      ${this.getAttribute("mode") === "horizontal" ? this.renderHorizontal() : this.renderVertical()}
-    `;
+    return this.renderByWriting();
+  }
+
+  /** The elements hold the social's own attributes: all scanned where those may hold comment syntax. */
+  override write(output: HtmlOutput): void {
+    const out = this.outputFor(output);
+    out.space(`
+      `);
+    if (this.getAttribute("mode") === "horizontal") this.writeHorizontal(out);
+    else this.writeVertical(out);
+    out.space(`
+    `);
   }
 }
 
@@ -374,6 +394,10 @@ export class MjSocialElement extends BodyComponent {
       src: attr("src"),
       "background-color": attr("background-color"),
     };
+  }
+
+  override writesPlainMarkup(): boolean {
+    return true;
   }
 
   render(): string {

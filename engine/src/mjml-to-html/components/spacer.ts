@@ -28,6 +28,10 @@ export class MjSpacer extends BodyComponent {
     };
   }
 
+  override writesPlainMarkup(): boolean {
+    return true;
+  }
+
   render(): string {
     return `
       <div

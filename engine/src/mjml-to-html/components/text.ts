@@ -1,6 +1,6 @@
 /** mj-text (mjml-text 5.4.1). */
 import { BodyComponent, type StyleObject } from "../component.js";
-import { conditionalTag } from "../helpers.js";
+import { type HtmlOutput, writeBetweenConditionalTags } from "../html-output.js";
 
 export class MjText extends BodyComponent {
   static override readonly componentName = "mj-text";
@@ -63,18 +63,31 @@ export class MjText extends BodyComponent {
     `;
   }
 
+  override writesPlainMarkup(): boolean {
+    return true;
+  }
+
   render(): string {
+    return this.getAttribute("height") ? this.renderByWriting() : this.renderContent();
+  }
+
+  /** mjml wraps a text with a height in an Outlook table (conditionalTag around each half). */
+  override write(output: HtmlOutput): void {
     const height = this.getAttribute("height");
-    return height
-      ? `
-        ${conditionalTag(`
-          <table role="presentation" border="0" cellpadding="0" cellspacing="0"><tr><td height="${height}" style="vertical-align:top;height:${height};">
-        `)}
-        ${this.renderContent()}
-        ${conditionalTag(`
-          </td></tr></table>
-        `)}
+    if (!height) {
+      super.write(output);
+      return;
+    }
+    const out = this.outputFor(output);
+    writeBetweenConditionalTags(
+      out,
       `
-      : this.renderContent();
+          <table role="presentation" border="0" cellpadding="0" cellspacing="0"><tr><td height="${height}" style="vertical-align:top;height:${height};">
+        `,
+      () => out.text(this.renderContent()),
+      `
+          </td></tr></table>
+        `,
+    );
   }
 }
