@@ -184,7 +184,12 @@ const services: { label: string; level: string; logFile: string; child: ChildPro
 for (const [i, variant] of variants.entries()) {
   const logFile = path.join(logDir, `service-${i}.log`);
   const logFd = openSync(logFile, "w");
-  const started = await startChild("bench/serve-app.ts", { nodeArgs: [...PERF_NODE_ARGS, ...NODE_ARGS], env: { BENCH_LOG_LEVEL: variant.level }, stdout: logFd, cwd: variant.dir });
+  const started = await startChild("bench/serve-app.ts", {
+    nodeArgs: [...PERF_NODE_ARGS, ...NODE_ARGS],
+    env: { BENCH_LOG_LEVEL: variant.level },
+    stdout: logFd,
+    cwd: variant.dir,
+  });
   closeSync(logFd);
   services.push({ ...variant, logFile, ...started });
 }

@@ -71,7 +71,11 @@ function keepLatestSymbols(pid: number): void {
 }
 
 function layersOf(data: string): { samples: Map<string, number>; kernel: Map<string, number>; total: number } {
-  const text = execFileSync("perf", ["script", "-i", data, "-F", "pid,tid,ip,sym,dso"], { encoding: "utf8", maxBuffer: 1 << 30, stdio: ["ignore", "pipe", "ignore"] });
+  const text = execFileSync("perf", ["script", "-i", data, "-F", "pid,tid,ip,sym,dso"], {
+    encoding: "utf8",
+    maxBuffer: 1 << 30,
+    stdio: ["ignore", "pipe", "ignore"],
+  });
   const samples = new Map<string, number>();
   const kernel = new Map<string, number>();
   let total = 0;
@@ -96,7 +100,7 @@ for (const pid of new Set(runs.map((r) => r.pid))) keepLatestSymbols(pid);
 const servers = new Map<string, Map<string, { all: number[]; kernel: number[] }>>();
 for (const run of runs) {
   const { samples, kernel, total } = layersOf(run.data);
-  const us = (n: number) => (n / SAMPLES_PER_S) * 1e6 / run.requests;
+  const us = (n: number) => ((n / SAMPLES_PER_S) * 1e6) / run.requests;
   const layers = servers.get(run.name) ?? new Map<string, { all: number[]; kernel: number[] }>();
   servers.set(run.name, layers);
   for (const [layer, n] of [...samples, ["total", total] as const]) {
@@ -121,7 +125,14 @@ process.stdout.write(
     ...names.map((name, i) => `  [${i + 1}] ${name}`),
     `  ${"layer".padEnd(88)}${names.map((_, i) => `[${i + 1}]`.padStart(21)).join("")}`,
     ...allLayers.map((layer) => `  ${layer.padEnd(88)}${names.map((name) => ` ${cell(name, layer)}`).join("")}`),
-    `  ${"total".padEnd(88)}${names.map((name) => ` ${median(of(name, "total")?.all ?? []).toFixed(1).padStart(6)}${"".padStart(14)}`).join("")}`,
+    `  ${"total".padEnd(88)}${names
+      .map(
+        (name) =>
+          ` ${median(of(name, "total")?.all ?? [])
+            .toFixed(1)
+            .padStart(6)}${"".padStart(14)}`,
+      )
+      .join("")}`,
     "",
   ].join("\n"),
 );
