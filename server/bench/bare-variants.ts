@@ -17,14 +17,24 @@ import { hashesEqual } from "../src/auth/keys.js";
  *
  * A variant is a comma list of: sync (a synchronous handler), hook (a callback onRequest hook),
  * headers (the SDK route's three response headers), auth-header (the client sends an Authorization
- * header), app (the whole service built in the same process, unused), hash (the key's SHA-256),
+ * header), timeouts (the service's request and header timeouts, idle connections closed at
+ * shutdown), abort-hook (an onRequestAbort hook), big-heap (400,000 live objects), app (the whole
+ * service built in the same process, unused), hash (the key's SHA-256),
  * compare-hex (both digests decoded for crypto.timingSafeEqual), compare-text (hashesEqual).
  */
 const KEY = `sk_live_${"ab".repeat(32)}`;
 const BODY = readFileSync(new URL("../demo/newsletter.json", import.meta.url), "utf8");
 
 async function serve(variant: Set<string>): Promise<void> {
-  const app = Fastify({ logger: { level: "warn" } });
+  const app = Fastify({
+    logger: { level: "warn" },
+    // The service's connection settings (app.ts).
+    ...(variant.has("timeouts")
+      ? { requestTimeout: 30_000, http: { connectionsCheckingInterval: 1_000, headersTimeout: 10_000 }, forceCloseConnections: "idle" as const }
+      : {}),
+  });
+  if (variant.has("abort-hook")) app.addHook("onRequestAbort", (_request, done) => done());
+  if (variant.has("big-heap")) Object.assign(globalThis, { heap: Array.from({ length: 400_000 }, (_, i) => ({ i, text: `x${i}`, pair: [i, i + 1] })) });
   if (variant.has("app")) {
     const { buildApp } = await import("../src/app.js");
     const { DEFAULTS } = await import("../src/config.js");
