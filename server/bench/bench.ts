@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync } from "node:fs";
+import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,13 +16,19 @@ import autocannon from "autocannon";
  * BENCH_DURATION_S, BENCH_CONNECTIONS, BENCH_ROUNDS tune the run; BENCH_LOG_LEVEL=warn measures the
  * service without its request log (to see what the log costs); BENCH_NODE_ARGS are node options for
  * the service, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, or `--trace-gc` for the garbage a request
- * leaves (logFigures).
+ * leaves (logFigures). BENCH_PERF_DIR=<dir> records every measured run of every server with `perf`
+ * (on-CPU samples of all its threads, kernel included) for `bench/layers.ts`, which splits a
+ * request's CPU time by layer.
  */
 const SERVER_DIR = fileURLToPath(new URL("..", import.meta.url));
 const DURATION_S = Number(process.env["BENCH_DURATION_S"] ?? 5);
 const CONNECTIONS = Number(process.env["BENCH_CONNECTIONS"] ?? 50);
 const NODE_ARGS = (process.env["BENCH_NODE_ARGS"] ?? "").split(" ").filter(Boolean);
 const TARGET = 0.8;
+const PERF_DIR = process.env["BENCH_PERF_DIR"];
+/** perf names JavaScript functions from the map file V8 writes (/tmp/perf-<pid>.map) with this flag. */
+const PERF_NODE_ARGS = PERF_DIR === undefined ? [] : ["--perf-basic-prof-only-functions"];
+const perfRuns: { name: string; pid: number; requests: number; data: string }[] = [];
 
 /** Starts a server script; it sends its address (and keys) over IPC, and its stdout goes to `stdout`. */
 function startChild(
@@ -94,11 +100,25 @@ function cpuTimes(pid: number | undefined): CpuTimes & { switches: number } {
 /** /proc counts CPU time in clock ticks of 10 ms. */
 const TICK_MS = 10;
 
+/** With BENCH_PERF_DIR, `perf record` on the server during `run`; the recording is listed for bench/layers.ts. */
+async function recorded<T extends { requests: { total: number } }>(name: string, server: ChildProcess, run: () => Promise<T>): Promise<T> {
+  if (PERF_DIR === undefined || server.pid === undefined) return run();
+  const data = path.join(PERF_DIR, `${perfRuns.length}.data`);
+  const perf = spawn("perf", ["record", "-q", "-e", "cpu-clock", "-F", "2999", "-g", "-p", String(server.pid), "-o", data], { stdio: "ignore" });
+  await new Promise((resolve) => setTimeout(resolve, 300)); // perf attaches
+  const result = await run();
+  const done = new Promise((resolve) => perf.once("exit", resolve));
+  perf.kill("SIGINT");
+  await done;
+  perfRuns.push({ name, pid: server.pid, requests: result.requests.total, data });
+  return result;
+}
+
 async function measure(name: string, server: ChildProcess, url: string, headers: Record<string, string>): Promise<Figures> {
   // A short warm-up fills caches and lets V8 optimise before the measured run.
   await autocannon({ url, headers, connections: 10, duration: 1 });
   const before = cpuTimes(server.pid);
-  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_S });
+  const result = await recorded(name, server, () => autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_S }));
   const after = cpuTimes(server.pid);
   const perRequest = (ms: number) => (ms * 1000) / result.requests.total;
   const split = {
@@ -164,12 +184,18 @@ const services: { label: string; level: string; logFile: string; child: ChildPro
 for (const [i, variant] of variants.entries()) {
   const logFile = path.join(logDir, `service-${i}.log`);
   const logFd = openSync(logFile, "w");
-  const started = await startChild("bench/serve-app.ts", { nodeArgs: NODE_ARGS, env: { BENCH_LOG_LEVEL: variant.level }, stdout: logFd, cwd: variant.dir });
+  const started = await startChild("bench/serve-app.ts", {
+    nodeArgs: [...PERF_NODE_ARGS, ...NODE_ARGS],
+    env: { BENCH_LOG_LEVEL: variant.level },
+    stdout: logFd,
+    cwd: variant.dir,
+  });
   closeSync(logFd);
   services.push({ ...variant, logFile, ...started });
 }
 const first = services[0]!;
-const bare = await startChild("bench/serve-bare.ts", { args: [first.info["body"] ?? "{}"] });
+const bare = await startChild("bench/serve-bare.ts", { args: [first.info["body"] ?? "{}"], nodeArgs: PERF_NODE_ARGS });
+if (PERF_DIR !== undefined) mkdirSync(PERF_DIR, { recursive: true });
 const results: { ours: Figures[]; baseline: Figures }[] = [];
 try {
   // Alternating rounds, so a noisy neighbour on a shared machine hurts every side alike.
@@ -213,6 +239,7 @@ const summary = services.flatMap((s, i) => {
   ];
 });
 rmSync(logDir, { recursive: true, force: true });
+if (PERF_DIR !== undefined) writeFileSync(path.join(PERF_DIR, "runs.json"), `${JSON.stringify(perfRuns, null, 1)}\n`);
 process.stdout.write(
   [
     `autocannon: ${CONNECTIONS} connections, ${DURATION_S} s per run, ${ROUNDS} alternating rounds, loopback`,

@@ -26,6 +26,13 @@ describe("keys", () => {
     expect(hashesEqual(hashApiKey(key), hashApiKey(key))).toBe(true);
     expect(hashesEqual(hashApiKey(key), hashApiKey(generateApiKey()))).toBe(false);
     expect(hashesEqual(hashApiKey(key), "abcd")).toBe(false);
+    // A difference anywhere counts, the first character, a middle one or the last.
+    const digest = hashApiKey(key);
+    for (const at of [0, 31, 63]) {
+      const changed = `${digest.slice(0, at)}${digest[at] === "0" ? "1" : "0"}${digest.slice(at + 1)}`;
+      expect(hashesEqual(digest, changed)).toBe(false);
+      expect(hashesEqual(changed, digest)).toBe(false);
+    }
   });
 });
 
