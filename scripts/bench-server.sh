@@ -5,7 +5,12 @@
 # STORM_KIND=rows|cpu|data, STORM_CONCURRENCY, STORM_DURATION_S).
 set -euo pipefail
 cd "$(dirname "$0")/../server"
-# The service is measured as it ships: compiled (bench/serve-app.ts runs lib/).
+# The service is measured as it ships: compiled (bench/serve-app.ts runs lib/) — this tree's, and
+# each other checkout's named in BENCH_SERVICES (`level:dir`), with that checkout's own compiler.
 ../node_modules/.bin/tsc -p tsconfig.build.json
+IFS=, read -ra specs <<< "${BENCH_SERVICES:-}"
+for spec in "${specs[@]}"; do
+  case "$spec" in *:*) (cd "${spec#*:}" && ../node_modules/.bin/tsc -p tsconfig.build.json) ;; esac
+done
 if [ "${1:-}" = storm ]; then exec node --import tsx bench/storm.ts; fi
 exec node --import tsx bench/bench.ts
