@@ -78,13 +78,14 @@ const key = server.info["key"]!;
 const templateId = server.info["templateId"]!;
 try {
   const request = await heavyRequest(base, server.info["adminKey"]!);
-  let probes = 0;
-  const quiet = await probe(base, key, templateId, () => ++probes > 200);
+  const probed = { url: base, key, templateId };
+  let rounds = 0;
+  const [quiet] = await probe([probed], () => ++rounds > 200);
   let stormOver = false;
   const storm = runStorm({ url: base, key, requests: [request], concurrency: CONCURRENCY, durationMs: DURATION_MS, honourRetryAfter: true });
   void storm.report.finally(() => (stormOver = true));
   await storm.started;
-  const loud = await probe(base, key, templateId, () => stormOver);
+  const [loud] = await probe([probed], () => stormOver);
   const report = await storm.report;
   process.stdout.write(
     [

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RenderPool } from "../src/render/pool.js";
@@ -53,6 +54,16 @@ describe("the render endpoint renders off the event loop", () => {
     // A render on the event loop would hold every health check for its whole duration.
     expect(latencies.length, `render took ${renderMs} ms`).toBeGreaterThan(5);
     expect(worst, `worst health check ${worst.toFixed(0)} ms during a ${renderMs} ms render`).toBeLessThan(Math.min(500, renderMs / 3));
+  });
+
+  it.skipIf(process.platform !== "linux")("render threads run at nice 10, below the event loop (Linux)", async () => {
+    const res = await call(server.url, "POST", "/v1/sdk/render", { key: renderKey, body: { template_id: smallId } });
+    expect(res.status, res.text.slice(0, 300)).toBe(200);
+    // Field 19 of /proc/<pid>/task/<tid>/stat, counted after the command's closing parenthesis.
+    const niceOf = (tid: string) => Number(readFileSync(`/proc/self/task/${tid}/stat`, "utf8").split(") ")[1]?.split(" ")[16]);
+    const nice = readdirSync("/proc/self/task").map(niceOf);
+    expect(nice.filter((n) => n === 10).length, `threads' nice values: ${nice.join(" ")}`).toBeGreaterThan(0);
+    expect(niceOf(String(process.pid)), "the event loop's thread").toBe(0);
   });
 
   it("a render past the time budget is stopped with a coded 422, and the next render works", async () => {

@@ -1,3 +1,6 @@
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
 import { generateApiKey } from "../../src/auth/keys.js";
 import { type DatabaseConfig, DEFAULTS, type ServerConfig } from "../../src/config.js";
 import { type RunningServer, startServer } from "../../src/server.js";
@@ -35,6 +38,32 @@ export async function startTestServer(opts: TestServerOptions): Promise<TestServ
   };
   const server = await startServer(config, opts.logger ?? false);
   return Object.assign(server, { adminKey });
+}
+
+/** A test server in its own process: its address, its admin key, and how to stop it. */
+export interface ServerProcess {
+  url: string;
+  adminKey: string;
+  close(): Promise<void>;
+}
+
+const SERVER_PROCESS = fileURLToPath(new URL("./server-process.ts", import.meta.url));
+
+/**
+ * `startTestServer` in a process of its own (server-process.ts), for a test that must measure a server
+ * from outside it: a server in the test's own process shares its event loop with the test's clients.
+ */
+export function startServerProcess(database: DatabaseConfig): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", SERVER_PROCESS, JSON.stringify(database)], { stdio: ["pipe", "pipe", "inherit"] });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const close = async () => {
+    child.stdin.end();
+    await exited;
+  };
+  return new Promise((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`the server's process exited with ${code} before it listened`)));
+    createInterface({ input: child.stdout }).once("line", (line) => resolve({ ...(JSON.parse(line) as { url: string; adminKey: string }), close }));
+  });
 }
 
 export interface ApiResponse {

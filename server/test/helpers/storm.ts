@@ -62,27 +62,41 @@ export interface ProbeLatencies {
   failures: string[];
 }
 
+/** A server the probes ask: its address, a key that may fetch templates and a stored template's id. */
+export interface ProbedServer {
+  url: string;
+  key: string;
+  templateId: string;
+}
+
 /**
  * What a load balancer's health check and an SDK client see: `GET /healthz` and `GET
- * /v1/sdk/template/{id}`, one after the other, every `gapMs`, until `until()` says stop.
+ * /v1/sdk/template/{id}` of each server in turn (the first one asked rotating, so that none is always
+ * asked first), every `gapMs`, until `until()` says stop. The latencies of each server, in order.
  */
-export async function probe(url: string, key: string, templateId: string, until: () => boolean, gapMs = 10): Promise<ProbeLatencies> {
-  const result: ProbeLatencies = { healthz: [], template: [], failures: [] };
-  const targets = [
-    ["healthz", "/healthz", {}],
-    ["template", `/v1/sdk/template/${templateId}`, { authorization: `Bearer ${key}` }],
-  ] as const;
-  while (!until()) {
-    for (const [name, path, headers] of targets) {
-      const at = performance.now();
-      const res = await fetch(url + path, { headers });
-      await res.arrayBuffer();
-      result[name].push({ at, ms: performance.now() - at });
-      if (res.status !== 200) result.failures.push(`${path}: ${res.status}`);
+export async function probe<const S extends readonly ProbedServer[]>(
+  servers: S,
+  until: () => boolean,
+  gapMs = 10,
+): Promise<{ [K in keyof S]: ProbeLatencies }> {
+  const results: ProbeLatencies[] = servers.map(() => ({ healthz: [], template: [], failures: [] }));
+  for (let round = 0; !until(); round++) {
+    for (const name of ["healthz", "template"] as const) {
+      for (let i = 0; i < servers.length; i++) {
+        const index = (round + i) % servers.length;
+        const { url, key, templateId } = servers[index]!;
+        const path = name === "healthz" ? "/healthz" : `/v1/sdk/template/${templateId}`;
+        const at = performance.now();
+        const res = await fetch(url + path, { headers: name === "healthz" ? {} : { authorization: `Bearer ${key}` } });
+        await res.arrayBuffer();
+        const result = results[index]!;
+        result[name].push({ at, ms: performance.now() - at });
+        if (res.status !== 200) result.failures.push(`${url}${path}: ${res.status}`);
+      }
     }
     await new Promise((r) => setTimeout(r, gapMs));
   }
-  return result;
+  return results as { [K in keyof S]: ProbeLatencies };
 }
 
 export function percentile(samples: readonly number[], p: number): number {
