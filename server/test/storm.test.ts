@@ -42,7 +42,7 @@ describe("a storm of heavy renders does not starve health checks and template fe
 
   beforeAll(async () => {
     databases.push(...(await Promise.all([createTestDatabase("sqlite"), createTestDatabase("sqlite")])));
-    processes.push(...(await Promise.all(databases.map((db) => startServerProcess(db.config)))));
+    processes.push(...(await Promise.all(databases.map((db) => startServerProcess({ database: db.config })))));
     [stormed, control] = (await Promise.all(processes.map(probedServer))) as [ProbedServer, ProbedServer];
     const adminKey = processes[0]!.adminKey;
     // Two kinds of heavy: a 2 MB output (1,990 empty rows, near the node limit) and a 900 KB body.

@@ -1,3 +1,4 @@
+import { render } from "@mailrender/engine";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { displayPrefix, generateApiKey, generateKeyId, hashApiKey, hashesEqual, isWellFormedApiKey } from "../src/auth/keys.js";
@@ -6,6 +7,8 @@ import { TtlCache } from "../src/cache/ttl-cache.js";
 import { ConfigError, loadConfig } from "../src/config.js";
 import { explained } from "../src/http/hints.js";
 import { zodIssuesToIssues, zodValidatorCompiler } from "../src/http/validation.js";
+import { type RenderRequest, readRenderRequest, toDynamicData } from "../src/render/request.js";
+import { WARM_UP_BODY, WARM_UP_TEMPLATE } from "../src/render/warm-up.js";
 import { ifNoneMatchMatches } from "../src/routes/conditional.js";
 import { effectiveTargets, normaliseScope } from "../src/targets.js";
 
@@ -170,5 +173,15 @@ describe("request validation", () => {
 
   it("the other parts are replaced by what the schema made of them", () => {
     expect(compile("querystring", z.object({ n: z.coerce.number() }))({ n: "3" })).toEqual({ value: { n: 3 } });
+  });
+});
+
+describe("a render thread's warm-up", () => {
+  it("is a request that reads and renders, so it warms what a real one runs", async () => {
+    const read = readRenderRequest(new TextEncoder().encode(WARM_UP_BODY));
+    expect(read).toHaveProperty("request");
+    const request = (read as { request: RenderRequest }).request;
+    const result = await render(WARM_UP_TEMPLATE, { target: request.target, dynamicData: toDynamicData(request.dynamic_data) });
+    expect(result.output).toContain("Hi warm");
   });
 });

@@ -1,6 +1,7 @@
 import { type ResourceLimits, Worker } from "node:worker_threads";
 import type { RenderTarget } from "@mailrender/engine";
 import type { Issue } from "../errors.js";
+import { threadCpuMs } from "./thread-cpu.js";
 
 /**
  * The messages between the event loop and a render thread, for one job in two steps: the thread reads
@@ -15,7 +16,7 @@ export type ToThread =
   | { kind: "drop"; id: number };
 
 export type FromThread =
-  | "ready"
+  | { kind: "ready"; threadId: number | undefined }
   | { kind: "read"; id: number; templateId: string; target: RenderTarget }
   | { kind: "invalid"; id: number; issues: Issue[] }
   | { kind: "rendered"; id: number; output: Uint8Array }
@@ -41,7 +42,7 @@ export type TemplateFor = (asked: { templateId: string; target: RenderTarget }) 
 export interface RenderPoolOptions {
   /** Worker threads; each renders one template at a time. */
   size: number;
-  /** A render running longer is stopped (its thread is replaced). */
+  /** A render whose thread has run longer (CPU time on Linux, else wall time) is stopped and its thread replaced. */
   timeoutMs: number;
   /**
    * Renders admitted beyond one per thread: waiting for a thread, or whose request is still arriving.
@@ -65,13 +66,17 @@ interface Slot {
   worker: Worker;
   /** Resolves once the thread has loaded the engine. */
   ready: Promise<void>;
+  /** The clock of the thread's budget in ms: its CPU time where Linux tells it, else wall time. */
+  clock: () => number;
   job?: RunningJob | undefined;
 }
 
 /**
  * A job on a thread. Its time budget counts the thread's own work (reading the request, rendering):
  * the clock stops while the event loop looks the template up, so a slow database or a busy event
- * loop never turns a quick render into a timeout.
+ * loop never turns a quick render into a timeout; and it counts the thread's CPU time, not the time
+ * other work takes it off the CPU (render threads yield to everything else: worker.ts), so a busy
+ * machine slows renders without failing them.
  */
 interface RunningJob extends Job {
   startedAt: number;
@@ -170,14 +175,18 @@ export class RenderPool {
   private spawn(): Slot {
     const worker = newWorker({ maxOldGenerationSizeMb: this.options.maxHeapMb });
     let markReady = () => {};
-    const slot: Slot = { worker, ready: new Promise((resolve) => (markReady = resolve)) };
+    const slot: Slot = { worker, ready: new Promise((resolve) => (markReady = resolve)), clock: () => performance.now() };
     worker.on("message", (message: FromThread) => {
-      if (message === "ready") return markReady();
+      if (message.kind === "ready") {
+        const { threadId } = message;
+        if (threadId !== undefined && threadCpuMs(threadId) !== undefined) slot.clock = () => threadCpuMs(threadId) ?? Number.POSITIVE_INFINITY;
+        return markReady();
+      }
       const current = slot.job;
       if (current === undefined || current.id !== message.id) return;
       switch (message.kind) {
         case "read":
-          this.stopClock(current);
+          this.stopClock(slot, current);
           this.supplyTemplate(slot, current, message);
           return;
         case "invalid":
@@ -219,7 +228,7 @@ export class RenderPool {
 
   private start(slot: Slot, job: Job): void {
     const now = performance.now();
-    const current: RunningJob = { ...job, startedAt: now, timer: undefined, budgetLeftMs: this.options.timeoutMs, clockStartedAt: now };
+    const current: RunningJob = { ...job, startedAt: now, timer: undefined, budgetLeftMs: this.options.timeoutMs, clockStartedAt: 0 };
     slot.job = current;
     void slot.ready.then(() => {
       if (slot.job !== current) return; // the thread died while starting
@@ -230,16 +239,24 @@ export class RenderPool {
     });
   }
 
+  /**
+   * Runs the job's clock; the timer fires when its budget would be spent at full speed, and then
+   * stops the render only if the thread's clock says it is spent (a thread kept off the CPU has not).
+   */
   private runClock(slot: Slot, job: RunningJob): void {
-    job.clockStartedAt = performance.now();
-    const timedOut = () => this.fail(slot, new RenderFailure("timeout", `Rendering this template took longer than the ${this.options.timeoutMs} ms budget`));
-    job.timer = setTimeout(timedOut, Math.max(0, job.budgetLeftMs));
+    job.clockStartedAt = slot.clock();
+    const check = () => {
+      this.stopClock(slot, job);
+      if (job.budgetLeftMs > 0) return this.runClock(slot, job);
+      this.fail(slot, new RenderFailure("timeout", `Rendering this template took longer than the ${this.options.timeoutMs} ms budget`));
+    };
+    job.timer = setTimeout(check, Math.max(0, job.budgetLeftMs));
   }
 
-  private stopClock(job: RunningJob): void {
+  private stopClock(slot: Slot, job: RunningJob): void {
     clearTimeout(job.timer);
     job.timer = undefined;
-    job.budgetLeftMs -= performance.now() - job.clockStartedAt;
+    job.budgetLeftMs -= slot.clock() - job.clockStartedAt;
   }
 
   private observe(job: { startedAt: number }): void {

@@ -1,9 +1,10 @@
-import { readlinkSync } from "node:fs";
 import { setPriority } from "node:os";
 import { parentPort } from "node:worker_threads";
 import { RenderError, render } from "@mailrender/engine";
 import type { FromThread, ToThread } from "./pool.js";
 import { type RenderRequest, readRenderRequest, toDynamicData } from "./request.js";
+import { linuxThreadId } from "./thread-cpu.js";
+import { WARM_UP_BODY, WARM_UP_TEMPLATE } from "./warm-up.js";
 
 /** One render pool thread: reads one render request at a time, then renders it with the engine library (see `ToThread`). */
 const port = parentPort;
@@ -53,31 +54,18 @@ async function renderJob({ id, request, plainText }: NonNullable<typeof pending>
 /**
  * Render threads run at a lower CPU priority (nice 10) than the event loop, so that on a machine
  * whose cores are busy the thread answering health checks and template fetches is scheduled before
- * them the moment it has work. Linux only (a thread's id from /proc/thread-self); elsewhere, or if
- * refused, renders run at the process's priority.
+ * them the moment it has work. Linux only; elsewhere, or if refused, renders run at the process's
+ * priority. (The time budget counts the thread's CPU time, so a render slowed this way is not stopped.)
  */
-function yieldToTheEventLoop(): void {
-  try {
-    const threadId = Number(readlinkSync("/proc/thread-self").split("/").pop());
-    if (Number.isInteger(threadId) && threadId > 0) setPriority(threadId, 10);
-  } catch {
-    // not Linux, or not allowed: keep the process's priority
-  }
+const threadId = linuxThreadId();
+try {
+  if (threadId !== undefined) setPriority(threadId, 10);
+} catch {
+  // not allowed: keep the process's priority
 }
-yieldToTheEventLoop();
 
-/**
- * A fresh thread's first render compiles the engine's code as it first runs (V8 compiles functions
- * lazily), several times a warm render: one small render here keeps that start-up out of the first
- * request's time budget.
- */
-const WARM_UP = {
-  template_id: "warm-up",
-  template_name: "Warm-up",
-  schema_version: "1.0",
-  rows: [{ type: "row", columns: [{ children: [{ type: "component", componentType: "paragraph", props: { content: "<p>{{ name }}</p>" } }] }] }],
-};
-await render(WARM_UP, { target: "html", dynamicData: { merge_tags: { text: { name: "warm" } } } }).catch(() => undefined);
+const warmUp = readRenderRequest(encoder.encode(WARM_UP_BODY));
+if ("request" in warmUp) await renderJob({ id: 0, request: warmUp.request, plainText: false }, JSON.stringify(WARM_UP_TEMPLATE));
 
 // The engine is loaded and has run: from now on the time budget measures rendering, not start-up.
-port.postMessage("ready" satisfies FromThread);
+port.postMessage({ kind: "ready", threadId } satisfies FromThread);

@@ -40,10 +40,14 @@ export async function startTestServer(opts: TestServerOptions): Promise<TestServ
   return Object.assign(server, { adminKey });
 }
 
-/** A test server in its own process: its address, its admin key, and how to stop it. */
+/** What a test server in its own process is started with: the options that travel as JSON. */
+export type ServerProcessOptions = Pick<TestServerOptions, "database" | "renderTimeoutMs">;
+
+/** A test server in its own process: its address, its admin key, its process id, and how to stop it. */
 export interface ServerProcess {
   url: string;
   adminKey: string;
+  pid: number;
   close(): Promise<void>;
 }
 
@@ -53,8 +57,8 @@ const SERVER_PROCESS = fileURLToPath(new URL("./server-process.ts", import.meta.
  * `startTestServer` in a process of its own (server-process.ts), for a test that must measure a server
  * from outside it: a server in the test's own process shares its event loop with the test's clients.
  */
-export function startServerProcess(database: DatabaseConfig): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", SERVER_PROCESS, JSON.stringify(database)], { stdio: ["pipe", "pipe", "inherit"] });
+export function startServerProcess(options: ServerProcessOptions): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", SERVER_PROCESS, JSON.stringify(options)], { stdio: ["pipe", "pipe", "inherit"] });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const close = async () => {
     child.stdin.end();
@@ -62,7 +66,9 @@ export function startServerProcess(database: DatabaseConfig): Promise<ServerProc
   };
   return new Promise((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`the server's process exited with ${code} before it listened`)));
-    createInterface({ input: child.stdout }).once("line", (line) => resolve({ ...(JSON.parse(line) as { url: string; adminKey: string }), close }));
+    createInterface({ input: child.stdout }).once("line", (line) =>
+      resolve({ ...(JSON.parse(line) as { url: string; adminKey: string }), pid: child.pid ?? 0, close }),
+    );
   });
 }
 
