@@ -15,12 +15,12 @@ import { type ParseResult, parseTemplate } from "../document/parse.js";
 import type { ContentHtml, ParsedContent } from "../markup/content.js";
 import { Emitter } from "../markup/emitter.js";
 import { type CompiledOutput, compileOutput, joinOutput, lookupIn, substitute } from "../markup/substitute.js";
-import { compileMjmlToPieces } from "../mjml-to-html/index.js";
+import { compileMjmlToHtml } from "../mjml-to-html/index.js";
 import { checkComponentSize } from "../targets/component/module.js";
 import { componentOptionConflicts } from "../targets/component/options.js";
 import { DocumentContext } from "../targets/context.js";
 import { removeHtmlWaste } from "../targets/html-waste.js";
-import { minifyJsx, minifyMarkup, minifyMarkupPieces, piecesMemo } from "../targets/minify.js";
+import { minifyJsx, minifyMarkup } from "../targets/minify.js";
 import { renderMjmlDocument } from "../targets/mjml.js";
 import { renderReactEmailDocument } from "../targets/react-email.js";
 import type { CacheWeights, EngineCaches } from "./caches.js";
@@ -135,9 +135,8 @@ export function compileTarget(core: EngineCore, template: Template, target: Rend
   }
   const mjml = renderMjmlDocument(doc);
   if (target === "mjml") return compileOutput(minify ? minifyMarkup(mjml) : mjml, out.slots, "markup");
-  // Minified a write at a time before the clean-up, which gives what minifying after it does (test/lean-html.property.test.ts).
-  const html = minify ? removeHtmlWaste(minifyMarkupPieces(compileMjml(mjml, true), piecesMemo())) : removeHtmlWaste(compileMjml(mjml, false).join(""));
-  return compileOutput(html, out.slots, "markup");
+  const html = removeHtmlWaste(compileMjml(mjml));
+  return compileOutput(minify ? minifyMarkup(html) : html, out.slots, "markup");
 }
 
 /**
@@ -158,9 +157,9 @@ function compileComponent(core: EngineCore, template: Template, minify: boolean,
  * mjml 5 makes of it, without loading mjml. A failure here is an engine bug, reported as a
  * RENDER_ERROR without internals.
  */
-function compileMjml(mjml: string, eachWrite: boolean): string[] {
+function compileMjml(mjml: string): string {
   try {
-    return compileMjmlToPieces(mjml, eachWrite);
+    return compileMjmlToHtml(mjml);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new RenderError(`MJML compilation failed: ${message}`, [{ loc: [], msg: message, type: "mjml_error" }]);

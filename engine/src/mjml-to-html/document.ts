@@ -236,19 +236,8 @@ export class BodyWriter implements HtmlOutput {
   private pending: string | undefined = undefined;
   /** Whether the last text piece holds only whitespace written (`space`) after an ENDIF. */
   private blankAfterEndif = false;
-  /**
-   * With `keepWrites`, each Plain text piece as it was written, one string a write: what the
-   * document's pieces are made of (documentPieces), for a minifier that minifies each distinct
-   * write once (targets/minify.ts minifyMarkupPieces).
-   */
-  readonly writes: string[][] | undefined;
 
-  constructor(
-    private readonly scanAll: boolean,
-    keepWrites = false,
-  ) {
-    this.writes = keepWrites ? [[]] : undefined;
-  }
+  constructor(private readonly scanAll: boolean) {}
 
   text(markup: string): void {
     if (this.pending !== undefined || this.scanAll) {
@@ -257,7 +246,6 @@ export class BodyWriter implements HtmlOutput {
     }
     this.blankAfterEndif = false;
     this.pieces[this.pieces.length - 1] += markup;
-    this.writes?.[this.writes.length - 1]?.push(markup);
   }
 
   space(whitespace: string): void {
@@ -266,7 +254,6 @@ export class BodyWriter implements HtmlOutput {
       return;
     }
     this.pieces[this.pieces.length - 1] += whitespace;
-    this.writes?.[this.writes.length - 1]?.push(whitespace);
   }
 
   conditional(inner: string): void {
@@ -284,10 +271,6 @@ export class BodyWriter implements HtmlOutput {
     pieces[pieces.length - 1] += MSO_IE;
     pieces.push(minified, ENDIF, "");
     textPieces.push(TextPiece.Plain);
-    if (this.writes !== undefined) {
-      this.writes[this.writes.length - 1]?.push(MSO_IE);
-      this.writes.push([]);
-    }
     this.blankAfterEndif = true;
   }
 
@@ -310,10 +293,7 @@ export class BodyWriter implements HtmlOutput {
     this.pending = undefined;
     this.blankAfterEndif = false;
     textPieces[from / 3] = TextPiece.Scanned;
-    for (let i = from + 3; i < pieces.length; i += 3) {
-      textPieces.push(TextPiece.Scanned);
-      this.writes?.push([]);
-    }
+    for (let i = from + 3; i < pieces.length; i += 3) textPieces.push(TextPiece.Scanned);
   }
 }
 
@@ -330,7 +310,7 @@ function minifyInner(inner: string): string {
  * ENDIFs have their matches inside it, as it ends with a comment's opening (not whitespace) or ends
  * the body. Minified inner markup holds no ENDIF.
  */
-function mergePieces(pieces: readonly string[], textPieces: readonly TextPiece[], writes: readonly string[][] | undefined, output: string[]): void {
+function mergePieces(pieces: readonly string[], textPieces: readonly TextPiece[], output: string[]): void {
   for (let i = 0; i < pieces.length; i += 3) {
     let text = pieces[i] as string;
     const kind = textPieces[i / 3];
@@ -343,9 +323,7 @@ function mergePieces(pieces: readonly string[], textPieces: readonly TextPiece[]
       output.push(contains(text, ENDIF) ? mergeOutlookConditionnals(text) : text);
     } else if (kind === TextPiece.Plain) {
       if (i > 0) output.push(ENDIF);
-      const written = writes?.[i / 3];
-      if (written === undefined) output.push(text);
-      else for (const write of written) output.push(write);
+      output.push(text);
     }
     if (i + 1 < pieces.length) output.push(pieces[i + 1] as string);
   }
@@ -358,15 +336,10 @@ function mergePieces(pieces: readonly string[], textPieces: readonly TextPiece[]
  * between them, and a match holds only an ENDIF, whitespace and a comment's opening.
  */
 export function documentHtml(body: BodyWriter, globalData: GlobalData): string {
-  return documentPieces(body, globalData).join("");
-}
-
-/** The HTML document of documentHtml, in the pieces it is joined from. */
-export function documentPieces(body: BodyWriter, globalData: GlobalData): string[] {
   const pieces = body.finish();
   const head = skeletonHead(globalData, () => pieces.join(""));
   const output = [mergeOutlookConditionnals(head)];
-  mergePieces(pieces, body.textPieces, body.writes, output);
+  mergePieces(pieces, body.textPieces, output);
   output.push(SKELETON_END);
-  return output;
+  return output.join("");
 }

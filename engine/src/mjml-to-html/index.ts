@@ -20,7 +20,7 @@ import { MjSection, MjWrapper } from "./components/section.js";
 import { MjSocial, MjSocialElement } from "./components/social.js";
 import { MjSpacer } from "./components/spacer.js";
 import { MjText } from "./components/text.js";
-import { BodyWriter, documentPieces } from "./document.js";
+import { BodyWriter, documentHtml } from "./document.js";
 import { MjmlSyntaxError, parseMjml } from "./parse.js";
 
 const BODY_COMPONENTS: ComponentRegistry = Object.fromEntries(
@@ -141,14 +141,6 @@ function applyAttributes(
 }
 
 export function compileMjmlToHtml(mjml: string): string {
-  return compileMjmlToPieces(mjml).join("");
-}
-
-/**
- * The document compileMjmlToHtml makes, in the pieces it is joined from (see documentPieces); with
- * `eachWrite`, a piece for each of the body's writes that no scan joined to others.
- */
-export function compileMjmlToPieces(mjml: string, eachWrite = false): string[] {
   const root = parseMjml(mjml, ENDING_TAGS);
   if (root.tagName !== "mjml") unsupported(`<${root.tagName}> as the root element`);
   const body = root.children.find((c) => c.tagName === "mj-body");
@@ -196,7 +188,7 @@ export function compileMjmlToPieces(mjml: string, eachWrite = false): string[] {
   const syntax = { inContainer: lookForSyntax && holdsCommentSyntax(all) };
   const component = createComponent(BODY_COMPONENTS, applyAttributes(body, globalData.defaultAttributes, all, lookForSyntax, syntax), context) as MjBody;
   // Where a container's attributes may hold comment syntax, its own conditionals are scanned too.
-  const writer = new BodyWriter(syntax.inContainer, eachWrite);
+  const writer = new BodyWriter(syntax.inContainer);
   component.write(writer);
-  return documentPieces(writer, globalData);
+  return documentHtml(writer, globalData);
 }

@@ -46,134 +46,8 @@ function tidyLines(block: string): string {
  * tight loop in C; its `indexOf` compares at every position through a function call.
  */
 export function minifyMarkup(source: string): string {
-  return minifyPart(source, false) as string;
-}
-
-/**
- * `minifyMarkup` of the pieces' concatenation, made a run of pieces at a time: where only
- * whitespace holding a line break (or nothing) stands between a `>` and a `<`, the minifier removes
- * it whole, so what comes before and after is minified as it would be alone, once no comment or
- * protected element is left open there. A document's pieces repeat (a compile writes the same
- * markup for each like block): each distinct run is minified once per `memo`, and each distinct
- * piece's edges are read once.
- */
-export function minifyMarkupPieces(pieces: readonly string[], memo: PiecesMemo): string {
-  // Joined once: appending to a long string copies it in QuickJS.
-  const out: string[] = [];
-  let run = "";
-  let runEnd: Edge = Edge.None;
-  let runInComment = false;
-  let gap = "";
-  let gapEdge: Edge = Edge.Empty;
-  let failed = 0;
-  for (let i = 0; i < pieces.length; i++) {
-    const piece = pieces[i] as string;
-    const edges = edgesOf(piece, memo.edges);
-    if (edges.blank) {
-      gap += piece;
-      if (edges.end > gapEdge) gapEdge = edges.end;
-      continue;
-    }
-    if (run !== "" && !runInComment && isCut(runEnd, gapEdge, edges.start)) {
-      let done = memo.runs.get(run);
-      if (done === undefined) {
-        done = minifyPart(run, true) ?? null;
-        memo.runs.set(run, done);
-      }
-      if (done !== null) {
-        out.push(done);
-        run = piece;
-        runEnd = edges.end;
-        runInComment = edges.opensComment;
-        gap = "";
-        gapEdge = Edge.Empty;
-        failed = 0;
-        continue;
-      }
-      // A run that the template's own markup leaves open: the rest is minified whole.
-      if (++failed > MAX_FAILED_CUTS) {
-        out.push(minifyMarkup(run + gap + pieces.slice(i).join("")));
-        return out.join("");
-      }
-    }
-    run += gap + piece;
-    runEnd = edges.end;
-    runInComment = edges.opensComment || (runInComment && !edges.closesComment);
-    gap = "";
-    gapEdge = Edge.Empty;
-  }
-  out.push(minifyMarkup(run + gap));
-  return out.join("");
-}
-
-/** What minifyMarkupPieces keeps of a document's pieces: runs minified (null: left something open), pieces' edges. */
-export interface PiecesMemo {
-  readonly runs: Map<string, string | null>;
-  readonly edges: Map<string, PieceEdges>;
-}
-
-export function piecesMemo(): PiecesMemo {
-  return { runs: new Map(), edges: new Map() };
-}
-
-/**
- * The whitespace at a piece's start or end: none, ASCII whitespace without or with a line break;
- * None: the piece does not start with `<` (end with `>`) after ASCII whitespace alone.
- */
-const Edge = { None: -1, Empty: 0, Blank: 1, LineBreak: 2 } as const;
-type Edge = (typeof Edge)[keyof typeof Edge];
-
-interface PieceEdges {
-  /** ASCII whitespace alone (its kind in `end`). */
-  readonly blank: boolean;
-  readonly start: Edge;
-  readonly end: Edge;
-  /** Whether its last comment is open. */
-  readonly opensComment: boolean;
-  /** Whether it holds a comment's end. */
-  readonly closesComment: boolean;
-}
-
-const LINE_SPACE_ONLY = /^[ \t\r\n]*$/;
-/** A comment the compile writes is closed within a few pieces (its opening, inner markup, end). */
-const MAX_FAILED_CUTS = 8;
-
-/** Whether the minifier removes everything at a join: after a `>`, before a `<`, only ASCII whitespace, none or holding a line break. */
-function isCut(before: Edge, gap: Edge, after: Edge): boolean {
-  if (before === Edge.None || after === Edge.None) return false;
-  return (before === Edge.Empty && gap === Edge.Empty && after === Edge.Empty) || before === Edge.LineBreak || gap === Edge.LineBreak || after === Edge.LineBreak;
-}
-
-/** A piece's edges, read once per distinct piece (an expression's test costs QuickJS a match object). */
-function edgesOf(piece: string, known: Map<string, PieceEdges>): PieceEdges {
-  let edges = known.get(piece);
-  if (edges !== undefined) return edges;
-  const open = piece.indexOf("<");
-  const close = piece.lastIndexOf(">");
-  const comment = piece.lastIndexOf("<!--");
-  const blank = open === -1 && LINE_SPACE_ONLY.test(piece);
-  edges = {
-    blank,
-    start: blank ? edgeOf(piece) : open === -1 ? Edge.None : edgeOf(piece.slice(0, open)),
-    end: blank ? edgeOf(piece) : close === -1 ? Edge.None : edgeOf(piece.slice(close + 1)),
-    opensComment: comment !== -1 && piece.indexOf("-->", comment + 4) === -1,
-    closesComment: contains(piece, "-->"),
-  };
-  known.set(piece, edges);
-  return edges;
-}
-
-function edgeOf(space: string): Edge {
-  if (space === "") return Edge.Empty;
-  if (!LINE_SPACE_ONLY.test(space)) return Edge.None;
-  return contains(space, "\n") ? Edge.LineBreak : Edge.Blank;
-}
-
-/** The minified source; with `closed`, undefined when a comment or protected element in it is not closed. */
-function minifyPart(source: string, closed: boolean): string | undefined {
   const kept: string[] = [];
-  const masked = maskProtectedAndTrimTagEnds(source, kept, closed);
-  if (masked === undefined) return undefined;
+  const masked = maskProtectedAndTrimTagEnds(source, kept);
   const minified = collapseBlankRuns(collapseLineBreaks(masked)).trim();
   return restoreProtected(minified, kept);
 }
@@ -185,7 +59,7 @@ function minifyPart(source: string, closed: boolean): string | undefined {
  * whitespace is removed before the line breaks are collapsed, which gives what removing it after
  * would (the reference test): a line break inside a tag only ever becomes a space.
  */
-function maskProtectedAndTrimTagEnds(source: string, kept: string[], closed: boolean): string | undefined {
+function maskProtectedAndTrimTagEnds(source: string, kept: string[]): string {
   const tags = occurrences(source, "<");
   let out = "";
   let copied = 0;
@@ -197,8 +71,7 @@ function maskProtectedAndTrimTagEnds(source: string, kept: string[], closed: boo
     // An end tag (half of a document's tags) is neither a block nor a start tag.
     if (next === 0x2f /* / */) continue;
     const found = mayOpenProtected(source, at, next) ? protectedBlock(source, at) : undefined;
-    if (found !== undefined && found.end === -1 && closed) return undefined;
-    if (found !== undefined && found.end !== -1) {
+    if (found !== undefined) {
       const { end, tag } = found;
       const block = source.slice(at, end);
       kept.push(tag === "pre" || tag === "textarea" ? block : tidyLines(block));
@@ -236,11 +109,11 @@ function mayOpenProtected(source: string, at: number, next: number): boolean {
   return first === 0x6d /* m */ && second === 0x6a /* j */ && (source.charCodeAt(at + 4) | 0x20) === 0x73 && (source.charCodeAt(at + 5) | 0x20) === 0x74;
 }
 
-/** The comment (tag "") or protected element, close tag included, that starts at `at`: where it ends (-1: not closed). */
+/** The comment (tag "") or protected element, close tag included, that starts at `at`: where it ends. */
 function protectedBlock(source: string, at: number): { end: number; tag: string } | undefined {
   if (source.startsWith("<!--", at)) {
     const close = source.indexOf("-->", at + 4);
-    return { end: close === -1 ? -1 : close + 3, tag: "" };
+    return close === -1 ? undefined : { end: close + 3, tag: "" };
   }
   PROTECTED_OPEN.lastIndex = at;
   const open = PROTECTED_OPEN.exec(source);
@@ -251,7 +124,7 @@ function protectedBlock(source: string, at: number): { end: number; tag: string 
     close.lastIndex = end;
     if (close.test(source)) return { end: close.lastIndex, tag };
   }
-  return { end: -1, tag };
+  return undefined;
 }
 
 /**
