@@ -125,6 +125,8 @@ export interface BodyComponentClass {
   readonly rawElement: boolean;
   /** Ending tags keep their inner markup as `content` instead of parsing it into children. */
   readonly endingTag: boolean;
+  /** render() never writes conditional comment syntax of its own: its markup is written as plain text. */
+  readonly plainMarkup: boolean;
 }
 
 export type ComponentRegistry = Readonly<Record<string, BodyComponentClass>>;
@@ -165,6 +167,7 @@ export abstract class BodyComponent {
   static readonly defaultAttributes: Readonly<Attributes> = {};
   static readonly rawElement: boolean = false;
   static readonly endingTag: boolean = false;
+  static readonly plainMarkup: boolean = false;
 
   // `declare`: set by the constructor or a subclass, never defined empty first (class-field
   // definitions were a tenth of a compile, with one component per MJML element).
@@ -204,18 +207,13 @@ export abstract class BodyComponent {
 
   /**
    * Writes render()'s markup into `output` (BodyWriter: the body in document order). As plain text
-   * when the component writes no conditional comment of its own and its node's text holds no comment
-   * syntax; containers override this to write their own conditionals and their children in order.
+   * when the component writes no conditional comment of its own (`plainMarkup`) and its node's text
+   * holds no comment syntax; a WritingComponent writes its own conditionals and children in order.
    */
   write(output: HtmlOutput): void {
     const html = this.render();
-    if (this.writesPlainMarkup() && !this.commentSyntax) output.text(html);
+    if ((this.constructor as BodyComponentClass).plainMarkup && !this.commentSyntax) output.text(html);
     else output.scan(html);
-  }
-
-  /** Whether render() never writes conditional comment syntax of its own. */
-  writesPlainMarkup(): boolean {
-    return false;
   }
 
   /** `output`, or where this component's values may hold comment syntax, all of it scanned. */
@@ -223,7 +221,7 @@ export abstract class BodyComponent {
     return this.commentSyntax ? new ScannedOutput(output) : output;
   }
 
-  /** render() for a component that overrides write(). */
+  /** render() for a component that overrides write(): what it writes, gathered. */
   protected renderByWriting(): string {
     const output = new StringOutput();
     this.write(output);
@@ -339,6 +337,18 @@ export abstract class BodyComponent {
       const component = createComponent(components, children[index] as AppliedNode, context, props, attributes);
       if (component !== null) each(component);
     }
+  }
+}
+
+/**
+ * A component that writes its markup in pieces (write(): its own conditional comments, its children in
+ * order); render() gathers what it writes.
+ */
+export abstract class WritingComponent extends BodyComponent {
+  abstract override write(output: HtmlOutput): void;
+
+  render(): string {
+    return this.renderByWriting();
   }
 }
 

@@ -1,5 +1,5 @@
 /** mj-body (mjml-body 5.4.1) and mj-raw (mjml-raw 5.4.1). */
-import { BodyComponent, type BodyContext, childContext, type StyleObject } from "../component.js";
+import { BodyComponent, type BodyContext, childContext, type StyleObject, WritingComponent } from "../component.js";
 import type { HtmlOutput } from "../html-output.js";
 
 /** mjml-core's preview helper: the hidden preheader at the top of the body. */
@@ -10,7 +10,7 @@ function preview(content: string): string {
   `;
 }
 
-export class MjBody extends BodyComponent {
+export class MjBody extends WritingComponent {
   static override readonly componentName = "mj-body";
   static override readonly allowedAttributes = { width: "unit(px)", "background-color": "color", id: "string" };
   static override readonly defaultAttributes = { width: "600px" };
@@ -24,10 +24,6 @@ export class MjBody extends BodyComponent {
       body: { "word-spacing": "normal", "background-color": this.getAttribute("background-color") },
       div: { "word-spacing": "normal", "background-color": this.getAttribute("background-color") },
     };
-  }
-
-  render(): string {
-    return this.renderByWriting();
   }
 
   /** The title and the preview are the template's own text: scanned when they may hold comment syntax. */

@@ -4,6 +4,7 @@ import { widthParser } from "../helpers.js";
 
 export class MjButton extends BodyComponent {
   static override readonly componentName = "mj-button";
+  static override readonly plainMarkup = true;
   static override readonly endingTag = true;
   static override readonly allowedAttributes = {
     align: "enum(left,center,right)",
@@ -109,10 +110,6 @@ export class MjButton extends BodyComponent {
     const { borders } = this.getBoxWidths();
     const innerPaddings = this.getShorthandAttrValue("inner-padding", "left") + this.getShorthandAttrValue("inner-padding", "right");
     return `${parsedWidth - innerPaddings - borders}px`;
-  }
-
-  override writesPlainMarkup(): boolean {
-    return true;
   }
 
   render(): string {

@@ -1,5 +1,5 @@
 /** mj-column (mjml-column 5.4.1), with its gutter support. */
-import { BodyComponent, type BodyContext, childContext, type StyleObject } from "../component.js";
+import { type BodyContext, childContext, type StyleObject, WritingComponent } from "../component.js";
 import { widthParser } from "../helpers.js";
 import type { HtmlOutput } from "../html-output.js";
 
@@ -11,7 +11,7 @@ interface Box {
   left: number;
 }
 
-export class MjColumn extends BodyComponent {
+export class MjColumn extends WritingComponent {
   static override readonly componentName = "mj-column";
   static override readonly allowedAttributes = {
     "background-color": "color",
@@ -349,10 +349,6 @@ export class MjColumn extends BodyComponent {
         </tbody>
       </table>
     `);
-  }
-
-  render(): string {
-    return this.renderByWriting();
   }
 
   override write(output: HtmlOutput): void {

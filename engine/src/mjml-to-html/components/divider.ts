@@ -1,9 +1,9 @@
 /** mj-divider (mjml-divider 5.4.1). */
-import { BodyComponent, type StyleObject } from "../component.js";
+import { type StyleObject, WritingComponent } from "../component.js";
 import { widthParser } from "../helpers.js";
 import type { HtmlOutput } from "../html-output.js";
 
-export class MjDivider extends BodyComponent {
+export class MjDivider extends WritingComponent {
   static override readonly componentName = "mj-divider";
   static override readonly allowedAttributes = {
     "border-color": "color",
@@ -88,10 +88,6 @@ export class MjDivider extends BodyComponent {
       `);
     output.space(`
     `);
-  }
-
-  render(): string {
-    return this.renderByWriting();
   }
 
   override write(output: HtmlOutput): void {

@@ -13,6 +13,7 @@ function min(values: readonly number[]): number | undefined {
 
 export class MjImage extends BodyComponent {
   static override readonly componentName = "mj-image";
+  static override readonly plainMarkup = true;
   static override readonly allowedAttributes = {
     alt: "string",
     href: "string",
@@ -138,10 +139,6 @@ export class MjImage extends BodyComponent {
       `;
     }
     return img;
-  }
-
-  override writesPlainMarkup(): boolean {
-    return true;
   }
 
   render(): string {

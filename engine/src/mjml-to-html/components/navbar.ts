@@ -1,5 +1,5 @@
 /** mj-navbar and mj-navbar-link (mjml-navbar 5.4.1). */
-import { type Attributes, BodyComponent, type StyleObject } from "../component.js";
+import { type Attributes, type StyleObject, WritingComponent } from "../component.js";
 import { makeLowerBreakpoint, msoConditionalTag, suffixCssClasses } from "../helpers.js";
 import { type HtmlOutput, writeBetweenConditionalTags } from "../html-output.js";
 
@@ -12,7 +12,7 @@ function genRandomHexString(length: number): string {
   return str;
 }
 
-export class MjNavbar extends BodyComponent {
+export class MjNavbar extends WritingComponent {
   static override readonly componentName = "mj-navbar";
   static override readonly allowedAttributes = {
     align: "enum(left,center,right)",
@@ -151,10 +151,6 @@ export class MjNavbar extends BodyComponent {
     `;
   }
 
-  render(): string {
-    return this.renderByWriting();
-  }
-
   /** The links hold the navbar's base URL: all scanned where its values may hold comment syntax. */
   override write(output: HtmlOutput): void {
     const out = this.outputFor(output);
@@ -202,7 +198,7 @@ export class MjNavbar extends BodyComponent {
   }
 }
 
-export class MjNavbarLink extends BodyComponent {
+export class MjNavbarLink extends WritingComponent {
   static override readonly componentName = "mj-navbar-link";
   static override readonly endingTag = true;
   static override readonly allowedAttributes = {
@@ -285,10 +281,6 @@ export class MjNavbarLink extends BodyComponent {
         ${this.getContent()}
       </a>
     `;
-  }
-
-  render(): string {
-    return this.renderByWriting();
   }
 
   /** conditionalTag around the Outlook cell's start, then around its end. */

@@ -1,5 +1,5 @@
 /** mj-section (mjml-section 5.4.1) and mj-wrapper (mjml-wrapper 5.4.1), which is a section of sections. */
-import { BodyComponent, type BodyContext, childContext, type StyleObject } from "../component.js";
+import { type BodyComponent, type BodyContext, childContext, type StyleObject, WritingComponent } from "../component.js";
 import { suffixCssClasses } from "../helpers.js";
 import type { HtmlOutput } from "../html-output.js";
 
@@ -19,7 +19,7 @@ function writeInOutlookCell(output: HtmlOutput, component: BodyComponent, open: 
 
 const isPercentage = (value: string) => /^\d+(\.\d+)?%$/.test(value);
 
-export class MjSection extends BodyComponent {
+export class MjSection extends WritingComponent {
   static override readonly componentName: string = "mj-section";
   static override readonly allowedAttributes: Readonly<Record<string, string>> = {
     "background-color": "color",
@@ -463,10 +463,6 @@ export class MjSection extends BodyComponent {
     this.writeAfter(output);
     output.space(`
     `);
-  }
-
-  render(): string {
-    return this.renderByWriting();
   }
 
   override write(output: HtmlOutput): void {

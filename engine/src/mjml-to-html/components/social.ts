@@ -1,8 +1,8 @@
 /** mj-social and mj-social-element (mjml-social 5.4.1). */
-import { type Attributes, BodyComponent, type StyleObject } from "../component.js";
+import { type Attributes, BodyComponent, type StyleObject, WritingComponent } from "../component.js";
 import type { HtmlOutput } from "../html-output.js";
 
-export class MjSocial extends BodyComponent {
+export class MjSocial extends WritingComponent {
   static override readonly componentName = "mj-social";
   static override readonly allowedAttributes = {
     align: "enum(left,right,center)",
@@ -164,10 +164,6 @@ export class MjSocial extends BodyComponent {
     `);
   }
 
-  render(): string {
-    return this.renderByWriting();
-  }
-
   /** The elements hold the social's own attributes: all scanned where those may hold comment syntax. */
   override write(output: HtmlOutput): void {
     const out = this.outputFor(output);
@@ -280,6 +276,7 @@ interface SocialAttributes {
 
 export class MjSocialElement extends BodyComponent {
   static override readonly componentName = "mj-social-element";
+  static override readonly plainMarkup = true;
   static override readonly endingTag = true;
   static override readonly allowedAttributes = {
     align: "enum(left,center,right)",
@@ -394,10 +391,6 @@ export class MjSocialElement extends BodyComponent {
       src: attr("src"),
       "background-color": attr("background-color"),
     };
-  }
-
-  override writesPlainMarkup(): boolean {
-    return true;
   }
 
   render(): string {

@@ -3,6 +3,7 @@ import { BodyComponent, type StyleObject } from "../component.js";
 
 export class MjSpacer extends BodyComponent {
   static override readonly componentName = "mj-spacer";
+  static override readonly plainMarkup = true;
   static override readonly allowedAttributes = {
     border: "string",
     "border-bottom": "string",
@@ -26,10 +27,6 @@ export class MjSpacer extends BodyComponent {
         "line-height": this.getAttribute("height"),
       },
     };
-  }
-
-  override writesPlainMarkup(): boolean {
-    return true;
   }
 
   render(): string {

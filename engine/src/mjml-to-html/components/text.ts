@@ -4,6 +4,7 @@ import { type HtmlOutput, writeBetweenConditionalTags } from "../html-output.js"
 
 export class MjText extends BodyComponent {
   static override readonly componentName = "mj-text";
+  static override readonly plainMarkup = true;
   static override readonly endingTag = true;
   static override readonly allowedAttributes = {
     align: "enum(left,right,center,justify)",
@@ -61,10 +62,6 @@ export class MjText extends BodyComponent {
         })}
       >${this.getContent()}</div>
     `;
-  }
-
-  override writesPlainMarkup(): boolean {
-    return true;
   }
 
   render(): string {
