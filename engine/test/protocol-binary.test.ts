@@ -261,6 +261,47 @@ describe("--serve binary", () => {
     expect((envelopeOf(run) as OkResponse).output).toBe((await render(TEMPLATE, { target: "html", dynamicData: dynamic_data })).output);
   });
 
+  it("writes every character of an output as JSON.stringify does: each escape, lone surrogates, non-BMP (quoted and encoded in C)", async () => {
+    // A template's own text keeps what a recipient's value may not (lone surrogates): both are written.
+    const next = random(29);
+    const units = [
+      0x00, 0x01, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1f, 0x20, 0x22, 0x2f, 0x5c, 0x7f, 0x80, 0xe9, 0x2028, 0x2029, 0xd800, 0xdbff, 0xdc00, 0xdfff, 0xfffd,
+      0xffff,
+    ];
+    const generated = Array.from({ length: 60 }, () =>
+      Array.from({ length: Math.floor(next() * 24) }, () => (next() < 0.8 ? String.fromCharCode(units[Math.floor(next() * units.length)]!) : "😀")).join(""),
+    );
+    const every = `${Array.from({ length: 128 }, (_, c) => String.fromCharCode(c)).join("")}\u2028é日😀\uD800x\uDC00 \uDBFF\uDBFF\uDC00`;
+    const requests = [every, ...generated].map((text, n) => {
+      const template = positionTemplate("text");
+      const paragraph = template.rows[0]!.columns[0]!.children[0]!;
+      const content = `<p>${text.replace(/[<>&]/g, "")} {{ v }}</p>`;
+      return {
+        id: n,
+        template: { ...template, rows: [{ id: "r", columns: [{ id: "c", children: [{ ...paragraph, props: { content } }] }] }] },
+        target: "html" as const,
+        dynamic_data: POSITIONS.text.data(text),
+      };
+    });
+    const child = spawnSync(BINARY, ["--serve"], { input: `${requests.map((r) => JSON.stringify(r)).join("\n")}\n`, maxBuffer: 64 * 1024 * 1024 });
+    const lines = child.stdout
+      .subarray(0, -1)
+      .toString("latin1")
+      .split("\n")
+      .map((line) => Buffer.from(line, "latin1"));
+    expect(lines).toHaveLength(requests.length);
+    const escapes = new Set<string>();
+    for (const [n, bytes] of lines.entries()) {
+      const envelope = JSON.parse(bytes.toString("utf8")) as OkResponse;
+      expect(Buffer.from(JSON.stringify(envelope)).equals(bytes), `answer ${n}`).toBe(true);
+      const { template, target, dynamic_data } = requests[n]!;
+      expect(envelope.output).toBe((await render(template, { target, dynamicData: dynamic_data })).output);
+      for (const [, found] of bytes.toString("utf8").matchAll(/\\(u[0-9a-f]{2}|.)/g)) escapes.add(found!);
+    }
+    // The test reaches every kind of escape JSON.stringify writes, lone surrogates included.
+    expect([...escapes].sort()).toEqual(expect.arrayContaining(['"', "\\", "b", "f", "n", "r", "t", "u00", "ud8", "udb", "udc", "udf"]));
+  });
+
   it("pipelined requests come back in order with their ids", async () => {
     const child = spawn(BINARY, ["--serve"], { stdio: ["pipe", "pipe", "inherit"] });
     let stdout = "";

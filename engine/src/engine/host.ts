@@ -21,6 +21,11 @@ export interface EngineHost {
   /** Strict: throws on bytes that are not UTF-8; a leading byte-order mark is dropped. */
   decodeUtf8(bytes: Uint8Array): string;
   /**
+   * The UTF-8 of `JSON.stringify(text)` without its two quotes (a lone surrogate escaped as JSON
+   * escapes it), for a host that quotes and encodes in one step. Absent: `encodeUtf8` of the quoted text.
+   */
+  readonly jsonStringUtf8?: (text: string) => Uint8Array;
+  /**
    * The deepest bracket nesting outside strings of a request's UTF-8 JSON bytes (what
    * protocol/decode.ts's `maxNesting` computes from their text), for a host that scans bytes faster
    * than its JavaScript scans text. Absent: the text is scanned.

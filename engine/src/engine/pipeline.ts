@@ -391,7 +391,7 @@ function finishRender(
  * re-escaping or re-encoding what does not change between recipients.
  */
 function jsonOutputPieces(host: EngineHost, entry: CompiledEntry, values: readonly string[]): Uint8Array[] {
-  const jsonBody = (text: string): Uint8Array => host.encodeUtf8(JSON.stringify(text).slice(1, -1));
+  const jsonBody = host.jsonStringUtf8 ?? ((text: string): Uint8Array => host.encodeUtf8(JSON.stringify(text).slice(1, -1)));
   entry.jsonParts ??= entry.compiled.parts.map(jsonBody);
   const parts = entry.jsonParts;
   const pieces: Uint8Array[] = [parts[0]!];

@@ -12,6 +12,8 @@ declare const mailrenderDecodeUtf8: (bytes: Uint8Array) => string;
 declare const mailrenderEncodeUtf8: (text: string) => Uint8Array;
 /** native/utf8.c: the length of mailrenderEncodeUtf8's bytes, without making them. */
 declare const mailrenderUtf8Length: (text: string) => number;
+/** native/json-string.c: the UTF-8 of `JSON.stringify(text)` without its quotes. */
+declare const mailrenderJsonStringUtf8: (text: string) => Uint8Array;
 /** native/json-nesting.c. */
 declare const mailrenderJsonNesting: (bytes: Uint8Array) => number;
 /** native/memory.c. */
@@ -21,6 +23,7 @@ export const sha256 = (text: string): string => mailrenderSha256(text);
 export const decodeUtf8 = (bytes: Uint8Array): string => mailrenderDecodeUtf8(bytes);
 export const encodeUtf8 = (text: string): Uint8Array => mailrenderEncodeUtf8(text);
 export const utf8Length = (text: string): number => mailrenderUtf8Length(text);
+export const jsonStringUtf8 = (text: string): Uint8Array => mailrenderJsonStringUtf8(text);
 export const jsonNesting = (bytes: Uint8Array): number => mailrenderJsonNesting(bytes);
 export const releaseMemory = (): void => mailrenderMemory.release();
 export const capHeap = (bytes: number): void => mailrenderMemory.capHeap(bytes);
