@@ -165,6 +165,49 @@ describe("--serve binary", () => {
     expect(next?.layout).toEqual({ id: used?.layout.id });
   });
 
+  it("keys a template by its bytes in the request: never another template's output; the same bytes, or the same JSON text, compile once", async () => {
+    const a = TEMPLATE;
+    const b = positionTemplate("text");
+    const reversed = (v: unknown): unknown =>
+      Array.isArray(v)
+        ? v.map(reversed)
+        : typeof v === "object" && v !== null
+          ? Object.fromEntries(
+              Object.entries(v)
+                .reverse()
+                .map(([k, x]) => [k, reversed(x)]),
+            )
+          : v;
+    const [A, B, reorderedA] = [a, b, reversed(a)].map((t) => JSON.stringify(t));
+    // The request's members around the template vary; what the engine renders is JSON.parse's template.
+    const requests: [string, unknown][] = [
+      [`{"template":${A},"target":"html"}`, a],
+      [`{"template":${A},"target":"html","template":${B}}`, b],
+      [`{"template":${B},"templ\\u0061te":${A},"target":"html"}`, a],
+      [`\ufeff {"dynamic_data":{"merge_tags":{"text":{"x":"\\"template\\":{}"}}},"template" :\t${B} , "target":"html"}`, b],
+      [`{"template":${reorderedA},"target":"html"}`, a],
+    ];
+    const answers = (await serveLines(requests.map(([line]) => line))) as OkResponse[];
+    for (const [n, [, template]] of requests.entries()) {
+      expect(answers[n]?.output, `request ${n}`).toBe((await render(template, { target: "html" })).output);
+    }
+    // output_format "layout" names a compiled output already sent by its id alone: a cache hit.
+    const layouts = (await serveLines([
+      `{"template":${A},"target":"html","output_format":"layout"}`,
+      ` {"output_format":"layout","target":"html","template":${A}}`,
+      `{"template":${B},"templ\\u0061te":${A},"target":"html","output_format":"layout"}`,
+      `{"template":${A},"template_ref":"a","target":"html","output_format":"layout"}`,
+      `{"template":${reorderedA},"target":"html","output_format":"layout"}`,
+    ])) as OkLayoutResponse[];
+    const first = layouts[0]!.layout;
+    expect(first.parts).toBeDefined();
+    // The same bytes; the text as JSON.stringify writes it (the escaped name: read from the parsed object); kept by ref.
+    for (const n of [1, 2, 3]) expect(layouts[n]?.layout, `layout ${n}`).toEqual({ id: first.id });
+    // Another spelling of the same template is another key: compiled again (the same output).
+    expect(layouts[4]?.layout.id).not.toBe(first.id);
+    expect(layouts[4]?.layout.parts).toEqual(first.parts);
+  });
+
   it("answers every line, survives every bad request, keeps templates by ref, exits 0 when stdin closes", async () => {
     const child = spawn(BINARY, ["--serve"], { stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";

@@ -16,6 +16,7 @@ export function enginePort(engine: Engine, host: EngineHost): EnginePort {
       const parts = engine.renderFromLayout(layout, template, options);
       return parts === undefined ? undefined : engineRender(parts);
     },
+    keyTemplate: (template, key) => engine.keyTemplate(template, key),
     prepare: (template, limits) => engine.prepare(template, { limits }),
     validate: (template, options) => engine.validate(template, options),
     inspect: (template) => engine.inspect(template),
