@@ -43,7 +43,13 @@ function engineRender(parts: RenderedParts): EngineRender {
   };
 }
 
-/** A new engine on `host` with a cache policy, as the executable's entry makes one per mode. */
+/**
+ * A new engine on `host` with a cache policy, as the executable's entry makes one per mode. One that
+ * keeps no template (one-shot) takes no key: its request's template is not hashed.
+ */
 export function createEnginePort(host: EngineHost, cache: CachePolicy): EnginePort {
-  return enginePort(createEngine({ host, cache }), host);
+  const port = enginePort(createEngine({ host, cache }), host);
+  if (cache.templates > 0) return port;
+  const { keyTemplate: _, ...keyless } = port;
+  return keyless;
 }
