@@ -16,71 +16,46 @@
  */
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 #include "quickjs.h"
 
-/* What each byte below 0x80 becomes: 0 itself, 'u' a \u00xx escape, else the letter after a backslash. */
-static const char ESCAPE[128] = {
+/* What each byte becomes: 0 itself, 'u' a \u00xx escape, 0xed the start of a lone surrogate or of
+ * another character, else the letter after a backslash. */
+static const uint8_t ESCAPE[256] = {
     'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'b', 't', 'n', 'u', 'f', 'r', 'u', 'u',
     'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u',
     0, 0, '"', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, '\\', 0, 0, 0,
+    [0xed] = 0xed,
 };
 
-static int is_lone_surrogate(const uint8_t *p, size_t i, size_t length)
-{
-    return p[i] == 0xed && i + 2 < length && p[i + 1] >= 0xa0;
-}
-
-/* The quoted length of QuickJS's UTF-8 of a string. */
-static size_t quoted_length(const uint8_t *p, size_t length)
-{
-    size_t out = length;
-    for (size_t i = 0; i < length; i++) {
-        uint8_t b = p[i];
-        if (b < 0x80) {
-            char e = ESCAPE[b];
-            if (e != 0) out += e == 'u' ? 5 : 1;
-        } else if (is_lone_surrogate(p, i, length)) {
-            out += 3; /* three bytes become six */
-            i += 2;
-        }
-    }
-    return out;
-}
-
+/* Writes p's quoted bytes at q. */
 static void quote(const uint8_t *p, size_t length, uint8_t *q)
 {
     static const char HEX[] = "0123456789abcdef";
-    size_t i = 0;
-    while (i < length) {
-        /* the run that needs no escape, copied at once */
-        size_t run = i;
-        while (run < length && (p[run] < 0x80 ? ESCAPE[p[run]] == 0 : !is_lone_surrogate(p, run, length)))
-            run++;
-        memcpy(q, p + i, run - i);
-        q += run - i;
-        i = run;
-        if (i == length)
-            break;
-        uint8_t b = p[i];
+    for (size_t i = 0; i < length; i++) {
+        uint8_t b = p[i], e = ESCAPE[b];
         unsigned unit;
-        if (b < 0x80) {
-            char e = ESCAPE[b];
-            i++;
-            *q++ = '\\';
-            if (e != 'u') {
-                *q++ = (uint8_t)e;
+        if (e == 0) {
+            *q++ = b;
+            continue;
+        }
+        if (e == 0xed) {
+            if (i + 2 >= length || p[i + 1] < 0xa0) {
+                *q++ = b;
                 continue;
             }
-            unit = b;
-        } else {
             unit = 0xd000 | (p[i + 1] & 0x3f) << 6 | (p[i + 2] & 0x3f);
-            i += 3;
+            i += 2;
+        } else if (e != 'u') {
             *q++ = '\\';
+            *q++ = e;
+            continue;
+        } else {
+            unit = b;
         }
+        *q++ = '\\';
         *q++ = 'u';
         *q++ = (uint8_t)HEX[unit >> 12];
         *q++ = (uint8_t)HEX[(unit >> 8) & 15];
@@ -89,18 +64,35 @@ static void quote(const uint8_t *p, size_t length, uint8_t *q)
     }
 }
 
+/* How many bytes quoting adds: one for a backslash and a letter, five for \u00xx, three for a lone surrogate. */
+static size_t added_length(const uint8_t *p, size_t length)
+{
+    size_t added = 0;
+    for (size_t i = 0; i < length; i++) {
+        uint8_t e = ESCAPE[p[i]];
+        if (e == 0)
+            continue;
+        if (e == 'u')
+            added += 5;
+        else if (e != 0xed)
+            added += 1;
+        else if (i + 2 < length && p[i + 1] >= 0xa0)
+            added += 3;
+    }
+    return added;
+}
+
 static JSValue json_string_utf8(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
 {
     if (argc < 1 || !JS_IsString(argv[0]))
         return JS_ThrowTypeError(ctx, "mailrenderJsonStringUtf8 takes a string");
-    size_t length;
+    size_t length, size;
     const char *text = JS_ToCStringLen(ctx, &length, argv[0]);
     if (text == NULL)
         return JS_EXCEPTION;
     const uint8_t *p = (const uint8_t *)text;
-    size_t size;
-    /* zeroed, not copied, when given no bytes */
-    JSValue array = JS_NewUint8ArrayCopy(ctx, NULL, quoted_length(p, length));
+    /* Measured first, so a large output takes no more memory than its answer (zeroed, not copied, when given no bytes). */
+    JSValue array = JS_NewUint8ArrayCopy(ctx, NULL, length + added_length(p, length));
     uint8_t *bytes = JS_IsException(array) ? NULL : JS_GetUint8Array(ctx, &size, array);
     if (bytes != NULL)
         quote(p, length, bytes);
