@@ -121,9 +121,9 @@ function withoutCycleCollectionForOneRender(mainC: string): string {
 
 /**
  * The host's native functions (runtimes/quickjs/native/): its memory hooks, SHA-256, strict UTF-8
- * decoding and a request's nesting depth; each file `x-y.c` has an installer `mailrender_x_y_init`.
+ * decoding, a request's nesting depth and a string quoted as JSON; each file `x-y.c` has an installer `mailrender_x_y_init`.
  */
-const NATIVE_SOURCES = ["memory.c", "checksum.c", "utf8.c", "json-nesting.c"];
+const NATIVE_SOURCES = ["memory.c", "checksum.c", "utf8.c", "json-nesting.c", "json-string.c"];
 const nativeInit = (file: string): string => `mailrender_${file.replace(/\.c$/, "").replaceAll("-", "_")}_init`;
 
 /** qjsc's generated `main`, installing the host's native functions before the engine runs. */

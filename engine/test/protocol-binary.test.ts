@@ -165,6 +165,49 @@ describe("--serve binary", () => {
     expect(next?.layout).toEqual({ id: used?.layout.id });
   });
 
+  it("keys a template by its bytes in the request: never another template's output; the same bytes, or the same JSON text, compile once", async () => {
+    const a = TEMPLATE;
+    const b = positionTemplate("text");
+    const reversed = (v: unknown): unknown =>
+      Array.isArray(v)
+        ? v.map(reversed)
+        : typeof v === "object" && v !== null
+          ? Object.fromEntries(
+              Object.entries(v)
+                .reverse()
+                .map(([k, x]) => [k, reversed(x)]),
+            )
+          : v;
+    const [A, B, reorderedA] = [a, b, reversed(a)].map((t) => JSON.stringify(t));
+    // The request's members around the template vary; what the engine renders is JSON.parse's template.
+    const requests: [string, unknown][] = [
+      [`{"template":${A},"target":"html"}`, a],
+      [`{"template":${A},"target":"html","template":${B}}`, b],
+      [`{"template":${B},"templ\\u0061te":${A},"target":"html"}`, a],
+      [`\ufeff {"dynamic_data":{"merge_tags":{"text":{"x":"\\"template\\":{}"}}},"template" :\t${B} , "target":"html"}`, b],
+      [`{"template":${reorderedA},"target":"html"}`, a],
+    ];
+    const answers = (await serveLines(requests.map(([line]) => line))) as OkResponse[];
+    for (const [n, [, template]] of requests.entries()) {
+      expect(answers[n]?.output, `request ${n}`).toBe((await render(template, { target: "html" })).output);
+    }
+    // output_format "layout" names a compiled output already sent by its id alone: a cache hit.
+    const layouts = (await serveLines([
+      `{"template":${A},"target":"html","output_format":"layout"}`,
+      ` {"output_format":"layout","target":"html","template":${A}}`,
+      `{"template":${B},"templ\\u0061te":${A},"target":"html","output_format":"layout"}`,
+      `{"template":${A},"template_ref":"a","target":"html","output_format":"layout"}`,
+      `{"template":${reorderedA},"target":"html","output_format":"layout"}`,
+    ])) as OkLayoutResponse[];
+    const first = layouts[0]!.layout;
+    expect(first.parts).toBeDefined();
+    // The same bytes; the text as JSON.stringify writes it (the escaped name: read from the parsed object); kept by ref.
+    for (const n of [1, 2, 3]) expect(layouts[n]?.layout, `layout ${n}`).toEqual({ id: first.id });
+    // Another spelling of the same template is another key: compiled again (the same output).
+    expect(layouts[4]?.layout.id).not.toBe(first.id);
+    expect(layouts[4]?.layout.parts).toEqual(first.parts);
+  });
+
   it("answers every line, survives every bad request, keeps templates by ref, exits 0 when stdin closes", async () => {
     const child = spawn(BINARY, ["--serve"], { stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
@@ -259,6 +302,47 @@ describe("--serve binary", () => {
     const run = oneShot(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify({ template: TEMPLATE, target: "html", dynamic_data }))]));
     expect(run.status).toBe(0);
     expect((envelopeOf(run) as OkResponse).output).toBe((await render(TEMPLATE, { target: "html", dynamicData: dynamic_data })).output);
+  });
+
+  it("writes every character of an output as JSON.stringify does: each escape, lone surrogates, non-BMP (quoted and encoded in C)", async () => {
+    // A template's own text keeps what a recipient's value may not (lone surrogates): both are written.
+    const next = random(29);
+    const units = [
+      0x00, 0x01, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1f, 0x20, 0x22, 0x2f, 0x5c, 0x7f, 0x80, 0xe9, 0x2028, 0x2029, 0xd800, 0xdbff, 0xdc00, 0xdfff, 0xfffd,
+      0xffff,
+    ];
+    const generated = Array.from({ length: 60 }, () =>
+      Array.from({ length: Math.floor(next() * 24) }, () => (next() < 0.8 ? String.fromCharCode(units[Math.floor(next() * units.length)]!) : "😀")).join(""),
+    );
+    const every = `${Array.from({ length: 128 }, (_, c) => String.fromCharCode(c)).join("")}\u2028é日😀\uD800x\uDC00 \uDBFF\uDBFF\uDC00`;
+    const requests = [every, ...generated].map((text, n) => {
+      const template = positionTemplate("text");
+      const paragraph = template.rows[0]!.columns[0]!.children[0]!;
+      const content = `<p>${text.replace(/[<>&]/g, "")} {{ v }}</p>`;
+      return {
+        id: n,
+        template: { ...template, rows: [{ id: "r", columns: [{ id: "c", children: [{ ...paragraph, props: { content } }] }] }] },
+        target: "html" as const,
+        dynamic_data: POSITIONS.text.data(text),
+      };
+    });
+    const child = spawnSync(BINARY, ["--serve"], { input: `${requests.map((r) => JSON.stringify(r)).join("\n")}\n`, maxBuffer: 64 * 1024 * 1024 });
+    const lines = child.stdout
+      .subarray(0, -1)
+      .toString("latin1")
+      .split("\n")
+      .map((line) => Buffer.from(line, "latin1"));
+    expect(lines).toHaveLength(requests.length);
+    const escapes = new Set<string>();
+    for (const [n, bytes] of lines.entries()) {
+      const envelope = JSON.parse(bytes.toString("utf8")) as OkResponse;
+      expect(Buffer.from(JSON.stringify(envelope)).equals(bytes), `answer ${n}`).toBe(true);
+      const { template, target, dynamic_data } = requests[n]!;
+      expect(envelope.output).toBe((await render(template, { target, dynamicData: dynamic_data })).output);
+      for (const [, found] of bytes.toString("utf8").matchAll(/\\(u[0-9a-f]{2}|.)/g)) escapes.add(found!);
+    }
+    // The test reaches every kind of escape JSON.stringify writes, lone surrogates included.
+    expect([...escapes].sort()).toEqual(expect.arrayContaining(['"', "\\", "b", "f", "n", "r", "t", "u00", "ud8", "udb", "udc", "udf"]));
   });
 
   it("pipelined requests come back in order with their ids", async () => {

@@ -15,15 +15,18 @@ import { createEnginePort } from "../../src/executable/library-engine.js";
 import { runMain } from "../../src/executable/main.js";
 import type { HostMemory } from "../../src/executable/memory.js";
 import { QUICKJS_FILES } from "./platform/files.js";
-import { capHeap, decodeUtf8, encodeUtf8, jsonNesting, releaseMemory, sha256, utf8Length } from "./platform/native.js";
+import { capHeap, decodeUtf8, encodeUtf8, jsonNesting, jsonStringUtf8, releaseMemory, requestTemplateSha256, sha256, utf8Length } from "./platform/native.js";
 
 const QUICKJS_HOST: EngineHost = {
   // The render caches' key: any digest that tells templates apart (Node's host uses SHA-1).
   digest: sha256,
+  // The same digest, of the request's bytes: the template's JSON text is never built to be hashed.
+  requestTemplateDigest: requestTemplateSha256,
   sha256,
   utf8Length,
   encodeUtf8,
   decodeUtf8,
+  jsonStringUtf8,
   jsonNesting,
 };
 

@@ -18,12 +18,14 @@ import {
   CACHE_WEIGHTS,
   type EngineCore,
   type KnownLayout,
+  keyTemplate,
   outputOf,
   type PreparedTemplate,
   prepare,
   type RenderedParts,
   renderFromLayout,
   renderParts,
+  type TemplateKey,
 } from "./pipeline.js";
 import { type ValidateOptions, type ValidationResult, validate } from "./validate.js";
 
@@ -47,6 +49,11 @@ export interface Engine {
    * as if compiled here.
    */
   renderFromLayout(layout: KnownLayout, template: unknown, options: RenderOptions): RenderedParts | undefined;
+  /**
+   * Gives a template object, as JSON.parse made it, the cache key its JSON text would have: the
+   * host's `digest` of that text, which a reader of the bytes has without building the text.
+   */
+  keyTemplate(template: object, key: TemplateKey): void;
   /** A template read once, to be rendered by this engine many times. */
   prepare(template: unknown, options?: { readonly limits?: RenderLimits | undefined }): PreparedTemplate;
   /** Whether it can render, and what the template checks find (spec/checks.md); the limits alone are still taken. */
@@ -60,7 +67,13 @@ export interface Engine {
 
 export function createEngine(options: EngineOptions): Engine {
   const caches: EngineCore["caches"] = new EngineCaches(options.cache ?? MANY_RENDERS, CACHE_WEIGHTS);
-  const core: EngineCore = { host: options.host, registry: options.registry ?? BLOCKS, caches, content: new ContentHtml(caches.contentHtml) };
+  const core: EngineCore = {
+    host: options.host,
+    registry: options.registry ?? BLOCKS,
+    caches,
+    content: new ContentHtml(caches.contentHtml),
+    templateKeys: new WeakMap(),
+  };
   return {
     version: ENGINE_VERSION,
     registry: core.registry,
@@ -71,6 +84,7 @@ export function createEngine(options: EngineOptions): Engine {
     },
     renderParts: (template, renderOptions) => renderParts(core, template, renderOptions),
     renderFromLayout: (layout, template, renderOptions) => renderFromLayout(core, layout, template, renderOptions),
+    keyTemplate: (template, key) => keyTemplate(core, template, key),
     prepare: (template, prepareOptions = {}) => prepare(core, template, prepareOptions.limits),
     validate: (template, options) => validate(core, template, options),
     inspect: (template) => inspect(core, template),

@@ -11,6 +11,14 @@ export interface EngineHost {
    */
   digest(text: string): string;
   /**
+   * `digest` of a request's `template` value as the request's UTF-8 JSON bytes write it (the
+   * top-level `template`, an object), taken from the bytes without a JSON text built; undefined when
+   * the host cannot find it there. The same key `digest` gives the text when the client wrote the
+   * template as JSON.stringify does; another spelling of the same template is another key (one more
+   * cache entry), never another template's key (docs/design/template-cache-key.md).
+   */
+  readonly requestTemplateDigest?: (requestBytes: Uint8Array) => string | undefined;
+  /**
    * The lowercase hex SHA-256 of a string's UTF-8: what binds a saved layout to its template and
    * checks it was not altered (spec/README.md, "Saved layouts"). Absent: the host reads and writes none.
    */
@@ -20,6 +28,11 @@ export interface EngineHost {
   encodeUtf8(text: string): Uint8Array;
   /** Strict: throws on bytes that are not UTF-8; a leading byte-order mark is dropped. */
   decodeUtf8(bytes: Uint8Array): string;
+  /**
+   * The UTF-8 of `JSON.stringify(text)` without its two quotes (a lone surrogate escaped as JSON
+   * escapes it), for a host that quotes and encodes in one step. Absent: `encodeUtf8` of the quoted text.
+   */
+  readonly jsonStringUtf8?: (text: string) => Uint8Array;
   /**
    * The deepest bracket nesting outside strings of a request's UTF-8 JSON bytes (what
    * protocol/decode.ts's `maxNesting` computes from their text), for a host that scans bytes faster

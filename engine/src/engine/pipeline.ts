@@ -53,6 +53,11 @@ export interface EngineCore {
   readonly registry: BlockRegistry;
   readonly caches: EngineCaches<ParsedTemplate, CompiledEntry, ParsedContent>;
   readonly content: ContentHtml;
+  /**
+   * Keys given to template objects by whoever read them from JSON bytes (`keyTemplate`): the host's
+   * `digest` of the text they were parsed from, so the text is not built again to be hashed.
+   */
+  readonly templateKeys: WeakMap<object, TemplateKey>;
 }
 
 /** The template's JSON text (its cache identity); a value JSON cannot carry is a template error. */
@@ -87,14 +92,37 @@ function parseCached(core: EngineCore, json: unknown, maxNodes: number): Templat
   // Too many rows alone: refused before the document is hashed (a 600 KB one takes milliseconds).
   const rows = (json as { rows?: unknown } | null)?.rows;
   if (Array.isArray(rows) && rows.length > maxNodes) parseWithin(core, json, maxNodes);
-  const text = jsonText(json);
-  const key = core.host.digest(text);
+  const { key, chars } = keyOf(core, json);
   let parsed = core.caches.templates.get(key);
   if (parsed === undefined || parsed.nodes > maxNodes) {
-    parsed = { ...parseWithin(core, json, maxNodes), chars: text.length };
+    parsed = { ...parseWithin(core, json, maxNodes), chars };
     core.caches.templates.set(key, parsed);
   }
   return { result: parsed.result, key, nodes: parsed.nodes };
+}
+
+/** A template's cache key and its JSON length (what its parse weighs in the cache). */
+export interface TemplateKey {
+  readonly key: string;
+  readonly chars: number;
+}
+
+/** The key a template was given when read from bytes (`keyTemplate`), else the host's digest of its JSON text. */
+function keyOf(core: EngineCore, json: unknown): TemplateKey {
+  const given = typeof json === "object" && json !== null ? core.templateKeys.get(json) : undefined;
+  if (given !== undefined) return given;
+  const text = jsonText(json);
+  return { key: core.host.digest(text), chars: text.length };
+}
+
+/**
+ * Gives a template object the key `digest` would give the JSON text it was parsed from (the host's
+ * `requestTemplateDigest` of a request's bytes; `chars` at least that text's length): every later
+ * read of the object in this engine — render, saved layout, `template_ref`, checks — uses it
+ * instead of building and hashing the text.
+ */
+export function keyTemplate(core: EngineCore, template: object, key: TemplateKey): void {
+  core.templateKeys.set(template, key);
 }
 
 /** A template read: its parse, its cache key ("" when not cached) and its node count. */
@@ -345,7 +373,7 @@ function adoptLayout(core: EngineCore, known: KnownLayout, template: unknown): M
 /** A template's cache key without parsing it, as `readTemplate` gives it ("" when templates are not cached). */
 function templateKeyOf(core: EngineCore, json: unknown): string {
   if (isPrepared(json)) return json[PREPARED].key;
-  return core.caches.policy.templates === 0 ? "" : core.host.digest(jsonText(json));
+  return core.caches.policy.templates === 0 ? "" : keyOf(core, json).key;
 }
 
 /** Substitution, the strict and size checks, and the plain text when asked (`text`). */
@@ -391,7 +419,7 @@ function finishRender(
  * re-escaping or re-encoding what does not change between recipients.
  */
 function jsonOutputPieces(host: EngineHost, entry: CompiledEntry, values: readonly string[]): Uint8Array[] {
-  const jsonBody = (text: string): Uint8Array => host.encodeUtf8(JSON.stringify(text).slice(1, -1));
+  const jsonBody = host.jsonStringUtf8 ?? ((text: string): Uint8Array => host.encodeUtf8(JSON.stringify(text).slice(1, -1)));
   entry.jsonParts ??= entry.compiled.parts.map(jsonBody);
   const parts = entry.jsonParts;
   const pieces: Uint8Array[] = [parts[0]!];

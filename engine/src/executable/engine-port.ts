@@ -6,7 +6,7 @@
 
 import type { RenderLimits, RenderOptions, RenderResult } from "../base/types.js";
 import type { EngineHost } from "../engine/host.js";
-import type { KnownLayout, LayoutEntry } from "../engine/pipeline.js";
+import type { KnownLayout, LayoutEntry, TemplateKey } from "../engine/pipeline.js";
 import type { ValidateOptions, ValidationResult } from "../engine/validate.js";
 
 /** A render result that may also give its output already encoded for the wire. */
@@ -29,6 +29,8 @@ export interface EnginePort {
   render(template: unknown, options: RenderOptions): Promise<EngineRender>;
   /** A render from a saved layout of `template` read back, or undefined when it cannot give this one (src/engine/pipeline.ts). */
   renderFromLayout?(layout: KnownLayout, template: unknown, options: RenderOptions): EngineRender | undefined;
+  /** The cache key of a request's template object, from the request's bytes (src/engine/engine.ts). */
+  keyTemplate?(template: object, key: TemplateKey): void;
   /** A template read once, to be rendered by this engine many times (`template_ref`). */
   prepare(template: unknown, limits: RenderLimits): unknown;
   /** The template checks (spec/checks.md) with its validity. */

@@ -47,6 +47,7 @@ export function createHandler(deps: HandlerDeps): Handler {
       const raw = decodeRequest(bytes, deps.engine.host);
       id = readableId(raw);
       const request = parseRequest(raw);
+      keyFromBytes(request, bytes, deps.engine);
       // zod hands `template` through by reference: a kept template keeps its identity across requests.
       const asked = { maxNodes: request.options?.max_nodes, maxOutputBytes: request.options?.max_output_bytes };
       const limits = deps.memory?.limitsFor(asked) ?? asked;
@@ -168,6 +169,19 @@ const WIRE_NAMES = {
   strict: ["options", "strict"],
   plainText: ["options", "plain_text"],
 } as const;
+
+/**
+ * The template's cache key from its bytes in the request, when the host can find it there: its JSON
+ * text is then neither built nor hashed (docs/design/template-cache-key.md). The request's length
+ * stands for the template's in the cache's weights (the template is most of it).
+ */
+function keyFromBytes(request: RenderRequest, bytes: Uint8Array, engine: EnginePort): void {
+  const digestOf = engine.host.requestTemplateDigest;
+  const { template } = request;
+  if (digestOf === undefined || engine.keyTemplate === undefined || typeof template !== "object" || template === null) return;
+  const key = digestOf(bytes);
+  if (key !== undefined) engine.keyTemplate(template, { key, chars: bytes.byteLength });
+}
 
 function resolveTemplate(request: RenderRequest, requestBytes: number, { engine, store }: HandlerDeps, limits: RenderLimits): unknown {
   const ref = request.template_ref;

@@ -16,6 +16,7 @@ export function enginePort(engine: Engine, host: EngineHost): EnginePort {
       const parts = engine.renderFromLayout(layout, template, options);
       return parts === undefined ? undefined : engineRender(parts);
     },
+    keyTemplate: (template, key) => engine.keyTemplate(template, key),
     prepare: (template, limits) => engine.prepare(template, { limits }),
     validate: (template, options) => engine.validate(template, options),
     inspect: (template) => engine.inspect(template),
@@ -42,7 +43,13 @@ function engineRender(parts: RenderedParts): EngineRender {
   };
 }
 
-/** A new engine on `host` with a cache policy, as the executable's entry makes one per mode. */
+/**
+ * A new engine on `host` with a cache policy, as the executable's entry makes one per mode. One that
+ * keeps no template (one-shot) takes no key: its request's template is not hashed.
+ */
 export function createEnginePort(host: EngineHost, cache: CachePolicy): EnginePort {
-  return enginePort(createEngine({ host, cache }), host);
+  const port = enginePort(createEngine({ host, cache }), host);
+  if (cache.templates > 0) return port;
+  const { keyTemplate: _, ...keyless } = port;
+  return keyless;
 }

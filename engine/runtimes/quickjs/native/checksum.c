@@ -4,6 +4,13 @@
  * checks saved layouts (spec/README.md, "Saved layouts"), whose text is the size of a whole email: in
  * C it costs a few instructions a byte, where the host's JavaScript SHA-1 costs over a hundred.
  *
+ * `mailrenderRequestTemplateSha256(bytes)` is the same digest of a request's `template` value as the
+ * request's bytes write it (a UTF-8 JSON object whose top-level `template` is an object), found
+ * without decoding or re-serialising it: a long-lived process keys its caches by it (EngineHost
+ * `requestTemplateDigest`, docs/design/template-cache-key.md). Undefined when the request is not
+ * such an object or one of its top-level names is written with an escape (what it names is then
+ * JSON.parse's to say).
+ *
  * Installed by `mailrender_checksum_init`, which the build adds to qjsc's generated main().
  */
 #include <stddef.h>
@@ -71,17 +78,10 @@ static void sha256(const uint8_t *data, size_t length, uint8_t digest[32])
     }
 }
 
-static JSValue checksum_sha256(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
+static JSValue hex_digest(JSContext *ctx, const uint8_t *data, size_t length)
 {
-    size_t length;
-    if (argc < 1 || !JS_IsString(argv[0]))
-        return JS_ThrowTypeError(ctx, "mailrenderSha256 takes a string");
-    const char *text = JS_ToCStringLen(ctx, &length, argv[0]);
-    if (text == NULL)
-        return JS_EXCEPTION;
     uint8_t digest[32];
-    sha256((const uint8_t *)text, length, digest);
-    JS_FreeCString(ctx, text);
+    sha256(data, length, digest);
     static const char HEX[] = "0123456789abcdef";
     char hex[64];
     for (int i = 0; i < 32; i++) {
@@ -91,9 +91,111 @@ static JSValue checksum_sha256(JSContext *ctx, JSValueConst this_val, int argc, 
     return JS_NewStringLen(ctx, hex, sizeof hex);
 }
 
+static JSValue checksum_sha256(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
+{
+    size_t length;
+    if (argc < 1 || !JS_IsString(argv[0]))
+        return JS_ThrowTypeError(ctx, "mailrenderSha256 takes a string");
+    const char *text = JS_ToCStringLen(ctx, &length, argv[0]);
+    if (text == NULL)
+        return JS_EXCEPTION;
+    JSValue hex = hex_digest(ctx, (const uint8_t *)text, length);
+    JS_FreeCString(ctx, text);
+    return hex;
+}
+
+static size_t skip_space(const uint8_t *p, size_t i, size_t n)
+{
+    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r'))
+        i++;
+    return i;
+}
+
+/* The index after the string whose opening quote is at i; *escaped set when it holds a backslash. */
+static size_t string_end(const uint8_t *p, size_t i, size_t n, int *escaped)
+{
+    for (i++; i < n && p[i] != '"'; i++) {
+        if (p[i] == '\\') {
+            *escaped = 1;
+            i++;
+        }
+    }
+    return i + 1;
+}
+
+/* The index after the JSON value that starts at i. */
+static size_t value_end(const uint8_t *p, size_t i, size_t n)
+{
+    int escaped = 0;
+    if (i >= n)
+        return n;
+    if (p[i] == '"')
+        return string_end(p, i, n, &escaped);
+    if (p[i] == '{' || p[i] == '[') {
+        size_t depth = 0;
+        for (; i < n; i++) {
+            if (p[i] == '"') {
+                i = string_end(p, i, n, &escaped) - 1;
+            } else if (p[i] == '{' || p[i] == '[') {
+                depth++;
+            } else if ((p[i] == '}' || p[i] == ']') && --depth == 0) {
+                return i + 1;
+            }
+        }
+        return n;
+    }
+    while (i < n && p[i] != ',' && p[i] != '}' && p[i] != ']' && p[i] != ' ' && p[i] != '\t' && p[i] != '\n' && p[i] != '\r')
+        i++;
+    return i;
+}
+
+static JSValue request_template_sha256(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
+{
+    size_t n;
+    const uint8_t *p = argc < 1 ? NULL : JS_GetUint8Array(ctx, &n, argv[0]);
+    if (p == NULL)
+        return JS_EXCEPTION;
+    size_t i = n >= 3 && p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf ? 3 : 0;
+    i = skip_space(p, i, n);
+    if (i >= n || p[i] != '{')
+        return JS_UNDEFINED;
+    /* JSON.parse keeps the last of repeated names: so does this. */
+    size_t start = 0, end = 0;
+    for (i = skip_space(p, i + 1, n); i < n && p[i] != '}';) {
+        int escaped = 0;
+        if (p[i] != '"')
+            return JS_UNDEFINED;
+        size_t name = i + 1;
+        i = string_end(p, i, n, &escaped);
+        if (escaped || i > n)
+            return JS_UNDEFINED;
+        int is_template = i - 1 - name == 8 && memcmp(p + name, "template", 8) == 0;
+        i = skip_space(p, i, n);
+        if (i >= n || p[i] != ':')
+            return JS_UNDEFINED;
+        i = skip_space(p, i + 1, n);
+        size_t value = i;
+        i = value_end(p, i, n);
+        if (i > n)
+            return JS_UNDEFINED;
+        if (is_template) {
+            start = value;
+            end = i;
+        }
+        i = skip_space(p, i, n);
+        if (i < n && p[i] == ',')
+            i = skip_space(p, i + 1, n);
+    }
+    if (end == 0 || start >= n || p[start] != '{')
+        return JS_UNDEFINED;
+    return hex_digest(ctx, p + start, end - start);
+}
+
 void mailrender_checksum_init(JSContext *ctx)
 {
     JSValue global = JS_GetGlobalObject(ctx);
     JS_SetPropertyStr(ctx, global, "mailrenderSha256", JS_NewCFunction(ctx, checksum_sha256, "mailrenderSha256", 1));
+    JS_SetPropertyStr(ctx, global, "mailrenderRequestTemplateSha256",
+                      JS_NewCFunction(ctx, request_template_sha256, "mailrenderRequestTemplateSha256", 1));
     JS_FreeValue(ctx, global);
 }

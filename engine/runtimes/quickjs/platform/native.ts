@@ -6,21 +6,27 @@
 
 /** native/checksum.c: the lowercase hex SHA-256 of a string's UTF-8. */
 declare const mailrenderSha256: (text: string) => string;
+/** native/checksum.c: that of a UTF-8 JSON request's top-level `template` object, as its bytes write it. */
+declare const mailrenderRequestTemplateSha256: (bytes: Uint8Array) => string | undefined;
 /** native/utf8.c: strict, as Node's fatal TextDecoder; drops a leading BOM. */
 declare const mailrenderDecodeUtf8: (bytes: Uint8Array) => string;
 /** native/utf8.c: a lone surrogate as U+FFFD, as Node encodes it. */
 declare const mailrenderEncodeUtf8: (text: string) => Uint8Array;
 /** native/utf8.c: the length of mailrenderEncodeUtf8's bytes, without making them. */
 declare const mailrenderUtf8Length: (text: string) => number;
+/** native/json-string.c: the UTF-8 of `JSON.stringify(text)` without its quotes. */
+declare const mailrenderJsonStringUtf8: (text: string) => Uint8Array;
 /** native/json-nesting.c. */
 declare const mailrenderJsonNesting: (bytes: Uint8Array) => number;
 /** native/memory.c. */
 declare const mailrenderMemory: { release(): void; capHeap(bytes: number): void };
 
 export const sha256 = (text: string): string => mailrenderSha256(text);
+export const requestTemplateSha256 = (bytes: Uint8Array): string | undefined => mailrenderRequestTemplateSha256(bytes);
 export const decodeUtf8 = (bytes: Uint8Array): string => mailrenderDecodeUtf8(bytes);
 export const encodeUtf8 = (text: string): Uint8Array => mailrenderEncodeUtf8(text);
 export const utf8Length = (text: string): number => mailrenderUtf8Length(text);
+export const jsonStringUtf8 = (text: string): Uint8Array => mailrenderJsonStringUtf8(text);
 export const jsonNesting = (bytes: Uint8Array): number => mailrenderJsonNesting(bytes);
 export const releaseMemory = (): void => mailrenderMemory.release();
 export const capHeap = (bytes: number): void => mailrenderMemory.capHeap(bytes);
