@@ -45,7 +45,7 @@ export type { RuleOutcome, VisibilityDecision } from "./engine/explain-visibilit
 export type { EngineHost } from "./engine/host.js";
 export type { InspectedMergeTag, InspectResult } from "./engine/inspect.js";
 export { NODE_HOST } from "./engine/node-host.js";
-export type { PreparedTemplate, TemplateKey } from "./engine/pipeline.js";
+export type { PreparedTemplate } from "./engine/pipeline.js";
 export type { ValidateOptions, ValidationResult } from "./engine/validate.js";
 export type { DarkKey, EditorDescription, Field, FieldGroup, FieldKind } from "./schema/editor.js";
 

@@ -49,11 +49,6 @@ export interface Engine {
    * as if compiled here.
    */
   renderFromLayout(layout: KnownLayout, template: unknown, options: RenderOptions): RenderedParts | undefined;
-  /**
-   * Gives a template object, as JSON.parse made it, the cache key its JSON text would have: the
-   * host's `digest` of that text, which a reader of the bytes has without building the text.
-   */
-  keyTemplate(template: object, key: TemplateKey): void;
   /** A template read once, to be rendered by this engine many times. */
   prepare(template: unknown, options?: { readonly limits?: RenderLimits | undefined }): PreparedTemplate;
   /** Whether it can render, and what the template checks find (spec/checks.md); the limits alone are still taken. */
@@ -65,7 +60,25 @@ export interface Engine {
   clearCaches(): void;
 }
 
+/**
+ * The executable's engine: it also takes the cache keys of templates it read from a request's bytes
+ * (docs/design/template-cache-key.md). Not the library's API: a key given to the wrong object would
+ * answer for another template.
+ */
+export interface ExecutableEngine extends Engine {
+  /**
+   * Gives a template object, as JSON.parse made it, the cache key its JSON text would have: the
+   * host's `digest` of that text, which a reader of the bytes has without building the text.
+   */
+  keyTemplate(template: object, key: TemplateKey): void;
+}
+
 export function createEngine(options: EngineOptions): Engine {
+  const { keyTemplate: _, ...engine } = createExecutableEngine(options);
+  return engine;
+}
+
+export function createExecutableEngine(options: EngineOptions): ExecutableEngine {
   const caches: EngineCore["caches"] = new EngineCaches(options.cache ?? MANY_RENDERS, CACHE_WEIGHTS);
   const core: EngineCore = {
     host: options.host,

@@ -1,13 +1,13 @@
 /** The engine behind the EnginePort seam: what the executable and the tests run. */
 
 import type { CachePolicy } from "../engine/caches.js";
-import { createEngine, type Engine } from "../engine/engine.js";
+import { createExecutableEngine, type ExecutableEngine } from "../engine/engine.js";
 import type { EngineHost } from "../engine/host.js";
 import { outputOf, type RenderedParts } from "../engine/pipeline.js";
 import type { EnginePort, EngineRender } from "./engine-port.js";
 
 /** An engine as the executable uses it; `host` is the one it was made with. */
-export function enginePort(engine: Engine, host: EngineHost): EnginePort {
+export function enginePort(engine: ExecutableEngine, host: EngineHost): EnginePort {
   return {
     version: engine.version,
     host,
@@ -48,7 +48,7 @@ function engineRender(parts: RenderedParts): EngineRender {
  * keeps no template (one-shot) takes no key: its request's template is not hashed.
  */
 export function createEnginePort(host: EngineHost, cache: CachePolicy): EnginePort {
-  const port = enginePort(createEngine({ host, cache }), host);
+  const port = enginePort(createExecutableEngine({ host, cache }), host);
   if (cache.templates > 0) return port;
   const { keyTemplate: _, ...keyless } = port;
   return keyless;
