@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import Fastify from "fastify";
 import { hashesEqual } from "../src/auth/keys.js";
+import { startCompiledService } from "./compiled-service.js";
 
 /**
  * What one ingredient of the SDK route costs a bare Fastify route in a running server: the bare
@@ -31,32 +32,10 @@ import { hashesEqual } from "../src/auth/keys.js";
 const KEY = `sk_live_${"ab".repeat(32)}`;
 const BODY = readFileSync(new URL("../demo/newsletter.json", import.meta.url), "utf8");
 
-/** The compiled service in this process (bench/serve-app.ts's set-up); what its SDK route needs to be called. */
-async function startService(logLevel: string): Promise<{ url: string; key: string }> {
-  const compiled = async <T>(module: string): Promise<T> => (await import(new URL(`../lib/${module}`, import.meta.url).href)) as T;
-  const { generateApiKey } = await compiled<typeof import("../src/auth/keys.js")>("auth/keys.js");
-  const { DEFAULTS } = await compiled<typeof import("../src/config.js")>("config.js");
-  const { seedDemo } = await compiled<typeof import("../src/demo.js")>("demo.js");
-  const { startServer } = await compiled<typeof import("../src/server.js")>("server.js");
-  const dir = mkdtempSync(path.join(os.tmpdir(), "mailrender-bench-"));
-  const server = await startServer({
-    ...DEFAULTS,
-    host: "127.0.0.1",
-    port: 0,
-    database: { kind: "sqlite", path: path.join(dir, "bench.db") },
-    rateLimit: { max: 1_000_000_000, adminMax: 0, windowMs: DEFAULTS.rateLimitWindowMs },
-    render: { workers: DEFAULTS.renderWorkers, timeoutMs: DEFAULTS.renderTimeoutMs },
-    adminKey: generateApiKey(),
-    logLevel,
-  });
-  const { state } = await seedDemo(server.store, dir);
-  return { url: `${server.url}/v1/sdk/template/${state.template_id}`, key: state.render_key };
-}
-
 async function serve(variant: Set<string>): Promise<void> {
-  const service = variant.has("service") ? await startService(variant.has("log-warn") ? "warn" : "info") : undefined;
+  const service = variant.has("service") ? await startCompiledService(variant.has("log-warn") ? "warn" : "info") : undefined;
   if (service !== undefined && variant.has("route")) {
-    process.send?.({ url: service.url, key: service.key });
+    process.send?.({ url: `${service.server.url}${service.route}`, key: service.state.render_key });
     return;
   }
   const app = Fastify({

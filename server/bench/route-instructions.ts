@@ -5,6 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import Fastify from "fastify";
+import { startCompiledService } from "./compiled-service.js";
 
 /**
  * Instructions a request costs on the SDK route and on the bare Fastify route, counted by valgrind
@@ -34,29 +35,11 @@ const CONNECTIONS = 10;
 
 /** The server under valgrind: the compiled service and the bare route; what the client needs goes to `infoFile`. */
 async function serve(level: string, infoFile: string): Promise<void> {
-  const compiled = async <T>(module: string): Promise<T> => (await import(new URL(`../lib/${module}`, import.meta.url).href)) as T;
-  const { generateApiKey } = await compiled<typeof import("../src/auth/keys.js")>("auth/keys.js");
-  const { DEFAULTS } = await compiled<typeof import("../src/config.js")>("config.js");
-  const { seedDemo } = await compiled<typeof import("../src/demo.js")>("demo.js");
-  const { startServer } = await compiled<typeof import("../src/server.js")>("server.js");
-  const dir = mkdtempSync(path.join(os.tmpdir(), "mailrender-bench-"));
-  const server = await startServer({
-    ...DEFAULTS,
-    host: "127.0.0.1",
-    port: 0,
-    database: { kind: "sqlite", path: path.join(dir, "bench.db") },
-    rateLimit: { max: 1_000_000_000, adminMax: 0, windowMs: DEFAULTS.rateLimitWindowMs },
-    render: { workers: DEFAULTS.renderWorkers, timeoutMs: DEFAULTS.renderTimeoutMs },
-    adminKey: generateApiKey(),
-    logLevel: level,
-  });
-  const { state } = await seedDemo(server.store, dir);
-  const body = (await server.store.getTemplate(state.template_id))?.body ?? "{}";
+  const { server, state, body, route } = await startCompiledService(level);
   // serve-bare.ts's route.
   const bare = Fastify({ logger: { level: "warn" } });
   bare.get("/v1/sdk/template/:id", async (_request, reply) => reply.type("application/json; charset=utf-8").send(body));
   const bareUrl = await bare.listen({ host: "127.0.0.1", port: 0 });
-  const route = `/v1/sdk/template/${state.template_id}`;
   const info = { service: `${server.url}${route}`, bare: `${bareUrl}${route}`, key: state.render_key };
   writeFileSync(`${infoFile}.part`, JSON.stringify(info));
   renameSync(`${infoFile}.part`, infoFile);
