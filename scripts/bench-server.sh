@@ -3,6 +3,8 @@
 # BENCH_DURATION_S (default 5) and BENCH_CONNECTIONS (default 50) tune the run.
 # `storm`: /healthz and the template fetch probed during a storm of heavy renders (server/bench/storm.ts;
 # STORM_KIND=rows|cpu|data, STORM_CONCURRENCY, STORM_DURATION_S).
+# `instructions`: the instructions a request of the SDK route and of the bare route, counted by
+# valgrind in one process serving both (server/bench/route-instructions.ts; ROUTE_LEVELS, ROUTE_REQUESTS).
 set -euo pipefail
 cd "$(dirname "$0")/../server"
 # The service is measured as it ships: compiled (bench/serve-app.ts runs lib/) — this tree's, and
@@ -13,4 +15,5 @@ for spec in "${specs[@]}"; do
   case "$spec" in *:*) (cd "${spec#*:}" && ../node_modules/.bin/tsc -p tsconfig.build.json) ;; esac
 done
 if [ "${1:-}" = storm ]; then exec node --import tsx bench/storm.ts; fi
+if [ "${1:-}" = instructions ]; then exec node --import tsx bench/route-instructions.ts; fi
 exec node --import tsx bench/bench.ts

@@ -5,6 +5,8 @@ declare module "autocannon" {
     headers?: Record<string, string>;
     connections?: number;
     duration?: number;
+    /** Requests to send in all, instead of a duration. */
+    amount?: number;
   }
   interface Result {
     requests: { average: number; total: number };

@@ -1,10 +1,13 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { hash, timingSafeEqual } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import Fastify from "fastify";
 import { hashesEqual } from "../src/auth/keys.js";
+import { startCompiledService } from "./compiled-service.js";
 
 /**
  * What one ingredient of the SDK route costs a bare Fastify route in a running server: the bare
@@ -20,12 +23,21 @@ import { hashesEqual } from "../src/auth/keys.js";
  * header), timeouts (the service's request and header timeouts, idle connections closed at
  * shutdown), abort-hook (an onRequestAbort hook), big-heap (400,000 live objects), app (the whole
  * service built in the same process, unused), hash (the key's SHA-256),
- * compare-hex (both digests decoded for crypto.timingSafeEqual), compare-text (hashesEqual).
+ * compare-hex (both digests decoded for crypto.timingSafeEqual), compare-text (hashesEqual),
+ * service (the compiled service running in the same process, as bench.ts starts it: SQLite, the demo
+ * template and key, its log at info into a file; the bare route answers on its own port beside it),
+ * route (with service: the service's own SDK route is measured instead of the bare one), log-warn
+ * (with service: its log at warn), garbage (an onRequest hook leaving ~17 KB of small objects a request).
  */
 const KEY = `sk_live_${"ab".repeat(32)}`;
 const BODY = readFileSync(new URL("../demo/newsletter.json", import.meta.url), "utf8");
 
 async function serve(variant: Set<string>): Promise<void> {
+  const service = variant.has("service") ? await startCompiledService(variant.has("log-warn") ? "warn" : "info") : undefined;
+  if (service !== undefined && variant.has("route")) {
+    process.send?.({ url: `${service.server.url}${service.route}`, key: service.state.render_key });
+    return;
+  }
   const app = Fastify({
     logger: { level: "warn" },
     // The service's connection settings (app.ts).
@@ -40,6 +52,14 @@ async function serve(variant: Set<string>): Promise<void> {
     const { DEFAULTS } = await import("../src/config.js");
     const config = { ...DEFAULTS, logLevel: "warn", rateLimit: { max: 1, adminMax: 0, windowMs: 1000 }, render: { workers: 1, timeoutMs: 1000 } };
     Object.assign(globalThis, { unused: await buildApp({ config: config as never, store: {} as never, logger: false }) });
+  }
+  if (variant.has("garbage")) {
+    // ~17 KB of short-lived small objects a request: what the service's route allocates beyond the bare route's.
+    const kept: unknown[] = [];
+    app.addHook("onRequest", (_request, _reply, done) => {
+      for (let i = 0; i < 200; i++) kept[i & 7] = { i, text: `v${i}`, list: [i, i + 1, i + 2] };
+      done();
+    });
   }
   const stored = hash("sha256", KEY, "hex");
   const seen: boolean[] = []; // the comparisons' results are kept, so none is optimised away
@@ -63,7 +83,7 @@ async function serve(variant: Set<string>): Promise<void> {
   else app.get("/t", async (_request, reply) => answer(reply));
   const url = await app.listen({ host: "127.0.0.1", port: 0 });
   process.on("SIGTERM", () => void app.close().then(() => process.exit(0)));
-  process.send?.({ url });
+  process.send?.({ url: `${url}/t` });
 }
 
 /** The process's CPU time (all threads, user + system) in ms, from /proc's clock ticks of 10 ms. */
@@ -77,22 +97,27 @@ function cpuMs(pid: number): number {
 }
 
 async function compare(rounds: number, seconds: number, variants: string[]): Promise<void> {
-  const servers: { name: string; child: ChildProcess; url: string; us: number[] }[] = [];
+  const servers: { name: string; child: ChildProcess; url: string; headers: Record<string, string>; us: number[] }[] = [];
+  const logDir = mkdtempSync(path.join(os.tmpdir(), "mailrender-bench-log-"));
   for (const name of variants) {
+    // A service's log goes into a file, as bench.ts takes it.
+    const out = name.split(",").includes("service") ? openSync(path.join(logDir, `${servers.length}.log`), "w") : "ignore";
     const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), "--serve", name], {
-      stdio: ["ignore", "ignore", "inherit", "ipc"],
+      stdio: ["ignore", out, "inherit", "ipc"],
     });
-    const { url } = await new Promise<{ url: string }>((resolve) => child.once("message", (m) => resolve(m as { url: string })));
+    if (typeof out === "number") closeSync(out);
+    const { url, key } = await new Promise<{ url: string; key?: string }>((resolve) => child.once("message", (m) => resolve(m as { url: string })));
     child.disconnect();
-    servers.push({ name, child, url: `${url}/t`, us: [] });
+    const bearer = key ?? (name.split(",").includes("auth-header") ? KEY : undefined);
+    servers.push({ name, child, url, headers: bearer === undefined ? {} : { authorization: `Bearer ${bearer}` }, us: [] });
   }
-  const headers = (name: string) => (name.split(",").includes("auth-header") ? { authorization: `Bearer ${KEY}` } : {});
-  for (const s of servers) await autocannon({ url: s.url, headers: headers(s.name), connections: 10, duration: 1 });
+  for (const s of servers) await autocannon({ url: s.url, headers: s.headers, connections: 10, duration: 1 });
   for (let round = 0; round < rounds; round++) {
     for (const s of servers) {
       const before = cpuMs(s.child.pid ?? 0);
-      const result = await autocannon({ url: s.url, headers: headers(s.name), connections: 50, duration: seconds });
+      const result = await autocannon({ url: s.url, headers: s.headers, connections: 50, duration: seconds });
       s.us.push(((cpuMs(s.child.pid ?? 0) - before) * 1000) / result.requests.total);
+      if (result.errors + result.non2xx > 0) throw new Error(`${s.name}: ${result.errors} errors, ${result.non2xx} answers not 2xx`);
     }
   }
   for (const s of servers) {
@@ -100,6 +125,7 @@ async function compare(rounds: number, seconds: number, variants: string[]): Pro
     process.stdout.write(`${s.name.padEnd(32)} median ${median.toFixed(1)} µs/req   rounds ${s.us.map((x) => x.toFixed(1)).join(" ")}\n`);
     s.child.kill("SIGTERM");
   }
+  rmSync(logDir, { recursive: true, force: true });
 }
 
 const args = process.argv.slice(2);

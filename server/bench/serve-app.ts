@@ -1,44 +1,11 @@
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { startCompiledService } from "./compiled-service.js";
 
 /**
- * The compiled service (lib/, built by scripts/bench-server.sh), as `mailrender-server` runs it. Not
- * the sources through tsx: its transpiler gives every function a name with Object.defineProperty
- * each time one is created, a cost per request that the shipped code does not pay.
+ * The real service for the benchmark, compiled (bench/compiled-service.ts). BENCH_LOG_LEVEL
+ * (default warn) sets the log level; the log goes to stdout, as in production. With an IPC channel
+ * (bench.ts) the address and keys go there and stdout is the log alone.
  */
-const compiled = async <T>(module: string): Promise<T> => (await import(new URL(`../lib/${module}`, import.meta.url).href)) as T;
-const { generateApiKey } = await compiled<typeof import("../src/auth/keys.js")>("auth/keys.js");
-const { DEFAULTS } = await compiled<typeof import("../src/config.js")>("config.js");
-const { seedDemo } = await compiled<typeof import("../src/demo.js")>("demo.js");
-const { handleSignals, startServer } = await compiled<typeof import("../src/server.js")>("server.js");
-
-/**
- * The real service for the benchmark, compiled: SQLite in a temp dir, demo template and key, default cache.
- * BENCH_LOG_LEVEL (default warn) sets the log level; the log goes to stdout, as in production. With
- * an IPC channel (bench.ts) the address and keys go there and stdout is the log alone.
- */
-const dir = mkdtempSync(path.join(os.tmpdir(), "mailrender-bench-"));
-const server = await startServer(
-  {
-    host: "127.0.0.1",
-    port: 0,
-    database: { kind: "sqlite", path: path.join(dir, "bench.db") },
-    cacheTtlMs: DEFAULTS.cacheTtlMs,
-    bodyLimitBytes: DEFAULTS.bodyLimitBytes,
-    // The limiter stays in the request path, with a budget the benchmark cannot exhaust.
-    rateLimit: { max: 1_000_000_000, adminMax: 0, windowMs: DEFAULTS.rateLimitWindowMs },
-    requestTimeoutMs: DEFAULTS.requestTimeoutMs,
-    shutdownGraceMs: DEFAULTS.shutdownGraceMs,
-    render: { workers: DEFAULTS.renderWorkers, timeoutMs: DEFAULTS.renderTimeoutMs },
-    adminKey: generateApiKey(),
-    logLevel: process.env["BENCH_LOG_LEVEL"] ?? "warn",
-  },
-  undefined,
-);
-handleSignals(server, () => {});
-const { state } = await seedDemo(server.store, dir);
-const template = await server.store.getTemplate(state.template_id);
-const info = { url: server.url, key: state.render_key, adminKey: state.admin_key, templateId: state.template_id, body: template?.body };
+const { server, state, body } = await startCompiledService(process.env["BENCH_LOG_LEVEL"] ?? "warn");
+const info = { url: server.url, key: state.render_key, adminKey: state.admin_key, templateId: state.template_id, body };
 if (process.send === undefined) process.stdout.write(`${JSON.stringify(info)}\n`);
 else process.send(info);
