@@ -81,7 +81,9 @@ async function main(): Promise<void> {
   const { bundle, inputs } = await bundleHost();
   const qjsc = await buildQjsc(zig, source);
   const bytecodeC = join(WORK, "engine-bytecode.c");
-  execFileSync(qjsc, ["-e", "-s", "-m", "-n", "mailrender-engine", "-o", bytecodeC, bundle]);
+  // Source and debug information stripped (`-s -s`): a stack keeps its function names, not their
+  // position in the bundle, and every process reads ~0.9 M instructions of bytecode less.
+  execFileSync(qjsc, ["-e", "-s", "-s", "-m", "-n", "mailrender-engine", "-o", bytecodeC, bundle]);
   writeFileSync(bytecodeC, withMemoryHooks(withoutCycleCollectionForOneRender(readFileSync(bytecodeC, "utf8"))));
   log(`compiled the bundle to bytecode (${(statSync(bytecodeC).size / 1024).toFixed(0)} KiB of C)`);
 
