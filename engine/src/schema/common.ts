@@ -13,10 +13,11 @@ import { lazyPattern, type Pattern, trimmedMatching } from "./pattern.js";
 
 /**
  * Written as literals, the expressions a template's commonest values meet are compiled with the
- * release executable's bytecode, at build time; `new RegExp` compiles at run time, and under `i`
- * each `\s` and `\w` class is case-folded range by range (~0.5 M instructions apiece in QuickJS).
+ * release executable's bytecode, at build time; `new RegExp` compiles in every process, and under
+ * `i` QuickJS case-folds each `\s` and `\w` class range by range (~0.5 M instructions an expression).
  */
-const HEX_OR_FUNCTIONAL_COLOR_RE = /^(?:#[0-9a-fA-F]{3,4}|#[0-9a-fA-F]{6}|#[0-9a-fA-F]{8}|rgba?\(\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}\s*(?:,\s*(?:0|1|0?\.\d+)\s*)?\))$/i;
+const HEX_OR_FUNCTIONAL_COLOR_RE =
+  /^(?:#[0-9a-fA-F]{3,4}|#[0-9a-fA-F]{6}|#[0-9a-fA-F]{8}|rgba?\(\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}\s*(?:,\s*(?:0|1|0?\.\d+)\s*)?\))$/i;
 const HEX_OR_FUNCTIONAL_COLOR = HEX_OR_FUNCTIONAL_COLOR_RE.source.slice("^(?:".length, -")$".length);
 const COLOR_NAMES: ReadonlySet<string> = new Set(CSS_COLOR_NAMES);
 
