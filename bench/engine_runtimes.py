@@ -23,6 +23,7 @@ import statistics
 import subprocess
 import time
 from pathlib import Path
+from typing import cast
 
 from engine_serve_driver import percentile, serve_round_trips
 
@@ -31,6 +32,26 @@ def process_cpu_ms(pid: int) -> float:
     """A live process's own CPU time (user + sys) from /proc, in milliseconds."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+
+
+def as_new_template(template: dict, n: int) -> dict:
+    """The template as a user's next, different one: its name and every block's text made new, as
+    engine/scripts/new-template.ts does (the engine keeps sanitised text by its text across templates)."""
+
+    def fresh(value: object) -> object:
+        if isinstance(value, list):
+            return [fresh(item) for item in value]
+        if not isinstance(value, dict):
+            return value
+        return {
+            key: new_text(item, n) if key == "content" and isinstance(item, str) else fresh(item)
+            for key, item in value.items()
+        }
+
+    def new_text(text: str, n: int) -> str:
+        return f"{text[: -len('</p>')]} {n}</p>" if text.endswith("</p>") else f"{text} {n}"
+
+    return {**cast(dict[str, object], fresh(template)), "template_name": f"new template {n}"}
 
 
 def serve_new_templates(paths: list[tuple[str, str]], request: dict, renders: int, batch: int = 20) -> dict[str, float]:
@@ -50,7 +71,7 @@ def serve_new_templates(paths: list[tuple[str, str]], request: dict, renders: in
             raise SystemExit(f"--serve render of a new template failed in pid {proc.pid}")
 
     def named(n: int) -> dict:
-        return {**request, "id": n, "template": {**request["template"], "template_name": f"new template {n}"}}
+        return {**request, "id": n, "template": as_new_template(request["template"], n)}
 
     for proc in procs.values():
         call(proc, named(-1))

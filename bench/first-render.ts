@@ -21,6 +21,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
+import { asNewTemplate } from "../engine/scripts/new-template.js";
 import { render } from "../engine/src/index.js";
 import { compileMjmlToHtml } from "../engine/src/mjml-to-html/index.js";
 import { toHydrated } from "../engine/test/support/editor-form.js";
@@ -92,9 +93,12 @@ const newsletter: Case = { template: toHydrated(newsletterFixture.template), dyn
 const generatedData = { merge_tags: MERGE_TAGS, context: CONTEXT };
 
 let fresh = 0;
-/** The newsletter under a template id never used before: a template neither engine has seen. */
+/** The newsletter under a template id never used before, its texts new too: a template neither engine has seen. */
 function newNewsletters(count: number): Case[] {
-  return Array.from({ length: count }, () => ({ ...newsletter, template: { ...newsletter.template, template_id: `newsletter-${fresh++}` } }));
+  return Array.from({ length: count }, () => {
+    const n = fresh++;
+    return { ...newsletter, template: { ...asNewTemplate(newsletter.template, n), template_id: `newsletter-${n}` } };
+  });
 }
 /** A set of generated templates no earlier set repeats (a seed per set). */
 let seed = 1;
