@@ -23,7 +23,6 @@ import statistics
 import subprocess
 import time
 from pathlib import Path
-from typing import cast
 
 from engine_serve_driver import percentile, serve_round_trips
 
@@ -34,27 +33,18 @@ def process_cpu_ms(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
 
 
-def as_new_template(template: dict, n: int) -> dict:
-    """The template as a user's next, different one: its name and every block's text made new, as
-    engine/scripts/new-template.ts does (the engine keeps sanitised text by its text across templates)."""
-
-    def fresh(value: object) -> object:
-        if isinstance(value, list):
-            return [fresh(item) for item in value]
-        if not isinstance(value, dict):
-            return value
-        return {
-            key: new_text(item, n) if key == "content" and isinstance(item, str) else fresh(item)
-            for key, item in value.items()
-        }
-
-    def new_text(text: str, n: int) -> str:
-        return f"{text[: -len('</p>')]} {n}</p>" if text.endswith("</p>") else f"{text} {n}"
-
-    return {**cast(dict[str, object], fresh(template)), "template_name": f"new template {n}"}
+def new_template_requests(request_path: str, count: int) -> list[bytes]:
+    """The render requests of `count` templates not seen before, a JSON line each, made as the
+    engine's own benchmarks make them (engine/scripts/new-template.ts: new texts too, since the
+    engine keeps sanitised text by its text across templates)."""
+    script = Path(__file__).resolve().parent.parent / "engine" / "scripts" / "new-template.ts"
+    made = subprocess.run(["npx", "tsx", str(script), request_path, str(count)], check=True, capture_output=True)
+    return made.stdout.splitlines(keepends=True)
 
 
-def serve_new_templates(paths: list[tuple[str, str]], request: dict, renders: int, batch: int = 20) -> dict[str, float]:
+def serve_new_templates(
+    paths: list[tuple[str, str]], request_path: str, renders: int, batch: int = 20
+) -> dict[str, float]:
     """Each engine's --serve CPU per render of a template not seen before (start-up and a first
     render excluded), the engines taking turns batch by batch."""
     procs = {
@@ -63,23 +53,22 @@ def serve_new_templates(paths: list[tuple[str, str]], request: dict, renders: in
     }
     cpu = {label: 0.0 for label in procs}
 
-    def call(proc: subprocess.Popen[bytes], message: dict) -> None:
+    requests = new_template_requests(request_path, renders + 1)
+
+    def call(proc: subprocess.Popen[bytes], line: bytes) -> None:
         assert proc.stdin is not None and proc.stdout is not None
-        proc.stdin.write(json.dumps(message).encode() + b"\n")
+        proc.stdin.write(line)
         proc.stdin.flush()
         if not json.loads(proc.stdout.readline()).get("ok"):
             raise SystemExit(f"--serve render of a new template failed in pid {proc.pid}")
 
-    def named(n: int) -> dict:
-        return {**request, "id": n, "template": as_new_template(request["template"], n)}
-
     for proc in procs.values():
-        call(proc, named(-1))
+        call(proc, requests[-1])
     for first in range(0, renders, batch):
         for label, proc in procs.items():
             before = process_cpu_ms(proc.pid)
             for n in range(first, min(first + batch, renders)):
-                call(proc, named(n))
+                call(proc, requests[n])
             cpu[label] += process_cpu_ms(proc.pid) - before
     for proc in procs.values():
         assert proc.stdin is not None
@@ -147,9 +136,8 @@ def main() -> None:
                 f"  {label:<14} {rps:8.0f} renders/s   round trip median {statistics.median(times):.3f} ms  p90 {percentile(times, 0.9):.3f} ms   engine cpu {cpu:.3f} ms/render"
             )
     if args.serve_new > 0:
-        request = json.loads(Path(args.request[0]).read_text())
         print(f"\n--serve, {os.path.basename(args.request[0])} as {args.serve_new} templates not seen before")
-        per_template = serve_new_templates(engines, request, args.serve_new)
+        per_template = serve_new_templates(engines, args.request[0], args.serve_new)
         last = engines[-1][0]
         for label, per_render in per_template.items():
             ratio = f"   {per_render / per_template[last]:.2f} times {last}" if label != last else ""

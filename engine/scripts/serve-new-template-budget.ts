@@ -11,7 +11,7 @@ import { execFileSync } from "node:child_process";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { instructions } from "./cold-start-budget.js";
-import { asNewTemplate } from "./new-template.js";
+import { newTemplateRequest } from "./new-template.js";
 
 const ROOT = resolve(fileURLToPath(import.meta.url), "../../..");
 const CASE = join(ROOT, "fixtures", "render", "realistic-newsletter", "case.json");
@@ -31,8 +31,7 @@ export function measureServeNewTemplate(binary: string): { perTemplate: number; 
   const request = JSON.parse(execFileSync("python3", [join(ROOT, "bench", "fixture_request.py"), CASE, "html"], { encoding: "utf8" })) as {
     template: Record<string, unknown>;
   };
-  const lines = (count: number): string =>
-    Array.from({ length: count }, (_, n) => `${JSON.stringify({ ...request, id: n, template: asNewTemplate(request.template, n) })}\n`).join("");
+  const lines = (count: number): string => Array.from({ length: count }, (_, n) => `${JSON.stringify(newTemplateRequest(request, n))}\n`).join("");
   const one = instructions(binary, lines(1), ["--serve"]);
   const more = instructions(binary, lines(1 + EXTRA), ["--serve"]);
   return { perTemplate: (more - one) / EXTRA, budget: SERVE_NEW_TEMPLATE_BUDGET * 1e6 };
