@@ -1,4 +1,5 @@
 /** What both executable builds bundle alike: the modules left out, and the minification. */
+import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import type { BuildOptions, Plugin } from "esbuild";
 
@@ -61,9 +62,100 @@ const precomputedDecodeTree: Plugin = {
   },
 };
 
+interface SourcePatch {
+  readonly why: string;
+  readonly before: string;
+  readonly after: string;
+}
+
+/**
+ * Changes to zod's constructor in the bundle (docs/design/template-reading.md, "What building a
+ * schema costs"): the release executable builds every schema it uses afresh in every process, and
+ * these were over a third of a constructor call's instructions in QuickJS-ng. Each keeps what the
+ * engine sees of a schema; a patch whose anchor is not found exactly once stops the build, so a new
+ * zod version is looked at, not patched blindly. test/zod-bundle-patches.test.ts checks both
+ * assumptions below on the engine as loaded.
+ */
+export const ZOD_PATCHES: Readonly<Record<"core" | "schemas", readonly SourcePatch[]>> = {
+  core: [
+    {
+      why: "no enumerable members on zod's classes to bind to each instance: the engine adds none, so the for-in over four prototypes a schema (each with Object.prototype behind it) finds nothing",
+      before: `        // support prototype modifications; for-in avoids the array allocation of Object.keys on the (usually empty) prototype
+        const proto = _.prototype;
+        for (const k in proto) {
+            if (!Object.prototype.hasOwnProperty.call(proto, k))
+                continue;
+            if (!(k in inst)) {
+                inst[k] = proto[k].bind(inst);
+            }
+        }
+`,
+      after: "",
+    },
+    {
+      why: "a schema without checks runs its parse: set once its initializers have run, where zod queued a closure per schema to do it (first in the queue, as before)",
+      before: `        init(inst, def);
+        const deferred = inst._zod.deferred;`,
+      after: `        init(inst, def);
+        const internals = inst._zod;
+        if (internals.run === undefined && internals.parse !== undefined)
+            internals.run = internals.parse;
+        const deferred = internals.deferred;`,
+    },
+  ],
+  schemas: [
+    {
+      why: "the queued closure the constructor now replaces",
+      before: `    if (checks.length === 0) {
+        // deferred initializer inst._zod.parse is not yet defined
+        (_a = inst._zod).deferred ?? (_a.deferred = []);
+        inst._zod.deferred?.push(() => {
+            inst._zod.run = inst._zod.parse;
+        });
+    }
+    else {`,
+      after: `    if (checks.length !== 0) {`,
+    },
+    {
+      why: "a schema's checks attached with index loops: QuickJS makes an iterator object for every for-of, empty arrays included",
+      before: `    for (const ch of checks) {
+        for (const fn of ch._zod.onattach) {
+            fn(inst);
+        }
+    }`,
+      after: `    for (let i = 0; i < checks.length; i++) {
+        const onattach = checks[i]._zod.onattach;
+        for (let j = 0; j < onattach.length; j++)
+            onattach[j](inst);
+    }`,
+    },
+  ],
+};
+
+/** `text` with each patch applied; throws when an anchor is not there exactly once. */
+export function patched(text: string, patches: readonly SourcePatch[], file: string): string {
+  let out = text;
+  for (const patch of patches) {
+    const found = out.split(patch.before).length - 1;
+    if (found !== 1) throw new Error(`zod patch (${patch.why}): its anchor is in ${file} ${found} times, not once`);
+    out = out.replace(patch.before, () => patch.after);
+  }
+  return out;
+}
+
+const zodConstruction: Plugin = {
+  name: "zod-construction",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]core[\\/](core|schemas)\.js$/ }, (args) => {
+      const which = /core\.js$/.test(args.path) ? "core" : "schemas";
+      return { contents: patched(readFileSync(args.path, "utf8"), ZOD_PATCHES[which], args.path), loader: "js" };
+    });
+  },
+};
+
 /** esbuild options shared by the Node and the QuickJS bundles. */
 export const engineBundleOptions = {
-  plugins: [stubs, precomputedDecodeTree],
+  plugins: [stubs, precomputedDecodeTree, zodConstruction],
   // Whitespace and syntax only: identifiers stay readable in the stack of a bug report.
   minifyWhitespace: true,
   minifySyntax: true,
