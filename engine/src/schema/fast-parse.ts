@@ -349,11 +349,19 @@ interface Field {
   readonly optionalOut: boolean;
 }
 
+/** What an object's field needs of its schema, worked out once per schema (many fields share one). */
+const fieldParts = new WeakMap<Schema, Omit<Field, "key">>();
+
 function fieldOf(key: string, schema: Schema): Field {
-  const value = part(schema);
-  const constant = constantDefaultOf(schema);
-  const present = constant === undefined ? value : part((schema._zod.def as z.core.$ZodDefaultDef).innerType);
-  return { key, value, present, constant, optin: schema._zod.optin, optionalOut: schema._zod.optout === "optional" };
+  let parts = fieldParts.get(schema);
+  if (parts === undefined) {
+    const value = part(schema);
+    const constant = constantDefaultOf(schema);
+    const present = constant === undefined ? value : part((schema._zod.def as z.core.$ZodDefaultDef).innerType);
+    parts = { value, present, constant, optin: schema._zod.optin, optionalOut: schema._zod.optout === "optional" };
+    fieldParts.set(schema, parts);
+  }
+  return { key, value: parts.value, present: parts.present, constant: parts.constant, optin: parts.optin, optionalOut: parts.optionalOut };
 }
 
 /** zod's object: the shape's keys in order (absent ones as their optionality says), then a catchall's. */
