@@ -492,6 +492,8 @@ export type TextAlign = z.output<typeof textAlignSchema>;
 /** Which way text runs: left to right, right to left, or `auto` (each block from its own first strong letter). */
 export const directionSchema = z.enum(["ltr", "rtl", "auto"]);
 export type Direction = z.output<typeof directionSchema>;
+/** A block's own direction (unset: the email's), one instance for every block that has one. */
+export const optionalDirectionSchema = lazy(() => z.optional(directionSchema));
 
 const fontWeightDefault = once((value: string) => constantDefault(fontWeightSchema, value));
 const textAlignDefault = once((value: TextAlign) => constantDefault(textAlignSchema, value));

@@ -8,10 +8,11 @@ import * as z from "zod/mini";
 import { colorSchema, type Gradient, gradientSchema } from "./common.js";
 import { lazy } from "./once.js";
 
-export const darkColorSchema = z.pipe(
-  z.nullish(colorSchema),
-  z.transform((value: string | null | undefined) => value ?? undefined),
-);
+/** `null` (the editor's "not set") read as absent: one instance behind every dark value and object. */
+const unsetAsAbsentTransform = z.transform((value: unknown) => value ?? undefined);
+const unsetAsAbsent = <T>() => unsetAsAbsentTransform as unknown as z.ZodMiniTransform<T | undefined, T | null | undefined>;
+
+export const darkColorSchema = z.pipe(z.nullish(colorSchema), unsetAsAbsent<string>());
 
 /** Built on first use: the gradient schema in it is. */
 const allKeys = lazy(() => ({
@@ -24,10 +25,7 @@ const allKeys = lazy(() => ({
   linkColor: darkColorSchema,
   borderColor: darkColorSchema,
   /** Replaces the light `backgroundGradient`; `backgroundColor` (else its `solid`) is the colour under it. */
-  backgroundGradient: z.pipe(
-    z.nullish(gradientSchema()),
-    z.transform((value: Gradient | null | undefined) => value ?? undefined),
-  ),
+  backgroundGradient: z.pipe(z.nullish(gradientSchema()), unsetAsAbsent<Gradient>()),
 }));
 
 type AllKeys = ReturnType<typeof allKeys>;
@@ -36,10 +34,7 @@ type Key = keyof AllKeys;
 function darkSchema<K extends Key>(keys: readonly K[]) {
   const all = allKeys();
   const colors = z.object(Object.fromEntries(keys.map((key) => [key, all[key]])) as Pick<AllKeys, K>);
-  return z.pipe(
-    z.nullish(colors),
-    z.transform((value: z.output<typeof colors> | null | undefined) => value ?? undefined),
-  );
+  return z.pipe(z.nullish(colors), unsetAsAbsent<z.output<typeof colors>>());
 }
 
 /** The `dark` object of a node with these keys: built on first use, once (a template uses a few block types). */

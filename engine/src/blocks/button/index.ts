@@ -10,7 +10,6 @@ import {
   borderSchema,
   commonBlockFields,
   defaultedColor,
-  directionSchema,
   emptyByDefault,
   falseByDefault,
   fontFamilySchema,
@@ -18,6 +17,7 @@ import {
   gradientSchema,
   mobileOverridesSchema,
   nonNegative,
+  optionalDirectionSchema,
   toMjmlColor,
 } from "../../schema/common.js";
 import { constantDefault } from "../../schema/constant-default.js";
@@ -30,7 +30,7 @@ import { attrs, dirAttribute, htmlClass, ICON_SIZE_ON_PHONES, isBlank, jsxClass,
 export const buttonProps = () =>
   z.object({
     text: constantDefault(z.string(), "Click Me"),
-    direction: z.optional(directionSchema),
+    direction: optionalDirectionSchema(),
     link: emptyByDefault,
     backgroundColor: defaultedColor("#007bff"),
     backgroundGradient: gradientSchema(),

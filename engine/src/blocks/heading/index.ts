@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import { paragraphsOfHtml } from "../../markup/html-to-text.js";
 import { cssText, jsxStyle, spacing } from "../../markup/style.js";
-import { commonBlockFields, directionSchema, emptyByDefault, mobileOverridesSchema, surfaceFields, typographyFields } from "../../schema/common.js";
+import { commonBlockFields, emptyByDefault, mobileOverridesSchema, optionalDirectionSchema, surfaceFields, typographyFields } from "../../schema/common.js";
 import { constantDefault } from "../../schema/constant-default.js";
 import { richTextDarkSchema } from "../../schema/dark.js";
 import { backgroundFields, darkColors, directionField, field, spacingGroup, typographyGroup, visibilityGroup } from "../../schema/editor.js";
@@ -43,7 +43,7 @@ export const headingProps = () =>
       "h2",
     ),
     ...typographyFields({ fontSize: 32, lineHeight: 1.2, fontWeight: "bold" }),
-    direction: z.optional(directionSchema),
+    direction: optionalDirectionSchema(),
     ...surfaceFields(),
     ...commonBlockFields(),
     mobile: mobileOverridesSchema(),

@@ -4,10 +4,10 @@ import { paragraphsOfHtml } from "../../markup/html-to-text.js";
 import { cssText, type Declarations, jsxStyle, px } from "../../markup/style.js";
 import {
   commonBlockFields,
-  directionSchema,
   emptyByDefault,
   mobileOverridesSchema,
   nonNegative,
+  optionalDirectionSchema,
   surfaceFields,
   typographyFields,
 } from "../../schema/common.js";
@@ -35,7 +35,7 @@ export const listProps = () =>
     /** An HTML list: `<ul>`/`<ol>` with `<li>` items. */
     content: emptyByDefault,
     ...typographyFields(),
-    direction: z.optional(directionSchema),
+    direction: optionalDirectionSchema(),
     paddingLeft: nonNegative(20),
     itemSpacing: nonNegative(8),
     ...surfaceFields(),

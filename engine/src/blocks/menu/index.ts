@@ -3,11 +3,11 @@ import { lineParagraphs, linked } from "../../markup/html-to-text.js";
 import { cssText, type Declarations, jsxStyle, px, spacing } from "../../markup/style.js";
 import {
   commonBlockFields,
-  directionSchema,
   emptyByDefault,
   falseByDefault,
   mobileOverridesSchema,
   nonNegative,
+  optionalDirectionSchema,
   surfaceFields,
   textAlignSchema,
   toMjmlColor,
@@ -49,7 +49,7 @@ export const menuProps = () =>
     ),
     ...typographyFields(),
     align: constantDefault(textAlignSchema, "center"),
-    direction: z.optional(directionSchema),
+    direction: optionalDirectionSchema(),
     /** Horizontal space between items, in px. */
     spacing: nonNegative(16),
     /** Stack the items vertically under the mobile breakpoint. */

@@ -4,7 +4,7 @@ import type { Emitter } from "../../markup/emitter.js";
 import { paragraphsOfHtml } from "../../markup/html-to-text.js";
 import { cssText, jsxStyle } from "../../markup/style.js";
 import type { Typography } from "../../schema/common.js";
-import { commonBlockFields, directionSchema, emptyByDefault, mobileOverridesSchema, surfaceFields, typographyFields } from "../../schema/common.js";
+import { commonBlockFields, emptyByDefault, mobileOverridesSchema, optionalDirectionSchema, surfaceFields, typographyFields } from "../../schema/common.js";
 import { richTextDarkSchema } from "../../schema/dark.js";
 import { backgroundFields, darkColors, directionField, field, spacingGroup, typographyGroup, visibilityGroup } from "../../schema/editor.js";
 import { type BlockRenderContext, defineBlock, finding } from "../block.js";
@@ -29,7 +29,7 @@ export const paragraphProps = () =>
   z.object({
     content: emptyByDefault,
     ...typographyFields(),
-    direction: z.optional(directionSchema),
+    direction: optionalDirectionSchema(),
     ...surfaceFields(),
     ...commonBlockFields(),
     mobile: mobileOverridesSchema(),
