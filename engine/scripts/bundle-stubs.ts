@@ -105,6 +105,20 @@ export const ZOD_PATCHES: Readonly<Record<"core" | "schemas", readonly SourcePat
   ],
   schemas: [
     {
+      why: "a schema without checks shares one empty list (read by the loop below, never kept or changed), not a new array each",
+      before: `        : defChecks?.length
+            ? [...defChecks]
+            : [];`,
+      after: `        : defChecks?.length
+            ? [...defChecks]
+            : NO_CHECKS;`,
+    },
+    {
+      why: "the shared empty list",
+      before: "export const $ZodType = ",
+      after: "const NO_CHECKS = [];\nexport const $ZodType = ",
+    },
+    {
       why: "the queued closure the constructor now replaces",
       before: `    if (checks.length === 0) {
         // deferred initializer inst._zod.parse is not yet defined
