@@ -9,6 +9,7 @@ import * as z from "zod/mini";
 import { BLOCKS, type BlockRegistry } from "../blocks/registry.js";
 import { colorSchema, gradientSchema, mobileOverridesSchema, visibilityRuleSchema, visibilitySchema } from "../schema/common.js";
 import { darkColorSchema } from "../schema/dark.js";
+import { numberSchema } from "../schema/leaves.js";
 import { columnStyleSchema, documentHeaderSchema, idSchema, rowSpacerSchema, rowStyleSchema } from "./schema.js";
 
 const pascal = (type: string) => type[0]!.toUpperCase() + type.slice(1);
@@ -57,7 +58,7 @@ function documentSchemaOf(registry: BlockRegistry) {
     z.extend(rowSpacerSchema(), {
       id: idSchema(),
       type: z.literal("row-spacer"),
-      height: z.number(),
+      height: numberSchema,
     }),
     "RowSpacer",
   );

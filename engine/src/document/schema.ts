@@ -18,6 +18,7 @@ import {
 import { constantDefault } from "../schema/constant-default.js";
 import { canvasDarkSchema, columnDarkSchema, rowDarkSchema, surfaceDarkSchema } from "../schema/dark.js";
 import { withJsonSchema } from "../schema/json-schema-hints.js";
+import { booleanSchema, numberSchema, stringSchema } from "../schema/leaves.js";
 import { lazy } from "../schema/once.js";
 
 export const SUPPORTED_SCHEMA_MAJOR = 1;
@@ -29,7 +30,7 @@ export const MAX_NESTING_DEPTH = 5;
  */
 export const canvasObjectSchema = lazy(() =>
   z.object({
-    width: constantDefault(z.number().check(z.minimum(100), z.maximum(2000)), 600),
+    width: constantDefault(numberSchema.check(z.minimum(100), z.maximum(2000)), 600),
     backgroundColor: defaultedColor("#ffffff"),
     bodyBackgroundColor: defaultedColor("#f9fafb"),
     bodyBackgroundImage: backgroundImageFields.backgroundImage,
@@ -37,12 +38,12 @@ export const canvasObjectSchema = lazy(() =>
     bodyBackgroundPosition: backgroundImageFields.backgroundPosition,
     bodyBackgroundRepeat: backgroundImageFields.backgroundRepeat,
     padding: spacingSchema(ZERO_SPACING),
-    preheaderText: constantDefault(z.string(), "View this email in your browser"),
+    preheaderText: constantDefault(stringSchema, "View this email in your browser"),
     language: constantDefault(
-      z.string().check(z.regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, { message: "Expected a language tag such as en-US" })),
+      stringSchema.check(z.regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, { message: "Expected a language tag such as en-US" })),
       "en-US",
     ),
-    mobileBreakpoint: constantDefault(z.number().check(z.minimum(200), z.maximum(2000)), 600),
+    mobileBreakpoint: constantDefault(numberSchema.check(z.minimum(200), z.maximum(2000)), 600),
     /** Which way the text runs; in `rtl`, rows put their first column on the right. */
     direction: constantDefault(directionSchema, "ltr"),
     /** Dark-mode colours of the page, the content and its default text and links (`schema/dark.ts`). */
@@ -54,7 +55,7 @@ export type Canvas = z.output<ReturnType<typeof canvasObjectSchema>>;
 /** Style fields of a row (everything but its structure). */
 export const rowStyleSchema = lazy(() =>
   z.object({
-    name: z.optional(z.string()),
+    name: z.optional(stringSchema),
     backgroundColor: defaultedColor("#ffffff"),
     backgroundGradient: gradientSchema(),
     ...backgroundImageFields,
@@ -64,7 +65,7 @@ export const rowStyleSchema = lazy(() =>
     /** Space between columns, px. */
     gap: nonNegative(12),
     /** Columns stack under the mobile breakpoint. */
-    mobileStack: constantDefault(z.boolean(), true),
+    mobileStack: constantDefault(booleanSchema, true),
     dark: rowDarkSchema(),
     visibility: optionalVisibilitySchema(),
   }),
@@ -73,7 +74,7 @@ export type RowStyle = z.output<ReturnType<typeof rowStyleSchema>>;
 
 export const rowSpacerSchema = lazy(() =>
   z.object({
-    height: z.optional(z.number()),
+    height: z.optional(numberSchema),
     backgroundColor: defaultedColor("transparent"),
     backgroundGradient: gradientSchema(),
     dark: surfaceDarkSchema(),
@@ -84,7 +85,7 @@ export const rowSpacerSchema = lazy(() =>
 export const columnStyleSchema = lazy(() =>
   z.object({
     /** Percentage of the row. Missing widths share what the others leave. */
-    width: z.optional(z.number().check(z.minimum(0), z.maximum(100))),
+    width: z.optional(numberSchema.check(z.minimum(0), z.maximum(100))),
     backgroundColor: defaultedColor("transparent"),
     ...backgroundImageFields,
     padding: spacingSchema(ZERO_SPACING),
@@ -96,7 +97,7 @@ export const columnStyleSchema = lazy(() =>
 );
 export type ColumnStyle = z.output<ReturnType<typeof columnStyleSchema>>;
 
-export const idSchema = lazy(() => z.optional(z.union([z.string(), z.pipe(z.number(), z.transform(String))])));
+export const idSchema = lazy(() => z.optional(z.union([stringSchema, z.pipe(numberSchema, z.transform(String))])));
 
 export const schemaVersionSchema = lazy(() =>
   withJsonSchema(
@@ -112,8 +113,8 @@ export const schemaVersionSchema = lazy(() =>
 
 export const documentHeaderSchema = lazy(() =>
   z.object({
-    template_id: z.union([z.string().check(z.minLength(1)), z.pipe(z.number(), z.transform(String))]),
-    template_name: z.string(),
+    template_id: z.union([stringSchema.check(z.minLength(1)), z.pipe(numberSchema, z.transform(String))]),
+    template_name: stringSchema,
     canvas: canvasObjectSchema(),
     rows: z.array(z.unknown()),
     schema_version: schemaVersionSchema(),

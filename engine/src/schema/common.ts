@@ -8,6 +8,7 @@ import { CSS_COLOR_NAMES } from "./color-names.js";
 import { constantDefault } from "./constant-default.js";
 import { cssValuePattern, cssValueProblem } from "./css-values.js";
 import { withJsonSchema } from "./json-schema-hints.js";
+import { booleanSchema, numberSchema, stringSchema } from "./leaves.js";
 import { lazy, once } from "./once.js";
 import { lazyPattern, type Pattern, trimmedMatching } from "./pattern.js";
 
@@ -68,15 +69,15 @@ function functionalColor(channels: string[]): string {
  * used in several places is built once, one per distinct default.
  */
 
-const px = z.number().check(z.minimum(0));
+const px = numberSchema.check(z.minimum(0));
 const optionalPx = z.optional(px);
 /** A number ≥ 0 (px, or a line height) defaulting to `value`. */
 export const nonNegative = once((value: number) => constantDefault(px, value));
 /** A colour defaulting to `value`. */
 export const defaultedColor = once((value: string) => constantDefault(colorSchema, value));
 const optionalColor = z.optional(colorSchema);
-export const falseByDefault = constantDefault(z.boolean(), false);
-export const emptyByDefault = constantDefault(z.string(), "");
+export const falseByDefault = constantDefault(booleanSchema, false);
+export const emptyByDefault = constantDefault(stringSchema, "");
 
 export const VISIBILITY_OPERATORS = [
   "==",
@@ -108,7 +109,7 @@ export const VISIBILITY_OPERATOR_ALIASES = {
 
 export type VisibilityOperator = (typeof VISIBILITY_OPERATORS)[number];
 
-const contextScalar = z.union([z.string(), z.number(), z.boolean()]);
+const contextScalar = z.union([stringSchema, numberSchema, booleanSchema]);
 
 /** Lower-cased, trimmed text, so that `"ANY"`, `" all "` or `"Contains"` read as the editor means them. */
 const caseless = <T extends z.core.util.EnumLike>(schema: z.ZodMiniEnum<T>) =>
@@ -135,7 +136,7 @@ export const visibilityRuleSchema = lazy(() =>
       tag: emptyByDefault,
       /** Known names in any case; `written` keeps the spelling for the rule's meaning (below). */
       operator: withJsonSchema(
-        z.string().check(
+        stringSchema.check(
           z.refine((op) => (OPERATOR_NAMES as readonly string[]).includes(op.trim().toLowerCase()), {
             message: `Input should be ${OPERATOR_NAMES.map((op) => JSON.stringify(op)).join(", ")} (any case)`,
             params: { type: "literal_error" },
@@ -197,7 +198,7 @@ export const visibilityGroupSchema = lazy(() =>
 /** `true`/`false`, also as the strings `"true"`/`"false"` some exports write. */
 const flagSchema = lazy(() =>
   z.union([
-    z.boolean(),
+    booleanSchema,
     z.pipe(
       caseless(z.enum(["true", "false"])),
       z.transform((v) => v === "true"),
@@ -263,7 +264,7 @@ const gradientStopSchema = lazy(() =>
   z.object({
     color: colorSchema,
     /** Percent along the gradient line; stops without one are spread by CSS. */
-    position: z.optional(z.number().check(z.minimum(0), z.maximum(100))),
+    position: z.optional(numberSchema.check(z.minimum(0), z.maximum(100))),
   }),
 );
 
@@ -280,10 +281,10 @@ const editorGradientSchema = lazy(() =>
             z
               .union([
                 z.pipe(
-                  z.number(),
+                  numberSchema,
                   z.transform((deg: number) => `${deg}deg`),
                 ),
-                z.string().check(z.trim()),
+                stringSchema.check(z.trim()),
               ])
               .check(
                 z.refine((d: string) => d === "" || LINEAR_DIRECTION.test(d) || RADIAL_SHAPE.test(d), {
@@ -307,7 +308,7 @@ const twoColorGradientSchema = lazy(() =>
     useGradient: falseByDefault,
     from: defaultedColor("#ffffff"),
     to: defaultedColor("#000000"),
-    angle: constantDefault(z.number(), 180),
+    angle: constantDefault(numberSchema, 180),
   }),
 );
 
@@ -469,7 +470,7 @@ export const fontWeightSchema = z.union([
     ),
     z.transform((weight: string) => NAMED_FONT_WEIGHTS[weight.toLowerCase()] ?? weight.toLowerCase()),
   ),
-  z.pipe(z.number().check(z.int(), z.minimum(1), z.maximum(1000)), z.transform(String)),
+  z.pipe(numberSchema.check(z.int(), z.minimum(1), z.maximum(1000)), z.transform(String)),
 ]);
 
 export const backgroundImageFields = {
@@ -501,7 +502,7 @@ const textAlignDefault = once((value: TextAlign) => constantDefault(textAlignSch
 const fixedTypography = {
   fontFamily: constantDefault(fontFamilySchema, "Arial"),
   fontStyle: constantDefault(z.enum(["normal", "italic", "oblique"]), "normal"),
-  letterSpacing: constantDefault(z.number(), 0),
+  letterSpacing: constantDefault(numberSchema, 0),
   textTransform: constantDefault(z.enum(["none", "uppercase", "lowercase", "capitalize"]), "none"),
   textDecoration: constantDefault(z.enum(["none", "underline", "line-through", "overline"]), "none"),
 };
@@ -568,7 +569,7 @@ const unsetOrPartialSpacing = z.nullish(partialSpacing);
  * `color`, …) and the editor's object values: `padding`, `margin`, `border` and `backgroundGradient`.
  */
 const cssOverrideString = withJsonSchema(
-  z.string().check(
+  stringSchema.check(
     z.superRefine((value: string, ctx) => {
       const problem = cssValueProblem(value);
       if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem, input: value });
@@ -597,7 +598,7 @@ export const mobileOverridesSchema = lazy(() =>
           }),
           // Typed as unknown so the named object keys above fit the index signature of the published .d.ts
           // (a consumer type-checking our declarations would fail otherwise); the values are still validated.
-          z.union([cssOverrideString, z.number(), z.boolean(), z.null()]) as unknown as z.ZodMiniType<unknown>,
+          z.union([cssOverrideString, numberSchema, booleanSchema, z.null()]) as unknown as z.ZodMiniType<unknown>,
         ),
       ),
     ),

@@ -7,6 +7,7 @@
  */
 import * as z from "zod/mini";
 import { withJsonSchema } from "./json-schema-hints.js";
+import { stringSchema } from "./leaves.js";
 
 export interface Pattern {
   /** The expression, as the JSON Schema shows it. */
@@ -31,7 +32,7 @@ export function lazyPattern(source: string, flags = ""): Pattern {
 /** A string, white space trimmed, that must match `pattern` (else `message`). */
 export function trimmedMatching(pattern: Pattern, message: string) {
   return withJsonSchema(
-    z.string().check(
+    stringSchema.check(
       z.trim(),
       z.refine((value: string) => pattern.test(value), { message, params: { type: "string_pattern_mismatch" } }),
     ),

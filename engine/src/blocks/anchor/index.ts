@@ -5,6 +5,7 @@ import { commonBlockFields, defaultedColor, emptyByDefault, mobileOverridesSchem
 import { constantDefault } from "../../schema/constant-default.js";
 import { linkDarkSchema } from "../../schema/dark.js";
 import { darkColors, field, spacingGroup, typographyGroup, visibilityGroup } from "../../schema/editor.js";
+import { stringSchema } from "../../schema/leaves.js";
 import { defineBlock, finding } from "../block.js";
 import { typographyText } from "../reading.js";
 import {
@@ -22,7 +23,7 @@ import {
 
 export const anchorProps = () =>
   z.object({
-    text: constantDefault(z.string(), "Click here"),
+    text: constantDefault(stringSchema, "Click here"),
     link: emptyByDefault,
     ...typographyFields(),
     color: defaultedColor("#007bff"),

@@ -23,13 +23,14 @@ import {
 import { constantDefault } from "../../schema/constant-default.js";
 import { buttonDarkSchema } from "../../schema/dark.js";
 import { darkColors, directionField, field, fontFamilyField, fontWeightField, spacingGroup, visibilityGroup } from "../../schema/editor.js";
+import { numberSchema, stringSchema } from "../../schema/leaves.js";
 import { type BlockRenderContext, defineBlock, finding } from "../block.js";
 import { gradientStops, isBold } from "../reading.js";
 import { attrs, dirAttribute, htmlClass, ICON_SIZE_ON_PHONES, isBlank, jsxClass, mjmlAttrs, paddingDeclaration, textDirection, withDir } from "../shared.js";
 
 export const buttonProps = () =>
   z.object({
-    text: constantDefault(z.string(), "Click Me"),
+    text: constantDefault(stringSchema, "Click Me"),
     direction: optionalDirectionSchema(),
     link: emptyByDefault,
     backgroundColor: defaultedColor("#007bff"),
@@ -39,7 +40,7 @@ export const buttonProps = () =>
     fontWeight: constantDefault(fontWeightSchema, "bold"),
     fontFamily: constantDefault(fontFamilySchema, "Arial"),
     lineHeight: nonNegative(1.2),
-    letterSpacing: constantDefault(z.number(), 0),
+    letterSpacing: constantDefault(numberSchema, 0),
     borderRadius: nonNegative(4),
     border: borderSchema,
     align: constantDefault(alignSchema, "center"),

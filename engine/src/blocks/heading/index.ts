@@ -5,6 +5,7 @@ import { commonBlockFields, emptyByDefault, mobileOverridesSchema, optionalDirec
 import { constantDefault } from "../../schema/constant-default.js";
 import { richTextDarkSchema } from "../../schema/dark.js";
 import { backgroundFields, darkColors, directionField, field, spacingGroup, typographyGroup, visibilityGroup } from "../../schema/editor.js";
+import { numberSchema } from "../../schema/leaves.js";
 import { defineBlock, finding } from "../block.js";
 import { contentReading, surfacePaint, typographyText } from "../reading.js";
 import {
@@ -32,7 +33,7 @@ export const headingProps = () =>
         [
           z.enum(LEVELS),
           z.pipe(
-            z.number().check(z.int(), z.minimum(1), z.maximum(6)),
+            numberSchema.check(z.int(), z.minimum(1), z.maximum(6)),
             z.transform((n) => `h${n}` as (typeof LEVELS)[number]),
           ),
         ],

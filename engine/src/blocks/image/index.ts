@@ -14,6 +14,7 @@ import {
 import { constantDefault } from "../../schema/constant-default.js";
 import { frameDarkSchema } from "../../schema/dark.js";
 import { darkColors, field, frameGroup, spacingGroup, visibilityGroup } from "../../schema/editor.js";
+import { numberSchema, stringSchema } from "../../schema/leaves.js";
 import { type BlockRenderContext, defineBlock, finding } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, mjmlAlt, mjmlAttrs, paddingDeclaration } from "../shared.js";
 
@@ -25,11 +26,11 @@ const FILE_NAME = /^[\w.-]+\.(?:png|jpe?g|gif|webp|svg|bmp|tiff?|avif|heic)$/i;
 export const imageProps = () =>
   z.object({
     src: emptyByDefault,
-    alt: constantDefault(z.string(), IMAGE_ALT_PLACEHOLDER),
+    alt: constantDefault(stringSchema, IMAGE_ALT_PLACEHOLDER),
     /** Percentage of the column's width. */
-    width: constantDefault(z.number().check(z.minimum(0), z.maximum(100)), 100),
+    width: constantDefault(numberSchema.check(z.minimum(0), z.maximum(100)), 100),
     /** `auto` or a height in px. */
-    height: constantDefault(z.union([z.literal("auto"), z.number().check(z.minimum(0))]), "auto"),
+    height: constantDefault(z.union([z.literal("auto"), numberSchema.check(z.minimum(0))]), "auto"),
     align: constantDefault(alignSchema, "center"),
     link: emptyByDefault,
     /** Whether `link` wraps the image. */

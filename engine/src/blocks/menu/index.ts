@@ -16,6 +16,7 @@ import {
 import { constantDefault } from "../../schema/constant-default.js";
 import { textDarkSchema } from "../../schema/dark.js";
 import { backgroundFields, darkColors, directionField, field, spacingGroup, typographyGroup, visibilityGroup } from "../../schema/editor.js";
+import { booleanSchema } from "../../schema/leaves.js";
 import { type BlockRenderContext, defineBlock, finding } from "../block.js";
 import { surfacePaint, typographyText } from "../reading.js";
 import {
@@ -42,7 +43,7 @@ export const menuProps = () =>
         z.object({
           label: emptyByDefault,
           link: emptyByDefault,
-          enabled: constantDefault(z.boolean(), true),
+          enabled: constantDefault(booleanSchema, true),
         }),
       ),
       [],

@@ -4,6 +4,7 @@ import { cssText, jsxStyle, px, spacing } from "../../markup/style.js";
 import { alignSchema, commonBlockFields, emptyByDefault, mobileOverridesSchema, nonNegative } from "../../schema/common.js";
 import { constantDefault } from "../../schema/constant-default.js";
 import { field, spacingGroup, visibilityGroup } from "../../schema/editor.js";
+import { booleanSchema } from "../../schema/leaves.js";
 import { type BlockRenderContext, defineBlock, finding } from "../block.js";
 import { addSpacing, attrs, htmlClass, ICON_SIZE_ON_PHONES, jsxClass, mjmlAlt, mjmlAttrs, paddingDeclaration } from "../shared.js";
 
@@ -14,7 +15,7 @@ export const socialsProps = () =>
         z.object({
           name: emptyByDefault,
           link: emptyByDefault,
-          enabled: constantDefault(z.boolean(), true),
+          enabled: constantDefault(booleanSchema, true),
           /** Icon image URL; empty uses MJML's hosted icon for the networks it knows. */
           icon: emptyByDefault,
         }),

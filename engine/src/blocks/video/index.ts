@@ -7,6 +7,7 @@ import { alignSchema, borderSchema, commonBlockFields, emptyByDefault, mobileOve
 import { constantDefault } from "../../schema/constant-default.js";
 import { frameDarkSchema } from "../../schema/dark.js";
 import { darkColors, field, frameGroup, spacingGroup, visibilityGroup } from "../../schema/editor.js";
+import { numberSchema, stringSchema } from "../../schema/leaves.js";
 import { type BlockRenderContext, defineBlock, finding } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, mjmlAttrs, paddingDeclaration } from "../shared.js";
 
@@ -17,10 +18,10 @@ export const videoProps = () =>
     coverImage: emptyByDefault,
     /** Where the thumbnail links when `src` is empty. */
     fallbackLink: emptyByDefault,
-    alt: constantDefault(z.string(), "Watch video"),
-    width: constantDefault(z.number().check(z.minimum(0), z.maximum(100)), 100),
+    alt: constantDefault(stringSchema, "Watch video"),
+    width: constantDefault(numberSchema.check(z.minimum(0), z.maximum(100)), 100),
     /** `auto` (16:9 of the width) or a height in px. */
-    height: constantDefault(z.union([z.literal("auto"), z.number().check(z.minimum(0))]), "auto"),
+    height: constantDefault(z.union([z.literal("auto"), numberSchema.check(z.minimum(0))]), "auto"),
     borderRadius: nonNegative(0),
     border: borderSchema,
     align: constantDefault(alignSchema, "center"),
