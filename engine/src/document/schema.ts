@@ -11,6 +11,7 @@ import {
   directionSchema,
   gradientSchema,
   nonNegative,
+  optionalPercent,
   optionalVisibilitySchema,
   spacingSchema,
   ZERO_SPACING,
@@ -85,7 +86,7 @@ export const rowSpacerSchema = lazy(() =>
 export const columnStyleSchema = lazy(() =>
   z.object({
     /** Percentage of the row. Missing widths share what the others leave. */
-    width: z.optional(numberSchema.check(z.minimum(0), z.maximum(100))),
+    width: optionalPercent(),
     backgroundColor: defaultedColor("transparent"),
     ...backgroundImageFields,
     padding: spacingSchema(ZERO_SPACING),

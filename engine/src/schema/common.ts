@@ -73,6 +73,15 @@ const px = numberSchema.check(z.minimum(0));
 const optionalPx = z.optional(px);
 /** A number ≥ 0 (px, or a line height) defaulting to `value`. */
 export const nonNegative = once((value: number) => constantDefault(px, value));
+/** A percentage (0–100): built on first use, as are the shared fields below it that only some templates reach. */
+const percentSchema = lazy(() => numberSchema.check(z.minimum(0), z.maximum(100)));
+export const optionalPercent = lazy(() => z.optional(percentSchema()));
+/** A percentage defaulting to `value`. */
+export const defaultedPercent = once((value: number) => constantDefault(percentSchema(), value));
+/** `auto` or a height in px, `auto` by default (an image's, a video's). */
+export const autoOrPxHeight = lazy(() => constantDefault(z.union([z.literal("auto"), px]), "auto"));
+/** A block's alignment defaulting to `value`. */
+export const defaultedAlign = once((value: z.output<typeof alignSchema>) => constantDefault(alignSchema, value));
 /** A colour defaulting to `value`. */
 export const defaultedColor = once((value: string) => constantDefault(colorSchema, value));
 const optionalColor = z.optional(colorSchema);
@@ -264,7 +273,7 @@ const gradientStopSchema = lazy(() =>
   z.object({
     color: colorSchema,
     /** Percent along the gradient line; stops without one are spread by CSS. */
-    position: z.optional(numberSchema.check(z.minimum(0), z.maximum(100))),
+    position: optionalPercent(),
   }),
 );
 

@@ -6,9 +6,9 @@ import { cssNumber, cssText, type Declarations, jsxStyle, px, spacing } from "..
 import { roundRect } from "../../markup/vml.js";
 import {
   activeGradient,
-  alignSchema,
   borderSchema,
   commonBlockFields,
+  defaultedAlign,
   defaultedColor,
   emptyByDefault,
   falseByDefault,
@@ -43,7 +43,7 @@ export const buttonProps = () =>
     letterSpacing: constantDefault(numberSchema, 0),
     borderRadius: nonNegative(4),
     border: borderSchema,
-    align: constantDefault(alignSchema, "center"),
+    align: defaultedAlign("center"),
     /** Full-width button instead of fitting its text. */
     fullWidth: falseByDefault,
     icon: emptyByDefault,

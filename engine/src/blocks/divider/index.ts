@@ -2,9 +2,10 @@ import * as z from "zod/mini";
 import { cssText, jsxStyle, px, spacing } from "../../markup/style.js";
 import {
   activeGradient,
-  alignSchema,
   commonBlockFields,
+  defaultedAlign,
   defaultedColor,
+  defaultedPercent,
   gradientSchema,
   mobileOverridesSchema,
   nonNegative,
@@ -13,7 +14,6 @@ import {
 import { constantDefault } from "../../schema/constant-default.js";
 import { surfaceDarkSchema } from "../../schema/dark.js";
 import { darkColors, field, spacingGroup, visibilityGroup } from "../../schema/editor.js";
-import { numberSchema } from "../../schema/leaves.js";
 import { defineBlock } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, mjmlAttrs, paddingDeclaration } from "../shared.js";
 
@@ -23,9 +23,9 @@ export const dividerProps = () =>
     /** The line drawn as a gradient (a bar of the line's height) over the solid line colour. */
     backgroundGradient: gradientSchema(),
     height: nonNegative(1),
-    width: constantDefault(numberSchema.check(z.minimum(0), z.maximum(100)), 100),
+    width: defaultedPercent(100),
     borderStyle: constantDefault(z.enum(["solid", "dashed", "dotted"]), "solid"),
-    align: constantDefault(alignSchema, "center"),
+    align: defaultedAlign("center"),
     ...commonBlockFields({ margin: { top: 20, right: 0, bottom: 20, left: 0 }, padding: { top: 5, right: 0, bottom: 5, left: 0 } }),
     mobile: mobileOverridesSchema(),
     dark: surfaceDarkSchema(),

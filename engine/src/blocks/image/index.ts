@@ -2,9 +2,11 @@ import * as z from "zod/mini";
 import { linked, textParagraphs } from "../../markup/html-to-text.js";
 import { cssText, type Declarations, jsxStyle, px, spacing } from "../../markup/style.js";
 import {
-  alignSchema,
+  autoOrPxHeight,
   borderSchema,
   commonBlockFields,
+  defaultedAlign,
+  defaultedPercent,
   emptyByDefault,
   falseByDefault,
   mobileOverridesSchema,
@@ -14,7 +16,7 @@ import {
 import { constantDefault } from "../../schema/constant-default.js";
 import { frameDarkSchema } from "../../schema/dark.js";
 import { darkColors, field, frameGroup, spacingGroup, visibilityGroup } from "../../schema/editor.js";
-import { numberSchema, stringSchema } from "../../schema/leaves.js";
+import { stringSchema } from "../../schema/leaves.js";
 import { type BlockRenderContext, defineBlock, finding } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, mjmlAlt, mjmlAttrs, paddingDeclaration } from "../shared.js";
 
@@ -28,10 +30,10 @@ export const imageProps = () =>
     src: emptyByDefault,
     alt: constantDefault(stringSchema, IMAGE_ALT_PLACEHOLDER),
     /** Percentage of the column's width. */
-    width: constantDefault(numberSchema.check(z.minimum(0), z.maximum(100)), 100),
+    width: defaultedPercent(100),
     /** `auto` or a height in px. */
-    height: constantDefault(z.union([z.literal("auto"), numberSchema.check(z.minimum(0))]), "auto"),
-    align: constantDefault(alignSchema, "center"),
+    height: autoOrPxHeight(),
+    align: defaultedAlign("center"),
     link: emptyByDefault,
     /** Whether `link` wraps the image. */
     enabled: falseByDefault,

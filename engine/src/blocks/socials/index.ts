@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import { lineParagraphs, linked } from "../../markup/html-to-text.js";
 import { cssText, jsxStyle, px, spacing } from "../../markup/style.js";
-import { alignSchema, commonBlockFields, emptyByDefault, mobileOverridesSchema, nonNegative } from "../../schema/common.js";
+import { commonBlockFields, defaultedAlign, emptyByDefault, mobileOverridesSchema, nonNegative } from "../../schema/common.js";
 import { constantDefault } from "../../schema/constant-default.js";
 import { field, spacingGroup, visibilityGroup } from "../../schema/editor.js";
 import { booleanSchema } from "../../schema/leaves.js";
@@ -24,7 +24,7 @@ export const socialsProps = () =>
     ),
     iconSize: nonNegative(28),
     spacing: nonNegative(10),
-    align: constantDefault(alignSchema, "center"),
+    align: defaultedAlign("center"),
     ...commonBlockFields(),
     mobile: mobileOverridesSchema(),
   });

@@ -3,11 +3,20 @@ import { encodeUnsafeUrlCharsOutsideTags } from "../../data/escape.js";
 import { hasMergeTags } from "../../data/merge-tags.js";
 import { linked, textParagraphs } from "../../markup/html-to-text.js";
 import { cssText, type Declarations, jsxStyle, px, spacing } from "../../markup/style.js";
-import { alignSchema, borderSchema, commonBlockFields, emptyByDefault, mobileOverridesSchema, nonNegative } from "../../schema/common.js";
+import {
+  autoOrPxHeight,
+  borderSchema,
+  commonBlockFields,
+  defaultedAlign,
+  defaultedPercent,
+  emptyByDefault,
+  mobileOverridesSchema,
+  nonNegative,
+} from "../../schema/common.js";
 import { constantDefault } from "../../schema/constant-default.js";
 import { frameDarkSchema } from "../../schema/dark.js";
 import { darkColors, field, frameGroup, spacingGroup, visibilityGroup } from "../../schema/editor.js";
-import { numberSchema, stringSchema } from "../../schema/leaves.js";
+import { stringSchema } from "../../schema/leaves.js";
 import { type BlockRenderContext, defineBlock, finding } from "../block.js";
 import { addSpacing, attrs, htmlClass, jsxClass, mjmlAttrs, paddingDeclaration } from "../shared.js";
 
@@ -19,12 +28,12 @@ export const videoProps = () =>
     /** Where the thumbnail links when `src` is empty. */
     fallbackLink: emptyByDefault,
     alt: constantDefault(stringSchema, "Watch video"),
-    width: constantDefault(numberSchema.check(z.minimum(0), z.maximum(100)), 100),
+    width: defaultedPercent(100),
     /** `auto` (16:9 of the width) or a height in px. */
-    height: constantDefault(z.union([z.literal("auto"), numberSchema.check(z.minimum(0))]), "auto"),
+    height: autoOrPxHeight(),
     borderRadius: nonNegative(0),
     border: borderSchema,
-    align: constantDefault(alignSchema, "center"),
+    align: defaultedAlign("center"),
     ...commonBlockFields(),
     mobile: mobileOverridesSchema(),
     dark: frameDarkSchema(),
