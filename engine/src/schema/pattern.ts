@@ -29,11 +29,14 @@ export function lazyPattern(source: string, flags = ""): Pattern {
   };
 }
 
+/** The trim every such string starts with: a check holds no state, so one instance serves them all. */
+const trim = z.trim();
+
 /** A string, white space trimmed, that must match `pattern` (else `message`). */
 export function trimmedMatching(pattern: Pattern, message: string) {
   return withJsonSchema(
     stringSchema.check(
-      z.trim(),
+      trim,
       z.refine((value: string) => pattern.test(value), { message, params: { type: "string_pattern_mismatch" } }),
     ),
     { pattern: () => new RegExp(pattern.source, pattern.flags), trimmed: true },
