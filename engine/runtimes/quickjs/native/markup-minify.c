@@ -17,7 +17,6 @@
  */
 #include <stddef.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 #include "quickjs.h"
 
@@ -180,6 +179,8 @@ static void tidy_lines(Out *out, const uint8_t *p, size_t start, size_t end)
 }
 
 static const uint8_t PLACEHOLDER[3] = {'<', 0, '>'};
+/* Room for the kept blocks of an n-byte document: each at least 7 bytes, and a NUL after each. */
+#define KEPT_SIZE(n) ((n) + (n) / 4 + 1)
 
 /*
  * maskProtectedAndTrimTagEnds: comments and protected elements → PLACEHOLDER (the block, tidied
@@ -310,6 +311,26 @@ static int left_to_javascript(const uint8_t *p, size_t n)
     return 0;
 }
 
+/* The minified document at `memory` (see minify_markup for its size): where it ends up and its length. */
+static Out minify(const uint8_t *p, size_t n, uint8_t *memory)
+{
+    /* Three regions: the masked document, then each step's output in turn, is at most n bytes (a
+     * placeholder is shorter than its block, and no step lengthens what it reads; put back, each
+     * block is at most what it was); the kept blocks at most n plus one NUL per block of 7 or more. */
+    Out masked = {memory, 0}, kept = {memory + n, 0};
+    mask(p, n, &masked, &kept);
+    Out collapsed = {memory + n + KEPT_SIZE(n), 0};
+    collapse_line_breaks(masked.p, masked.n, &collapsed);
+    Out blank = {masked.p, 0};
+    collapse_blank_runs(collapsed.p, collapsed.n, &blank);
+    size_t s = trim_start(blank.p, 0, blank.n), e = trim_end(blank.p, s, blank.n);
+    if (kept.n == 0)
+        return (Out){blank.p + s, e - s};
+    Out restored = {collapsed.p, 0};
+    restore(blank.p + s, e - s, kept.p, &restored);
+    return restored;
+}
+
 static JSValue minify_markup(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
 {
     if (argc < 1 || !JS_IsString(argv[0]))
@@ -320,28 +341,19 @@ static JSValue minify_markup(JSContext *ctx, JSValueConst this_val, int argc, JS
         return JS_EXCEPTION;
     const uint8_t *p = (const uint8_t *)text;
     JSValue result = JS_UNDEFINED;
-    /* Three regions: the masked document, then each step's output in turn, is at most n bytes (a
-     * placeholder is shorter than its block, and no step lengthens what it reads; put back, each
-     * block is at most what it was); the kept blocks at most n plus one NUL per block of 7 or more. */
-    size_t kept_size = n + n / 4 + 1;
-    uint8_t *memory = n > 0 && !left_to_javascript(p, n) ? malloc(2 * n + kept_size) : NULL;
-    if (memory != NULL) {
-        Out masked = {memory, 0}, kept = {memory + n, 0};
-        mask(p, n, &masked, &kept);
-        Out collapsed = {memory + n + kept_size, 0};
-        collapse_line_breaks(masked.p, masked.n, &collapsed);
-        Out blank = {masked.p, 0};
-        collapse_blank_runs(collapsed.p, collapsed.n, &blank);
-        size_t s = trim_start(blank.p, 0, blank.n), e = trim_end(blank.p, s, blank.n);
-        Out restored = {collapsed.p, 0};
-        if (kept.n == 0)
-            restored = (Out){blank.p + s, e - s};
-        else
-            restore(blank.p + s, e - s, kept.p, &restored);
-        result = JS_NewStringLen(ctx, (const char *)restored.p, restored.n);
-        free(memory);
-    } else if (n == 0) {
+    if (n == 0) {
         result = JS_NewStringLen(ctx, "", 0);
+    } else if (!left_to_javascript(p, n)) {
+        /* From the engine's heap, within its cap (--max-memory): over it, the render fails as the
+         * JavaScript minifier's would. */
+        uint8_t *memory = js_malloc(ctx, 2 * n + KEPT_SIZE(n));
+        if (memory == NULL) {
+            result = JS_EXCEPTION;
+        } else {
+            Out minified = minify(p, n, memory);
+            result = JS_NewStringLen(ctx, (const char *)minified.p, minified.n);
+            js_free(ctx, memory);
+        }
     }
     JS_FreeCString(ctx, text);
     return result;
