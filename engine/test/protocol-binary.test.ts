@@ -352,8 +352,8 @@ describe("--serve binary", () => {
     const next = random(31);
     const pieces = ["\n", "\r\n", " ", "  ", "\t", "\u00a0", "\u1680", "\u2000", "\u200a", "\u2028", "\u2029", "\u202f", "\u205f", "\u3000", "\ufeff"];
     const others = ["\u0085", "\u180e", "\u200b", "\u017f", "\u212a", "é", "日", "😀", "x", "<b>b</b>", "<br>", "&nbsp;"];
-    const text = () =>
-      Array.from({ length: 4 + Math.floor(next() * 24) }, () => (next() < 0.6 ? pieces : others)[Math.floor(next() * (next() < 0.6 ? pieces.length : others.length))]).join("");
+    const pick = (list: readonly string[]) => list[Math.floor(next() * list.length)]!;
+    const text = () => Array.from({ length: 4 + Math.floor(next() * 24) }, () => pick(next() < 0.6 ? pieces : others)).join("");
     const spaced = Array.from({ length: 40 }, (_, n) => {
       const template = positionTemplate("text");
       const paragraph = template.rows[0]!.columns[0]!.children[0]!;
