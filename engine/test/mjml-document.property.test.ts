@@ -24,7 +24,7 @@ const piece = fc.constantFrom(
   // the literals' tails without their heads, which a search by a part of a literal must not take for it
   ...["[if", "[if mso | IE]>", "[endif]-->", "<!", "<!-", "!--", "-"],
   ...["<table>", "</td>", "<td", ' style="font-family:Roboto, Arial"', ' class="a  b"', ">", "<", '"', "x", "Roboto"],
-  ...[" ", "  ", "\n", "\n      ", "\t", "\u00a0", "\ufeff"],
+  ...[" ", "  ", "\n", "\n      ", "\t", "\u00a0", "\ufeff", "\r\n", "\r", "\u2028"],
   ...['\n      <!--[if mso | IE]>\n      <table\n        role="presentation"\n      >\n      <![endif]-->\n    ', "<!--[if mso | IE]></td></tr><![endif]-->"],
 );
 

@@ -17,6 +17,7 @@ import { maxNesting } from "../src/protocol/decode.js";
 import { type OkLayoutResponse, type OkResponse, type Response, responseSchema } from "../src/protocol/response-schema.js";
 import { BINARY, ensureBinary } from "./support/engine-binary.js";
 import { libraryEngine } from "./support/engine-port.js";
+import { generateTemplates } from "./support/generated-templates.js";
 import { LONE_SURROGATE, POSITIONS, positionTemplate } from "./support/malformed-values.js";
 
 const TEMPLATE = WARMUP;
@@ -343,6 +344,30 @@ describe("--serve binary", () => {
     }
     // The test reaches every kind of escape JSON.stringify writes, lone surrogates included.
     expect([...escapes].sort()).toEqual(expect.arrayContaining(['"', "\\", "b", "f", "n", "r", "t", "u00", "ud8", "udb", "udc", "udf"]));
+  });
+
+  it("minifies html and mjml as the library does (in C in the release build): every block, and texts of every kind of white space", async () => {
+    // JavaScript's white space, and characters that are not (U+0085, U+180E, U+200B) or that look
+    // like ASCII in another case (ſ, K), each beside line breaks and tags, where the minifier trims.
+    const next = random(31);
+    const pieces = ["\n", "\r\n", " ", "  ", "\t", "\u00a0", "\u1680", "\u2000", "\u200a", "\u2028", "\u2029", "\u202f", "\u205f", "\u3000", "\ufeff"];
+    const others = ["\u0085", "\u180e", "\u200b", "\u017f", "\u212a", "é", "日", "😀", "x", "<b>b</b>", "<br>", "&nbsp;"];
+    const pick = (list: readonly string[]) => list[Math.floor(next() * list.length)]!;
+    const text = () => Array.from({ length: 4 + Math.floor(next() * 24) }, () => pick(next() < 0.6 ? pieces : others)).join("");
+    const spaced = Array.from({ length: 40 }, (_, n) => {
+      const template = positionTemplate("text");
+      const paragraph = template.rows[0]!.columns[0]!.children[0]!;
+      const children = [0, 1, 2].map((i) => ({ ...paragraph, id: `p${i}`, props: { content: `<p>${text()}</p>${text()}<p>${text()}</p>` } }));
+      return { ...template, template_id: `spaced-${n}`, rows: [{ id: "r", columns: [{ id: "c", children }] }] };
+    });
+    const templates = [...generateTemplates(30, 7).map((c) => c.template), ...spaced];
+    const requests = templates.flatMap((template, n) => (["html", "mjml"] as const).map((target) => ({ id: `${n}-${target}`, template, target })));
+    const answers = await serveLines(requests.map((r) => JSON.stringify(r)));
+    for (const [n, answer] of answers.entries()) {
+      const { template, target } = requests[n]!;
+      expect(answer.ok, `answer ${n}`).toBe(true);
+      expect((answer as OkResponse).output, `answer ${n}`).toBe((await render(template, { target })).output);
+    }
   });
 
   it("pipelined requests come back in order with their ids", async () => {

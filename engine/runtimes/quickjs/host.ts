@@ -15,7 +15,18 @@ import { createEnginePort } from "../../src/executable/library-engine.js";
 import { runMain } from "../../src/executable/main.js";
 import type { HostMemory } from "../../src/executable/memory.js";
 import { QUICKJS_FILES } from "./platform/files.js";
-import { capHeap, decodeUtf8, encodeUtf8, jsonNesting, jsonStringUtf8, releaseMemory, requestTemplateSha256, sha256, utf8Length } from "./platform/native.js";
+import {
+  capHeap,
+  decodeUtf8,
+  encodeUtf8,
+  jsonNesting,
+  jsonStringUtf8,
+  minifyMarkup,
+  releaseMemory,
+  requestTemplateSha256,
+  sha256,
+  utf8Length,
+} from "./platform/native.js";
 
 const QUICKJS_HOST: EngineHost = {
   // The render caches' key: any digest that tells templates apart (Node's host uses SHA-1).
@@ -28,6 +39,7 @@ const QUICKJS_HOST: EngineHost = {
   decodeUtf8,
   jsonStringUtf8,
   jsonNesting,
+  minifyMarkup,
 };
 
 declare const scriptArgs: readonly string[];

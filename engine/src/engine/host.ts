@@ -40,6 +40,12 @@ export interface EngineHost {
    */
   readonly jsonNesting?: (bytes: Uint8Array) => number;
   /**
+   * `minifyMarkup` (targets/minify.ts) of an html or mjml document, the same string, or undefined
+   * where the host leaves the document to that function; for a host that minifies in fewer
+   * instructions. Absent: the function minifies.
+   */
+  readonly minifyMarkup?: (markup: string) => string | undefined;
+  /**
    * An optional package by name, loaded synchronously from where the engine is installed (or the
    * working directory); throws when it is not installed. Absent: the host loads no packages.
    */

@@ -162,9 +162,14 @@ export function compileTarget(core: EngineCore, template: Template, target: Rend
     return compileOutput(minify ? minifyJsx(source) : source, out.slots, "jsx");
   }
   const mjml = renderMjmlDocument(doc);
-  if (target === "mjml") return compileOutput(minify ? minifyMarkup(mjml) : mjml, out.slots, "markup");
+  if (target === "mjml") return compileOutput(minify ? minifiedMarkup(core, mjml) : mjml, out.slots, "markup");
   const html = removeHtmlWaste(compileMjml(mjml));
-  return compileOutput(minify ? minifyMarkup(html) : html, out.slots, "markup");
+  return compileOutput(minify ? minifiedMarkup(core, html) : html, out.slots, "markup");
+}
+
+/** `minifyMarkup`, by the host where it minifies the document itself. */
+function minifiedMarkup(core: EngineCore, markup: string): string {
+  return core.host.minifyMarkup?.(markup) ?? minifyMarkup(markup);
 }
 
 /**

@@ -18,6 +18,8 @@ declare const mailrenderUtf8Length: (text: string) => number;
 declare const mailrenderJsonStringUtf8: (text: string) => Uint8Array;
 /** native/json-nesting.c. */
 declare const mailrenderJsonNesting: (bytes: Uint8Array) => number;
+/** native/markup-minify.c: targets/minify.ts's `minifyMarkup`, or undefined where it leaves the document to it. */
+declare const mailrenderMinifyMarkup: (markup: string) => string | undefined;
 /** native/memory.c. */
 declare const mailrenderMemory: { release(): void; capHeap(bytes: number): void };
 
@@ -28,5 +30,6 @@ export const encodeUtf8 = (text: string): Uint8Array => mailrenderEncodeUtf8(tex
 export const utf8Length = (text: string): number => mailrenderUtf8Length(text);
 export const jsonStringUtf8 = (text: string): Uint8Array => mailrenderJsonStringUtf8(text);
 export const jsonNesting = (bytes: Uint8Array): number => mailrenderJsonNesting(bytes);
+export const minifyMarkup = (markup: string): string | undefined => mailrenderMinifyMarkup(markup);
 export const releaseMemory = (): void => mailrenderMemory.release();
 export const capHeap = (bytes: number): void => mailrenderMemory.capHeap(bytes);
