@@ -286,7 +286,10 @@ describe("the style filter judges a style as a client reads it", () => {
 
 describe("content without a tag", () => {
   it("reads as the parser reads the same text before a tag: one text node, entities and merge tags as written", () => {
-    const piece = fc.constantFrom("a", " ", "\n", "\u00a0", "&", "&amp;", "&lt;", "&#39;", ">", '"', "'", "{{ first_name }}", "{{ nick|'<b>friend</b>' }}", "{{", "}}", "\uE000", "\uE002", "é");
+    const piece = fc.constantFrom(
+      ...["a", "é", " ", "\n", "\u00a0", "&", "&amp;", "&lt;", "&#39;", ">", '"', "'"],
+      ...["{{ first_name }}", "{{ nick|'<b>friend</b>' }}", "{{", "}}", "\uE000", "\uE002"],
+    );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
         const text = pieces.join("");
