@@ -8,6 +8,7 @@ import fc from "fast-check";
 import { Parser } from "htmlparser2";
 import { describe, expect, it } from "vitest";
 import { RENDER_TARGETS, render, validateTemplate } from "../src/index.js";
+import { ContentHtml } from "../src/markup/content.js";
 import { cssAsRead, isSafeContentUrl } from "../src/markup/sanitize-html.js";
 
 const doc = (content: string) => ({
@@ -280,5 +281,24 @@ describe("the style filter judges a style as a client reads it", () => {
     expect(cssAsRead("width:exp/**/ression(x)/* unclosed")).toBe("width:expression(x)");
     expect(cssAsRead("width:\\65 xp\\ression(x)")).toBe("width:expression(x)");
     expect(cssAsRead("font-family:&quot;A&amp;B&quot;")).toBe('font-family:"A&B"');
+  });
+});
+
+describe("content without a tag", () => {
+  it("reads as the parser reads the same text before a tag: one text node, entities and merge tags as written", () => {
+    const piece = fc.constantFrom(
+      ...["a", "é", " ", "\n", "\u00a0", "&", "&amp;", "&lt;", "&#39;", ">", '"', "'"],
+      ...["{{ first_name }}", "{{ nick|'<b>friend</b>' }}", "{{", "}}", "\uE000", "\uE002"],
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
+        const text = pieces.join("");
+        const content = new ContentHtml();
+        // The same text and an empty element after it goes through the parser.
+        const parsed = content.nodes(`${text}<b></b>`);
+        expect(content.nodes(text)).toEqual(parsed.slice(0, -1));
+      }),
+      { numRuns: 500 },
+    );
   });
 });

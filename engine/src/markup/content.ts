@@ -127,6 +127,9 @@ const CONTENT_CACHE_ENTRIES = 2_000;
 
 function parseAndSanitize(html: string): ParsedContent {
   const { html: protectedHtml, restore } = protectMergeTags(stripTokenDelimiters(html));
+  // Text without a tag (a heading's, a button's): what the parser would make of it, one text node
+  // (entities are kept as written), without a parser made for it.
+  if (!protectedHtml.includes("<")) return sanitizeNodes(protectedHtml === "" ? [] : [{ kind: "text", text: restore(protectedHtml) }]) as ParsedContent;
   const root: ContentNode[] = [];
   const stack: ElementNode[] = [];
   const append = (node: ContentNode) => (stack.at(-1)?.children ?? root).push(node);
