@@ -13,7 +13,7 @@ import { registerErrorHandler, sendError } from "./http/error-handler.js";
 import { registerJsonBodyParser } from "./http/json-body.js";
 import { registerNotFound } from "./http/not-found.js";
 import { REDACTED, redactHeaders, redactUrl } from "./http/redact.js";
-import { RequestLog, requestLogger } from "./http/request-log.js";
+import { RequestLog } from "./http/request-log.js";
 import { forbidFraming } from "./http/security-headers.js";
 import { zodValidatorCompiler } from "./http/validation.js";
 import { endLog, type LogDestination, logDestination } from "./logging.js";
@@ -77,7 +77,7 @@ export async function buildApp({ config, store, logger }: AppOptions): Promise<A
   const log = logger === false ? undefined : (logger ?? logDestination(config));
   const app = Fastify({
     logger: log === undefined ? false : loggerOptions(config, log),
-    ...(requestLog === undefined ? {} : { logController: requestLog, childLoggerFactory: requestLogger }),
+    ...(requestLog === undefined ? {} : { logController: requestLog }),
     bodyLimit: config.bodyLimitBytes,
     // Behind a reverse proxy: request.ip (logs) is the client's address from X-Forwarded-For.
     ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),

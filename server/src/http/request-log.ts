@@ -1,11 +1,9 @@
-import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from "fastify";
-import { type Bindings, type ChildLoggerOptions, levels } from "pino";
+import { type FastifyReply, type FastifyRequest, LogController } from "fastify";
+import { levels } from "pino";
 import { redactText, redactUrl } from "./redact.js";
 
 /** What the log says of one answered request (besides the `reqId`, `time` and `msg` every line has). */
 export interface RequestLine {
-  /** Undefined when the logger that writes the line carries it in its bindings (pino leaves it out). */
-  reqId: string | undefined;
   method: string;
   /** Credentials removed by name and shape (redact.ts). */
   url: string;
@@ -32,7 +30,6 @@ export interface RequestLine {
  */
 export class RequestLog extends LogController {
   readonly #enabled: boolean;
-  #lines: FastifyBaseLogger | undefined;
 
   /** `level`: the log's level; at `warn` and above no request line is built. */
   constructor(level: string) {
@@ -43,98 +40,20 @@ export class RequestLog extends LogController {
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    if (error != null) this.#lineLogger(reply.log).error({ ...requestLine(request, reply), err: error }, "request errored");
-    else if (this.#enabled) this.#lineLogger(reply.log).info(requestLine(request, reply), "request completed");
+    if (error != null) reply.log.error({ ...requestLine(request, reply), err: error }, "request errored");
+    else if (this.#enabled) reply.log.info(requestLine(request, reply), "request completed");
   }
 
   /** The onRequestAbort hook: the client closed the connection before the answer was sent. */
   readonly requestAborted = (request: FastifyRequest, done: () => void): void => {
-    if (this.#enabled) this.#lineLogger(request.log).info(requestLine(request, undefined), "request aborted");
+    if (this.#enabled) request.log.info(requestLine(request, undefined), "request aborted");
     done();
   };
-
-  /**
-   * What a request's line is written with when its logger is a lazy one: a child of the parent
-   * without bindings, made once. Not the parent itself: pino makes children with `Object.create`
-   * of their parent, and V8 keeps an object used as a prototype in a slower form, where pino's
-   * reads of its symbol-keyed fields cost several thousand instructions more a line.
-   */
-  #lineLogger(log: FastifyBaseLogger): FastifyBaseLogger {
-    if (!(log instanceof RequestLogger)) return log;
-    this.#lines ??= log.parent.child({});
-    return this.#lines;
-  }
-}
-
-/**
- * A request's logger (Fastify's `childLoggerFactory`): pino's child logger, bound to the request's
- * `reqId`, made the first time something logs through it. Most requests log nothing but their
- * request line, which RequestLog writes through the parent with the `reqId` in its object — the
- * same JSON line, field for field — so they make no child: a child costs an object, its formatters
- * and its serialised bindings on every request. A route with its own log level or serializers gets
- * its child at once, and its request line through it.
- */
-export function requestLogger(parent: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger {
-  return options.level === undefined && options.serializers === undefined ? new RequestLogger(parent, bindings, options) : parent.child(bindings, options);
-}
-
-type Level = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
-
-class RequestLogger implements FastifyBaseLogger {
-  #child: FastifyBaseLogger | undefined;
-
-  constructor(
-    readonly parent: FastifyBaseLogger,
-    readonly bindings: Bindings,
-    readonly options: ChildLoggerOptions,
-  ) {}
-
-  get #logger(): FastifyBaseLogger {
-    this.#child ??= this.parent.child(this.bindings, this.options);
-    return this.#child;
-  }
-
-  #log(level: Level, args: unknown[]): void {
-    const logger = this.#logger;
-    (logger[level] as (...args: unknown[]) => void).apply(logger, args);
-  }
-
-  get level(): string {
-    return this.#logger.level;
-  }
-  set level(level: string) {
-    this.#logger.level = level;
-  }
-  child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
-    return this.#logger.child(bindings, options);
-  }
-  fatal(...args: unknown[]): void {
-    this.#log("fatal", args);
-  }
-  error(...args: unknown[]): void {
-    this.#log("error", args);
-  }
-  warn(...args: unknown[]): void {
-    this.#log("warn", args);
-  }
-  info(...args: unknown[]): void {
-    this.#log("info", args);
-  }
-  debug(...args: unknown[]): void {
-    this.#log("debug", args);
-  }
-  trace(...args: unknown[]): void {
-    this.#log("trace", args);
-  }
-  silent(...args: unknown[]): void {
-    this.#log("silent", args);
-  }
 }
 
 function requestLine(request: FastifyRequest, reply: FastifyReply | undefined): RequestLine {
   const userAgent = request.headers["user-agent"];
   return {
-    reqId: request.log instanceof RequestLogger ? request.id : undefined,
     method: request.method,
     url: redactUrl(request.url),
     statusCode: reply?.statusCode,
