@@ -18,11 +18,13 @@ import { startCompiledService } from "./compiled-service.js";
  *   bash scripts/bench-server.sh instructions            # levels info and warn
  *   ROUTE_LEVELS=info ROUTE_REQUESTS=2000 bash scripts/bench-server.sh instructions
  *
- * Needs valgrind. User-space instructions only, of all threads: the kernel's part (the socket's
- * reads and writes) is not counted. Prints, for each log level, the instructions a request of each
- * route in each round (warmed up, then alternating rounds; a round where V8 still optimised or ran a
- * full collection stands out) and, over the rounds, the functions whose own instructions differ
- * most (JavaScript named from V8's perf map). Under valgrind the server runs ~50× slower while the
+ * Needs valgrind. User-space instructions only: the kernel's part (the socket's reads and writes) is
+ * not counted. Prints, for each log level, the instructions a request of each route in each round
+ * (warmed up, then alternating rounds; a round where V8 still optimised or ran a full collection
+ * stands out), of all threads and of the main thread alone, and, over the rounds, the functions
+ * whose own instructions differ most (JavaScript named from V8's perf map). Compare the main
+ * thread's figures: V8's helper threads (concurrent marking, sweeping, compiling) add to whichever
+ * round they happen to run in, and move the all-thread totals by tens of thousands a request. Under valgrind the server runs ~50× slower while the
  * log's file writes do not, so each write carries fewer lines than in a real run: the count
  * overstates the writes' share of the log.
  */
