@@ -18,11 +18,13 @@ import { startCompiledService } from "./compiled-service.js";
  *   bash scripts/bench-server.sh instructions            # levels info and warn
  *   ROUTE_LEVELS=info ROUTE_REQUESTS=2000 bash scripts/bench-server.sh instructions
  *
- * Needs valgrind. User-space instructions only, of all threads: the kernel's part (the socket's
- * reads and writes) is not counted. Prints, for each log level, the instructions a request of each
- * route in each round (warmed up, then alternating rounds; a round where V8 still optimised or ran a
- * full collection stands out) and, over the rounds, the functions whose own instructions differ
- * most (JavaScript named from V8's perf map). Under valgrind the server runs ~50× slower while the
+ * Needs valgrind. User-space instructions only: the kernel's part (the socket's reads and writes) is
+ * not counted. Prints, for each log level, the instructions a request of each route in each round
+ * (warmed up, then alternating rounds; a round where V8 still optimised or ran a full collection
+ * stands out), of all threads and of the main thread alone, and, over the rounds, the functions
+ * whose own instructions differ most (JavaScript named from V8's perf map). Compare the main
+ * thread's figures: V8's helper threads (concurrent marking, sweeping, compiling) add to whichever
+ * round they happen to run in, and move the all-thread totals by tens of thousands a request. Under valgrind the server runs ~50× slower while the
  * log's file writes do not, so each write carries fewer lines than in a real run: the count
  * overstates the writes' share of the log.
  */
@@ -32,6 +34,8 @@ const ROUNDS = Number(process.env["ROUTE_ROUNDS"] ?? 3);
 /** Until V8 has compiled the route's code: the first thousands of requests under valgrind still pay for optimising. */
 const WARM_UP = 6000;
 const CONNECTIONS = 10;
+/** After a round's last answer, until the work it left (the log's writes) is done; ~20 ms unslowed. */
+const SETTLE_MS = 1000;
 
 /** The server under valgrind: the compiled service and the bare route; what the client needs goes to `infoFile`. */
 async function serve(level: string, infoFile: string): Promise<void> {
@@ -91,6 +95,7 @@ async function measureLevel(level: string): Promise<void> {
     [
       "--tool=callgrind",
       "--instr-atstart=no", // start-up runs at full speed; counting starts with the warm-up
+      "--separate-threads=yes", // the main thread's count apart: V8's and libuv's helper threads vary from run to run
       "--smc-check=all-non-file", // V8 writes the code it runs
       `--callgrind-out-file=${out}`,
       process.execPath,
@@ -122,25 +127,38 @@ async function measureLevel(level: string): Promise<void> {
     };
     control("--instr=on");
     for (const route of routes) await load(route, WARM_UP);
-    const dumps: { route: string; file: string }[] = [];
+    const dumps: { route: string; files: string[] }[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       for (const route of routes) {
         control("--zero");
         await load(route, REQUESTS);
+        // What the round left running (the log's last writes, their completions) is counted with it,
+        // not with the next round, which may be the other route's.
+        await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
         const before = new Set(readdirSync(work));
         control(`--dump=${route.name}`);
-        const file = readdirSync(work).find((f) => f.startsWith("callgrind.out.") && !before.has(f));
-        if (file === undefined) throw new Error("callgrind wrote no dump");
-        dumps.push({ route: route.name, file: path.join(work, file) });
+        // One file a thread: `…-01` is the main thread.
+        const files = readdirSync(work).filter((f) => f.startsWith("callgrind.out.") && !before.has(f));
+        if (files.length === 0) throw new Error("callgrind wrote no dump");
+        dumps.push({ route: route.name, files: files.map((f) => path.join(work, f)) });
       }
     }
     const name = symbolizer(child.pid ?? 0);
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
     const perRoute = routes.map((route) => {
-      const runs = dumps.filter((d) => d.route === route.name).map((d) => selfCosts(d.file));
+      const runs = dumps
+        .filter((d) => d.route === route.name)
+        .map((d) => {
+          const threads = d.files.map((file) => ({ file, ...selfCosts(file) }));
+          return { threads, total: threads.reduce((sum, t) => sum + t.total, 0), main: threads.find((t) => t.file.endsWith("-01"))?.total ?? 0 };
+        });
       const functions = new Map<string, number>();
-      for (const run of runs) for (const [fn, n] of run.functions) functions.set(name(fn), (functions.get(name(fn)) ?? 0) + n / REQUESTS / runs.length);
+      for (const run of runs)
+        for (const thread of run.threads)
+          for (const [fn, n] of thread.functions) functions.set(name(fn), (functions.get(name(fn)) ?? 0) + n / REQUESTS / runs.length);
       const totals = runs.map((r) => r.total / REQUESTS);
-      return { route: route.name, totals, median: [...totals].sort((a, b) => a - b)[Math.floor(totals.length / 2)] ?? 0, functions };
+      const mains = runs.map((r) => r.main / REQUESTS);
+      return { route: route.name, totals, median: median(totals), mains, mainMedian: median(mains), functions };
     });
     const [bare, sdk] = perRoute as [(typeof perRoute)[number], (typeof perRoute)[number]];
     const fmt = (n: number) => Math.round(n).toLocaleString("en").padStart(8);
@@ -153,6 +171,9 @@ async function measureLevel(level: string): Promise<void> {
         `log at ${level}: instructions a request (${REQUESTS} requests a round, ${ROUNDS} alternating rounds, ${CONNECTIONS} connections)`,
         ...perRoute.map((r) => `  ${r.route.padEnd(24)} median ${fmt(r.median)}   rounds ${r.totals.map(fmt).join(" ")}`),
         `  the bare route's over the SDK route's (medians): ${((bare.median / sdk.median) * 100).toFixed(1)}%`,
+        "  the main thread alone:",
+        ...perRoute.map((r) => `  ${r.route.padEnd(24)} median ${fmt(r.mainMedian)}   rounds ${r.mains.map(fmt).join(" ")}`),
+        `  the bare route's over the SDK route's (medians): ${((bare.mainMedian / sdk.mainMedian) * 100).toFixed(1)}%`,
         `  own instructions a request (mean of the rounds), the largest differences:   bare      SDK  difference`,
         ...differences.map((d) => `  ${d.fn.slice(0, 52).padEnd(52)} ${fmt(d.bare)} ${fmt(d.sdk)} ${fmt(d.sdk - d.bare)}`),
         "",
