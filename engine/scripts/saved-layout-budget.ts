@@ -18,10 +18,10 @@ const CASE = join(ROOT, "fixtures", "render", "realistic-newsletter", "case.json
 
 /**
  * Millions of instructions of a newsletter render from its saved layout: the engine's figure when the
- * budget was last set (47.8 M, 1.86× a `--version` of 25.7 M: bench/RESULTS.md), plus ~3%. A change
+ * budget was last set (46.0 M, 1.93× a `--version` of 23.8 M: bench/RESULTS.md), plus ~3%. A change
  * that needs more must say why there and raise it here; the target is 2× `--version`.
  */
-export const SAVED_LAYOUT_BUDGET = 49;
+export const SAVED_LAYOUT_BUDGET = 47.5;
 
 export interface SavedLayoutCost {
   readonly version: number;
