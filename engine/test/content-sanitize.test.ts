@@ -378,7 +378,7 @@ describe("rich text read without the parser", () => {
         const html = parts.join("");
         const { simple, parsed } = readBoth(html);
         // Nested links are the one thing an editor's tree can hold that the parser reads otherwise.
-        if (!/<a[ >][^]*<a[ >]/i.test(html)) expect(simple, html).toBeDefined();
+        if (!/<a[ >][\s\S]*<a[ >]/i.test(html)) expect(simple, html).toBeDefined();
         if (simple !== undefined) expect(simple).toEqual(parsed);
       }),
       { numRuns: 1500 },
