@@ -8,7 +8,8 @@ import fc from "fast-check";
 import { Parser } from "htmlparser2";
 import { describe, expect, it } from "vitest";
 import { RENDER_TARGETS, render, validateTemplate } from "../src/index.js";
-import { ContentHtml, readSimpleMarkup, readWithParser } from "../src/markup/content.js";
+import { ContentHtml } from "../src/markup/content.js";
+import { readSimpleMarkup, readWithParser } from "../src/markup/content-tree.js";
 import { cssAsRead, isSafeContentUrl } from "../src/markup/sanitize-html.js";
 
 const doc = (content: string) => ({
