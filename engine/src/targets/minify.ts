@@ -7,6 +7,10 @@
  * a line break is removed, other line breaks become a space, and runs of spaces/tabs collapse to one.
  * A single space between two inline elements on one line is kept, so `<b>a</b> <i>b</i>` keeps its
  * word gap. react-email: lines trimmed, 3+ newlines collapse to one blank line, the whole trimmed.
+ *
+ * The release executable runs `minifyMarkup`'s steps in C (engine/runtimes/quickjs/native/markup-minify.c,
+ * docs/design/executable-runtimes.md): this is their definition, and a change here is made there too
+ * (test/protocol-binary.test.ts and the fixtures through the executable compare the two).
  */
 
 import { contains, occurrences } from "../base/literal-scan.js";
