@@ -2,6 +2,7 @@
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import type { BuildOptions, Plugin } from "esbuild";
+import { applyPatches, type SourcePatch } from "./source-patch.js";
 
 /**
  * Modules replaced by a stub in the bundle. Each is reachable only through a code path the engine
@@ -61,12 +62,6 @@ const precomputedDecodeTree: Plugin = {
     });
   },
 };
-
-interface SourcePatch {
-  readonly why: string;
-  readonly before: string;
-  readonly after: string;
-}
 
 /**
  * Changes to zod's constructor in the bundle (docs/design/template-reading.md, "What building a
@@ -146,23 +141,12 @@ export const ZOD_PATCHES: Readonly<Record<"core" | "schemas", readonly SourcePat
   ],
 };
 
-/** `text` with each patch applied; throws when an anchor is not there exactly once. */
-export function patched(text: string, patches: readonly SourcePatch[], file: string): string {
-  let out = text;
-  for (const patch of patches) {
-    const found = out.split(patch.before).length - 1;
-    if (found !== 1) throw new Error(`zod patch (${patch.why}): its anchor is in ${file} ${found} times, not once`);
-    out = out.replace(patch.before, () => patch.after);
-  }
-  return out;
-}
-
 const zodConstruction: Plugin = {
   name: "zod-construction",
   setup(b) {
     b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]core[\\/](core|schemas)\.js$/ }, (args) => {
       const which = /core\.js$/.test(args.path) ? "core" : "schemas";
-      return { contents: patched(readFileSync(args.path, "utf8"), ZOD_PATCHES[which], args.path), loader: "js" };
+      return { contents: applyPatches(readFileSync(args.path, "utf8"), ZOD_PATCHES[which], args.path), loader: "js" };
     });
   },
 };

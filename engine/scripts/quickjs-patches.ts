@@ -9,14 +9,14 @@ import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 
-interface SourcePatch {
+import { applyPatches, type SourcePatch } from "./source-patch.js";
+
+/** A patch to one file of QuickJS-ng's source. */
+interface QuickjsPatch extends SourcePatch {
   readonly file: string;
-  readonly why: string;
-  readonly before: string;
-  readonly after: string;
 }
 
-export const QUICKJS_PATCHES: readonly SourcePatch[] = [
+export const QUICKJS_PATCHES: readonly QuickjsPatch[] = [
   {
     file: "quickjs.c",
     why: "a character in a one-byte string found by the C library's memchr, a word at a time; in a two-byte string four characters a step",
@@ -164,13 +164,7 @@ export function patchedQuickjsSource(pristine: string, workDir: string): string 
   cpSync(pristine, staging, { recursive: true });
   for (const patch of QUICKJS_PATCHES) {
     const path = join(staging, patch.file);
-    const text = readFileSync(path, "utf8");
-    const found = text.split(patch.before).length - 1;
-    if (found !== 1) throw new Error(`QuickJS-ng patch (${patch.why}): its anchor is in ${patch.file} ${found} times, not once`);
-    writeFileSync(
-      path,
-      text.replace(patch.before, () => patch.after),
-    );
+    writeFileSync(path, applyPatches(readFileSync(path, "utf8"), [patch], `QuickJS-ng's ${patch.file}`));
   }
   renameSync(staging, target);
   return target;
