@@ -23,6 +23,7 @@ import {
   jsonStringUtf8,
   minifyMarkup,
   releaseMemory,
+  removeHtmlWaste,
   requestTemplateSha256,
   sha256,
   utf8Length,
@@ -40,6 +41,7 @@ const QUICKJS_HOST: EngineHost = {
   jsonStringUtf8,
   jsonNesting,
   minifyMarkup,
+  removeHtmlWaste,
 };
 
 declare const scriptArgs: readonly string[];

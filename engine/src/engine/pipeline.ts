@@ -163,8 +163,13 @@ export function compileTarget(core: EngineCore, template: Template, target: Rend
   }
   const mjml = renderMjmlDocument(doc);
   if (target === "mjml") return compileOutput(minify ? minifiedMarkup(core, mjml) : mjml, out.slots, "markup");
-  const html = removeHtmlWaste(compileMjml(mjml));
+  const html = htmlWithoutWaste(core, compileMjml(mjml));
   return compileOutput(minify ? minifiedMarkup(core, html) : html, out.slots, "markup");
+}
+
+/** `removeHtmlWaste`, by the host where it cleans the document up itself. */
+function htmlWithoutWaste(core: EngineCore, html: string): string {
+  return core.host.removeHtmlWaste?.(html) ?? removeHtmlWaste(html);
 }
 
 /** `minifyMarkup`, by the host where it minifies the document itself. */

@@ -1,0 +1,84 @@
+/*
+ * Reading a document's UTF-8 as JavaScript reads its text, shared by the native steps that follow a
+ * JavaScript definition (markup-minify.c, html-waste.c): white space is what JavaScript's `\s` and
+ * `trim` take (WhiteSpace and LineTerminator: 09-0D, 20, A0, 1680, 2000-200A, 2028, 2029, 202F,
+ * 205F, 3000, FEFF). Static functions: each file that includes it has its own copy.
+ */
+#ifndef MAILRENDER_MARKUP_TEXT_H
+#define MAILRENDER_MARKUP_TEXT_H
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* The byte length of the white space character starting at p[i] (i < n), or 0. */
+static inline size_t space_at(const uint8_t *p, size_t i, size_t n)
+{
+    uint8_t b = p[i];
+    if (b == 0x20 || (b >= 0x09 && b <= 0x0d))
+        return 1;
+    if (b == 0xc2)
+        return i + 1 < n && p[i + 1] == 0xa0 ? 2 : 0;
+    if (b < 0xe1 || i + 2 >= n)
+        return 0;
+    uint8_t c = p[i + 1], d = p[i + 2];
+    switch (b) {
+    case 0xe1: /* U+1680 */
+        return c == 0x9a && d == 0x80 ? 3 : 0;
+    case 0xe2: /* U+2000-200A, 2028, 2029, 202F; U+205F */
+        if (c == 0x80)
+            return d <= 0x8a || d == 0xa8 || d == 0xa9 || d == 0xaf ? 3 : 0;
+        return c == 0x81 && d == 0x9f ? 3 : 0;
+    case 0xe3: /* U+3000 */
+        return c == 0x80 && d == 0x80 ? 3 : 0;
+    case 0xef: /* U+FEFF */
+        return c == 0xbb && d == 0xbf ? 3 : 0;
+    default:
+        return 0;
+    }
+}
+
+/* The byte length of the white space character ending at p[end - 1] and starting at start or after, or 0. */
+static inline size_t space_before(const uint8_t *p, size_t start, size_t end)
+{
+    if (end <= start)
+        return 0;
+    uint8_t b = p[end - 1];
+    if (b < 0x80)
+        return b == 0x20 || (b >= 0x09 && b <= 0x0d);
+    /* UTF-8 tells a lead byte from the others: a character found here starts where it seems to. */
+    if (end - start >= 2 && space_at(p, end - 2, end) == 2)
+        return 2;
+    if (end - start >= 3 && space_at(p, end - 3, end) == 3)
+        return 3;
+    return 0;
+}
+
+static inline size_t trim_start(const uint8_t *p, size_t start, size_t end)
+{
+    size_t k;
+    while (start < end && (k = space_at(p, start, end)) > 0)
+        start += k;
+    return start;
+}
+
+static inline size_t trim_end(const uint8_t *p, size_t start, size_t end)
+{
+    size_t k;
+    while ((k = space_before(p, start, end)) > 0)
+        end -= k;
+    return end;
+}
+
+/* Where `literal` first stands in p[from, n), or NULL (memmem is not in every target's C library). */
+static inline const uint8_t *find(const uint8_t *p, size_t from, size_t n, const char *literal, size_t length)
+{
+    for (const uint8_t *q = from < n ? memchr(p + from, literal[0], n - from) : NULL; q != NULL; q = memchr(q + 1, literal[0], (size_t)(p + n - q - 1))) {
+        if ((size_t)(p + n - q) < length)
+            return NULL;
+        if (memcmp(q, literal, length) == 0)
+            return q;
+    }
+    return NULL;
+}
+
+#endif
