@@ -18,6 +18,7 @@ import { type OkLayoutResponse, type OkResponse, type Response, responseSchema }
 import { BINARY, ensureBinary } from "./support/engine-binary.js";
 import { libraryEngine } from "./support/engine-port.js";
 import { generateTemplates } from "./support/generated-templates.js";
+import { HTML_WASTE_EDGES } from "./support/html-waste-edges.js";
 import { LONE_SURROGATE, POSITIONS, positionTemplate } from "./support/malformed-values.js";
 
 const TEMPLATE = WARMUP;
@@ -367,6 +368,32 @@ describe("--serve binary", () => {
       const { template, target } = requests[n]!;
       expect(answer.ok, `answer ${n}`).toBe(true);
       expect((answer as OkResponse).output, `answer ${n}`).toBe((await render(template, { target })).output);
+    }
+  });
+
+  it("cleans up html as the library does (in C in the release build): every rule's edges, alone and mixed, minified and not", async () => {
+    const next = random(37);
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
+    const glue = ["", "\n", " ", "\u00a0", "\u2028", "\u3000", "é", "😀"];
+    const paragraph = (content: string, id: string) => ({ id, type: "component", componentType: "paragraph", props: { content } });
+    const menu = { id: "m", type: "component", componentType: "menu", props: { items: [{ label: "A", link: "https://example.com/a", enabled: true }] } };
+    const button = { id: "b", type: "component", componentType: "button", props: { text: "Go", link: "https://example.com/b" } };
+    const template = (n: string, columns: { id: string; children: unknown[] }[]) => ({ ...positionTemplate("text"), template_id: `waste-${n}`, rows: [{ id: "r", columns }] });
+    const mixed = () => Array.from({ length: 2 + Math.floor(next() * 4) }, () => pick(HTML_WASTE_EDGES) + pick(glue)).join(pick(glue));
+    const templates = [
+      ...HTML_WASTE_EDGES.map((content, n) => template(`edge-${n}`, [{ id: "c", children: [paragraph(content, "p")] }])),
+      ...Array.from({ length: 30 }, (_, n) => template(`mixed-${n}`, [{ id: "c", children: [paragraph(mixed(), "p"), paragraph(mixed(), "q")] }])),
+      template("menu", [{ id: "c", children: [menu] }]),
+      template("menu-checkbox", [{ id: "c", children: [menu, paragraph('<p>class="mj-menu-checkbox"</p>', "p")] }]),
+      template("button", [{ id: "c", children: [button, paragraph(HTML_WASTE_EDGES.at(-1)!, "p")] }]),
+      template("empty-column", [{ id: "c", children: [] }, { id: "d", children: [button] }, { id: "e", children: [] }]),
+    ];
+    const requests = templates.flatMap((t, n) => [true, false].map((minify) => ({ id: `${n}-${minify}`, template: t, target: "html" as const, options: { minify } })));
+    const answers = await serveLines(requests.map((r) => JSON.stringify(r)));
+    for (const [n, answer] of answers.entries()) {
+      const { template: t, options } = requests[n]!;
+      expect(answer.ok, `answer ${n}`).toBe(true);
+      expect((answer as OkResponse).output, `answer ${n}`).toBe((await render(t, { target: "html", minify: options.minify })).output);
     }
   });
 
