@@ -23,6 +23,10 @@
  * the replacement of one global regular expression with three alternatives (the test keeps it as
  * the reference), tried only where their literal start stands (src/base/literal-scan.ts). Each scan
  * is a pass a new template's render pays, so the later steps share theirs (docs/design/html-size.md).
+ *
+ * The release executable runs `removeHtmlWaste`'s steps in C (engine/runtimes/quickjs/native/html-waste.c,
+ * docs/design/executable-runtimes.md): this is their definition, and a change here is made there too
+ * (test/protocol-binary.test.ts and the fixtures through the executable compare the two).
  */
 import { contains, occurrences } from "../base/literal-scan.js";
 import { DocumentEdits } from "./edits.js";

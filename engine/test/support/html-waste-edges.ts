@@ -30,6 +30,7 @@ export const HTML_WASTE_EDGES: readonly string[] = [
   '<div style="\u00a0color:red;\u3000"><h2 style="\u2028color:blue;font-size:\u200312px\ufeff">g</h2></div>',
   '<div style="color:red">\n <h5 title="t" style="color:b;font-size:2px">h</h5> \u00a0</div><div style="color:red"><h6>i</h6></div>',
   '<div style="color:red;;"><h1 style=";color:b;font-size:3px;;">j</h1></div><div style="color"><h1 style="color:b;font-size:3px">k</h1></div>',
+  '<div style=" color : red ;\t"><h2 style="\ncolor:blue; FONT-size : 12px ">n</h2></div>',
   '<div style="colo\u017f:red"><h2 style="color:b;font-size:3px">l</h2></div>',
   '<div style="color:red"><h2 style="\u212aolor:b;font-size:3px">m</h2></div>',
   // Empty columns and columns' tables.
