@@ -73,7 +73,7 @@ static size_t protected_block(const uint8_t *p, size_t at, size_t n, int *verbat
         size_t length = strlen(name), after = at + 1 + length;
         if (!has_name(p, at + 1, n, name, length) || (after < n && is_word(p[after])))
             continue;
-        const uint8_t *open_end = after < n ? memchr(p + after, '>', n - after) : NULL;
+        const uint8_t *open_end = after < n ? scan(p + after, '>', n - after) : NULL;
         if (open_end == NULL)
             return 0;
         for (const uint8_t *end = find(p, (size_t)(open_end - p) + 1, n, "</", 2); end != NULL; end = find(p, (size_t)(end - p) + 1, n, "</", 2)) {
@@ -96,7 +96,7 @@ static void tidy_lines(Out *out, const uint8_t *p, size_t start, size_t end)
 {
     size_t written = 0;
     while (start <= end) {
-        const uint8_t *nl = memchr(p + start, '\n', end - start);
+        const uint8_t *nl = scan(p + start, '\n', end - start);
         size_t line_end = nl == NULL ? end : (size_t)(nl - p);
         size_t s = trim_start(p, start, line_end), e = trim_end(p, s, line_end);
         if (s < e) {
@@ -120,10 +120,10 @@ static const uint8_t PLACEHOLDER[3] = {'<', 0, '>'};
 static void mask(const uint8_t *p, size_t n, Out *masked, Out *kept)
 {
     size_t copied = 0;
-    const uint8_t *lt = memchr(p, '<', n);
+    const uint8_t *lt = scan(p, '<', n);
     while (lt != NULL) {
         size_t at = (size_t)(lt - p);
-        const uint8_t *next_lt = at + 1 < n ? memchr(p + at + 1, '<', n - at - 1) : NULL;
+        const uint8_t *next_lt = at + 1 < n ? scan(p + at + 1, '<', n - at - 1) : NULL;
         size_t next_at = next_lt == NULL ? n : (size_t)(next_lt - p);
         lt = next_lt;
         if (at < copied || at + 1 >= n || p[at + 1] == '/')
@@ -144,7 +144,7 @@ static void mask(const uint8_t *p, size_t n, Out *masked, Out *kept)
         uint8_t letter = p[at + 1] | 0x20;
         if (letter < 'a' || letter > 'z')
             continue;
-        const uint8_t *close = at + 2 < n ? memchr(p + at + 2, '>', n - at - 2) : NULL;
+        const uint8_t *close = at + 2 < n ? scan(p + at + 2, '>', n - at - 2) : NULL;
         if (close == NULL || (size_t)(close - p) > next_at)
             continue;
         size_t space_end = (size_t)(close - p);
@@ -173,7 +173,7 @@ static void collapse_line_breaks(const uint8_t *p, size_t n, Out *out)
     int last_code = -1;
     size_t start = 0;
     for (int first = 1;; first = 0) {
-        const uint8_t *nl = memchr(p + start, '\n', n - start);
+        const uint8_t *nl = scan(p + start, '\n', n - start);
         int last = nl == NULL;
         size_t line_end = last ? n : (size_t)(nl - p), s = start, e = line_end;
         start = line_end + 1;
