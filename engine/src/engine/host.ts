@@ -46,11 +46,12 @@ export interface EngineHost {
    */
   readonly minifyMarkup?: (markup: string) => string | undefined;
   /**
-   * `removeHtmlWaste` (targets/html-waste.ts) of the html target's document, the same string, or
-   * undefined where the host leaves the document to that function; for a host that cleans up in
-   * fewer instructions. Absent: the function cleans up.
+   * `removeHtmlWaste` (targets/html-waste.ts) of the html target's document, then `minifyMarkup`
+   * when `minify`: the same string, or undefined where the host leaves the document to those
+   * functions; for a host that cleans up in fewer instructions (and minifies what it cleaned without
+   * handing it back first). Absent: the functions do.
    */
-  readonly removeHtmlWaste?: (html: string) => string | undefined;
+  readonly removeHtmlWaste?: (html: string, minify: boolean) => string | undefined;
   /**
    * An optional package by name, loaded synchronously from where the engine is installed (or the
    * working directory); throws when it is not installed. Absent: the host loads no packages.

@@ -163,13 +163,15 @@ export function compileTarget(core: EngineCore, template: Template, target: Rend
   }
   const mjml = renderMjmlDocument(doc);
   if (target === "mjml") return compileOutput(minify ? minifiedMarkup(core, mjml) : mjml, out.slots, "markup");
-  const html = htmlWithoutWaste(core, compileMjml(mjml));
-  return compileOutput(minify ? minifiedMarkup(core, html) : html, out.slots, "markup");
+  return compileOutput(htmlWithoutWaste(core, compileMjml(mjml), minify), out.slots, "markup");
 }
 
-/** `removeHtmlWaste`, by the host where it cleans the document up itself. */
-function htmlWithoutWaste(core: EngineCore, html: string): string {
-  return core.host.removeHtmlWaste?.(html) ?? removeHtmlWaste(html);
+/** `removeHtmlWaste`, then `minifyMarkup` when `minify`: by the host where it does both itself. */
+function htmlWithoutWaste(core: EngineCore, html: string, minify: boolean): string {
+  const done = core.host.removeHtmlWaste?.(html, minify);
+  if (done !== undefined) return done;
+  const clean = removeHtmlWaste(html);
+  return minify ? minifiedMarkup(core, clean) : clean;
 }
 
 /** `minifyMarkup`, by the host where it minifies the document itself. */

@@ -46,4 +46,7 @@ export const HTML_WASTE_EDGES: readonly string[] = [
   '<p>noinput.mj-menu-checkbox { a } @media x { b { c } } class="mj-menu-checkbox"</p>',
   // Buttons' markup where the sanitizer leaves it, and mso properties.
   '<p style="mso-line-height-rule:exactly; mso-x : 1;color:red">a</p><a href="https://example.com" style="mso-padding-alt:0px;color:red">b</a>',
+  // Left to the JavaScript: U+0000 and a lone surrogate.
+  '<p style="margin:0px">a \u0000 b</p>',
+  '<p style="margin:0px">\ud800 c</p>',
 ];

@@ -23,6 +23,9 @@
 #include "quickjs.h"
 #include "markup-text.h"
 
+/* markup-minify.c: minifyMarkup of p[0, n), or undefined where the JavaScript minifier must take it. */
+JSValue mailrender_minified(JSContext *ctx, const uint8_t *p, size_t n);
+
 /* No position: a failed match, or a literal not found. */
 #define NO SIZE_MAX
 #define LENGTH(literal) (sizeof(literal) - 1)
@@ -723,6 +726,7 @@ static JSValue remove_html_waste(JSContext *ctx, JSValueConst this_val, int argc
 {
     if (argc < 1 || !JS_IsString(argv[0]))
         return JS_ThrowTypeError(ctx, "mailrenderRemoveHtmlWaste takes a string");
+    int minify = argc >= 2 && JS_ToBool(ctx, argv[1]) == 1;
     size_t n;
     const char *document = JS_ToCStringLen(ctx, &n, argv[0]);
     if (document == NULL)
@@ -745,14 +749,15 @@ static JSValue remove_html_waste(JSContext *ctx, JSValueConst this_val, int argc
         } else if (w.refused) {
             result = JS_UNDEFINED;
         } else if (w.count == 0) {
-            result = JS_DupValue(ctx, argv[0]);
+            result = minify ? mailrender_minified(ctx, w.p, n) : JS_DupValue(ctx, argv[0]);
         } else {
             /* From the engine's heap, within its cap (--max-memory), as the JavaScript's copy would be. */
             uint8_t *out = js_malloc(ctx, n + w.texts_n);
             if (out == NULL) {
                 result = JS_EXCEPTION;
             } else {
-                result = JS_NewStringLen(ctx, (const char *)out, apply(&w, out));
+                size_t length = apply(&w, out);
+                result = minify ? mailrender_minified(ctx, out, length) : JS_NewStringLen(ctx, (const char *)out, length);
                 js_free(ctx, out);
             }
         }

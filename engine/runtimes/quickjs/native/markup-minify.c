@@ -261,6 +261,24 @@ static Out minify(const uint8_t *p, size_t n, uint8_t *memory)
     return restored;
 }
 
+/* The minified document p[0, n) as a string, or undefined where the JavaScript minifier must take it; html-waste.c's too. */
+JSValue mailrender_minified(JSContext *ctx, const uint8_t *p, size_t n)
+{
+    if (n == 0)
+        return JS_NewStringLen(ctx, "", 0);
+    if (left_to_javascript(p, n))
+        return JS_UNDEFINED;
+    /* From the engine's heap, within its cap (--max-memory): over it, the render fails as the
+     * JavaScript minifier's would. */
+    uint8_t *memory = js_malloc(ctx, 2 * n + KEPT_SIZE(n));
+    if (memory == NULL)
+        return JS_EXCEPTION;
+    Out minified = minify(p, n, memory);
+    JSValue result = JS_NewStringLen(ctx, (const char *)minified.p, minified.n);
+    js_free(ctx, memory);
+    return result;
+}
+
 static JSValue minify_markup(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
 {
     if (argc < 1 || !JS_IsString(argv[0]))
@@ -269,22 +287,7 @@ static JSValue minify_markup(JSContext *ctx, JSValueConst this_val, int argc, JS
     const char *text = JS_ToCStringLen(ctx, &n, argv[0]);
     if (text == NULL)
         return JS_EXCEPTION;
-    const uint8_t *p = (const uint8_t *)text;
-    JSValue result = JS_UNDEFINED;
-    if (n == 0) {
-        result = JS_NewStringLen(ctx, "", 0);
-    } else if (!left_to_javascript(p, n)) {
-        /* From the engine's heap, within its cap (--max-memory): over it, the render fails as the
-         * JavaScript minifier's would. */
-        uint8_t *memory = js_malloc(ctx, 2 * n + KEPT_SIZE(n));
-        if (memory == NULL) {
-            result = JS_EXCEPTION;
-        } else {
-            Out minified = minify(p, n, memory);
-            result = JS_NewStringLen(ctx, (const char *)minified.p, minified.n);
-            js_free(ctx, memory);
-        }
-    }
+    JSValue result = mailrender_minified(ctx, (const uint8_t *)text, n);
     JS_FreeCString(ctx, text);
     return result;
 }

@@ -20,8 +20,8 @@ declare const mailrenderJsonStringUtf8: (text: string) => Uint8Array;
 declare const mailrenderJsonNesting: (bytes: Uint8Array) => number;
 /** native/markup-minify.c: targets/minify.ts's `minifyMarkup`, or undefined where it leaves the document to it. */
 declare const mailrenderMinifyMarkup: (markup: string) => string | undefined;
-/** native/html-waste.c: targets/html-waste.ts's `removeHtmlWaste`, or undefined where it leaves the document to it. */
-declare const mailrenderRemoveHtmlWaste: (html: string) => string | undefined;
+/** native/html-waste.c: targets/html-waste.ts's `removeHtmlWaste`, then minify.ts's `minifyMarkup` when `minify`, or undefined where it leaves the document to them. */
+declare const mailrenderRemoveHtmlWaste: (html: string, minify: boolean) => string | undefined;
 /** native/memory.c. */
 declare const mailrenderMemory: { release(): void; capHeap(bytes: number): void };
 
@@ -33,6 +33,6 @@ export const utf8Length = (text: string): number => mailrenderUtf8Length(text);
 export const jsonStringUtf8 = (text: string): Uint8Array => mailrenderJsonStringUtf8(text);
 export const jsonNesting = (bytes: Uint8Array): number => mailrenderJsonNesting(bytes);
 export const minifyMarkup = (markup: string): string | undefined => mailrenderMinifyMarkup(markup);
-export const removeHtmlWaste = (html: string): string | undefined => mailrenderRemoveHtmlWaste(html);
+export const removeHtmlWaste = (html: string, minify: boolean): string | undefined => mailrenderRemoveHtmlWaste(html, minify);
 export const releaseMemory = (): void => mailrenderMemory.release();
 export const capHeap = (bytes: number): void => mailrenderMemory.capHeap(bytes);
