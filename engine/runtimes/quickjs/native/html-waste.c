@@ -96,6 +96,22 @@ static size_t next(const Waste *w, size_t from, size_t n, const char *literal, s
     return at == NULL ? NO : (size_t)(at - w->p);
 }
 
+/* next, found by the literal's byte at `key`, rarer in an html document than its first (`<`, `;`, `t`). */
+static size_t next_by(const Waste *w, size_t from, size_t n, const char *literal, size_t length, size_t key)
+{
+    const uint8_t *p = w->p;
+    for (size_t i = from + key; i < n;) {
+        const uint8_t *hit = scan(p + i, literal[key], n - i);
+        if (hit == NULL)
+            return NO;
+        size_t at = (size_t)(hit - p) - key;
+        if (n - at >= length && memcmp(p + at, literal, length) == 0)
+            return at;
+        i = (size_t)(hit - p) + 1;
+    }
+    return NO;
+}
+
 /* A sticky literal: past it, or NO. */
 static size_t lit(const uint8_t *p, size_t n, size_t i, const char *literal)
 {
@@ -155,7 +171,7 @@ static void remove_repeated_backgrounds(Waste *w)
 {
     const uint8_t *p = w->p;
     size_t n = w->n, matched = 0;
-    for (size_t at = next(w, 0, n, "background:", 11); at != NO; at = next(w, at + 11, n, "background:", 11)) {
+    for (size_t at = next_by(w, 0, n, "background:", 11, 4); at != NO; at = next_by(w, at + 11, n, "background:", 11, 4)) {
         if (at < matched)
             continue;
         size_t value = at + 11, i = value;
@@ -196,7 +212,7 @@ static void remove_empty_attributes(Waste *w)
 static void remove_tbody_tags(Waste *w)
 {
     const uint8_t *p = w->p;
-    for (size_t at = next(w, 0, w->n, "tbody>", 6); at != NO; at = next(w, at + 6, w->n, "tbody>", 6)) {
+    for (size_t at = next_by(w, 0, w->n, "tbody>", 6, 1); at != NO; at = next_by(w, at + 6, w->n, "tbody>", 6, 1)) {
         if (at >= 2 && p[at - 2] == '<' && p[at - 1] == '/')
             remove_region(w, at - 2, at + 6);
         else if (at >= 1 && p[at - 1] == '<')
@@ -213,8 +229,8 @@ static void remove_unused_menu_rules(Waste *w)
 {
     const uint8_t *p = w->p;
     size_t n = w->n;
-    size_t at = next(w, 0, n, "noinput.mj-menu-checkbox {", 26);
-    if (at == NO || next(w, 0, n, "class=\"mj-menu-checkbox\"", 24) != NO)
+    size_t at = next_by(w, 0, n, "noinput.mj-menu-checkbox {", 26, 20);
+    if (at == NO || next_by(w, 0, n, "class=\"mj-menu-checkbox\"", 24, 19) != NO)
         return;
     size_t i = lit(p, n, until(p, n, at + 26, '}'), "}");
     i = lit(p, n, spaces(p, n, i, 0), "@media");
@@ -517,7 +533,7 @@ static int heading_wrapper_at(Waste *w, size_t at)
 /* leanerDivs. */
 static void leaner_divs(Waste *w)
 {
-    for (size_t at = next(w, 0, w->n, "<div", 4); at != NO && !w->refused; at = next(w, at + 4, w->n, "<div", 4)) {
+    for (size_t at = next_by(w, 0, w->n, "<div", 4, 3); at != NO && !w->refused; at = next_by(w, at + 4, w->n, "<div", 4, 3)) {
         if (!empty_column_at(w, at) && !column_table_at(w, at) && heading_wrapper_at(w, at) < 0)
             w->refused = 1;
     }
@@ -534,7 +550,7 @@ static void remove_zero_cell_padding(Waste *w)
 {
     const uint8_t *p = w->p;
     size_t n = w->n;
-    for (size_t at = next(w, 0, n, ";padding:0", 10); at != NO; at = next(w, at + 10, n, ";padding:0", 10)) {
+    for (size_t at = next_by(w, 0, n, ";padding:0", 10, 7); at != NO; at = next_by(w, at + 10, n, ";padding:0", 10, 7)) {
         int size_in_px = ends_with(p, at, "font-size:0px", 13);
         size_t font_size = size_in_px ? at - 13 : ends_with(p, at, "font-size:0", 11) ? at - 11 : NO;
         size_t zero_end = at + 10;
@@ -632,7 +648,7 @@ static void leaner_outlook_buttons(Waste *w)
 {
     const uint8_t *p = w->p;
     size_t n = w->n, length = LENGTH(ROUNDRECT_WITH_NAMESPACE);
-    size_t first = next(w, 0, n, ROUNDRECT_WITH_NAMESPACE, length);
+    size_t first = next_by(w, 0, n, ROUNDRECT_WITH_NAMESPACE, length, 1);
     size_t root = first == NO ? NO : next(w, 0, first, OFFICE_NAMESPACE, LENGTH(OFFICE_NAMESPACE));
     if (root == NO)
         return;
@@ -645,7 +661,7 @@ static void leaner_outlook_buttons(Waste *w)
     text(w, WORD_NAMESPACE, LENGTH(WORD_NAMESPACE));
     mark(w, root + LENGTH(OFFICE_NAMESPACE), root + LENGTH(OFFICE_NAMESPACE), from);
     for (size_t at = first; at != NO;) {
-        size_t piece = at + length, following = next(w, piece, n, ROUNDRECT_WITH_NAMESPACE, length);
+        size_t piece = at + length, following = next_by(w, piece, n, ROUNDRECT_WITH_NAMESPACE, length, 1);
         remove_region(w, piece - LENGTH(WORD_NAMESPACE), piece);
         remove_outlook_properties(w, piece, following == NO ? n : following);
         at = following;
@@ -712,10 +728,7 @@ static size_t apply(const Waste *w, uint8_t *out)
 /* Whether the document holds U+0000 or a lone surrogate (see the top). */
 static int unreadable(const uint8_t *p, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        /* One comparison a byte: 00 wraps to FF; ED starts the surrogates' forms. */
-        if ((uint8_t)(p[i] - 1) < 0xec)
-            continue;
+    for (size_t i = next_unusual(p, 0, n); i < n; i = next_unusual(p, i + 1, n)) {
         if (p[i] == 0 || (p[i] == 0xed && i + 1 < n && p[i + 1] >= 0xa0))
             return 1;
     }

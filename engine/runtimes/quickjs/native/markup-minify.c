@@ -231,10 +231,7 @@ static void restore(const uint8_t *p, size_t n, const uint8_t *kept, Out *out)
 /* Whether the document is one the JavaScript minifier must take (see the top). */
 static int left_to_javascript(const uint8_t *p, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        /* One comparison a byte: 00 wraps to FF; ED and EE start the characters in question. */
-        if ((uint8_t)(p[i] - 1) < 0xec)
-            continue;
+    for (size_t i = next_unusual(p, 0, n); i < n; i = next_unusual(p, i + 1, n)) {
         if (p[i] == 0 || (p[i] == 0xed && i + 1 < n && p[i + 1] >= 0xa0) || (p[i] == 0xee && i + 2 < n && p[i + 1] == 0x80 && p[i + 2] == 0x82))
             return 1;
     }

@@ -91,6 +91,21 @@ static inline const uint8_t *scan(const uint8_t *p, int c, size_t n)
     return NULL;
 }
 
+/* The first byte at i or after that is 00 or not ASCII, eight bytes a step (markup is mostly ASCII), or n. */
+static inline size_t next_unusual(const uint8_t *p, size_t i, size_t n)
+{
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t word;
+        memcpy(&word, p + i, 8);
+        if ((word | ((word - ones) & ~word)) & highs)
+            break;
+    }
+    while (i < n && p[i] != 0 && p[i] < 0x80)
+        i++;
+    return i;
+}
+
 /* Where `literal` first stands in p[from, n), or NULL (memmem is not in every target's C library). */
 static inline const uint8_t *find(const uint8_t *p, size_t from, size_t n, const char *literal, size_t length)
 {
