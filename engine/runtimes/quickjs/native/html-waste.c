@@ -1,19 +1,21 @@
 /*
  * The html target's clean-up (engine/src/targets/html-waste.ts, `removeHtmlWaste`) in C, for the
- * release engine's JavaScript host, as the global function `mailrenderRemoveHtmlWaste(html)`: the
- * same string, or undefined where the host leaves the document to the JavaScript. Under QuickJS's
- * interpreter its scans and regular expressions over the newsletter's html were ~15% of a new
- * template's render; here they are a few instructions a byte. The JavaScript is the definition:
- * this follows it step by step (the names are its functions'), on the document's UTF-8 (every rule
- * starts and ends at ASCII, so byte offsets stand for its positions), each regular expression as a
- * match that cannot backtrack into another result (the comment at each says why), `\s` and `trim`
- * as JavaScript's (markup-text.h). As there, every step reads the document as written and marks its
- * edits; they are applied once, by position, and at one position in the order they were marked, an
- * edit starting inside one applied before it dropped (src/targets/edits.ts).
+ * release engine's JavaScript host, as the global function `mailrenderRemoveHtmlWaste(html, minify)`:
+ * the same string, minified as `minifyMarkup` when `minify` (markup-minify.c, on the cleaned bytes:
+ * one copy of the document into C and one back, where two calls made two of each), or undefined
+ * where the host leaves the document to the JavaScript. Under QuickJS's interpreter the clean-up's
+ * scans and regular expressions over the newsletter's html were ~15% of a new template's render;
+ * here they are a few instructions a byte. The JavaScript is the definition: this follows it step
+ * by step (the names are its functions'), on the document's UTF-8 (every rule starts and ends at
+ * ASCII, so byte offsets stand for its positions), each regular expression as a match that cannot
+ * backtrack into another result (the comment at each says why), `\s` and `trim` as JavaScript's
+ * (markup-text.h). As there, every step reads the document as written and marks its edits; they
+ * are applied once, by position, and at one position in the order they were marked, an edit
+ * starting inside one applied before it dropped (src/targets/edits.ts).
  *
  * Left to JavaScript: a document holding U+0000 or a lone surrogate (which UTF-8 cannot carry
- * back), and one where a heading's wrapper is compared with its heading and a property name in their
- * styles is not ASCII (`toLowerCase` is Unicode's there).
+ * back), one the minifier leaves to it when `minify`, and one where a heading's wrapper is compared
+ * with its heading and a property name in their styles is not ASCII (`toLowerCase` is Unicode's there).
  *
  * Installed by `mailrender_html_waste_init`, which the build adds to qjsc's generated main().
  */

@@ -13,7 +13,8 @@
  * U+0000 (the placeholder byte below), U+E002 (the JavaScript's placeholder character, which that
  * minifier would take for its own) or a lone surrogate (which UTF-8 cannot carry back).
  *
- * Installed by `mailrender_markup_minify_init`, which the build adds to qjsc's generated main().
+ * Installed by `mailrender_markup_minify_init`, which the build adds to qjsc's generated main();
+ * html-waste.c minifies the html it cleaned up through `mailrender_minified`.
  */
 #include <stddef.h>
 #include <stdint.h>
