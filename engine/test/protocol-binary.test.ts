@@ -380,9 +380,13 @@ describe("--serve binary", () => {
     const button = { id: "b", type: "component", componentType: "button", props: { text: "Go", link: "https://example.com/b" } };
     const template = (n: string, columns: { id: string; children: unknown[] }[]) => ({ ...positionTemplate("text"), template_id: `waste-${n}`, rows: [{ id: "r", columns }] });
     const mixed = () => Array.from({ length: 2 + Math.floor(next() * 4) }, () => pick(HTML_WASTE_EDGES) + pick(glue)).join(pick(glue));
+    // The rules' literals and the characters their scans stop at, in any order: what the reader makes of them.
+    const tokens = ["0px", "0", ":", " ", ";", '"', "<", ">", "(", "!", "=", ' style="', ' class="', "background:", "background-color:", "<div", "</div>", "<h2", "tbody>", "</", "padding:0", "font-size:0", "<td", "x", "\u00a0", "\n"];
+    const soup = () => Array.from({ length: 10 + Math.floor(next() * 60) }, () => pick(tokens)).join("");
     const templates = [
       ...HTML_WASTE_EDGES.map((content, n) => template(`edge-${n}`, [{ id: "c", children: [paragraph(content, "p")] }])),
       ...Array.from({ length: 30 }, (_, n) => template(`mixed-${n}`, [{ id: "c", children: [paragraph(mixed(), "p"), paragraph(mixed(), "q")] }])),
+      ...Array.from({ length: 40 }, (_, n) => template(`soup-${n}`, [{ id: "c", children: [paragraph(soup(), "p"), paragraph(`<p>${soup()}</p>`, "q")] }])),
       template("menu", [{ id: "c", children: [menu] }]),
       template("menu-checkbox", [{ id: "c", children: [menu, paragraph('<p>class="mj-menu-checkbox"</p>', "p")] }]),
       template("button", [{ id: "c", children: [button, paragraph(HTML_WASTE_EDGES.at(-1)!, "p")] }]),
