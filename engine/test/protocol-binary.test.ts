@@ -378,10 +378,41 @@ describe("--serve binary", () => {
     const paragraph = (content: string, id: string) => ({ id, type: "component", componentType: "paragraph", props: { content } });
     const menu = { id: "m", type: "component", componentType: "menu", props: { items: [{ label: "A", link: "https://example.com/a", enabled: true }] } };
     const button = { id: "b", type: "component", componentType: "button", props: { text: "Go", link: "https://example.com/b" } };
-    const template = (n: string, columns: { id: string; children: unknown[] }[]) => ({ ...positionTemplate("text"), template_id: `waste-${n}`, rows: [{ id: "r", columns }] });
+    const template = (n: string, columns: { id: string; children: unknown[] }[]) => ({
+      ...positionTemplate("text"),
+      template_id: `waste-${n}`,
+      rows: [{ id: "r", columns }],
+    });
     const mixed = () => Array.from({ length: 2 + Math.floor(next() * 4) }, () => pick(HTML_WASTE_EDGES) + pick(glue)).join(pick(glue));
     // The rules' literals and the characters their scans stop at, in any order: what the reader makes of them.
-    const tokens = ["0px", "0", ":", " ", ";", '"', "<", ">", "(", "!", "=", ' style="', ' class="', "background:", "background-color:", "<div", "</div>", "<h2", "tbody>", "</", "padding:0", "font-size:0", "<td", "x", "\u00a0", "\n"];
+    const tokens = [
+      "0px",
+      "0",
+      ":",
+      " ",
+      ";",
+      '"',
+      "<",
+      ">",
+      "(",
+      "!",
+      "=",
+      ' style="',
+      ' class="',
+      "background:",
+      "background-color:",
+      "<div",
+      "</div>",
+      "<h2",
+      "tbody>",
+      "</",
+      "padding:0",
+      "font-size:0",
+      "<td",
+      "x",
+      "\u00a0",
+      "\n",
+    ];
     const soup = () => Array.from({ length: 10 + Math.floor(next() * 60) }, () => pick(tokens)).join("");
     const templates = [
       ...HTML_WASTE_EDGES.map((content, n) => template(`edge-${n}`, [{ id: "c", children: [paragraph(content, "p")] }])),
@@ -390,9 +421,15 @@ describe("--serve binary", () => {
       template("menu", [{ id: "c", children: [menu] }]),
       template("menu-checkbox", [{ id: "c", children: [menu, paragraph('<p>class="mj-menu-checkbox"</p>', "p")] }]),
       template("button", [{ id: "c", children: [button, paragraph(HTML_WASTE_EDGES.at(-1)!, "p")] }]),
-      template("empty-column", [{ id: "c", children: [] }, { id: "d", children: [button] }, { id: "e", children: [] }]),
+      template("empty-column", [
+        { id: "c", children: [] },
+        { id: "d", children: [button] },
+        { id: "e", children: [] },
+      ]),
     ];
-    const requests = templates.flatMap((t, n) => [true, false].map((minify) => ({ id: `${n}-${minify}`, template: t, target: "html" as const, options: { minify } })));
+    const requests = templates.flatMap((t, n) =>
+      [true, false].map((minify) => ({ id: `${n}-${minify}`, template: t, target: "html" as const, options: { minify } })),
+    );
     const answers = await serveLines(requests.map((r) => JSON.stringify(r)));
     for (const [n, answer] of answers.entries()) {
       const { template: t, options } = requests[n]!;
