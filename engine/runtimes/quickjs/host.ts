@@ -21,6 +21,7 @@ import {
   encodeUtf8,
   jsonNesting,
   jsonStringUtf8,
+  minifyConditionalInner,
   minifyMarkup,
   releaseMemory,
   requestTemplateSha256,
@@ -40,6 +41,7 @@ const QUICKJS_HOST: EngineHost = {
   jsonStringUtf8,
   jsonNesting,
   minifyMarkup,
+  minifyConditionalInner,
 };
 
 declare const scriptArgs: readonly string[];

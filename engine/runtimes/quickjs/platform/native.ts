@@ -20,6 +20,8 @@ declare const mailrenderJsonStringUtf8: (text: string) => Uint8Array;
 declare const mailrenderJsonNesting: (bytes: Uint8Array) => number;
 /** native/markup-minify.c: targets/minify.ts's `minifyMarkup`, or undefined where it leaves the document to it. */
 declare const mailrenderMinifyMarkup: (markup: string) => string | undefined;
+/** native/conditional-minify.c: mjml-to-html/document.ts's `minifyInner`, or undefined where it leaves the markup to it. */
+declare const mailrenderMinifyConditionalInner: (inner: string) => string | undefined;
 /** native/memory.c. */
 declare const mailrenderMemory: { release(): void; capHeap(bytes: number): void };
 
@@ -31,5 +33,6 @@ export const utf8Length = (text: string): number => mailrenderUtf8Length(text);
 export const jsonStringUtf8 = (text: string): Uint8Array => mailrenderJsonStringUtf8(text);
 export const jsonNesting = (bytes: Uint8Array): number => mailrenderJsonNesting(bytes);
 export const minifyMarkup = (markup: string): string | undefined => mailrenderMinifyMarkup(markup);
+export const minifyConditionalInner = (inner: string): string | undefined => mailrenderMinifyConditionalInner(inner);
 export const releaseMemory = (): void => mailrenderMemory.release();
 export const capHeap = (bytes: number): void => mailrenderMemory.capHeap(bytes);
