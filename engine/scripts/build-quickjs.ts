@@ -23,7 +23,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { availableParallelism, homedir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
+import { type BuildOptions, build } from "esbuild";
 import { sha256, sha256sums, smokeTest } from "./built-binary.js";
 import { engineBundleOptions } from "./bundle-stubs.js";
 import { patchedQuickjsSource } from "./quickjs-patches.js";
@@ -96,6 +96,7 @@ async function main(): Promise<void> {
   const exes = await Promise.all(targets.map((target) => link(zig, source, mimalloc, target, bytecodeC, out)));
   const host = targets.findIndex((t) => t.id === HOST_ID);
   if (host !== -1) log(`smoke test of the host binary passed (engine ${smokeTest(exes[host] as string)})`);
+  if (host !== -1) await buildNativeCheck(zig, source, qjsc, targets[host] as ReleasePlatform);
   const sums = sha256sums(exes.map((exe) => ({ hash: sha256(exe), path: relative(out, exe).split("\\").join("/") })));
   writeFileSync(join(out, "SHA256SUMS"), sums);
   writeFileSync(join(out, "THIRD_PARTY_NOTICES"), thirdPartyNotices(inputs, ROOT, source, quickjsVersion(source), mimalloc, zigLib(zig)));
@@ -126,7 +127,7 @@ function withoutCycleCollectionForOneRender(mainC: string): string {
  * decoding, a request's nesting depth, a string quoted as JSON, the markup minifier and the html
  * clean-up; each file `x-y.c` has an installer `mailrender_x_y_init`.
  */
-const NATIVE_SOURCES = ["memory.c", "checksum.c", "utf8.c", "json-nesting.c", "json-string.c", "markup-minify.c", "html-waste.c"];
+const NATIVE_SOURCES = ["memory.c", "checksum.c", "utf8.c", "json-nesting.c", "json-string.c", "markup-minify.c", "html-waste.c", "conditional-minify.c"];
 const nativeInit = (file: string): string => `mailrender_${file.replace(/\.c$/, "").replaceAll("-", "_")}_init`;
 
 /** qjsc's generated `main`, installing the host's native functions before the engine runs. */
@@ -199,10 +200,39 @@ function ensureZig(): string[] {
   return zig;
 }
 
-async function bundleHost(): Promise<{ bundle: string; inputs: string[] }> {
-  const outfile = join(WORK, "mailrender-engine.mjs");
-  const result = await build({
-    entryPoints: [join(QUICKJS_HOST, "host.ts")],
+/** The test executable of the host's native functions (runtimes/quickjs/native-check.ts), for this machine: never shipped. */
+export const NATIVE_CHECK = join(WORK, "native-check");
+
+async function buildNativeCheck(zig: string[], source: string, qjsc: string, target: ReleasePlatform): Promise<void> {
+  const bundle = join(WORK, "native-check.mjs");
+  await build({ ...bundleOptions(join(QUICKJS_HOST, "native-check.ts"), bundle), metafile: false });
+  const bytecodeC = join(WORK, "native-check-bytecode.c");
+  execFileSync(qjsc, ["-e", "-m", "-n", "native-check", "-o", bytecodeC, bundle]);
+  writeFileSync(bytecodeC, withMemoryHooks(readFileSync(bytecodeC, "utf8")));
+  const objects = await libraryObjects(zig, source, target.zigTarget);
+  const nativeC = NATIVE_SOURCES.map((file) => join(QUICKJS_HOST, "native", file));
+  const staticLink = target.zigTarget.includes("linux") ? ["-static"] : [];
+  await zigCc(zig, [
+    "-target",
+    target.zigTarget,
+    ...cflags(target.zigTarget),
+    `-I${source}`,
+    "-s",
+    ...staticLink,
+    "-o",
+    NATIVE_CHECK,
+    bytecodeC,
+    ...nativeC,
+    ...objects,
+    "-lm",
+  ]);
+  log(`wrote ${relative(ROOT, NATIVE_CHECK)} (the native functions' test executable)`);
+}
+
+/** esbuild's options for a QuickJS entry: one ES module for qjsc, the engine's bundle patches applied. */
+function bundleOptions(entry: string, outfile: string) {
+  return {
+    entryPoints: [entry],
     outfile,
     bundle: true,
     format: "esm",
@@ -212,7 +242,12 @@ async function bundleHost(): Promise<{ bundle: string; inputs: string[] }> {
     external: ["qjs:std", "qjs:os"],
     ...engineBundleOptions,
     absWorkingDir: ROOT,
-  });
+  } satisfies BuildOptions;
+}
+
+async function bundleHost(): Promise<{ bundle: string; inputs: string[] }> {
+  const outfile = join(WORK, "mailrender-engine.mjs");
+  const result = await build(bundleOptions(join(QUICKJS_HOST, "host.ts"), outfile));
   log(`bundled engine/runtimes/quickjs/host.ts (${(statSync(outfile).size / 1024).toFixed(0)} KiB)`);
   return { bundle: outfile, inputs: Object.keys(result.metafile.inputs) };
 }

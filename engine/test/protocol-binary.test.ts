@@ -18,7 +18,7 @@ import { type OkLayoutResponse, type OkResponse, type Response, responseSchema }
 import { BINARY, ensureBinary } from "./support/engine-binary.js";
 import { libraryEngine } from "./support/engine-port.js";
 import { generateTemplates } from "./support/generated-templates.js";
-import { HTML_WASTE_EDGES } from "./support/html-waste-edges.js";
+import { HTML_WASTE_EDGES, HTML_WASTE_TOKENS } from "./support/html-waste-edges.js";
 import { LONE_SURROGATE, POSITIONS, positionTemplate } from "./support/malformed-values.js";
 
 const TEMPLATE = WARMUP;
@@ -384,36 +384,7 @@ describe("--serve binary", () => {
       rows: [{ id: "r", columns }],
     });
     const mixed = () => Array.from({ length: 2 + Math.floor(next() * 4) }, () => pick(HTML_WASTE_EDGES) + pick(glue)).join(pick(glue));
-    // The rules' literals and the characters their scans stop at, in any order: what the reader makes of them.
-    const tokens = [
-      "0px",
-      "0",
-      ":",
-      " ",
-      ";",
-      '"',
-      "<",
-      ">",
-      "(",
-      "!",
-      "=",
-      ' style="',
-      ' class="',
-      "background:",
-      "background-color:",
-      "<div",
-      "</div>",
-      "<h2",
-      "tbody>",
-      "</",
-      "padding:0",
-      "font-size:0",
-      "<td",
-      "x",
-      "\u00a0",
-      "\n",
-    ];
-    const soup = () => Array.from({ length: 10 + Math.floor(next() * 60) }, () => pick(tokens)).join("");
+    const soup = () => Array.from({ length: 10 + Math.floor(next() * 60) }, () => pick(HTML_WASTE_TOKENS)).join("");
     const templates = [
       ...HTML_WASTE_EDGES.map((content, n) => template(`edge-${n}`, [{ id: "c", children: [paragraph(content, "p")] }])),
       ...Array.from({ length: 30 }, (_, n) => template(`mixed-${n}`, [{ id: "c", children: [paragraph(mixed(), "p"), paragraph(mixed(), "q")] }])),

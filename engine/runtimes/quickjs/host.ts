@@ -21,6 +21,7 @@ import {
   encodeUtf8,
   jsonNesting,
   jsonStringUtf8,
+  minifyConditionalInner,
   minifyMarkup,
   releaseMemory,
   removeHtmlWaste,
@@ -42,6 +43,7 @@ const QUICKJS_HOST: EngineHost = {
   jsonNesting,
   minifyMarkup,
   removeHtmlWaste,
+  minifyConditionalInner,
 };
 
 declare const scriptArgs: readonly string[];

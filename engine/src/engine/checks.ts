@@ -40,7 +40,7 @@ function htmlBytes(core: EngineCore, template: Template, target: RenderTarget, d
   const visible = template.conditions.map(() => true);
   const compiled = compileTarget(core, template, target === "react-email" ? "html" : target, true, visible);
   const output = joinOutput(compiled, substitute(compiled, data).values());
-  return core.host.utf8Length(target === "mjml" ? compileMjmlToHtml(output) : output);
+  return core.host.utf8Length(target === "mjml" ? compileMjmlToHtml(output, core.host) : output);
 }
 
 /** What the size is of, per target. */

@@ -53,6 +53,11 @@ export interface EngineHost {
    */
   readonly removeHtmlWaste?: (html: string, minify: boolean) => string | undefined;
   /**
+   * mjml's minifying of an Outlook conditional comment's inner markup (mjml-to-html's `minifyInner`),
+   * or undefined where the host leaves it to that function. Absent: the function minifies.
+   */
+  readonly minifyConditionalInner?: (inner: string) => string | undefined;
+  /**
    * An optional package by name, loaded synchronously from where the engine is installed (or the
    * working directory); throws when it is not installed. Absent: the host loads no packages.
    */

@@ -15,7 +15,7 @@ import { type ParseResult, parseTemplate } from "../document/parse.js";
 import type { ContentHtml, ParsedContent } from "../markup/content.js";
 import { Emitter } from "../markup/emitter.js";
 import { type CompiledOutput, compileOutput, joinOutput, lookupIn, substitute } from "../markup/substitute.js";
-import { compileMjmlToHtml } from "../mjml-to-html/index.js";
+import { type CompileHost, compileMjmlToHtml } from "../mjml-to-html/index.js";
 import { checkComponentSize } from "../targets/component/module.js";
 import { componentOptionConflicts } from "../targets/component/options.js";
 import { DocumentContext } from "../targets/context.js";
@@ -163,7 +163,7 @@ export function compileTarget(core: EngineCore, template: Template, target: Rend
   }
   const mjml = renderMjmlDocument(doc);
   if (target === "mjml") return compileOutput(minify ? minifiedMarkup(core, mjml) : mjml, out.slots, "markup");
-  return compileOutput(htmlWithoutWaste(core, compileMjml(mjml), minify), out.slots, "markup");
+  return compileOutput(htmlWithoutWaste(core, compileMjml(mjml, core.host), minify), out.slots, "markup");
 }
 
 /** `removeHtmlWaste`, then `minifyMarkup` when `minify`: by the host where it does both itself. */
@@ -197,9 +197,9 @@ function compileComponent(core: EngineCore, template: Template, minify: boolean,
  * mjml 5 makes of it, without loading mjml. A failure here is an engine bug, reported as a
  * RENDER_ERROR without internals.
  */
-function compileMjml(mjml: string): string {
+function compileMjml(mjml: string, host: CompileHost): string {
   try {
-    return compileMjmlToHtml(mjml);
+    return compileMjmlToHtml(mjml, host);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new RenderError(`MJML compilation failed: ${message}`, [{ loc: [], msg: message, type: "mjml_error" }]);

@@ -153,7 +153,7 @@ export function minifyOutlookConditionnals(content: string): string {
  * its inner markup minified, ENDIF; then the text after the last), appended to `pieces` (whose last is the text the part continues), or
  * false, `pieces` untouched, when the result depends on what follows the part.
  */
-function minifyPart(part: string, last: boolean, pieces: string[], minifiedInners: Map<string, string>): boolean {
+function minifyPart(part: string, last: boolean, pieces: string[], inners: MinifiedInners): boolean {
   const added: string[] = [];
   let copied = 0;
   for (const start of occurrences(part, CONDITION_START)) {
@@ -164,13 +164,7 @@ function minifyPart(part: string, last: boolean, pieces: string[], minifiedInner
     const end = part.indexOf(ENDIF, innerStart);
     if (end === -1 && !last) return false;
     if (end === -1) break;
-    const inner = part.slice(innerStart, end);
-    let minified = minifiedInners.get(inner);
-    if (minified === undefined) {
-      minified = minifyInner(inner);
-      minifiedInners.set(inner, minified);
-    }
-    added.push(part.slice(copied, innerStart), minified, ENDIF);
+    added.push(part.slice(copied, innerStart), inners.of(part.slice(innerStart, end)), ENDIF);
     copied = end + ENDIF.length;
   }
   // An opening cut at the end of the part (`<!--[i` + `f mso]>`) is found only with what follows.
@@ -231,13 +225,19 @@ export class BodyWriter implements HtmlOutput {
   readonly pieces: string[] = [""];
   /** One TextPiece per text piece (pieces[3 * i]). */
   readonly textPieces: TextPiece[] = [TextPiece.Plain];
-  private readonly minifiedInners = new Map<string, string>();
+  private readonly inners: MinifiedInners;
   /** Scanned markup whose minified form depends on what follows it. */
   private pending: string | undefined = undefined;
   /** Whether the last text piece holds only whitespace written (`space`) after an ENDIF. */
   private blankAfterEndif = false;
 
-  constructor(private readonly scanAll: boolean) {}
+  /** `host`: where the inner markup of conditionals may be minified natively. */
+  constructor(
+    private readonly scanAll: boolean,
+    host: CompileHost = {},
+  ) {
+    this.inners = new MinifiedInners(host.minifyConditionalInner);
+  }
 
   text(markup: string): void {
     if (this.pending !== undefined || this.scanAll) {
@@ -261,11 +261,7 @@ export class BodyWriter implements HtmlOutput {
       this.scan(MSO_IE + inner + ENDIF);
       return;
     }
-    let minified = this.minifiedInners.get(inner);
-    if (minified === undefined) {
-      minified = minifyInner(inner);
-      this.minifiedInners.set(inner, minified);
-    }
+    const minified = this.inners.of(inner);
     const { pieces, textPieces } = this;
     if (this.blankAfterEndif) textPieces[textPieces.length - 1] = TextPiece.Merged;
     pieces[pieces.length - 1] += MSO_IE;
@@ -289,7 +285,7 @@ export class BodyWriter implements HtmlOutput {
     if (this.pending === undefined) return;
     const { pieces, textPieces } = this;
     const from = pieces.length - 1;
-    if (!minifyPart(this.pending, last, pieces, this.minifiedInners)) return;
+    if (!minifyPart(this.pending, last, pieces, this.inners)) return;
     this.pending = undefined;
     this.blankAfterEndif = false;
     textPieces[from / 3] = TextPiece.Scanned;
@@ -297,8 +293,34 @@ export class BodyWriter implements HtmlOutput {
   }
 }
 
-function minifyInner(inner: string): string {
+/** mjml-core's minifying of a conditional comment's inner markup. */
+export function minifyInner(inner: string): string {
   return inner.replace(/(^|>)(\s+)(<|$)/gm, "$1$3").replace(/\s{2,}/gm, " ");
+}
+
+/**
+ * What the compile may ask of the runtime it runs in: `minifyConditionalInner`, minifyInner's
+ * result or undefined where it leaves the markup to minifyInner (the release engine does it in C,
+ * engine/runtimes/quickjs/native/conditional-minify.c: a change to minifyInner is made there too).
+ */
+export interface CompileHost {
+  readonly minifyConditionalInner?: ((inner: string) => string | undefined) | undefined;
+}
+
+/** Each distinct inner markup of a document minified once. */
+class MinifiedInners {
+  private readonly minified = new Map<string, string>();
+
+  constructor(private readonly native: CompileHost["minifyConditionalInner"]) {}
+
+  of(inner: string): string {
+    let minified = this.minified.get(inner);
+    if (minified === undefined) {
+      minified = this.native?.(inner) ?? minifyInner(inner);
+      this.minified.set(inner, minified);
+    }
+    return minified;
+  }
 }
 
 /**

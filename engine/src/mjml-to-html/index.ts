@@ -20,8 +20,10 @@ import { MjSection, MjWrapper } from "./components/section.js";
 import { MjSocial, MjSocialElement } from "./components/social.js";
 import { MjSpacer } from "./components/spacer.js";
 import { MjText } from "./components/text.js";
-import { BodyWriter, documentHtml } from "./document.js";
+import { BodyWriter, type CompileHost, documentHtml } from "./document.js";
 import { MjmlSyntaxError, parseMjml } from "./parse.js";
+
+export type { CompileHost } from "./document.js";
 
 const BODY_COMPONENTS: ComponentRegistry = Object.fromEntries(
   [
@@ -140,7 +142,7 @@ function applyAttributes(
   };
 }
 
-export function compileMjmlToHtml(mjml: string): string {
+export function compileMjmlToHtml(mjml: string, host: CompileHost = {}): string {
   const root = parseMjml(mjml, ENDING_TAGS);
   if (root.tagName !== "mjml") unsupported(`<${root.tagName}> as the root element`);
   const body = root.children.find((c) => c.tagName === "mj-body");
@@ -188,7 +190,7 @@ export function compileMjmlToHtml(mjml: string): string {
   const syntax = { inContainer: lookForSyntax && holdsCommentSyntax(all) };
   const component = createComponent(BODY_COMPONENTS, applyAttributes(body, globalData.defaultAttributes, all, lookForSyntax, syntax), context) as MjBody;
   // Where a container's attributes may hold comment syntax, its own conditionals are scanned too.
-  const writer = new BodyWriter(syntax.inContainer);
+  const writer = new BodyWriter(syntax.inContainer, host);
   component.write(writer);
   return documentHtml(writer, globalData);
 }

@@ -50,3 +50,33 @@ export const HTML_WASTE_EDGES: readonly string[] = [
   '<p style="margin:0px">a \u0000 b</p>',
   '<p style="margin:0px">\ud800 c</p>',
 ];
+
+/** The rules' literals and the characters their scans stop at, to be put together in any order. */
+export const HTML_WASTE_TOKENS: readonly string[] = [
+  "0px",
+  "0",
+  ":",
+  " ",
+  ";",
+  '"',
+  "<",
+  ">",
+  "(",
+  "!",
+  "=",
+  ' style="',
+  ' class="',
+  "background:",
+  "background-color:",
+  "<div",
+  "</div>",
+  "<h2",
+  "tbody>",
+  "</",
+  "padding:0",
+  "font-size:0",
+  "<td",
+  "x",
+  "\u00a0",
+  "\n",
+];

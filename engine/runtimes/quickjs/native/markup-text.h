@@ -1,8 +1,8 @@
 /*
  * Reading a document's UTF-8 as JavaScript reads its text, shared by the native steps that follow a
- * JavaScript definition (markup-minify.c, html-waste.c): white space is what JavaScript's `\s` and
- * `trim` take (WhiteSpace and LineTerminator: 09-0D, 20, A0, 1680, 2000-200A, 2028, 2029, 202F,
- * 205F, 3000, FEFF). Static functions: each file that includes it has its own copy.
+ * JavaScript definition (markup-minify.c, html-waste.c, conditional-minify.c): white space is what
+ * JavaScript's `\s` and `trim` take (WhiteSpace and LineTerminator: 09-0D, 20, A0, 1680, 2000-200A,
+ * 2028, 2029, 202F, 205F, 3000, FEFF). Static functions: each file that includes it has its own copy.
  */
 #ifndef MAILRENDER_MARKUP_TEXT_H
 #define MAILRENDER_MARKUP_TEXT_H

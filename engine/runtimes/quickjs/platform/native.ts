@@ -22,6 +22,8 @@ declare const mailrenderJsonNesting: (bytes: Uint8Array) => number;
 declare const mailrenderMinifyMarkup: (markup: string) => string | undefined;
 /** native/html-waste.c: targets/html-waste.ts's `removeHtmlWaste`, then minify.ts's `minifyMarkup` when `minify`, or undefined where it leaves the document to them. */
 declare const mailrenderRemoveHtmlWaste: (html: string, minify: boolean) => string | undefined;
+/** native/conditional-minify.c: mjml-to-html/document.ts's `minifyInner`, or undefined where it leaves the markup to it. */
+declare const mailrenderMinifyConditionalInner: (inner: string) => string | undefined;
 /** native/memory.c. */
 declare const mailrenderMemory: { release(): void; capHeap(bytes: number): void };
 
@@ -34,5 +36,6 @@ export const jsonStringUtf8 = (text: string): Uint8Array => mailrenderJsonString
 export const jsonNesting = (bytes: Uint8Array): number => mailrenderJsonNesting(bytes);
 export const minifyMarkup = (markup: string): string | undefined => mailrenderMinifyMarkup(markup);
 export const removeHtmlWaste = (html: string, minify: boolean): string | undefined => mailrenderRemoveHtmlWaste(html, minify);
+export const minifyConditionalInner = (inner: string): string | undefined => mailrenderMinifyConditionalInner(inner);
 export const releaseMemory = (): void => mailrenderMemory.release();
 export const capHeap = (bytes: number): void => mailrenderMemory.capHeap(bytes);

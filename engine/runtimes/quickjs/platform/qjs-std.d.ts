@@ -4,6 +4,7 @@ declare module "qjs:std" {
     read(buffer: ArrayBuffer, position: number, length: number): number;
     write(buffer: ArrayBuffer, position: number, length: number): number;
     puts(text: string): void;
+    getline(): string | null;
     flush(): void;
     close(): number;
     error(): boolean;

@@ -1,0 +1,115 @@
+/**
+ * The release engine's native functions that follow a JavaScript definition
+ * (engine/runtimes/quickjs/native/), against that definition on generated text: what a template
+ * brings to them and what it never does. They run in the test executable the release build makes
+ * beside the engine for this machine, linked as the engine links them (runtimes/quickjs/native-check.ts).
+ * A function may leave a text to the JavaScript (undefined): only where its C says it does.
+ */
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import { minifyInner } from "../src/mjml-to-html/document.js";
+import { removeHtmlWaste } from "../src/targets/html-waste.js";
+import { minifyMarkup } from "../src/targets/minify.js";
+import { ensureBinary } from "./support/engine-binary.js";
+import { HTML_WASTE_EDGES, HTML_WASTE_TOKENS } from "./support/html-waste-edges.js";
+
+const NATIVE_CHECK = fileURLToPath(new URL("../dist/.build-quickjs/native-check", import.meta.url));
+
+/** JSON with every character beyond ASCII escaped, as the executable writes it. */
+const asciiJson = (value: unknown): string => JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+
+/** `name` of each text (and `flag`) in the native functions' executable: its result, or null where it leaves the text to JavaScript. */
+function native(name: string, texts: readonly string[], flag = false): (string | null)[] {
+  const run = spawnSync(NATIVE_CHECK, { input: texts.map((text) => `${asciiJson([name, text, flag])}\n`).join(""), encoding: "utf8", maxBuffer: 1 << 28 });
+  expect(run.status, run.stderr).toBe(0);
+  const lines = run.stdout.trimEnd().split("\n");
+  expect(lines).toHaveLength(texts.length);
+  return lines.map((line) => JSON.parse(line) as string | null);
+}
+
+/** JavaScript's white space (`\s`), and characters beside it that are not. */
+const SPACE = [
+  "\n",
+  "\r\n",
+  "\r",
+  " ",
+  "  ",
+  "\t",
+  "\v",
+  "\f",
+  "\u00a0",
+  "\u1680",
+  "\u2000",
+  "\u200a",
+  "\u2028",
+  "\u2029",
+  "\u202f",
+  "\u205f",
+  "\u3000",
+  "\ufeff",
+];
+const NOT_SPACE = ["\u0085", "\u180e", "\u200b", "\u017f", "x", "é", "日", "😀", "\u0000"];
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Texts joined from `pieces`, white space most often. */
+function texts(pieces: readonly string[], seed: number, count: number): string[] {
+  const piece = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...SPACE) }, { weight: 2, arbitrary: fc.constantFrom(...pieces, ...NOT_SPACE) });
+  return fc.sample(
+    fc.array(piece, { maxLength: 40 }).map((parts) => parts.join("")),
+    { seed, numRuns: count },
+  );
+}
+
+describe("native functions against their JavaScript definitions", () => {
+  beforeAll(ensureBinary, 600_000);
+
+  it("minifyConditionalInner is mjml's minifying of a conditional comment's inner markup", () => {
+    const inputs = [...texts([">", "<", "<td>", "</td>", "<br/>", "\uD800"], 41, 4000), "", " ", "\n", "> <", "  \n  "];
+    const results = native("minifyConditionalInner", inputs);
+    for (const [i, input] of inputs.entries()) {
+      const result = results[i];
+      if (result === null) expect(LONE_SURROGATE.test(input), JSON.stringify(input)).toBe(true);
+      else expect(result, JSON.stringify(input)).toBe(minifyInner(input));
+    }
+    // The texts reach what the C takes: most are minified there, not left to JavaScript.
+    expect(results.filter((r) => r !== null).length).toBeGreaterThan(inputs.length / 2);
+  });
+
+  it("minifyMarkup is the html and mjml targets' minifier", () => {
+    const tags = ["<p>", "</p>", "<br>", "<pre>", "</pre>", "<style>", "</style>", "<textarea>", "</textarea>", "<!--", "-->", "<", ">", "\ue002", "\uD800"];
+    const inputs = texts(tags, 43, 3000);
+    const results = native("minifyMarkup", inputs);
+    for (const [i, input] of inputs.entries()) {
+      const result = results[i];
+      if (result === null) expect(input.includes("\u0000") || input.includes("\ue002") || LONE_SURROGATE.test(input), JSON.stringify(input)).toBe(true);
+      else expect(result, JSON.stringify(input)).toBe(minifyMarkup(input));
+    }
+    expect(results.filter((r) => r !== null).length).toBeGreaterThan(inputs.length / 4);
+  });
+
+  it("removeHtmlWaste is the html target's clean-up, then its minifier when asked", () => {
+    const edges = fc.sample(
+      fc
+        .array(fc.constantFrom(...HTML_WASTE_EDGES), { minLength: 1, maxLength: 5 })
+        .chain((parts) =>
+          fc
+            .array(fc.constantFrom(...SPACE, "é", "😀"), { minLength: parts.length, maxLength: parts.length })
+            .map((glue) => parts.map((part, i) => part + glue[i]).join("")),
+        ),
+      { seed: 47, numRuns: 500 },
+    );
+    const inputs = [...HTML_WASTE_EDGES, ...edges, ...texts([...HTML_WASTE_TOKENS, "\uD800", "\ue002"], 53, 3000)];
+    for (const minify of [false, true]) {
+      const results = native("removeHtmlWaste", inputs, minify);
+      for (const [i, input] of inputs.entries()) {
+        const result = results[i];
+        // Left to JavaScript: U+0000, a lone surrogate, the minifier's own refusals, names not ASCII in a heading's styles.
+        if (result === null) expect(/[^\u0001-\u007f]/.test(input), JSON.stringify(input)).toBe(true);
+        else expect(result, JSON.stringify(input)).toBe(minify ? minifyMarkup(removeHtmlWaste(input)) : removeHtmlWaste(input));
+      }
+      expect(results.filter((r) => r !== null).length).toBeGreaterThan(inputs.length / 4);
+    }
+  });
+});
