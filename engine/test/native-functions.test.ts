@@ -106,7 +106,7 @@ describe("native functions against their JavaScript definitions", () => {
       for (const [i, input] of inputs.entries()) {
         const result = results[i];
         // Left to JavaScript: U+0000, a lone surrogate, the minifier's own refusals, names not ASCII in a heading's styles.
-        if (result === null) expect(/[^\u0001-\u007f]/.test(input), JSON.stringify(input)).toBe(true);
+        if (result === null) expect(/[^\x20-\x7e\t\n\r]/.test(input), JSON.stringify(input)).toBe(true);
         else expect(result, JSON.stringify(input)).toBe(minify ? minifyMarkup(removeHtmlWaste(input)) : removeHtmlWaste(input));
       }
       expect(results.filter((r) => r !== null).length).toBeGreaterThan(inputs.length / 4);
