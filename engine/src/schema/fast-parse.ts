@@ -347,6 +347,8 @@ interface Field {
   readonly constant: { readonly value: unknown } | undefined;
   readonly optin: "optional" | "defaulted" | undefined;
   readonly optionalOut: boolean;
+  /** What a key read as `undefined` parses to, once known (`parseOfUndefined`). */
+  ofUndefined: (() => unknown) | undefined;
 }
 
 /**
@@ -362,7 +364,7 @@ function fieldOf(schema: Schema): Field {
     const value = part(schema);
     const constant = constantDefaultOf(schema);
     const present = constant === undefined ? value : part((schema._zod.def as z.core.$ZodDefaultDef).innerType);
-    field = { value, present, constant, optin: schema._zod.optin, optionalOut: schema._zod.optout === "optional" };
+    field = { value, present, constant, optin: schema._zod.optin, optionalOut: schema._zod.optout === "optional", ofUndefined: undefined };
     fields.set(schema, field);
   }
   return field;
@@ -429,10 +431,75 @@ function absent(field: Field, key: string, input: Record<string, unknown>, out: 
   }
   const present = key in input;
   if (!present && field.optionalOut && field.optin === "optional") return true;
-  const parsed = field.value.parse(undefined);
+  const parsed = parseOfUndefined(field);
   if (parsed === INVALID) return !present && field.optin !== undefined && field.optionalOut;
   if (!present && field.optin === undefined) return false;
   if (parsed !== undefined) out[key] = parsed;
   else if (present || (field.optin === "defaulted" && !field.optionalOut)) out[key] = undefined;
   return true;
+}
+
+/**
+ * `field.value.parse(undefined)`, for an absent key without a constant default (a node's `dark`,
+ * `padding`, `border`, background gradient, mobile overrides: most of what a template leaves out).
+ * Parsing `undefined` goes through the field's whole schema (a prefault, a union, an object of
+ * defaults, a transform) and gives the same value every time, so the first result is kept and
+ * later keys get a copy of it: the same keys in the same order, new objects and arrays as zod makes
+ * them. A result that is not plain data (an instance, a frozen object, an accessor, a symbol key)
+ * is parsed every time.
+ */
+function parseOfUndefined(field: Field): unknown {
+  if (field.ofUndefined !== undefined) return field.ofUndefined();
+  const parsed = field.value.parse(undefined);
+  const copy = copierOf(parsed, 0);
+  field.ofUndefined = copy ?? (() => field.value.parse(undefined));
+  // The kept value is never handed out (whoever gets a copy may change it).
+  return copy === undefined ? parsed : copy();
+}
+
+/** Plain data this deep at most is copied (a default's tree is a few levels). */
+const MAX_COPY_DEPTH = 8;
+
+/**
+ * A function returning a new copy of `value` (a primitive as itself), or undefined when `value`
+ * is not plain data: objects whose prototype is `Object.prototype` with only enumerable, writable,
+ * configurable string-keyed data properties, and arrays of such values. A level is copied with one
+ * spread (a single operation in the interpreter), its object and array values then replaced by copies.
+ */
+function copierOf(value: unknown, depth: number): (() => unknown) | undefined {
+  if (typeof value !== "object" || value === null) return typeof value === "function" ? undefined : () => value;
+  if (depth > MAX_COPY_DEPTH || !Object.isExtensible(value)) return undefined;
+  const array = Array.isArray(value);
+  if (Object.getPrototypeOf(value) !== (array ? Array.prototype : Object.prototype)) return undefined;
+  const keys = Reflect.ownKeys(value);
+  const nested: { key: string; copy: () => unknown }[] = [];
+  for (const key of keys) {
+    if (typeof key !== "string") return undefined;
+    if (array && key === "length") continue;
+    const descriptor = Object.getOwnPropertyDescriptor(value, key)!;
+    if (!("value" in descriptor) || !descriptor.enumerable || !descriptor.writable || !descriptor.configurable) return undefined;
+    const inner = descriptor.value as unknown;
+    if (typeof inner === "function") return undefined;
+    if (typeof inner !== "object" || inner === null) continue;
+    const copy = copierOf(inner, depth + 1);
+    if (copy === undefined) return undefined;
+    nested.push({ key, copy });
+  }
+  if (array) {
+    const items = value as unknown[];
+    // A sparse array is left to the parser.
+    if (Object.keys(items).length !== items.length) return undefined;
+    return () => {
+      const out = items.slice();
+      for (let i = 0; i < nested.length; i++) out[Number(nested[i]!.key)] = nested[i]!.copy();
+      return out;
+    };
+  }
+  const object = value as Record<string, unknown>;
+  if (nested.length === 0) return () => ({ ...object });
+  return () => {
+    const out = { ...object };
+    for (let i = 0; i < nested.length; i++) out[nested[i]!.key] = nested[i]!.copy();
+    return out;
+  };
 }
