@@ -32,9 +32,16 @@ const heads = [
   "{{",
   "/",
   "#",
+  "?",
+  "1",
+  "@",
+  "[",
+  "`",
+  "{",
+  "~",
   "",
 ];
-const between = ["", " ", "\t", "\n", "\u0000", "\u007f", "\u00a0", ":", "//"];
+const between = ["", " ", "\t", "\n", "\u0000", "\u001f", "\u007f", "\u00a0", "\u2028", "\ufeff", ":", "//"];
 const tails = ["", "x", "//example.com/a b", ":alert(1)", "{{ url }}", " "];
 
 describe("an author's URL", () => {
