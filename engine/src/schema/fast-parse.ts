@@ -347,8 +347,8 @@ interface Field {
   readonly constant: { readonly value: unknown } | undefined;
   readonly optin: "optional" | "defaulted" | undefined;
   readonly optionalOut: boolean;
-  /** What a key read as `undefined` parses to, once known (`parseOfUndefined`). */
-  ofUndefined: (() => unknown) | undefined;
+  /** What a key read as `undefined` does to the output, once known (`fillOf`). */
+  fill: Fill | undefined;
 }
 
 /**
@@ -364,7 +364,7 @@ function fieldOf(schema: Schema): Field {
     const value = part(schema);
     const constant = constantDefaultOf(schema);
     const present = constant === undefined ? value : part((schema._zod.def as z.core.$ZodDefaultDef).innerType);
-    field = { value, present, constant, optin: schema._zod.optin, optionalOut: schema._zod.optout === "optional", ofUndefined: undefined };
+    field = { value, present, constant, optin: schema._zod.optin, optionalOut: schema._zod.optout === "optional", fill: undefined };
     fields.set(schema, field);
   }
   return field;
@@ -429,32 +429,48 @@ function absent(field: Field, key: string, input: Record<string, unknown>, out: 
     out[key] = field.constant.value;
     return true;
   }
-  const present = key in input;
-  if (!present && field.optionalOut && field.optin === "optional") return true;
-  const parsed = parseOfUndefined(field);
-  if (parsed === INVALID) return !present && field.optin !== undefined && field.optionalOut;
-  if (!present && field.optin === undefined) return false;
-  if (parsed !== undefined) out[key] = parsed;
-  else if (present || (field.optin === "defaulted" && !field.optionalOut)) out[key] = undefined;
-  return true;
+  const fill = field.fill ?? fillOf(field);
+  const outcome = key in input ? fill.present : fill.absent;
+  if (outcome === WRITE) out[key] = fill.value();
+  else if (outcome === WRITE_UNDEFINED) out[key] = undefined;
+  return outcome !== REFUSE;
+}
+
+/** What a key read as `undefined` does: nothing, a refusal, its parsed value written, or `undefined` written. */
+const [NOTHING, REFUSE, WRITE, WRITE_UNDEFINED] = [0, 1, 2, 3] as const;
+type Outcome = typeof NOTHING | typeof REFUSE | typeof WRITE | typeof WRITE_UNDEFINED;
+
+/** A field's outcome for an absent key and for a key present with `undefined`, and the value it writes. */
+interface Fill {
+  readonly absent: Outcome;
+  readonly present: Outcome;
+  readonly value: () => unknown;
 }
 
 /**
- * `field.value.parse(undefined)`, for an absent key without a constant default (a node's `dark`,
- * `padding`, `border`, background gradient, mobile overrides: most of what a template leaves out).
- * Parsing `undefined` goes through the field's whole schema (a prefault, a union, an object of
- * defaults, a transform) and gives the same value every time, so the first result is kept and
- * later keys get a copy of it: the same keys in the same order, new objects and arrays as zod makes
- * them. A result that is not plain data (an instance, a frozen object, an accessor, a symbol key)
- * is parsed every time.
+ * zod's rules for a key read as `undefined` (`handlePropertyResult`), decided once per field: they
+ * depend on the field's optionality and on what its schema makes of `undefined`, which is the same
+ * every time (a node's `dark`, `padding`, `border`, background gradient and mobile overrides: most
+ * of what a template leaves out). That value is parsed once and later keys get a copy of it: the
+ * same keys in the same order, new objects and arrays as zod makes them. A value that is not plain
+ * data (an instance, a frozen object, an accessor, a symbol key) is parsed for every key.
  */
-function parseOfUndefined(field: Field): unknown {
-  if (field.ofUndefined !== undefined) return field.ofUndefined();
+function fillOf(field: Field): Fill {
+  const { optin, optionalOut } = field;
   const parsed = field.value.parse(undefined);
-  const copy = copierOf(parsed, 0);
-  field.ofUndefined = copy ?? (() => field.value.parse(undefined));
-  // The kept value is never handed out (whoever gets a copy may change it).
-  return copy === undefined ? parsed : copy();
+  const value = (parsed === INVALID ? undefined : copierOf(parsed, 0)) ?? (() => field.value.parse(undefined));
+  let absentOutcome: Outcome;
+  let presentOutcome: Outcome;
+  if (parsed === INVALID) [absentOutcome, presentOutcome] = [optin !== undefined && optionalOut ? NOTHING : REFUSE, REFUSE];
+  else {
+    const written = parsed !== undefined ? WRITE : WRITE_UNDEFINED;
+    presentOutcome = written;
+    if (optionalOut && optin === "optional") absentOutcome = NOTHING;
+    else if (optin === undefined) absentOutcome = REFUSE;
+    else absentOutcome = parsed !== undefined || (optin === "defaulted" && !optionalOut) ? written : NOTHING;
+  }
+  field.fill = { absent: absentOutcome, present: presentOutcome, value };
+  return field.fill;
 }
 
 /** Plain data this deep at most is copied (a default's tree is a few levels). */
