@@ -40,13 +40,19 @@ const propKindsByBlock = new WeakMap<BlockDefinition<unknown>, PropKinds>();
 function propKinds(block: BlockDefinition<unknown>): PropKinds {
   let kinds = propKindsByBlock.get(block);
   if (kinds === undefined) {
-    const fields = fieldsOf(block.editor);
-    const urlsOf = (list: readonly Field[]) => list.filter((f) => URL_KINDS.has(f.kind)).map((f) => f.prop);
-    kinds = {
-      urls: urlsOf(fields),
-      lists: fields.flatMap((f) => (f.kind === "entries" ? [{ prop: f.prop, urls: urlsOf(f.fields) }] : [])),
-      content: fields.filter((f) => f.kind === "richText").map((f) => f.prop),
+    // One loop over the fields (each array method's callback is a call per field in QuickJS).
+    const urlsOf = (list: readonly Field[]) => {
+      const urls: string[] = [];
+      for (const f of list) if (URL_KINDS.has(f.kind)) urls.push(f.prop);
+      return urls;
     };
+    const [lists, content]: [{ prop: string; urls: readonly string[] }[], string[]] = [[], []];
+    const fields = fieldsOf(block.editor);
+    for (const f of fields) {
+      if (f.kind === "entries") lists.push({ prop: f.prop, urls: urlsOf(f.fields) });
+      else if (f.kind === "richText") content.push(f.prop);
+    }
+    kinds = { urls: urlsOf(fields), lists, content };
     propKindsByBlock.set(block, kinds);
   }
   return kinds;
