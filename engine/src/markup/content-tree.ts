@@ -132,7 +132,7 @@ export function readSimpleMarkup(html: string, restore: (text: string) => string
     SIMPLE_ATTRIBUTE.lastIndex = 0;
     for (let attr = written === "" ? null : SIMPLE_ATTRIBUTE.exec(written); attr !== null; attr = SIMPLE_ATTRIBUTE.exec(written)) {
       const key = (attr[1] as string).toLowerCase();
-      if (attrs.some(([seen]) => seen === key)) return undefined;
+      for (let i = 0; i < attrs.length; i++) if (attrs[i]![0] === key) return undefined;
       attrs.push([key, restore(attr[2] as string)]);
     }
     const element: ElementNode = { kind: "element", name, attrs, children: [] };
