@@ -113,7 +113,8 @@ class Reader {
    * merge value would be: the prop reads as empty (no link, no image) and a warning names its path.
    */
   refuseUnsafeUrls(props: Json, keys: readonly string[], path: Path): void {
-    for (const key of keys) {
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
       const value = props[key];
       if (typeof value === "string" && isUnsafeAuthorUrl(value)) {
         props[key] = "";
@@ -263,15 +264,18 @@ class Reader {
     const propsPath = [...path, "props"];
     const props = this.parse(definition.props as z.ZodMiniType, propsRaw, propsPath) as { visibility?: Visibility } | undefined;
     if (!props) return undefined;
-    const kinds = propKinds(definition);
-    for (const field of kinds.content) this.contentWarning((props as Json)[field], propsPath, field);
-    this.refuseUnsafeUrls(props as Json, kinds.urls, propsPath);
-    for (const list of kinds.lists) {
+    // Index loops: QuickJS makes an iterator for each `for…of`, empty lists included, for every block.
+    const { content, urls, lists } = propKinds(definition);
+    for (let i = 0; i < content.length; i++) this.contentWarning((props as Json)[content[i]!], propsPath, content[i]!);
+    this.refuseUnsafeUrls(props as Json, urls, propsPath);
+    for (let i = 0; i < lists.length; i++) {
+      const list = lists[i]!;
       const entries = (props as Json)[list.prop];
       if (!Array.isArray(entries)) continue;
-      entries.forEach((entry: unknown, index) => {
+      for (let index = 0; index < entries.length; index++) {
+        const entry: unknown = entries[index];
         if (isObject(entry)) this.refuseUnsafeUrls(entry, list.urls, [...propsPath, list.prop, String(index)]);
-      });
+      }
     }
     return {
       kind: "component",

@@ -177,9 +177,11 @@ function printable(name: string): string {
  * (browsers ignore them), and merge tags left out (a tag's value is checked when it is substituted).
  */
 export function isSafeContentUrl(value: string, imageSource: boolean): boolean {
-  const literal = parseMergeTags(value)
-    .map((part) => (typeof part === "string" ? part : ""))
-    .join("");
+  const literal = value.includes("{{")
+    ? parseMergeTags(value)
+        .map((part) => (typeof part === "string" ? part : ""))
+        .join("")
+    : value;
   // biome-ignore lint/suspicious/noControlCharactersInRegex: browsers ignore these inside a URL scheme, so must we
   const url = decodeCharacterReferences(literal).replace(/[\u0000-\u0020\u007f-\u009f]/g, "");
   const head = /^[^/?#]*/.exec(url)?.[0] ?? "";

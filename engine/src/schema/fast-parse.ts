@@ -373,7 +373,9 @@ function fieldOf(schema: Schema): Field {
 /** zod's object: the shape's keys in order (absent ones as their optionality says), then a catchall's. */
 function object(def: z.core.$ZodObjectDef): Parser {
   const keys = Object.keys(def.shape);
-  const shapeFields = keys.map((key) => fieldOf(def.shape[key]!));
+  const shape = def.shape;
+  const shapeFields: Field[] = [];
+  for (let i = 0; i < keys.length; i++) shapeFields.push(fieldOf(shape[keys[i]!]!));
   const catchall = def.catchall;
   const known = catchall && new Set(keys);
   // A strict object (catchall `never`) refuses any other key: looked for first, as a union tries
