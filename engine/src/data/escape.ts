@@ -96,6 +96,15 @@ export function isSafeWholeUrl(value: string): boolean {
  * is known; a relative URL has no scheme and is kept.
  */
 export function isUnsafeAuthorUrl(value: string): boolean {
+  // Most URLs start with an allowed scheme exactly as written: nothing stripped below comes before
+  // it, so they are safe without the three whole-string passes (the first character is looked at
+  // first, as a failing test of a non-sticky expression tries every position).
+  const first = value.charCodeAt(0);
+  const lower = first | 0x20;
+  if ((lower === 0x68 || lower === 0x6d || lower === 0x74) && SAFE_URL_SCHEME.test(value)) return false;
+  // Empty, or starting with a printable ASCII character other than a letter (a relative URL, a merge
+  // tag): no scheme, as nothing is stripped before that character.
+  if (value === "" || (first > 0x20 && first < 0x7f && !(lower >= 0x61 && lower <= 0x7a))) return false;
   const url = normalizeUrlValue(value);
   if (url.startsWith("{{")) return false;
   return /^[a-z][a-z0-9+.-]*:/i.test(url.replace(/\s+/g, "")) && !isSafeWholeUrl(url.replace(/\s+/g, ""));

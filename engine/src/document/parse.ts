@@ -40,13 +40,19 @@ const propKindsByBlock = new WeakMap<BlockDefinition<unknown>, PropKinds>();
 function propKinds(block: BlockDefinition<unknown>): PropKinds {
   let kinds = propKindsByBlock.get(block);
   if (kinds === undefined) {
-    const fields = fieldsOf(block.editor);
-    const urlsOf = (list: readonly Field[]) => list.filter((f) => URL_KINDS.has(f.kind)).map((f) => f.prop);
-    kinds = {
-      urls: urlsOf(fields),
-      lists: fields.flatMap((f) => (f.kind === "entries" ? [{ prop: f.prop, urls: urlsOf(f.fields) }] : [])),
-      content: fields.filter((f) => f.kind === "richText").map((f) => f.prop),
+    // One loop over the fields (each array method's callback is a call per field in QuickJS).
+    const urlsOf = (list: readonly Field[]) => {
+      const urls: string[] = [];
+      for (const f of list) if (URL_KINDS.has(f.kind)) urls.push(f.prop);
+      return urls;
     };
+    const [lists, content]: [{ prop: string; urls: readonly string[] }[], string[]] = [[], []];
+    const fields = fieldsOf(block.editor);
+    for (const f of fields) {
+      if (f.kind === "entries") lists.push({ prop: f.prop, urls: urlsOf(f.fields) });
+      else if (f.kind === "richText") content.push(f.prop);
+    }
+    kinds = { urls: urlsOf(fields), lists, content };
     propKindsByBlock.set(block, kinds);
   }
   return kinds;
@@ -107,7 +113,8 @@ class Reader {
    * merge value would be: the prop reads as empty (no link, no image) and a warning names its path.
    */
   refuseUnsafeUrls(props: Json, keys: readonly string[], path: Path): void {
-    for (const key of keys) {
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
       const value = props[key];
       if (typeof value === "string" && isUnsafeAuthorUrl(value)) {
         props[key] = "";
@@ -257,15 +264,18 @@ class Reader {
     const propsPath = [...path, "props"];
     const props = this.parse(definition.props as z.ZodMiniType, propsRaw, propsPath) as { visibility?: Visibility } | undefined;
     if (!props) return undefined;
-    const kinds = propKinds(definition);
-    for (const field of kinds.content) this.contentWarning((props as Json)[field], propsPath, field);
-    this.refuseUnsafeUrls(props as Json, kinds.urls, propsPath);
-    for (const list of kinds.lists) {
+    // Index loops: QuickJS makes an iterator for each `for…of`, empty lists included, for every block.
+    const { content, urls, lists } = propKinds(definition);
+    for (let i = 0; i < content.length; i++) this.contentWarning((props as Json)[content[i]!], propsPath, content[i]!);
+    this.refuseUnsafeUrls(props as Json, urls, propsPath);
+    for (let i = 0; i < lists.length; i++) {
+      const list = lists[i]!;
       const entries = (props as Json)[list.prop];
       if (!Array.isArray(entries)) continue;
-      entries.forEach((entry: unknown, index) => {
+      for (let index = 0; index < entries.length; index++) {
+        const entry: unknown = entries[index];
         if (isObject(entry)) this.refuseUnsafeUrls(entry, list.urls, [...propsPath, list.prop, String(index)]);
-      });
+      }
     }
     return {
       kind: "component",

@@ -126,10 +126,14 @@ export function readSimpleMarkup(html: string, restore: (text: string) => string
     const closes = SIMPLE_ELEMENTS.get(name);
     if (tag === null || closes === undefined || (open !== undefined && closes.has(open.name)) || stack.length >= MAX_CONTENT_DEPTH) return undefined;
     const attrs: [string, string][] = [];
-    for (const [, attrName, value] of (tag[2] as string).matchAll(SIMPLE_ATTRIBUTE)) {
-      const key = (attrName as string).toLowerCase();
-      if (attrs.some(([seen]) => seen === key)) return undefined;
-      attrs.push([key, restore(value as string)]);
+    // An exec loop, not `matchAll`: QuickJS compiles the expression again for every `matchAll` (its
+    // copy of the expression), and most tags have no attributes at all.
+    const written = tag[2] as string;
+    SIMPLE_ATTRIBUTE.lastIndex = 0;
+    for (let attr = written === "" ? null : SIMPLE_ATTRIBUTE.exec(written); attr !== null; attr = SIMPLE_ATTRIBUTE.exec(written)) {
+      const key = (attr[1] as string).toLowerCase();
+      for (let i = 0; i < attrs.length; i++) if (attrs[i]![0] === key) return undefined;
+      attrs.push([key, restore(attr[2] as string)]);
     }
     const element: ElementNode = { kind: "element", name, attrs, children: [] };
     (open?.children ?? root).push(element);

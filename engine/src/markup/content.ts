@@ -126,12 +126,18 @@ function attributePosition(name: string): SlotPosition {
 
 function nodesToMarkup(nodes: readonly ContentNode[], out: Emitter): string {
   let result = "";
-  for (const node of nodes) {
+  // Index loops and no destructuring: QuickJS makes an iterator for each `for…of` and each `[a, b] =`.
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i]!;
     if (node.kind === "text") result += out.trusted(node.text, "text");
     else if (node.kind === "comment") result += `<!--${node.text}-->`;
     else if (mergeSpanRef(node)) result += out.slot(mergeSpanRef(node)!, "text");
     else {
-      const attrs = node.attrs.map(([name, value]) => ` ${name}="${attributeValue(name, value, out)}"`).join("");
+      let attrs = "";
+      for (let a = 0; a < node.attrs.length; a++) {
+        const attr = node.attrs[a]!;
+        attrs += ` ${attr[0]}="${attributeValue(attr[0], attr[1], out)}"`;
+      }
       result += VOID_ELEMENTS.has(node.name) ? `<${node.name}${attrs}>` : `<${node.name}${attrs}>${nodesToMarkup(node.children, out)}</${node.name}>`;
     }
   }

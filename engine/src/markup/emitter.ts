@@ -75,10 +75,12 @@ export class Emitter {
     const parts = parseMergeTags(stripTokenDelimiters(value));
     let out = "";
     let sawLiteral = false;
-    for (const part of parts) {
+    // An index loop: QuickJS makes an iterator for each `for…of`, and this runs for every text and attribute.
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i]!;
       if (typeof part === "string") {
         out += trusted ? this.escapeTrusted(part, position) : this.escape(part);
-        if (part.trim() !== "") sawLiteral = true;
+        if (!sawLiteral && part.trim() !== "") sawLiteral = true;
       } else {
         const slotPosition: SlotPosition = position === "url" && sawLiteral ? "url-part" : position;
         out += this.slot(part, slotPosition, value);
@@ -89,7 +91,7 @@ export class Emitter {
   }
 
   private escapeTrusted(value: string, position: "text" | "attr" | "url"): string {
-    if (this.flavor === "markup") return position === "text" ? value : value.replace(/"/g, "&quot;");
+    if (this.flavor === "markup") return position === "text" || !value.includes('"') ? value : value.replace(/"/g, "&quot;");
     const braces = value.replace(/[{}]/g, (ch) => (ch === "{" ? "&#123;" : "&#125;"));
     // A `<` or `>` that is text in HTML (`a < b`) would open or close an element in JSX.
     return position === "text" ? braces.replace(/[<>]/g, (ch) => (ch === "<" ? "&lt;" : "&gt;")) : braces.replace(/"/g, "&quot;");

@@ -67,7 +67,8 @@ export function sanitizeNodes(nodes: readonly SanitizableNode[]): { nodes: Sanit
 
 function sanitizeList(nodes: readonly SanitizableNode[], removed: string[]): SanitizableNode[] {
   const kept: SanitizableNode[] = [];
-  for (const node of nodes) {
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i]!;
     if (node.kind === "text") kept.push(node);
     else if (node.kind === "comment") {
       // A conditional comment (`<!--[if mso]>…`) holds markup that some client parses: not checked, so not kept.
@@ -84,7 +85,12 @@ function sanitizeList(nodes: readonly SanitizableNode[], removed: string[]): San
 
 function sanitizeAttributes(node: SanitizableElement, removed: string[]): Array<readonly [string, string]> {
   const kept: Array<readonly [string, string]> = [];
-  for (const [name, value] of node.attrs) {
+  const { attrs } = node;
+  // Index loops and no destructuring: QuickJS makes an iterator for each `for…of` and each `[a, b] =`.
+  for (let i = 0; i < attrs.length; i++) {
+    const attr = attrs[i]!;
+    const name = attr[0];
+    const value = attr[1];
     const where = `<${node.name} ${printable(name)}>`;
     if (/^on/i.test(name)) removed.push(`the event handler ${where}`);
     else if (!ALLOWED_ATTRIBUTES.has(name) && !/^(?:data|aria)-[a-z0-9-]+$/.test(name)) removed.push(`the attribute ${where}`);
@@ -171,9 +177,11 @@ function printable(name: string): string {
  * (browsers ignore them), and merge tags left out (a tag's value is checked when it is substituted).
  */
 export function isSafeContentUrl(value: string, imageSource: boolean): boolean {
-  const literal = parseMergeTags(value)
-    .map((part) => (typeof part === "string" ? part : ""))
-    .join("");
+  const literal = value.includes("{{")
+    ? parseMergeTags(value)
+        .map((part) => (typeof part === "string" ? part : ""))
+        .join("")
+    : value;
   // biome-ignore lint/suspicious/noControlCharactersInRegex: browsers ignore these inside a URL scheme, so must we
   const url = decodeCharacterReferences(literal).replace(/[\u0000-\u0020\u007f-\u009f]/g, "");
   const head = /^[^/?#]*/.exec(url)?.[0] ?? "";

@@ -347,6 +347,8 @@ interface Field {
   readonly constant: { readonly value: unknown } | undefined;
   readonly optin: "optional" | "defaulted" | undefined;
   readonly optionalOut: boolean;
+  /** What a key read as `undefined` does to the output, once known (`fillOf`). */
+  fill: Fill | undefined;
 }
 
 /**
@@ -362,7 +364,7 @@ function fieldOf(schema: Schema): Field {
     const value = part(schema);
     const constant = constantDefaultOf(schema);
     const present = constant === undefined ? value : part((schema._zod.def as z.core.$ZodDefaultDef).innerType);
-    field = { value, present, constant, optin: schema._zod.optin, optionalOut: schema._zod.optout === "optional" };
+    field = { value, present, constant, optin: schema._zod.optin, optionalOut: schema._zod.optout === "optional", fill: undefined };
     fields.set(schema, field);
   }
   return field;
@@ -371,7 +373,9 @@ function fieldOf(schema: Schema): Field {
 /** zod's object: the shape's keys in order (absent ones as their optionality says), then a catchall's. */
 function object(def: z.core.$ZodObjectDef): Parser {
   const keys = Object.keys(def.shape);
-  const shapeFields = keys.map((key) => fieldOf(def.shape[key]!));
+  const shape = def.shape;
+  const shapeFields: Field[] = [];
+  for (let i = 0; i < keys.length; i++) shapeFields.push(fieldOf(shape[keys[i]!]!));
   const catchall = def.catchall;
   const known = catchall && new Set(keys);
   // A strict object (catchall `never`) refuses any other key: looked for first, as a union tries
@@ -427,12 +431,93 @@ function absent(field: Field, key: string, input: Record<string, unknown>, out: 
     out[key] = field.constant.value;
     return true;
   }
-  const present = key in input;
-  if (!present && field.optionalOut && field.optin === "optional") return true;
+  const fill = field.fill ?? fillOf(field);
+  const outcome = key in input ? fill.present : fill.absent;
+  if (outcome === WRITE) out[key] = fill.value();
+  else if (outcome === WRITE_UNDEFINED) out[key] = undefined;
+  return outcome !== REFUSE;
+}
+
+/** What a key read as `undefined` does: nothing, a refusal, its parsed value written, or `undefined` written. */
+const [NOTHING, REFUSE, WRITE, WRITE_UNDEFINED] = [0, 1, 2, 3] as const;
+type Outcome = typeof NOTHING | typeof REFUSE | typeof WRITE | typeof WRITE_UNDEFINED;
+
+/** A field's outcome for an absent key and for a key present with `undefined`, and the value it writes. */
+interface Fill {
+  readonly absent: Outcome;
+  readonly present: Outcome;
+  readonly value: () => unknown;
+}
+
+/**
+ * zod's rules for a key read as `undefined` (`handlePropertyResult`), decided once per field: they
+ * depend on the field's optionality and on what its schema makes of `undefined`, which is the same
+ * every time (a node's `dark`, `padding`, `border`, background gradient and mobile overrides: most
+ * of what a template leaves out). That value is parsed once and later keys get a copy of it: the
+ * same keys in the same order, new objects and arrays as zod makes them. A value that is not plain
+ * data (an instance, a frozen object, an accessor, a symbol key) is parsed for every key.
+ */
+function fillOf(field: Field): Fill {
+  const { optin, optionalOut } = field;
   const parsed = field.value.parse(undefined);
-  if (parsed === INVALID) return !present && field.optin !== undefined && field.optionalOut;
-  if (!present && field.optin === undefined) return false;
-  if (parsed !== undefined) out[key] = parsed;
-  else if (present || (field.optin === "defaulted" && !field.optionalOut)) out[key] = undefined;
-  return true;
+  const value = (parsed === INVALID ? undefined : copierOf(parsed, 0)) ?? (() => field.value.parse(undefined));
+  let absentOutcome: Outcome;
+  let presentOutcome: Outcome;
+  if (parsed === INVALID) [absentOutcome, presentOutcome] = [optin !== undefined && optionalOut ? NOTHING : REFUSE, REFUSE];
+  else {
+    const written = parsed !== undefined ? WRITE : WRITE_UNDEFINED;
+    presentOutcome = written;
+    if (optionalOut && optin === "optional") absentOutcome = NOTHING;
+    else if (optin === undefined) absentOutcome = REFUSE;
+    else absentOutcome = parsed !== undefined || (optin === "defaulted" && !optionalOut) ? written : NOTHING;
+  }
+  field.fill = { absent: absentOutcome, present: presentOutcome, value };
+  return field.fill;
+}
+
+/** Plain data this deep at most is copied (a default's tree is a few levels). */
+const MAX_COPY_DEPTH = 8;
+
+/**
+ * A function returning a new copy of `value` (a primitive as itself), or undefined when `value`
+ * is not plain data: objects whose prototype is `Object.prototype` with only enumerable, writable,
+ * configurable string-keyed data properties, and arrays of such values. A level is copied with one
+ * spread (a single operation in the interpreter), its object and array values then replaced by copies.
+ */
+function copierOf(value: unknown, depth: number): (() => unknown) | undefined {
+  if (typeof value !== "object" || value === null) return typeof value === "function" ? undefined : () => value;
+  if (depth > MAX_COPY_DEPTH || !Object.isExtensible(value)) return undefined;
+  const array = Array.isArray(value);
+  if (Object.getPrototypeOf(value) !== (array ? Array.prototype : Object.prototype)) return undefined;
+  const keys = Reflect.ownKeys(value);
+  const nested: { key: string; copy: () => unknown }[] = [];
+  for (const key of keys) {
+    if (typeof key !== "string") return undefined;
+    if (array && key === "length") continue;
+    const descriptor = Object.getOwnPropertyDescriptor(value, key)!;
+    if (!("value" in descriptor) || !descriptor.enumerable || !descriptor.writable || !descriptor.configurable) return undefined;
+    const inner = descriptor.value as unknown;
+    if (typeof inner === "function") return undefined;
+    if (typeof inner !== "object" || inner === null) continue;
+    const copy = copierOf(inner, depth + 1);
+    if (copy === undefined) return undefined;
+    nested.push({ key, copy });
+  }
+  if (array) {
+    const items = value as unknown[];
+    // A sparse array is left to the parser.
+    if (Object.keys(items).length !== items.length) return undefined;
+    return () => {
+      const out = items.slice();
+      for (let i = 0; i < nested.length; i++) out[Number(nested[i]!.key)] = nested[i]!.copy();
+      return out;
+    };
+  }
+  const object = value as Record<string, unknown>;
+  if (nested.length === 0) return () => ({ ...object });
+  return () => {
+    const out = { ...object };
+    for (let i = 0; i < nested.length; i++) out[nested[i]!.key] = nested[i]!.copy();
+    return out;
+  };
 }
