@@ -150,9 +150,13 @@ function colorAttributesOf(type: BodyComponentClass): readonly string[] {
  * (#abc → #aabbcc), so only the component's colour attributes are looked at.
  */
 function formatAttributes(attributes: Map<string, AttributeValue>, type: BodyComponentClass): Map<string, AttributeValue> {
-  for (const name of colorAttributesOf(type)) {
-    const value = attributes.get(name);
-    if (typeof value === "string" && SHORTHAND_HEX.test(value)) attributes.set(name, value.replace(/^#(\w)(\w)(\w)$/, "#$1$1$2$2$3$3"));
+  const names = colorAttributesOf(type);
+  for (let i = 0; i < names.length; i++) {
+    const value = attributes.get(names[i] as string);
+    // only a 4-character value can be #abc: a regular expression call costs QuickJS ~1,000 instructions
+    if (typeof value === "string" && value.length === 4 && SHORTHAND_HEX.test(value)) {
+      attributes.set(names[i] as string, value.replace(/^#(\w)(\w)(\w)$/, "#$1$1$2$2$3$3"));
+    }
   }
   return attributes;
 }
@@ -329,7 +333,7 @@ export abstract class BodyComponent {
     const { components } = this.context;
     const sibling = children.length;
     let nonRawSiblings = 0;
-    for (const child of children) if (!components[child.tagName]?.rawElement) nonRawSiblings++;
+    for (let index = 0; index < sibling; index++) if (!components[(children[index] as AppliedNode).tagName]?.rawElement) nonRawSiblings++;
     // mjml asks for the child context once per child; it is a pure function of this component.
     const context = this.getChildContext();
     for (let index = 0; index < sibling; index++) {

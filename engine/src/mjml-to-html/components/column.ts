@@ -4,6 +4,9 @@ import { widthParser } from "../helpers.js";
 import type { HtmlOutput } from "../html-output.js";
 
 type Unit = string;
+
+/** hasGutter()'s attributes, walked with an index loop: in QuickJS a callback is a call per attribute. */
+const GUTTER_ATTRIBUTES = ["padding", "padding-bottom", "padding-left", "padding-right", "padding-top"];
 interface Box {
   top: number;
   right: number;
@@ -276,7 +279,8 @@ export class MjColumn extends WritingComponent {
   }
 
   hasGutter(): boolean {
-    return ["padding", "padding-bottom", "padding-left", "padding-right", "padding-top"].some((attr) => this.getAttribute(attr) != null);
+    for (let i = 0; i < GUTTER_ATTRIBUTES.length; i++) if (this.getAttribute(GUTTER_ATTRIBUTES[i] as string) != null) return true;
+    return false;
   }
 
   writeGutter(output: HtmlOutput): void {
