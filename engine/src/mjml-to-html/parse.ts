@@ -26,6 +26,8 @@ interface OpenNode {
 const TAG_NAME = /<(\/?)([a-z][a-z0-9-]*)/y;
 const ATTRIBUTE = /\s+([^\s"'>/=]+)(?:\s*=\s*"([^"]*)")?/y;
 const TAG_END = /\s*(\/?)>/y;
+const GT = 0x3e;
+const SLASH = 0x2f;
 
 export class MjmlSyntaxError extends Error {}
 
@@ -45,15 +47,25 @@ export function readTag(xml: string, lt: number): Tag | undefined {
   if (name === null) return undefined;
   const attributes: Attributes = {};
   let end = TAG_NAME.lastIndex;
-  ATTRIBUTE.lastIndex = end;
-  for (let match = ATTRIBUTE.exec(xml); match !== null; match = ATTRIBUTE.exec(xml)) {
-    attributes[match[1] as string] = convertBoolean(match[2] ?? "");
-    end = ATTRIBUTE.lastIndex;
+  // An attribute starts with white space and a tag's end follows its last attribute: at `>` or
+  // `/>` neither expression is run (a regular expression call costs QuickJS ~1,000 instructions).
+  let next = xml.charCodeAt(end);
+  if (next !== GT && next !== SLASH) {
+    ATTRIBUTE.lastIndex = end;
+    for (let match = ATTRIBUTE.exec(xml); match !== null; match = ATTRIBUTE.exec(xml)) {
+      attributes[match[1] as string] = convertBoolean(match[2] ?? "");
+      end = ATTRIBUTE.lastIndex;
+    }
+    next = xml.charCodeAt(end);
   }
+  const closing = name[1] === "/";
+  const tagName = name[2] as string;
+  if (next === GT) return { closing, tagName, attributes, selfClosing: false, end: end + 1 };
+  if (next === SLASH && xml.charCodeAt(end + 1) === GT) return { closing, tagName, attributes, selfClosing: true, end: end + 2 };
   TAG_END.lastIndex = end;
   const tagEnd = TAG_END.exec(xml);
   if (tagEnd === null) return undefined;
-  return { closing: name[1] === "/", tagName: name[2] as string, attributes, selfClosing: tagEnd[1] === "/", end: TAG_END.lastIndex };
+  return { closing, tagName, attributes, selfClosing: tagEnd[1] === "/", end: TAG_END.lastIndex };
 }
 
 function convertBoolean(value: string): AttributeValue {
@@ -100,7 +112,7 @@ export function parseMjml(xml: string, endingTags: ReadonlySet<string>): MjmlNod
     // The close tag of the open element as our writer writes it (`</name>`), without readTag's
     // three regular expression calls (~1,000 instructions each in QuickJS); anything else is read.
     const open = stack[stack.length - 1];
-    if (open !== undefined && xml.charCodeAt(lt + 1) === 47 && xml.startsWith(open.tagName, lt + 2) && xml.charCodeAt(lt + 2 + open.tagName.length) === 62) {
+    if (open !== undefined && xml.charCodeAt(lt + 1) === SLASH && xml.startsWith(open.tagName, lt + 2) && xml.charCodeAt(lt + 2 + open.tagName.length) === GT) {
       stack.pop();
       position = lt + 3 + open.tagName.length;
       continue;
