@@ -28,6 +28,8 @@ const ATTRIBUTE = /\s+([^\s"'>/=]+)(?:\s*=\s*"([^"]*)")?/y;
 const TAG_END = /\s*(\/?)>/y;
 const GT = 0x3e;
 const SLASH = 0x2f;
+const SPACE = 0x20;
+const QUOTE = 0x22;
 
 export class MjmlSyntaxError extends Error {}
 
@@ -50,12 +52,10 @@ export function readTag(xml: string, lt: number): Tag | undefined {
   // An attribute starts with white space and a tag's end follows its last attribute: at `>` or
   // `/>` neither expression is run (a regular expression call costs QuickJS ~1,000 instructions).
   let next = xml.charCodeAt(end);
-  if (next !== GT && next !== SLASH) {
-    ATTRIBUTE.lastIndex = end;
-    for (let match = ATTRIBUTE.exec(xml); match !== null; match = ATTRIBUTE.exec(xml)) {
-      attributes[match[1] as string] = convertBoolean(match[2] ?? "");
-      end = ATTRIBUTE.lastIndex;
-    }
+  while (next !== GT && next !== SLASH) {
+    const after = readAttribute(xml, end, attributes);
+    if (after === -1) break;
+    end = after;
     next = xml.charCodeAt(end);
   }
   const closing = name[1] === "/";
@@ -66,6 +66,42 @@ export function readTag(xml: string, lt: number): Tag | undefined {
   const tagEnd = TAG_END.exec(xml);
   if (tagEnd === null) return undefined;
   return { closing, tagName, attributes, selfClosing: tagEnd[1] === "/", end: TAG_END.lastIndex };
+}
+
+/** Attribute names known to be what ATTRIBUTE's name group matches (bounded for a serving process). */
+const names = new Set<string>();
+const NAME = /^[^\s"'>/=]+$/;
+
+function knownName(name: string): boolean {
+  if (names.has(name)) return true;
+  if (!NAME.test(name)) return false;
+  if (names.size >= 1024) names.clear();
+  names.add(name);
+  return true;
+}
+
+/**
+ * Reads the attribute at `from` into `attributes`: where it ends, or -1 where ATTRIBUTE matches
+ * none. ` name="value"` as our writer writes it is found with indexOf and a known name, which is
+ * what ATTRIBUTE matches there; anything else is left to ATTRIBUTE.
+ */
+function readAttribute(xml: string, from: number, attributes: Attributes): number {
+  if (xml.charCodeAt(from) === SPACE) {
+    const equals = xml.indexOf("=", from + 1);
+    const valueEnd = equals !== -1 && xml.charCodeAt(equals + 1) === QUOTE ? xml.indexOf('"', equals + 2) : -1;
+    if (valueEnd !== -1) {
+      const name = xml.slice(from + 1, equals);
+      if (knownName(name)) {
+        attributes[name] = convertBoolean(xml.slice(equals + 2, valueEnd));
+        return valueEnd + 1;
+      }
+    }
+  }
+  ATTRIBUTE.lastIndex = from;
+  const match = ATTRIBUTE.exec(xml);
+  if (match === null) return -1;
+  attributes[match[1] as string] = convertBoolean(match[2] ?? "");
+  return ATTRIBUTE.lastIndex;
 }
 
 function convertBoolean(value: string): AttributeValue {
