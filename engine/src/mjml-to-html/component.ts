@@ -133,24 +133,38 @@ export type ComponentRegistry = Readonly<Record<string, BodyComponentClass>>;
 
 const SHORTHAND_HEX = /^#\w{3}$/;
 
-/** The names of a component's attributes of a `color` type, by component class. */
-const colorAttributes = new Map<BodyComponentClass, readonly string[]>();
+/**
+ * What a constructor reads of its component class, made once per class: the names of its attributes
+ * of a `color` type, and its default attributes as arrays (in QuickJS a for-in makes an enumeration
+ * object and each name read is an atom lookup; this runs per element).
+ */
+interface ClassAttributes {
+  readonly colorNames: readonly string[];
+  readonly defaultNames: readonly string[];
+  readonly defaultValues: readonly AttributeValue[];
+}
 
-function colorAttributesOf(type: BodyComponentClass): readonly string[] {
-  let names = colorAttributes.get(type);
-  if (names === undefined) {
-    names = Object.keys(type.allowedAttributes).filter((name) => type.allowedAttributes[name]?.startsWith("color"));
-    colorAttributes.set(type, names);
+const classAttributes = new Map<BodyComponentClass, ClassAttributes>();
+
+function classAttributesOf(type: BodyComponentClass): ClassAttributes {
+  let known = classAttributes.get(type);
+  if (known === undefined) {
+    const defaultNames = Object.keys(type.defaultAttributes);
+    known = {
+      colorNames: Object.keys(type.allowedAttributes).filter((name) => type.allowedAttributes[name]?.startsWith("color")),
+      defaultNames,
+      defaultValues: defaultNames.map((name) => type.defaultAttributes[name] as AttributeValue),
+    };
+    classAttributes.set(type, known);
   }
-  return names;
+  return known;
 }
 
 /**
  * mjml-core's formatAttributes over the merged attributes: only the `color` type changes a value
  * (#abc → #aabbcc), so only the component's colour attributes are looked at.
  */
-function formatAttributes(attributes: Map<string, AttributeValue>, type: BodyComponentClass): Map<string, AttributeValue> {
-  const names = colorAttributesOf(type);
+function formatAttributes(attributes: Map<string, AttributeValue>, names: readonly string[]): Map<string, AttributeValue> {
   for (let i = 0; i < names.length; i++) {
     const value = attributes.get(names[i] as string);
     // only a 4-character value can be #abc: a regular expression call costs QuickJS ~1,000 instructions
@@ -198,12 +212,13 @@ export abstract class BodyComponent {
       sibling: props?.sibling,
       nonRawSiblings: props?.nonRawSiblings,
     };
+    const { colorNames, defaultNames, defaultValues } = classAttributesOf(type);
     const merged = new Map<string, AttributeValue>();
-    setAll(merged, type.defaultAttributes);
+    for (let i = 0; i < defaultNames.length; i++) merged.set(defaultNames[i] as string, defaultValues[i] as AttributeValue);
     setAll(merged, node.globalAttributes);
     setAll(merged, attributes);
     setAll(merged, node.attributes);
-    this.attributes = formatAttributes(merged, type);
+    this.attributes = formatAttributes(merged, colorNames);
     this.context = context;
   }
 
