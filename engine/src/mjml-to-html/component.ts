@@ -303,7 +303,8 @@ export abstract class BodyComponent {
     for (const name in attributes) {
       const value = attributes[name];
       if (value === null || value === undefined) continue;
-      output += ` ${name}="${name === "style" ? this.styles(value as string | StyleObject) : String(value)}"`;
+      // a value interpolated, not String(value): in QuickJS a call to String is a global lookup and a call
+      output += ` ${name}="${name === "style" ? this.styles(value as string | StyleObject) : (value as string | number | boolean)}"`;
     }
     return output;
   }
@@ -314,7 +315,7 @@ export abstract class BodyComponent {
     let output = "";
     for (const name in object) {
       const value = object[name];
-      if (value !== null && value !== undefined) output += `${name}:${String(value)};`;
+      if (value !== null && value !== undefined) output += `${name}:${value};`;
     }
     return output;
   }
