@@ -1,13 +1,14 @@
 /**
- * Property: the MJML parser reads a tag in three sticky steps (its name, each attribute in place, its
- * end) and accepts exactly what mjml-parser-xml's tag expression, as this port first used it, matched
- * at the same place, with the same name, attributes and end. The alphabet is the characters that
+ * Property: the MJML parser reads a tag in steps (its name, each attribute in place, its end; the
+ * forms our writer writes without an expression) and accepts exactly what mjml-parser-xml's tag
+ * expression, as this port first used it, matched at the same place, with the same name, attributes
+ * and end. The alphabet is the characters that
  * decide where a tag, a name or a value ends, so cut and malformed tags are most of the cases.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Attributes } from "../src/mjml-to-html/component.js";
-import { readTag, type Tag } from "../src/mjml-to-html/parse.js";
+import { parseMjml, readTag, type Tag } from "../src/mjml-to-html/parse.js";
 
 const WHOLE_TAG = /<(\/?)([a-z][a-z0-9-]*)((?:\s+[^\s"'>/=]+(?:\s*=\s*"[^"]*")?)*)\s*(\/?)>/y;
 const ONE_ATTRIBUTE = /\s+([^\s"'>/=]+)(?:\s*=\s*"([^"]*)")?/gy;
@@ -47,5 +48,18 @@ describe("the MJML parser's tag reader", () => {
       end: text.length,
     });
     expect(readTag("</mj-column >", 0)).toEqual({ closing: true, tagName: "mj-column", attributes: {}, selfClosing: false, end: 13 });
+  });
+});
+
+describe("the MJML parser's close tags", () => {
+  it("closes the open element only with its own name, however the close tag is written", () => {
+    const root = parseMjml("<mj-a><mj-b></mj-b ><mj-c>t</mj-c\n></mj-a>", new Set());
+    expect(root.children.map((child) => [child.tagName, child.content])).toEqual([
+      ["mj-b", ""],
+      ["mj-c", "t"],
+    ]);
+    expect(() => parseMjml("<mj-a><mj-b></mj-bc></mj-a>", new Set())).toThrow("</mj-bc> at 12 closes <mj-b>");
+    expect(() => parseMjml("<mj-a><mj-bc></mj-b></mj-a>", new Set())).toThrow("</mj-b> at 13 closes <mj-bc>");
+    expect(() => parseMjml("<mj-a><mj-b></mj-b", new Set())).toThrow("unexpected markup at 12");
   });
 });

@@ -133,26 +133,44 @@ export type ComponentRegistry = Readonly<Record<string, BodyComponentClass>>;
 
 const SHORTHAND_HEX = /^#\w{3}$/;
 
-/** The names of a component's attributes of a `color` type, by component class. */
-const colorAttributes = new Map<BodyComponentClass, readonly string[]>();
+/**
+ * What a constructor reads of its component class, made once per class: the names of its attributes
+ * of a `color` type, and its default attributes as arrays (in QuickJS a for-in makes an enumeration
+ * object and each name read is an atom lookup; this runs per element).
+ */
+interface ClassAttributes {
+  readonly colorNames: readonly string[];
+  readonly defaultNames: readonly string[];
+  readonly defaultValues: readonly AttributeValue[];
+}
 
-function colorAttributesOf(type: BodyComponentClass): readonly string[] {
-  let names = colorAttributes.get(type);
-  if (names === undefined) {
-    names = Object.keys(type.allowedAttributes).filter((name) => type.allowedAttributes[name]?.startsWith("color"));
-    colorAttributes.set(type, names);
+const classAttributes = new Map<BodyComponentClass, ClassAttributes>();
+
+function classAttributesOf(type: BodyComponentClass): ClassAttributes {
+  let known = classAttributes.get(type);
+  if (known === undefined) {
+    const defaultNames = Object.keys(type.defaultAttributes);
+    known = {
+      colorNames: Object.keys(type.allowedAttributes).filter((name) => type.allowedAttributes[name]?.startsWith("color")),
+      defaultNames,
+      defaultValues: defaultNames.map((name) => type.defaultAttributes[name] as AttributeValue),
+    };
+    classAttributes.set(type, known);
   }
-  return names;
+  return known;
 }
 
 /**
  * mjml-core's formatAttributes over the merged attributes: only the `color` type changes a value
  * (#abc → #aabbcc), so only the component's colour attributes are looked at.
  */
-function formatAttributes(attributes: Map<string, AttributeValue>, type: BodyComponentClass): Map<string, AttributeValue> {
-  for (const name of colorAttributesOf(type)) {
-    const value = attributes.get(name);
-    if (typeof value === "string" && SHORTHAND_HEX.test(value)) attributes.set(name, value.replace(/^#(\w)(\w)(\w)$/, "#$1$1$2$2$3$3"));
+function formatAttributes(attributes: Map<string, AttributeValue>, names: readonly string[]): Map<string, AttributeValue> {
+  for (let i = 0; i < names.length; i++) {
+    const value = attributes.get(names[i] as string);
+    // only a 4-character value can be #abc: a regular expression call costs QuickJS ~1,000 instructions
+    if (typeof value === "string" && value.length === 4 && SHORTHAND_HEX.test(value)) {
+      attributes.set(names[i] as string, value.replace(/^#(\w)(\w)(\w)$/, "#$1$1$2$2$3$3"));
+    }
   }
   return attributes;
 }
@@ -194,12 +212,13 @@ export abstract class BodyComponent {
       sibling: props?.sibling,
       nonRawSiblings: props?.nonRawSiblings,
     };
+    const { colorNames, defaultNames, defaultValues } = classAttributesOf(type);
     const merged = new Map<string, AttributeValue>();
-    setAll(merged, type.defaultAttributes);
+    for (let i = 0; i < defaultNames.length; i++) merged.set(defaultNames[i] as string, defaultValues[i] as AttributeValue);
     setAll(merged, node.globalAttributes);
     setAll(merged, attributes);
     setAll(merged, node.attributes);
-    this.attributes = formatAttributes(merged, type);
+    this.attributes = formatAttributes(merged, colorNames);
     this.context = context;
   }
 
@@ -284,7 +303,8 @@ export abstract class BodyComponent {
     for (const name in attributes) {
       const value = attributes[name];
       if (value === null || value === undefined) continue;
-      output += ` ${name}="${name === "style" ? this.styles(value as string | StyleObject) : String(value)}"`;
+      // a value interpolated, not String(value): in QuickJS a call to String is a global lookup and a call
+      output += ` ${name}="${name === "style" ? this.styles(value as string | StyleObject) : (value as string | number | boolean)}"`;
     }
     return output;
   }
@@ -295,7 +315,7 @@ export abstract class BodyComponent {
     let output = "";
     for (const name in object) {
       const value = object[name];
-      if (value !== null && value !== undefined) output += `${name}:${String(value)};`;
+      if (value !== null && value !== undefined) output += `${name}:${value};`;
     }
     return output;
   }
@@ -329,7 +349,7 @@ export abstract class BodyComponent {
     const { components } = this.context;
     const sibling = children.length;
     let nonRawSiblings = 0;
-    for (const child of children) if (!components[child.tagName]?.rawElement) nonRawSiblings++;
+    for (let index = 0; index < sibling; index++) if (!components[(children[index] as AppliedNode).tagName]?.rawElement) nonRawSiblings++;
     // mjml asks for the child context once per child; it is a pure function of this component.
     const context = this.getChildContext();
     for (let index = 0; index < sibling; index++) {

@@ -132,11 +132,14 @@ function applyAttributes(
   const attributes = tagDefaults === undefined ? node.attributes : Object.assign({}, tagDefaults, node.attributes);
   const commentSyntax = lookForSyntax && (node.content.includes("<!") || holdsCommentSyntax(attributes));
   if (commentSyntax && CONTAINERS.has(node.tagName)) syntax.inContainer = true;
+  // An index loop: in QuickJS, map makes a closure per node and a call per child.
+  const children: AppliedNode[] = [];
+  for (let i = 0; i < node.children.length; i++) children.push(applyAttributes(node.children[i] as MjmlNode, defaults, all, lookForSyntax, syntax));
   return {
     tagName: node.tagName,
     attributes,
     globalAttributes: all,
-    children: node.children.map((child) => applyAttributes(child, defaults, all, lookForSyntax, syntax)),
+    children,
     content: node.content,
     commentSyntax,
   };

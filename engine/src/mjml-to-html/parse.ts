@@ -21,11 +21,18 @@ interface OpenNode {
  * the whole tag would scan its attributes, and reading its attribute group again would scan them
  * twice. What the three steps accept is what
  * `<(\/?)([a-z][a-z0-9-]*)((?:\s+[^\s"'>/=]+(?:\s*=\s*"[^"]*")?)*)\s*(\/?)>` matches: a name
- * holds neither `/` nor `>`, so that expression never backtracks into its attributes.
+ * holds neither `/` nor `>`, so that expression never backtracks into its attributes. The release
+ * engine's QuickJS pays ~1,000 instructions or more for any regular expression call, so the forms our
+ * writer writes (` name="value"`, `>`, `/>`, the open element's `</name>`) are found with indexOf
+ * and character codes, which match there exactly what the expressions would.
  */
 const TAG_NAME = /<(\/?)([a-z][a-z0-9-]*)/y;
 const ATTRIBUTE = /\s+([^\s"'>/=]+)(?:\s*=\s*"([^"]*)")?/y;
 const TAG_END = /\s*(\/?)>/y;
+const GT = 0x3e;
+const SLASH = 0x2f;
+const SPACE = 0x20;
+const QUOTE = 0x22;
 
 export class MjmlSyntaxError extends Error {}
 
@@ -45,15 +52,58 @@ export function readTag(xml: string, lt: number): Tag | undefined {
   if (name === null) return undefined;
   const attributes: Attributes = {};
   let end = TAG_NAME.lastIndex;
-  ATTRIBUTE.lastIndex = end;
-  for (let match = ATTRIBUTE.exec(xml); match !== null; match = ATTRIBUTE.exec(xml)) {
-    attributes[match[1] as string] = convertBoolean(match[2] ?? "");
-    end = ATTRIBUTE.lastIndex;
+  // An attribute starts with white space: at `>` or `/>` the tag ends.
+  let next = xml.charCodeAt(end);
+  while (next !== GT && next !== SLASH) {
+    const after = readAttribute(xml, end, attributes);
+    if (after === -1) break;
+    end = after;
+    next = xml.charCodeAt(end);
   }
+  const closing = name[1] === "/";
+  const tagName = name[2] as string;
+  if (next === GT) return { closing, tagName, attributes, selfClosing: false, end: end + 1 };
+  if (next === SLASH && xml.charCodeAt(end + 1) === GT) return { closing, tagName, attributes, selfClosing: true, end: end + 2 };
   TAG_END.lastIndex = end;
   const tagEnd = TAG_END.exec(xml);
   if (tagEnd === null) return undefined;
-  return { closing: name[1] === "/", tagName: name[2] as string, attributes, selfClosing: tagEnd[1] === "/", end: TAG_END.lastIndex };
+  return { closing, tagName, attributes, selfClosing: tagEnd[1] === "/", end: TAG_END.lastIndex };
+}
+
+/** Attribute names known to be what ATTRIBUTE's name group matches (bounded for a serving process). */
+const names = new Set<string>();
+const NAME = /^[^\s"'>/=]+$/;
+
+function knownName(name: string): boolean {
+  if (names.has(name)) return true;
+  if (!NAME.test(name)) return false;
+  if (names.size >= 1024) names.clear();
+  names.add(name);
+  return true;
+}
+
+/**
+ * Reads the attribute at `from` into `attributes`: where it ends, or -1 where ATTRIBUTE matches
+ * none. ` name="value"` as our writer writes it is found with indexOf and a known name, which is
+ * what ATTRIBUTE matches there; anything else is left to ATTRIBUTE.
+ */
+function readAttribute(xml: string, from: number, attributes: Attributes): number {
+  if (xml.charCodeAt(from) === SPACE) {
+    const equals = xml.indexOf("=", from + 1);
+    const valueEnd = equals !== -1 && xml.charCodeAt(equals + 1) === QUOTE ? xml.indexOf('"', equals + 2) : -1;
+    if (valueEnd !== -1) {
+      const name = xml.slice(from + 1, equals);
+      if (knownName(name)) {
+        attributes[name] = convertBoolean(xml.slice(equals + 2, valueEnd));
+        return valueEnd + 1;
+      }
+    }
+  }
+  ATTRIBUTE.lastIndex = from;
+  const match = ATTRIBUTE.exec(xml);
+  if (match === null) return -1;
+  attributes[match[1] as string] = convertBoolean(match[2] ?? "");
+  return ATTRIBUTE.lastIndex;
 }
 
 function convertBoolean(value: string): AttributeValue {
@@ -95,6 +145,13 @@ export function parseMjml(xml: string, endingTags: ReadonlySet<string>): MjmlNod
       if (end === -1) throw new MjmlSyntaxError(`comment at ${lt} is not closed`);
       stack[stack.length - 1]?.children.push({ tagName: "mj-raw", attributes: {}, children: [], content: xml.slice(lt, end + 3) });
       position = end + 3;
+      continue;
+    }
+    // The open element's close tag as our writer writes it (`</name>`); anything else is read.
+    const open = stack[stack.length - 1];
+    if (open !== undefined && xml.charCodeAt(lt + 1) === SLASH && xml.startsWith(open.tagName, lt + 2) && xml.charCodeAt(lt + 2 + open.tagName.length) === GT) {
+      stack.pop();
+      position = lt + 3 + open.tagName.length;
       continue;
     }
     const tag = readTag(xml, lt);

@@ -1,9 +1,12 @@
 /** mj-column (mjml-column 5.4.1), with its gutter support. */
-import { type BodyContext, childContext, type StyleObject, WritingComponent } from "../component.js";
+import { type BodyContext, childContext, type SiblingProps, type StyleObject, WritingComponent } from "../component.js";
 import { widthParser } from "../helpers.js";
 import type { HtmlOutput } from "../html-output.js";
 
 type Unit = string;
+
+/** hasGutter()'s attributes, walked with an index loop: in QuickJS a callback is a call per attribute. */
+const GUTTER_ATTRIBUTES = ["padding", "padding-bottom", "padding-left", "padding-right", "padding-top"];
 interface Box {
   top: number;
   right: number;
@@ -56,9 +59,15 @@ export class MjColumn extends WritingComponent {
     return `${n(top)}${unit} ${n(right)}${unit} ${n(bottom)}${unit} ${n(left)}${unit}`;
   }
 
-  private get siblingProps(): { first: boolean; last: boolean; index: number; sibling: number; nonRawSiblings: number } {
-    const { first = false, last = false, index = 0, sibling = 0, nonRawSiblings = 0 } = this.props;
-    return { first, last, index, sibling, nonRawSiblings };
+  declare private keptSiblingProps?: SiblingProps;
+
+  /** Made once: a column reads it for each width and padding it works out (props do not change). */
+  private get siblingProps(): SiblingProps {
+    if (this.keptSiblingProps === undefined) {
+      const { first = false, last = false, index = 0, sibling = 0, nonRawSiblings = 0 } = this.props;
+      this.keptSiblingProps = { first, last, index, sibling, nonRawSiblings };
+    }
+    return this.keptSiblingProps;
   }
 
   private get containerWidth(): string {
@@ -276,7 +285,8 @@ export class MjColumn extends WritingComponent {
   }
 
   hasGutter(): boolean {
-    return ["padding", "padding-bottom", "padding-left", "padding-right", "padding-top"].some((attr) => this.getAttribute(attr) != null);
+    for (let i = 0; i < GUTTER_ATTRIBUTES.length; i++) if (this.getAttribute(GUTTER_ATTRIBUTES[i] as string) != null) return true;
+    return false;
   }
 
   writeGutter(output: HtmlOutput): void {
