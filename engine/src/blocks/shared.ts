@@ -7,12 +7,10 @@ import type { Direction, Spacing, Surface, TextAlign, Typography } from "../sche
 import { activeGradient, toMjmlColor } from "../schema/common.js";
 import type { BlockRenderContext, PhoneProp } from "./block.js";
 
-/** One scan for the characters `attrValue` escapes (most values have none). */
-const NEEDS_ESCAPE = /[&<"]/;
-
 /** Escapes a template-authored (trusted) value for a double-quoted attribute. */
 export function attrValue(value: string): string {
-  if (!NEEDS_ESCAPE.test(value)) return value;
+  // Most values hold none of the three: three `includes` cost QuickJS far less than one regex run.
+  if (!value.includes("&") && !value.includes("<") && !value.includes('"')) return value;
   return value
     .replace(/&(?![a-zA-Z][a-zA-Z0-9]*;|#\d+;|#x[0-9a-fA-F]+;)/g, "&amp;")
     .replace(/</g, "&lt;")
