@@ -72,12 +72,15 @@ function column(node: ColumnNode, percent: number, rowInner: number, fillHeight:
   const s = node.style;
   const width = columnInnerWidth(node, rowInner, percent);
   const dark = doc.dark.box("column", "mjml", columnDarkBox(node));
-  const children = doc.dark.within(dark.themed, () =>
-    doc
-      .visibleChildren(node.children)
-      .map((child) => (child.kind === "component" ? doc.block(child, width, "mjml") : `<mj-raw><tr><td>${childHtml(child, width, doc)}</td></tr></mj-raw>`))
-      .join(""),
-  );
+  const children = doc.dark.within(dark.themed, () => {
+    const shown = doc.visibleChildren(node.children);
+    let markup = "";
+    for (let i = 0; i < shown.length; i++) {
+      const child = shown[i]!;
+      markup += child.kind === "component" ? doc.block(child, width, "mjml") : `<mj-raw><tr><td>${childHtml(child, width, doc)}</td></tr></mj-raw>`;
+    }
+    return markup;
+  });
   let className = "";
   if (s.backgroundImage) {
     className = doc.nextUid("mr-c");
@@ -107,22 +110,26 @@ function section(row: RowNode, outerWidth: number, fill: string, place: Place, d
   const s = row.style;
   const inner = rowInnerWidth(row, outerWidth);
   const columns = doc.visibleChildren(row.columns);
-  const layout = layoutColumns(
-    columns.map((c) => c.width),
-    s.gap,
-    inner,
-  );
+  // Index loops: a callback per column is a call in QuickJS, and this runs for every row.
+  const declared: Array<number | undefined> = [];
   // Side by side, columns with a background are as tall as the row (table cells, above the breakpoint).
-  const fillHeight = s.mobileStack && columns.length > 1 && columns.some((c) => c.style.backgroundColor !== "transparent");
+  let painted = false;
+  for (let i = 0; i < columns.length; i++) {
+    declared.push(columns[i]!.width);
+    if (columns[i]!.style.backgroundColor !== "transparent") painted = true;
+  }
+  const layout = layoutColumns(declared, s.gap, inner);
+  const fillHeight = s.mobileStack && columns.length > 1 && painted;
   const dark = doc.dark.box("row", "mjml", rowDarkBox(row));
-  const parts: string[] = [];
-  doc.dark.within(dark.themed, () =>
-    columns.forEach((node, index) => {
-      if (index > 0 && layout.gap > 0) parts.push(`<mj-column${mjmlAttrs("mj-column", { width: `${layout.gap}%` })}></mj-column>`);
-      parts.push(column(node, layout.widths[index] ?? 0, inner, fillHeight, doc));
-    }),
-  );
-  const body = s.mobileStack ? parts.join("") : `<mj-group${mjmlAttrs("mj-group", { direction: mirrored(doc) })}>${parts.join("")}</mj-group>`;
+  const parts = doc.dark.within(dark.themed, () => {
+    let markup = "";
+    for (let i = 0; i < columns.length; i++) {
+      if (i > 0 && layout.gap > 0) markup += `<mj-column${mjmlAttrs("mj-column", { width: `${layout.gap}%` })}></mj-column>`;
+      markup += column(columns[i]!, layout.widths[i] ?? 0, inner, fillHeight, doc);
+    }
+    return markup;
+  });
+  const body = s.mobileStack ? parts : `<mj-group${mjmlAttrs("mj-group", { direction: mirrored(doc) })}>${parts}</mj-group>`;
   const gradient = activeGradient(s.backgroundGradient) ? s.backgroundGradient : undefined;
   const vml = gradient?.linear;
   const className = gradient || s.minHeight > 0 || fillHeight ? doc.nextUid("mr-r") : "";
@@ -201,7 +208,8 @@ export function renderMjmlDocument(doc: DocumentContext): string {
   const contentBox = needsContentBox(canvas, contentClass);
   const fill = contentBox ? "transparent" : canvas.backgroundColor;
   const rows = withSpacersFolded(doc.visibleChildren(template.rows), fill);
-  const sections = rows.map((row) => rowLike(row, contentWidth, fill, contentBox ? "box" : "body", doc)).join("\n");
+  let sections = "";
+  for (let i = 0; i < rows.length; i++) sections += (i === 0 ? "" : "\n") + rowLike(rows[i]!, contentWidth, fill, contentBox ? "box" : "body", doc);
 
   const head: string[] = [
     `<mj-title>${out.text(template.name)}</mj-title>`,
