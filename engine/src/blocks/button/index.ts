@@ -107,6 +107,11 @@ function withIcon(p: ButtonProps, ctx: BlockRenderContext, label: string, tag: "
   return p.iconPosition === "before" ? icon + text : text + icon;
 }
 
+/** The block's classes and its own class, once when they are the same (no Set, spread and filter per button). */
+function withOwnClass(className: string, uid: string): string {
+  return className === "" || className === uid ? uid : `${className} ${uid}`;
+}
+
 /** An average glyph's width in ems (Arial; bold a little wider), to size Outlook's button, which cannot fit its label. */
 const GLYPH_EM = { normal: 0.55, bold: 0.6 };
 /** The characters a merge tag without a default is counted as: a first name, an order number. */
@@ -271,7 +276,7 @@ export const button = defineBlock({
       align: p.align,
       padding: spacing(p.margin),
       target: "_blank",
-      "css-class": [...new Set([ctx.className, background || translucent ? ctx.uid : ""])].filter(Boolean).join(" "),
+      "css-class": background || translucent ? withOwnClass(ctx.className, ctx.uid) : ctx.className,
     })}>${withDir(withIcon(p, ctx, ctx.out.text(p.text), "img"), dirAttribute(p, ctx))}</mj-button>${outlook ? "<mj-raw><!--<![endif]--></mj-raw>" : ""}`;
   },
   html(p, ctx) {

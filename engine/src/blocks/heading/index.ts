@@ -92,7 +92,10 @@ export const heading = defineBlock({
   text: (p, values) => paragraphsOfHtml(p.content, values),
   dark: { canvasText: "color", canvasLinks: true },
   mjml(p, ctx) {
-    const style = cssText([...typographyDeclarations(p, ctx), ["margin", "0"]]);
+    // typographyDeclarations makes a new list: added to, not copied.
+    const decls = typographyDeclarations(p, ctx);
+    decls.push(["margin", "0"]);
+    const style = cssText(decls);
     const surface = mjmlSurface(p, ctx);
     const attributes = mjmlAttrs("mj-text", {
       align: mjmlAlign(p, ctx),
