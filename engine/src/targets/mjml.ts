@@ -3,7 +3,7 @@
  * that do not stack, and the blocks' own mj-* components), `mj-raw` only for nested rows and for
  * what Outlook for Windows alone reads (VML, in conditional comments).
  */
-import { attrs, MJML_ALL, mjmlAttrs } from "../blocks/shared.js";
+import { attr, attrs, MJML_ALL, mjmlAttrs, unchangedOf } from "../blocks/shared.js";
 import { encodeUnsafeUrlChars } from "../data/escape.js";
 import type { ColumnNode, RowLike, RowNode, SpacerNode } from "../document/model.js";
 import { googleFontsHref, isWebSafe, primaryFamily } from "../markup/fonts.js";
@@ -93,17 +93,19 @@ function column(node: ColumnNode, percent: number, rowInner: number, fillHeight:
     className ||= doc.nextUid("mr-c");
     doc.desktopCss.push(`.${className}{background-color:${s.backgroundColor}}`);
   }
-  return `<mj-column${mjmlAttrs("mj-column", {
-    width: `${percent}%`,
-    "background-color": s.backgroundColor !== "transparent" ? toMjmlColor(s.backgroundColor) : undefined,
-    padding: spacing(s.padding),
-    border: borderAttr(s.border),
-    "border-radius": s.border.radius > 0 ? px(s.border.radius) : undefined,
-    "vertical-align": s.verticalAlign,
+  // An attribute at a time (`attr`), as for every section: cheaper in QuickJS than a literal for `mjmlAttrs`.
+  const u = unchangedOf("mj-column");
+  const attributes =
+    attr("width", `${percent}%`, u) +
+    attr("background-color", s.backgroundColor !== "transparent" ? toMjmlColor(s.backgroundColor) : undefined, u) +
+    attr("padding", spacing(s.padding), u) +
+    attr("border", borderAttr(s.border), u) +
+    attr("border-radius", s.border.radius > 0 ? px(s.border.radius) : undefined, u) +
+    attr("vertical-align", s.verticalAlign, u) +
     // mjml writes the column's direction (ltr unless told) on its box, over the email's.
-    direction: mirrored(doc),
-    "css-class": classList(className, dark.className),
-  })}>${children}</mj-column>`;
+    attr("direction", mirrored(doc), u) +
+    attr("css-class", classList(className, dark.className), u);
+  return `<mj-column${attributes}>${children}</mj-column>`;
 }
 
 function section(row: RowNode, outerWidth: number, fill: string, place: Place, doc: DocumentContext): string {
@@ -145,18 +147,20 @@ function section(row: RowNode, outerWidth: number, fill: string, place: Place, d
   }
   if (s.minHeight > 0) doc.headCss.push(`.${className}{min-height:${px(s.minHeight)}}`);
   if (fillHeight) doc.desktopCss.push(`.${className} .mj-outlook-group-fix{display:table-cell !important}`);
-  const section = `<mj-section${mjmlAttrs("mj-section", {
-    "background-color": vml ? undefined : toMjmlColor(filled(s.backgroundColor, fill)),
-    "background-url": s.backgroundImage && !activeGradient(s.backgroundGradient) ? s.backgroundImage : undefined,
-    "background-size": s.backgroundImage ? s.backgroundSize : undefined,
-    "background-position": s.backgroundImage ? s.backgroundPosition : undefined,
-    "background-repeat": s.backgroundImage ? (s.backgroundRepeat === "no-repeat" ? "no-repeat" : "repeat") : undefined,
-    padding: spacing(s.padding),
-    border: borderAttr(s.border),
-    "border-radius": s.border.radius > 0 ? px(s.border.radius) : undefined,
-    direction: mirrored(doc),
-    "css-class": classList(className, dark.className),
-  })}>${body}</mj-section>`;
+  const u = unchangedOf("mj-section");
+  const image = s.backgroundImage !== "";
+  const attributes =
+    attr("background-color", vml ? undefined : toMjmlColor(filled(s.backgroundColor, fill)), u) +
+    attr("background-url", image && !activeGradient(s.backgroundGradient) ? s.backgroundImage : undefined, u) +
+    attr("background-size", image ? s.backgroundSize : undefined, u) +
+    attr("background-position", image ? s.backgroundPosition : undefined, u) +
+    attr("background-repeat", image ? (s.backgroundRepeat === "no-repeat" ? "no-repeat" : "repeat") : undefined, u) +
+    attr("padding", spacing(s.padding), u) +
+    attr("border", borderAttr(s.border), u) +
+    attr("border-radius", s.border.radius > 0 ? px(s.border.radius) : undefined, u) +
+    attr("direction", mirrored(doc), u) +
+    attr("css-class", classList(className, dark.className), u);
+  const section = `<mj-section${attributes}>${body}</mj-section>`;
   return vml ? overGradient(section, vml, outerWidth, place) : section;
 }
 
