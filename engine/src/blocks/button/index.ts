@@ -26,7 +26,19 @@ import { darkColors, directionField, field, fontFamilyField, fontWeightField, sp
 import { numberSchema, stringSchema } from "../../schema/leaves.js";
 import { type BlockRenderContext, defineBlock, finding } from "../block.js";
 import { gradientStops, isBold } from "../reading.js";
-import { attr, attrs, dirAttribute, htmlClass, ICON_SIZE_ON_PHONES, isBlank, jsxClass, paddingDeclaration, textDirection, unchangedOf, withDir } from "../shared.js";
+import {
+  attr,
+  attrs,
+  dirAttribute,
+  htmlClass,
+  ICON_SIZE_ON_PHONES,
+  isBlank,
+  jsxClass,
+  paddingDeclaration,
+  textDirection,
+  unchangedOf,
+  withDir,
+} from "../shared.js";
 
 export const buttonProps = () =>
   z.object({
