@@ -145,13 +145,17 @@ function nodesToMarkup(nodes: readonly ContentNode[], out: Emitter): string {
 }
 
 function attributeValue(name: string, value: string, out: Emitter): string {
-  if (name === "style") return dropTags(value).replace(/"/g, "&quot;");
+  if (name === "style") {
+    const css = dropTags(value);
+    return css.includes('"') ? css.replace(/"/g, "&quot;") : css;
+  }
   const position = attributePosition(name);
   return out.trusted(value, position === "url" ? "url" : "attr");
 }
 
 /** Merge tags are not supported inside inline CSS: a value there could escape the declaration. */
 function dropTags(value: string): string {
+  if (!value.includes("{{")) return value;
   return parseMergeTags(value)
     .map((part) => (typeof part === "string" ? part : ""))
     .join("");

@@ -72,7 +72,10 @@ export class Emitter {
   }
 
   private emit(value: string, position: "text" | "attr" | "url", trusted = false): string {
-    const parts = parseMergeTags(stripTokenDelimiters(value));
+    const text = stripTokenDelimiters(value);
+    // Most values hold no tag: escaped whole, without parts to make and walk (for every text and attribute).
+    if (!text.includes("{{")) return trusted ? this.escapeTrusted(text, position) : this.escape(text);
+    const parts = parseMergeTags(text);
     let out = "";
     let sawLiteral = false;
     // An index loop: QuickJS makes an iterator for each `for…of`, and this runs for every text and attribute.

@@ -39,7 +39,8 @@ export function cssNumber(value: number): string {
 }
 
 export function round(value: number, digits = 2): number {
-  const factor = 10 ** digits;
+  // Every px value comes here: the usual factor without a power computed each time.
+  const factor = digits === 2 ? 100 : 10 ** digits;
   return Math.round(value * factor) / factor;
 }
 

@@ -39,7 +39,10 @@ export class DocumentContext {
   }
 
   visibleChildren<T extends ColumnChild | { readonly condition: { readonly slot: number } | undefined }>(nodes: readonly T[]): T[] {
-    return nodes.filter((node) => this.shown(node));
+    // An index loop: a callback per node is a call in QuickJS, and this runs for every row and column.
+    const shown: T[] = [];
+    for (let i = 0; i < nodes.length; i++) if (this.shown(nodes[i]!)) shown.push(nodes[i]!);
+    return shown;
   }
 
   /** Renders one block with the renderer the caller picks (mjml, html or jsx). */

@@ -19,17 +19,30 @@ export function layoutColumns(declared: ReadonlyArray<number | undefined>, gapPx
   if (n === 0) return { widths: [], gap: 0 };
   const gapTotal = n > 1 && rowInnerWidth > 0 ? Math.min(50, ((gapPx * (n - 1)) / rowInnerWidth) * 100) : 0;
   const available = 100 - gapTotal;
-  const given = declared.reduce<number>((sum, w) => sum + (w ?? 0), 0);
-  const missing = declared.filter((w) => w === undefined).length;
+  // Index loops, not a callback per column for each step (each a call in QuickJS); the sums add in the same order.
+  let given = 0;
+  let missing = 0;
+  for (let i = 0; i < n; i++) {
+    const w = declared[i];
+    if (w === undefined) missing++;
+    else given += w;
+  }
   const share = missing > 0 ? Math.max(0, available - given) / missing : 0;
-  let widths = declared.map((w) => w ?? share);
-  const sum = widths.reduce((a, b) => a + b, 0);
-  if (sum > available + 0.01) widths = widths.map((w) => (w * available) / sum);
-  const rounded = widths.map((w) => round(w));
-  if (sum > available + 0.01) {
+  const widths: number[] = [];
+  let sum = 0;
+  for (let i = 0; i < n; i++) {
+    const w = declared[i] ?? share;
+    widths.push(w);
+    sum += w;
+  }
+  const scaled = sum > available + 0.01;
+  const rounded: number[] = [];
+  for (let i = 0; i < n; i++) rounded.push(round(scaled ? (widths[i]! * available) / sum : widths[i]!));
+  if (scaled) {
     // The rounding remainder goes into the last column, as the exporter does; an empty last
     // column would otherwise get the others' rounding excess as a negative width.
-    const others = rounded.slice(0, -1).reduce((a, b) => a + b, 0);
+    let others = 0;
+    for (let i = 0; i < n - 1; i++) others += rounded[i]!;
     rounded[n - 1] = Math.max(0, round(available - others));
   }
   return { widths: rounded, gap: n > 1 ? round(gapTotal / (n - 1)) : 0 };

@@ -3,7 +3,7 @@
  * that do not stack, and the blocks' own mj-* components), `mj-raw` only for nested rows and for
  * what Outlook for Windows alone reads (VML, in conditional comments).
  */
-import { attrs, MJML_ALL, mjmlAttrs } from "../blocks/shared.js";
+import { attr, attrs, MJML_ALL, mjmlAttrs, unchangedOf } from "../blocks/shared.js";
 import { encodeUnsafeUrlChars } from "../data/escape.js";
 import type { ColumnNode, RowLike, RowNode, SpacerNode } from "../document/model.js";
 import { googleFontsHref, isWebSafe, primaryFamily } from "../markup/fonts.js";
@@ -72,12 +72,15 @@ function column(node: ColumnNode, percent: number, rowInner: number, fillHeight:
   const s = node.style;
   const width = columnInnerWidth(node, rowInner, percent);
   const dark = doc.dark.box("column", "mjml", columnDarkBox(node));
-  const children = doc.dark.within(dark.themed, () =>
-    doc
-      .visibleChildren(node.children)
-      .map((child) => (child.kind === "component" ? doc.block(child, width, "mjml") : `<mj-raw><tr><td>${childHtml(child, width, doc)}</td></tr></mj-raw>`))
-      .join(""),
-  );
+  const children = doc.dark.within(dark.themed, () => {
+    const shown = doc.visibleChildren(node.children);
+    let markup = "";
+    for (let i = 0; i < shown.length; i++) {
+      const child = shown[i]!;
+      markup += child.kind === "component" ? doc.block(child, width, "mjml") : `<mj-raw><tr><td>${childHtml(child, width, doc)}</td></tr></mj-raw>`;
+    }
+    return markup;
+  });
   let className = "";
   if (s.backgroundImage) {
     className = doc.nextUid("mr-c");
@@ -90,39 +93,45 @@ function column(node: ColumnNode, percent: number, rowInner: number, fillHeight:
     className ||= doc.nextUid("mr-c");
     doc.desktopCss.push(`.${className}{background-color:${s.backgroundColor}}`);
   }
-  return `<mj-column${mjmlAttrs("mj-column", {
-    width: `${percent}%`,
-    "background-color": s.backgroundColor !== "transparent" ? toMjmlColor(s.backgroundColor) : undefined,
-    padding: spacing(s.padding),
-    border: borderAttr(s.border),
-    "border-radius": s.border.radius > 0 ? px(s.border.radius) : undefined,
-    "vertical-align": s.verticalAlign,
+  // An attribute at a time (`attr`), as for every section: cheaper in QuickJS than a literal for `mjmlAttrs`.
+  const u = unchangedOf("mj-column");
+  const attributes =
+    attr("width", `${percent}%`, u) +
+    attr("background-color", s.backgroundColor !== "transparent" ? toMjmlColor(s.backgroundColor) : undefined, u) +
+    attr("padding", spacing(s.padding), u) +
+    attr("border", borderAttr(s.border), u) +
+    attr("border-radius", s.border.radius > 0 ? px(s.border.radius) : undefined, u) +
+    attr("vertical-align", s.verticalAlign, u) +
     // mjml writes the column's direction (ltr unless told) on its box, over the email's.
-    direction: mirrored(doc),
-    "css-class": classList(className, dark.className),
-  })}>${children}</mj-column>`;
+    attr("direction", mirrored(doc), u) +
+    attr("css-class", classList(className, dark.className), u);
+  return `<mj-column${attributes}>${children}</mj-column>`;
 }
 
 function section(row: RowNode, outerWidth: number, fill: string, place: Place, doc: DocumentContext): string {
   const s = row.style;
   const inner = rowInnerWidth(row, outerWidth);
   const columns = doc.visibleChildren(row.columns);
-  const layout = layoutColumns(
-    columns.map((c) => c.width),
-    s.gap,
-    inner,
-  );
+  // Index loops: a callback per column is a call in QuickJS, and this runs for every row.
+  const declared: Array<number | undefined> = [];
   // Side by side, columns with a background are as tall as the row (table cells, above the breakpoint).
-  const fillHeight = s.mobileStack && columns.length > 1 && columns.some((c) => c.style.backgroundColor !== "transparent");
+  let painted = false;
+  for (let i = 0; i < columns.length; i++) {
+    declared.push(columns[i]!.width);
+    if (columns[i]!.style.backgroundColor !== "transparent") painted = true;
+  }
+  const layout = layoutColumns(declared, s.gap, inner);
+  const fillHeight = s.mobileStack && columns.length > 1 && painted;
   const dark = doc.dark.box("row", "mjml", rowDarkBox(row));
-  const parts: string[] = [];
-  doc.dark.within(dark.themed, () =>
-    columns.forEach((node, index) => {
-      if (index > 0 && layout.gap > 0) parts.push(`<mj-column${mjmlAttrs("mj-column", { width: `${layout.gap}%` })}></mj-column>`);
-      parts.push(column(node, layout.widths[index] ?? 0, inner, fillHeight, doc));
-    }),
-  );
-  const body = s.mobileStack ? parts.join("") : `<mj-group${mjmlAttrs("mj-group", { direction: mirrored(doc) })}>${parts.join("")}</mj-group>`;
+  const parts = doc.dark.within(dark.themed, () => {
+    let markup = "";
+    for (let i = 0; i < columns.length; i++) {
+      if (i > 0 && layout.gap > 0) markup += `<mj-column${mjmlAttrs("mj-column", { width: `${layout.gap}%` })}></mj-column>`;
+      markup += column(columns[i]!, layout.widths[i] ?? 0, inner, fillHeight, doc);
+    }
+    return markup;
+  });
+  const body = s.mobileStack ? parts : `<mj-group${mjmlAttrs("mj-group", { direction: mirrored(doc) })}>${parts}</mj-group>`;
   const gradient = activeGradient(s.backgroundGradient) ? s.backgroundGradient : undefined;
   const vml = gradient?.linear;
   const className = gradient || s.minHeight > 0 || fillHeight ? doc.nextUid("mr-r") : "";
@@ -138,18 +147,20 @@ function section(row: RowNode, outerWidth: number, fill: string, place: Place, d
   }
   if (s.minHeight > 0) doc.headCss.push(`.${className}{min-height:${px(s.minHeight)}}`);
   if (fillHeight) doc.desktopCss.push(`.${className} .mj-outlook-group-fix{display:table-cell !important}`);
-  const section = `<mj-section${mjmlAttrs("mj-section", {
-    "background-color": vml ? undefined : toMjmlColor(filled(s.backgroundColor, fill)),
-    "background-url": s.backgroundImage && !activeGradient(s.backgroundGradient) ? s.backgroundImage : undefined,
-    "background-size": s.backgroundImage ? s.backgroundSize : undefined,
-    "background-position": s.backgroundImage ? s.backgroundPosition : undefined,
-    "background-repeat": s.backgroundImage ? (s.backgroundRepeat === "no-repeat" ? "no-repeat" : "repeat") : undefined,
-    padding: spacing(s.padding),
-    border: borderAttr(s.border),
-    "border-radius": s.border.radius > 0 ? px(s.border.radius) : undefined,
-    direction: mirrored(doc),
-    "css-class": classList(className, dark.className),
-  })}>${body}</mj-section>`;
+  const u = unchangedOf("mj-section");
+  const image = s.backgroundImage !== "";
+  const attributes =
+    attr("background-color", vml ? undefined : toMjmlColor(filled(s.backgroundColor, fill)), u) +
+    attr("background-url", image && !activeGradient(s.backgroundGradient) ? s.backgroundImage : undefined, u) +
+    attr("background-size", image ? s.backgroundSize : undefined, u) +
+    attr("background-position", image ? s.backgroundPosition : undefined, u) +
+    attr("background-repeat", image ? (s.backgroundRepeat === "no-repeat" ? "no-repeat" : "repeat") : undefined, u) +
+    attr("padding", spacing(s.padding), u) +
+    attr("border", borderAttr(s.border), u) +
+    attr("border-radius", s.border.radius > 0 ? px(s.border.radius) : undefined, u) +
+    attr("direction", mirrored(doc), u) +
+    attr("css-class", classList(className, dark.className), u);
+  const section = `<mj-section${attributes}>${body}</mj-section>`;
   return vml ? overGradient(section, vml, outerWidth, place) : section;
 }
 
@@ -201,7 +212,8 @@ export function renderMjmlDocument(doc: DocumentContext): string {
   const contentBox = needsContentBox(canvas, contentClass);
   const fill = contentBox ? "transparent" : canvas.backgroundColor;
   const rows = withSpacersFolded(doc.visibleChildren(template.rows), fill);
-  const sections = rows.map((row) => rowLike(row, contentWidth, fill, contentBox ? "box" : "body", doc)).join("\n");
+  let sections = "";
+  for (let i = 0; i < rows.length; i++) sections += (i === 0 ? "" : "\n") + rowLike(rows[i]!, contentWidth, fill, contentBox ? "box" : "body", doc);
 
   const head: string[] = [
     `<mj-title>${out.text(template.name)}</mj-title>`,

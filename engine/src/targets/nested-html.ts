@@ -71,18 +71,18 @@ export function spacerHtml(spacer: SpacerNode, doc: DocumentContext): string {
 export function rowHtml(row: RowNode, outerWidth: number, doc: DocumentContext): string {
   const inner = rowInnerWidth(row, outerWidth);
   const columns = doc.visibleChildren(row.columns);
-  const layout = layoutColumns(
-    columns.map((c) => c.width),
-    row.style.gap,
-    inner,
-  );
+  // Index loops: a callback per column or child is a call in QuickJS, and this runs for every nested row.
+  const declared: Array<number | undefined> = [];
+  for (let i = 0; i < columns.length; i++) declared.push(columns[i]!.width);
+  const layout = layoutColumns(declared, row.style.gap, inner);
   const stack = row.style.mobileStack ? STACK_ON_MOBILE : "";
   const dark = doc.dark.box("row", "html", rowDarkBox(row));
-  const cells: string[] = [];
-  doc.dark.within(dark.themed, () =>
-    columns.forEach((column, index) => {
+  let cells = "";
+  doc.dark.within(dark.themed, () => {
+    for (let index = 0; index < columns.length; index++) {
+      const column = columns[index]!;
       if (index > 0 && layout.gap > 0)
-        cells.push(`<td${attrs({ width: `${layout.gap}%`, class: stack, style: `width:${layout.gap}%;font-size:0;line-height:0` })}>&nbsp;</td>`);
+        cells += `<td${attrs({ width: `${layout.gap}%`, class: stack, style: `width:${layout.gap}%;font-size:0;line-height:0` })}>&nbsp;</td>`;
       const percent = layout.widths[index] ?? 0;
       const width = columnInnerWidth(column, inner, percent);
       const style = cssText([
@@ -92,17 +92,15 @@ export function rowHtml(row: RowNode, outerWidth: number, doc: DocumentContext):
         ...columnBoxDeclarations(column),
       ]);
       const columnDark = doc.dark.box("column", "html", columnDarkBox(column));
-      const content = doc.dark.within(columnDark.themed, () =>
-        doc
-          .visibleChildren(column.children)
-          .map((child) => childHtml(child, width, doc))
-          .join(""),
-      );
-      cells.push(
-        `<td${attrs({ width: `${percent}%`, valign: column.style.verticalAlign, class: classList(stack, columnDark.className), style })}>${content}</td>`,
-      );
-    }),
-  );
+      const content = doc.dark.within(columnDark.themed, () => {
+        const shown = doc.visibleChildren(column.children);
+        let markup = "";
+        for (let i = 0; i < shown.length; i++) markup += childHtml(shown[i]!, width, doc);
+        return markup;
+      });
+      cells += `<td${attrs({ width: `${percent}%`, valign: column.style.verticalAlign, class: classList(stack, columnDark.className), style })}>${content}</td>`;
+    }
+  });
   const box = cssText([
     ...rowBoxDeclarations(row),
     ["padding", spacing(row.style.padding)],
@@ -111,7 +109,7 @@ export function rowHtml(row: RowNode, outerWidth: number, doc: DocumentContext):
   return (
     `<table role="presentation" width="100%" border="0" cellpadding="0" cellspacing="0"${attrs({ class: dark.className, style: box })}><tr><td>` +
     // Cells run in the table's direction, inherited from the email's; `dir` says it to Outlook too.
-    `<table role="presentation" width="100%" border="0" cellpadding="0" cellspacing="0"${attrs({ dir: doc.template.canvas.direction === "rtl" ? "rtl" : undefined })}><tr>${cells.join("")}</tr></table>` +
+    `<table role="presentation" width="100%" border="0" cellpadding="0" cellspacing="0"${attrs({ dir: doc.template.canvas.direction === "rtl" ? "rtl" : undefined })}><tr>${cells}</tr></table>` +
     `</td></tr></table>`
   );
 }

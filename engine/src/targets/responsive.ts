@@ -207,5 +207,7 @@ export const PREHEADER_SPACER = Array.from({ length: 7 }, () => "&#847; &zwnj; &
 
 /** Class names joined for a `class` attribute, the empty ones left out. */
 export function classList(...names: readonly string[]): string {
-  return names.filter(Boolean).join(" ");
+  let list = "";
+  for (let i = 0; i < names.length; i++) if (names[i] !== "") list = list === "" ? names[i]! : `${list} ${names[i]}`;
+  return list;
 }

@@ -10,7 +10,6 @@ import {
   optionalDirectionSchema,
   surfaceFields,
   textAlignSchema,
-  toMjmlColor,
   typographyFields,
 } from "../../schema/common.js";
 import { constantDefault } from "../../schema/constant-default.js";
@@ -160,19 +159,13 @@ export const menu = defineBlock({
     },
   },
   mjml(p, ctx) {
-    const typography = mjmlTypography(p, ctx);
     // mj-navbar-link takes no `dir`: each label goes in a span that does (the items' order follows the email's direction).
     const dir = dirAttribute(p, ctx);
     // mj-navbar's `align` takes sides only: in `auto` text, start and end are read as in left-to-right.
     const direction = textDirection(p, ctx);
     // Every link's attributes are the same: written once.
-    const linkAttributes = mjmlAttrs("mj-navbar-link", {
-      ...typography,
-      "text-decoration": p.textDecoration,
-      "text-transform": p.textTransform,
-      padding: `0px ${px(p.spacing / 2)}`,
-      color: toMjmlColor(p.color),
-    });
+    // Its transform and decoration even when `none`: mj-navbar-link's defaults are others.
+    const linkAttributes = mjmlTypography(p, ctx, "mj-navbar-link", "written") + mjmlAttrs("mj-navbar-link", { padding: `0px ${px(p.spacing / 2)}` });
     const links = visibleItems(p)
       .map((item) => `<mj-navbar-link href="${ctx.out.url(item.link)}"${linkAttributes}>${withDir(ctx.out.text(item.label), dir)}</mj-navbar-link>`)
       .join("");
