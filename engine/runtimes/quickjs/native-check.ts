@@ -1,21 +1,18 @@
 /**
  * Entry of a test executable built beside the release engine for this machine (never shipped):
- * the host's native functions (native/), linked as the engine links them, answering one JSON line
- * `[name, ...arguments]` on stdin with the JSON of `name(...arguments)` (null for undefined). The tests hold each C
- * function that follows a JavaScript definition to it on any text, not only on what a template
- * brings to it (engine/test/native-functions.test.ts).
+ * the host's native functions (native/), linked as the engine links them, answering each JSON line
+ * `[name, ...arguments]` on stdin with the JSON of `name(...arguments)` (null for undefined). The
+ * tests hold each C function that follows a JavaScript definition to it on any text, not only on
+ * what a template brings to it (engine/test/native-functions.test.ts).
  */
 import * as std from "qjs:std";
 import { minifyConditionalInner, minifyMarkup, removeHtmlWaste } from "./platform/native.js";
 
 const FUNCTIONS: Readonly<Record<string, (text: string, flag: boolean) => string | undefined>> = { minifyMarkup, minifyConditionalInner, removeHtmlWaste };
 
-/** JSON with every character beyond ASCII escaped: the line's bytes are the same in any encoding. */
-const asciiJson = (value: unknown): string => JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
-
 for (let line = std.in.getline(); line !== null; line = std.in.getline()) {
   const [name, text, flag] = JSON.parse(line) as [string, string, boolean];
   const call = FUNCTIONS[name];
-  std.out.puts(`${asciiJson(call === undefined ? { unknown: name } : (call(text, flag) ?? null))}\n`);
+  std.out.puts(`${JSON.stringify(call === undefined ? { unknown: name } : (call(text, flag) ?? null))}\n`);
   std.out.flush();
 }

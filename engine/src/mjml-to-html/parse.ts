@@ -7,6 +7,7 @@
  * Anything else is refused with an error naming the offset, since it means our writer changed.
  */
 import type { Attributes, AttributeValue, MjmlNode } from "./component.js";
+import { kept } from "./helpers.js";
 
 interface OpenNode {
   tagName: string;
@@ -70,17 +71,9 @@ export function readTag(xml: string, lt: number): Tag | undefined {
   return { closing, tagName, attributes, selfClosing: tagEnd[1] === "/", end: TAG_END.lastIndex };
 }
 
-/** Attribute names known to be what ATTRIBUTE's name group matches (bounded for a serving process). */
-const names = new Set<string>();
 const NAME = /^[^\s"'>/=]+$/;
-
-function knownName(name: string): boolean {
-  if (names.has(name)) return true;
-  if (!NAME.test(name)) return false;
-  if (names.size >= 1024) names.clear();
-  names.add(name);
-  return true;
-}
+/** Whether a name is what ATTRIBUTE's name group matches. */
+const knownName = kept((name): boolean => NAME.test(name));
 
 /**
  * Reads the attribute at `from` into `attributes`: where it ends, or -1 where ATTRIBUTE matches
