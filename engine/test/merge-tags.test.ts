@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { hasMergeTags, MERGE_TAG_GROUPS, MERGE_TAG_PATTERN, type MergeTagGroup, parseMergeTags } from "../src/data/merge-tags.js";
 import { render } from "../src/index.js";
+import { Emitter } from "../src/markup/emitter.js";
 
 describe("merge-tag syntax", () => {
   it.each([
@@ -150,5 +151,31 @@ describe("merge-tag resolution", () => {
   it("escapes for JSX including braces", async () => {
     const { output } = await render(template("<p>{{ v }}</p>"), { target: "react-email", dynamicData: { merge_tags: { text: { v: "{x}<y>" } } } });
     expect(output).toContain("&#123;x&#125;&lt;y&gt;");
+  });
+});
+
+describe("where a tag is written", () => {
+  it("a slot asks the locator of the block that wrote it for its path when the path is read, once", () => {
+    const out = new Emitter("markup");
+    const asked: string[] = [];
+    out.locate = (ref) => {
+      asked.push(ref.name);
+      return ["first"];
+    };
+    out.text("Hi {{ name }}");
+    out.locate = () => ["second"];
+    expect(asked).toEqual([]);
+    expect(out.slots[0]?.path).toEqual(["first"]);
+    expect(out.slots[0]?.path).toEqual(["first"]);
+    expect(asked).toEqual(["name"]);
+  });
+
+  it("a missing tag's warning names the prop holding it", async () => {
+    const { warnings } = await render(template("<p>Hi {{ who }}</p>", "https://example.com/?c={{ campaign }}"), { target: "html" });
+    const block = ["rows", "0", "columns", "0", "children"];
+    expect(warnings.map((w) => w.path)).toEqual([
+      [...block, "0", "props", "content"],
+      [...block, "1", "props", "link"],
+    ]);
   });
 });

@@ -67,7 +67,21 @@ export class Emitter {
   }
 
   slot(ref: MergeTagRef, position: SlotPosition, written?: string): string {
-    this.slots.push({ ref, position, path: this.locate(ref, written, position) });
+    // The path is looked up when read (a warning, a saved layout), not for every tag: looking it up
+    // reads each string prop of the block, ~150 K instructions in QuickJS, and most renders warn of nothing.
+    let locate: Locator | undefined = this.locate;
+    let path: readonly string[] | undefined;
+    this.slots.push({
+      ref,
+      position,
+      get path() {
+        if (locate !== undefined) {
+          path = locate(ref, written, position);
+          locate = undefined;
+        }
+        return path!;
+      },
+    });
     return `${TOKEN_OPEN}${this.slots.length - 1}${TOKEN_CLOSE}`;
   }
 
