@@ -100,6 +100,13 @@ function ownBackground(dark: DarkColors | undefined): DarkBackground | undefined
   return color || gradient ? { color, gradient } : undefined;
 }
 
+/**
+ * A box or block without dark colours of its own in a document whose canvas has none: no class, and
+ * nothing inside is themed (only the canvas's dark background themes). Returned before any object is
+ * made for it, as most templates have no dark colours and every block, row and column asks.
+ */
+const NO_DARK_BOX = { className: "", themed: false } as const;
+
 const solid = (color: string | undefined): DarkBackground | undefined => (color ? { color, gradient: undefined } : undefined);
 
 export class DarkStyles {
@@ -131,6 +138,7 @@ export class DarkStyles {
 
   /** The class of a row, row spacer or column; `themed` tells whether canvas text colours apply inside it. */
   box(kind: "row" | "column", renderer: Renderer, box: DarkBox): { className: string; themed: boolean } {
+    if (box.dark === undefined && this.canvasDark === undefined) return NO_DARK_BOX;
     const selectors = BOX_SELECTORS[renderer][kind];
     const { background, themed } = this.surface(box);
     const paints = this.backgroundPaints(selectors, background, box.gradient);
@@ -152,6 +160,7 @@ export class DarkStyles {
   /** The class a block needs for its dark colours, or "": its roles (blocks/block.ts) say which elements take which. */
   block(roles: DarkRoles, props: BlockProps): string {
     const own = props.dark;
+    if (own === undefined && this.canvasDark === undefined) return "";
     const gradient = activeGradient(props.backgroundGradient);
     if (roles.line !== undefined) {
       // A line is a border; drawn as a bar when it has a gradient, which a dark gradient replaces.
