@@ -9,6 +9,7 @@ import { transformSync } from "esbuild";
 import fc from "fast-check";
 import { Parser } from "htmlparser2";
 import { describe, expect, it } from "vitest";
+import { escapeHtml } from "../src/data/escape.js";
 import { type DynamicData, type RenderTarget, render } from "../src/index.js";
 
 const template = {
@@ -136,4 +137,22 @@ describe("merge-tag values cannot inject into any target", () => {
       );
     });
   }
+});
+
+describe("escapeHtml", () => {
+  const reference = (value: string) =>
+    value.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch] ?? ch);
+
+  it("escapes each of the five characters, alone or among others, and leaves everything else as it is", () => {
+    for (const ch of ["&", "<", ">", '"', "'"]) {
+      expect(escapeHtml(ch)).toBe(reference(ch));
+      expect(escapeHtml(`a${ch}b`)).toBe(reference(`a${ch}b`));
+    }
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom("a", " ", "&", "<", ">", '"', "'", "é", "{") }), (value) => {
+        expect(escapeHtml(value)).toBe(reference(value));
+      }),
+      { numRuns: 1000, seed: 20261127 },
+    );
+  });
 });

@@ -39,6 +39,9 @@ const jsxEscape = (ch: string): string => JSX_ESCAPES[ch] ?? ch;
  * characters makes one function safe in both positions, and `]]>` cannot survive it.
  */
 export function escapeHtml(value: string): string {
+  // Most values (URLs, alt texts, labels) hold none of the five: five `includes`, loops in C, cost
+  // QuickJS a third of a global replace that finds nothing (~5 K instructions against ~15 K).
+  if (!value.includes("&") && !value.includes("<") && !value.includes(">") && !value.includes('"') && !value.includes("'")) return value;
   if (value.length <= SLICE) return value.replace(/[&<>"']/g, htmlEscape);
   return value.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;").replaceAll("'", "&#39;");
 }
