@@ -1,5 +1,7 @@
 /** Author values written into CSS: the checks that keep them from hiding or adding rules. */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { px, round } from "../src/markup/style.js";
 import { fontFamilySchema, mobileOverridesSchema, toMjmlColor } from "../src/schema/common.js";
 import { cssValueProblem } from "../src/schema/css-values.js";
 
@@ -43,5 +45,27 @@ describe("CSS values from the template", () => {
   it("a long near-miss font value is refused without catastrophic backtracking", () => {
     expect(fontFamilySchema.safeParse(`${" ".repeat(50_000)}'${" ".repeat(50_000)}$`).success).toBe(false);
     expect(fontFamilySchema.safeParse(`a${", a".repeat(50_000)}'`).success).toBe(false);
+  });
+});
+
+describe("px", () => {
+  it("writes a length rounded to two decimals, whole numbers as they are", () => {
+    expect([px(16), px(0), px(-0), px(-3), px(1.005), px(2.5), px(1e-7), px(2 ** 31), px(-(2 ** 31) - 0.25)]).toEqual([
+      "16px",
+      "0px",
+      "0px",
+      "-3px",
+      `${round(1.005)}px`,
+      "2.5px",
+      "0px",
+      "2147483648px",
+      "-2147483648.25px",
+    ]);
+    fc.assert(
+      fc.property(fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e9, max: 1e9 })), (value) => {
+        expect(px(value)).toBe(`${round(value)}px`);
+      }),
+      { numRuns: 1000, seed: 20261127 },
+    );
   });
 });
