@@ -1,6 +1,7 @@
 /** Author values written into CSS: the checks that keep them from hiding or adding rules. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { fontStack } from "../src/markup/fonts.js";
 import { px, round } from "../src/markup/style.js";
 import { fontFamilySchema, mobileOverridesSchema, toMjmlColor } from "../src/schema/common.js";
 import { cssValueProblem } from "../src/schema/css-values.js";
@@ -67,5 +68,24 @@ describe("px", () => {
       }),
       { numRuns: 1000, seed: 20261127 },
     );
+  });
+});
+
+describe("fontStack", () => {
+  it("gives each family as written its stack, the second time as the first", () => {
+    const families = ["Helvetica", "helvetica", " Helvetica ", "'Times New Roman'", "Times New Roman", "Arial", "Lato", "Open Sans", "Georgia, serif"];
+    const stacks = [
+      "Helvetica, sans-serif",
+      "helvetica, sans-serif",
+      "Helvetica, sans-serif",
+      "'Times New Roman', serif",
+      "'Times New Roman', serif",
+      "Arial, Helvetica, sans-serif",
+      "Lato, Arial, Helvetica, sans-serif",
+      "'Open Sans', Arial, Helvetica, sans-serif",
+      "Georgia, serif",
+    ];
+    expect(families.map(fontStack)).toEqual(stacks);
+    expect(families.map(fontStack)).toEqual(stacks);
   });
 });

@@ -1,5 +1,7 @@
 /** Font stacks: web-safe families are used as they are; any other is loaded from Google Fonts. */
 
+import { TextCache } from "../base/caches.js";
+
 const WEB_SAFE: Record<string, "sans-serif" | "serif" | "monospace" | "cursive"> = {
   arial: "sans-serif",
   "arial black": "sans-serif",
@@ -39,8 +41,23 @@ export function isWebSafe(family: string): boolean {
   return unquote(family).toLowerCase() in WEB_SAFE;
 }
 
+/**
+ * Stacks by the family as written (src/base/caches.ts). A template names a few families, for most
+ * of its blocks, and making a stack costs QuickJS ~10 K instructions (a regex run, case folds).
+ */
+const stacks = new TextCache<string>(256, 16 * 1024);
+
 /** `'Times New Roman', Times, serif`-style stack ending in a web-safe fallback. */
 export function fontStack(fontFamily: string): string {
+  let stack = stacks.get(fontFamily);
+  if (stack === undefined) {
+    stack = stackOf(fontFamily);
+    stacks.set(fontFamily, stack);
+  }
+  return stack;
+}
+
+function stackOf(fontFamily: string): string {
   if (fontFamily.includes(",")) return fontFamily; // an explicit stack is the author's choice
   const family = unquote(fontFamily);
   const generic = WEB_SAFE[family.toLowerCase()];
