@@ -140,8 +140,7 @@ describe("merge-tag values cannot inject into any target", () => {
 });
 
 describe("escapeHtml", () => {
-  const reference = (value: string) =>
-    value.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch] ?? ch);
+  const reference = (value: string) => value.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch] ?? ch);
 
   it("escapes each of the five characters, alone or among others, and leaves everything else as it is", () => {
     for (const ch of ["&", "<", ">", '"', "'"]) {
