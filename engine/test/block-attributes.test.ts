@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { attrs, attrValue, MJML_ALL, mjmlAlt, mjmlAttrs } from "../src/blocks/shared.js";
+import { attr, attrs, attrValue, MJML_ALL, mjmlAlt, mjmlAttrs, ownAttr, unchangedOf } from "../src/blocks/shared.js";
 
 describe("attrs", () => {
   it("prints each set attribute in the literal's order, numbers as text, and leaves out undefined, false and empty values", () => {
@@ -19,6 +19,23 @@ describe("attrs", () => {
 
   it("returns a value with nothing to escape as it is", () => {
     expect(attrValue("https://example.com/?a=1'b>c")).toBe("https://example.com/?a=1'b>c");
+  });
+});
+
+describe("ownAttr", () => {
+  it("writes a value the engine made as attr does, and leaves out undefined, empty and unchanged values", () => {
+    const u = unchangedOf("mj-image");
+    for (const [name, value] of [
+      ["width", "600px"],
+      ["padding", "10px 25px"],
+      ["padding", "0px 12px"],
+      ["css-class", "mr-b3 mr-d0"],
+      ["height", ""],
+      ["height", undefined],
+    ] as const)
+      expect(ownAttr(name, value, u)).toBe(attr(name, value, u));
+    expect(ownAttr("width", "600px", u)).toBe(' width="600px"');
+    expect(ownAttr("padding", "10px 25px", u)).toBe("");
   });
 });
 

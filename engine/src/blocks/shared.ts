@@ -44,6 +44,15 @@ export function attr(name: string, value: string | number | undefined | false, u
   return text === unchanged[name] ? "" : ` ${name}="${attrValue(text)}"`;
 }
 
+/**
+ * `attr` for a value the engine makes itself — a length, a number, a keyword, its own class names —
+ * which holds nothing to escape: no three `includes` for it (~2 K instructions in QuickJS, for
+ * most of the attributes of every block, row and column).
+ */
+export function ownAttr(name: string, value: string | undefined, unchanged: Readonly<Record<string, unknown>>): string {
+  return value === undefined || value === "" || value === unchanged[name] ? "" : ` ${name}="${value}"`;
+}
+
 /** `mj-all`'s attributes in every MJML document we write: the font of a component that sets none (mjml's own default is Ubuntu first). */
 export const MJML_ALL: Readonly<Record<string, string>> = { "font-family": "Arial, Helvetica, sans-serif" };
 
@@ -171,12 +180,12 @@ export function mjmlTypography(t: Typography, ctx: BlockRenderContext, tag: stri
   const all = none === "written";
   return (
     attr("font-family", fontStack(t.fontFamily), unchanged) +
-    attr("font-size", px(t.fontSize), unchanged) +
-    attr("line-height", cssNumber(t.lineHeight), unchanged) +
+    ownAttr("font-size", px(t.fontSize), unchanged) +
+    ownAttr("line-height", cssNumber(t.lineHeight), unchanged) +
     attr("color", toMjmlColor(t.color), unchanged) +
     attr("font-weight", t.fontWeight, unchanged) +
     attr("font-style", t.fontStyle !== "normal" ? t.fontStyle : undefined, unchanged) +
-    attr("letter-spacing", t.letterSpacing !== 0 ? px(t.letterSpacing) : undefined, unchanged) +
+    ownAttr("letter-spacing", t.letterSpacing !== 0 ? px(t.letterSpacing) : undefined, unchanged) +
     attr("text-transform", all || t.textTransform !== "none" ? t.textTransform : undefined, unchanged) +
     attr("text-decoration", all || t.textDecoration !== "none" ? t.textDecoration : undefined, unchanged)
   );
@@ -195,9 +204,9 @@ export function mjmlTextAttributes(
   return (
     mjmlTypography(block, ctx, "mj-text") +
     attr("align", mjmlAlign(block, ctx), unchanged) +
-    attr("padding", spacing(addSpacing(block.margin, block.padding)), unchanged) +
+    ownAttr("padding", spacing(addSpacing(block.margin, block.padding)), unchanged) +
     attr("container-background-color", surface.containerColor, unchanged) +
-    attr("css-class", surface.className, unchanged)
+    ownAttr("css-class", surface.className, unchanged)
   );
 }
 

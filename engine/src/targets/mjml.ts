@@ -3,7 +3,7 @@
  * that do not stack, and the blocks' own mj-* components), `mj-raw` only for nested rows and for
  * what Outlook for Windows alone reads (VML, in conditional comments).
  */
-import { attr, attrs, MJML_ALL, mjmlAttrs, unchangedOf } from "../blocks/shared.js";
+import { attr, attrs, MJML_ALL, mjmlAttrs, ownAttr, unchangedOf } from "../blocks/shared.js";
 import { encodeUnsafeUrlChars } from "../data/escape.js";
 import type { ColumnNode, RowLike, RowNode, SpacerNode } from "../document/model.js";
 import { googleFontsHref, isWebSafe, primaryFamily } from "../markup/fonts.js";
@@ -96,15 +96,15 @@ function column(node: ColumnNode, percent: number, rowInner: number, fillHeight:
   // An attribute at a time (`attr`), as for every section: cheaper in QuickJS than a literal for `mjmlAttrs`.
   const u = unchangedOf("mj-column");
   const attributes =
-    attr("width", `${percent}%`, u) +
+    ownAttr("width", `${percent}%`, u) +
     attr("background-color", s.backgroundColor !== "transparent" ? toMjmlColor(s.backgroundColor) : undefined, u) +
-    attr("padding", spacing(s.padding), u) +
+    ownAttr("padding", spacing(s.padding), u) +
     attr("border", borderAttr(s.border), u) +
-    attr("border-radius", s.border.radius > 0 ? px(s.border.radius) : undefined, u) +
+    ownAttr("border-radius", s.border.radius > 0 ? px(s.border.radius) : undefined, u) +
     attr("vertical-align", s.verticalAlign, u) +
     // mjml writes the column's direction (ltr unless told) on its box, over the email's.
-    attr("direction", mirrored(doc), u) +
-    attr("css-class", classList(className, dark.className), u);
+    ownAttr("direction", mirrored(doc), u) +
+    ownAttr("css-class", classList(className, dark.className), u);
   return `<mj-column${attributes}>${children}</mj-column>`;
 }
 
@@ -155,11 +155,11 @@ function section(row: RowNode, outerWidth: number, fill: string, place: Place, d
     attr("background-size", image ? s.backgroundSize : undefined, u) +
     attr("background-position", image ? s.backgroundPosition : undefined, u) +
     attr("background-repeat", image ? (s.backgroundRepeat === "no-repeat" ? "no-repeat" : "repeat") : undefined, u) +
-    attr("padding", spacing(s.padding), u) +
+    ownAttr("padding", spacing(s.padding), u) +
     attr("border", borderAttr(s.border), u) +
-    attr("border-radius", s.border.radius > 0 ? px(s.border.radius) : undefined, u) +
-    attr("direction", mirrored(doc), u) +
-    attr("css-class", classList(className, dark.className), u);
+    ownAttr("border-radius", s.border.radius > 0 ? px(s.border.radius) : undefined, u) +
+    ownAttr("direction", mirrored(doc), u) +
+    ownAttr("css-class", classList(className, dark.className), u);
   const section = `<mj-section${attributes}>${body}</mj-section>`;
   return vml ? overGradient(section, vml, outerWidth, place) : section;
 }

@@ -34,6 +34,7 @@ import {
   ICON_SIZE_ON_PHONES,
   isBlank,
   jsxClass,
+  ownAttr,
   paddingDeclaration,
   textDirection,
   unchangedOf,
@@ -279,18 +280,18 @@ export const button = defineBlock({
       attr("background-color", fill, u) +
       attr("color", toMjmlColor(p.color), u) +
       attr("font-family", fontStack(p.fontFamily), u) +
-      attr("font-size", px(p.fontSize), u) +
+      ownAttr("font-size", px(p.fontSize), u) +
       attr("font-weight", p.fontWeight, u) +
-      attr("line-height", cssNumber(p.lineHeight), u) +
-      attr("letter-spacing", p.letterSpacing !== 0 ? px(p.letterSpacing) : undefined, u) +
-      attr("inner-padding", spacing(p.padding), u) +
-      attr("border-radius", px(p.borderRadius), u) +
+      ownAttr("line-height", cssNumber(p.lineHeight), u) +
+      ownAttr("letter-spacing", p.letterSpacing !== 0 ? px(p.letterSpacing) : undefined, u) +
+      ownAttr("inner-padding", spacing(p.padding), u) +
+      ownAttr("border-radius", px(p.borderRadius), u) +
       attr("border", border, u) +
-      attr("width", p.fullWidth ? "100%" : undefined, u) +
+      ownAttr("width", p.fullWidth ? "100%" : undefined, u) +
       attr("align", p.align, u) +
-      attr("padding", spacing(p.margin), u) +
-      attr("target", "_blank", u) +
-      attr("css-class", background || translucent ? withOwnClass(ctx.className, ctx.uid) : ctx.className, u);
+      ownAttr("padding", spacing(p.margin), u) +
+      ownAttr("target", "_blank", u) +
+      ownAttr("css-class", background || translucent ? withOwnClass(ctx.className, ctx.uid) : ctx.className, u);
     return `${before}<mj-button${href(p, ctx)}${attributes}>${withDir(withIcon(p, ctx, ctx.out.text(p.text), "img"), dirAttribute(p, ctx))}</mj-button>${outlook ? "<mj-raw><!--<![endif]--></mj-raw>" : ""}`;
   },
   html(p, ctx) {

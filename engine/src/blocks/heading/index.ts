@@ -18,6 +18,7 @@ import {
   jsxClass,
   mjmlAlign,
   mjmlSurface,
+  ownAttr,
   paddingDeclaration,
   surfaceDeclarations,
   typographyDeclarations,
@@ -102,9 +103,9 @@ export const heading = defineBlock({
     const u = unchangedOf("mj-text");
     const attributes =
       attr("align", mjmlAlign(p, ctx), u) +
-      attr("padding", spacing(addSpacing(p.margin, p.padding)), u) +
+      ownAttr("padding", spacing(addSpacing(p.margin, p.padding)), u) +
       attr("container-background-color", surface.containerColor, u) +
-      attr("css-class", surface.className, u);
+      ownAttr("css-class", surface.className, u);
     return `<mj-text${attributes}><${p.level}${attr("dir", dirAttribute(p, ctx))}${attr("style", style)}>${ctx.content.markup(p.content, ctx.out)}</${p.level}></mj-text>`;
   },
   html(p, ctx) {

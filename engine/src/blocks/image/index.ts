@@ -18,7 +18,7 @@ import { frameDarkSchema } from "../../schema/dark.js";
 import { darkColors, field, frameGroup, spacingGroup, visibilityGroup } from "../../schema/editor.js";
 import { stringSchema } from "../../schema/leaves.js";
 import { type BlockRenderContext, defineBlock, finding } from "../block.js";
-import { addSpacing, attr, attrs, htmlClass, jsxClass, mjmlAlt, paddingDeclaration, unchangedOf } from "../shared.js";
+import { addSpacing, attr, attrs, htmlClass, jsxClass, mjmlAlt, ownAttr, paddingDeclaration, unchangedOf } from "../shared.js";
 
 /** The alt text of an image whose author wrote none. */
 const IMAGE_ALT_PLACEHOLDER = "Image";
@@ -194,14 +194,14 @@ export const image = defineBlock({
     // An attribute at a time (`attr`): cheaper in QuickJS than a literal enumerated by `mjmlAttrs`.
     const u = unchangedOf("mj-image");
     const attributes =
-      attr("width", px(Math.max(1, width - borders)), u) +
-      attr("height", p.height === "auto" ? undefined : px(p.height), u) +
+      ownAttr("width", px(Math.max(1, width - borders)), u) +
+      ownAttr("height", p.height === "auto" ? undefined : px(p.height), u) +
       attr("align", p.align, u) +
-      attr("border-radius", p.borderRadius > 0 ? px(p.borderRadius) : undefined, u) +
+      ownAttr("border-radius", p.borderRadius > 0 ? px(p.borderRadius) : undefined, u) +
       attr("border", border, u) +
-      attr("padding", spacing(addSpacing(p.margin, p.padding)), u) +
-      attr("css-class", className, u) +
-      attr("fluid-on-mobile", fluid ? "true" : undefined, u);
+      ownAttr("padding", spacing(addSpacing(p.margin, p.padding)), u) +
+      ownAttr("css-class", className, u) +
+      ownAttr("fluid-on-mobile", fluid ? "true" : undefined, u);
     return `<mj-image src="${ctx.out.url(p.src)}"${mjmlAlt(ctx.out.attr(p.alt))}${hasLink(p) ? ` href="${ctx.out.url(p.link)}"` : ""}${attributes} />`;
   },
   html(p, ctx) {
