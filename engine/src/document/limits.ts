@@ -51,48 +51,52 @@ const isRow = (child: Json): boolean => child["type"] === "row" || (child["type"
  * The document's node count when it is at most `max`; otherwise `over`, the path of the first node
  * past the limit. Walks only the raw structure (no validation: the reader reports shape errors) and
  * stops at the nesting the reader accepts and at the limit, so its cost is bounded by the limit, not
- * by the document. The path is one array, pushed and popped.
+ * by the document. The path is written only past the limit, each level adding its part as the walk
+ * returns: a template within the limit (every render's) makes no path at all.
  */
 export function countNodes(json: unknown, max: number): { count: number; over: string[] | undefined } {
   let count = 0;
-  const path: string[] = [];
-  /** Counts the node at `path`; false once over the limit, with `path` left at that node. */
-  const visit = (): boolean => ++count <= max;
+  /** The path past the limit, innermost part first. */
+  const reversed: string[] = [];
   const row = (node: unknown, depth: number): boolean => {
-    if (!visit()) return false;
+    if (++count > max) return false;
     if (!isObject(node) || depth > MAX_NESTING_DEPTH) return true;
     const columns = arrayAt(node, "columns");
     for (let i = 0; i < columns.length; i++) {
-      path.push("columns", String(i));
-      if (!column(columns[i], depth)) return false;
-      path.length -= 2;
+      if (!column(columns[i], depth)) {
+        reversed.push(String(i), "columns");
+        return false;
+      }
     }
     return true;
   };
   const column = (node: unknown, depth: number): boolean => {
-    if (!visit()) return false;
+    if (++count > max) return false;
     if (!isObject(node)) return true;
     const key = node["children"] !== undefined ? "children" : "components";
     const children = arrayAt(node, key);
     for (let j = 0; j < children.length; j++) {
       const child = children[j];
-      path.push(key, String(j));
-      if (isObject(child) && isRow(child) ? !row(child, depth + 1) : !block(child)) return false;
-      path.length -= 2;
+      if (isObject(child) && isRow(child) ? !row(child, depth + 1) : !block(child)) {
+        reversed.push(String(j), key);
+        return false;
+      }
     }
     return true;
   };
   // A block's lists (list items, menu links, social icons) grow its output like nodes do.
   const block = (node: unknown): boolean => {
-    if (!visit()) return false;
+    if (++count > max) return false;
     const props = isObject(node) ? node["props"] : undefined;
     if (!isObject(props)) return true;
-    for (const key in props) {
-      const value = props[key];
+    // Values, not keys: one call for the block's props (a key is looked for only past the limit).
+    const values = Object.values(props);
+    for (let i = 0; i < values.length; i++) {
+      const value = values[i];
       if (!Array.isArray(value)) continue;
       if (count + value.length <= max) count += value.length;
       else {
-        path.push("props", key, String(max - count));
+        reversed.push(String(max - count), Object.keys(props)[i]!, "props");
         count = max + 1;
         return false;
       }
@@ -101,9 +105,10 @@ export function countNodes(json: unknown, max: number): { count: number; over: s
   };
   const rows = isObject(json) ? arrayAt(json, "rows") : [];
   for (let i = 0; i < rows.length; i++) {
-    path.push("rows", String(i));
-    if (!row(rows[i], 1)) return { count, over: path };
-    path.length = 0;
+    if (!row(rows[i], 1)) {
+      reversed.push(String(i), "rows");
+      return { count, over: reversed.reverse() };
+    }
   }
   return { count, over: undefined };
 }
