@@ -117,7 +117,7 @@ export interface ComponentProps {
 
 export interface BodyComponentClass {
   /** `attributes`: what a parent gives all its children (weaker than the child's own). */
-  new (node: AppliedNode, context: BodyContext, props: SiblingProps | undefined, attributes: Attributes | undefined): BodyComponent;
+  new (node: AppliedNode, context: BodyContext, props: ComponentProps | undefined, attributes: Attributes | undefined): BodyComponent;
   readonly componentName: string;
   readonly allowedAttributes: Readonly<Record<string, string>>;
   readonly defaultAttributes: Readonly<Attributes>;
@@ -200,17 +200,18 @@ export abstract class BodyComponent {
   /** See AppliedNode. */
   declare readonly commentSyntax: boolean;
 
-  constructor(node: AppliedNode, context: BodyContext, props: SiblingProps | undefined, attributes: Attributes | undefined) {
+  /** `props`: a child's, made by its parent with its node's children and content; none for mj-body. */
+  constructor(node: AppliedNode, context: BodyContext, props: ComponentProps | undefined, attributes: Attributes | undefined) {
     const type = this.constructor as BodyComponentClass;
     this.commentSyntax = node.commentSyntax;
-    this.props = {
+    this.props = props ?? {
       children: node.children,
       content: node.content,
-      first: props?.first,
-      index: props?.index,
-      last: props?.last,
-      sibling: props?.sibling,
-      nonRawSiblings: props?.nonRawSiblings,
+      first: undefined,
+      index: undefined,
+      last: undefined,
+      sibling: undefined,
+      nonRawSiblings: undefined,
     };
     const { colorNames, defaultNames, defaultValues } = classAttributesOf(type);
     const merged = new Map<string, AttributeValue>();
@@ -353,8 +354,10 @@ export abstract class BodyComponent {
     // mjml asks for the child context once per child; it is a pure function of this component.
     const context = this.getChildContext();
     for (let index = 0; index < sibling; index++) {
-      const props: SiblingProps = { first: index === 0, index, last: index + 1 === sibling, sibling, nonRawSiblings };
-      const component = createComponent(components, children[index] as AppliedNode, context, props, attributes);
+      const child = children[index] as AppliedNode;
+      // the child's props whole, not its sibling position for its constructor to copy: one object fewer per element
+      const props: ComponentProps = { children: child.children, content: child.content, first: index === 0, index, last: index + 1 === sibling, sibling, nonRawSiblings };
+      const component = createComponent(components, child, context, props, attributes);
       if (component !== null) each(component);
     }
   }
@@ -377,7 +380,7 @@ export function createComponent(
   components: ComponentRegistry,
   node: AppliedNode,
   context: BodyContext,
-  props?: SiblingProps,
+  props?: ComponentProps,
   attributes?: Attributes,
 ): BodyComponent | null {
   const Component = components[node.tagName];
