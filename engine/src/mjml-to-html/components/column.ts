@@ -112,7 +112,8 @@ export class MjColumn extends WritingComponent {
       width: this.getMobileWidth(),
     };
     Object.assign(div, this.getMobileGutterStyles());
-    const table: StyleObject = this.hasGutter()
+    const hasGutter = this.hasGutter();
+    const table: StyleObject = hasGutter
       ? {
           "background-color": this.getAttribute("inner-background-color"),
           border: this.getAttribute("inner-border"),
@@ -129,6 +130,8 @@ export class MjColumn extends WritingComponent {
       width: this.getWidthAsPixel(),
     };
     Object.assign(tdOutlook, this.getOutlookGutterStyles());
+    // `gutter` is read only by writeGutter, with a gutter: not built for the columns without one
+    if (!hasGutter) return { div, table, tdOutlook };
     const gutter: StyleObject = Object.assign({}, tableStyle);
     gutter["padding"] = this.getAttribute("padding");
     gutter["padding-top"] = this.getAttribute("padding-top");
