@@ -123,7 +123,7 @@ export class MjColumn extends WritingComponent {
           "border-right": this.getAttribute("inner-border-right"),
           "border-top": this.getAttribute("inner-border-top"),
         }
-      : Object.assign({}, tableStyle);
+      : tableStyle; // mjml copies it; without a gutter nothing reads tableStyle after this
     if (hasInnerBorderRadius) table["border-collapse"] = "separate";
     const tdOutlook: StyleObject = {
       "vertical-align": this.getAttribute("vertical-align"),
