@@ -56,6 +56,8 @@ export interface GlobalData {
 export type CssValue = string | number | boolean | null | undefined;
 export type StyleObject = Record<string, CssValue>;
 export type HtmlAttributeValue = CssValue | StyleObject;
+/** A style of attributes: each CSS property with the name of the attribute that holds its value, in order. */
+export type AttributeStyle = readonly (readonly [property: string, attribute: string])[];
 
 /** The context a body component renders in; containers extend it for their children. */
 export interface BodyContext {
@@ -296,6 +298,20 @@ export abstract class BodyComponent {
     const paddings = this.getShorthandAttrValue("padding", "right") + this.getShorthandAttrValue("padding", "left");
     const borders = this.getShorthandBorderValue("right") + this.getShorthandBorderValue("left");
     return { totalWidth: parsedWidth, borders, paddings, box: parsedWidth - paddings - borders };
+  }
+
+  /**
+   * The style object of `style` with only the attributes set: styles() writes of it what it writes of
+   * mjml's object literal, which holds them all (QuickJS builds and enumerates a key at a time).
+   */
+  attributeStyle(style: AttributeStyle): StyleObject {
+    const object: StyleObject = {};
+    for (let i = 0; i < style.length; i++) {
+      const entry = style[i] as readonly [string, string];
+      const value = this.getAttribute(entry[1]);
+      if (value !== undefined) object[entry[0]] = value;
+    }
+    return object;
   }
 
   /** ` name="value"` for every attribute not null or undefined; `style` names a getStyles() entry or is an object. */

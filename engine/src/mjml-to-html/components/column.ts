@@ -1,5 +1,5 @@
 /** mj-column (mjml-column 5.4.1), with its gutter support. */
-import { type BodyContext, childContext, type SiblingProps, type StyleObject, WritingComponent } from "../component.js";
+import { type AttributeStyle, type BodyContext, childContext, type SiblingProps, type StyleObject, WritingComponent } from "../component.js";
 import { widthParser } from "../helpers.js";
 import type { HtmlOutput } from "../html-output.js";
 
@@ -7,6 +7,27 @@ type Unit = string;
 
 /** hasGutter()'s attributes, walked with an index loop: in QuickJS a callback is a call per attribute. */
 const GUTTER_ATTRIBUTES = ["padding", "padding-bottom", "padding-left", "padding-right", "padding-top"];
+/** mjml's table style: each CSS property with the attribute that holds its value, in mjml's order. */
+const TABLE_STYLE: AttributeStyle = [
+  ["background-color", "background-color"],
+  ["border", "border"],
+  ["border-bottom", "border-bottom"],
+  ["border-left", "border-left"],
+  ["border-radius", "border-radius"],
+  ["border-right", "border-right"],
+  ["border-top", "border-top"],
+  ["vertical-align", "vertical-align"],
+];
+/** The table's style with a gutter: the inner border and background. */
+const INNER_TABLE_STYLE: AttributeStyle = [
+  ["background-color", "inner-background-color"],
+  ["border", "inner-border"],
+  ["border-bottom", "inner-border-bottom"],
+  ["border-left", "inner-border-left"],
+  ["border-radius", "inner-border-radius"],
+  ["border-right", "inner-border-right"],
+  ["border-top", "inner-border-top"],
+];
 interface Box {
   top: number;
   right: number;
@@ -92,16 +113,7 @@ export class MjColumn extends WritingComponent {
     const hasInnerBorderRadius = this.hasInnerBorderRadius();
     // mjml spreads objects into these; assigning gives the same keys in the same order, and V8
     // builds objects with spreads in them several times slower (most of a compile is styles).
-    const tableStyle: StyleObject = {
-      "background-color": this.getAttribute("background-color"),
-      border: this.getAttribute("border"),
-      "border-bottom": this.getAttribute("border-bottom"),
-      "border-left": this.getAttribute("border-left"),
-      "border-radius": this.getAttribute("border-radius"),
-      "border-right": this.getAttribute("border-right"),
-      "border-top": this.getAttribute("border-top"),
-      "vertical-align": this.getAttribute("vertical-align"),
-    };
+    const tableStyle = this.attributeStyle(TABLE_STYLE);
     if (hasBorderRadius) tableStyle["border-collapse"] = "separate";
     const div: StyleObject = {
       "font-size": "0px",
@@ -113,17 +125,7 @@ export class MjColumn extends WritingComponent {
     };
     Object.assign(div, this.getMobileGutterStyles());
     const hasGutter = this.hasGutter();
-    const table: StyleObject = hasGutter
-      ? {
-          "background-color": this.getAttribute("inner-background-color"),
-          border: this.getAttribute("inner-border"),
-          "border-bottom": this.getAttribute("inner-border-bottom"),
-          "border-left": this.getAttribute("inner-border-left"),
-          "border-radius": this.getAttribute("inner-border-radius"),
-          "border-right": this.getAttribute("inner-border-right"),
-          "border-top": this.getAttribute("inner-border-top"),
-        }
-      : tableStyle; // mjml copies it; without a gutter nothing reads tableStyle after this
+    const table: StyleObject = hasGutter ? this.attributeStyle(INNER_TABLE_STYLE) : tableStyle; // mjml copies it; without a gutter nothing reads tableStyle after this
     if (hasInnerBorderRadius) table["border-collapse"] = "separate";
     const tdOutlook: StyleObject = {
       "vertical-align": this.getAttribute("vertical-align"),
