@@ -301,11 +301,11 @@ export abstract class BodyComponent {
   }
 
   /**
-   * The style object of `style` with only the attributes set: styles() writes of it what it writes of
-   * mjml's object literal, which holds them all (QuickJS builds and enumerates a key at a time).
+   * The style object of `style` with only the attributes set (added to `object`): styles() writes of
+   * it what it writes of mjml's object literal, which holds them all (QuickJS builds and enumerates
+   * a key at a time).
    */
-  attributeStyle(style: AttributeStyle): StyleObject {
-    const object: StyleObject = {};
+  attributeStyle(style: AttributeStyle, object: StyleObject = {}): StyleObject {
     for (let i = 0; i < style.length; i++) {
       const entry = style[i] as readonly [string, string];
       const value = this.getAttribute(entry[1]);

@@ -1,5 +1,5 @@
 /** mj-column (mjml-column 5.4.1), with its gutter support. */
-import { type AttributeStyle, type BodyContext, childContext, type SiblingProps, type StyleObject, WritingComponent } from "../component.js";
+import { type AttributeStyle, type BodyComponent, type BodyContext, childContext, type SiblingProps, type StyleObject, WritingComponent } from "../component.js";
 import { widthParser } from "../helpers.js";
 import type { HtmlOutput } from "../html-output.js";
 
@@ -28,6 +28,22 @@ const INNER_TABLE_STYLE: AttributeStyle = [
   ["border-right", "inner-border-right"],
   ["border-top", "inner-border-top"],
 ];
+/** The style of a child's cell, in mjml's order: its background, font-size 0, its paddings, word-break. */
+const CELL_BACKGROUND: AttributeStyle = [["background", "container-background-color"]];
+const CELL_PADDING: AttributeStyle = [
+  ["padding", "padding"],
+  ["padding-top", "padding-top"],
+  ["padding-right", "padding-right"],
+  ["padding-bottom", "padding-bottom"],
+  ["padding-left", "padding-left"],
+];
+function cellStyle(child: BodyComponent): StyleObject {
+  const style = child.attributeStyle(CELL_BACKGROUND);
+  style["font-size"] = "0px";
+  child.attributeStyle(CELL_PADDING, style);
+  style["word-break"] = "break-word";
+  return style;
+}
 interface Box {
   top: number;
   right: number;
@@ -339,16 +355,7 @@ export class MjColumn extends WritingComponent {
                   ${component.htmlAttributes({
                     align: component.getAttribute("align"),
                     class: component.getAttribute("css-class"),
-                    style: {
-                      background: component.getAttribute("container-background-color"),
-                      "font-size": "0px",
-                      padding: component.getAttribute("padding"),
-                      "padding-top": component.getAttribute("padding-top"),
-                      "padding-right": component.getAttribute("padding-right"),
-                      "padding-bottom": component.getAttribute("padding-bottom"),
-                      "padding-left": component.getAttribute("padding-left"),
-                      "word-break": "break-word",
-                    },
+                    style: cellStyle(component),
                   })}
                 >
                   `;
