@@ -372,7 +372,15 @@ export abstract class BodyComponent {
     for (let index = 0; index < sibling; index++) {
       const child = children[index] as AppliedNode;
       // the child's props whole, not its sibling position for its constructor to copy: one object fewer per element
-      const props: ComponentProps = { children: child.children, content: child.content, first: index === 0, index, last: index + 1 === sibling, sibling, nonRawSiblings };
+      const props: ComponentProps = {
+        children: child.children,
+        content: child.content,
+        first: index === 0,
+        index,
+        last: index + 1 === sibling,
+        sibling,
+        nonRawSiblings,
+      };
       const component = createComponent(components, child, context, props, attributes);
       if (component !== null) each(component);
     }

@@ -1,5 +1,13 @@
 /** mj-column (mjml-column 5.4.1), with its gutter support. */
-import { type AttributeStyle, type BodyComponent, type BodyContext, childContext, type SiblingProps, type StyleObject, WritingComponent } from "../component.js";
+import {
+  type AttributeStyle,
+  type BodyComponent,
+  type BodyContext,
+  childContext,
+  type SiblingProps,
+  type StyleObject,
+  WritingComponent,
+} from "../component.js";
 import { widthParser } from "../helpers.js";
 import type { HtmlOutput } from "../html-output.js";
 
