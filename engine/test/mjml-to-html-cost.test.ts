@@ -8,11 +8,15 @@
  * - Components build their style objects, and containers their children's context, without
  *   spreading objects into them: V8 builds such an object literal several times slower than the
  *   same keys assigned, and every component builds its styles once per compile.
+ * - The styles of the most frequent elements (text, column, its children's cells, section) hold only
+ *   the attributes set: QuickJS builds and enumerates an object a key at a time, and most of the
+ *   attributes in mjml's literals are not set.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { listCases } from "../scripts/fixture-cases.js";
 import { render } from "../src/index.js";
+import { BodyComponent, type StyleObject } from "../src/mjml-to-html/component.js";
 import { compileMjmlToHtml } from "../src/mjml-to-html/index.js";
 import { toHydrated } from "./support/editor-form.js";
 
@@ -68,6 +72,40 @@ describe("component styles and child contexts", () => {
       }
     }
     expect(spreads).toEqual([]);
+  });
+});
+
+describe("the styles of the most frequent elements", () => {
+  it("hold only the attributes set", async () => {
+    const mjml = (
+      await render(toHydrated(newsletter.template as Record<string, unknown>), { target: "mjml", dynamicData: newsletter.dynamicData, minify: false })
+    ).output;
+    const checked = new Set(["mj-text text", "mj-column table", "a column's child's cell", "mj-section td"]);
+    const unset: string[] = [];
+    const seen = new Set<string>();
+    const styles = BodyComponent.prototype.styles;
+    BodyComponent.prototype.styles = function (this: BodyComponent, style: string | StyleObject | undefined): string {
+      // a column's children's cells are the only style objects given whole with a word-break
+      const key =
+        typeof style === "string"
+          ? `${(this.constructor as typeof BodyComponent).componentName} ${style}`
+          : style?.["word-break"] !== undefined
+            ? "a column's child's cell"
+            : "";
+      const object = typeof style === "string" ? (this.getStyles()[style] ?? {}) : (style ?? {});
+      if (checked.has(key)) {
+        seen.add(key);
+        for (const property of Object.keys(object)) if (object[property] == null) unset.push(`${key}: ${property}`);
+      }
+      return styles.call(this, style);
+    };
+    try {
+      compileMjmlToHtml(mjml);
+    } finally {
+      BodyComponent.prototype.styles = styles;
+    }
+    expect([...seen].sort()).toEqual([...checked].sort());
+    expect(unset).toEqual([]);
   });
 });
 

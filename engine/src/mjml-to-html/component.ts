@@ -56,6 +56,8 @@ export interface GlobalData {
 export type CssValue = string | number | boolean | null | undefined;
 export type StyleObject = Record<string, CssValue>;
 export type HtmlAttributeValue = CssValue | StyleObject;
+/** A style of attributes: each CSS property with the name of the attribute that holds its value, in order. */
+export type AttributeStyle = readonly (readonly [property: string, attribute: string])[];
 
 /** The context a body component renders in; containers extend it for their children. */
 export interface BodyContext {
@@ -117,7 +119,7 @@ export interface ComponentProps {
 
 export interface BodyComponentClass {
   /** `attributes`: what a parent gives all its children (weaker than the child's own). */
-  new (node: AppliedNode, context: BodyContext, props: SiblingProps | undefined, attributes: Attributes | undefined): BodyComponent;
+  new (node: AppliedNode, context: BodyContext, props: ComponentProps | undefined, attributes: Attributes | undefined): BodyComponent;
   readonly componentName: string;
   readonly allowedAttributes: Readonly<Record<string, string>>;
   readonly defaultAttributes: Readonly<Attributes>;
@@ -200,17 +202,18 @@ export abstract class BodyComponent {
   /** See AppliedNode. */
   declare readonly commentSyntax: boolean;
 
-  constructor(node: AppliedNode, context: BodyContext, props: SiblingProps | undefined, attributes: Attributes | undefined) {
+  /** `props`: a child's, made by its parent with its node's children and content; none for mj-body. */
+  constructor(node: AppliedNode, context: BodyContext, props: ComponentProps | undefined, attributes: Attributes | undefined) {
     const type = this.constructor as BodyComponentClass;
     this.commentSyntax = node.commentSyntax;
-    this.props = {
+    this.props = props ?? {
       children: node.children,
       content: node.content,
-      first: props?.first,
-      index: props?.index,
-      last: props?.last,
-      sibling: props?.sibling,
-      nonRawSiblings: props?.nonRawSiblings,
+      first: undefined,
+      index: undefined,
+      last: undefined,
+      sibling: undefined,
+      nonRawSiblings: undefined,
     };
     const { colorNames, defaultNames, defaultValues } = classAttributesOf(type);
     const merged = new Map<string, AttributeValue>();
@@ -297,6 +300,20 @@ export abstract class BodyComponent {
     return { totalWidth: parsedWidth, borders, paddings, box: parsedWidth - paddings - borders };
   }
 
+  /**
+   * The style object of `style` with only the attributes set (added to `object`): styles() writes of
+   * it what it writes of mjml's object literal, which holds them all (QuickJS builds and enumerates
+   * a key at a time).
+   */
+  attributeStyle(style: AttributeStyle, object: StyleObject = {}): StyleObject {
+    for (let i = 0; i < style.length; i++) {
+      const entry = style[i] as readonly [string, string];
+      const value = this.getAttribute(entry[1]);
+      if (value !== undefined) object[entry[0]] = value;
+    }
+    return object;
+  }
+
   /** ` name="value"` for every attribute not null or undefined; `style` names a getStyles() entry or is an object. */
   htmlAttributes(attributes: Readonly<Record<string, HtmlAttributeValue>>): string {
     let output = "";
@@ -353,8 +370,18 @@ export abstract class BodyComponent {
     // mjml asks for the child context once per child; it is a pure function of this component.
     const context = this.getChildContext();
     for (let index = 0; index < sibling; index++) {
-      const props: SiblingProps = { first: index === 0, index, last: index + 1 === sibling, sibling, nonRawSiblings };
-      const component = createComponent(components, children[index] as AppliedNode, context, props, attributes);
+      const child = children[index] as AppliedNode;
+      // the child's props whole, not its sibling position for its constructor to copy: one object fewer per element
+      const props: ComponentProps = {
+        children: child.children,
+        content: child.content,
+        first: index === 0,
+        index,
+        last: index + 1 === sibling,
+        sibling,
+        nonRawSiblings,
+      };
+      const component = createComponent(components, child, context, props, attributes);
       if (component !== null) each(component);
     }
   }
@@ -377,7 +404,7 @@ export function createComponent(
   components: ComponentRegistry,
   node: AppliedNode,
   context: BodyContext,
-  props?: SiblingProps,
+  props?: ComponentProps,
   attributes?: Attributes,
 ): BodyComponent | null {
   const Component = components[node.tagName];

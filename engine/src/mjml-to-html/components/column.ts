@@ -1,5 +1,13 @@
 /** mj-column (mjml-column 5.4.1), with its gutter support. */
-import { type BodyContext, childContext, type SiblingProps, type StyleObject, WritingComponent } from "../component.js";
+import {
+  type AttributeStyle,
+  type BodyComponent,
+  type BodyContext,
+  childContext,
+  type SiblingProps,
+  type StyleObject,
+  WritingComponent,
+} from "../component.js";
 import { widthParser } from "../helpers.js";
 import type { HtmlOutput } from "../html-output.js";
 
@@ -7,6 +15,43 @@ type Unit = string;
 
 /** hasGutter()'s attributes, walked with an index loop: in QuickJS a callback is a call per attribute. */
 const GUTTER_ATTRIBUTES = ["padding", "padding-bottom", "padding-left", "padding-right", "padding-top"];
+/** mjml's table style: each CSS property with the attribute that holds its value, in mjml's order. */
+const TABLE_STYLE: AttributeStyle = [
+  ["background-color", "background-color"],
+  ["border", "border"],
+  ["border-bottom", "border-bottom"],
+  ["border-left", "border-left"],
+  ["border-radius", "border-radius"],
+  ["border-right", "border-right"],
+  ["border-top", "border-top"],
+  ["vertical-align", "vertical-align"],
+];
+/** The table's style with a gutter: the inner border and background. */
+const INNER_TABLE_STYLE: AttributeStyle = [
+  ["background-color", "inner-background-color"],
+  ["border", "inner-border"],
+  ["border-bottom", "inner-border-bottom"],
+  ["border-left", "inner-border-left"],
+  ["border-radius", "inner-border-radius"],
+  ["border-right", "inner-border-right"],
+  ["border-top", "inner-border-top"],
+];
+/** The style of a child's cell, in mjml's order: its background, font-size 0, its paddings, word-break. */
+const CELL_BACKGROUND: AttributeStyle = [["background", "container-background-color"]];
+const CELL_PADDING: AttributeStyle = [
+  ["padding", "padding"],
+  ["padding-top", "padding-top"],
+  ["padding-right", "padding-right"],
+  ["padding-bottom", "padding-bottom"],
+  ["padding-left", "padding-left"],
+];
+function cellStyle(child: BodyComponent): StyleObject {
+  const style = child.attributeStyle(CELL_BACKGROUND);
+  style["font-size"] = "0px";
+  child.attributeStyle(CELL_PADDING, style);
+  style["word-break"] = "break-word";
+  return style;
+}
 interface Box {
   top: number;
   right: number;
@@ -92,16 +137,7 @@ export class MjColumn extends WritingComponent {
     const hasInnerBorderRadius = this.hasInnerBorderRadius();
     // mjml spreads objects into these; assigning gives the same keys in the same order, and V8
     // builds objects with spreads in them several times slower (most of a compile is styles).
-    const tableStyle: StyleObject = {
-      "background-color": this.getAttribute("background-color"),
-      border: this.getAttribute("border"),
-      "border-bottom": this.getAttribute("border-bottom"),
-      "border-left": this.getAttribute("border-left"),
-      "border-radius": this.getAttribute("border-radius"),
-      "border-right": this.getAttribute("border-right"),
-      "border-top": this.getAttribute("border-top"),
-      "vertical-align": this.getAttribute("vertical-align"),
-    };
+    const tableStyle = this.attributeStyle(TABLE_STYLE);
     if (hasBorderRadius) tableStyle["border-collapse"] = "separate";
     const div: StyleObject = {
       "font-size": "0px",
@@ -112,23 +148,16 @@ export class MjColumn extends WritingComponent {
       width: this.getMobileWidth(),
     };
     Object.assign(div, this.getMobileGutterStyles());
-    const table: StyleObject = this.hasGutter()
-      ? {
-          "background-color": this.getAttribute("inner-background-color"),
-          border: this.getAttribute("inner-border"),
-          "border-bottom": this.getAttribute("inner-border-bottom"),
-          "border-left": this.getAttribute("inner-border-left"),
-          "border-radius": this.getAttribute("inner-border-radius"),
-          "border-right": this.getAttribute("inner-border-right"),
-          "border-top": this.getAttribute("inner-border-top"),
-        }
-      : Object.assign({}, tableStyle);
+    const hasGutter = this.hasGutter();
+    const table: StyleObject = hasGutter ? this.attributeStyle(INNER_TABLE_STYLE) : tableStyle; // mjml copies it; without a gutter nothing reads tableStyle after this
     if (hasInnerBorderRadius) table["border-collapse"] = "separate";
     const tdOutlook: StyleObject = {
       "vertical-align": this.getAttribute("vertical-align"),
       width: this.getWidthAsPixel(),
     };
     Object.assign(tdOutlook, this.getOutlookGutterStyles());
+    // `gutter` is read only by writeGutter, with a gutter: not built for the columns without one
+    if (!hasGutter) return { div, table, tdOutlook };
     const gutter: StyleObject = Object.assign({}, tableStyle);
     gutter["padding"] = this.getAttribute("padding");
     gutter["padding-top"] = this.getAttribute("padding-top");
@@ -334,16 +363,7 @@ export class MjColumn extends WritingComponent {
                   ${component.htmlAttributes({
                     align: component.getAttribute("align"),
                     class: component.getAttribute("css-class"),
-                    style: {
-                      background: component.getAttribute("container-background-color"),
-                      "font-size": "0px",
-                      padding: component.getAttribute("padding"),
-                      "padding-top": component.getAttribute("padding-top"),
-                      "padding-right": component.getAttribute("padding-right"),
-                      "padding-bottom": component.getAttribute("padding-bottom"),
-                      "padding-left": component.getAttribute("padding-left"),
-                      "word-break": "break-word",
-                    },
+                    style: cellStyle(component),
                   })}
                 >
                   `;

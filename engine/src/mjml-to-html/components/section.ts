@@ -1,5 +1,5 @@
 /** mj-section (mjml-section 5.4.1) and mj-wrapper (mjml-wrapper 5.4.1), which is a section of sections. */
-import { type BodyComponent, type BodyContext, childContext, type StyleObject, WritingComponent } from "../component.js";
+import { type AttributeStyle, type BodyComponent, type BodyContext, childContext, type StyleObject, WritingComponent } from "../component.js";
 import { suffixCssClasses } from "../helpers.js";
 import type { HtmlOutput } from "../html-output.js";
 
@@ -16,6 +16,25 @@ function writeInOutlookCell(output: HtmlOutput, component: BodyComponent, open: 
   output.conditional(close);
   output.space(after);
 }
+
+/** mjml's td style, in its order: these attributes, font-size 0, then the others. */
+const TD_BEFORE_FONT_SIZE: AttributeStyle = [
+  ["border", "border"],
+  ["border-bottom", "border-bottom"],
+  ["border-left", "border-left"],
+  ["border-right", "border-right"],
+  ["border-top", "border-top"],
+  ["border-radius", "border-radius"],
+  ["direction", "direction"],
+];
+const TD_AFTER_FONT_SIZE: AttributeStyle = [
+  ["padding", "padding"],
+  ["padding-bottom", "padding-bottom"],
+  ["padding-left", "padding-left"],
+  ["padding-right", "padding-right"],
+  ["padding-top", "padding-top"],
+  ["text-align", "text-align"],
+];
 
 const isPercentage = (value: string) => /^\d+(\.\d+)?%$/.test(value);
 
@@ -96,25 +115,13 @@ export class MjSection extends WritingComponent {
     div["border-radius"] = this.getAttribute("border-radius");
     if (hasBorderRadius) div["overflow"] = "hidden";
     div["margin-top"] = !isFirstSection ? (this.context.gap as string | undefined) : undefined;
+    const td = this.attributeStyle(TD_BEFORE_FONT_SIZE);
+    td["font-size"] = "0px";
+    this.attributeStyle(TD_AFTER_FONT_SIZE, td);
     return {
       tableFullwidth,
       table,
-      td: {
-        border: this.getAttribute("border"),
-        "border-bottom": this.getAttribute("border-bottom"),
-        "border-left": this.getAttribute("border-left"),
-        "border-right": this.getAttribute("border-right"),
-        "border-top": this.getAttribute("border-top"),
-        "border-radius": this.getAttribute("border-radius"),
-        direction: this.getAttribute("direction"),
-        "font-size": "0px",
-        padding: this.getAttribute("padding"),
-        "padding-bottom": this.getAttribute("padding-bottom"),
-        "padding-left": this.getAttribute("padding-left"),
-        "padding-right": this.getAttribute("padding-right"),
-        "padding-top": this.getAttribute("padding-top"),
-        "text-align": this.getAttribute("text-align"),
-      },
+      td,
       div,
       innerDiv: {
         "line-height": "0",

@@ -1,6 +1,21 @@
 /** mj-text (mjml-text 5.4.1). */
-import { BodyComponent, type StyleObject } from "../component.js";
+import { type AttributeStyle, BodyComponent, type StyleObject } from "../component.js";
 import { type HtmlOutput, writeBetweenConditionalTags } from "../html-output.js";
+
+/** mjml's text style: each CSS property with the attribute that holds its value, in mjml's order. */
+const TEXT_STYLE: AttributeStyle = [
+  ["font-family", "font-family"],
+  ["font-size", "font-size"],
+  ["font-style", "font-style"],
+  ["font-weight", "font-weight"],
+  ["letter-spacing", "letter-spacing"],
+  ["line-height", "line-height"],
+  ["text-align", "align"],
+  ["text-decoration", "text-decoration"],
+  ["text-transform", "text-transform"],
+  ["color", "color"],
+  ["height", "height"],
+];
 
 export class MjText extends BodyComponent {
   static override readonly componentName = "mj-text";
@@ -37,21 +52,7 @@ export class MjText extends BodyComponent {
   };
 
   override getStyles(): Record<string, StyleObject> {
-    return {
-      text: {
-        "font-family": this.getAttribute("font-family"),
-        "font-size": this.getAttribute("font-size"),
-        "font-style": this.getAttribute("font-style"),
-        "font-weight": this.getAttribute("font-weight"),
-        "letter-spacing": this.getAttribute("letter-spacing"),
-        "line-height": this.getAttribute("line-height"),
-        "text-align": this.getAttribute("align"),
-        "text-decoration": this.getAttribute("text-decoration"),
-        "text-transform": this.getAttribute("text-transform"),
-        color: this.getAttribute("color"),
-        height: this.getAttribute("height"),
-      },
-    };
+    return { text: this.attributeStyle(TEXT_STYLE) };
   }
 
   renderContent(): string {
