@@ -155,15 +155,18 @@ describe("merge-tag resolution", () => {
 });
 
 describe("where a tag is written", () => {
-  it("a slot asks the locator of the block that wrote it for its path when the path is read, once", () => {
+  it("a slot asks the locator for its path at the site that wrote it when the path is read, once", () => {
     const out = new Emitter("markup");
     const asked: string[] = [];
-    out.locate = (ref) => {
+    const first = { at: "first" };
+    out.locate = (site, ref) => {
       asked.push(ref.name);
-      return ["first"];
+      return [(site as typeof first).at];
     };
+    out.site = first;
     out.text("Hi {{ name }}");
-    out.locate = () => ["second"];
+    out.site = { at: "second" };
+    out.locate = () => ["third"];
     expect(asked).toEqual([]);
     expect(out.slots[0]?.path).toEqual(["first"]);
     expect(out.slots[0]?.path).toEqual(["first"]);

@@ -25,7 +25,8 @@ export interface Slot {
  * Where in the template a tag being emitted is written (set by the document walk for each block),
  * from the tag and the template text being emitted with it.
  */
-export type Locator = (ref: MergeTagRef, written: string | undefined, position: SlotPosition) => readonly string[];
+/** Where a tag emitted while `site` was being written stands in the template (a site is the walk's own: for the emitter, a token). */
+export type Locator = (site: object | undefined, ref: MergeTagRef, written: string | undefined, position: SlotPosition) => readonly string[];
 
 const TOKEN_OPEN = "\uE000";
 const TOKEN_CLOSE = "\uE001";
@@ -39,8 +40,13 @@ export function stripTokenDelimiters(value: string): string {
 export class Emitter {
   readonly slots: Slot[] = [];
   readonly escape: (value: string) => string;
-  /** Where the tags emitted now are written; the document walk sets it around each block. */
+  /** Finds where a tag is written, given the `site` it was emitted at; the document walk sets it once. */
   locate: Locator = () => [];
+  /**
+   * What is being written now, for `locate`; the document walk sets it around each block. A
+   * reference, not a closure per block: a closure is an object and its captured variables in QuickJS.
+   */
+  site: object | undefined = undefined;
 
   constructor(readonly flavor: Flavor) {
     this.escape = flavor === "jsx" ? escapeJsx : escapeHtml;
@@ -70,13 +76,14 @@ export class Emitter {
     // The path is looked up when read (a warning, a saved layout), not for every tag: looking it up
     // reads each string prop of the block, ~150 K instructions in QuickJS, and most renders warn of nothing.
     let locate: Locator | undefined = this.locate;
+    const site = this.site;
     let path: readonly string[] | undefined;
     this.slots.push({
       ref,
       position,
       get path() {
         if (locate !== undefined) {
-          path = locate(ref, written, position);
+          path = locate(site, ref, written, position);
           locate = undefined;
         }
         return path!;

@@ -3,7 +3,8 @@
 import type { BlockRenderContext, Renderer } from "../blocks/block.js";
 import type { ColumnChild, ComponentNode, Path, Shown, Template } from "../document/model.js";
 import { ContentHtml } from "../markup/content.js";
-import type { Emitter, Locator } from "../markup/emitter.js";
+import type { MergeTagRef } from "../data/merge-tags.js";
+import type { Emitter, Locator, SlotPosition } from "../markup/emitter.js";
 import { type Field, fieldsOf } from "../schema/editor.js";
 import { DarkStyles } from "./dark.js";
 import { blockClasses, type ResponsiveProps } from "./responsive.js";
@@ -23,6 +24,12 @@ export class DocumentContext {
    */
   deferVisibility = false;
   private uidCounter = 0;
+  /**
+   * The context each block is rendered with: one object for the document, a block's own fields set
+   * before it is rendered (a block renders no other, and keeps none), where a literal per block
+   * costs QuickJS a property definition for each of its nine keys.
+   */
+  private readonly blockContext: { -readonly [K in keyof BlockRenderContext]: BlockRenderContext[K] };
 
   constructor(
     readonly template: Template,
@@ -31,7 +38,19 @@ export class DocumentContext {
     readonly content: ContentHtml = new ContentHtml(),
   ) {
     this.dark = new DarkStyles(template.canvas);
-    out.locate = locator({ template_name: template.name, canvas: template.canvas }, [], [], []);
+    out.locate = documentLocator({ template_name: template.name, canvas: template.canvas });
+    out.site = undefined;
+    this.blockContext = {
+      out,
+      content,
+      direction: template.canvas.direction,
+      width: 0,
+      className: "",
+      fonts: this.fonts,
+      uid: "",
+      headCss: this.headCss,
+      mobileCss: this.mobileCss,
+    };
   }
 
   nextUid(prefix = "mr-b"): string {
@@ -49,59 +68,74 @@ export class DocumentContext {
   block(node: ComponentNode, width: number, renderer: Renderer): string {
     const { definition } = node;
     const uid = this.nextUid();
-    const ctx: BlockRenderContext = {
-      out: this.out,
-      content: this.content,
-      direction: this.template.canvas.direction,
-      width,
-      className: joinClasses(
-        blockClasses(node.props as ResponsiveProps, uid, this.mobileCss, definition.phone, renderer),
-        this.dark.block(definition.dark, node.props as object),
-      ),
-      fonts: this.fonts,
-      uid,
-      headCss: this.headCss,
-      mobileCss: this.mobileCss,
-    };
-    const outer = this.out.locate;
-    this.out.locate = locator(node.props, node.path, PROPS, node.path, definition);
+    const ctx = this.blockContext;
+    ctx.width = width;
+    ctx.uid = uid;
+    ctx.className = joinClasses(
+      blockClasses(node.props as ResponsiveProps, uid, this.mobileCss, definition.phone, renderer),
+      this.dark.block(definition.dark, node.props as object),
+    );
+    const outer = this.out.site;
+    this.out.site = node;
     try {
       return definition[renderer](node.props, ctx);
     } finally {
-      this.out.locate = outer;
+      this.out.site = outer;
     }
   }
 }
 
 /**
- * Tags emitted while rendering `props` are located at the string prop (depth first, list entries
+ * Tags emitted while rendering a block are located at the string prop (depth first, list entries
  * included) equal to the text emitted with the tag, else holding it, else holding the tag as
  * written; a tag in a link is looked for in link and image props first (`urlProps`, by name), one
- * in text in the others. Else at `fallback` (a tag from the editor's merge spans, whose written
- * form is markup). Looked up only when a tag is emitted, once per compile.
+ * in text in the others. Else at the block's path (a tag from the editor's merge spans, whose written
+ * form is markup). Outside blocks, the same in `documentProps`. Looked up only when a tag's path is
+ * read; each site's string props and rankings once.
  */
-function locator(props: unknown, at: Path, within: readonly string[], fallback: Path, definition?: ComponentNode["definition"]): Locator {
-  // Read when a tag is emitted, not for every block: the props' path, the string props, each ranked list once.
-  let strings: StringProp[] | undefined;
-  let urlFirst: StringProp[] | undefined;
-  let textFirst: StringProp[] | undefined;
-  return (ref, written, position) => {
-    strings ??= typeof props === "object" && props !== null ? stringProps(props, [...at, ...within], []) : [];
-    const set = definition === undefined ? NO_URL_PROPS : urlPropsOf(definition);
-    const isUrl = (s: StringProp) => set.has(s.key);
+function documentLocator(documentProps: object): Locator {
+  const sites = new Map<object, SiteStrings>();
+  return (site, ref, written, position) => {
+    const node = site as ComponentNode | undefined;
+    let strings = sites.get(site ?? documentProps);
+    if (strings === undefined) {
+      strings =
+        node === undefined
+          ? new SiteStrings(stringProps(documentProps, [], []), NO_URL_PROPS, [])
+          : new SiteStrings(typeof node.props === "object" && node.props !== null ? stringProps(node.props, [...node.path, ...PROPS], []) : [], urlPropsOf(node.definition), node.path);
+      sites.set(site ?? documentProps, strings);
+    }
+    return strings.locate(ref, written, position);
+  };
+}
+
+/** A site's string props, ranked for tags in links and in text as first asked. */
+class SiteStrings {
+  private urlFirst: StringProp[] | undefined;
+  private textFirst: StringProp[] | undefined;
+
+  constructor(
+    private readonly strings: StringProp[],
+    private readonly urlProps: ReadonlySet<string>,
+    private readonly fallback: Path,
+  ) {}
+
+  locate(ref: MergeTagRef, written: string | undefined, position: SlotPosition): Path {
+    const { strings, urlProps } = this;
+    const isUrl = (s: StringProp) => urlProps.has(s.key);
     let ranked: StringProp[];
     if (position === "url" || position === "url-part") {
-      urlFirst ??= [...strings.filter(isUrl), ...strings.filter((s) => !isUrl(s))];
-      ranked = urlFirst;
+      this.urlFirst ??= [...strings.filter(isUrl), ...strings.filter((s) => !isUrl(s))];
+      ranked = this.urlFirst;
     } else {
-      textFirst ??= [...strings.filter((s) => !isUrl(s)), ...strings.filter(isUrl)];
-      ranked = textFirst;
+      this.textFirst ??= [...strings.filter((s) => !isUrl(s)), ...strings.filter(isUrl)];
+      ranked = this.textFirst;
     }
     const found =
       (written === undefined ? undefined : (ranked.find((s) => s.value === written) ?? ranked.find((s) => s.value.includes(written)))) ??
       ranked.find((s) => s.value.includes(ref.source));
-    return found === undefined ? fallback : [...found.parent, found.key];
-  };
+    return found === undefined ? this.fallback : [...found.parent, found.key];
+  }
 }
 
 /** A string prop: its value, its name (or list index) and the path of what holds it. */
