@@ -46,8 +46,9 @@ export function attr(name: string, value: string | number | undefined | false, u
 
 /**
  * `attr` for a value the engine makes itself — a length, a number, a keyword, its own class names —
- * which holds nothing to escape: no three `includes` for it (~2 K instructions in QuickJS, for
- * most of the attributes of every block, row and column).
+ * or one its schema holds to a keyword, a number or a colour (hex, `rgb()`, a name), which holds
+ * nothing to escape: no three `includes` for it (~2 K instructions in QuickJS, for most of the
+ * attributes of every block, row and column).
  */
 export function ownAttr(name: string, value: string | undefined, unchanged: Readonly<Record<string, unknown>>): string {
   return value === undefined || value === "" || value === unchanged[name] ? "" : ` ${name}="${value}"`;
@@ -182,12 +183,12 @@ export function mjmlTypography(t: Typography, ctx: BlockRenderContext, tag: stri
     attr("font-family", fontStack(t.fontFamily), unchanged) +
     ownAttr("font-size", px(t.fontSize), unchanged) +
     ownAttr("line-height", cssNumber(t.lineHeight), unchanged) +
-    attr("color", toMjmlColor(t.color), unchanged) +
-    attr("font-weight", t.fontWeight, unchanged) +
-    attr("font-style", t.fontStyle !== "normal" ? t.fontStyle : undefined, unchanged) +
+    ownAttr("color", toMjmlColor(t.color), unchanged) +
+    ownAttr("font-weight", t.fontWeight, unchanged) +
+    ownAttr("font-style", t.fontStyle !== "normal" ? t.fontStyle : undefined, unchanged) +
     ownAttr("letter-spacing", t.letterSpacing !== 0 ? px(t.letterSpacing) : undefined, unchanged) +
-    attr("text-transform", all || t.textTransform !== "none" ? t.textTransform : undefined, unchanged) +
-    attr("text-decoration", all || t.textDecoration !== "none" ? t.textDecoration : undefined, unchanged)
+    ownAttr("text-transform", all || t.textTransform !== "none" ? t.textTransform : undefined, unchanged) +
+    ownAttr("text-decoration", all || t.textDecoration !== "none" ? t.textDecoration : undefined, unchanged)
   );
 }
 
@@ -203,9 +204,9 @@ export function mjmlTextAttributes(
   const unchanged = unchangedOf("mj-text");
   return (
     mjmlTypography(block, ctx, "mj-text") +
-    attr("align", mjmlAlign(block, ctx), unchanged) +
+    ownAttr("align", mjmlAlign(block, ctx), unchanged) +
     ownAttr("padding", spacing(addSpacing(block.margin, block.padding)), unchanged) +
-    attr("container-background-color", surface.containerColor, unchanged) +
+    ownAttr("container-background-color", surface.containerColor, unchanged) +
     ownAttr("css-class", surface.className, unchanged)
   );
 }

@@ -97,11 +97,11 @@ function column(node: ColumnNode, percent: number, rowInner: number, fillHeight:
   const u = unchangedOf("mj-column");
   const attributes =
     ownAttr("width", `${percent}%`, u) +
-    attr("background-color", s.backgroundColor !== "transparent" ? toMjmlColor(s.backgroundColor) : undefined, u) +
+    ownAttr("background-color", s.backgroundColor !== "transparent" ? toMjmlColor(s.backgroundColor) : undefined, u) +
     ownAttr("padding", spacing(s.padding), u) +
-    attr("border", borderAttr(s.border), u) +
+    ownAttr("border", borderAttr(s.border), u) +
     ownAttr("border-radius", s.border.radius > 0 ? px(s.border.radius) : undefined, u) +
-    attr("vertical-align", s.verticalAlign, u) +
+    ownAttr("vertical-align", s.verticalAlign, u) +
     // mjml writes the column's direction (ltr unless told) on its box, over the email's.
     ownAttr("direction", mirrored(doc), u) +
     ownAttr("css-class", classList(className, dark.className), u);
@@ -150,13 +150,13 @@ function section(row: RowNode, outerWidth: number, fill: string, place: Place, d
   const u = unchangedOf("mj-section");
   const image = s.backgroundImage !== "";
   const attributes =
-    attr("background-color", vml ? undefined : toMjmlColor(filled(s.backgroundColor, fill)), u) +
+    ownAttr("background-color", vml ? undefined : toMjmlColor(filled(s.backgroundColor, fill)), u) +
     attr("background-url", image && !activeGradient(s.backgroundGradient) ? s.backgroundImage : undefined, u) +
     attr("background-size", image ? s.backgroundSize : undefined, u) +
     attr("background-position", image ? s.backgroundPosition : undefined, u) +
     attr("background-repeat", image ? (s.backgroundRepeat === "no-repeat" ? "no-repeat" : "repeat") : undefined, u) +
     ownAttr("padding", spacing(s.padding), u) +
-    attr("border", borderAttr(s.border), u) +
+    ownAttr("border", borderAttr(s.border), u) +
     ownAttr("border-radius", s.border.radius > 0 ? px(s.border.radius) : undefined, u) +
     ownAttr("direction", mirrored(doc), u) +
     ownAttr("css-class", classList(className, dark.className), u);

@@ -277,18 +277,18 @@ export const button = defineBlock({
     // An attribute at a time (`attr`): cheaper in QuickJS than a literal enumerated by `mjmlAttrs`.
     const u = unchangedOf("mj-button");
     const attributes =
-      attr("background-color", fill, u) +
-      attr("color", toMjmlColor(p.color), u) +
+      ownAttr("background-color", fill, u) +
+      ownAttr("color", toMjmlColor(p.color), u) +
       attr("font-family", fontStack(p.fontFamily), u) +
       ownAttr("font-size", px(p.fontSize), u) +
-      attr("font-weight", p.fontWeight, u) +
+      ownAttr("font-weight", p.fontWeight, u) +
       ownAttr("line-height", cssNumber(p.lineHeight), u) +
       ownAttr("letter-spacing", p.letterSpacing !== 0 ? px(p.letterSpacing) : undefined, u) +
       ownAttr("inner-padding", spacing(p.padding), u) +
       ownAttr("border-radius", px(p.borderRadius), u) +
-      attr("border", border, u) +
+      ownAttr("border", border, u) +
       ownAttr("width", p.fullWidth ? "100%" : undefined, u) +
-      attr("align", p.align, u) +
+      ownAttr("align", p.align, u) +
       ownAttr("padding", spacing(p.margin), u) +
       ownAttr("target", "_blank", u) +
       ownAttr("css-class", background || translucent ? withOwnClass(ctx.className, ctx.uid) : ctx.className, u);

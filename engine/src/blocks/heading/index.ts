@@ -102,9 +102,9 @@ export const heading = defineBlock({
     // An attribute at a time (`attr`): cheaper in QuickJS than a literal enumerated by `mjmlAttrs`.
     const u = unchangedOf("mj-text");
     const attributes =
-      attr("align", mjmlAlign(p, ctx), u) +
+      ownAttr("align", mjmlAlign(p, ctx), u) +
       ownAttr("padding", spacing(addSpacing(p.margin, p.padding)), u) +
-      attr("container-background-color", surface.containerColor, u) +
+      ownAttr("container-background-color", surface.containerColor, u) +
       ownAttr("css-class", surface.className, u);
     return `<mj-text${attributes}><${p.level}${attr("dir", dirAttribute(p, ctx))}${attr("style", style)}>${ctx.content.markup(p.content, ctx.out)}</${p.level}></mj-text>`;
   },

@@ -18,7 +18,7 @@ import { frameDarkSchema } from "../../schema/dark.js";
 import { darkColors, field, frameGroup, spacingGroup, visibilityGroup } from "../../schema/editor.js";
 import { stringSchema } from "../../schema/leaves.js";
 import { type BlockRenderContext, defineBlock, finding } from "../block.js";
-import { addSpacing, attr, attrs, htmlClass, jsxClass, mjmlAlt, ownAttr, paddingDeclaration, unchangedOf } from "../shared.js";
+import { addSpacing, attrs, htmlClass, jsxClass, mjmlAlt, ownAttr, paddingDeclaration, unchangedOf } from "../shared.js";
 
 /** The alt text of an image whose author wrote none. */
 const IMAGE_ALT_PLACEHOLDER = "Image";
@@ -196,9 +196,9 @@ export const image = defineBlock({
     const attributes =
       ownAttr("width", px(Math.max(1, width - borders)), u) +
       ownAttr("height", p.height === "auto" ? undefined : px(p.height), u) +
-      attr("align", p.align, u) +
+      ownAttr("align", p.align, u) +
       ownAttr("border-radius", p.borderRadius > 0 ? px(p.borderRadius) : undefined, u) +
-      attr("border", border, u) +
+      ownAttr("border", border, u) +
       ownAttr("padding", spacing(addSpacing(p.margin, p.padding)), u) +
       ownAttr("css-class", className, u) +
       ownAttr("fluid-on-mobile", fluid ? "true" : undefined, u);
