@@ -146,6 +146,20 @@ export class DarkStyles {
     return { className: this.classFor(paints), themed };
   }
 
+  /**
+   * `within` without a closure (an object with its captured variables in QuickJS, for every row and
+   * column the MJML walk renders): sets the theme state the box leaves, returning the one to `restore`.
+   */
+  enter(themed: boolean): boolean {
+    const outer = this.themed;
+    this.themed = themed;
+    return outer;
+  }
+
+  restore(outer: boolean): void {
+    this.themed = outer;
+  }
+
   /** Renders what a box holds with the theme state the box leaves. */
   within<T>(themed: boolean, render: () => T): T {
     const outer = this.themed;

@@ -72,15 +72,17 @@ function column(node: ColumnNode, percent: number, rowInner: number, fillHeight:
   const s = node.style;
   const width = columnInnerWidth(node, rowInner, percent);
   const dark = doc.dark.box("column", "mjml", columnDarkBox(node));
-  const children = doc.dark.within(dark.themed, () => {
+  let children = "";
+  const outerTheme = doc.dark.enter(dark.themed);
+  try {
     const shown = doc.visibleChildren(node.children);
-    let markup = "";
     for (let i = 0; i < shown.length; i++) {
       const child = shown[i]!;
-      markup += child.kind === "component" ? doc.block(child, width, "mjml") : `<mj-raw><tr><td>${childHtml(child, width, doc)}</td></tr></mj-raw>`;
+      children += child.kind === "component" ? doc.block(child, width, "mjml") : `<mj-raw><tr><td>${childHtml(child, width, doc)}</td></tr></mj-raw>`;
     }
-    return markup;
-  });
+  } finally {
+    doc.dark.restore(outerTheme);
+  }
   let className = "";
   if (s.backgroundImage) {
     className = doc.nextUid("mr-c");
@@ -123,14 +125,16 @@ function section(row: RowNode, outerWidth: number, fill: string, place: Place, d
   const layout = layoutColumns(declared, s.gap, inner);
   const fillHeight = s.mobileStack && columns.length > 1 && painted;
   const dark = doc.dark.box("row", "mjml", rowDarkBox(row));
-  const parts = doc.dark.within(dark.themed, () => {
-    let markup = "";
+  let parts = "";
+  const outerTheme = doc.dark.enter(dark.themed);
+  try {
     for (let i = 0; i < columns.length; i++) {
-      if (i > 0 && layout.gap > 0) markup += `<mj-column${mjmlAttrs("mj-column", { width: `${layout.gap}%` })}></mj-column>`;
-      markup += column(columns[i]!, layout.widths[i] ?? 0, inner, fillHeight, doc);
+      if (i > 0 && layout.gap > 0) parts += `<mj-column${mjmlAttrs("mj-column", { width: `${layout.gap}%` })}></mj-column>`;
+      parts += column(columns[i]!, layout.widths[i] ?? 0, inner, fillHeight, doc);
     }
-    return markup;
-  });
+  } finally {
+    doc.dark.restore(outerTheme);
+  }
   const body = s.mobileStack ? parts : `<mj-group${mjmlAttrs("mj-group", { direction: mirrored(doc) })}>${parts}</mj-group>`;
   const gradient = activeGradient(s.backgroundGradient) ? s.backgroundGradient : undefined;
   const vml = gradient?.linear;
@@ -202,6 +206,20 @@ function needsContentBox(canvas: DocumentContext["template"]["canvas"], contentC
  */
 const PAGE_CLASS = "mr-page";
 
+/** The head's meta tags for each `color-scheme` value, the same in every document: written once. */
+const metaRaws = new Map<string, string>();
+
+function metaRaw(schemes: string): string {
+  let raw = metaRaws.get(schemes);
+  if (raw === undefined) {
+    raw = `<mj-raw>${metaTags(schemes)
+      .map((meta) => `<meta${attrs({ name: meta["name"], content: meta["content"] })}${meta["content"] === "" ? ` content=""` : ""}>`)
+      .join("")}</mj-raw>`;
+    metaRaws.set(schemes, raw);
+  }
+  return raw;
+}
+
 /** The MJML source with slot tokens for merge tags (see `markup/emitter.ts`). */
 export function renderMjmlDocument(doc: DocumentContext): string {
   const { template, out } = doc;
@@ -245,11 +263,7 @@ export function renderMjmlDocument(doc: DocumentContext): string {
     head.push(`<mj-raw><!--[if !mso]><!--><style type="text/css">\n${doc.notOutlookCss.join("\n")}\n</style><!--<![endif]--></mj-raw>`);
   // A <style> of its own: a client that refuses a selector here drops these rules, never the layout's.
   if (doc.dark.used) head.push(`<mj-raw><style type="text/css">\n${doc.dark.css()}\n</style></mj-raw>`);
-  head.push(
-    `<mj-raw>${metaTags(schemes)
-      .map((meta) => `<meta${attrs({ name: meta["name"], content: meta["content"] })}${meta["content"] === "" ? ` content=""` : ""}>`)
-      .join("")}</mj-raw>`,
-  );
+  head.push(metaRaw(schemes));
 
   const body = [
     `<mj-body${mjmlAttrs("mj-body", { width: px(canvas.width), "background-color": toMjmlColor(canvas.bodyBackgroundColor), "css-class": pageClass })}>`,

@@ -132,7 +132,9 @@ export function blockClasses(props: ResponsiveProps, uid: string, mobileCss: str
   const before = mobileCss.length;
   const mobile = props.mobile;
   if (mobile !== undefined) {
+    let overrides = false;
     for (const key in mobile) {
+      overrides = true;
       const value = mobile[key];
       if (typeof value !== "string" && typeof value !== "number") continue;
       const shared = Object.hasOwn(OVERRIDES, key) ? OVERRIDES[key as keyof typeof OVERRIDES] : undefined;
@@ -149,8 +151,9 @@ export function blockClasses(props: ResponsiveProps, uid: string, mobileCss: str
             .join(""),
         );
     }
+    // Only a block with overrides has object ones: most blocks have none (`{}`), and every block asks.
+    if (overrides) objectRules(props, uid, roles, renderer, mobileCss);
   }
-  objectRules(props, uid, roles, renderer, mobileCss);
   const hidden = props.desktopHide ? (props.mobileHide ? `${HIDE_ON_DESKTOP} ${HIDE_ON_MOBILE}` : HIDE_ON_DESKTOP) : props.mobileHide ? HIDE_ON_MOBILE : "";
   if (mobileCss.length === before) return hidden;
   return hidden === "" ? uid : `${hidden} ${uid}`;
