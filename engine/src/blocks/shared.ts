@@ -1,7 +1,7 @@
 /** Small helpers the block renderers share: attribute printing, spacing, typography. */
 
 import { fontStack } from "../markup/fonts.js";
-import { cssNumber, type Declarations, px, spacing } from "../markup/style.js";
+import { cssNumber, type Declarations, px, spacing, spacingSum } from "../markup/style.js";
 import { defaultAttributesOf } from "../mjml-to-html/index.js";
 import type { Direction, Spacing, Surface, TextAlign, Typography } from "../schema/common.js";
 import { activeGradient, toMjmlColor } from "../schema/common.js";
@@ -205,7 +205,7 @@ export function mjmlTextAttributes(
   return (
     mjmlTypography(block, ctx, "mj-text") +
     ownAttr("align", mjmlAlign(block, ctx), unchanged) +
-    ownAttr("padding", spacing(addSpacing(block.margin, block.padding)), unchanged) +
+    ownAttr("padding", spacingSum(block.margin, block.padding), unchanged) +
     ownAttr("container-background-color", surface.containerColor, unchanged) +
     ownAttr("css-class", surface.className, unchanged)
   );

@@ -47,11 +47,20 @@ export function round(value: number, digits = 2): number {
 
 /** The shortest CSS shorthand: `10px 0px 10px 0px` → `10px 0px`, `0px 0px 0px 0px` → `0px`, `1px 2px 3px 2px` → `1px 2px 3px`. */
 export function spacing(value: Spacing): string {
-  const top = px(value.top);
-  const right = px(value.right);
-  if (value.left !== value.right) return `${top} ${right} ${px(value.bottom)} ${px(value.left)}`;
-  if (value.bottom !== value.top) return `${top} ${right} ${px(value.bottom)}`;
-  return value.right === value.top ? top : `${top} ${right}`;
+  return sides(value.top, value.right, value.bottom, value.left);
+}
+
+/** `spacing` of two boxes added per side (a block's margin and padding), without an object for the sum (QuickJS: every block). */
+export function spacingSum(a: Spacing, b: Spacing): string {
+  return sides(a.top + b.top, a.right + b.right, a.bottom + b.bottom, a.left + b.left);
+}
+
+function sides(top: number, right: number, bottom: number, left: number): string {
+  const topPx = px(top);
+  const rightPx = px(right);
+  if (left !== right) return `${topPx} ${rightPx} ${px(bottom)} ${px(left)}`;
+  if (bottom !== top) return `${topPx} ${rightPx} ${px(bottom)}`;
+  return right === top ? topPx : `${topPx} ${rightPx}`;
 }
 
 /** Parses an inline `style` attribute into declarations (for converting content HTML to JSX). */

@@ -1,9 +1,9 @@
 /** What one render of one document accumulates while walking the tree, whatever the target. */
 
 import type { BlockRenderContext, Renderer } from "../blocks/block.js";
+import type { MergeTagRef } from "../data/merge-tags.js";
 import type { ColumnChild, ComponentNode, Path, Shown, Template } from "../document/model.js";
 import { ContentHtml } from "../markup/content.js";
-import type { MergeTagRef } from "../data/merge-tags.js";
 import type { Emitter, Locator, SlotPosition } from "../markup/emitter.js";
 import { type Field, fieldsOf } from "../schema/editor.js";
 import { DarkStyles } from "./dark.js";
@@ -102,7 +102,11 @@ function documentLocator(documentProps: object): Locator {
       strings =
         node === undefined
           ? new SiteStrings(stringProps(documentProps, [], []), NO_URL_PROPS, [])
-          : new SiteStrings(typeof node.props === "object" && node.props !== null ? stringProps(node.props, [...node.path, ...PROPS], []) : [], urlPropsOf(node.definition), node.path);
+          : new SiteStrings(
+              typeof node.props === "object" && node.props !== null ? stringProps(node.props, [...node.path, ...PROPS], []) : [],
+              urlPropsOf(node.definition),
+              node.path,
+            );
       sites.set(site ?? documentProps, strings);
     }
     return strings.locate(ref, written, position);

@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { cssText, jsxStyle, px, spacing } from "../../markup/style.js";
+import { cssText, jsxStyle, px, spacingSum } from "../../markup/style.js";
 import {
   activeGradient,
   commonBlockFields,
@@ -111,7 +111,7 @@ export const divider = defineBlock({
       "border-style": p.borderStyle,
       width: `${p.width}%`,
       align: p.align,
-      padding: spacing(addSpacing(p.margin, p.padding)),
+      padding: spacingSum(p.margin, p.padding),
       "css-class": gradient && !ctx.className.split(" ").includes(ctx.uid) ? [ctx.className, ctx.uid].filter(Boolean).join(" ") : ctx.className,
     })} />`;
   },

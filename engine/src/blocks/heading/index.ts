@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { paragraphsOfHtml } from "../../markup/html-to-text.js";
-import { cssText, jsxStyle, spacing } from "../../markup/style.js";
+import { cssText, jsxStyle, spacingSum } from "../../markup/style.js";
 import { commonBlockFields, emptyByDefault, mobileOverridesSchema, optionalDirectionSchema, surfaceFields, typographyFields } from "../../schema/common.js";
 import { constantDefault } from "../../schema/constant-default.js";
 import { richTextDarkSchema } from "../../schema/dark.js";
@@ -103,7 +103,7 @@ export const heading = defineBlock({
     const u = unchangedOf("mj-text");
     const attributes =
       ownAttr("align", mjmlAlign(p, ctx), u) +
-      ownAttr("padding", spacing(addSpacing(p.margin, p.padding)), u) +
+      ownAttr("padding", spacingSum(p.margin, p.padding), u) +
       ownAttr("container-background-color", surface.containerColor, u) +
       ownAttr("css-class", surface.className, u);
     return `<mj-text${attributes}><${p.level}${attr("dir", dirAttribute(p, ctx))}${attr("style", style)}>${ctx.content.markup(p.content, ctx.out)}</${p.level}></mj-text>`;

@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { linked, textParagraphs } from "../../markup/html-to-text.js";
-import { cssText, type Declarations, jsxStyle, px, spacing } from "../../markup/style.js";
+import { cssText, type Declarations, jsxStyle, px, spacingSum } from "../../markup/style.js";
 import {
   autoOrPxHeight,
   borderSchema,
@@ -199,7 +199,7 @@ export const image = defineBlock({
       ownAttr("align", p.align, u) +
       ownAttr("border-radius", p.borderRadius > 0 ? px(p.borderRadius) : undefined, u) +
       ownAttr("border", border, u) +
-      ownAttr("padding", spacing(addSpacing(p.margin, p.padding)), u) +
+      ownAttr("padding", spacingSum(p.margin, p.padding), u) +
       ownAttr("css-class", className, u) +
       ownAttr("fluid-on-mobile", fluid ? "true" : undefined, u);
     return `<mj-image src="${ctx.out.url(p.src)}"${mjmlAlt(ctx.out.attr(p.alt))}${hasLink(p) ? ` href="${ctx.out.url(p.link)}"` : ""}${attributes} />`;

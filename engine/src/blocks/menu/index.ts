@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { lineParagraphs, linked } from "../../markup/html-to-text.js";
-import { cssText, type Declarations, jsxStyle, px, spacing } from "../../markup/style.js";
+import { cssText, type Declarations, jsxStyle, px, spacingSum } from "../../markup/style.js";
 import {
   commonBlockFields,
   emptyByDefault,
@@ -171,7 +171,7 @@ export const menu = defineBlock({
       .join("");
     // mj-navbar has no background attribute: the background is head CSS on the block's class.
     const classes = [mjmlSurface(p, ctx, false).className, stackRule(p, ctx)].filter(Boolean).join(" ");
-    return `<mj-navbar${mjmlAttrs("mj-navbar", { align: sideOf(p.align, direction === "auto" ? "ltr" : direction), padding: spacing(addSpacing(p.margin, p.padding)), "css-class": classes })}>${links}</mj-navbar>`;
+    return `<mj-navbar${mjmlAttrs("mj-navbar", { align: sideOf(p.align, direction === "auto" ? "ltr" : direction), padding: spacingSum(p.margin, p.padding), "css-class": classes })}>${links}</mj-navbar>`;
   },
   html(p, ctx) {
     const item = cssText(itemDeclarations(p, ctx));

@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { lineParagraphs, linked } from "../../markup/html-to-text.js";
-import { cssText, jsxStyle, px, spacing } from "../../markup/style.js";
+import { cssText, jsxStyle, px, spacingSum } from "../../markup/style.js";
 import { commonBlockFields, defaultedAlign, emptyByDefault, mobileOverridesSchema, nonNegative } from "../../schema/common.js";
 import { constantDefault } from "../../schema/constant-default.js";
 import { field, spacingGroup, visibilityGroup } from "../../schema/editor.js";
@@ -191,7 +191,7 @@ export const socials = defineBlock({
         return `<mj-social-element name="${mjmlName(platform.name)}" href="${ctx.out.url(platform.link)}"${src}${mjmlAlt(ctx.out.attr(platform.name))}${mjmlAttrs("mj-social-element", { padding, "background-color": "transparent" })}></mj-social-element>`;
       })
       .join("");
-    return `<mj-social${mjmlAttrs("mj-social", { mode: "horizontal", align: p.align, "icon-size": px(p.iconSize), "icon-padding": "0px", "border-radius": "0px", padding: spacing(addSpacing(p.margin, p.padding)), "css-class": ctx.className })}>${elements}</mj-social>`;
+    return `<mj-social${mjmlAttrs("mj-social", { mode: "horizontal", align: p.align, "icon-size": px(p.iconSize), "icon-padding": "0px", "border-radius": "0px", padding: spacingSum(p.margin, p.padding), "css-class": ctx.className })}>${elements}</mj-social>`;
   },
   html(p, ctx) {
     const size = p.iconSize;

@@ -2,7 +2,7 @@ import * as z from "zod/mini";
 import { encodeUnsafeUrlCharsOutsideTags } from "../../data/escape.js";
 import { hasMergeTags } from "../../data/merge-tags.js";
 import { linked, textParagraphs } from "../../markup/html-to-text.js";
-import { cssText, type Declarations, jsxStyle, px, spacing } from "../../markup/style.js";
+import { cssText, type Declarations, jsxStyle, px, spacingSum } from "../../markup/style.js";
 import {
   autoOrPxHeight,
   borderSchema,
@@ -170,7 +170,7 @@ export const video = defineBlock({
   // The frame (its only table) draws the border.
   dark: { border: "& table" },
   mjml(p, ctx) {
-    const attributes = mjmlAttrs("mj-text", { align: p.align, padding: spacing(addSpacing(p.margin, p.padding)), "css-class": ctx.className });
+    const attributes = mjmlAttrs("mj-text", { align: p.align, padding: spacingSum(p.margin, p.padding), "css-class": ctx.className });
     return `<mj-text${attributes}>${videoMarkup(p, ctx)}</mj-text>`;
   },
   html(p, ctx) {
