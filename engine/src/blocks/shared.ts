@@ -41,7 +41,7 @@ export function attrs(entries: AttributeEntries, unchanged: Readonly<Record<stri
 export function attr(name: string, value: string | number | undefined | false, unchanged: Readonly<Record<string, unknown>> = NOTHING): string {
   if (value === undefined || value === false || value === "") return "";
   const text = typeof value === "string" ? value : String(value);
-  return text === unchanged[name] ? "" : ` ${name}="${attrValue(text)}"`;
+  return text === unchanged[name] ? "" : " " + name + '="' + attrValue(text) + '"';
 }
 
 /**
@@ -51,7 +51,8 @@ export function attr(name: string, value: string | number | undefined | false, u
  * attributes of every block, row and column).
  */
 export function ownAttr(name: string, value: string | undefined, unchanged: Readonly<Record<string, unknown>>): string {
-  return value === undefined || value === "" || value === unchanged[name] ? "" : ` ${name}="${value}"`;
+  // `+`, not a template literal: QuickJS makes a template a call of `String.prototype.concat`.
+  return value === undefined || value === "" || value === unchanged[name] ? "" : " " + name + '="' + value + '"';
 }
 
 /** `mj-all`'s attributes in every MJML document we write: the font of a component that sets none (mjml's own default is Ubuntu first). */
@@ -231,6 +232,8 @@ export function surfaceDeclarations(s: Surface): Declarations {
  * component has no such attribute or the block no colour) and the classes.
  */
 export function mjmlSurface(s: Surface, ctx: BlockRenderContext, hasContainerColor = true): { containerColor: string | undefined; className: string } {
+  // Most blocks have neither (no declarations): no arrays made for them.
+  if (s.backgroundColor === "transparent" && !activeGradient(s.backgroundGradient)) return { containerColor: undefined, className: ctx.className };
   const decls = surfaceDeclarations(s);
   if (decls.length === 0) return { containerColor: undefined, className: ctx.className };
   const color = decls.find(([prop]) => prop === "background-color")?.[1];

@@ -31,7 +31,7 @@ export function jsxStyle(decls: Declarations): string {
 
 export function px(value: number): string {
   // Nearly every px value is a whole number, which `round` would give back: no call for it.
-  return (value | 0) === value ? `${value}px` : `${round(value)}px`;
+  return (value | 0) === value ? value + "px" : round(value) + "px";
 }
 
 /** A unitless CSS number in decimal notation (JavaScript writes 1e-7 for a tiny one, which CSS and mjml refuse). */
