@@ -147,7 +147,8 @@ export class MjColumn extends WritingComponent {
       "vertical-align": this.getAttribute("vertical-align"),
       width: this.getMobileWidth(),
     };
-    Object.assign(div, this.getMobileGutterStyles());
+    // the gutter styles are empty without a column gutter: not built and copied then
+    if (this.hasColumnGutter()) Object.assign(div, this.getMobileGutterStyles());
     const hasGutter = this.hasGutter();
     const table: StyleObject = hasGutter ? this.attributeStyle(INNER_TABLE_STYLE) : tableStyle; // mjml copies it; without a gutter nothing reads tableStyle after this
     if (hasInnerBorderRadius) table["border-collapse"] = "separate";
@@ -155,7 +156,7 @@ export class MjColumn extends WritingComponent {
       "vertical-align": this.getAttribute("vertical-align"),
       width: this.getWidthAsPixel(),
     };
-    Object.assign(tdOutlook, this.getOutlookGutterStyles());
+    if (this.hasColumnGutter()) Object.assign(tdOutlook, this.getOutlookGutterStyles());
     // `gutter` is read only by writeGutter, with a gutter: not built for the columns without one
     if (!hasGutter) return { div, table, tdOutlook };
     const gutter: StyleObject = Object.assign({}, tableStyle);

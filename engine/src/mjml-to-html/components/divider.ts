@@ -34,14 +34,11 @@ export class MjDivider extends WritingComponent {
     } else if (this.getAttribute("align") === "right") {
       computeAlign = "0px 0px 0px auto";
     }
-    const p = {
-      "border-top": ["style", "width", "color"].map((attr) => this.getAttribute(`border-${attr}`)).join(" "),
-      "font-size": "1px",
-      margin: computeAlign,
-      width: this.getAttribute("width"),
-    };
-    const outlook: StyleObject = Object.assign({}, p);
-    outlook["width"] = this.getOutlookWidth();
+    const borderTop = `${this.getAttribute("border-style")} ${this.getAttribute("border-width")} ${this.getAttribute("border-color")}`;
+    const width = this.getAttribute("width");
+    // mjml's outlook is `{ ...p, width }`: written as a second literal, not a copy (QuickJS enumerates to copy)
+    const p: StyleObject = { "border-top": borderTop, "font-size": "1px", margin: computeAlign, width };
+    const outlook: StyleObject = { "border-top": borderTop, "font-size": "1px", margin: computeAlign, width: this.getOutlookWidth() };
     return { p, outlook };
   }
 

@@ -104,8 +104,6 @@ export class MjSection extends WritingComponent {
         };
     // mjml spreads `background` and the conditional entries into these; assigning gives the same
     // keys in the same order, and V8 builds objects with spreads in them several times slower.
-    const tableFullwidth: StyleObject = fullWidth ? Object.assign({}, background) : {};
-    tableFullwidth["width"] = "100%";
     const table: StyleObject = fullWidth ? {} : Object.assign({}, background);
     table["width"] = "100%";
     if (hasBorderRadius) table["border-collapse"] = "separate";
@@ -118,16 +116,15 @@ export class MjSection extends WritingComponent {
     const td = this.attributeStyle(TD_BEFORE_FONT_SIZE);
     td["font-size"] = "0px";
     this.attributeStyle(TD_AFTER_FONT_SIZE, td);
-    return {
-      tableFullwidth,
-      table,
-      td,
-      div,
-      innerDiv: {
-        "line-height": "0",
-        "font-size": "0",
-      },
-    };
+    const styles: Record<string, StyleObject> = { table, td, div };
+    // `tableFullwidth` is read only by a full-width section, `innerDiv` only with a background image
+    if (fullWidth) {
+      const tableFullwidth: StyleObject = Object.assign({}, background);
+      tableFullwidth["width"] = "100%";
+      styles["tableFullwidth"] = tableFullwidth;
+    }
+    if (this.hasBackground()) styles["innerDiv"] = { "line-height": "0", "font-size": "0" };
+    return styles;
   }
 
   getBackground(): string {
