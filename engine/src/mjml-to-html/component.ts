@@ -131,6 +131,13 @@ export interface BodyComponentClass {
   readonly plainMarkup: boolean;
 }
 
+/**
+ * What htmlAttributes writes of `{ border: "0", cellpadding: "0", cellspacing: "0", role: "presentation" }`,
+ * the first attributes of most tables, written as it is: in QuickJS an object literal and its
+ * enumeration cost ~1,000 instructions a key.
+ */
+export const PRESENTATION_TABLE = ` border="0" cellpadding="0" cellspacing="0" role="presentation"`;
+
 export type ComponentRegistry = Readonly<Record<string, BodyComponentClass>>;
 
 const SHORTHAND_HEX = /^#\w{3}$/;
@@ -312,6 +319,11 @@ export abstract class BodyComponent {
       if (value !== undefined) object[entry[0]] = value;
     }
     return object;
+  }
+
+  /** `htmlAttributes({ style })` of a getStyles() entry: the attribute written without an object to enumerate. */
+  styleAttribute(style: string): string {
+    return ` style="${this.styles(style)}"`;
   }
 
   /** ` name="value"` for every attribute not null or undefined; `style` names a getStyles() entry or is an object. */

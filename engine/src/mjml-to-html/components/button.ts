@@ -1,5 +1,5 @@
 /** mj-button (mjml-button 5.4.1). */
-import { type AttributeStyle, BodyComponent, type StyleObject } from "../component.js";
+import { type AttributeStyle, BodyComponent, PRESENTATION_TABLE, type StyleObject } from "../component.js";
 import { widthParser } from "../helpers.js";
 
 /**
@@ -129,13 +129,7 @@ export class MjButton extends BodyComponent {
     const tag = this.getAttribute("href") ? "a" : "p";
     return `
       <table
-        ${this.htmlAttributes({
-          border: "0",
-          cellpadding: "0",
-          cellspacing: "0",
-          role: "presentation",
-          style: "table",
-        })}
+        ${PRESENTATION_TABLE}${this.styleAttribute("table")}
       >
         <tbody>
           <tr>

@@ -4,6 +4,7 @@ import {
   type BodyComponent,
   type BodyContext,
   childContext,
+  PRESENTATION_TABLE,
   type SiblingProps,
   type StyleObject,
   WritingComponent,
@@ -331,7 +332,7 @@ export class MjColumn extends WritingComponent {
       >
         <tbody>
           <tr>
-            <td ${this.htmlAttributes({ style: "gutter" })}>
+            <td ${this.styleAttribute("gutter")}>
               `);
     this.writeColumn(output);
     output.text(`
@@ -345,14 +346,7 @@ export class MjColumn extends WritingComponent {
   writeColumn(output: HtmlOutput): void {
     output.text(`
       <table
-        ${this.htmlAttributes({
-          border: "0",
-          cellpadding: "0",
-          cellspacing: "0",
-          role: "presentation",
-          style: "table",
-          width: "100%",
-        })}
+        ${PRESENTATION_TABLE}${this.styleAttribute("table")} width="100%"
       >
         <tbody>
           `);

@@ -91,9 +91,7 @@ export class MjDivider extends WritingComponent {
     const out = this.outputFor(output);
     out.text(`
       <p
-        ${this.htmlAttributes({
-          style: "p",
-        })}
+        ${this.styleAttribute("p")}
       >
       </p>
       `);

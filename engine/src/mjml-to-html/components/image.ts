@@ -1,5 +1,5 @@
 /** mj-image (mjml-image 5.4.1). */
-import { type AttributeStyle, BodyComponent, type HeadStyle, type StyleObject } from "../component.js";
+import { type AttributeStyle, BodyComponent, type HeadStyle, PRESENTATION_TABLE, type StyleObject } from "../component.js";
 import { makeLowerBreakpoint, widthParser } from "../helpers.js";
 
 /** lodash's `min`: the smallest value, skipping NaN; undefined when there is none. */
@@ -153,23 +153,14 @@ export class MjImage extends BodyComponent {
   }
 
   render(): string {
+    const fluidOnMobile = this.getAttribute("fluid-on-mobile") ? ` class="mj-full-width-mobile"` : "";
     return `
       <table
-        ${this.htmlAttributes({
-          border: "0",
-          cellpadding: "0",
-          cellspacing: "0",
-          role: "presentation",
-          style: "table",
-          class: this.getAttribute("fluid-on-mobile") ? "mj-full-width-mobile" : null,
-        })}
+        ${PRESENTATION_TABLE}${this.styleAttribute("table")}${fluidOnMobile}
       >
         <tbody>
           <tr>
-            <td ${this.htmlAttributes({
-              style: "td",
-              class: this.getAttribute("fluid-on-mobile") ? "mj-full-width-mobile" : null,
-            })}>
+            <td ${this.styleAttribute("td")}${fluidOnMobile}>
               ${this.renderImage()}
             </td>
           </tr>

@@ -374,7 +374,7 @@ export class MjSection extends WritingComponent {
         class: this.isFullWidth() ? null : this.getAttribute("css-class"),
         style: "div",
       })}>
-        ${hasBackground ? `<div ${this.htmlAttributes({ style: "innerDiv" })}>` : ""}
+        ${hasBackground ? `<div ${this.styleAttribute("innerDiv")}>` : ""}
         <table
           ${this.htmlAttributes({
             align: "center",
@@ -389,7 +389,7 @@ export class MjSection extends WritingComponent {
           <tbody>
             <tr>
               <td
-                ${this.htmlAttributes({ style: "td" })}
+                ${this.styleAttribute("td")}
               >
                 `);
     output.conditional(`

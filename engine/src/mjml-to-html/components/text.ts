@@ -58,9 +58,7 @@ export class MjText extends BodyComponent {
   renderContent(): string {
     return `
       <div
-        ${this.htmlAttributes({
-          style: "text",
-        })}
+        ${this.styleAttribute("text")}
       >${this.getContent()}</div>
     `;
   }
