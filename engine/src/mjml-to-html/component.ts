@@ -138,6 +138,14 @@ export interface BodyComponentClass {
  */
 export const PRESENTATION_TABLE = ` border="0" cellpadding="0" cellspacing="0" role="presentation"`;
 
+/**
+ * htmlAttributes of one attribute: ` name="value"`, nothing for null or undefined. Where an element's
+ * attributes are few and known, written one by one without an object literal to build and enumerate.
+ */
+export function htmlAttribute(name: string, value: CssValue): string {
+  return value === null || value === undefined ? "" : ` ${name}="${value}"`;
+}
+
 export type ComponentRegistry = Readonly<Record<string, BodyComponentClass>>;
 
 const SHORTHAND_HEX = /^#\w{3}$/;

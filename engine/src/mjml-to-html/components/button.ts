@@ -1,5 +1,5 @@
 /** mj-button (mjml-button 5.4.1). */
-import { type AttributeStyle, BodyComponent, PRESENTATION_TABLE, type StyleObject } from "../component.js";
+import { type AttributeStyle, BodyComponent, htmlAttribute, PRESENTATION_TABLE, type StyleObject } from "../component.js";
 import { widthParser } from "../helpers.js";
 
 /**
@@ -127,6 +127,15 @@ export class MjButton extends BodyComponent {
 
   render(): string {
     const tag = this.getAttribute("href") ? "a" : "p";
+    const backgroundColor = this.getAttribute("background-color");
+    // mjml's htmlAttributes({ href, name, rel, title, style: "content", target })
+    const link =
+      htmlAttribute("href", this.getAttribute("href")) +
+      htmlAttribute("name", this.getAttribute("name")) +
+      htmlAttribute("rel", this.getAttribute("rel")) +
+      htmlAttribute("title", this.getAttribute("title")) +
+      this.styleAttribute("content") +
+      htmlAttribute("target", tag === "a" ? this.getAttribute("target") : undefined);
     return `
       <table
         ${PRESENTATION_TABLE}${this.styleAttribute("table")}
@@ -134,23 +143,10 @@ export class MjButton extends BodyComponent {
         <tbody>
           <tr>
             <td
-              ${this.htmlAttributes({
-                align: "center",
-                bgcolor: this.getAttribute("background-color") === "none" ? undefined : this.getAttribute("background-color"),
-                role: "presentation",
-                style: "td",
-                valign: this.getAttribute("vertical-align"),
-              })}
+               align="center"${htmlAttribute("bgcolor", backgroundColor === "none" ? undefined : backgroundColor)} role="presentation"${this.styleAttribute("td")}${htmlAttribute("valign", this.getAttribute("vertical-align"))}
             >
               <${tag}
-                ${this.htmlAttributes({
-                  href: this.getAttribute("href"),
-                  name: this.getAttribute("name"),
-                  rel: this.getAttribute("rel"),
-                  title: this.getAttribute("title"),
-                  style: "content",
-                  target: tag === "a" ? this.getAttribute("target") : undefined,
-                })}
+                ${link}
               >
                 ${this.getContent()}
               </${tag}>

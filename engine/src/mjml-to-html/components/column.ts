@@ -4,6 +4,7 @@ import {
   type BodyComponent,
   type BodyContext,
   childContext,
+  htmlAttribute,
   PRESENTATION_TABLE,
   type SiblingProps,
   type StyleObject,
@@ -355,11 +356,7 @@ export class MjColumn extends WritingComponent {
       const cell = `
               <tr>
                 <td
-                  ${component.htmlAttributes({
-                    align: component.getAttribute("align"),
-                    class: component.getAttribute("css-class"),
-                    style: cellStyle(component),
-                  })}
+                  ${htmlAttribute("align", component.getAttribute("align"))}${htmlAttribute("class", component.getAttribute("css-class"))} style="${component.styles(cellStyle(component))}"
                 >
                   `;
       if (component.commentSyntax) output.scan(cell);
@@ -384,10 +381,7 @@ export class MjColumn extends WritingComponent {
     if (cssClass) classesName += ` ${cssClass}`;
     output.text(`
       <div
-        ${this.htmlAttributes({
-          class: classesName,
-          style: "div",
-        })}
+         class="${classesName}"${this.styleAttribute("div")}
       >
         `);
     if (this.hasGutter()) this.writeGutter(output);

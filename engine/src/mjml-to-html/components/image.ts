@@ -1,5 +1,5 @@
 /** mj-image (mjml-image 5.4.1). */
-import { type AttributeStyle, BodyComponent, type HeadStyle, PRESENTATION_TABLE, type StyleObject } from "../component.js";
+import { type AttributeStyle, BodyComponent, type HeadStyle, htmlAttribute, PRESENTATION_TABLE, type StyleObject } from "../component.js";
 import { makeLowerBreakpoint, widthParser } from "../helpers.js";
 
 /** lodash's `min`: the smallest value, skipping NaN; undefined when there is none. */
@@ -118,32 +118,27 @@ export class MjImage extends BodyComponent {
 
   renderImage(): string {
     const height = this.getAttribute("height");
+    // mjml's htmlAttributes({ alt, src, srcset, sizes, style: "img", title, width, usemap, height })
+    const attributes =
+      htmlAttribute("alt", this.getAttribute("alt")) +
+      htmlAttribute("src", this.getAttribute("src")) +
+      htmlAttribute("srcset", this.getAttribute("srcset")) +
+      htmlAttribute("sizes", this.getAttribute("sizes")) +
+      this.styleAttribute("img") +
+      htmlAttribute("title", this.getAttribute("title")) +
+      htmlAttribute("width", this.getContentWidth()) +
+      htmlAttribute("usemap", this.getAttribute("usemap")) +
+      // mjml spreads `{ height }` here when there is one
+      htmlAttribute("height", height ? (height === "auto" ? height : parseInt(height, 10)) : undefined);
     const img = `
       <img
-        ${this.htmlAttributes({
-          alt: this.getAttribute("alt"),
-          src: this.getAttribute("src"),
-          srcset: this.getAttribute("srcset"),
-          sizes: this.getAttribute("sizes"),
-          style: "img",
-          title: this.getAttribute("title"),
-          width: this.getContentWidth(),
-          usemap: this.getAttribute("usemap"),
-          // mjml spreads `{ height }` here when there is one
-          height: height ? (height === "auto" ? height : parseInt(height, 10)) : undefined,
-        })}
+        ${attributes}
       />
     `;
     if (this.getAttribute("href")) {
       return `
         <a
-          ${this.htmlAttributes({
-            href: this.getAttribute("href"),
-            target: this.getAttribute("target"),
-            rel: this.getAttribute("rel"),
-            name: this.getAttribute("name"),
-            title: this.getAttribute("title"),
-          })}
+          ${htmlAttribute("href", this.getAttribute("href"))}${htmlAttribute("target", this.getAttribute("target"))}${htmlAttribute("rel", this.getAttribute("rel"))}${htmlAttribute("name", this.getAttribute("name"))}${htmlAttribute("title", this.getAttribute("title"))}
         >
           ${img}
         </a>

@@ -1,5 +1,14 @@
 /** mj-section (mjml-section 5.4.1) and mj-wrapper (mjml-wrapper 5.4.1), which is a section of sections. */
-import { type AttributeStyle, type BodyComponent, type BodyContext, childContext, type StyleObject, WritingComponent } from "../component.js";
+import {
+  type AttributeStyle,
+  type BodyComponent,
+  type BodyContext,
+  childContext,
+  htmlAttribute,
+  PRESENTATION_TABLE,
+  type StyleObject,
+  WritingComponent,
+} from "../component.js";
 import { suffixCssClasses } from "../helpers.js";
 import type { HtmlOutput } from "../html-output.js";
 
@@ -250,11 +259,7 @@ export class MjSection extends WritingComponent {
         component,
         `
             <td
-              ${component.htmlAttributes({
-                align: component.getAttribute("align"),
-                class: suffixCssClasses(component.getAttribute("css-class"), "outlook"),
-                style: "tdOutlook",
-              })}
+              ${htmlAttribute("align", component.getAttribute("align"))} class="${suffixCssClasses(component.getAttribute("css-class"), "outlook")}"${component.styleAttribute("tdOutlook")}
             >
           `,
         `
@@ -370,21 +375,10 @@ export class MjSection extends WritingComponent {
   writeSection(output: HtmlOutput): void {
     const hasBackground = this.hasBackground();
     output.text(`
-      <div ${this.htmlAttributes({
-        class: this.isFullWidth() ? null : this.getAttribute("css-class"),
-        style: "div",
-      })}>
+      <div ${htmlAttribute("class", this.isFullWidth() ? null : this.getAttribute("css-class"))}${this.styleAttribute("div")}>
         ${hasBackground ? `<div ${this.styleAttribute("innerDiv")}>` : ""}
         <table
-          ${this.htmlAttributes({
-            align: "center",
-            background: this.isFullWidth() ? null : this.getAttribute("background-url"),
-            border: "0",
-            cellpadding: "0",
-            cellspacing: "0",
-            role: "presentation",
-            style: "table",
-          })}
+           align="center"${htmlAttribute("background", this.isFullWidth() ? null : this.getAttribute("background-url"))}${PRESENTATION_TABLE}${this.styleAttribute("table")}
         >
           <tbody>
             <tr>
