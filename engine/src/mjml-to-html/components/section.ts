@@ -206,25 +206,19 @@ export class MjSection extends WritingComponent {
     const backgroundColor = this.getAttribute("background-color");
     const isFirstSection = this.props.index === 0;
     const hasGap = this.hasGap();
+    const paddingTop = !isFirstSection ? (this.context.gap as string | undefined) : undefined;
+    // mjml's htmlAttributes({ align: "center", border: "0", cellpadding: "0", cellspacing: "0", class, role: "presentation", style, width, bgcolor })
+    const attributes =
+      ` align="center" border="0" cellpadding="0" cellspacing="0" class="${suffixCssClasses(this.getAttribute("css-class"), "outlook")}"` +
+      ` role="presentation" style="width:${containerWidth};${paddingTop === undefined ? "" : `padding-top:${paddingTop};`}"` +
+      ` width="${parseInt(containerWidth ?? "", 10)}"` +
+      // mjml spreads `{ bgcolor }` here when there is no gap and a background colour
+      htmlAttribute("bgcolor", !hasGap && backgroundColor ? backgroundColor : undefined);
     output.space(`
       `);
     output.conditional(`
       <table
-        ${this.htmlAttributes({
-          align: "center",
-          border: "0",
-          cellpadding: "0",
-          cellspacing: "0",
-          class: suffixCssClasses(this.getAttribute("css-class"), "outlook"),
-          role: "presentation",
-          style: {
-            width: `${containerWidth}`,
-            "padding-top": !isFirstSection ? (this.context.gap as string | undefined) : undefined,
-          },
-          width: parseInt(containerWidth ?? "", 10),
-          // mjml spreads `{ bgcolor }` here when there is no gap and a background colour
-          bgcolor: !hasGap && backgroundColor ? backgroundColor : undefined,
-        })}
+        ${attributes}
       >
         <tr>
           <td style="line-height:0px;font-size:0px;mso-line-height-rule:exactly;">
