@@ -478,11 +478,7 @@ export class MjWrapper extends MjSection {
         `
             <tr>
               <td
-                ${component.htmlAttributes({
-                  align: component.getAttribute("align"),
-                  class: suffixCssClasses(component.getAttribute("css-class"), "outlook"),
-                  width: containerWidth,
-                })}
+                ${htmlAttribute("align", component.getAttribute("align"))} class="${suffixCssClasses(component.getAttribute("css-class"), "outlook")}"${htmlAttribute("width", containerWidth)}
               >
           `,
         `
