@@ -123,7 +123,7 @@ describe("the attributes of the most frequent elements", () => {
     const mjml = (
       await render(toHydrated(newsletter.template as Record<string, unknown>), { target: "mjml", dynamicData: newsletter.dynamicData, minify: false })
     ).output;
-    const frequent = new Set(["mj-text", "mj-column", "mj-section", "mj-image", "mj-button", "mj-social-element"]);
+    const frequent = new Set(["mj-text", "mj-column", "mj-section", "mj-image", "mj-button", "mj-divider", "mj-social-element", "mj-navbar-link"]);
     const built: string[] = [];
     const htmlAttributes = BodyComponent.prototype.htmlAttributes;
     BodyComponent.prototype.htmlAttributes = function (this: BodyComponent, attributes) {

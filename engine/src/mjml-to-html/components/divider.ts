@@ -1,5 +1,5 @@
 /** mj-divider (mjml-divider 5.4.1). */
-import { type StyleObject, WritingComponent } from "../component.js";
+import { htmlAttribute, type StyleObject, WritingComponent } from "../component.js";
 import { widthParser } from "../helpers.js";
 import type { HtmlOutput } from "../html-output.js";
 
@@ -66,15 +66,7 @@ export class MjDivider extends WritingComponent {
       `);
     output.conditional(`
         <table
-          ${this.htmlAttributes({
-            align: this.getAttribute("align"),
-            border: "0",
-            cellpadding: "0",
-            cellspacing: "0",
-            style: "outlook",
-            role: "presentation",
-            width: this.getOutlookWidth(),
-          })}
+          ${htmlAttribute("align", this.getAttribute("align"))} border="0" cellpadding="0" cellspacing="0"${this.styleAttribute("outlook")} role="presentation"${htmlAttribute("width", this.getOutlookWidth())}
         >
           <tr>
             <td style="height:0;line-height:0;">

@@ -85,13 +85,7 @@ export class MjSocial extends WritingComponent {
      `);
     output.conditional(`
       <table
-        ${this.htmlAttributes({
-          align: this.getAttribute("align"),
-          border: "0",
-          cellpadding: "0",
-          cellspacing: "0",
-          role: "presentation",
-        })}
+        ${htmlAttribute("align", this.getAttribute("align"))}${PRESENTATION_TABLE}
       >
         <tr>
       `);
