@@ -329,6 +329,17 @@ export abstract class BodyComponent {
     return object;
   }
 
+  /** What styles() writes of attributeStyle(style): the declarations of the attributes set, without an object between. */
+  attributeDeclarations(style: AttributeStyle): string {
+    let output = "";
+    for (let i = 0; i < style.length; i++) {
+      const entry = style[i] as readonly [string, string];
+      const value = this.getAttribute(entry[1]);
+      if (value !== undefined) output += `${entry[0]}:${value};`;
+    }
+    return output;
+  }
+
   /** `htmlAttributes({ style })` of a getStyles() entry: the attribute written without an object to enumerate. */
   styleAttribute(style: string): string {
     return ` style="${this.styles(style)}"`;
