@@ -26,7 +26,10 @@ function writeInOutlookCell(output: HtmlOutput, component: BodyComponent, open: 
   output.space(after);
 }
 
-/** mjml's td style, in its order: these attributes, font-size 0, then the others. */
+/**
+ * mjml's td style (of its styles), in its order: these attributes, font-size 0, then the others;
+ * written as declarations, with no style object built and enumerated.
+ */
 const TD_BEFORE_FONT_SIZE: AttributeStyle = [
   ["border", "border"],
   ["border-bottom", "border-bottom"],
@@ -122,10 +125,7 @@ export class MjSection extends WritingComponent {
     div["border-radius"] = this.getAttribute("border-radius");
     if (hasBorderRadius) div["overflow"] = "hidden";
     div["margin-top"] = !isFirstSection ? (this.context.gap as string | undefined) : undefined;
-    const td = this.attributeStyle(TD_BEFORE_FONT_SIZE);
-    td["font-size"] = "0px";
-    this.attributeStyle(TD_AFTER_FONT_SIZE, td);
-    const styles: Record<string, StyleObject> = { table, td, div };
+    const styles: Record<string, StyleObject> = { table, div };
     // `tableFullwidth` is read only by a full-width section, `innerDiv` only with a background image
     if (fullWidth) {
       const tableFullwidth: StyleObject = Object.assign({}, background);
@@ -377,7 +377,7 @@ export class MjSection extends WritingComponent {
           <tbody>
             <tr>
               <td
-                ${this.styleAttribute("td")}
+                 style="${this.attributeDeclarations(TD_BEFORE_FONT_SIZE)}font-size:0px;${this.attributeDeclarations(TD_AFTER_FONT_SIZE)}"
               >
                 `);
     output.conditional(`

@@ -3,7 +3,7 @@ import { type AttributeStyle, BodyComponent } from "../component.js";
 import { type HtmlOutput, writeBetweenConditionalTags } from "../html-output.js";
 
 /**
- * mjml's text style (its getStyles().text): each CSS property with the attribute that holds its value,
+ * mjml's text style (of its styles): each CSS property with the attribute that holds its value,
  * in mjml's order; written as declarations, with no style object built and enumerated.
  */
 const TEXT_STYLE: AttributeStyle = [
