@@ -58,6 +58,15 @@ export type StyleObject = Record<string, CssValue>;
 export type HtmlAttributeValue = CssValue | StyleObject;
 /** A style of attributes: each CSS property with the name of the attribute that holds its value, in order. */
 export type AttributeStyle = readonly (readonly [property: string, attribute: string])[];
+/** The border attributes in the order mjml-button's td and mjml-column's table list them. */
+export const BORDER_STYLE: AttributeStyle = [
+  ["border", "border"],
+  ["border-bottom", "border-bottom"],
+  ["border-left", "border-left"],
+  ["border-radius", "border-radius"],
+  ["border-right", "border-right"],
+  ["border-top", "border-top"],
+];
 
 /** The context a body component renders in; containers extend it for their children. */
 export interface BodyContext {

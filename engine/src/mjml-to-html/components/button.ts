@@ -1,5 +1,5 @@
 /** mj-button (mjml-button 5.4.1). */
-import { type AttributeStyle, BodyComponent, htmlAttribute, PRESENTATION_TABLE, type StyleObject } from "../component.js";
+import { type AttributeStyle, BORDER_STYLE, BodyComponent, htmlAttribute, PRESENTATION_TABLE, type StyleObject } from "../component.js";
 import { widthParser } from "../helpers.js";
 
 /**
@@ -7,14 +7,6 @@ import { widthParser } from "../helpers.js";
  * literals hold every key, most undefined; QuickJS builds and enumerates a key at a time).
  */
 const TABLE_WIDTH: AttributeStyle = [["width", "width"]];
-const TD_BORDERS: AttributeStyle = [
-  ["border", "border"],
-  ["border-bottom", "border-bottom"],
-  ["border-left", "border-left"],
-  ["border-radius", "border-radius"],
-  ["border-right", "border-right"],
-  ["border-top", "border-top"],
-];
 const TD_AFTER_CURSOR: AttributeStyle = [
   ["font-style", "font-style"],
   ["height", "height"],
@@ -100,7 +92,7 @@ export class MjButton extends BodyComponent {
     const table: StyleObject = { "border-collapse": "separate" };
     this.attributeStyle(TABLE_WIDTH, table);
     table["line-height"] = "100%";
-    const td = this.attributeStyle(TD_BORDERS);
+    const td = this.attributeStyle(BORDER_STYLE);
     td["cursor"] = "auto";
     this.attributeStyle(TD_AFTER_CURSOR, td);
     const content: StyleObject = { display: "inline-block" };

@@ -1,6 +1,7 @@
 /** mj-column (mjml-column 5.4.1), with its gutter support. */
 import {
   type AttributeStyle,
+  BORDER_STYLE,
   type BodyComponent,
   type BodyContext,
   childContext,
@@ -18,16 +19,7 @@ type Unit = string;
 /** hasGutter()'s attributes, walked with an index loop: in QuickJS a callback is a call per attribute. */
 const GUTTER_ATTRIBUTES = ["padding", "padding-bottom", "padding-left", "padding-right", "padding-top"];
 /** mjml's table style: each CSS property with the attribute that holds its value, in mjml's order. */
-const TABLE_STYLE: AttributeStyle = [
-  ["background-color", "background-color"],
-  ["border", "border"],
-  ["border-bottom", "border-bottom"],
-  ["border-left", "border-left"],
-  ["border-radius", "border-radius"],
-  ["border-right", "border-right"],
-  ["border-top", "border-top"],
-  ["vertical-align", "vertical-align"],
-];
+const TABLE_STYLE: AttributeStyle = [["background-color", "background-color"], ...BORDER_STYLE, ["vertical-align", "vertical-align"]];
 /** The table's style with a gutter: the inner border and background. */
 const INNER_TABLE_STYLE: AttributeStyle = [
   ["background-color", "inner-background-color"],
