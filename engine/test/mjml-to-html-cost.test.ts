@@ -8,9 +8,11 @@
  * - Components build their style objects, and containers their children's context, without
  *   spreading objects into them: V8 builds such an object literal several times slower than the
  *   same keys assigned, and every component builds its styles once per compile.
- * - The styles of the most frequent elements (text, column, its children's cells, section) hold only
- *   the attributes set: QuickJS builds and enumerates an object a key at a time, and most of the
- *   attributes in mjml's literals are not set.
+ * - The styles of the most frequent elements (column, image, button) hold only the attributes set
+ *   (text's, a section's td and a column's children's cells are written as declarations, with no
+ *   object), and those elements write their attributes one by one rather
+ *   than through htmlAttributes: QuickJS builds and enumerates an object a key at a time, and most of
+ *   the attributes in mjml's literals are not set.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
@@ -80,18 +82,12 @@ describe("the styles of the most frequent elements", () => {
     const mjml = (
       await render(toHydrated(newsletter.template as Record<string, unknown>), { target: "mjml", dynamicData: newsletter.dynamicData, minify: false })
     ).output;
-    const checked = new Set(["mj-text text", "mj-column table", "a column's child's cell", "mj-section td"]);
+    const checked = new Set(["mj-column table", "mj-image img", "mj-button td", "mj-button content"]);
     const unset: string[] = [];
     const seen = new Set<string>();
     const styles = BodyComponent.prototype.styles;
     BodyComponent.prototype.styles = function (this: BodyComponent, style: string | StyleObject | undefined): string {
-      // a column's children's cells are the only style objects given whole with a word-break
-      const key =
-        typeof style === "string"
-          ? `${(this.constructor as typeof BodyComponent).componentName} ${style}`
-          : style?.["word-break"] !== undefined
-            ? "a column's child's cell"
-            : "";
+      const key = typeof style === "string" ? `${(this.constructor as typeof BodyComponent).componentName} ${style}` : "";
       const object = typeof style === "string" ? (this.getStyles()[style] ?? {}) : (style ?? {});
       if (checked.has(key)) {
         seen.add(key);
@@ -106,6 +102,28 @@ describe("the styles of the most frequent elements", () => {
     }
     expect([...seen].sort()).toEqual([...checked].sort());
     expect(unset).toEqual([]);
+  });
+});
+
+describe("the attributes of the most frequent elements", () => {
+  it("are written without an object literal for htmlAttributes to enumerate", async () => {
+    const mjml = (
+      await render(toHydrated(newsletter.template as Record<string, unknown>), { target: "mjml", dynamicData: newsletter.dynamicData, minify: false })
+    ).output;
+    const frequent = new Set(["mj-text", "mj-column", "mj-section", "mj-image", "mj-button", "mj-divider", "mj-social-element", "mj-navbar-link"]);
+    const built: string[] = [];
+    const htmlAttributes = BodyComponent.prototype.htmlAttributes;
+    BodyComponent.prototype.htmlAttributes = function (this: BodyComponent, attributes) {
+      const name = (this.constructor as typeof BodyComponent).componentName;
+      if (frequent.has(name)) built.push(`${name}: ${Object.keys(attributes).join(", ")}`);
+      return htmlAttributes.call(this, attributes);
+    };
+    try {
+      compileMjmlToHtml(mjml);
+    } finally {
+      BodyComponent.prototype.htmlAttributes = htmlAttributes;
+    }
+    expect(built).toEqual([]);
   });
 });
 

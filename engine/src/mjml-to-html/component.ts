@@ -58,6 +58,15 @@ export type StyleObject = Record<string, CssValue>;
 export type HtmlAttributeValue = CssValue | StyleObject;
 /** A style of attributes: each CSS property with the name of the attribute that holds its value, in order. */
 export type AttributeStyle = readonly (readonly [property: string, attribute: string])[];
+/** The border attributes in the order mjml-button's td and mjml-column's table list them. */
+export const BORDER_STYLE: AttributeStyle = [
+  ["border", "border"],
+  ["border-bottom", "border-bottom"],
+  ["border-left", "border-left"],
+  ["border-radius", "border-radius"],
+  ["border-right", "border-right"],
+  ["border-top", "border-top"],
+];
 
 /** The context a body component renders in; containers extend it for their children. */
 export interface BodyContext {
@@ -129,6 +138,21 @@ export interface BodyComponentClass {
   readonly endingTag: boolean;
   /** render() never writes conditional comment syntax of its own: its markup is written as plain text. */
   readonly plainMarkup: boolean;
+}
+
+/**
+ * What htmlAttributes writes of `{ border: "0", cellpadding: "0", cellspacing: "0", role: "presentation" }`,
+ * the first attributes of most tables, written as it is: in QuickJS an object literal and its
+ * enumeration cost ~1,000 instructions a key.
+ */
+export const PRESENTATION_TABLE = ` border="0" cellpadding="0" cellspacing="0" role="presentation"`;
+
+/**
+ * htmlAttributes of one attribute: ` name="value"`, nothing for null or undefined. Where an element's
+ * attributes are few and known, written one by one without an object literal to build and enumerate.
+ */
+export function htmlAttribute(name: string, value: CssValue): string {
+  return value === null || value === undefined ? "" : ` ${name}="${value}"`;
 }
 
 export type ComponentRegistry = Readonly<Record<string, BodyComponentClass>>;
@@ -312,6 +336,22 @@ export abstract class BodyComponent {
       if (value !== undefined) object[entry[0]] = value;
     }
     return object;
+  }
+
+  /** What styles() writes of attributeStyle(style): the declarations of the attributes set, without an object between. */
+  attributeDeclarations(style: AttributeStyle): string {
+    let output = "";
+    for (let i = 0; i < style.length; i++) {
+      const entry = style[i] as readonly [string, string];
+      const value = this.getAttribute(entry[1]);
+      if (value !== undefined) output += `${entry[0]}:${value};`;
+    }
+    return output;
+  }
+
+  /** `htmlAttributes({ style })` of a getStyles() entry: the attribute written without an object to enumerate. */
+  styleAttribute(style: string): string {
+    return ` style="${this.styles(style)}"`;
   }
 
   /** ` name="value"` for every attribute not null or undefined; `style` names a getStyles() entry or is an object. */

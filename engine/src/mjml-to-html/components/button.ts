@@ -1,6 +1,35 @@
 /** mj-button (mjml-button 5.4.1). */
-import { BodyComponent, type StyleObject } from "../component.js";
+import { type AttributeStyle, BORDER_STYLE, BodyComponent, htmlAttribute, PRESENTATION_TABLE, type StyleObject } from "../component.js";
 import { widthParser } from "../helpers.js";
+
+/**
+ * mjml's styles, in its order, with only the attributes set and the constants between them (its
+ * literals hold every key, most undefined; QuickJS builds and enumerates a key at a time).
+ */
+const TABLE_WIDTH: AttributeStyle = [["width", "width"]];
+const TD_AFTER_CURSOR: AttributeStyle = [
+  ["font-style", "font-style"],
+  ["height", "height"],
+  ["mso-padding-alt", "inner-padding"],
+  ["text-align", "text-align"],
+  ["background", "background-color"],
+];
+const CONTENT_BEFORE_MARGIN: AttributeStyle = [
+  ["background", "background-color"],
+  ["color", "color"],
+  ["font-family", "font-family"],
+  ["font-size", "font-size"],
+  ["font-style", "font-style"],
+  ["font-weight", "font-weight"],
+  ["line-height", "line-height"],
+  ["letter-spacing", "letter-spacing"],
+];
+const CONTENT_AFTER_MARGIN: AttributeStyle = [
+  ["text-decoration", "text-decoration"],
+  ["text-transform", "text-transform"],
+  ["padding", "inner-padding"],
+];
+const CONTENT_RADIUS: AttributeStyle = [["border-radius", "border-radius"]];
 
 export class MjButton extends BodyComponent {
   static override readonly componentName = "mj-button";
@@ -60,45 +89,21 @@ export class MjButton extends BodyComponent {
   };
 
   override getStyles(): Record<string, StyleObject> {
-    return {
-      table: {
-        "border-collapse": "separate",
-        width: this.getAttribute("width"),
-        "line-height": "100%",
-      },
-      td: {
-        border: this.getAttribute("border"),
-        "border-bottom": this.getAttribute("border-bottom"),
-        "border-left": this.getAttribute("border-left"),
-        "border-radius": this.getAttribute("border-radius"),
-        "border-right": this.getAttribute("border-right"),
-        "border-top": this.getAttribute("border-top"),
-        cursor: "auto",
-        "font-style": this.getAttribute("font-style"),
-        height: this.getAttribute("height"),
-        "mso-padding-alt": this.getAttribute("inner-padding"),
-        "text-align": this.getAttribute("text-align"),
-        background: this.getAttribute("background-color"),
-      },
-      content: {
-        display: "inline-block",
-        width: this.calculateAWidth(this.getAttribute("width")),
-        background: this.getAttribute("background-color"),
-        color: this.getAttribute("color"),
-        "font-family": this.getAttribute("font-family"),
-        "font-size": this.getAttribute("font-size"),
-        "font-style": this.getAttribute("font-style"),
-        "font-weight": this.getAttribute("font-weight"),
-        "line-height": this.getAttribute("line-height"),
-        "letter-spacing": this.getAttribute("letter-spacing"),
-        margin: "0",
-        "text-decoration": this.getAttribute("text-decoration"),
-        "text-transform": this.getAttribute("text-transform"),
-        padding: this.getAttribute("inner-padding"),
-        "mso-padding-alt": "0px",
-        "border-radius": this.getAttribute("border-radius"),
-      },
-    };
+    const table: StyleObject = { "border-collapse": "separate" };
+    this.attributeStyle(TABLE_WIDTH, table);
+    table["line-height"] = "100%";
+    const td = this.attributeStyle(BORDER_STYLE);
+    td["cursor"] = "auto";
+    this.attributeStyle(TD_AFTER_CURSOR, td);
+    const content: StyleObject = { display: "inline-block" };
+    const width = this.calculateAWidth(this.getAttribute("width"));
+    if (width !== null) content["width"] = width;
+    this.attributeStyle(CONTENT_BEFORE_MARGIN, content);
+    content["margin"] = "0";
+    this.attributeStyle(CONTENT_AFTER_MARGIN, content);
+    content["mso-padding-alt"] = "0px";
+    this.attributeStyle(CONTENT_RADIUS, content);
+    return { table, td, content };
   }
 
   calculateAWidth(width: string | undefined): string | null {
@@ -114,36 +119,26 @@ export class MjButton extends BodyComponent {
 
   render(): string {
     const tag = this.getAttribute("href") ? "a" : "p";
+    const backgroundColor = this.getAttribute("background-color");
+    // mjml's htmlAttributes({ href, name, rel, title, style: "content", target })
+    const link =
+      htmlAttribute("href", this.getAttribute("href")) +
+      htmlAttribute("name", this.getAttribute("name")) +
+      htmlAttribute("rel", this.getAttribute("rel")) +
+      htmlAttribute("title", this.getAttribute("title")) +
+      this.styleAttribute("content") +
+      htmlAttribute("target", tag === "a" ? this.getAttribute("target") : undefined);
     return `
       <table
-        ${this.htmlAttributes({
-          border: "0",
-          cellpadding: "0",
-          cellspacing: "0",
-          role: "presentation",
-          style: "table",
-        })}
+        ${PRESENTATION_TABLE}${this.styleAttribute("table")}
       >
         <tbody>
           <tr>
             <td
-              ${this.htmlAttributes({
-                align: "center",
-                bgcolor: this.getAttribute("background-color") === "none" ? undefined : this.getAttribute("background-color"),
-                role: "presentation",
-                style: "td",
-                valign: this.getAttribute("vertical-align"),
-              })}
+               align="center"${htmlAttribute("bgcolor", backgroundColor === "none" ? undefined : backgroundColor)} role="presentation"${this.styleAttribute("td")}${htmlAttribute("valign", this.getAttribute("vertical-align"))}
             >
               <${tag}
-                ${this.htmlAttributes({
-                  href: this.getAttribute("href"),
-                  name: this.getAttribute("name"),
-                  rel: this.getAttribute("rel"),
-                  title: this.getAttribute("title"),
-                  style: "content",
-                  target: tag === "a" ? this.getAttribute("target") : undefined,
-                })}
+                ${link}
               >
                 ${this.getContent()}
               </${tag}>

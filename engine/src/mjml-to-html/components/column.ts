@@ -1,9 +1,12 @@
 /** mj-column (mjml-column 5.4.1), with its gutter support. */
 import {
   type AttributeStyle,
+  BORDER_STYLE,
   type BodyComponent,
   type BodyContext,
   childContext,
+  htmlAttribute,
+  PRESENTATION_TABLE,
   type SiblingProps,
   type StyleObject,
   WritingComponent,
@@ -16,16 +19,7 @@ type Unit = string;
 /** hasGutter()'s attributes, walked with an index loop: in QuickJS a callback is a call per attribute. */
 const GUTTER_ATTRIBUTES = ["padding", "padding-bottom", "padding-left", "padding-right", "padding-top"];
 /** mjml's table style: each CSS property with the attribute that holds its value, in mjml's order. */
-const TABLE_STYLE: AttributeStyle = [
-  ["background-color", "background-color"],
-  ["border", "border"],
-  ["border-bottom", "border-bottom"],
-  ["border-left", "border-left"],
-  ["border-radius", "border-radius"],
-  ["border-right", "border-right"],
-  ["border-top", "border-top"],
-  ["vertical-align", "vertical-align"],
-];
+const TABLE_STYLE: AttributeStyle = [["background-color", "background-color"], ...BORDER_STYLE, ["vertical-align", "vertical-align"]];
 /** The table's style with a gutter: the inner border and background. */
 const INNER_TABLE_STYLE: AttributeStyle = [
   ["background-color", "inner-background-color"],
@@ -45,12 +39,9 @@ const CELL_PADDING: AttributeStyle = [
   ["padding-bottom", "padding-bottom"],
   ["padding-left", "padding-left"],
 ];
-function cellStyle(child: BodyComponent): StyleObject {
-  const style = child.attributeStyle(CELL_BACKGROUND);
-  style["font-size"] = "0px";
-  child.attributeStyle(CELL_PADDING, style);
-  style["word-break"] = "break-word";
-  return style;
+/** What styles() writes of a child's cell style: written as declarations, no object built and enumerated. */
+function cellStyle(child: BodyComponent): string {
+  return `${child.attributeDeclarations(CELL_BACKGROUND)}font-size:0px;${child.attributeDeclarations(CELL_PADDING)}word-break:break-word;`;
 }
 interface Box {
   top: number;
@@ -147,7 +138,8 @@ export class MjColumn extends WritingComponent {
       "vertical-align": this.getAttribute("vertical-align"),
       width: this.getMobileWidth(),
     };
-    Object.assign(div, this.getMobileGutterStyles());
+    // the gutter styles are empty without a column gutter: not built and copied then
+    if (this.hasColumnGutter()) Object.assign(div, this.getMobileGutterStyles());
     const hasGutter = this.hasGutter();
     const table: StyleObject = hasGutter ? this.attributeStyle(INNER_TABLE_STYLE) : tableStyle; // mjml copies it; without a gutter nothing reads tableStyle after this
     if (hasInnerBorderRadius) table["border-collapse"] = "separate";
@@ -155,7 +147,7 @@ export class MjColumn extends WritingComponent {
       "vertical-align": this.getAttribute("vertical-align"),
       width: this.getWidthAsPixel(),
     };
-    Object.assign(tdOutlook, this.getOutlookGutterStyles());
+    if (this.hasColumnGutter()) Object.assign(tdOutlook, this.getOutlookGutterStyles());
     // `gutter` is read only by writeGutter, with a gutter: not built for the columns without one
     if (!hasGutter) return { div, table, tdOutlook };
     const gutter: StyleObject = Object.assign({}, tableStyle);
@@ -330,7 +322,7 @@ export class MjColumn extends WritingComponent {
       >
         <tbody>
           <tr>
-            <td ${this.htmlAttributes({ style: "gutter" })}>
+            <td ${this.styleAttribute("gutter")}>
               `);
     this.writeColumn(output);
     output.text(`
@@ -344,14 +336,7 @@ export class MjColumn extends WritingComponent {
   writeColumn(output: HtmlOutput): void {
     output.text(`
       <table
-        ${this.htmlAttributes({
-          border: "0",
-          cellpadding: "0",
-          cellspacing: "0",
-          role: "presentation",
-          style: "table",
-          width: "100%",
-        })}
+        ${PRESENTATION_TABLE}${this.styleAttribute("table")} width="100%"
       >
         <tbody>
           `);
@@ -360,11 +345,7 @@ export class MjColumn extends WritingComponent {
       const cell = `
               <tr>
                 <td
-                  ${component.htmlAttributes({
-                    align: component.getAttribute("align"),
-                    class: component.getAttribute("css-class"),
-                    style: cellStyle(component),
-                  })}
+                  ${htmlAttribute("align", component.getAttribute("align"))}${htmlAttribute("class", component.getAttribute("css-class"))} style="${cellStyle(component)}"
                 >
                   `;
       if (component.commentSyntax) output.scan(cell);
@@ -389,10 +370,7 @@ export class MjColumn extends WritingComponent {
     if (cssClass) classesName += ` ${cssClass}`;
     output.text(`
       <div
-        ${this.htmlAttributes({
-          class: classesName,
-          style: "div",
-        })}
+         class="${classesName}"${this.styleAttribute("div")}
       >
         `);
     if (this.hasGutter()) this.writeGutter(output);

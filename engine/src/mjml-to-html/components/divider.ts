@@ -1,5 +1,5 @@
 /** mj-divider (mjml-divider 5.4.1). */
-import { type StyleObject, WritingComponent } from "../component.js";
+import { htmlAttribute, type StyleObject, WritingComponent } from "../component.js";
 import { widthParser } from "../helpers.js";
 import type { HtmlOutput } from "../html-output.js";
 
@@ -34,14 +34,11 @@ export class MjDivider extends WritingComponent {
     } else if (this.getAttribute("align") === "right") {
       computeAlign = "0px 0px 0px auto";
     }
-    const p = {
-      "border-top": ["style", "width", "color"].map((attr) => this.getAttribute(`border-${attr}`)).join(" "),
-      "font-size": "1px",
-      margin: computeAlign,
-      width: this.getAttribute("width"),
-    };
-    const outlook: StyleObject = Object.assign({}, p);
-    outlook["width"] = this.getOutlookWidth();
+    const borderTop = `${this.getAttribute("border-style")} ${this.getAttribute("border-width")} ${this.getAttribute("border-color")}`;
+    const width = this.getAttribute("width");
+    // mjml's outlook is `{ ...p, width }`: written as a second literal, not a copy (QuickJS enumerates to copy)
+    const p: StyleObject = { "border-top": borderTop, "font-size": "1px", margin: computeAlign, width };
+    const outlook: StyleObject = { "border-top": borderTop, "font-size": "1px", margin: computeAlign, width: this.getOutlookWidth() };
     return { p, outlook };
   }
 
@@ -69,15 +66,7 @@ export class MjDivider extends WritingComponent {
       `);
     output.conditional(`
         <table
-          ${this.htmlAttributes({
-            align: this.getAttribute("align"),
-            border: "0",
-            cellpadding: "0",
-            cellspacing: "0",
-            style: "outlook",
-            role: "presentation",
-            width: this.getOutlookWidth(),
-          })}
+          ${htmlAttribute("align", this.getAttribute("align"))} border="0" cellpadding="0" cellspacing="0"${this.styleAttribute("outlook")} role="presentation"${htmlAttribute("width", this.getOutlookWidth())}
         >
           <tr>
             <td style="height:0;line-height:0;">
@@ -94,9 +83,7 @@ export class MjDivider extends WritingComponent {
     const out = this.outputFor(output);
     out.text(`
       <p
-        ${this.htmlAttributes({
-          style: "p",
-        })}
+        ${this.styleAttribute("p")}
       >
       </p>
       `);

@@ -1,5 +1,5 @@
 /** mj-image (mjml-image 5.4.1). */
-import { BodyComponent, type HeadStyle, type StyleObject } from "../component.js";
+import { type AttributeStyle, BodyComponent, type HeadStyle, htmlAttribute, PRESENTATION_TABLE, type StyleObject } from "../component.js";
 import { makeLowerBreakpoint, widthParser } from "../helpers.js";
 
 /** lodash's `min`: the smallest value, skipping NaN; undefined when there is none. */
@@ -10,6 +10,24 @@ function min(values: readonly number[]): number | undefined {
   }
   return result;
 }
+
+/**
+ * mjml's img style, in its order, with only the attributes set and the constants between them (its
+ * literal holds every key, most undefined; QuickJS builds and enumerates a key at a time).
+ */
+const IMG_BORDERS: AttributeStyle = [
+  ["border", "border"],
+  ["border-left", "border-left"],
+  ["border-right", "border-right"],
+  ["border-top", "border-top"],
+  ["border-bottom", "border-bottom"],
+  ["border-radius", "border-radius"],
+];
+const IMG_HEIGHTS: AttributeStyle = [
+  ["height", "height"],
+  ["max-height", "max-height"],
+];
+const IMG_FONT_SIZE: AttributeStyle = [["font-size", "font-size"]];
 
 export class MjImage extends BodyComponent {
   static override readonly componentName = "mj-image";
@@ -67,34 +85,27 @@ export class MjImage extends BodyComponent {
     if (width === undefined) throw new TypeError("mj-image: no content width");
     const fullWidth = this.getAttribute("full-width") === "full-width";
     const { parsedWidth, unit } = widthParser(width);
+    const img = this.attributeStyle(IMG_BORDERS);
+    img["display"] = "block";
+    img["outline"] = "none";
+    img["text-decoration"] = "none";
+    this.attributeStyle(IMG_HEIGHTS, img);
+    if (fullWidth) img["min-width"] = "100%";
+    img["width"] = "100%";
+    if (fullWidth) img["max-width"] = "100%";
+    this.attributeStyle(IMG_FONT_SIZE, img);
+    const table: StyleObject = {};
+    if (fullWidth) {
+      table["min-width"] = "100%";
+      table["max-width"] = "100%";
+      table["width"] = `${parsedWidth}${unit}`;
+    }
+    table["border-collapse"] = "collapse";
+    table["border-spacing"] = "0px";
     return {
-      img: {
-        border: this.getAttribute("border"),
-        "border-left": this.getAttribute("border-left"),
-        "border-right": this.getAttribute("border-right"),
-        "border-top": this.getAttribute("border-top"),
-        "border-bottom": this.getAttribute("border-bottom"),
-        "border-radius": this.getAttribute("border-radius"),
-        display: "block",
-        outline: "none",
-        "text-decoration": "none",
-        height: this.getAttribute("height"),
-        "max-height": this.getAttribute("max-height"),
-        "min-width": fullWidth ? "100%" : null,
-        width: "100%",
-        "max-width": fullWidth ? "100%" : null,
-        "font-size": this.getAttribute("font-size"),
-      },
-      td: {
-        width: fullWidth ? null : `${parsedWidth}${unit}`,
-      },
-      table: {
-        "min-width": fullWidth ? "100%" : null,
-        "max-width": fullWidth ? "100%" : null,
-        width: fullWidth ? `${parsedWidth}${unit}` : null,
-        "border-collapse": "collapse",
-        "border-spacing": "0px",
-      },
+      img,
+      td: fullWidth ? {} : { width: `${parsedWidth}${unit}` },
+      table,
     };
   }
 
@@ -107,32 +118,27 @@ export class MjImage extends BodyComponent {
 
   renderImage(): string {
     const height = this.getAttribute("height");
+    // mjml's htmlAttributes({ alt, src, srcset, sizes, style: "img", title, width, usemap, height })
+    const attributes =
+      htmlAttribute("alt", this.getAttribute("alt")) +
+      htmlAttribute("src", this.getAttribute("src")) +
+      htmlAttribute("srcset", this.getAttribute("srcset")) +
+      htmlAttribute("sizes", this.getAttribute("sizes")) +
+      this.styleAttribute("img") +
+      htmlAttribute("title", this.getAttribute("title")) +
+      htmlAttribute("width", this.getContentWidth()) +
+      htmlAttribute("usemap", this.getAttribute("usemap")) +
+      // mjml spreads `{ height }` here when there is one
+      htmlAttribute("height", height ? (height === "auto" ? height : parseInt(height, 10)) : undefined);
     const img = `
       <img
-        ${this.htmlAttributes({
-          alt: this.getAttribute("alt"),
-          src: this.getAttribute("src"),
-          srcset: this.getAttribute("srcset"),
-          sizes: this.getAttribute("sizes"),
-          style: "img",
-          title: this.getAttribute("title"),
-          width: this.getContentWidth(),
-          usemap: this.getAttribute("usemap"),
-          // mjml spreads `{ height }` here when there is one
-          height: height ? (height === "auto" ? height : parseInt(height, 10)) : undefined,
-        })}
+        ${attributes}
       />
     `;
     if (this.getAttribute("href")) {
       return `
         <a
-          ${this.htmlAttributes({
-            href: this.getAttribute("href"),
-            target: this.getAttribute("target"),
-            rel: this.getAttribute("rel"),
-            name: this.getAttribute("name"),
-            title: this.getAttribute("title"),
-          })}
+          ${htmlAttribute("href", this.getAttribute("href"))}${htmlAttribute("target", this.getAttribute("target"))}${htmlAttribute("rel", this.getAttribute("rel"))}${htmlAttribute("name", this.getAttribute("name"))}${htmlAttribute("title", this.getAttribute("title"))}
         >
           ${img}
         </a>
@@ -142,23 +148,14 @@ export class MjImage extends BodyComponent {
   }
 
   render(): string {
+    const fluidOnMobile = this.getAttribute("fluid-on-mobile") ? ` class="mj-full-width-mobile"` : "";
     return `
       <table
-        ${this.htmlAttributes({
-          border: "0",
-          cellpadding: "0",
-          cellspacing: "0",
-          role: "presentation",
-          style: "table",
-          class: this.getAttribute("fluid-on-mobile") ? "mj-full-width-mobile" : null,
-        })}
+        ${PRESENTATION_TABLE}${this.styleAttribute("table")}${fluidOnMobile}
       >
         <tbody>
           <tr>
-            <td ${this.htmlAttributes({
-              style: "td",
-              class: this.getAttribute("fluid-on-mobile") ? "mj-full-width-mobile" : null,
-            })}>
+            <td ${this.styleAttribute("td")}${fluidOnMobile}>
               ${this.renderImage()}
             </td>
           </tr>

@@ -1,5 +1,5 @@
 /** mj-navbar and mj-navbar-link (mjml-navbar 5.4.1). */
-import { type Attributes, type StyleObject, WritingComponent } from "../component.js";
+import { type Attributes, htmlAttribute, type StyleObject, WritingComponent } from "../component.js";
 import { makeLowerBreakpoint, msoConditionalTag, suffixCssClasses } from "../helpers.js";
 import { type HtmlOutput, writeBetweenConditionalTags } from "../html-output.js";
 
@@ -269,14 +269,7 @@ export class MjNavbarLink extends WritingComponent {
     const cssClass = this.getAttribute("css-class") ? ` ${this.getAttribute("css-class")}` : "";
     return `
       <a
-        ${this.htmlAttributes({
-          class: `mj-link${cssClass}`,
-          href: link,
-          rel: this.getAttribute("rel"),
-          target: this.getAttribute("target"),
-          name: this.getAttribute("name"),
-          style: "a",
-        })}
+         class="mj-link${cssClass}"${htmlAttribute("href", link)}${htmlAttribute("rel", this.getAttribute("rel"))}${htmlAttribute("target", this.getAttribute("target"))}${htmlAttribute("name", this.getAttribute("name"))}${this.styleAttribute("a")}
       >
         ${this.getContent()}
       </a>
@@ -290,10 +283,7 @@ export class MjNavbarLink extends WritingComponent {
       out,
       `
           <td
-            ${this.htmlAttributes({
-              style: "td",
-              class: suffixCssClasses(this.getAttribute("css-class"), "outlook"),
-            })}
+            ${this.styleAttribute("td")} class="${suffixCssClasses(this.getAttribute("css-class"), "outlook")}"
           >
         `,
       () => out.text(this.renderContent()),

@@ -1,5 +1,14 @@
 /** mj-section (mjml-section 5.4.1) and mj-wrapper (mjml-wrapper 5.4.1), which is a section of sections. */
-import { type AttributeStyle, type BodyComponent, type BodyContext, childContext, type StyleObject, WritingComponent } from "../component.js";
+import {
+  type AttributeStyle,
+  type BodyComponent,
+  type BodyContext,
+  childContext,
+  htmlAttribute,
+  PRESENTATION_TABLE,
+  type StyleObject,
+  WritingComponent,
+} from "../component.js";
 import { suffixCssClasses } from "../helpers.js";
 import type { HtmlOutput } from "../html-output.js";
 
@@ -17,7 +26,10 @@ function writeInOutlookCell(output: HtmlOutput, component: BodyComponent, open: 
   output.space(after);
 }
 
-/** mjml's td style, in its order: these attributes, font-size 0, then the others. */
+/**
+ * mjml's td style (of its styles), in its order: these attributes, font-size 0, then the others;
+ * written as declarations, with no style object built and enumerated.
+ */
 const TD_BEFORE_FONT_SIZE: AttributeStyle = [
   ["border", "border"],
   ["border-bottom", "border-bottom"],
@@ -104,8 +116,6 @@ export class MjSection extends WritingComponent {
         };
     // mjml spreads `background` and the conditional entries into these; assigning gives the same
     // keys in the same order, and V8 builds objects with spreads in them several times slower.
-    const tableFullwidth: StyleObject = fullWidth ? Object.assign({}, background) : {};
-    tableFullwidth["width"] = "100%";
     const table: StyleObject = fullWidth ? {} : Object.assign({}, background);
     table["width"] = "100%";
     if (hasBorderRadius) table["border-collapse"] = "separate";
@@ -115,19 +125,15 @@ export class MjSection extends WritingComponent {
     div["border-radius"] = this.getAttribute("border-radius");
     if (hasBorderRadius) div["overflow"] = "hidden";
     div["margin-top"] = !isFirstSection ? (this.context.gap as string | undefined) : undefined;
-    const td = this.attributeStyle(TD_BEFORE_FONT_SIZE);
-    td["font-size"] = "0px";
-    this.attributeStyle(TD_AFTER_FONT_SIZE, td);
-    return {
-      tableFullwidth,
-      table,
-      td,
-      div,
-      innerDiv: {
-        "line-height": "0",
-        "font-size": "0",
-      },
-    };
+    const styles: Record<string, StyleObject> = { table, div };
+    // `tableFullwidth` is read only by a full-width section, `innerDiv` only with a background image
+    if (fullWidth) {
+      const tableFullwidth: StyleObject = Object.assign({}, background);
+      tableFullwidth["width"] = "100%";
+      styles["tableFullwidth"] = tableFullwidth;
+    }
+    if (this.hasBackground()) styles["innerDiv"] = { "line-height": "0", "font-size": "0" };
+    return styles;
   }
 
   getBackground(): string {
@@ -200,25 +206,19 @@ export class MjSection extends WritingComponent {
     const backgroundColor = this.getAttribute("background-color");
     const isFirstSection = this.props.index === 0;
     const hasGap = this.hasGap();
+    const paddingTop = !isFirstSection ? (this.context.gap as string | undefined) : undefined;
+    // mjml's htmlAttributes({ align: "center", border: "0", cellpadding: "0", cellspacing: "0", class, role: "presentation", style, width, bgcolor })
+    const attributes =
+      ` align="center" border="0" cellpadding="0" cellspacing="0" class="${suffixCssClasses(this.getAttribute("css-class"), "outlook")}"` +
+      ` role="presentation" style="width:${containerWidth};${paddingTop === undefined ? "" : `padding-top:${paddingTop};`}"` +
+      ` width="${parseInt(containerWidth ?? "", 10)}"` +
+      // mjml spreads `{ bgcolor }` here when there is no gap and a background colour
+      htmlAttribute("bgcolor", !hasGap && backgroundColor ? backgroundColor : undefined);
     output.space(`
       `);
     output.conditional(`
       <table
-        ${this.htmlAttributes({
-          align: "center",
-          border: "0",
-          cellpadding: "0",
-          cellspacing: "0",
-          class: suffixCssClasses(this.getAttribute("css-class"), "outlook"),
-          role: "presentation",
-          style: {
-            width: `${containerWidth}`,
-            "padding-top": !isFirstSection ? (this.context.gap as string | undefined) : undefined,
-          },
-          width: parseInt(containerWidth ?? "", 10),
-          // mjml spreads `{ bgcolor }` here when there is no gap and a background colour
-          bgcolor: !hasGap && backgroundColor ? backgroundColor : undefined,
-        })}
+        ${attributes}
       >
         <tr>
           <td style="line-height:0px;font-size:0px;mso-line-height-rule:exactly;">
@@ -253,11 +253,7 @@ export class MjSection extends WritingComponent {
         component,
         `
             <td
-              ${component.htmlAttributes({
-                align: component.getAttribute("align"),
-                class: suffixCssClasses(component.getAttribute("css-class"), "outlook"),
-                style: "tdOutlook",
-              })}
+              ${htmlAttribute("align", component.getAttribute("align"))} class="${suffixCssClasses(component.getAttribute("css-class"), "outlook")}"${component.styleAttribute("tdOutlook")}
             >
           `,
         `
@@ -373,26 +369,15 @@ export class MjSection extends WritingComponent {
   writeSection(output: HtmlOutput): void {
     const hasBackground = this.hasBackground();
     output.text(`
-      <div ${this.htmlAttributes({
-        class: this.isFullWidth() ? null : this.getAttribute("css-class"),
-        style: "div",
-      })}>
-        ${hasBackground ? `<div ${this.htmlAttributes({ style: "innerDiv" })}>` : ""}
+      <div ${htmlAttribute("class", this.isFullWidth() ? null : this.getAttribute("css-class"))}${this.styleAttribute("div")}>
+        ${hasBackground ? `<div ${this.styleAttribute("innerDiv")}>` : ""}
         <table
-          ${this.htmlAttributes({
-            align: "center",
-            background: this.isFullWidth() ? null : this.getAttribute("background-url"),
-            border: "0",
-            cellpadding: "0",
-            cellspacing: "0",
-            role: "presentation",
-            style: "table",
-          })}
+           align="center"${htmlAttribute("background", this.isFullWidth() ? null : this.getAttribute("background-url"))}${PRESENTATION_TABLE}${this.styleAttribute("table")}
         >
           <tbody>
             <tr>
               <td
-                ${this.htmlAttributes({ style: "td" })}
+                 style="${this.attributeDeclarations(TD_BEFORE_FONT_SIZE)}font-size:0px;${this.attributeDeclarations(TD_AFTER_FONT_SIZE)}"
               >
                 `);
     output.conditional(`
@@ -493,11 +478,7 @@ export class MjWrapper extends MjSection {
         `
             <tr>
               <td
-                ${component.htmlAttributes({
-                  align: component.getAttribute("align"),
-                  class: suffixCssClasses(component.getAttribute("css-class"), "outlook"),
-                  width: containerWidth,
-                })}
+                ${htmlAttribute("align", component.getAttribute("align"))} class="${suffixCssClasses(component.getAttribute("css-class"), "outlook")}"${htmlAttribute("width", containerWidth)}
               >
           `,
         `

@@ -1,5 +1,5 @@
 /** mj-social and mj-social-element (mjml-social 5.4.1). */
-import { type Attributes, BodyComponent, type StyleObject, WritingComponent } from "../component.js";
+import { type Attributes, BodyComponent, htmlAttribute, PRESENTATION_TABLE, type StyleObject, WritingComponent } from "../component.js";
 import type { HtmlOutput } from "../html-output.js";
 
 export class MjSocial extends WritingComponent {
@@ -85,13 +85,7 @@ export class MjSocial extends WritingComponent {
      `);
     output.conditional(`
       <table
-        ${this.htmlAttributes({
-          align: this.getAttribute("align"),
-          border: "0",
-          cellpadding: "0",
-          cellspacing: "0",
-          role: "presentation",
-        })}
+        ${htmlAttribute("align", this.getAttribute("align"))}${PRESENTATION_TABLE}
       >
         <tr>
       `);
@@ -107,17 +101,7 @@ export class MjSocial extends WritingComponent {
             `);
         output.text(`
               <table
-                ${component.htmlAttributes({
-                  align: this.getAttribute("align"),
-                  border: "0",
-                  cellpadding: "0",
-                  cellspacing: "0",
-                  role: "presentation",
-                  style: {
-                    float: "none",
-                    display: "inline-table",
-                  },
-                })}
+                ${htmlAttribute("align", this.getAttribute("align"))}${PRESENTATION_TABLE} style="float:none;display:inline-table;"
               >
                 <tbody>
                   `);
@@ -397,44 +381,31 @@ export class MjSocialElement extends BodyComponent {
     const { src, srcset, sizes, href, "icon-size": iconSize } = this.getSocialAttributes();
     const hasLink = !!this.getAttribute("href");
     const iconPosition = this.getAttribute("icon-position");
+    // mjml's htmlAttributes({ alt, title, src, style: "img", width, sizes, srcset }), an attribute at a time
+    const img =
+      htmlAttribute("alt", this.getAttribute("alt")) +
+      htmlAttribute("title", this.getAttribute("title")) +
+      htmlAttribute("src", src) +
+      this.styleAttribute("img") +
+      // String(): parseInt converts its argument the same way.
+      htmlAttribute("width", parseInt(String(iconSize), 10)) +
+      htmlAttribute("sizes", sizes) +
+      htmlAttribute("srcset", srcset);
     const makeIcon = (): string => `
-        <td ${this.htmlAttributes({
-          style: "td",
-        })}>
+        <td ${this.styleAttribute("td")}>
           <table
-            ${this.htmlAttributes({
-              border: "0",
-              cellpadding: "0",
-              cellspacing: "0",
-              role: "presentation",
-              style: "table",
-            })}
+            ${PRESENTATION_TABLE}${this.styleAttribute("table")}
           >
             <tbody>
               <tr>
-                <td ${this.htmlAttributes({
-                  style: "icon",
-                })}>
+                <td ${this.styleAttribute("icon")}>
                   ${
                     hasLink
-                      ? `<a ${this.htmlAttributes({
-                          href,
-                          rel: this.getAttribute("rel"),
-                          target: this.getAttribute("target"),
-                        })}>`
+                      ? `<a ${htmlAttribute("href", href)}${htmlAttribute("rel", this.getAttribute("rel"))}${htmlAttribute("target", this.getAttribute("target"))}>`
                       : ""
                   }
                     <img
-                      ${this.htmlAttributes({
-                        alt: this.getAttribute("alt"),
-                        title: this.getAttribute("title"),
-                        src,
-                        style: "img",
-                        // String(): parseInt converts its argument the same way.
-                        width: parseInt(String(iconSize), 10),
-                        sizes,
-                        srcset,
-                      })}
+                      ${img}
                     />
                   ${hasLink ? `</a>` : ""}
                 </td>
@@ -447,22 +418,13 @@ export class MjSocialElement extends BodyComponent {
         ${
           this.getContent()
             ? `
-          <td ${this.htmlAttributes({
-            style: "tdText",
-          })}>
+          <td ${this.styleAttribute("tdText")}>
             ${
               hasLink
                 ? `<a
-                ${this.htmlAttributes({
-                  href,
-                  style: "text",
-                  rel: this.getAttribute("rel"),
-                  target: this.getAttribute("target"),
-                })}>`
+                ${htmlAttribute("href", href)}${this.styleAttribute("text")}${htmlAttribute("rel", this.getAttribute("rel"))}${htmlAttribute("target", this.getAttribute("target"))}>`
                 : `<span
-                    ${this.htmlAttributes({
-                      style: "text",
-                    })}>`
+                    ${this.styleAttribute("text")}>`
             }
               ${this.getContent()}
             ${hasLink ? `</a>` : "</span>"}
@@ -475,9 +437,7 @@ export class MjSocialElement extends BodyComponent {
     const renderRight = (): string => `${makeContent()} ${makeIcon()}`;
     return `
       <tr
-        ${this.htmlAttributes({
-          class: this.getAttribute("css-class"),
-        })}
+        ${htmlAttribute("class", this.getAttribute("css-class"))}
       >
         ${iconPosition === "left" ? renderLeft() : renderRight()}
       </tr>

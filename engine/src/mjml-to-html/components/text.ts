@@ -1,8 +1,11 @@
 /** mj-text (mjml-text 5.4.1). */
-import { type AttributeStyle, BodyComponent, type StyleObject } from "../component.js";
+import { type AttributeStyle, BodyComponent } from "../component.js";
 import { type HtmlOutput, writeBetweenConditionalTags } from "../html-output.js";
 
-/** mjml's text style: each CSS property with the attribute that holds its value, in mjml's order. */
+/**
+ * mjml's text style (of its styles): each CSS property with the attribute that holds its value,
+ * in mjml's order; written as declarations, with no style object built and enumerated.
+ */
 const TEXT_STYLE: AttributeStyle = [
   ["font-family", "font-family"],
   ["font-size", "font-size"],
@@ -51,16 +54,10 @@ export class MjText extends BodyComponent {
     padding: "10px 25px",
   };
 
-  override getStyles(): Record<string, StyleObject> {
-    return { text: this.attributeStyle(TEXT_STYLE) };
-  }
-
   renderContent(): string {
     return `
       <div
-        ${this.htmlAttributes({
-          style: "text",
-        })}
+         style="${this.attributeDeclarations(TEXT_STYLE)}"
       >${this.getContent()}</div>
     `;
   }
