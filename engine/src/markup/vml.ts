@@ -9,10 +9,18 @@ import { parseColor } from "../schema/color-values.js";
 import type { LinearGradient } from "../schema/common.js";
 
 /** A colour as VML reads it: `#rrggbb` (VML has no alpha; a translucent colour is drawn opaque). */
+/** Colours as VML writes them, by their CSS: a template's buttons share a few (a callback, array and join each in QuickJS). */
+const vmlColors = new Map<string, string>();
+
 function vmlColor(color: string): string {
-  const rgba = parseColor(color);
-  if (rgba === undefined) return color;
-  return `#${[rgba.r, rgba.g, rgba.b].map((c) => Math.round(c).toString(16).padStart(2, "0")).join("")}`;
+  let vml = vmlColors.get(color);
+  if (vml === undefined) {
+    const rgba = parseColor(color);
+    vml = rgba === undefined ? color : `#${[rgba.r, rgba.g, rgba.b].map((c) => Math.round(c).toString(16).padStart(2, "0")).join("")}`;
+    if (vmlColors.size >= 1000) vmlColors.clear();
+    vmlColors.set(color, vml);
+  }
+  return vml;
 }
 
 /**
