@@ -30,6 +30,7 @@ import {
   attr,
   attrs,
   dirAttribute,
+  fontStackValue,
   htmlClass,
   ICON_SIZE_ON_PHONES,
   isBlank,
@@ -301,7 +302,7 @@ export const button = defineBlock({
     const attributes =
       ownAttr("background-color", fill, u) +
       ownAttr("color", toMjmlColor(p.color), u) +
-      attr("font-family", fontStack(p.fontFamily), u) +
+      ownAttr("font-family", fontStackValue(p.fontFamily), u) +
       ownAttr("font-size", px(p.fontSize), u) +
       ownAttr("font-weight", p.fontWeight, u) +
       ownAttr("line-height", cssNumber(p.lineHeight), u) +
