@@ -57,6 +57,8 @@ export function spacingSum(a: Spacing, b: Spacing): string {
 }
 
 function sides(top: number, right: number, bottom: number, left: number): string {
+  // One length for all four first (most boxes): one `px` call.
+  if (left === right && bottom === top && right === top) return px(top);
   const topPx = px(top);
   const rightPx = px(right);
   if (left !== right) return `${topPx} ${rightPx} ${px(bottom)} ${px(left)}`;

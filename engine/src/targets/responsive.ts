@@ -209,6 +209,11 @@ export function metaTags(schemes: string): ReadonlyArray<Readonly<Record<string,
 export const PREHEADER_SPACER = Array.from({ length: 7 }, () => "&#847; &zwnj; &nbsp;").join(" ");
 
 /** Class names joined for a `class` attribute, the empty ones left out. */
+/** `classList` of two names, without the array of a rest parameter (for every row and column). */
+export function classPair(first: string, second: string): string {
+  return first === "" ? second : second === "" ? first : first + " " + second;
+}
+
 export function classList(...names: readonly string[]): string {
   let list = "";
   for (let i = 0; i < names.length; i++) if (names[i] !== "") list = list === "" ? names[i]! : `${list} ${names[i]}`;
