@@ -71,13 +71,13 @@ export interface DarkBox {
   readonly dark: DarkColors | undefined;
 }
 
-export function rowDarkBox(row: RowNode): DarkBox {
+function rowDarkBox(row: RowNode): DarkBox {
   const s = row.style;
   const gradient = activeGradient(s.backgroundGradient);
   return { backgroundColor: s.backgroundColor, covered: gradient || s.backgroundImage !== "", gradient, dark: s.dark };
 }
 
-export function columnDarkBox(column: ColumnNode): DarkBox {
+function columnDarkBox(column: ColumnNode): DarkBox {
   const s = column.style;
   return { backgroundColor: s.backgroundColor, covered: s.backgroundImage !== "", gradient: false, dark: s.dark };
 }
@@ -134,6 +134,16 @@ export class DarkStyles {
 
   content(renderer: Renderer): string {
     return this.classFor(this.backgroundPaints(BOX_SELECTORS[renderer].content, solid(this.canvasDark?.backgroundColor), false));
+  }
+
+  /** `box` of a row, its `DarkBox` made only where it has dark colours (an object per row otherwise). */
+  row(renderer: Renderer, row: RowNode): { className: string; themed: boolean } {
+    return row.style.dark === undefined && this.canvasDark === undefined ? NO_DARK_BOX : this.box("row", renderer, rowDarkBox(row));
+  }
+
+  /** `box` of a column, as `row`. */
+  column(renderer: Renderer, column: ColumnNode): { className: string; themed: boolean } {
+    return column.style.dark === undefined && this.canvasDark === undefined ? NO_DARK_BOX : this.box("column", renderer, columnDarkBox(column));
   }
 
   /** The class of a row, row spacer or column; `themed` tells whether canvas text colours apply inside it. */

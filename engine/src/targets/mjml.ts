@@ -11,7 +11,7 @@ import { px, spacing } from "../markup/style.js";
 import { GRADIENT_BOX_END, gradientBoxStart } from "../markup/vml.js";
 import { activeGradient, type Gradient, type LinearGradient, toMjmlColor } from "../schema/common.js";
 import type { DocumentContext } from "./context.js";
-import { columnDarkBox, rowDarkBox, spacerDarkBox } from "./dark.js";
+import { spacerDarkBox } from "./dark.js";
 import { horizontal, layoutColumns } from "./layout.js";
 import { withSpacersFolded } from "./mjml-spacers.js";
 import { childHtml, columnInnerWidth, rowInnerWidth } from "./nested-html.js";
@@ -71,7 +71,7 @@ function spacerSection(spacer: SpacerNode, width: number, fill: string, place: P
 function column(node: ColumnNode, percent: number, rowInner: number, fillHeight: boolean, doc: DocumentContext): string {
   const s = node.style;
   const width = columnInnerWidth(node, rowInner, percent);
-  const dark = doc.dark.box("column", "mjml", columnDarkBox(node));
+  const dark = doc.dark.column("mjml", node);
   let children = "";
   const outerTheme = doc.dark.enter(dark.themed);
   try {
@@ -125,7 +125,7 @@ function section(row: RowNode, outerWidth: number, fill: string, place: Place, d
   }
   const layout = layoutColumns(declared, s.gap, inner);
   const fillHeight = s.mobileStack && columns.length > 1 && painted;
-  const dark = doc.dark.box("row", "mjml", rowDarkBox(row));
+  const dark = doc.dark.row("mjml", row);
   let parts = "";
   const outerTheme = doc.dark.enter(dark.themed);
   try {

@@ -9,7 +9,7 @@ import type { ColumnNode, RowNode, SpacerNode } from "../document/model.js";
 import { cssText, type Declarations, px, spacing } from "../markup/style.js";
 import { activeGradient } from "../schema/common.js";
 import type { DocumentContext } from "./context.js";
-import { columnDarkBox, rowDarkBox, spacerDarkBox } from "./dark.js";
+import { spacerDarkBox } from "./dark.js";
 import { horizontal, layoutColumns } from "./layout.js";
 import { classList, STACK_ON_MOBILE } from "./responsive.js";
 
@@ -76,7 +76,7 @@ export function rowHtml(row: RowNode, outerWidth: number, doc: DocumentContext):
   for (let i = 0; i < columns.length; i++) declared.push(columns[i]!.width);
   const layout = layoutColumns(declared, row.style.gap, inner);
   const stack = row.style.mobileStack ? STACK_ON_MOBILE : "";
-  const dark = doc.dark.box("row", "html", rowDarkBox(row));
+  const dark = doc.dark.row("html", row);
   let cells = "";
   doc.dark.within(dark.themed, () => {
     for (let index = 0; index < columns.length; index++) {
@@ -91,7 +91,7 @@ export function rowHtml(row: RowNode, outerWidth: number, doc: DocumentContext):
         ["padding", spacing(column.style.padding)],
         ...columnBoxDeclarations(column),
       ]);
-      const columnDark = doc.dark.box("column", "html", columnDarkBox(column));
+      const columnDark = doc.dark.column("html", column);
       const content = doc.dark.within(columnDark.themed, () => {
         const shown = doc.visibleChildren(column.children);
         let markup = "";

@@ -11,7 +11,7 @@ import { type Declarations, jsxStyle, px, spacing } from "../markup/style.js";
 import { guard, withExpressions } from "./component/expressions.js";
 import { componentParts } from "./component/module.js";
 import type { DocumentContext } from "./context.js";
-import { columnDarkBox, rowDarkBox, spacerDarkBox } from "./dark.js";
+import { spacerDarkBox } from "./dark.js";
 import { horizontal, layoutColumns } from "./layout.js";
 import { columnBoxDeclarations, columnInnerWidth, rowBoxDeclarations, rowInnerWidth, spacerGradient } from "./nested-html.js";
 import { APPLE_NO_REFORMAT, baseCss, classList, colorSchemes, metaTags, mobileCss, STACK_ON_MOBILE } from "./responsive.js";
@@ -45,7 +45,7 @@ function columnJsx(node: ColumnNode, percent: number, rowInner: number, stack: b
     ["padding", spacing(node.style.padding)],
     ...columnBoxDeclarations(node),
   ];
-  const dark = doc.dark.box("column", "jsx", columnDarkBox(node));
+  const dark = doc.dark.column("jsx", node);
   const children = doc.dark.within(dark.themed, () =>
     doc
       .visibleChildren(node.children)
@@ -78,7 +78,7 @@ function rowWithColumns(row: RowNode, columns: readonly ColumnNode[], outerWidth
     s.gap,
     inner,
   );
-  const dark = doc.dark.box("row", "jsx", rowDarkBox(row));
+  const dark = doc.dark.row("jsx", row);
   const cells: string[] = [];
   doc.dark.within(dark.themed, () =>
     columns.forEach((node, index) => {
