@@ -1,10 +1,10 @@
 /**
  * The module-level text caches (a merge-tag string's parse, an HTML text's tree, a font family's
- * stack), which engines share because what they hold depends on the text alone. Bounded by size,
- * not only by count: one text can be megabytes and what is computed from it many times that, so a
- * count alone would let a long-lived process keep gigabytes. Each registers here, so a process over
- * its memory ceiling can drop them all at once (src/executable/memory.ts); an engine's own caches
- * are dropped by the engine (engine/caches.ts).
+ * stack and its escaped form, a colour as VML writes it), which engines share because what they hold
+ * depends on the text alone. Bounded by size, not only by count: one text can be megabytes and what
+ * is computed from it many times that, so a count alone would let a long-lived process keep
+ * gigabytes. Each registers here, so a process over its memory ceiling can drop them all at once
+ * (src/executable/memory.ts); an engine's own caches are dropped by the engine (engine/caches.ts).
  */
 
 const textCaches = new Set<TextCache<unknown>>();

@@ -1,5 +1,6 @@
 /** Small helpers the block renderers share: attribute printing, spacing, typography. */
 
+import { TextCache } from "../base/caches.js";
 import { fontStack } from "../markup/fonts.js";
 import { cssNumber, type Declarations, px, spacing, spacingSum } from "../markup/style.js";
 import { defaultAttributesOf } from "../mjml-to-html/index.js";
@@ -194,14 +195,13 @@ export function mjmlTypography(t: Typography, ctx: BlockRenderContext, tag: stri
   );
 }
 
-/** A family's font stack escaped for an attribute, kept by family: a template's blocks share a few (`attrValue`'s checks once each). */
-const stackValues = new Map<string, string>();
+/** Font stacks escaped for an attribute, by the family as written: a template's blocks share a few (`attrValue`'s checks once each). */
+const stackValues = new TextCache<string>(256, 16 * 1024);
 
 export function fontStackValue(fontFamily: string): string {
   let value = stackValues.get(fontFamily);
   if (value === undefined) {
     value = attrValue(fontStack(fontFamily));
-    if (stackValues.size >= 1000) stackValues.clear();
     stackValues.set(fontFamily, value);
   }
   return value;

@@ -5,19 +5,19 @@
  * every other reader skips it. The `<html>` element declares the `v` and `o` namespaces (mjml
  * writes them); `w`, for the button's `w:anchorlock`, is declared where it is used.
  */
+import { TextCache } from "../base/caches.js";
 import { parseColor } from "../schema/color-values.js";
 import type { LinearGradient } from "../schema/common.js";
 
-/** A colour as VML reads it: `#rrggbb` (VML has no alpha; a translucent colour is drawn opaque). */
 /** Colours as VML writes them, by their CSS: a template's buttons share a few (a callback, array and join each in QuickJS). */
-const vmlColors = new Map<string, string>();
+const vmlColors = new TextCache<string>(256, 16 * 1024);
 
+/** A colour as VML reads it: `#rrggbb` (VML has no alpha; a translucent colour is drawn opaque). */
 function vmlColor(color: string): string {
   let vml = vmlColors.get(color);
   if (vml === undefined) {
     const rgba = parseColor(color);
     vml = rgba === undefined ? color : `#${[rgba.r, rgba.g, rgba.b].map((c) => Math.round(c).toString(16).padStart(2, "0")).join("")}`;
-    if (vmlColors.size >= 1000) vmlColors.clear();
     vmlColors.set(color, vml);
   }
   return vml;
