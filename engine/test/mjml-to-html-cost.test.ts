@@ -82,7 +82,7 @@ describe("the styles of the most frequent elements", () => {
     const mjml = (
       await render(toHydrated(newsletter.template as Record<string, unknown>), { target: "mjml", dynamicData: newsletter.dynamicData, minify: false })
     ).output;
-    const checked = new Set(["mj-column table", "mj-image img", "mj-button td", "mj-button content"]);
+    const checked = new Set(["mj-image img", "mj-button td", "mj-button content"]);
     const unset: string[] = [];
     const seen = new Set<string>();
     const styles = BodyComponent.prototype.styles;
@@ -102,6 +102,28 @@ describe("the styles of the most frequent elements", () => {
     }
     expect([...seen].sort()).toEqual([...checked].sort());
     expect(unset).toEqual([]);
+  });
+});
+
+describe("the styles of columns", () => {
+  it("are written as declarations, with no style object built", async () => {
+    const mjml = (
+      await render(toHydrated(newsletter.template as Record<string, unknown>), { target: "mjml", dynamicData: newsletter.dynamicData, minify: false })
+    ).output;
+    const declarationsOnly = new Set(["mj-column"]);
+    const built: string[] = [];
+    const styles = BodyComponent.prototype.styles;
+    BodyComponent.prototype.styles = function (this: BodyComponent, style: string | StyleObject | undefined): string {
+      const name = (this.constructor as typeof BodyComponent).componentName;
+      if (typeof style === "string" && declarationsOnly.has(name)) built.push(`${name} ${style}`);
+      return styles.call(this, style);
+    };
+    try {
+      compileMjmlToHtml(mjml);
+    } finally {
+      BodyComponent.prototype.styles = styles;
+    }
+    expect(built).toEqual([]);
   });
 });
 
