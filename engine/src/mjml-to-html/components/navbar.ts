@@ -1,5 +1,5 @@
 /** mj-navbar and mj-navbar-link (mjml-navbar 5.4.1). */
-import { type Attributes, type AttributeStyle, htmlAttribute, type StyleObject, WritingComponent } from "../component.js";
+import { type AttributeStyle, type Attributes, htmlAttribute, type StyleObject, WritingComponent } from "../component.js";
 import { makeLowerBreakpoint, msoConditionalTag, suffixCssClasses } from "../helpers.js";
 import { type HtmlOutput, writeBetweenConditionalTags } from "../html-output.js";
 

@@ -1,5 +1,14 @@
 /** mj-social and mj-social-element (mjml-social 5.4.1). */
-import { type Attributes, type AttributeStyle, BodyComponent, declaration, htmlAttribute, PRESENTATION_TABLE, type StyleObject, WritingComponent } from "../component.js";
+import {
+  type AttributeStyle,
+  type Attributes,
+  BodyComponent,
+  declaration,
+  htmlAttribute,
+  PRESENTATION_TABLE,
+  type StyleObject,
+  WritingComponent,
+} from "../component.js";
 import type { HtmlOutput } from "../html-output.js";
 
 /** mj-social-element's td and text styles: each CSS property with the attribute that holds its value, in mjml's order. */
