@@ -68,6 +68,11 @@ export const BORDER_STYLE: AttributeStyle = [
   ["border-top", "border-top"],
 ];
 
+/** `property:value;` as styles() writes it: nothing for a value null or undefined. */
+export function declaration(property: string, value: CssValue): string {
+  return value === null || value === undefined ? "" : `${property}:${value};`;
+}
+
 /** The context a body component renders in; containers extend it for their children. */
 export interface BodyContext {
   readonly components: ComponentRegistry;
@@ -351,7 +356,12 @@ export abstract class BodyComponent {
 
   /** `htmlAttributes({ style })` of a getStyles() entry: the attribute written without an object to enumerate. */
   styleAttribute(style: string): string {
-    return ` style="${this.styles(style)}"`;
+    return ` style="${this.styleDeclarations(style)}"`;
+  }
+
+  /** What styles() writes of the getStyles() entry `name`; a component may write it without building the object. */
+  styleDeclarations(name: string): string {
+    return this.styles(name);
   }
 
   /** ` name="value"` for every attribute not null or undefined; `style` names a getStyles() entry or is an object. */

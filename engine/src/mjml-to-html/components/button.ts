@@ -1,5 +1,5 @@
 /** mj-button (mjml-button 5.4.1). */
-import { type AttributeStyle, BORDER_STYLE, BodyComponent, htmlAttribute, PRESENTATION_TABLE, type StyleObject } from "../component.js";
+import { type AttributeStyle, BORDER_STYLE, BodyComponent, declaration, htmlAttribute, PRESENTATION_TABLE } from "../component.js";
 import { widthParser } from "../helpers.js";
 
 /**
@@ -88,22 +88,13 @@ export class MjButton extends BodyComponent {
     "vertical-align": "middle",
   };
 
-  override getStyles(): Record<string, StyleObject> {
-    const table: StyleObject = { "border-collapse": "separate" };
-    this.attributeStyle(TABLE_WIDTH, table);
-    table["line-height"] = "100%";
-    const td = this.attributeStyle(BORDER_STYLE);
-    td["cursor"] = "auto";
-    this.attributeStyle(TD_AFTER_CURSOR, td);
-    const content: StyleObject = { display: "inline-block" };
-    const width = this.calculateAWidth(this.getAttribute("width"));
-    if (width !== null) content["width"] = width;
-    this.attributeStyle(CONTENT_BEFORE_MARGIN, content);
-    content["margin"] = "0";
-    this.attributeStyle(CONTENT_AFTER_MARGIN, content);
-    content["mso-padding-alt"] = "0px";
-    this.attributeStyle(CONTENT_RADIUS, content);
-    return { table, td, content };
+  /** mjml's table, td and content styles written as declarations: each is written once. */
+  override styleDeclarations(name: string): string {
+    if (name === "table") return `border-collapse:separate;${this.attributeDeclarations(TABLE_WIDTH)}line-height:100%;`;
+    if (name === "td") return `${this.attributeDeclarations(BORDER_STYLE)}cursor:auto;${this.attributeDeclarations(TD_AFTER_CURSOR)}`;
+    if (name !== "content") return "";
+    const width = declaration("width", this.calculateAWidth(this.getAttribute("width")));
+    return `display:inline-block;${width}${this.attributeDeclarations(CONTENT_BEFORE_MARGIN)}margin:0;${this.attributeDeclarations(CONTENT_AFTER_MARGIN)}mso-padding-alt:0px;${this.attributeDeclarations(CONTENT_RADIUS)}`;
   }
 
   calculateAWidth(width: string | undefined): string | null {

@@ -5,10 +5,10 @@ import {
   type BodyComponent,
   type BodyContext,
   childContext,
+  declaration,
   htmlAttribute,
   PRESENTATION_TABLE,
   type SiblingProps,
-  type StyleObject,
   WritingComponent,
 } from "../component.js";
 import { widthParser } from "../helpers.js";
@@ -123,40 +123,28 @@ export class MjColumn extends WritingComponent {
     return childContext(this.context, { containerWidth });
   }
 
-  override getStyles(): Record<string, StyleObject> {
-    const hasBorderRadius = this.hasBorderRadius();
-    const hasInnerBorderRadius = this.hasInnerBorderRadius();
-    // mjml spreads objects into these; assigning gives the same keys in the same order, and V8
-    // builds objects with spreads in them several times slower (most of a compile is styles).
-    const tableStyle = this.attributeStyle(TABLE_STYLE);
-    if (hasBorderRadius) tableStyle["border-collapse"] = "separate";
-    const div: StyleObject = {
-      "font-size": "0px",
-      "text-align": "left",
-      direction: this.getAttribute("direction"),
-      display: "inline-block",
-      "vertical-align": this.getAttribute("vertical-align"),
-      width: this.getMobileWidth(),
-    };
-    // the gutter styles are empty without a column gutter: not built and copied then
-    if (this.hasColumnGutter()) Object.assign(div, this.getMobileGutterStyles());
-    const hasGutter = this.hasGutter();
-    const table: StyleObject = hasGutter ? this.attributeStyle(INNER_TABLE_STYLE) : tableStyle; // mjml copies it; without a gutter nothing reads tableStyle after this
-    if (hasInnerBorderRadius) table["border-collapse"] = "separate";
-    const tdOutlook: StyleObject = {
-      "vertical-align": this.getAttribute("vertical-align"),
-      width: this.getWidthAsPixel(),
-    };
-    if (this.hasColumnGutter()) Object.assign(tdOutlook, this.getOutlookGutterStyles());
-    // `gutter` is read only by writeGutter, with a gutter: not built for the columns without one
-    if (!hasGutter) return { div, table, tdOutlook };
-    const gutter: StyleObject = Object.assign({}, tableStyle);
-    gutter["padding"] = this.getAttribute("padding");
-    gutter["padding-top"] = this.getAttribute("padding-top");
-    gutter["padding-right"] = this.getAttribute("padding-right");
-    gutter["padding-bottom"] = this.getAttribute("padding-bottom");
-    gutter["padding-left"] = this.getAttribute("padding-left");
-    return { div, table, tdOutlook, gutter };
+  /**
+   * What styles() writes of mjml's div, table, tdOutlook and gutter styles, written as declarations:
+   * each is written once, and QuickJS builds and enumerates an object a key at a time.
+   */
+  override styleDeclarations(name: string): string {
+    if (name === "div") {
+      let div = `font-size:0px;text-align:left;${declaration("direction", this.getAttribute("direction"))}display:inline-block;`;
+      div += `${declaration("vertical-align", this.getAttribute("vertical-align"))}width:${this.getMobileWidth()};`;
+      // the gutter padding only with a column gutter
+      return this.hasColumnGutter() ? `${div}padding:${this.context.isInGroup ? this.getDesktopPadding() : this.getMobilePadding()};` : div;
+    }
+    if (name === "tdOutlook") {
+      const td = `${declaration("vertical-align", this.getAttribute("vertical-align"))}width:${this.getWidthAsPixel()};`;
+      return this.hasColumnGutter() ? `${td}padding:${this.getOutlookGutterPadding()};` : td;
+    }
+    // mjml's table style gets `border-collapse` with a border radius; its inner table (with a gutter) with an inner one
+    const tableStyle = this.attributeDeclarations(TABLE_STYLE) + (this.hasBorderRadius() ? "border-collapse:separate;" : "");
+    if (name === "gutter") return tableStyle + this.attributeDeclarations(CELL_PADDING);
+    if (name !== "table") return "";
+    if (this.hasGutter()) return this.attributeDeclarations(INNER_TABLE_STYLE) + (this.hasInnerBorderRadius() ? "border-collapse:separate;" : "");
+    // without a gutter the table is mjml's table style, `border-collapse` set once
+    return this.hasInnerBorderRadius() && !this.hasBorderRadius() ? `${tableStyle}border-collapse:separate;` : tableStyle;
   }
 
   getMobileWidth(): string {
@@ -282,17 +270,9 @@ export class MjColumn extends WritingComponent {
     return MjColumn.formatPadding(top, right, bottom, left, "%");
   }
 
-  getMobileGutterStyles(): StyleObject {
-    if (!this.hasColumnGutter()) return {};
-    // columns in a group do not stack on mobile: they keep the desktop padding
-    if (this.context.isInGroup) return { padding: this.getDesktopPadding() };
-    return { padding: this.getMobilePadding() };
-  }
-
-  getOutlookGutterStyles(): StyleObject {
-    if (!this.hasColumnGutter()) return {};
+  getOutlookGutterPadding(): string {
     const { top, right, bottom, left } = this.getDesktopPaddingValues("px");
-    return { padding: MjColumn.formatPadding(top, right, bottom, left, "px") };
+    return MjColumn.formatPadding(top, right, bottom, left, "px");
   }
 
   hasBorderRadius(): boolean {

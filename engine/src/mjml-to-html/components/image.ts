@@ -1,5 +1,5 @@
 /** mj-image (mjml-image 5.4.1). */
-import { type AttributeStyle, BodyComponent, type HeadStyle, htmlAttribute, PRESENTATION_TABLE, type StyleObject } from "../component.js";
+import { type AttributeStyle, BodyComponent, type HeadStyle, htmlAttribute, PRESENTATION_TABLE } from "../component.js";
 import { makeLowerBreakpoint, widthParser } from "../helpers.js";
 
 /** lodash's `min`: the smallest value, skipping NaN; undefined when there is none. */
@@ -79,34 +79,25 @@ export class MjImage extends BodyComponent {
     }
   `;
 
-  override getStyles(): Record<string, StyleObject> {
+  /** mjml's img, td and table styles written as declarations: each is written once. */
+  override styleDeclarations(name: string): string {
+    const fullWidth = this.getAttribute("full-width") === "full-width";
+    if (name === "img") {
+      const img = `${this.attributeDeclarations(IMG_BORDERS)}display:block;outline:none;text-decoration:none;${this.attributeDeclarations(IMG_HEIGHTS)}`;
+      return `${img}${fullWidth ? "min-width:100%;width:100%;max-width:100%;" : "width:100%;"}${this.attributeDeclarations(IMG_FONT_SIZE)}`;
+    }
+    if (name === "td") return fullWidth ? "" : `width:${this.contentWidth()};`;
+    if (name !== "table") return "";
+    return `${fullWidth ? `min-width:100%;max-width:100%;width:${this.contentWidth()};` : ""}border-collapse:collapse;border-spacing:0px;`;
+  }
+
+  /** The content width as mjml's td and full-width table styles write it. */
+  private contentWidth(): string {
     const width = this.getContentWidth();
     // mjml's widthParser throws on it too (neither the container width nor `width` is a number).
     if (width === undefined) throw new TypeError("mj-image: no content width");
-    const fullWidth = this.getAttribute("full-width") === "full-width";
     const { parsedWidth, unit } = widthParser(width);
-    const img = this.attributeStyle(IMG_BORDERS);
-    img["display"] = "block";
-    img["outline"] = "none";
-    img["text-decoration"] = "none";
-    this.attributeStyle(IMG_HEIGHTS, img);
-    if (fullWidth) img["min-width"] = "100%";
-    img["width"] = "100%";
-    if (fullWidth) img["max-width"] = "100%";
-    this.attributeStyle(IMG_FONT_SIZE, img);
-    const table: StyleObject = {};
-    if (fullWidth) {
-      table["min-width"] = "100%";
-      table["max-width"] = "100%";
-      table["width"] = `${parsedWidth}${unit}`;
-    }
-    table["border-collapse"] = "collapse";
-    table["border-spacing"] = "0px";
-    return {
-      img,
-      td: fullWidth ? {} : { width: `${parsedWidth}${unit}` },
-      table,
-    };
+    return `${parsedWidth}${unit}`;
   }
 
   getContentWidth(): number | undefined {

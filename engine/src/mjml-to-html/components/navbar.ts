@@ -1,5 +1,5 @@
 /** mj-navbar and mj-navbar-link (mjml-navbar 5.4.1). */
-import { type Attributes, htmlAttribute, type StyleObject, WritingComponent } from "../component.js";
+import { type AttributeStyle, type Attributes, htmlAttribute, type StyleObject, WritingComponent } from "../component.js";
 import { makeLowerBreakpoint, msoConditionalTag, suffixCssClasses } from "../helpers.js";
 import { type HtmlOutput, writeBetweenConditionalTags } from "../html-output.js";
 
@@ -198,6 +198,26 @@ export class MjNavbar extends WritingComponent {
   }
 }
 
+/** mj-navbar-link's styles: each CSS property with the attribute that holds its value, in mjml's order. */
+const LINK_TEXT: AttributeStyle = [
+  ["color", "color"],
+  ["font-family", "font-family"],
+  ["font-size", "font-size"],
+  ["font-style", "font-style"],
+  ["font-weight", "font-weight"],
+  ["letter-spacing", "letter-spacing"],
+  ["line-height", "line-height"],
+  ["text-decoration", "text-decoration"],
+  ["text-transform", "text-transform"],
+];
+const LINK_PADDING: AttributeStyle = [
+  ["padding", "padding"],
+  ["padding-top", "padding-top"],
+  ["padding-left", "padding-left"],
+  ["padding-right", "padding-right"],
+  ["padding-bottom", "padding-bottom"],
+];
+
 export class MjNavbarLink extends WritingComponent {
   static override readonly componentName = "mj-navbar-link";
   static override readonly endingTag = true;
@@ -233,33 +253,10 @@ export class MjNavbarLink extends WritingComponent {
     "text-transform": "uppercase",
   };
 
-  override getStyles(): Record<string, StyleObject> {
-    return {
-      a: {
-        display: "inline-block",
-        color: this.getAttribute("color"),
-        "font-family": this.getAttribute("font-family"),
-        "font-size": this.getAttribute("font-size"),
-        "font-style": this.getAttribute("font-style"),
-        "font-weight": this.getAttribute("font-weight"),
-        "letter-spacing": this.getAttribute("letter-spacing"),
-        "line-height": this.getAttribute("line-height"),
-        "text-decoration": this.getAttribute("text-decoration"),
-        "text-transform": this.getAttribute("text-transform"),
-        padding: this.getAttribute("padding"),
-        "padding-top": this.getAttribute("padding-top"),
-        "padding-left": this.getAttribute("padding-left"),
-        "padding-right": this.getAttribute("padding-right"),
-        "padding-bottom": this.getAttribute("padding-bottom"),
-      },
-      td: {
-        padding: this.getAttribute("padding"),
-        "padding-top": this.getAttribute("padding-top"),
-        "padding-left": this.getAttribute("padding-left"),
-        "padding-right": this.getAttribute("padding-right"),
-        "padding-bottom": this.getAttribute("padding-bottom"),
-      },
-    };
+  /** mjml's a and td styles written as declarations: each is written once. */
+  override styleDeclarations(name: string): string {
+    if (name === "a") return `display:inline-block;${this.attributeDeclarations(LINK_TEXT)}${this.attributeDeclarations(LINK_PADDING)}`;
+    return name === "td" ? this.attributeDeclarations(LINK_PADDING) : "";
   }
 
   renderContent(): string {

@@ -4,6 +4,7 @@ import {
   type BodyComponent,
   type BodyContext,
   childContext,
+  declaration,
   htmlAttribute,
   PRESENTATION_TABLE,
   type StyleObject,
@@ -97,38 +98,46 @@ export class MjSection extends WritingComponent {
     });
   }
 
-  override getStyles(): Record<string, StyleObject> {
-    const { containerWidth } = this.context;
-    const fullWidth = this.isFullWidth();
+  /**
+   * mjml's div and table styles written as declarations (each is written once, and QuickJS builds
+   * and enumerates an object a key at a time); getStyles() holds the rarer ones.
+   */
+  override styleDeclarations(name: string): string {
+    if (name !== "div" && name !== "table") return super.styleDeclarations(name);
+    // mjml spreads its background style into both, except in a full-width section
+    const background = this.isFullWidth() ? "" : this.backgroundDeclarations();
     const hasBorderRadius = this.hasBorderRadius();
-    const isFirstSection = this.props.index === 0;
-    const background: StyleObject = this.getAttribute("background-url")
-      ? {
-          background: this.getBackground(),
-          // background size, repeat and position have to be separate since yahoo does not support the shorthand
-          "background-position": this.getBackgroundString(),
-          "background-repeat": this.getAttribute("background-repeat"),
-          "background-size": this.getAttribute("background-size"),
-        }
-      : {
-          background: this.getAttribute("background-color"),
-          "background-color": this.getAttribute("background-color"),
-        };
-    // mjml spreads `background` and the conditional entries into these; assigning gives the same
-    // keys in the same order, and V8 builds objects with spreads in them several times slower.
-    const table: StyleObject = fullWidth ? {} : Object.assign({}, background);
-    table["width"] = "100%";
-    if (hasBorderRadius) table["border-collapse"] = "separate";
-    const div: StyleObject = fullWidth ? {} : Object.assign({}, background);
-    div["margin"] = "0px auto";
-    div["max-width"] = containerWidth;
-    div["border-radius"] = this.getAttribute("border-radius");
-    if (hasBorderRadius) div["overflow"] = "hidden";
-    div["margin-top"] = !isFirstSection ? (this.context.gap as string | undefined) : undefined;
-    const styles: Record<string, StyleObject> = { table, div };
+    if (name === "table") return `${background}width:100%;${hasBorderRadius ? "border-collapse:separate;" : ""}`;
+    const div = `${background}margin:0px auto;${declaration("max-width", this.context.containerWidth)}${declaration("border-radius", this.getAttribute("border-radius"))}`;
+    return `${div}${hasBorderRadius ? "overflow:hidden;" : ""}${declaration("margin-top", this.props.index === 0 ? undefined : (this.context.gap as string | undefined))}`;
+  }
+
+  /** What styles() writes of mjml's background style. */
+  private backgroundDeclarations(): string {
+    if (!this.getAttribute("background-url")) {
+      const color = this.getAttribute("background-color");
+      return declaration("background", color) + declaration("background-color", color);
+    }
+    const position = declaration("background-position", this.getBackgroundString());
+    return `${declaration("background", this.getBackground())}${position}${declaration("background-repeat", this.getAttribute("background-repeat"))}${declaration("background-size", this.getAttribute("background-size"))}`;
+  }
+
+  override getStyles(): Record<string, StyleObject> {
+    const styles: Record<string, StyleObject> = {};
     // `tableFullwidth` is read only by a full-width section, `innerDiv` only with a background image
-    if (fullWidth) {
-      const tableFullwidth: StyleObject = Object.assign({}, background);
+    if (this.isFullWidth()) {
+      const tableFullwidth: StyleObject = this.getAttribute("background-url")
+        ? {
+            background: this.getBackground(),
+            // background size, repeat and position have to be separate since yahoo does not support the shorthand
+            "background-position": this.getBackgroundString(),
+            "background-repeat": this.getAttribute("background-repeat"),
+            "background-size": this.getAttribute("background-size"),
+          }
+        : {
+            background: this.getAttribute("background-color"),
+            "background-color": this.getAttribute("background-color"),
+          };
       tableFullwidth["width"] = "100%";
       styles["tableFullwidth"] = tableFullwidth;
     }

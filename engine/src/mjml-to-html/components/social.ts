@@ -1,6 +1,34 @@
 /** mj-social and mj-social-element (mjml-social 5.4.1). */
-import { type Attributes, BodyComponent, htmlAttribute, PRESENTATION_TABLE, type StyleObject, WritingComponent } from "../component.js";
+import {
+  type AttributeStyle,
+  type Attributes,
+  BodyComponent,
+  declaration,
+  htmlAttribute,
+  PRESENTATION_TABLE,
+  type StyleObject,
+  WritingComponent,
+} from "../component.js";
 import type { HtmlOutput } from "../html-output.js";
+
+/** mj-social-element's td and text styles: each CSS property with the attribute that holds its value, in mjml's order. */
+const TD_STYLE: AttributeStyle = [
+  ["padding", "padding"],
+  ["padding-top", "padding-top"],
+  ["padding-right", "padding-right"],
+  ["padding-bottom", "padding-bottom"],
+  ["padding-left", "padding-left"],
+  ["vertical-align", "vertical-align"],
+];
+const TEXT_STYLE: AttributeStyle = [
+  ["color", "color"],
+  ["font-size", "font-size"],
+  ["font-weight", "font-weight"],
+  ["font-style", "font-style"],
+  ["font-family", "font-family"],
+  ["line-height", "line-height"],
+  ["text-decoration", "text-decoration"],
+];
 
 export class MjSocial extends WritingComponent {
   static override readonly componentName = "mj-social";
@@ -312,51 +340,6 @@ export class MjSocialElement extends BodyComponent {
     "vertical-align": "middle",
   };
 
-  override getStyles(): Record<string, StyleObject> {
-    const { "icon-size": iconSize, "icon-height": iconHeight, "background-color": backgroundColor } = this.getSocialAttributes();
-    return {
-      td: {
-        padding: this.getAttribute("padding"),
-        "padding-top": this.getAttribute("padding-top"),
-        "padding-right": this.getAttribute("padding-right"),
-        "padding-bottom": this.getAttribute("padding-bottom"),
-        "padding-left": this.getAttribute("padding-left"),
-        "vertical-align": this.getAttribute("vertical-align"),
-      },
-      table: {
-        background: backgroundColor,
-        "border-radius": this.getAttribute("border-radius"),
-        width: iconSize,
-      },
-      icon: {
-        padding: this.getAttribute("icon-padding"),
-        "font-size": "0",
-        height: iconHeight || iconSize,
-        "vertical-align": "middle",
-        width: iconSize,
-      },
-      img: {
-        border: this.getAttribute("border"),
-        "border-radius": this.getAttribute("border-radius"),
-        display: "block",
-      },
-      tdText: {
-        "vertical-align": "middle",
-        padding: this.getAttribute("text-padding"),
-        "text-align": this.getAttribute("align"),
-      },
-      text: {
-        color: this.getAttribute("color"),
-        "font-size": this.getAttribute("font-size"),
-        "font-weight": this.getAttribute("font-weight"),
-        "font-style": this.getAttribute("font-style"),
-        "font-family": this.getAttribute("font-family"),
-        "line-height": this.getAttribute("line-height"),
-        "text-decoration": this.getAttribute("text-decoration"),
-      },
-    };
-  }
-
   getSocialAttributes(): SocialAttributes {
     // String(): mjml indexes the table with the attribute as it is, undefined included.
     const socialNetwork = defaultSocialNetworks[String(this.getAttribute("name"))] || {};
@@ -378,27 +361,28 @@ export class MjSocialElement extends BodyComponent {
   }
 
   render(): string {
-    const { src, srcset, sizes, href, "icon-size": iconSize } = this.getSocialAttributes();
+    const { src, srcset, sizes, href, "icon-size": iconSize, "icon-height": iconHeight, "background-color": backgroundColor } = this.getSocialAttributes();
     const hasLink = !!this.getAttribute("href");
     const iconPosition = this.getAttribute("icon-position");
-    // mjml's htmlAttributes({ alt, title, src, style: "img", width, sizes, srcset }), an attribute at a time
+    // mjml's htmlAttributes({ alt, title, src, style: "img", width, sizes, srcset }), an attribute at a time; its styles
+    // written as declarations where they are written (once each), no style objects
     const img =
       htmlAttribute("alt", this.getAttribute("alt")) +
       htmlAttribute("title", this.getAttribute("title")) +
       htmlAttribute("src", src) +
-      this.styleAttribute("img") +
+      ` style="${declaration("border", this.getAttribute("border"))}${declaration("border-radius", this.getAttribute("border-radius"))}display:block;"` +
       // String(): parseInt converts its argument the same way.
       htmlAttribute("width", parseInt(String(iconSize), 10)) +
       htmlAttribute("sizes", sizes) +
       htmlAttribute("srcset", srcset);
     const makeIcon = (): string => `
-        <td ${this.styleAttribute("td")}>
+        <td  style="${this.attributeDeclarations(TD_STYLE)}">
           <table
-            ${PRESENTATION_TABLE}${this.styleAttribute("table")}
+            ${PRESENTATION_TABLE} style="${declaration("background", backgroundColor)}${declaration("border-radius", this.getAttribute("border-radius"))}${declaration("width", iconSize)}"
           >
             <tbody>
               <tr>
-                <td ${this.styleAttribute("icon")}>
+                <td  style="${declaration("padding", this.getAttribute("icon-padding"))}font-size:0;${declaration("height", iconHeight || iconSize)}vertical-align:middle;${declaration("width", iconSize)}">
                   ${
                     hasLink
                       ? `<a ${htmlAttribute("href", href)}${htmlAttribute("rel", this.getAttribute("rel"))}${htmlAttribute("target", this.getAttribute("target"))}>`
@@ -418,13 +402,13 @@ export class MjSocialElement extends BodyComponent {
         ${
           this.getContent()
             ? `
-          <td ${this.styleAttribute("tdText")}>
+          <td  style="vertical-align:middle;${declaration("padding", this.getAttribute("text-padding"))}${declaration("text-align", this.getAttribute("align"))}">
             ${
               hasLink
                 ? `<a
-                ${htmlAttribute("href", href)}${this.styleAttribute("text")}${htmlAttribute("rel", this.getAttribute("rel"))}${htmlAttribute("target", this.getAttribute("target"))}>`
+                ${htmlAttribute("href", href)} style="${this.attributeDeclarations(TEXT_STYLE)}"${htmlAttribute("rel", this.getAttribute("rel"))}${htmlAttribute("target", this.getAttribute("target"))}>`
                 : `<span
-                    ${this.styleAttribute("text")}>`
+                     style="${this.attributeDeclarations(TEXT_STYLE)}">`
             }
               ${this.getContent()}
             ${hasLink ? `</a>` : "</span>"}

@@ -60,6 +60,9 @@ export const cases: Record<string, string> = {
     `<mj-image src="https://example.com/a.png" srcset="https://example.com/a.png 1x, https://example.com/a@2x.png 2x" sizes="(max-width: 480px) 100vw, 600px" usemap="#map" />`,
   ),
   "image max-height font-size": one(`<mj-image src="https://example.com/a.png" max-height="120px" font-size="16px" />`),
+  "image borders and height": one(
+    `<mj-image src="https://example.com/a.png" width="300px" height="120px" border-radius="4px" border-left="1px solid #000" fluid-on-mobile="true" />`,
+  ),
   "image container background": one(`<mj-image src="https://example.com/a.png" container-background-color="#eeeeee" />`),
   "image everything": one(
     `<mj-image src="https://example.com/a.png" alt="All" href="https://example.com/" width="320px" height="160px" align="left" border-radius="4px" border="1px solid #ccc" padding="5px 10px" fluid-on-mobile="true" css-class="hero wide" />`,
