@@ -1,5 +1,8 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import * as z from "zod/mini";
 import { attr, attrs, attrValue, MJML_ALL, mjmlAlt, mjmlAttrs, ownAttr, unchangedOf } from "../src/blocks/shared.js";
+import { borderSchema, colorSchema, fontWeightSchema, toMjmlColor } from "../src/schema/common.js";
 
 describe("attrs", () => {
   it("prints each set attribute in the literal's order, numbers as text, and leaves out undefined, false and empty values", () => {
@@ -36,6 +39,33 @@ describe("ownAttr", () => {
       expect(ownAttr(name, value, u)).toBe(attr(name, value, u));
     expect(ownAttr("width", "600px", u)).toBe(' width="600px"');
     expect(ownAttr("padding", "10px 25px", u)).toBe("");
+  });
+
+  // ownAttr writes colours, font weights and borders from the template unescaped: their schemas must
+  // refuse anything an attribute would have to escape.
+  it("the author values it writes unescaped (colours, font weights, border styles) cannot hold & < > \" or '", () => {
+    const special = /[&<>"']/;
+    const text = fc.string({ unit: fc.constantFrom(..."#abcdefABCDEF0123456789rgb(),. %&<>\"'redBluetransparentboldnormal"), maxLength: 24 });
+    const accepted = (schema: z.ZodMiniType, value: unknown): unknown => {
+      const result = z.safeParse(schema, value);
+      return result.success ? result.data : undefined;
+    };
+    fc.assert(
+      fc.property(text, fc.string({ maxLength: 12 }), (value, wild) => {
+        for (const candidate of [value, wild, `${value}${wild}`]) {
+          const color = accepted(colorSchema, candidate);
+          if (typeof color === "string") expect(toMjmlColor(color)).not.toMatch(special);
+          const weight = accepted(fontWeightSchema, candidate);
+          if (weight !== undefined) expect(String(weight)).not.toMatch(special);
+          const border = accepted(borderSchema, { width: 1, style: candidate, color: candidate }) as { style: string; color: string } | undefined;
+          if (border !== undefined) expect(`${border.style} ${toMjmlColor(border.color)}`).not.toMatch(special);
+        }
+      }),
+      { numRuns: 3000 },
+    );
+    // What the generator reaches: the test is empty if no value is ever accepted.
+    expect(accepted(colorSchema, "#aBc")).toBe("#aBc");
+    expect(accepted(fontWeightSchema, "bold")).toBeDefined();
   });
 });
 
