@@ -329,21 +329,7 @@ export abstract class BodyComponent {
     return { totalWidth: parsedWidth, borders, paddings, box: parsedWidth - paddings - borders };
   }
 
-  /**
-   * The style object of `style` with only the attributes set (added to `object`): styles() writes of
-   * it what it writes of mjml's object literal, which holds them all (QuickJS builds and enumerates
-   * a key at a time).
-   */
-  attributeStyle(style: AttributeStyle, object: StyleObject = {}): StyleObject {
-    for (let i = 0; i < style.length; i++) {
-      const entry = style[i] as readonly [string, string];
-      const value = this.getAttribute(entry[1]);
-      if (value !== undefined) object[entry[0]] = value;
-    }
-    return object;
-  }
-
-  /** What styles() writes of attributeStyle(style): the declarations of the attributes set, without an object between. */
+  /** What styles() writes of mjml's literal for `style`: the declarations of the attributes set, in order, without an object between. */
   attributeDeclarations(style: AttributeStyle): string {
     let output = "";
     for (let i = 0; i < style.length; i++) {
