@@ -46,6 +46,10 @@ function countingHost(): EngineHost & { digests: number } {
       host.digests++;
       return NODE_HOST.digest(text);
     },
+    digestParts(parts: readonly string[]) {
+      host.digests++;
+      return NODE_HOST.digestParts!(parts);
+    },
   };
   return host;
 }

@@ -239,6 +239,17 @@ describe("prepareTemplate", () => {
     });
     expect(validateTemplate(cyclic)).toMatchObject({ valid: false, issues: [expect.objectContaining({ type: "json_invalid" })] });
     expect(inspectTemplate(cyclic).valid).toBe(false);
+    // A cycle through a row: JSON.stringify's own reason for the whole template, not a piece's.
+    const inRow: Record<string, unknown> = doc([row(component("paragraph", { content: "<p>a</p>" }))]);
+    (inRow["rows"] as Record<string, unknown>[])[0]!["back"] = inRow;
+    const reason = (() => {
+      try {
+        return JSON.stringify(inRow);
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    await expect(render(inRow, { target: "html" })).rejects.toMatchObject({ message: `Invalid template: not representable as JSON (${reason})` });
   });
   it("carries validation failures to render", async () => {
     await expect(render(prepareTemplate({ rows: [] }), { target: "html" })).rejects.toMatchObject({ code: "RENDER_ERROR" });

@@ -11,6 +11,11 @@ export interface EngineHost {
    */
   digest(text: string): string;
   /**
+   * `digest` of the concatenation of `parts`, without it built (a template's JSON text in pieces:
+   * base/json-parts.ts). Absent: the engine builds the whole text for `digest`.
+   */
+  readonly digestParts?: (parts: readonly string[]) => string;
+  /**
    * `digest` of a request's `template` value as the request's UTF-8 JSON bytes write it (the
    * top-level `template`, an object), taken from the bytes without a JSON text built; undefined when
    * the host cannot find it there. The same key `digest` gives the text when the client wrote the

@@ -7,6 +7,11 @@ export const NODE_HOST: EngineHost = Object.freeze({
   // node:crypto on first use only: a process that never caches renders never loads it, which keeps
   // it out of the Node executable's startup snapshot (~7 ms a launch; engine/README.md).
   digest: (text: string) => process.getBuiltinModule("node:crypto").createHash("sha1").update(text).digest("base64"),
+  digestParts: (parts: readonly string[]) => {
+    const hash = process.getBuiltinModule("node:crypto").createHash("sha1");
+    for (const part of parts) hash.update(part);
+    return hash.digest("base64");
+  },
   sha256: (text: string) => process.getBuiltinModule("node:crypto").createHash("sha256").update(text).digest("hex"),
   utf8Length: (text: string) => Buffer.byteLength(text, "utf8"),
   encodeUtf8: (text: string) => Buffer.from(text, "utf8"),

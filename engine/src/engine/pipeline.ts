@@ -5,6 +5,7 @@
  */
 
 import { describeIssues, RenderError, type RenderWarning } from "../base/diagnostics.js";
+import { jsonParts } from "../base/json-parts.js";
 import type { DynamicData, RenderLimits, RenderOptions, RenderTarget } from "../base/types.js";
 import { RENDER_TARGETS } from "../base/types.js";
 import type { BlockRegistry } from "../blocks/registry.js";
@@ -107,12 +108,35 @@ export interface TemplateKey {
   readonly chars: number;
 }
 
-/** The key a template was given when read from bytes (`keyTemplate`), else the host's digest of its JSON text. */
+/**
+ * The key a template was given when read from bytes (`keyTemplate`), else the host's digest of its
+ * JSON text: of the text's pieces where the host hashes pieces (the same digest, without the whole
+ * text built: base/json-parts.ts).
+ */
 function keyOf(core: EngineCore, json: unknown): TemplateKey {
   const given = typeof json === "object" && json !== null ? core.templateKeys.get(json) : undefined;
   if (given !== undefined) return given;
+  if (core.host.digestParts !== undefined) {
+    const parts = jsonPartsOf(json);
+    if (parts !== undefined) return { key: core.host.digestParts(parts), chars: lengthOf(parts) };
+  }
   const text = jsonText(json);
   return { key: core.host.digest(text), chars: text.length };
+}
+
+/** `jsonParts`, or undefined where JSON.stringify fails on the template: the whole text's error says why. */
+function jsonPartsOf(json: unknown): string[] | undefined {
+  try {
+    return jsonParts(json);
+  } catch {
+    return undefined;
+  }
+}
+
+function lengthOf(parts: readonly string[]): number {
+  let length = 0;
+  for (const part of parts) length += part.length;
+  return length;
 }
 
 /**
