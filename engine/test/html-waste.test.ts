@@ -76,6 +76,19 @@ describe("removeHtmlWaste", () => {
       `<div style="font-size:13px"><h2 style="font-size:0">a</h2></div>`,
     );
     for (const html of kept) expect(removeHtmlWaste(html)).toBe(html);
+    // Every level, and white space of any kind where mjml may write it.
+    for (const level of [1, 6]) {
+      expect(removeHtmlWaste(`<div \t\n style="${wrapper}" \n>\r\n <h${level} ${heading}>a</h${level}> </div>`)).toBe(
+        `<div>\r\n <h${level} ${heading}>a</h${level}> </div>`,
+      );
+    }
+    for (const html of [
+      `<div style="${wrapper}"><h7 ${heading}>a</h7></div>`,
+      `<div style="${wrapper}"><H2 ${heading}>a</H2></div>`,
+      `<divstyle="${wrapper}"><h2 ${heading}>a</h2></div>`,
+    ]) {
+      expect(removeHtmlWaste(html)).toBe(html);
+    }
   });
 
   it("writes a zero length in a style attribute as 0, and nowhere else", () => {
@@ -194,7 +207,7 @@ describe("removeHtmlWaste", () => {
     const piece = fc.constantFrom(
       ...["background:", "background-color:", ";background-color:", "background:background:", "#fff", "#ff", "red", "a", ";", ":", '"', "'", "(", "}", " "],
       ...[' style=""', ' class=""', "style", " style", " class", '=""', "=", '"', "\n", "\u00e9", "\u{1f600}"],
-      ...["<tbody>", "</tbody>", "<tbody", "tbody>", "<", ">", "</", "tbody"],
+      ...["<tbody>", "</tbody>", "<tbody", "tbody>", "<", ">", "</", "tbody", "t", "body>", "<body>", "</body>"],
     );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 30 }), (pieces) => {
