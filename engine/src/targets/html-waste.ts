@@ -29,7 +29,6 @@
  * (test/protocol-binary.test.ts and the fixtures through the executable compare the two).
  */
 import { contains, occurrences } from "../base/literal-scan.js";
-import { isSpace } from "../base/whitespace.js";
 import { DocumentEdits } from "./edits.js";
 
 const BACKGROUND = "background:";
@@ -131,37 +130,11 @@ function emptyColumnAt(html: string, at: number, edits: DocumentEdits): boolean 
   return true;
 }
 
-const COLUMN_CLASS = 'class="mj-column-per-';
-const STYLE_START = 'style="';
-
-/**
- * The divs rewritten in one scan: empty columns, columns' tables and headings' wrappers. Each
- * expression is tried only at a div whose start it could match (most divs are none of the three):
- * a call of an expression costs V8 more than the few characters read here to refuse one.
- */
+/** The divs rewritten in one scan: empty columns, columns' tables and headings' wrappers. */
 function leanerDivs(html: string, edits: DocumentEdits): void {
   for (const at of occurrences(html, "<div")) {
-    let name = at + "<div".length;
-    while (isSpace(html.charCodeAt(name))) name++;
-    if (name === at + "<div".length) continue;
-    if (html.startsWith(COLUMN_CLASS, name)) {
-      if (!emptyColumnAt(html, at, edits)) columnTableAt(html, at, edits);
-    } else if (html.startsWith(STYLE_START, name) && headingFollows(html, html.indexOf('"', name + STYLE_START.length))) {
-      headingWrapperAt(html, at, edits);
-    }
+    if (!emptyColumnAt(html, at, edits) && !columnTableAt(html, at, edits)) headingWrapperAt(html, at, edits);
   }
-}
-
-/** Whether `\s*>\s*<h[1-6]` starts after the quote at `quote` (HEADING_WRAPPER after the div's style). */
-function headingFollows(html: string, quote: number): boolean {
-  if (quote === -1) return false;
-  let at = quote + 1;
-  while (isSpace(html.charCodeAt(at))) at++;
-  if (html.charCodeAt(at) !== 0x3e /* > */) return false;
-  at++;
-  while (isSpace(html.charCodeAt(at))) at++;
-  const level = html.charCodeAt(at + 2);
-  return html.startsWith("<h", at) && level >= 0x31 /* 1 */ && level <= 0x36 /* 6 */;
 }
 
 const WORD_NAMESPACE = ' xmlns:w="urn:schemas-microsoft-com:office:word"';
@@ -315,14 +288,11 @@ function removeUnusedMenuRules(html: string, edits: DocumentEdits): void {
   if (MENU_RULES.test(html)) edits.remove(at, MENU_RULES.lastIndex);
 }
 
-/**
- * `<tbody>` and `</tbody>` removed, in one scan. Found by `body>`: `indexOf` stops at each
- * occurrence of a literal's first character, and mjml's markup holds four times as many `t` as `b`.
- */
+/** `<tbody>` and `</tbody>` removed, in one scan. */
 function removeTbodyTags(html: string, edits: DocumentEdits): void {
-  for (const at of occurrences(html, "body>")) {
-    if (html.startsWith("</t", at - 3)) edits.remove(at - 3, at + 5);
-    else if (html.startsWith("<t", at - 2)) edits.remove(at - 2, at + 5);
+  for (const at of occurrences(html, "tbody>")) {
+    if (html.startsWith("</", at - 2)) edits.remove(at - 2, at + 6);
+    else if (html.charCodeAt(at - 1) === 0x3c /* < */) edits.remove(at - 1, at + 6);
   }
 }
 
