@@ -5,8 +5,8 @@ import { NODE_HOST } from "../src/engine/node-host.js";
 
 const digestParts = NODE_HOST.digestParts!;
 
-// Wide characters, a surrogate pair and lone surrogates (which JSON.stringify escapes), in names and values.
-const unit = fc.constantFrom("a", '"', "\\", "\n", "é", "€", "😀", "\uD800", "\uDC00", "\u2028");
+// Wide characters, a surrogate pair and lone surrogates (which JSON.stringify escapes), digits (integer names come first), in names and values.
+const unit = fc.constantFrom("a", "1", "0", '"', "\\", "\n", "é", "€", "😀", "\uD800", "\uDC00", "\u2028");
 const text = fc.string({ unit, maxLength: 8 });
 const value = fc.letrec((tie) => ({
   value: fc.oneof(
