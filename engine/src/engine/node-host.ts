@@ -6,9 +6,10 @@ let strictUtf8: { decode(bytes: Uint8Array): string } | undefined;
 export const NODE_HOST: EngineHost = Object.freeze({
   // node:crypto on first use only: a process that never caches renders never loads it, which keeps
   // it out of the Node executable's startup snapshot (~7 ms a launch; engine/README.md).
-  digest: (text: string) => process.getBuiltinModule("node:crypto").createHash("sha1").update(text).digest("base64"),
+  // SHA-256, not SHA-1: two texts with one SHA-1 can be made, and the key must never be another template's.
+  digest: (text: string) => process.getBuiltinModule("node:crypto").createHash("sha256").update(text).digest("base64"),
   digestParts: (parts: readonly string[]) => {
-    const hash = process.getBuiltinModule("node:crypto").createHash("sha1");
+    const hash = process.getBuiltinModule("node:crypto").createHash("sha256");
     for (const part of parts) hash.update(part);
     return hash.digest("base64");
   },
