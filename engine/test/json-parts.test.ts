@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { jsonParts } from "../src/base/json-parts.js";
@@ -33,6 +34,11 @@ describe("a value's JSON text in pieces", () => {
       }),
       { numRuns: 3000 },
     );
+  });
+
+  it("is a SHA-256 of the text's UTF-8: a digest no two texts can be made to share", () => {
+    const text = '{"name":"Trail season — week 😀"}';
+    expect(NODE_HOST.digest(text)).toBe(createHash("sha256").update(text, "utf8").digest("base64"));
   });
 
   it("cuts between a row's items, never inside a string", () => {
