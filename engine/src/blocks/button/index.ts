@@ -27,7 +27,6 @@ import { numberSchema, stringSchema } from "../../schema/leaves.js";
 import { type BlockRenderContext, defineBlock, finding } from "../block.js";
 import { gradientStops, isBold } from "../reading.js";
 import {
-  attr,
   attrs,
   dirAttribute,
   fontStackValue,
@@ -153,12 +152,23 @@ const GLYPH_EM = { normal: 0.55, bold: 0.6 };
 /** The characters a merge tag without a default is counted as: a first name, an order number. */
 const TAG_CHARS = 8;
 
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** A text's length in characters (code points): without an array of them where it has no surrogate pair (QuickJS iterates a spread a character at a time). */
+function codePoints(text: string): number {
+  return SURROGATE.test(text) ? [...text].length : text.length;
+}
+
 /** The label's length in characters as a recipient reads it: a merge tag as its default, else as a short word. */
 function labelChars(text: string): number {
-  return parseMergeTags(text).reduce(
-    (n, part) => n + (typeof part === "string" ? [...part].length : part.fallback === undefined ? TAG_CHARS : [...part.fallback].length),
-    0,
-  );
+  const parts = parseMergeTags(text);
+  let n = 0;
+  // An index loop, not `reduce`: a callback per part is a call in QuickJS.
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    n += typeof part === "string" ? codePoints(part) : part.fallback === undefined ? TAG_CHARS : codePoints(part.fallback);
+  }
+  return n;
 }
 
 /**
@@ -292,10 +302,11 @@ export const button = defineBlock({
     const translucent = !background && /^rgba\(.*,(0(\.\d+)?|\.\d+)\)$/.test(fill);
     if (translucent) ctx.headCss.push(`.${ctx.uid} a{background:none !important}`);
     const border = p.border.width > 0 ? `${px(p.border.width)} ${p.border.style} ${toMjmlColor(p.border.color)}` : undefined;
-    // Outlook's button in a row of the column's table of its own, the HTML button hidden from Outlook.
+    // Outlook's button in a row of the column's table of its own, the HTML button hidden from Outlook;
+    // its cell's attributes written as they are (a keyword and our own lengths: nothing to escape).
     const outlook = outlookButton(p, ctx);
     const before = outlook
-      ? `<mj-raw><!--[if mso]><tr><td${attr("align", p.align) + attr("style", "padding:" + spacing(p.margin))}>${outlook}</td></tr><![endif]--><!--[if !mso]><!--></mj-raw>`
+      ? `<mj-raw><!--[if mso]><tr><td align="${p.align}" style="padding:${spacing(p.margin)}">${outlook}</td></tr><![endif]--><!--[if !mso]><!--></mj-raw>`
       : "";
     // An attribute at a time (`attr`): cheaper in QuickJS than a literal enumerated by `mjmlAttrs`.
     const u = unchangedOf("mj-button");
