@@ -177,7 +177,7 @@ function labelChars(text: string): number {
  * width estimated from its characters for one that fits its label (a longer recipient value wraps
  * inside it), the column's for a full-width one. Hidden on desktops, it has none.
  */
-function outlookButton(p: ButtonProps, ctx: BlockRenderContext): string {
+function outlookButton(p: ButtonProps, ctx: BlockRenderContext, link: string, labelMarkup: string): string {
   const gradient = activeGradient(p.backgroundGradient) ? p.backgroundGradient.linear : undefined;
   if ((p.borderRadius <= 0 && gradient === undefined) || p.desktopHide) return "";
   const border = p.border.width;
@@ -187,7 +187,7 @@ function outlookButton(p: ButtonProps, ctx: BlockRenderContext): string {
   const width = p.fullWidth ? available : Math.min(available, Math.ceil(label + icon + p.padding.left + p.padding.right + 2 * border));
   const height = Math.ceil(Math.max(p.fontSize * p.lineHeight, p.icon ? p.iconSize : 0) + p.padding.top + p.padding.bottom + 2 * border);
   return roundRect({
-    href: href(p, ctx),
+    href: link,
     width,
     height,
     radius: p.borderRadius,
@@ -196,7 +196,7 @@ function outlookButton(p: ButtonProps, ctx: BlockRenderContext): string {
     border: border > 0 ? { width: border, color: p.border.color } : undefined,
     // A <center> is no link: no underline to take off.
     style: centerStyle(p, ctx),
-    label: withIcon(p, ctx, ctx.out.text(p.text), "img"),
+    label: labelMarkup,
   });
 }
 
@@ -304,7 +304,10 @@ export const button = defineBlock({
     const border = p.border.width > 0 ? `${px(p.border.width)} ${p.border.style} ${toMjmlColor(p.border.color)}` : undefined;
     // Outlook's button in a row of the column's table of its own, the HTML button hidden from Outlook;
     // its cell's attributes written as they are (a keyword and our own lengths: nothing to escape).
-    const outlook = outlookButton(p, ctx);
+    // The link and the label emitted once for both buttons (the same text): half the escaping and merge tag slots.
+    const link = href(p, ctx);
+    const label = withIcon(p, ctx, ctx.out.text(p.text), "img");
+    const outlook = outlookButton(p, ctx, link, label);
     const before = outlook
       ? `<mj-raw><!--[if mso]><tr><td align="${p.align}" style="padding:${spacing(p.margin)}">${outlook}</td></tr><![endif]--><!--[if !mso]><!--></mj-raw>`
       : "";
@@ -326,7 +329,7 @@ export const button = defineBlock({
       ownAttr("padding", spacing(p.margin), u) +
       ownAttr("target", "_blank", u) +
       ownAttr("css-class", background || translucent ? withOwnClass(ctx.className, ctx.uid) : ctx.className, u);
-    return `${before}<mj-button${href(p, ctx)}${attributes}>${withDir(withIcon(p, ctx, ctx.out.text(p.text), "img"), dirAttribute(p, ctx))}</mj-button>${outlook ? "<mj-raw><!--<![endif]--></mj-raw>" : ""}`;
+    return `${before}<mj-button${link}${attributes}>${withDir(label, dirAttribute(p, ctx))}</mj-button>${outlook ? "<mj-raw><!--<![endif]--></mj-raw>" : ""}`;
   },
   html(p, ctx) {
     const background = gradient(p);
@@ -338,13 +341,15 @@ export const button = defineBlock({
     ]);
     const link = cssText([["display", "inline-block"], ["padding", spacing(p.padding)], ...labelDeclarations(p, ctx), ["border-radius", px(p.borderRadius)]]);
     const outer = cssText([["text-align", p.align], ...paddingDeclaration(p.margin)]);
-    const outlook = outlookButton(p, ctx);
+    const linkHref = href(p, ctx);
+    const label = withIcon(p, ctx, ctx.out.text(p.text), "img");
+    const outlook = outlookButton(p, ctx, linkHref, label);
     return (
       `<div${htmlClass(ctx.className)}${attrs({ style: outer })}>` +
       (outlook ? `<!--[if mso]>${outlook}<![endif]--><!--[if !mso]><!-->` : "") +
       `<table role="presentation" border="0" cellpadding="0" cellspacing="0"${attrs({ align: p.align, width: p.fullWidth ? "100%" : undefined })} style="border-collapse:separate">` +
       `<tr><td align="center"${attrs({ style: cell })}>` +
-      `<a${href(p, ctx)} target="_blank"${attrs({ dir: dirAttribute(p, ctx), style: link })}>${withIcon(p, ctx, ctx.out.text(p.text), "img")}</a>` +
+      `<a${linkHref} target="_blank"${attrs({ dir: dirAttribute(p, ctx), style: link })}>${label}</a>` +
       `</td></tr></table>${outlook ? "<!--<![endif]-->" : ""}</div>`
     );
   },
