@@ -90,6 +90,11 @@ export class ContentHtml {
     return nodesToMarkup(this.nodes(html), out);
   }
 
+  /** Content's nodes (`nodes`, as a block changed them) as markup, their merge tags as slots. */
+  nodesMarkup(nodes: readonly ContentNode[], out: Emitter): string {
+    return nodesToMarkup(nodes, out);
+  }
+
   /** The content as JSX elements (react-email), its merge tags as slots. */
   jsx(html: string, out: Emitter): string {
     return nodesToJsx(this.nodes(html), out);

@@ -173,6 +173,14 @@ interface ClassAttributes {
   readonly colorNames: readonly string[];
   readonly defaultNames: readonly string[];
   readonly defaultValues: readonly AttributeValue[];
+  /**
+   * The default attributes with a document's `mj-all` ones over them (`names`, `values`), for the
+   * `globals` they were made with: one object per compile, so made once a class a compile instead
+   * of a `for…in` over it for every component.
+   */
+  globals: Readonly<Attributes> | undefined;
+  names: readonly string[];
+  values: readonly AttributeValue[];
 }
 
 const classAttributes = new Map<BodyComponentClass, ClassAttributes>();
@@ -181,13 +189,34 @@ function classAttributesOf(type: BodyComponentClass): ClassAttributes {
   let known = classAttributes.get(type);
   if (known === undefined) {
     const defaultNames = Object.keys(type.defaultAttributes);
+    const defaultValues = defaultNames.map((name) => type.defaultAttributes[name] as AttributeValue);
     known = {
       colorNames: Object.keys(type.allowedAttributes).filter((name) => type.allowedAttributes[name]?.startsWith("color")),
       defaultNames,
-      defaultValues: defaultNames.map((name) => type.defaultAttributes[name] as AttributeValue),
+      defaultValues,
+      globals: undefined,
+      names: defaultNames,
+      values: defaultValues,
     };
     classAttributes.set(type, known);
   }
+  return known;
+}
+
+/** `known`'s default attributes with `globals` over them (`ClassAttributes.names` and `values`). */
+function withGlobals(known: ClassAttributes, globals: Readonly<Attributes>): ClassAttributes {
+  const names = [...known.defaultNames];
+  const values = [...known.defaultValues];
+  for (const name in globals) {
+    const at = names.indexOf(name);
+    if (at === -1) {
+      names.push(name);
+      values.push(globals[name] as AttributeValue);
+    } else values[at] = globals[name] as AttributeValue;
+  }
+  known.globals = globals;
+  known.names = names;
+  known.values = values;
   return known;
 }
 
@@ -244,13 +273,15 @@ export abstract class BodyComponent {
       sibling: undefined,
       nonRawSiblings: undefined,
     };
-    const { colorNames, defaultNames, defaultValues } = classAttributesOf(type);
+    let known = classAttributesOf(type);
+    if (known.globals !== node.globalAttributes) known = withGlobals(known, node.globalAttributes);
+    const { names, values } = known;
     const merged = new Map<string, AttributeValue>();
-    for (let i = 0; i < defaultNames.length; i++) merged.set(defaultNames[i] as string, defaultValues[i] as AttributeValue);
-    setAll(merged, node.globalAttributes);
-    setAll(merged, attributes);
+    for (let i = 0; i < names.length; i++) merged.set(names[i] as string, values[i] as AttributeValue);
+    // most components are given none by their parent: no `for…in` over nothing
+    if (attributes !== undefined) setAll(merged, attributes);
     setAll(merged, node.attributes);
-    this.attributes = formatAttributes(merged, colorNames);
+    this.attributes = formatAttributes(merged, known.colorNames);
     this.context = context;
   }
 

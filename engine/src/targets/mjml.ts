@@ -64,7 +64,12 @@ function spacerSection(spacer: SpacerNode, width: number, fill: string, place: P
   // Its height as the section's top padding, with no column: in Outlook too, a cell's padding is
   // exact, where a column and an mj-spacer in it cost ~1.2 KB of html.
   const padding = spacing({ top: spacer.height, right: 0, bottom: 0, left: 0 });
-  const section = `<mj-section${mjmlAttrs("mj-section", { padding, "background-color": vml ? undefined : toMjmlColor(filled(spacer.backgroundColor, fill)), "css-class": classList(className, dark) })}></mj-section>`;
+  const u = unchangedOf("mj-section");
+  const attributes =
+    ownAttr("padding", padding, u) +
+    (vml ? "" : ownAttr("background-color", toMjmlColor(filled(spacer.backgroundColor, fill)), u)) +
+    ownAttr("css-class", classPair(className, dark), u);
+  const section = `<mj-section${attributes}></mj-section>`;
   return vml ? overGradient(section, vml, width, place) : section;
 }
 
@@ -130,13 +135,13 @@ function section(row: RowNode, outerWidth: number, fill: string, place: Place, d
   const outerTheme = doc.dark.enter(dark.themed);
   try {
     for (let i = 0; i < columns.length; i++) {
-      if (i > 0 && layout.gap > 0) parts += `<mj-column${mjmlAttrs("mj-column", { width: `${layout.gap}%` })}></mj-column>`;
+      if (i > 0 && layout.gap > 0) parts += `<mj-column${ownAttr("width", `${layout.gap}%`, unchangedOf("mj-column"))}></mj-column>`;
       parts += column(columns[i]!, layout.widths[i] ?? 0, inner, fillHeight, doc);
     }
   } finally {
     doc.dark.restore(outerTheme);
   }
-  const body = s.mobileStack ? parts : `<mj-group${mjmlAttrs("mj-group", { direction: mirrored(doc) })}>${parts}</mj-group>`;
+  const body = s.mobileStack ? parts : `<mj-group${ownAttr("direction", mirrored(doc), unchangedOf("mj-group"))}>${parts}</mj-group>`;
   const gradient = activeGradient(s.backgroundGradient) ? s.backgroundGradient : undefined;
   const vml = gradient?.linear;
   const className = gradient || s.minHeight > 0 || fillHeight ? doc.nextUid("mr-r") : "";
@@ -187,7 +192,9 @@ function mirrored(doc: DocumentContext): "rtl" | undefined {
 function rowLike(node: RowLike, width: number, fill: string, place: Place, doc: DocumentContext): string {
   if (node.kind === "row-spacer") return spacerSection(node, width, fill, place, doc);
   if (place === "box" || fill === "transparent" || node.style.border.radius === 0) return section(node, width, fill, place, doc);
-  return `<mj-wrapper${mjmlAttrs("mj-wrapper", { padding: "0px", "background-color": toMjmlColor(fill), direction: mirrored(doc) })}>${section(node, width, "transparent", "box", doc)}</mj-wrapper>`;
+  const u = unchangedOf("mj-wrapper");
+  const attributes = ownAttr("padding", "0px", u) + ownAttr("background-color", toMjmlColor(fill), u) + ownAttr("direction", mirrored(doc), u);
+  return `<mj-wrapper${attributes}>${section(node, width, "transparent", "box", doc)}</mj-wrapper>`;
 }
 
 const filled = (color: string, fill: string): string => (color === "transparent" ? fill : color);

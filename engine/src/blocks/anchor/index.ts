@@ -62,12 +62,10 @@ export const anchor = defineBlock({
   text: (p, values) => textParagraphs(linked(values.text(p.text), values.url(p.link))),
   dark: { canvasText: "linkColor" },
   mjml(p, ctx) {
-    const link = cssText([
-      ["color", p.color],
-      ["text-decoration", p.textDecoration],
-    ]);
     const attributes = mjmlTextAttributes(p, ctx, { containerColor: undefined, className: ctx.className });
-    const anchor = `<a href="${ctx.out.url(p.link)}" target="_blank"${attrs({ style: link })}>${ctx.out.text(p.text)}</a>`;
+    // The link's style as `attrs({ style: cssText(…) })` writes it, without the arrays and the object
+    // (a colour and a keyword: nothing to escape).
+    const anchor = `<a href="${ctx.out.url(p.link)}" target="_blank" style="color:${p.color};text-decoration:${p.textDecoration}">${ctx.out.text(p.text)}</a>`;
     return `<mj-text${attributes}>${directedMarkup(anchor, p, ctx)}</mj-text>`;
   },
   html(p, ctx) {

@@ -27,7 +27,6 @@ import { numberSchema, stringSchema } from "../../schema/leaves.js";
 import { type BlockRenderContext, defineBlock, finding } from "../block.js";
 import { gradientStops, isBold } from "../reading.js";
 import {
-  attr,
   attrs,
   dirAttribute,
   fontStackValue,
@@ -153,12 +152,23 @@ const GLYPH_EM = { normal: 0.55, bold: 0.6 };
 /** The characters a merge tag without a default is counted as: a first name, an order number. */
 const TAG_CHARS = 8;
 
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** A text's length in characters (code points): without an array of them where it has no surrogate pair (QuickJS iterates a spread a character at a time). */
+function codePoints(text: string): number {
+  return SURROGATE.test(text) ? [...text].length : text.length;
+}
+
 /** The label's length in characters as a recipient reads it: a merge tag as its default, else as a short word. */
 function labelChars(text: string): number {
-  return parseMergeTags(text).reduce(
-    (n, part) => n + (typeof part === "string" ? [...part].length : part.fallback === undefined ? TAG_CHARS : [...part.fallback].length),
-    0,
-  );
+  const parts = parseMergeTags(text);
+  let n = 0;
+  // An index loop, not `reduce`: a callback per part is a call in QuickJS.
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    n += typeof part === "string" ? codePoints(part) : part.fallback === undefined ? TAG_CHARS : codePoints(part.fallback);
+  }
+  return n;
 }
 
 /**
@@ -167,7 +177,7 @@ function labelChars(text: string): number {
  * width estimated from its characters for one that fits its label (a longer recipient value wraps
  * inside it), the column's for a full-width one. Hidden on desktops, it has none.
  */
-function outlookButton(p: ButtonProps, ctx: BlockRenderContext): string {
+function outlookButton(p: ButtonProps, ctx: BlockRenderContext, link: string, labelMarkup: string): string {
   const gradient = activeGradient(p.backgroundGradient) ? p.backgroundGradient.linear : undefined;
   if ((p.borderRadius <= 0 && gradient === undefined) || p.desktopHide) return "";
   const border = p.border.width;
@@ -177,7 +187,7 @@ function outlookButton(p: ButtonProps, ctx: BlockRenderContext): string {
   const width = p.fullWidth ? available : Math.min(available, Math.ceil(label + icon + p.padding.left + p.padding.right + 2 * border));
   const height = Math.ceil(Math.max(p.fontSize * p.lineHeight, p.icon ? p.iconSize : 0) + p.padding.top + p.padding.bottom + 2 * border);
   return roundRect({
-    href: href(p, ctx),
+    href: link,
     width,
     height,
     radius: p.borderRadius,
@@ -186,7 +196,7 @@ function outlookButton(p: ButtonProps, ctx: BlockRenderContext): string {
     border: border > 0 ? { width: border, color: p.border.color } : undefined,
     // A <center> is no link: no underline to take off.
     style: centerStyle(p, ctx),
-    label: withIcon(p, ctx, ctx.out.text(p.text), "img"),
+    label: labelMarkup,
   });
 }
 
@@ -292,10 +302,14 @@ export const button = defineBlock({
     const translucent = !background && /^rgba\(.*,(0(\.\d+)?|\.\d+)\)$/.test(fill);
     if (translucent) ctx.headCss.push(`.${ctx.uid} a{background:none !important}`);
     const border = p.border.width > 0 ? `${px(p.border.width)} ${p.border.style} ${toMjmlColor(p.border.color)}` : undefined;
-    // Outlook's button in a row of the column's table of its own, the HTML button hidden from Outlook.
-    const outlook = outlookButton(p, ctx);
+    // Outlook's button in a row of the column's table of its own, the HTML button hidden from Outlook;
+    // its cell's attributes written as they are (a keyword and our own lengths: nothing to escape).
+    // The link and the label emitted once for both buttons (the same text): half the escaping and merge tag slots.
+    const link = href(p, ctx);
+    const label = withIcon(p, ctx, ctx.out.text(p.text), "img");
+    const outlook = outlookButton(p, ctx, link, label);
     const before = outlook
-      ? `<mj-raw><!--[if mso]><tr><td${attr("align", p.align) + attr("style", "padding:" + spacing(p.margin))}>${outlook}</td></tr><![endif]--><!--[if !mso]><!--></mj-raw>`
+      ? `<mj-raw><!--[if mso]><tr><td align="${p.align}" style="padding:${spacing(p.margin)}">${outlook}</td></tr><![endif]--><!--[if !mso]><!--></mj-raw>`
       : "";
     // An attribute at a time (`attr`): cheaper in QuickJS than a literal enumerated by `mjmlAttrs`.
     const u = unchangedOf("mj-button");
@@ -315,7 +329,7 @@ export const button = defineBlock({
       ownAttr("padding", spacing(p.margin), u) +
       ownAttr("target", "_blank", u) +
       ownAttr("css-class", background || translucent ? withOwnClass(ctx.className, ctx.uid) : ctx.className, u);
-    return `${before}<mj-button${href(p, ctx)}${attributes}>${withDir(withIcon(p, ctx, ctx.out.text(p.text), "img"), dirAttribute(p, ctx))}</mj-button>${outlook ? "<mj-raw><!--<![endif]--></mj-raw>" : ""}`;
+    return `${before}<mj-button${link}${attributes}>${withDir(label, dirAttribute(p, ctx))}</mj-button>${outlook ? "<mj-raw><!--<![endif]--></mj-raw>" : ""}`;
   },
   html(p, ctx) {
     const background = gradient(p);
@@ -327,13 +341,15 @@ export const button = defineBlock({
     ]);
     const link = cssText([["display", "inline-block"], ["padding", spacing(p.padding)], ...labelDeclarations(p, ctx), ["border-radius", px(p.borderRadius)]]);
     const outer = cssText([["text-align", p.align], ...paddingDeclaration(p.margin)]);
-    const outlook = outlookButton(p, ctx);
+    const linkHref = href(p, ctx);
+    const label = withIcon(p, ctx, ctx.out.text(p.text), "img");
+    const outlook = outlookButton(p, ctx, linkHref, label);
     return (
       `<div${htmlClass(ctx.className)}${attrs({ style: outer })}>` +
       (outlook ? `<!--[if mso]>${outlook}<![endif]--><!--[if !mso]><!-->` : "") +
       `<table role="presentation" border="0" cellpadding="0" cellspacing="0"${attrs({ align: p.align, width: p.fullWidth ? "100%" : undefined })} style="border-collapse:separate">` +
       `<tr><td align="center"${attrs({ style: cell })}>` +
-      `<a${href(p, ctx)} target="_blank"${attrs({ dir: dirAttribute(p, ctx), style: link })}>${withIcon(p, ctx, ctx.out.text(p.text), "img")}</a>` +
+      `<a${linkHref} target="_blank"${attrs({ dir: dirAttribute(p, ctx), style: link })}>${label}</a>` +
       `</td></tr></table>${outlook ? "<!--<![endif]-->" : ""}</div>`
     );
   },

@@ -15,7 +15,7 @@ import { constantDefault } from "../../schema/constant-default.js";
 import { surfaceDarkSchema } from "../../schema/dark.js";
 import { darkColors, field, spacingGroup, visibilityGroup } from "../../schema/editor.js";
 import { defineBlock } from "../block.js";
-import { addSpacing, attrs, htmlClass, jsxClass, mjmlAttrs, paddingDeclaration } from "../shared.js";
+import { addSpacing, attrs, htmlClass, jsxClass, ownAttr, paddingDeclaration, unchangedOf } from "../shared.js";
 
 export const dividerProps = () =>
   z.object({
@@ -105,15 +105,18 @@ export const divider = defineBlock({
       ctx.headCss.push(
         `.${ctx.uid} p{border-top-color:transparent !important;border-top-width:0 !important;height:${px(p.height)} !important;background-image:${p.backgroundGradient.css} !important}`,
       );
-    return `<mj-divider${mjmlAttrs("mj-divider", {
-      "border-color": toMjmlColor(activeGradient(p.backgroundGradient) ? (p.backgroundGradient.fallback ?? p.backgroundColor) : p.backgroundColor),
-      "border-width": px(p.height),
-      "border-style": p.borderStyle,
-      width: `${p.width}%`,
-      align: p.align,
-      padding: spacingSum(p.margin, p.padding),
-      "css-class": gradient && !ctx.className.split(" ").includes(ctx.uid) ? [ctx.className, ctx.uid].filter(Boolean).join(" ") : ctx.className,
-    })} />`;
+    // An attribute at a time (`ownAttr`: a colour, our own lengths, keywords and classes): no object
+    // literal for `mjmlAttrs` to enumerate (QuickJS).
+    const u = unchangedOf("mj-divider");
+    const attributes =
+      ownAttr("border-color", toMjmlColor(gradient ? (p.backgroundGradient.fallback ?? p.backgroundColor) : p.backgroundColor), u) +
+      ownAttr("border-width", px(p.height), u) +
+      ownAttr("border-style", p.borderStyle, u) +
+      ownAttr("width", `${p.width}%`, u) +
+      ownAttr("align", p.align, u) +
+      ownAttr("padding", spacingSum(p.margin, p.padding), u) +
+      ownAttr("css-class", gradient && !ctx.className.split(" ").includes(ctx.uid) ? [ctx.className, ctx.uid].filter(Boolean).join(" ") : ctx.className, u);
+    return `<mj-divider${attributes} />`;
   },
   html(p, ctx) {
     const outer = cssText(paddingDeclaration(addSpacing(p.margin, p.padding)));

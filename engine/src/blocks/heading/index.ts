@@ -21,6 +21,7 @@ import {
   ownAttr,
   paddingDeclaration,
   surfaceDeclarations,
+  typographyCss,
   typographyDeclarations,
   unchangedOf,
 } from "../shared.js";
@@ -94,10 +95,7 @@ export const heading = defineBlock({
   text: (p, values) => paragraphsOfHtml(p.content, values),
   dark: { canvasText: "color", canvasLinks: true },
   mjml(p, ctx) {
-    // typographyDeclarations makes a new list: added to, not copied.
-    const decls = typographyDeclarations(p, ctx);
-    decls.push(["margin", "0"]);
-    const style = cssText(decls);
+    const style = `${typographyCss(p, ctx)};margin:0`;
     const surface = mjmlSurface(p, ctx);
     // An attribute at a time (`attr`): cheaper in QuickJS than a literal enumerated by `mjmlAttrs`.
     const u = unchangedOf("mj-text");

@@ -24,14 +24,15 @@ import {
   dirAttribute,
   htmlClass,
   jsxClass,
-  mjmlAttrs,
   mjmlSurface,
   mjmlTypography,
+  ownAttr,
   paddingDeclaration,
   sideOf,
   surfaceDeclarations,
   textDirection,
   typographyDeclarations,
+  unchangedOf,
   withDir,
 } from "../shared.js";
 
@@ -165,13 +166,23 @@ export const menu = defineBlock({
     const direction = textDirection(p, ctx);
     // Every link's attributes are the same: written once.
     // Its transform and decoration even when `none`: mj-navbar-link's defaults are others.
-    const linkAttributes = mjmlTypography(p, ctx, "mj-navbar-link", "written") + mjmlAttrs("mj-navbar-link", { padding: `0px ${px(p.spacing / 2)}` });
-    const links = visibleItems(p)
-      .map((item) => `<mj-navbar-link href="${ctx.out.url(item.link)}"${linkAttributes}>${withDir(ctx.out.text(item.label), dir)}</mj-navbar-link>`)
-      .join("");
+    // Attributes one at a time (`ownAttr`: our own lengths, keywords and classes) and an index loop:
+    // no object literal for `mjmlAttrs` to enumerate, no callback per link (QuickJS).
+    const linkAttributes = mjmlTypography(p, ctx, "mj-navbar-link", "written") + ownAttr("padding", `0px ${px(p.spacing / 2)}`, unchangedOf("mj-navbar-link"));
+    const items = visibleItems(p);
+    let links = "";
+    for (let i = 0; i < items.length; i++)
+      links += `<mj-navbar-link href="${ctx.out.url(items[i]!.link)}"${linkAttributes}>${withDir(ctx.out.text(items[i]!.label), dir)}</mj-navbar-link>`;
     // mj-navbar has no background attribute: the background is head CSS on the block's class.
-    const classes = [mjmlSurface(p, ctx, false).className, stackRule(p, ctx)].filter(Boolean).join(" ");
-    return `<mj-navbar${mjmlAttrs("mj-navbar", { align: sideOf(p.align, direction === "auto" ? "ltr" : direction), padding: spacingSum(p.margin, p.padding), "css-class": classes })}>${links}</mj-navbar>`;
+    const surfaceClass = mjmlSurface(p, ctx, false).className;
+    const stackClass = stackRule(p, ctx);
+    const classes = surfaceClass === "" ? stackClass : stackClass === "" ? surfaceClass : `${surfaceClass} ${stackClass}`;
+    const u = unchangedOf("mj-navbar");
+    const attributes =
+      ownAttr("align", sideOf(p.align, direction === "auto" ? "ltr" : direction), u) +
+      ownAttr("padding", spacingSum(p.margin, p.padding), u) +
+      ownAttr("css-class", classes, u);
+    return `<mj-navbar${attributes}>${links}</mj-navbar>`;
   },
   html(p, ctx) {
     const item = cssText(itemDeclarations(p, ctx));

@@ -6,7 +6,7 @@ import { constantDefault } from "../../schema/constant-default.js";
 import { field, spacingGroup, visibilityGroup } from "../../schema/editor.js";
 import { booleanSchema } from "../../schema/leaves.js";
 import { type BlockRenderContext, defineBlock, finding } from "../block.js";
-import { addSpacing, attrs, htmlClass, ICON_SIZE_ON_PHONES, jsxClass, mjmlAlt, mjmlAttrs, paddingDeclaration } from "../shared.js";
+import { addSpacing, attrs, htmlClass, ICON_SIZE_ON_PHONES, jsxClass, mjmlAlt, ownAttr, paddingDeclaration, unchangedOf } from "../shared.js";
 
 export const socialsProps = () =>
   z.object({
@@ -179,19 +179,32 @@ export const socials = defineBlock({
   dark: { canvasLinks: true },
   phone: { props: { iconSize: ICON_SIZE_ON_PHONES } },
   mjml(p, ctx) {
-    const elements = visiblePlatforms(p)
-      .map((platform) => {
-        const src = platform.icon ? ` src="${ctx.out.url(platform.icon)}"` : "";
-        const padding = `0px ${px(p.spacing / 2)}`;
-        if (!hasIcon(platform)) {
-          // mj-social-element always draws an icon: the label is a cell of its own, laid out like one.
-          const cell = `<table${attrs({ align: p.align })} border="0" cellpadding="0" cellspacing="0" role="presentation" style="float:none;display:inline-table"><tbody><tr><td style="padding:${padding};vertical-align:middle">${labelLink(platform, p, ctx)}</td></tr></tbody></table>`;
-          return `<mj-raw><!--[if mso | IE]><td><![endif]-->${cell}<!--[if mso | IE]></td><![endif]--></mj-raw>`;
-        }
-        return `<mj-social-element name="${mjmlName(platform.name)}" href="${ctx.out.url(platform.link)}"${src}${mjmlAlt(ctx.out.attr(platform.name))}${mjmlAttrs("mj-social-element", { padding, "background-color": "transparent" })}></mj-social-element>`;
-      })
-      .join("");
-    return `<mj-social${mjmlAttrs("mj-social", { mode: "horizontal", align: p.align, "icon-size": px(p.iconSize), "icon-padding": "0px", "border-radius": "0px", padding: spacingSum(p.margin, p.padding), "css-class": ctx.className })}>${elements}</mj-social>`;
+    // Attributes one at a time (`ownAttr`, our own lengths, keywords and classes) and an index loop:
+    // no object literal for `mjmlAttrs` to enumerate and no callback per network (QuickJS).
+    const padding = `0px ${px(p.spacing / 2)}`;
+    const elementPadding = ownAttr("padding", padding, unchangedOf("mj-social-element"));
+    const platforms = visiblePlatforms(p);
+    let elements = "";
+    for (let i = 0; i < platforms.length; i++) {
+      const platform = platforms[i]!;
+      const src = platform.icon ? ` src="${ctx.out.url(platform.icon)}"` : "";
+      if (!hasIcon(platform)) {
+        // mj-social-element always draws an icon: the label is a cell of its own, laid out like one.
+        const cell = `<table${attrs({ align: p.align })} border="0" cellpadding="0" cellspacing="0" role="presentation" style="float:none;display:inline-table"><tbody><tr><td style="padding:${padding};vertical-align:middle">${labelLink(platform, p, ctx)}</td></tr></tbody></table>`;
+        elements += `<mj-raw><!--[if mso | IE]><td><![endif]-->${cell}<!--[if mso | IE]></td><![endif]--></mj-raw>`;
+      } else
+        elements += `<mj-social-element name="${mjmlName(platform.name)}" href="${ctx.out.url(platform.link)}"${src}${mjmlAlt(ctx.out.attr(platform.name))}${elementPadding} background-color="transparent"></mj-social-element>`;
+    }
+    const u = unchangedOf("mj-social");
+    const attributes =
+      ownAttr("mode", "horizontal", u) +
+      ownAttr("align", p.align, u) +
+      ownAttr("icon-size", px(p.iconSize), u) +
+      ownAttr("icon-padding", "0px", u) +
+      ownAttr("border-radius", "0px", u) +
+      ownAttr("padding", spacingSum(p.margin, p.padding), u) +
+      ownAttr("css-class", ctx.className, u);
+    return `<mj-social${attributes}>${elements}</mj-social>`;
   },
   html(p, ctx) {
     const size = p.iconSize;

@@ -4,7 +4,7 @@ import { commonBlockFields, mobileOverridesSchema, nonNegative, surfaceFields } 
 import { surfaceDarkSchema } from "../../schema/dark.js";
 import { backgroundFields, darkColors, field, spacingGroup, visibilityGroup } from "../../schema/editor.js";
 import { defineBlock } from "../block.js";
-import { attrs, htmlClass, jsxClass, mjmlAttrs, mjmlSurface, surfaceDeclarations } from "../shared.js";
+import { attrs, htmlClass, jsxClass, mjmlSurface, ownAttr, surfaceDeclarations, unchangedOf } from "../shared.js";
 
 export const spacerProps = () =>
   z.object({
@@ -56,7 +56,9 @@ export const spacer = defineBlock({
   },
   mjml(p, ctx) {
     const surface = mjmlSurface(p, ctx);
-    return `<mj-spacer${mjmlAttrs("mj-spacer", { height: px(totalHeight(p)), "container-background-color": surface.containerColor, "css-class": surface.className })} />`;
+    // An attribute at a time (`ownAttr`): no object literal for `mjmlAttrs` to enumerate (QuickJS).
+    const u = unchangedOf("mj-spacer");
+    return `<mj-spacer${ownAttr("height", px(totalHeight(p)), u)}${ownAttr("container-background-color", surface.containerColor, u)}${ownAttr("css-class", surface.className, u)} />`;
   },
   html(p, ctx) {
     const h = px(totalHeight(p));

@@ -1,5 +1,5 @@
 /** mj-divider (mjml-divider 5.4.1). */
-import { htmlAttribute, type StyleObject, WritingComponent } from "../component.js";
+import { declaration, htmlAttribute, WritingComponent } from "../component.js";
 import { widthParser } from "../helpers.js";
 import type { HtmlOutput } from "../html-output.js";
 
@@ -27,7 +27,12 @@ export class MjDivider extends WritingComponent {
     align: "center",
   };
 
-  override getStyles(): Record<string, StyleObject> {
+  /**
+   * mjml's p style, and with the Outlook width its outlook style (`{ ...p, width }`), written as
+   * declarations (each is written once, and QuickJS builds and enumerates an object a key at a time):
+   *   p: { 'border-top': border-style border-width border-color, 'font-size': '1px', margin: computeAlign, width }
+   */
+  private pStyle(width: string | undefined): string {
     let computeAlign = "0px auto";
     if (this.getAttribute("align") === "left") {
       computeAlign = "0px";
@@ -35,11 +40,7 @@ export class MjDivider extends WritingComponent {
       computeAlign = "0px 0px 0px auto";
     }
     const borderTop = `${this.getAttribute("border-style")} ${this.getAttribute("border-width")} ${this.getAttribute("border-color")}`;
-    const width = this.getAttribute("width");
-    // mjml's outlook is `{ ...p, width }`: written as a second literal, not a copy (QuickJS enumerates to copy)
-    const p: StyleObject = { "border-top": borderTop, "font-size": "1px", margin: computeAlign, width };
-    const outlook: StyleObject = { "border-top": borderTop, "font-size": "1px", margin: computeAlign, width: this.getOutlookWidth() };
-    return { p, outlook };
+    return `border-top:${borderTop};font-size:1px;margin:${computeAlign};${declaration("width", width)}`;
   }
 
   getOutlookWidth(): string | undefined {
@@ -62,11 +63,12 @@ export class MjDivider extends WritingComponent {
   }
 
   writeAfter(output: HtmlOutput): void {
+    const outlookWidth = this.getOutlookWidth();
     output.space(`
       `);
     output.conditional(`
         <table
-          ${htmlAttribute("align", this.getAttribute("align"))} border="0" cellpadding="0" cellspacing="0"${this.styleAttribute("outlook")} role="presentation"${htmlAttribute("width", this.getOutlookWidth())}
+          ${htmlAttribute("align", this.getAttribute("align"))} border="0" cellpadding="0" cellspacing="0" style="${this.pStyle(outlookWidth)}" role="presentation"${htmlAttribute("width", outlookWidth)}
         >
           <tr>
             <td style="height:0;line-height:0;">
@@ -83,7 +85,7 @@ export class MjDivider extends WritingComponent {
     const out = this.outputFor(output);
     out.text(`
       <p
-        ${this.styleAttribute("p")}
+         style="${this.pStyle(this.getAttribute("width"))}"
       >
       </p>
       `);

@@ -1,5 +1,5 @@
 /** mj-group (mjml-group 5.4.1): columns side by side that do not stack on mobile. */
-import { BodyComponent, type BodyContext, childContext, type StyleObject } from "../component.js";
+import { BodyComponent, type BodyContext, childContext, declaration, htmlAttribute, PRESENTATION_TABLE } from "../component.js";
 import { widthParser } from "../helpers.js";
 import { MjColumn } from "./column.js";
 
@@ -32,23 +32,23 @@ export class MjGroup extends BodyComponent {
     });
   }
 
-  override getStyles(): Record<string, StyleObject> {
-    return {
-      div: {
-        "font-size": "0",
-        "line-height": "0",
-        "text-align": "left",
-        display: "inline-block",
-        width: "100%",
-        direction: this.getAttribute("direction"),
-        "vertical-align": this.getAttribute("vertical-align"),
-        "background-color": this.getAttribute("background-color"),
-      },
-      tdOutlook: {
-        "vertical-align": this.getAttribute("vertical-align"),
-        width: this.getWidthAsPixel(),
-      },
-    };
+  /**
+   * mjml's div and tdOutlook styles (its section writes the group's cell with the latter) written as
+   * declarations: each is written once, and QuickJS builds and enumerates an object a key at a time.
+   *   div: { 'font-size': '0', 'line-height': '0', 'text-align': 'left', display: 'inline-block', width: '100%',
+   *          direction, 'vertical-align', 'background-color' }
+   *   tdOutlook: { 'vertical-align', width: this.getWidthAsPixel() }
+   */
+  override styleDeclarations(name: string): string {
+    if (name === "div") {
+      return (
+        "font-size:0;line-height:0;text-align:left;display:inline-block;width:100%;" +
+        declaration("direction", this.getAttribute("direction")) +
+        declaration("vertical-align", this.getAttribute("vertical-align")) +
+        declaration("background-color", this.getAttribute("background-color"))
+      );
+    }
+    return name === "tdOutlook" ? `${declaration("vertical-align", this.getAttribute("vertical-align"))}width:${this.getWidthAsPixel()};` : "";
   }
 
   getParsedWidth(): { unit: string; parsedWidth: number } {
@@ -82,26 +82,25 @@ export class MjGroup extends BodyComponent {
       if (unit === "%") return `${(100 * parsedWidth) / Number(groupWidth)}px`;
       return `${parsedWidth}${unit}`;
     };
+    // mjml's style literal of a child's cell, `{ align, 'vertical-align', width: getElementWidth(…) }`, as declarations
+    const cellStyle = (component: BodyComponent): string =>
+      declaration("align", component.getAttribute("align")) +
+      declaration("vertical-align", component.getAttribute("vertical-align")) +
+      declaration(
+        "width",
+        getElementWidth(component instanceof MjColumn || component instanceof MjGroup ? component.getWidthAsPixel() : component.getAttribute("width")),
+      );
     let classesName = `${this.getColumnClass()} mj-outlook-group-fix`;
     const cssClass = this.getAttribute("css-class");
     if (cssClass) classesName += ` ${cssClass}`;
     const background = this.getAttribute("background-color");
     return `
       <div
-        ${this.htmlAttributes({
-          class: classesName,
-          style: "div",
-        })}
+        ${htmlAttribute("class", classesName)}${this.styleAttribute("div")}
       >
         <!--[if mso | IE]>
         <table
-          ${this.htmlAttributes({
-            bgcolor: background === "none" ? undefined : background,
-            border: "0",
-            cellpadding: "0",
-            cellspacing: "0",
-            role: "presentation",
-          })}
+          ${htmlAttribute("bgcolor", background === "none" ? undefined : background)}${PRESENTATION_TABLE}
         >
           <tr>
         <![endif]-->
@@ -113,15 +112,7 @@ export class MjGroup extends BodyComponent {
                 : `
               <!--[if mso | IE]>
               <td
-                ${component.htmlAttributes({
-                  style: {
-                    align: component.getAttribute("align"),
-                    "vertical-align": component.getAttribute("vertical-align"),
-                    width: getElementWidth(
-                      component instanceof MjColumn || component instanceof MjGroup ? component.getWidthAsPixel() : component.getAttribute("width"),
-                    ),
-                  },
-                })}
+                 style="${cellStyle(component)}"
               >
               <![endif]-->
                 ${component.render()}

@@ -1,14 +1,5 @@
 /** mj-social and mj-social-element (mjml-social 5.4.1). */
-import {
-  type AttributeStyle,
-  type Attributes,
-  BodyComponent,
-  declaration,
-  htmlAttribute,
-  PRESENTATION_TABLE,
-  type StyleObject,
-  WritingComponent,
-} from "../component.js";
+import { type AttributeStyle, type Attributes, BodyComponent, declaration, htmlAttribute, PRESENTATION_TABLE, WritingComponent } from "../component.js";
 import type { HtmlOutput } from "../html-output.js";
 
 /** mj-social-element's td and text styles: each CSS property with the attribute that holds its value, in mjml's order. */
@@ -28,6 +19,23 @@ const TEXT_STYLE: AttributeStyle = [
   ["font-family", "font-family"],
   ["line-height", "line-height"],
   ["text-decoration", "text-decoration"],
+];
+
+/** What mj-social gives its elements of its own attributes, in mjml's order (made once: a `for…of` over a literal builds the array and an iterator per mj-social). */
+const INHERITED = [
+  "border",
+  "border-radius",
+  "color",
+  "font-family",
+  "font-size",
+  "font-weight",
+  "font-style",
+  "icon-size",
+  "icon-height",
+  "icon-padding",
+  "text-padding",
+  "line-height",
+  "text-decoration",
 ];
 
 export class MjSocial extends WritingComponent {
@@ -72,14 +80,6 @@ export class MjSocial extends WritingComponent {
     "text-decoration": "none",
   };
 
-  override getStyles(): Record<string, StyleObject> {
-    return {
-      tableVertical: {
-        margin: "0px",
-      },
-    };
-  }
-
   /** The attributes every mj-social-element inherits (weaker than its own). */
   getSocialElementAttributes(): Attributes {
     const base: Attributes = {};
@@ -87,21 +87,8 @@ export class MjSocial extends WritingComponent {
     if (innerPadding) {
       base.padding = innerPadding;
     }
-    for (const attr of [
-      "border",
-      "border-radius",
-      "color",
-      "font-family",
-      "font-size",
-      "font-weight",
-      "font-style",
-      "icon-size",
-      "icon-height",
-      "icon-padding",
-      "text-padding",
-      "line-height",
-      "text-decoration",
-    ]) {
+    for (let i = 0; i < INHERITED.length; i++) {
+      const attr = INHERITED[i] as string;
       const value = this.attributes.get(attr);
       if (value !== undefined) base[attr] = value;
     }
@@ -156,16 +143,11 @@ export class MjSocial extends WritingComponent {
     `);
   }
 
+  /** mjml's htmlAttributes({ border: '0', cellpadding: '0', cellspacing: '0', role: 'presentation', style: 'tableVertical' }), its style `{ margin: '0px' }`, as text. */
   writeVertical(output: HtmlOutput): void {
     output.text(`
       <table
-        ${this.htmlAttributes({
-          border: "0",
-          cellpadding: "0",
-          cellspacing: "0",
-          role: "presentation",
-          style: "tableVertical",
-        })}
+        ${PRESENTATION_TABLE} style="margin:0px;"
       >
         <tbody>
           `);

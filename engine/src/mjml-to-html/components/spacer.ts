@@ -1,5 +1,5 @@
 /** mj-spacer (mjml-spacer 5.4.1). */
-import { BodyComponent, type StyleObject } from "../component.js";
+import { BodyComponent, declaration } from "../component.js";
 
 export class MjSpacer extends BodyComponent {
   static override readonly componentName = "mj-spacer";
@@ -20,21 +20,19 @@ export class MjSpacer extends BodyComponent {
   };
   static override readonly defaultAttributes = { height: "20px" };
 
-  override getStyles(): Record<string, StyleObject> {
-    return {
-      div: {
-        height: this.getAttribute("height"),
-        "line-height": this.getAttribute("height"),
-      },
-    };
+  /**
+   * mjml's div style, `{ height: height, 'line-height': height }`, written as declarations (QuickJS
+   * builds and enumerates an object a key at a time).
+   */
+  private divStyle(): string {
+    const height = this.getAttribute("height");
+    return declaration("height", height) + declaration("line-height", height);
   }
 
   render(): string {
     return `
       <div
-        ${this.htmlAttributes({
-          style: "div",
-        })}
+         style="${this.divStyle()}"
       >&#8202;</div>
     `;
   }
