@@ -365,7 +365,8 @@ export abstract class BodyComponent {
     let output = "";
     for (let i = 0; i < style.length; i++) {
       const entry = style[i] as readonly [string, string];
-      const value = this.getAttribute(entry[1]);
+      // `getAttribute` without the call (one for each pair of every style written: QuickJS calls are costly)
+      const value = this.attributes.get(entry[1]);
       if (value !== undefined) output += `${entry[0]}:${value};`;
     }
     return output;
