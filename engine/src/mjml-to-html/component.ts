@@ -340,16 +340,17 @@ export abstract class BodyComponent {
   }
 
   getShorthandAttrValue(attribute: string, direction: "top" | "right" | "bottom" | "left"): number {
-    const mjAttributeDirection = this.getAttribute(`${attribute}-${direction}`);
-    const mjAttribute = this.getAttribute(attribute);
+    // the Map read without `getAttribute` calls here and below: these run for every box measured
+    const mjAttributeDirection = this.attributes.get(`${attribute}-${direction}`) as string | undefined;
+    const mjAttribute = this.attributes.get(attribute) as string | undefined;
     if (mjAttributeDirection) return parseInt(mjAttributeDirection, 10);
     if (!mjAttribute) return 0;
     return shorthandParser(mjAttribute, direction);
   }
 
   getShorthandBorderValue(direction: "top" | "right" | "bottom" | "left" | undefined, attribute = "border"): number {
-    const borderDirection = direction && this.getAttribute(`${attribute}-${direction}`);
-    const border = this.getAttribute(attribute);
+    const borderDirection = direction && (this.attributes.get(`${attribute}-${direction}`) as string | undefined);
+    const border = this.attributes.get(attribute) as string | undefined;
     return borderParser(borderDirection || border || "0");
   }
 
