@@ -286,7 +286,8 @@ export class MjColumn extends WritingComponent {
   }
 
   hasGutter(): boolean {
-    for (let i = 0; i < GUTTER_ATTRIBUTES.length; i++) if (this.getAttribute(GUTTER_ATTRIBUTES[i] as string) != null) return true;
+    // the Map read without a `getAttribute` call for each (asked several times of every column)
+    for (let i = 0; i < GUTTER_ATTRIBUTES.length; i++) if (this.attributes.get(GUTTER_ATTRIBUTES[i] as string) != null) return true;
     return false;
   }
 
