@@ -286,7 +286,7 @@ export class MjColumn extends WritingComponent {
   }
 
   hasGutter(): boolean {
-    // the Map read without a `getAttribute` call for each (asked several times of every column)
+    // the Map read without a `getAttribute` call for each (asked twice of every column)
     for (let i = 0; i < GUTTER_ATTRIBUTES.length; i++) if (this.attributes.get(GUTTER_ATTRIBUTES[i] as string) != null) return true;
     return false;
   }
