@@ -296,6 +296,11 @@ export function jsxClass(className: string): string {
   return className ? ` className="${className}"` : "";
 }
 
+/** Two class names joined for a `class` attribute, an empty one left out: without the array of a rest parameter (for every row and column). */
+export function classPair(first: string, second: string): string {
+  return first === "" ? second : second === "" ? first : first + " " + second;
+}
+
 /** ` class="…"` for HTML, or nothing. */
 export function htmlClass(className: string): string {
   return className ? ` class="${className}"` : "";

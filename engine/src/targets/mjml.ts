@@ -3,7 +3,7 @@
  * that do not stack, and the blocks' own mj-* components), `mj-raw` only for nested rows and for
  * what Outlook for Windows alone reads (VML, in conditional comments).
  */
-import { attr, attrs, MJML_ALL, mjmlAttrs, ownAttr, unchangedOf } from "../blocks/shared.js";
+import { attr, attrs, classPair, MJML_ALL, mjmlAttrs, ownAttr, unchangedOf } from "../blocks/shared.js";
 import { encodeUnsafeUrlChars } from "../data/escape.js";
 import type { ColumnNode, RowLike, RowNode, SpacerNode } from "../document/model.js";
 import { googleFontsHref, isWebSafe, primaryFamily } from "../markup/fonts.js";
@@ -15,7 +15,7 @@ import { spacerDarkBox } from "./dark.js";
 import { horizontal, layoutColumns } from "./layout.js";
 import { withSpacersFolded } from "./mjml-spacers.js";
 import { childHtml, columnInnerWidth, rowInnerWidth } from "./nested-html.js";
-import { baseCss, classList, classPair, colorSchemes, desktopCss, metaTags, mobileCss, PREHEADER_SPACER } from "./responsive.js";
+import { baseCss, classList, colorSchemes, desktopCss, metaTags, mobileCss, PREHEADER_SPACER } from "./responsive.js";
 
 function borderAttr(border: { width: number; style: string; color: string }): string | undefined {
   return border.width > 0 ? `${px(border.width)} ${border.style} ${toMjmlColor(border.color)}` : undefined;

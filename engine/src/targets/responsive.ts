@@ -208,12 +208,7 @@ export function metaTags(schemes: string): ReadonlyArray<Readonly<Record<string,
 /** `&#847; &zwnj; &nbsp;` ×7 after the preheader: keeps clients from pulling body text into the preview. */
 export const PREHEADER_SPACER = Array.from({ length: 7 }, () => "&#847; &zwnj; &nbsp;").join(" ");
 
-/** Class names joined for a `class` attribute, the empty ones left out. */
-/** `classList` of two names, without the array of a rest parameter (for every row and column). */
-export function classPair(first: string, second: string): string {
-  return first === "" ? second : second === "" ? first : first + " " + second;
-}
-
+/** Class names joined for a `class` attribute, the empty ones left out (two: `classPair`). */
 export function classList(...names: readonly string[]): string {
   let list = "";
   for (let i = 0; i < names.length; i++) if (names[i] !== "") list = list === "" ? names[i]! : `${list} ${names[i]}`;

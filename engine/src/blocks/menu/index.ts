@@ -21,6 +21,7 @@ import { surfacePaint, typographyText } from "../reading.js";
 import {
   addSpacing,
   attrs,
+  classPair,
   dirAttribute,
   htmlClass,
   jsxClass,
@@ -174,9 +175,7 @@ export const menu = defineBlock({
     for (let i = 0; i < items.length; i++)
       links += `<mj-navbar-link href="${ctx.out.url(items[i]!.link)}"${linkAttributes}>${withDir(ctx.out.text(items[i]!.label), dir)}</mj-navbar-link>`;
     // mj-navbar has no background attribute: the background is head CSS on the block's class.
-    const surfaceClass = mjmlSurface(p, ctx, false).className;
-    const stackClass = stackRule(p, ctx);
-    const classes = surfaceClass === "" ? stackClass : stackClass === "" ? surfaceClass : `${surfaceClass} ${stackClass}`;
+    const classes = classPair(mjmlSurface(p, ctx, false).className, stackRule(p, ctx));
     const u = unchangedOf("mj-navbar");
     const attributes =
       ownAttr("align", sideOf(p.align, direction === "auto" ? "ltr" : direction), u) +
