@@ -4,9 +4,9 @@
  * and log shippers read — and readable lines on a terminal. MAILRENDER_LOG_FORMAT=json|pretty
  * overrides the choice.
  */
-import { destination } from "pino";
 import type { ServerConfig } from "./config.js";
 import type { RequestLine } from "./http/request-log.js";
+import { LogWriter } from "./log-writer.js";
 
 type LogRecord = Partial<RequestLine> & {
   level?: number;
@@ -17,19 +17,18 @@ type LogRecord = Partial<RequestLine> & {
 
 const LEVELS: Record<number, string> = { 10: "TRACE", 20: "DEBUG", 30: "", 40: "WARN", 50: "ERROR", 60: "FATAL" };
 
-/** What the JSON log may hold in memory when stdout does not keep up; beyond it lines are dropped. */
-const LOG_BUFFER_BYTES = 16 * 1024 * 1024;
+/** What the JSON log may hold in memory when stdout does not keep up (characters); beyond it lines are dropped. */
+const LOG_QUEUE_LIMIT = 16 * 1024 * 1024;
 
 /**
- * The stream pino writes to. JSON lines go to stdout asynchronously: a request never waits for a
- * write, and the lines logged while one write is in flight leave together in the next (under load,
- * one write for many requests instead of two per request). What is buffered is written
- * synchronously when the process exits (pino registers that), so only a process killed outright
- * loses the lines of its last moment; a reader that stops reading costs at most LOG_BUFFER_BYTES.
+ * The stream pino writes to. JSON lines go to stdout asynchronously (log-writer.ts): a request never
+ * waits for a write, and the lines logged while one write is in flight leave together in the next
+ * (under load, one write for many requests). What is queued is written synchronously when the
+ * process exits, so only a process killed outright loses the lines of its last moment.
  */
 export function logDestination(config: Pick<ServerConfig, "logFormat">, out: NodeJS.WriteStream = process.stdout): LogDestination {
   const pretty = config.logFormat === "pretty" || (config.logFormat === undefined && out.isTTY === true);
-  return pretty ? prettyLog(out) : destination({ dest: (out as { fd?: number }).fd ?? 1, sync: false, maxLength: LOG_BUFFER_BYTES });
+  return pretty ? prettyLog(out) : new LogWriter((out as { fd?: number }).fd ?? 1, LOG_QUEUE_LIMIT);
 }
 
 /** Where pino writes: a line at a time. The asynchronous JSON writer can also be ended (`endLog`). */
@@ -37,29 +36,15 @@ export interface LogDestination {
   write(line: string): void;
 }
 
-interface EndableDestination extends LogDestination {
-  end(): void;
-  once(event: "close" | "error", listener: () => void): unknown;
-}
-
 /**
- * Resolves once every line given to `log` so far is written, for a process about to exit. The
- * asynchronous writer is ended: it lets a write already handed to the thread pool finish, then writes
- * what is queued. (pino's own flush at exit writes the queue at once, so a write still in the thread
- * pool could land after it — the last request's line after "stopped" — or not at all.) A terminal's
- * lines are written as they come.
+ * Resolves once every line given to `log` so far is written, for a process about to exit: a write
+ * already in flight finishes first, then what is queued is written. (pino's own flush at exit writes
+ * the queue at once, so a write still in the thread pool could land after it — the last request's
+ * line after "stopped" — or not at all.) A terminal's lines are written as they come.
  */
 export function endLog(log: LogDestination): Promise<void> {
-  if (!isEndable(log)) return Promise.resolve();
-  return new Promise((resolve) => {
-    log.once("close", resolve);
-    // A reader gone away (EPIPE) must not keep the process from exiting.
-    log.once("error", resolve);
-    log.end();
-  });
+  return log instanceof LogWriter ? log.end() : Promise.resolve();
 }
-
-const isEndable = (log: LogDestination): log is EndableDestination => typeof (log as Partial<EndableDestination>).end === "function";
 
 /**
  * Turns pino's JSON lines into `12:04:07 GET /v1/sdk/template/… 200 2.1 ms 203.0.113.7` (a request's

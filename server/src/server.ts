@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { type App, type AppOptions, buildApp } from "./app.js";
 import { type BootstrapOutcome, ensureAdminKey } from "./bootstrap.js";
 import type { ServerConfig } from "./config.js";
+import { keepShortLivedObjectsYoung } from "./gc-tuning.js";
 import type { RouteContext } from "./routes/context.js";
 import { KyselyStore } from "./store/kysely-store.js";
 import type { Store } from "./store/types.js";
@@ -22,6 +23,7 @@ export interface RunningServer {
 
 /** Opens the store, migrates, registers the bootstrap admin key, then listens. */
 export async function startServer(config: ServerConfig, logger?: AppOptions["logger"]): Promise<RunningServer> {
+  keepShortLivedObjectsYoung();
   const store = KyselyStore.open(config.database);
   let bootstrap: BootstrapOutcome;
   try {
