@@ -66,7 +66,10 @@ export class LogWriter {
       try {
         bytes = bytes.subarray(writeSync(this.fd, bytes));
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "EAGAIN") return this.fail();
+        if ((error as NodeJS.ErrnoException).code !== "EAGAIN") {
+          this.fail();
+          return;
+        }
         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, RETRY_MS);
       }
     }
@@ -86,17 +89,14 @@ export class LogWriter {
 
   private writeBytes(bytes: Buffer): void {
     write(this.fd, bytes, 0, bytes.length, null, (error, written) => {
-      if (error === null) {
-        if (written < bytes.length) return this.writeBytes(bytes.subarray(written));
-      } else if (error.code === "EAGAIN") {
-        setTimeout(() => this.writeBytes(bytes), RETRY_MS);
-        return;
-      } else {
-        return this.fail();
+      if (error?.code === "EAGAIN") setTimeout(() => this.writeBytes(bytes), RETRY_MS);
+      else if (error !== null) this.fail();
+      else if (written < bytes.length) this.writeBytes(bytes.subarray(written));
+      else if (this.queue.length > 0) this.writeQueued();
+      else {
+        this.writing = false;
+        for (const resolve of this.drained.splice(0)) resolve();
       }
-      if (this.queue.length > 0) return this.writeQueued();
-      this.writing = false;
-      for (const resolve of this.drained.splice(0)) resolve();
     });
   }
 
