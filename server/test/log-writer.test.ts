@@ -18,34 +18,38 @@ const LIMIT = 16 * 1024 * 1024;
 const lines = (count: number, width = 100): string[] =>
   Array.from({ length: count }, (_, i) => `${JSON.stringify({ n: i, msg: "request completed", pad: "é☕𝄞".padEnd(width, "x") })}\n`);
 
-/** A pipe: the writer's end and the reader's, both non-blocking; nothing is read until `drain`. */
-function pipe(): { writeFd: number; readFd: number; drain(bytes: number): Promise<Buffer> } {
+/** A pipe: the writer's end and the reader's, both non-blocking; nothing is read until asked. */
+function pipe(): { writeFd: number; readFd: number; readAvailable(): void; drain(bytes: number): Promise<Buffer> } {
   const fifo = path.join(tmp, `fifo-${Math.random().toString(36).slice(2)}`);
   execFileSync("mkfifo", [fifo]);
   const readFd = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
   const writeFd = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
+  const chunks: Buffer[] = [];
+  let total = 0;
+  const chunk = Buffer.alloc(64 * 1024);
+  /** Reads what the pipe holds now; false when it held nothing. */
+  const read = (): boolean => {
+    let n = 0;
+    try {
+      n = readSync(readFd, chunk);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EAGAIN") throw error;
+    }
+    if (n > 0) {
+      chunks.push(Buffer.from(chunk.subarray(0, n)));
+      total += n;
+    }
+    return n > 0;
+  };
   return {
     writeFd,
     readFd,
-    /** Reads until `bytes` have come (the writer retries a refused write by itself, on a timer). */
+    readAvailable() {
+      while (read()) {}
+    },
+    /** Reads until `bytes` have come in all (the writer retries a refused write by itself, on a timer). */
     async drain(bytes: number) {
-      const chunks: Buffer[] = [];
-      let total = 0;
-      const chunk = Buffer.alloc(64 * 1024);
-      while (total < bytes) {
-        let n = 0;
-        try {
-          n = readSync(readFd, chunk);
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== "EAGAIN") throw error;
-        }
-        if (n > 0) {
-          chunks.push(Buffer.from(chunk.subarray(0, n)));
-          total += n;
-        } else {
-          await new Promise((resolve) => setTimeout(resolve, 5));
-        }
-      }
+      while (total < bytes) if (!read()) await new Promise((resolve) => setTimeout(resolve, 5));
       return Buffer.concat(chunks);
     },
   };
@@ -64,6 +68,27 @@ describe("the JSON log's writer", () => {
       const ended = writer.end();
       expect((await drain(expected.length)).equals(expected)).toBe(true);
       await ended;
+    } finally {
+      closeSync(writeFd);
+      closeSync(readFd);
+    }
+  });
+
+  it("lines that come while refused writes wait, over many turns, leave whole and in order", async () => {
+    const { writeFd, readFd, readAvailable, drain } = pipe();
+    try {
+      const writer = new LogWriter(writeFd, LIMIT);
+      const given = lines(6_000);
+      // Each turn adds lines while a write is in flight or waiting to be retried, and the reader
+      // takes only what the pipe holds: the writer's buffers change hands again and again.
+      for (let batch = 0; batch < 60; batch++) {
+        for (const line of given.slice(batch * 100, (batch + 1) * 100)) writer.write(line);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        readAvailable();
+      }
+      const expected = Buffer.from(given.join(""));
+      expect((await drain(expected.length)).equals(expected)).toBe(true);
+      await writer.end();
     } finally {
       closeSync(writeFd);
       closeSync(readFd);
