@@ -17,7 +17,7 @@ type LogRecord = Partial<RequestLine> & {
 
 const LEVELS: Record<number, string> = { 10: "TRACE", 20: "DEBUG", 30: "", 40: "WARN", 50: "ERROR", 60: "FATAL" };
 
-/** What the JSON log may hold in memory (bytes) when stdout does not keep up; beyond it lines are dropped. */
+/** What the JSON log may hold in memory when stdout does not keep up (characters); beyond it lines are dropped. */
 const LOG_QUEUE_LIMIT = 16 * 1024 * 1024;
 
 /**

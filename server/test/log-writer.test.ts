@@ -107,7 +107,7 @@ describe("the JSON log's writer", () => {
       // The first line leaves at once; the next ones queue behind its write until the limit.
       let queued = 0;
       let kept = 1;
-      while (kept < given.length && queued + Buffer.byteLength(given[kept] as string) <= limit) queued += Buffer.byteLength(given[kept++] as string);
+      while (kept < given.length && queued + (given[kept] as string).length <= limit) queued += (given[kept++] as string).length;
       expect(kept).toBeLessThan(given.length);
       expect(readFileSync(file, "utf8")).toBe(given.slice(0, kept).join(""));
     } finally {
