@@ -13,9 +13,8 @@ let exitHookInstalled = false;
  * all of them, in the next write. A writer that fell behind so catches up in one write, and queued
  * text waits on the JavaScript heap only until the write in flight is done: pino's own writer
  * (sonic-boom) sends what is queued in 16 KiB chunks, one a turn of the event loop, and rebuilds the
- * last chunk's text at every line; under sustained load its queue could grow without bound, and the
- * garbage collector's work on the text it held more than doubled a request's CPU
- * (docs/design/service-hot-path.md, the log).
+ * last chunk's text at every line; under sustained load its queue barely drained, and the lines it
+ * held lived across garbage collections (docs/design/service-hot-path.md, the log).
  *
  * A reader that stops reading (EAGAIN) is waited for; a reader gone (EPIPE) or a failing descriptor
  * drops the log, never the process. Beyond `maxQueued` characters waiting, lines are dropped rather

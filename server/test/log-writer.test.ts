@@ -80,7 +80,7 @@ describe("the JSON log's writer", () => {
       const writer = new LogWriter(writeFd, LIMIT);
       const given = lines(6_000);
       // Each turn adds lines while a write is in flight or waiting to be retried, and the reader
-      // takes only what the pipe holds: the writer's buffers change hands again and again.
+      // takes only what the pipe holds: the queue is taken, refilled and resumed again and again.
       for (let batch = 0; batch < 60; batch++) {
         for (const line of given.slice(batch * 100, (batch + 1) * 100)) writer.write(line);
         await new Promise((resolve) => setTimeout(resolve, 25));
