@@ -222,6 +222,9 @@ const medianOf = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.l
 const ratiosOf = (i: number) => results.map((r) => r.ours[i]!.reqPerSec / r.baseline.reqPerSec);
 const cpuRatiosOf = (i: number) => results.map((r) => r.baseline.cpuUsPerRequest / r.ours[i]!.cpuUsPerRequest);
 const median = medianOf(ratiosOf(0));
+/** Above this, a service's threads other than the main one are V8's scavengers promoting what requests left. */
+const SLOW_STATE_OTHER_US = 5;
+const otherThreads = (i: number) => medianOf(results.map((r) => r.ours[i]!.split.others));
 const errors = results.reduce((n, r) => n + r.ours.reduce((m, f) => m + f.errors, 0) + r.baseline.errors, 0);
 const summary = services.flatMap((s, i) => {
   // The log is part of what is measured: it holds one line for every request answered.
@@ -230,6 +233,9 @@ const summary = services.flatMap((s, i) => {
   return [
     `service, log at ${s.label}: ${lines} log lines, ${(bytes / 1e6).toFixed(0)} MB; median CPU per request ${medianOf(results.map((r) => r.ours[i]!.cpuUsPerRequest)).toFixed(1)} µs`,
     `  median CPU ratio (the bare route's CPU per request over the service's): ${(medianOf(cpuRatiosOf(i)) * 100).toFixed(1)}%; median req/s ratio ${(medianOf(ratiosOf(i)) * 100).toFixed(1)}%`,
+    ...(otherThreads(i) < SLOW_STATE_OTHER_US
+      ? []
+      : [`  other threads ${otherThreads(i).toFixed(1)} µs a request: the collector's slow state (docs/design/service-hot-path.md, the log)`]),
     ...(gc.scavenges === 0 || gc.requests === 0
       ? []
       : [
