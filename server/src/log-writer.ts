@@ -3,6 +3,9 @@ import { write, writeSync } from "node:fs";
 /** How long a write refused with EAGAIN (a pipe its reader is not emptying) waits before it is tried again. */
 const RETRY_MS = 20;
 
+/** How long the synchronous write at exit waits for a reader that does not read, before it drops the rest. */
+const EXIT_WAIT_MS = 2_000;
+
 /** Writers with lines still to write when the process exits: each writes them synchronously then. */
 const open = new Set<LogWriter>();
 let exitHookInstalled = false;
@@ -56,11 +59,13 @@ export class LogWriter {
 
   /**
    * Writes what is queued now, synchronously: for a process that is about to exit (pino calls it
-   * after a `fatal` line). A write already in flight is not waited for.
+   * after a `fatal` line). A write already in flight is not waited for; a reader that does not read
+   * is waited for at most EXIT_WAIT_MS, so that it cannot keep the process from exiting.
    */
   flushSync(): void {
     if (this.broken || this.queue.length === 0) return;
     let bytes = this.takeQueued();
+    const giveUpAt = Date.now() + EXIT_WAIT_MS;
     while (bytes.length > 0) {
       try {
         bytes = bytes.subarray(writeSync(this.fd, bytes));
@@ -69,6 +74,7 @@ export class LogWriter {
           this.fail();
           return;
         }
+        if (Date.now() >= giveUpAt) return;
         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, RETRY_MS);
       }
     }

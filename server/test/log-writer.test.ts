@@ -129,6 +129,19 @@ describe("the JSON log's writer", () => {
     }
   });
 
+  it("at exit, a reader that does not read is waited for a while, not for ever", () => {
+    const { writeFd, readFd } = pipe();
+    try {
+      const writer = new LogWriter(writeFd, LIMIT);
+      // Twice what the pipe holds: the synchronous write fills it and is refused until it gives up.
+      for (const line of lines(1_000)) writer.write(line);
+      writer.flushSync();
+    } finally {
+      closeSync(writeFd);
+      closeSync(readFd);
+    }
+  }, 10_000);
+
   it("what is queued when the process exits is written before it ends", () => {
     const child = spawnSync(
       process.execPath,
