@@ -25,6 +25,8 @@ const DURATION_S = Number(process.env["BENCH_DURATION_S"] ?? 5);
 const CONNECTIONS = Number(process.env["BENCH_CONNECTIONS"] ?? 50);
 const NODE_ARGS = (process.env["BENCH_NODE_ARGS"] ?? "").split(" ").filter(Boolean);
 const TARGET = 0.8;
+/** Each server is new in each round: until V8 has optimised its hot code, a request costs more. */
+const WARM_UP_S = 3;
 const PERF_DIR = process.env["BENCH_PERF_DIR"];
 /** perf names JavaScript functions from the map file V8 writes (/tmp/perf-<pid>.map) with this flag. */
 const PERF_NODE_ARGS = PERF_DIR === undefined ? [] : ["--perf-basic-prof-only-functions"];
@@ -115,8 +117,8 @@ async function recorded<T extends { requests: { total: number } }>(name: string,
 }
 
 async function measure(name: string, server: ChildProcess, url: string, headers: Record<string, string>): Promise<Figures> {
-  // A short warm-up fills caches and lets V8 optimise before the measured run.
-  await autocannon({ url, headers, connections: 10, duration: 1 });
+  // A warm-up fills caches and lets V8 optimise before the measured run.
+  await autocannon({ url, headers, connections: CONNECTIONS, duration: WARM_UP_S });
   const before = cpuTimes(server.pid);
   const result = await recorded(name, server, () => autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_S }));
   const after = cpuTimes(server.pid);
@@ -180,37 +182,49 @@ const variants = (process.env["BENCH_SERVICES"] ?? process.env["BENCH_LOG_LEVEL"
   return { label: dir === undefined ? level : `${level} (${dir})`, level, dir: dir ?? SERVER_DIR };
 });
 const logDir = mkdtempSync(path.join(os.tmpdir(), "mailrender-bench-log-"));
-const services: { label: string; level: string; logFile: string; child: ChildProcess; info: Record<string, string> }[] = [];
-for (const [i, variant] of variants.entries()) {
-  const logFile = path.join(logDir, `service-${i}.log`);
-  const logFd = openSync(logFile, "w");
-  const started = await startChild("bench/serve-app.ts", {
-    nodeArgs: [...PERF_NODE_ARGS, ...NODE_ARGS],
-    env: { BENCH_LOG_LEVEL: variant.level },
-    stdout: logFd,
-    cwd: variant.dir,
-  });
-  closeSync(logFd);
-  services.push({ ...variant, logFile, ...started });
+const services = variants.map((variant, i) => ({ ...variant, logFile: path.join(logDir, `service-${i}.log`) }));
+
+/** A service variant in a new process; its log (stdout) is appended to the variant's file. */
+async function startService(service: (typeof services)[number]) {
+  const logFd = openSync(service.logFile, "a");
+  try {
+    return await startChild("bench/serve-app.ts", {
+      nodeArgs: [...PERF_NODE_ARGS, ...NODE_ARGS],
+      env: { BENCH_LOG_LEVEL: service.level },
+      stdout: logFd,
+      cwd: service.dir,
+    });
+  } finally {
+    closeSync(logFd);
+  }
 }
-const first = services[0]!;
-const bare = await startChild("bench/serve-bare.ts", { args: [first.info["body"] ?? "{}"], nodeArgs: PERF_NODE_ARGS });
+
 if (PERF_DIR !== undefined) mkdirSync(PERF_DIR, { recursive: true });
 const results: { ours: Figures[]; baseline: Figures }[] = [];
-try {
-  // Alternating rounds, so a noisy neighbour on a shared machine hurts every side alike.
-  for (let round = 0; round < ROUNDS; round++) {
+// Alternating rounds, so a noisy neighbour on a shared machine hurts every side alike. Every round
+// starts every server afresh: a Node process settles into a state as it warms up (how V8 compiled
+// and laid out its code and heap) and keeps it, and a process's state moves its CPU per request by
+// up to a third; a round's median is then over processes, not over one process's luck.
+for (let round = 0; round < ROUNDS; round++) {
+  const running: ChildProcess[] = [];
+  try {
     const ours: Figures[] = [];
+    // The bare route answers the first service's template, under the same path.
+    let first: Record<string, string> | undefined;
     for (const s of services) {
-      const url = `${s.info["url"]}/v1/sdk/template/${s.info["templateId"]}`;
-      ours.push(await measure(`service, log at ${s.label}`.slice(0, 36), s.child, url, { authorization: `Bearer ${s.info["key"]}` }));
+      const { child, info } = await startService(s);
+      running.push(child);
+      first ??= info;
+      const url = `${info["url"]}/v1/sdk/template/${info["templateId"]}`;
+      ours.push(await measure(`service, log at ${s.label}`.slice(0, 36), child, url, { authorization: `Bearer ${info["key"]}` }));
     }
-    const baseline = await measure("bare Fastify route, same JSON", bare.child, `${bare.info["url"]}/v1/sdk/template/${first.info["templateId"]}`, {});
+    const bare = await startChild("bench/serve-bare.ts", { args: [first?.["body"] ?? "{}"], nodeArgs: PERF_NODE_ARGS });
+    running.push(bare.child);
+    const baseline = await measure("bare Fastify route, same JSON", bare.child, `${bare.info["url"]}/v1/sdk/template/${first?.["templateId"]}`, {});
     results.push({ ours, baseline });
+  } finally {
+    for (const child of running) await stop(child);
   }
-} finally {
-  for (const s of services) await stop(s.child);
-  await stop(bare.child);
 }
 
 const line = (f: Figures) =>
