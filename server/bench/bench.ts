@@ -9,7 +9,8 @@ import autocannon from "autocannon";
  * `bash scripts/bench-server.sh`: GET /v1/sdk/template/{id} with authentication (cached key and
  * template lookups, rate limiter, headers) and the request log at `info` (JSON lines on stdout, into
  * a file, as a log collector would take them) against a bare Fastify route returning the same JSON,
- * one after the other in one run, each server in its own process. Loopback only. Prints figures;
+ * one after the other in each round, each server in a process of its own, new in every round. Loopback
+ * only. Prints figures;
  * the target is ≥ 80% of the bare route's throughput with zero errors. Each server's CPU time per
  * request is printed too: on a shared machine it moves less than requests/s.
  *
