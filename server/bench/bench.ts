@@ -9,10 +9,10 @@ import autocannon from "autocannon";
  * `bash scripts/bench-server.sh`: GET /v1/sdk/template/{id} with authentication (cached key and
  * template lookups, rate limiter, headers) and the request log at `info` (JSON lines on stdout, into
  * a file, as a log collector would take them) against a bare Fastify route returning the same JSON,
- * one after the other in each round, each server in a process of its own, new in every round. Loopback
- * only. Prints figures;
- * the target is ≥ 80% of the bare route's throughput with zero errors. Each server's CPU time per
- * request is printed too: on a shared machine it moves less than requests/s.
+ * one after the other in each round, each server in a process of its own, new in every round.
+ * Loopback only. Prints figures; the target is ≥ 80% of the bare route's throughput with zero
+ * errors. Each server's CPU time per request is printed too: on a shared machine it moves less than
+ * requests/s.
  *
  * BENCH_DURATION_S, BENCH_CONNECTIONS, BENCH_ROUNDS tune the run; BENCH_LOG_LEVEL=warn measures the
  * service without its request log (to see what the log costs); BENCH_NODE_ARGS are node options for

@@ -3,11 +3,14 @@ import { write, writeSync } from "node:fs";
 /** How long a write refused with EAGAIN (a pipe its reader is not emptying) waits before it is tried again. */
 const RETRY_MS = 20;
 
-/** How long the synchronous write at exit waits for a reader that does not read, before it drops the rest. */
-const EXIT_WAIT_MS = 2_000;
+/**
+ * How long an exit waits for the log's last lines (the synchronous write at exit here, `end` in the
+ * server's stop): a stdout nobody reads must not hold the process.
+ */
+export const EXIT_WAIT_MS = 2_000;
 
 /** Writers with lines still to write when the process exits: each writes them synchronously then. */
-const open = new Set<LogWriter>();
+const liveWriters = new Set<LogWriter>();
 let exitHookInstalled = false;
 
 /**
@@ -34,11 +37,11 @@ export class LogWriter {
     private readonly fd: number,
     private readonly maxQueued: number,
   ) {
-    open.add(this);
+    liveWriters.add(this);
     if (!exitHookInstalled) {
       exitHookInstalled = true;
       process.on("exit", () => {
-        for (const writer of open) writer.flushSync();
+        for (const writer of liveWriters) writer.flushSync();
       });
     }
   }
@@ -52,7 +55,7 @@ export class LogWriter {
 
   /** Resolves once every line given so far is written (or the descriptor has failed). */
   end(): Promise<void> {
-    open.delete(this);
+    liveWriters.delete(this);
     if (!this.writing) return Promise.resolve();
     return new Promise((resolve) => this.drained.push(resolve));
   }
@@ -111,7 +114,7 @@ export class LogWriter {
     this.writing = false;
     this.queue = [];
     this.queued = 0;
-    open.delete(this);
+    liveWriters.delete(this);
     for (const resolve of this.drained.splice(0)) resolve();
   }
 }

@@ -3,6 +3,7 @@ import { type App, type AppOptions, buildApp } from "./app.js";
 import { type BootstrapOutcome, ensureAdminKey } from "./bootstrap.js";
 import type { ServerConfig } from "./config.js";
 import { keepShortLivedObjectsYoung } from "./gc-tuning.js";
+import { EXIT_WAIT_MS } from "./log-writer.js";
 import type { RouteContext } from "./routes/context.js";
 import { KyselyStore } from "./store/kysely-store.js";
 import type { Store } from "./store/types.js";
@@ -85,12 +86,9 @@ function lingerBeforeClosingIdle(app: FastifyInstance): void {
   };
 }
 
-/** How long an exit waits for the log's last lines: a stdout nobody reads must not hold the process. */
-const LOG_END_MS = 2000;
-
-/** Exits once every log line is written (the last request's, then "stopped"), or after LOG_END_MS. */
+/** Exits once every log line is written (the last request's, then "stopped"), or after EXIT_WAIT_MS. */
 function exitOnceLogged(server: RunningServer, code: number): void {
-  setTimeout(() => process.exit(code), LOG_END_MS);
+  setTimeout(() => process.exit(code), EXIT_WAIT_MS);
   void server.endLog().then(() => process.exit(code));
 }
 
