@@ -22,10 +22,9 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
 import { asNewTemplate } from "../engine/scripts/new-template.js";
-import { render } from "../engine/src/index.js";
-import { compileMjmlToHtml } from "../engine/src/mjml-to-html/index.js";
 import { toHydrated } from "../engine/test/support/editor-form.js";
 import { CONTEXT, generateTemplates, MERGE_TAGS } from "../engine/test/support/generated-templates.js";
+import { shippedEngine } from "./shipped-engine.js";
 
 const { values: args } = parseArgs({
   options: { rounds: { type: "string", default: "12" }, phase: { type: "string", default: "both" } },
@@ -33,6 +32,8 @@ const { values: args } = parseArgs({
 const ROUNDS = Number(args.rounds);
 /** Renders per engine and case in one batch; generated templates: one batch is one set of this many. */
 const BATCH = 20;
+
+const { render, compileMjmlToHtml } = await shippedEngine();
 
 const REFERENCE_DIR = fileURLToPath(new URL(".reference/", import.meta.url));
 const REFERENCE_PACKAGES = ["maildeno==2.0.7", "mrml==0.2.4", "wasmtime==50.0.1"];
