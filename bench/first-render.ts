@@ -93,18 +93,24 @@ const newsletterFixture = JSON.parse(readFileSync(fileURLToPath(new URL("../fixt
 const newsletter: Case = { template: toHydrated(newsletterFixture.template), dynamicData: newsletterFixture.dynamic_data };
 const generatedData = { merge_tags: MERGE_TAGS, context: CONTEXT };
 
+/**
+ * A template as a client holds it: parsed from the JSON text it fetched (flat strings, objects of one
+ * shape), not the objects and concatenated strings that asNewTemplate and toHydrated build.
+ */
+const asClientHoldsIt = (template: Json): Json => JSON.parse(JSON.stringify(template)) as Json;
+
 let fresh = 0;
 /** The newsletter under a template id never used before, its texts new too: a template neither engine has seen. */
 function newNewsletters(count: number): Case[] {
   return Array.from({ length: count }, () => {
     const n = fresh++;
-    return { ...newsletter, template: { ...asNewTemplate(newsletter.template, n), template_id: `newsletter-${n}` } };
+    return { ...newsletter, template: asClientHoldsIt({ ...asNewTemplate(newsletter.template, n), template_id: `newsletter-${n}` }) };
   });
 }
 /** A set of generated templates no earlier set repeats (a seed per set). */
 let seed = 1;
 function newGenerated(count: number): Case[] {
-  return generateTemplates(count, seed++).map((c) => ({ template: toHydrated(c.template), dynamicData: generatedData }));
+  return generateTemplates(count, seed++).map((c) => ({ template: asClientHoldsIt(toHydrated(c.template)), dynamicData: generatedData }));
 }
 
 /** This process's CPU time in milliseconds (every thread: V8's collector and compilers are part of the cost). */
