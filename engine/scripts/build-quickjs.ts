@@ -124,10 +124,21 @@ function withoutCycleCollectionForOneRender(mainC: string): string {
 
 /**
  * The host's native functions (runtimes/quickjs/native/): its memory hooks, SHA-256, strict UTF-8
- * decoding, a request's nesting depth, a string quoted as JSON, the markup minifier and the html
- * clean-up; each file `x-y.c` has an installer `mailrender_x_y_init`.
+ * decoding, a request's nesting depth, a string quoted as JSON, the markup minifier, the html
+ * clean-up, the conditional comments' minifier and the MJML reader; each file `x-y.c` has an
+ * installer `mailrender_x_y_init`.
  */
-const NATIVE_SOURCES = ["memory.c", "checksum.c", "utf8.c", "json-nesting.c", "json-string.c", "markup-minify.c", "html-waste.c", "conditional-minify.c"];
+const NATIVE_SOURCES = [
+  "memory.c",
+  "checksum.c",
+  "utf8.c",
+  "json-nesting.c",
+  "json-string.c",
+  "markup-minify.c",
+  "html-waste.c",
+  "conditional-minify.c",
+  "mjml-parse.c",
+];
 const nativeInit = (file: string): string => `mailrender_${file.replace(/\.c$/, "").replaceAll("-", "_")}_init`;
 
 /** qjsc's generated `main`, installing the host's native functions before the engine runs. */

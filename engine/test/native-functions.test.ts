@@ -9,21 +9,26 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
+import { listCases } from "../scripts/fixture-cases.js";
+import { render } from "../src/index.js";
 import { minifyInner } from "../src/mjml-to-html/document.js";
+import { ENDING_TAG_LIST } from "../src/mjml-to-html/index.js";
+import { parseMjml } from "../src/mjml-to-html/parse.js";
 import { removeHtmlWaste } from "../src/targets/html-waste.js";
 import { minifyMarkup } from "../src/targets/minify.js";
 import { ensureBinary } from "./support/engine-binary.js";
+import { CONTEXT, generateTemplates, MERGE_TAGS } from "./support/generated-templates.js";
 import { HTML_WASTE_EDGES, HTML_WASTE_TOKENS } from "./support/html-waste-edges.js";
 
 const NATIVE_CHECK = fileURLToPath(new URL("../dist/.build-quickjs/native-check", import.meta.url));
 
 /** `name` of each text (and `flag`) in the native functions' executable: its result, or null where it leaves the text to JavaScript. */
-function native(name: string, texts: readonly string[], flag = false): (string | null)[] {
+function native<T = string>(name: string, texts: readonly string[], flag: boolean | string = false): (T | null)[] {
   const run = spawnSync(NATIVE_CHECK, { input: texts.map((text) => `${JSON.stringify([name, text, flag])}\n`).join(""), encoding: "utf8", maxBuffer: 1 << 28 });
   expect(run.status, run.stderr).toBe(0);
   const lines = run.stdout.trimEnd().split("\n");
   expect(lines).toHaveLength(texts.length);
-  return lines.map((line) => JSON.parse(line) as string | null);
+  return lines.map((line) => JSON.parse(line) as T | null);
 }
 
 /** JavaScript's white space (`\s`), and characters beside it that are not. */
@@ -108,5 +113,56 @@ describe("native functions against their JavaScript definitions", () => {
       }
       expect(results.filter((r) => r !== null).length).toBeGreaterThan(inputs.length / 4);
     }
+  });
+
+  describe("parseMjml reads the MJML the engine writes as the JavaScript does", () => {
+    const endingTags = new Set(ENDING_TAG_LIST.split(" ").filter(Boolean));
+    /** The JavaScript's tree as JSON (key order included), or null where it refuses the MJML. */
+    const javascript = (mjml: string): string | null => {
+      try {
+        return JSON.stringify(parseMjml(mjml, endingTags));
+      } catch {
+        return null;
+      }
+    };
+
+    it("gives its tree for every document the engine writes", async () => {
+      const documents: string[] = [];
+      for (const fixture of listCases("render")) {
+        for (const minify of [false, true]) {
+          documents.push((await render(fixture.template, { target: "mjml", dynamicData: fixture.dynamicData, minify })).output);
+        }
+      }
+      for (const generated of generateTemplates(80, 61)) {
+        documents.push((await render(generated.template, { target: "mjml", dynamicData: { merge_tags: MERGE_TAGS, context: CONTEXT }, minify: false })).output);
+      }
+      const trees = native<unknown>("parseMjml", documents, ENDING_TAG_LIST);
+      for (const [i, mjml] of documents.entries()) {
+        expect(trees[i], mjml.slice(0, 200)).not.toBeNull();
+        expect(JSON.stringify(trees[i])).toBe(javascript(mjml));
+      }
+    });
+
+    it("gives the same tree, or leaves the MJML to the JavaScript, whatever the markup", () => {
+      const piece = fc.constantFrom(
+        ...["<mjml>", "</mjml>", "<mj-body>", "</mj-body>", "<mj-section", "</mj-section>", "<mj-text", "</mj-text>", "</mj-textx>", "<mj-raw>", "</mj-raw>"],
+        ...[">", "/>", " />", "\t/>", "\u00a0>", " >", "<", "</", "<!-- c -->", "<!--", "-->", "<p>x</p>"],
+        ...[' a="x"', '  a="x"', ' a = "x"', " a", ' a="true"', ' b="false"', ' a="1" a="2"', ' __proto__="x"', ' 0="z"', ' é="x"', ' a="x>y"', ' a="<!--"'],
+        ...["text", " ", "\n", "\u2028", "é", "😀", "\uD800"],
+      );
+      const documents = fc.sample(
+        fc.array(piece, { maxLength: 30 }).map((pieces) => `<mjml><mj-body>${pieces.join("")}</mj-body></mjml>`),
+        { seed: 67, numRuns: 4000 },
+      );
+      const trees = native<unknown>("parseMjml", documents, ENDING_TAG_LIST);
+      let read = 0;
+      for (const [i, mjml] of documents.entries()) {
+        if (trees[i] === null) continue;
+        read++;
+        expect(JSON.stringify(trees[i]), JSON.stringify(mjml)).toBe(javascript(mjml));
+      }
+      // The documents reach what the C reads, not only what it leaves.
+      expect(read).toBeGreaterThan(documents.length / 10);
+    });
   });
 });

@@ -23,6 +23,7 @@ import {
   jsonStringUtf8,
   minifyConditionalInner,
   minifyMarkup,
+  parseMjml,
   releaseMemory,
   removeHtmlWaste,
   requestTemplateSha256,
@@ -44,6 +45,7 @@ const QUICKJS_HOST: EngineHost = {
   minifyMarkup,
   removeHtmlWaste,
   minifyConditionalInner,
+  parseMjml,
 };
 
 declare const scriptArgs: readonly string[];

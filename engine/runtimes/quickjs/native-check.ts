@@ -6,12 +6,13 @@
  * what a template brings to it (engine/test/native-functions.test.ts).
  */
 import * as std from "qjs:std";
-import { minifyConditionalInner, minifyMarkup, removeHtmlWaste } from "./platform/native.js";
+import { minifyConditionalInner, minifyMarkup, parseMjml, removeHtmlWaste } from "./platform/native.js";
 
-const FUNCTIONS: Readonly<Record<string, (text: string, flag: boolean) => string | undefined>> = { minifyMarkup, minifyConditionalInner, removeHtmlWaste };
+/** Each function of a text and one more argument (a flag, a list), as the test sends them. */
+const FUNCTIONS: Readonly<Record<string, (text: string, argument: never) => unknown>> = { minifyMarkup, minifyConditionalInner, removeHtmlWaste, parseMjml };
 
 for (let line = std.in.getline(); line !== null; line = std.in.getline()) {
-  const [name, text, flag] = JSON.parse(line) as [string, string, boolean];
+  const [name, text, flag] = JSON.parse(line) as [string, string, never];
   const call = FUNCTIONS[name];
   std.out.puts(`${JSON.stringify(call === undefined ? { unknown: name } : (call(text, flag) ?? null))}\n`);
   std.out.flush();

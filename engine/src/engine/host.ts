@@ -4,6 +4,8 @@
  * (a date rule compares two dates it is given) and no process state. The library runs on Node's
  * host (`node-host.ts`); the QuickJS executable passes its own (engine/runtimes/quickjs/host.ts).
  */
+import type { MjmlNode } from "../mjml-to-html/component.js";
+
 export interface EngineHost {
   /**
    * A digest of a template's JSON text, telling templates apart as the key of the render caches:
@@ -62,6 +64,12 @@ export interface EngineHost {
    * or undefined where the host leaves it to that function. Absent: the function minifies.
    */
   readonly minifyConditionalInner?: (inner: string) => string | undefined;
+  /**
+   * The tree mjml-to-html's `parseMjml` reads from the MJML the engine wrote (`endingTags`: the
+   * names whose inner markup is content, each followed by a space), or undefined where the host
+   * leaves the MJML to that function. Absent: the function reads it.
+   */
+  readonly parseMjml?: (mjml: string, endingTags: string) => MjmlNode | undefined;
   /**
    * An optional package by name, loaded synchronously from where the engine is installed (or the
    * working directory); throws when it is not installed. Absent: the host loads no packages.

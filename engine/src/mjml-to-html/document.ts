@@ -5,7 +5,7 @@
  */
 import { contains, occurrences } from "../base/literal-scan.js";
 import { isSpace } from "../base/whitespace.js";
-import type { GlobalData } from "./component.js";
+import type { GlobalData, MjmlNode } from "./component.js";
 import { ENDIF, type HtmlOutput, MSO_IE } from "./html-output.js";
 
 function buildFontsTags(body: () => string, fonts: Readonly<Record<string, string>>): string {
@@ -299,12 +299,14 @@ export function minifyInner(inner: string): string {
 }
 
 /**
- * What the compile may ask of the runtime it runs in: `minifyConditionalInner`, minifyInner's
- * result or undefined where it leaves the markup to minifyInner (the release engine does it in C,
- * engine/runtimes/quickjs/native/conditional-minify.c: a change to minifyInner is made there too).
+ * What the compile may ask of the runtime it runs in, each answering undefined where it leaves the
+ * work to the JavaScript (the release engine does both in C, engine/runtimes/quickjs/native/: a
+ * change to either function is made there too): `minifyConditionalInner`, minifyInner's result;
+ * `parseMjml`, parse.ts's tree (`endingTags`: the ending tags' names, each followed by a space).
  */
 export interface CompileHost {
   readonly minifyConditionalInner?: ((inner: string) => string | undefined) | undefined;
+  readonly parseMjml?: ((mjml: string, endingTags: string) => MjmlNode | undefined) | undefined;
 }
 
 /** Each distinct inner markup of a document minified once. */

@@ -100,6 +100,9 @@ function readHead(head: MjmlNode | undefined, globalData: GlobalData): void {
   }
 }
 
+/** ENDING_TAGS as the host's reader takes them (CompileHost.parseMjml). */
+export const ENDING_TAG_LIST = [...ENDING_TAGS].map((name) => `${name} `).join("");
+
 /** Containers write their children's attributes into their own conditional comments. */
 const CONTAINERS: ReadonlySet<string> = new Set(["mj-body", "mj-wrapper", "mj-section", "mj-group", "mj-column"]);
 
@@ -146,7 +149,7 @@ function applyAttributes(
 }
 
 export function compileMjmlToHtml(mjml: string, host: CompileHost = {}): string {
-  const root = parseMjml(mjml, ENDING_TAGS);
+  const root = host.parseMjml?.(mjml, ENDING_TAG_LIST) ?? parseMjml(mjml, ENDING_TAGS);
   if (root.tagName !== "mjml") unsupported(`<${root.tagName}> as the root element`);
   const body = root.children.find((c) => c.tagName === "mj-body");
   if (!body) unsupported("a document without <mj-body>");

@@ -5,6 +5,8 @@
  * ending tag is kept raw as `content` (trimmed), other text is trimmed and appended, comments
  * outside ending tags become `mj-raw` children, and "true"/"false" attribute values become booleans.
  * Anything else is refused with an error naming the offset, since it means our writer changed.
+ * The release engine reads the forms the writer writes in C (engine/runtimes/quickjs/native/
+ * mjml-parse.c) and leaves the rest to this: a change here is made there too.
  */
 import type { Attributes, AttributeValue, MjmlNode } from "./component.js";
 import { kept } from "./helpers.js";

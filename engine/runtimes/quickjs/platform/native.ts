@@ -3,6 +3,7 @@
  * QuickJS lacks (hashes, UTF-8 codecs) or what costs hundreds of instructions a byte in JavaScript
  * under its interpreter and a few in C.
  */
+import type { MjmlNode } from "../../../src/mjml-to-html/component.js";
 
 /** native/checksum.c: the lowercase hex SHA-256 of a string's UTF-8. */
 declare const mailrenderSha256: (text: string) => string;
@@ -24,6 +25,8 @@ declare const mailrenderMinifyMarkup: (markup: string) => string | undefined;
 declare const mailrenderRemoveHtmlWaste: (html: string, minify: boolean) => string | undefined;
 /** native/conditional-minify.c: mjml-to-html/document.ts's `minifyInner`, or undefined where it leaves the markup to it. */
 declare const mailrenderMinifyConditionalInner: (inner: string) => string | undefined;
+/** native/mjml-parse.c: mjml-to-html/parse.ts's `parseMjml`, or undefined where it leaves the MJML to it. */
+declare const mailrenderParseMjml: (mjml: string, endingTags: string) => MjmlNode | undefined;
 /** native/memory.c. */
 declare const mailrenderMemory: { release(): void; capHeap(bytes: number): void };
 
@@ -37,5 +40,6 @@ export const jsonNesting = (bytes: Uint8Array): number => mailrenderJsonNesting(
 export const minifyMarkup = (markup: string): string | undefined => mailrenderMinifyMarkup(markup);
 export const removeHtmlWaste = (html: string, minify: boolean): string | undefined => mailrenderRemoveHtmlWaste(html, minify);
 export const minifyConditionalInner = (inner: string): string | undefined => mailrenderMinifyConditionalInner(inner);
+export const parseMjml = (mjml: string, endingTags: string): MjmlNode | undefined => mailrenderParseMjml(mjml, endingTags);
 export const releaseMemory = (): void => mailrenderMemory.release();
 export const capHeap = (bytes: number): void => mailrenderMemory.capHeap(bytes);
