@@ -1,5 +1,5 @@
 /**
- * Warm render cost of the realistic newsletter (the engine's as its npm package ships it), side by side in one run:
+ * Warm render cost of the realistic newsletter, the engine as its npm package ships it, side by side in one run:
  *   - engine `render(..., {target: "html"})`, repeated with varying merge tags and context
  *   - `mjml2html` of our own MJML output for the same template (what hand-written MJML pays), and
  *     the engine's own compile of that MJML (src/mjml-to-html, the html target's, same HTML)
