@@ -100,15 +100,6 @@ static size_t collapse_space_runs(uint8_t *p, size_t n)
     return written;
 }
 
-/* Whether the markup is one the JavaScript must take (see the top). */
-static int left_to_javascript(const uint8_t *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (p[i] == 0xed && i + 1 < n && p[i + 1] >= 0xa0)
-            return 1;
-    return 0;
-}
-
 static JSValue minify_conditional_inner(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
 {
     if (argc < 1 || !JS_IsString(argv[0]))
@@ -119,7 +110,7 @@ static JSValue minify_conditional_inner(JSContext *ctx, JSValueConst this_val, i
         return JS_EXCEPTION;
     const uint8_t *p = (const uint8_t *)text;
     JSValue result = JS_UNDEFINED;
-    if (!left_to_javascript(p, n)) {
+    if (!holds_lone_surrogate(p, n)) {
         /* From the engine's heap, within its cap (--max-memory), as the JavaScript's strings are. */
         uint8_t *out = js_malloc(ctx, n + 1);
         if (out == NULL) {

@@ -731,7 +731,7 @@ static size_t apply(const Waste *w, uint8_t *out)
 static int unreadable(const uint8_t *p, size_t n)
 {
     for (size_t i = next_unusual(p, 0, n); i < n; i = next_unusual(p, i + 1, n)) {
-        if (p[i] == 0 || (p[i] == 0xed && i + 1 < n && p[i + 1] >= 0xa0))
+        if (p[i] == 0 || lone_surrogate_at(p, i, n))
             return 1;
     }
     return 0;

@@ -233,7 +233,7 @@ static void restore(const uint8_t *p, size_t n, const uint8_t *kept, Out *out)
 static int left_to_javascript(const uint8_t *p, size_t n)
 {
     for (size_t i = next_unusual(p, 0, n); i < n; i = next_unusual(p, i + 1, n)) {
-        if (p[i] == 0 || (p[i] == 0xed && i + 1 < n && p[i + 1] >= 0xa0) || (p[i] == 0xee && i + 2 < n && p[i + 1] == 0x80 && p[i + 2] == 0x82))
+        if (p[i] == 0 || lone_surrogate_at(p, i, n) || (p[i] == 0xee && i + 2 < n && p[i + 1] == 0x80 && p[i + 2] == 0x82))
             return 1;
     }
     return 0;

@@ -106,6 +106,24 @@ static inline size_t next_unusual(const uint8_t *p, size_t i, size_t n)
     return i;
 }
 
+/*
+ * Whether a lone surrogate starts at p[i]: JS_ToCStringLen writes one as its three bytes ED A0–BF …,
+ * which UTF-8 cannot carry back into a string (the natives leave such text to the JavaScript).
+ */
+static inline int lone_surrogate_at(const uint8_t *p, size_t i, size_t n)
+{
+    return p[i] == 0xed && i + 1 < n && p[i + 1] >= 0xa0;
+}
+
+/* Whether p[0, n) holds a lone surrogate. */
+static inline int holds_lone_surrogate(const uint8_t *p, size_t n)
+{
+    for (size_t i = next_unusual(p, 0, n); i < n; i = next_unusual(p, i + 1, n))
+        if (lone_surrogate_at(p, i, n))
+            return 1;
+    return 0;
+}
+
 /* Where `literal` first stands in p[from, n), or NULL (memmem is not in every target's C library). */
 static inline const uint8_t *find(const uint8_t *p, size_t from, size_t n, const char *literal, size_t length)
 {

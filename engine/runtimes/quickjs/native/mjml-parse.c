@@ -242,15 +242,6 @@ javascript:
     return JS_UNDEFINED;
 }
 
-/* Whether the markup holds a lone surrogate (JS_ToCStringLen writes it as its three bytes ED A0–BF …). */
-static int holds_lone_surrogate(const uint8_t *p, size_t n)
-{
-    for (size_t i = 0; i + 1 < n; i++)
-        if (p[i] == 0xed && p[i + 1] >= 0xa0)
-            return 1;
-    return 0;
-}
-
 static JSValue parse_mjml(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
 {
     if (argc < 2 || !JS_IsString(argv[0]) || !JS_IsString(argv[1]))
