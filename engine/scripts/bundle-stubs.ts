@@ -69,9 +69,10 @@ const precomputedDecodeTree: Plugin = {
  * these were over a third of a constructor call's instructions in QuickJS-ng. Each keeps what the
  * engine sees of a schema; a patch whose anchor is not found exactly once stops the build, so a new
  * zod version is looked at, not patched blindly. test/zod-bundle-patches.test.ts checks both
- * assumptions below on the engine as loaded.
+ * assumptions below on the engine as loaded, and that a schema whose internals are built late
+ * parses, refuses and reports as the installed zod's.
  */
-export const ZOD_PATCHES: Readonly<Record<"core" | "schemas", readonly SourcePatch[]>> = {
+export const ZOD_PATCHES: Readonly<Record<"core" | "util" | "schemas", readonly SourcePatch[]>> = {
   core: [
     {
       why: "no enumerable members on zod's classes to bind to each instance: the engine adds none, so the for-in over four prototypes a schema (each with Object.prototype behind it) finds nothing",
@@ -96,6 +97,83 @@ export const ZOD_PATCHES: Readonly<Record<"core" | "schemas", readonly SourcePat
         if (internals.run === undefined && internals.parse !== undefined)
             internals.run = internals.parse;
         const deferred = internals.deferred;`,
+    },
+    {
+      why: "a zod/mini schema's internals (`_zod`: its initialisers, traits, parse) built when first read, not when it is declared: a template read needs the definitions (`def`) of the schemas it reaches, which the compiled parsers read, and few schemas' internals. The first instance of each class is built at once: its initialisers put the class's members (check, clone, parse, …) on the prototype that later instances share",
+      before: `    function _(def) {
+        const inst = params?.Parent ? newError(Definition) : this;
+        init(inst, def);`,
+      after: `    const late = !params?.Parent && name.startsWith("ZodMini");
+    let first = true;
+    function _(def) {
+        const inst = params?.Parent ? newError(Definition) : this;
+        if (late && !first) {
+            // What ZodMiniType's initialiser sets on the instance itself, which needs no internals.
+            inst.def = def;
+            inst.type = def.type;
+            return inst;
+        }
+        first = false;
+        return build(inst, def);
+    }
+    if (late)
+        Object.defineProperty(_.prototype, "_zod", {
+            configurable: true,
+            get() {
+                // The prototype itself has no internals, and a schema being built has none yet (its
+                // initialisers ask): both read undefined, as before.
+                if (building === this || !Object.hasOwn(this, "def"))
+                    return undefined;
+                const outer = building;
+                building = this;
+                try {
+                    build(this, this.def);
+                }
+                finally {
+                    building = outer;
+                }
+                const parent = lateParents.get(this);
+                if (parent !== undefined) {
+                    lateParents.delete(this);
+                    this._zod.parent = parent;
+                }
+                return this._zod;
+            },
+        });
+    function build(inst, def) {
+        init(inst, def);`,
+    },
+    {
+      why: "the schema whose internals are being built (see above)",
+      before: "export /*@__NO_SIDE_EFFECTS__*/ function $constructor(",
+      after: "let building;\nexport /*@__NO_SIDE_EFFECTS__*/ function $constructor(",
+    },
+    {
+      why: "a clone's parent, for a clone whose internals are built later (util.js)",
+      before: 'import { members as installMembers } from "./util.js";',
+      after: 'import { members as installMembers, lateParents } from "./util.js";',
+    },
+  ],
+  util: [
+    {
+      why: "a clone (every `.check(…)`) made without building its source's internals or its own: its parent is kept aside and set when its internals are built",
+      before: `export function clone(inst, def, params) {
+    const cl = new inst._zod.constr(def ?? inst._zod.def);
+    if (!def || params?.parent)
+        cl._zod.parent = inst;
+    return cl;
+}`,
+      after: `export const lateParents = new WeakMap();
+export function clone(inst, def, params) {
+    const cl = inst.def === undefined ? new inst._zod.constr(def ?? inst._zod.def) : new inst.constructor(def ?? inst.def);
+    if (!def || params?.parent) {
+        if (Object.hasOwn(cl, "_zod"))
+            cl._zod.parent = inst;
+        else
+            lateParents.set(cl, inst);
+    }
+    return cl;
+}`,
     },
   ],
   schemas: [
@@ -144,8 +222,8 @@ export const ZOD_PATCHES: Readonly<Record<"core" | "schemas", readonly SourcePat
 const zodConstruction: Plugin = {
   name: "zod-construction",
   setup(b) {
-    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]core[\\/](core|schemas)\.js$/ }, (args) => {
-      const which = /core\.js$/.test(args.path) ? "core" : "schemas";
+    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]core[\\/](core|util|schemas)\.js$/ }, (args) => {
+      const which = (["core", "util", "schemas"] as const).find((name) => args.path.endsWith(`${name}.js`))!;
       return { contents: applyPatches(readFileSync(args.path, "utf8"), ZOD_PATCHES[which], args.path), loader: "js" };
     });
   },

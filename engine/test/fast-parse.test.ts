@@ -13,7 +13,7 @@ import * as zod from "zod/mini";
 import { BLOCKS, blockOf } from "../src/blocks/registry.js";
 import { parseTemplate } from "../src/document/parse.js";
 import { columnStyleSchema, documentHeaderSchema, rowSpacerSchema, rowStyleSchema } from "../src/document/schema.js";
-import { fastParse, INVALID } from "../src/schema/fast-parse.js";
+import { fastParse, INVALID, workedOut } from "../src/schema/fast-parse.js";
 import { toHydrated } from "./support/editor-form.js";
 import { generateTemplates } from "./support/generated-templates.js";
 
@@ -159,6 +159,59 @@ describe("reading a valid template", () => {
     (broken["canvas"] as Json)["width"] = "wide";
     expect(parseTemplate(broken).issues.length).toBeGreaterThan(0);
     expect(calls()).toBeGreaterThan(0);
+  });
+});
+
+/** Every schema a template's nodes are read with, and every schema inside them, each once. */
+function reachableSchemas(): Schema[] {
+  const found = new Set<Schema>();
+  const visit = (schema: unknown): void => {
+    if (typeof schema !== "object" || schema === null || found.has(schema as Schema)) return;
+    const def = (schema as Schema)._zod.def as unknown as Record<string, unknown> & { type: string };
+    found.add(schema as Schema);
+    for (const key of ["innerType", "in", "out", "element", "catchall"]) visit(def[key]);
+    for (const option of (def["options"] as unknown[] | undefined) ?? []) visit(option);
+    for (const field of Object.values((def["shape"] as Record<string, unknown> | undefined) ?? {})) visit(field);
+    if (def.type === "lazy") visit((def["getter"] as () => unknown)());
+  };
+  for (const root of [documentHeaderSchema(), rowStyleSchema(), columnStyleSchema(), rowSpacerSchema(), ...Object.values(BLOCKS).map((b) => b.props)])
+    visit(root);
+  return [...found];
+}
+
+/** One schema of each wrapper the optionality rules tell apart, around kinds with and without a default. */
+const WRAPPERS: Schema[] = (() => {
+  const [plain, defaulted, transformed] = [zod.string(), zod._default(zod.number(), 1), zod.transform((v: unknown) => String(v))];
+  return [
+    zod.optional(plain),
+    zod.optional(defaulted),
+    zod.nullable(defaulted),
+    zod.nullable(zod.optional(plain)),
+    zod.prefault(zod.object({}), {}),
+    transformed,
+    zod.pipe(zod.optional(plain), zod.transform((v: string | undefined) => String(v))),
+    zod.pipe(zod.optional(plain), zod.optional(plain)),
+    zod.union([plain, defaulted]),
+    zod.union([plain, zod.optional(plain)]),
+    zod.union([plain, transformed]),
+    zod.union([plain, zod.number()]),
+    zod.exactOptional(plain),
+    zod.enum(["a", "b"]),
+    zod.literal(["x", 2, null]),
+  ];
+})();
+
+describe("a schema read without its internals", () => {
+  it("is worked out as zod's initialisers make it: classes, optionality, an enum's values", () => {
+    const schemas = [...reachableSchemas(), ...WRAPPERS];
+    expect(schemas.length).toBeGreaterThan(200);
+    for (const schema of schemas) {
+      const internals = schema._zod as unknown as { traits: Set<string>; optin: unknown; optout: unknown; values?: Set<unknown> };
+      const { traits, optin, optout, values } = workedOut(schema);
+      const type = schema._zod.def.type;
+      expect({ type, traits: [...traits], optin, optout }).toEqual({ type, traits: [...internals.traits], optin: internals.optin, optout: internals.optout });
+      if (type === "enum" || type === "literal") expect({ type, values: [...values!] }).toEqual({ type, values: [...internals.values!] });
+    }
   });
 });
 

@@ -60,6 +60,111 @@ function part(schema: Schema): Cell {
   return cell;
 }
 
+/**
+ * A schema's definition: zod/mini's public `def`. In the executables' bundle a schema's internals
+ * (`_zod`: its initialisers' work) are built only when first read (scripts/bundle-stubs.ts,
+ * ZOD_PATCHES), so what the compiled parsers need of a schema is read from its definition, and what
+ * zod's initialisers would derive from it (traits, optionality, an enum's values) is worked out here.
+ */
+function defOf(schema: Schema): z.core.$ZodTypeDef {
+  return (schema as { def?: z.core.$ZodTypeDef }).def ?? schema._zod.def;
+}
+
+/** The zod classes a schema is: the same for every instance of its class, so asked of one instance per class. */
+const traitsByClass = new WeakMap<object, ReadonlySet<string>>();
+
+function traitsOf(schema: Schema): ReadonlySet<string> {
+  let traits = traitsByClass.get(schema.constructor);
+  if (traits === undefined) {
+    traits = (schema._zod as unknown as { readonly traits: ReadonlySet<string> }).traits;
+    traitsByClass.set(schema.constructor, traits);
+  }
+  return traits;
+}
+
+type OptIn = "optional" | "defaulted" | undefined;
+type OptOut = "optional" | undefined;
+/** The parts of a wrapper's definition that its optionality comes from (each kind has some of them). */
+interface WrapperDef {
+  readonly type: string;
+  readonly innerType: Schema;
+  readonly in: Schema;
+  readonly out: Schema;
+  readonly options: readonly Schema[];
+}
+
+/** The kinds whose initialisers set neither `optin` nor `optout`. */
+const NEVER_OPTIONAL: ReadonlySet<string> = new Set(["string", "number", "boolean", "null", "unknown", "enum", "literal", "array", "object"]);
+
+/**
+ * zod's `optin`: whether a key may be absent from the input ("optional") or is filled in when it is
+ * ("defaulted"), by the rules of zod's initialisers for the kinds compiled here; asked of zod for
+ * any other kind.
+ */
+function optIn(schema: Schema): OptIn {
+  const def = defOf(schema) as unknown as WrapperDef;
+  if (NEVER_OPTIONAL.has(def.type)) return undefined;
+  switch (def.type) {
+    case "optional":
+      return optIn(def.innerType) === "defaulted" ? "defaulted" : "optional";
+    case "nullable":
+      return optIn(def.innerType);
+    case "default":
+    case "prefault":
+      return "defaulted";
+    case "transform":
+      return "optional";
+    case "pipe":
+      return optIn(def.in);
+    case "union":
+      if (def.options.some((option) => optIn(option) === "defaulted")) return "defaulted";
+      return def.options.some((option) => optIn(option) !== undefined) ? "optional" : undefined;
+    default:
+      return schema._zod.optin;
+  }
+}
+
+/** zod's `optout`: whether a key may be absent from the output; as `optIn`. */
+function optOut(schema: Schema): OptOut {
+  const def = defOf(schema) as unknown as WrapperDef;
+  if (NEVER_OPTIONAL.has(def.type)) return undefined;
+  switch (def.type) {
+    case "default":
+    case "prefault":
+    case "transform":
+      return undefined;
+    case "optional":
+      return "optional";
+    case "nullable":
+      return optOut(def.innerType);
+    case "pipe":
+      return optOut(def.out);
+    case "union":
+      return def.options.some((option) => optOut(option) === "optional") ? "optional" : undefined;
+    default:
+      return schema._zod.optout;
+  }
+}
+
+/** zod's `values` of a literal or an enum (an enum of strings: any other is asked of zod). */
+function valuesOf(schema: Schema): ReadonlySet<unknown> {
+  const def = defOf(schema) as z.core.$ZodTypeDef & { values?: readonly unknown[]; entries?: Readonly<Record<string, unknown>> };
+  if (def.type === "literal") return new Set(def.values);
+  const values = Object.values(def.entries ?? {});
+  return values.every((value) => typeof value === "string") ? new Set(values) : schema._zod.values!;
+}
+
+/** What the compiled parsers work out of a schema without its internals (test/fast-parse.test.ts holds it to zod's). */
+export function workedOut(schema: Schema): { traits: ReadonlySet<string>; optin: OptIn; optout: OptOut; values: ReadonlySet<unknown> | undefined } {
+  const type = defOf(schema).type;
+  return {
+    traits: traitsOf(schema),
+    optin: optIn(schema),
+    optout: optOut(schema),
+    values: type === "enum" || type === "literal" ? valuesOf(schema) : undefined,
+  };
+}
+
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** zod's own run (checks included): for the kinds not compiled here. */
@@ -80,10 +185,10 @@ type Step = (value: unknown) => unknown;
  * on one payload per schema, reused: a check returns before the next value reaches it.
  */
 function withChecks(schema: Schema, parse: Parser): Parser {
-  const checks = (schema._zod.def.checks ?? []) as Check[];
+  const checks = (defOf(schema).checks ?? []) as Check[];
   if (checks.length === 0) return parse;
   const steps = checks.map(stepOf);
-  if (steps.every((step) => step !== undefined)) return withSteps(schema._zod.def.type, parse, steps as Step[]);
+  if (steps.every((step) => step !== undefined)) return withSteps(defOf(schema).type, parse, steps as Step[]);
   const payload: Payload = { value: undefined, issues: [] };
   return (value) => {
     const parsed = parse(value);
@@ -199,7 +304,7 @@ const KINDS: Readonly<Record<string, readonly [string, ...string[]]>> = {
 };
 
 function compilable(schema: Schema): boolean {
-  const { traits, def } = schema._zod;
+  const [traits, def] = [traitsOf(schema), defOf(schema)];
   const kind = KINDS[def.type];
   if (kind === undefined || !traits.has(kind[0]) || (def as { coerce?: boolean }).coerce) return false;
   for (let i = 1; i < kind.length; i++) if (traits.has(kind[i]!)) return false;
@@ -211,7 +316,7 @@ function compilable(schema: Schema): boolean {
 
 /** A compilable schema's parser, without its checks. */
 function compile(schema: Schema): Parser {
-  const def = schema._zod.def as z.core.$ZodTypeDef & Record<string, unknown>;
+  const def = defOf(schema) as z.core.$ZodTypeDef & Record<string, unknown>;
   switch (def.type) {
     case "string":
       return (value) => (typeof value === "string" ? value : INVALID);
@@ -225,7 +330,7 @@ function compile(schema: Schema): Parser {
       return (value) => value;
     case "enum":
     case "literal": {
-      const values = schema._zod.values!;
+      const values = valuesOf(schema);
       return (value) => (values.has(value as z.core.util.Primitive) ? value : INVALID);
     }
     case "optional":
@@ -315,7 +420,7 @@ function compile(schema: Schema): Parser {
  * number or boolean: the same value on every read, taken once instead of through a getter.
  */
 function constantDefaultOf(schema: Schema): { readonly value: unknown } | undefined {
-  const def = schema._zod.def;
+  const def = defOf(schema);
   if (def.type !== "default") return undefined;
   const held = Object.getOwnPropertyDescriptor(def, "defaultValue");
   if (held === undefined || !("value" in held)) return undefined;
@@ -325,7 +430,7 @@ function constantDefaultOf(schema: Schema): { readonly value: unknown } | undefi
 
 function optional(def: z.core.$ZodOptionalDef): Parser {
   const inner = part(def.innerType);
-  const substitutes = def.innerType._zod.optin === "defaulted";
+  const substitutes = optIn(def.innerType) === "defaulted";
   return (value) => {
     if (value !== undefined) return inner.parse(value);
     if (!substitutes) return undefined;
@@ -363,8 +468,8 @@ function fieldOf(schema: Schema): Field {
   if (field === undefined) {
     const value = part(schema);
     const constant = constantDefaultOf(schema);
-    const present = constant === undefined ? value : part((schema._zod.def as z.core.$ZodDefaultDef).innerType);
-    field = { value, present, constant, optin: schema._zod.optin, optionalOut: schema._zod.optout === "optional", fill: undefined };
+    const present = constant === undefined ? value : part((defOf(schema) as z.core.$ZodDefaultDef).innerType);
+    field = { value, present, constant, optin: optIn(schema), optionalOut: optOut(schema) === "optional", fill: undefined };
     fields.set(schema, field);
   }
   return field;
@@ -380,7 +485,7 @@ function object(def: z.core.$ZodObjectDef): Parser {
   const known = catchall && new Set(keys);
   // A strict object (catchall `never`) refuses any other key: looked for first, as a union tries
   // such an object on values of another shape.
-  const strict = catchall !== undefined && catchall._zod.def.type === "never";
+  const strict = catchall !== undefined && defOf(catchall).type === "never";
   const rest = catchall && !strict ? fieldOf(catchall) : undefined;
   return (value) => {
     if (!isObject(value)) return INVALID;
