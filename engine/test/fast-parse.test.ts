@@ -191,6 +191,7 @@ const WRAPPERS: Schema[] = (() => {
     transformed,
     zod.pipe(zod.optional(plain), zod.transform((v: string | undefined) => String(v))),
     zod.pipe(zod.optional(plain), zod.optional(plain)),
+    zod.pipe(defaulted, zod.number()),
     zod.union([plain, defaulted]),
     zod.union([plain, zod.optional(plain)]),
     zod.union([plain, transformed]),
