@@ -46,7 +46,8 @@ function propKinds(block: BlockDefinition<unknown>): PropKinds {
       for (const f of list) if (URL_KINDS.has(f.kind)) urls.push(f.prop);
       return urls;
     };
-    const [lists, content]: [{ prop: string; urls: readonly string[] }[], string[]] = [[], []];
+    const lists: { prop: string; urls: readonly string[] }[] = [];
+    const content: string[] = [];
     const fields = fieldsOf(block.editor);
     for (const f of fields) {
       if (f.kind === "entries") lists.push({ prop: f.prop, urls: urlsOf(f.fields) });

@@ -216,7 +216,8 @@ function withChecks(schema: Schema, parse: Parser): Parser {
  * call before its steps, not a call per stage.
  */
 function withSteps(type: string, parse: Parser, steps: readonly Step[]): Parser {
-  const [first, second] = steps as [Step, Step | undefined];
+  const first = steps[0]!;
+  const second = steps[1];
   if (steps.length === 1 && type === "string") return (value) => (typeof value === "string" ? first(value) : INVALID);
   if (steps.length === 1 && type === "number") return (value) => (isNumber(value) ? first(value) : INVALID);
   if (steps.length === 2 && type === "string") {
@@ -271,7 +272,8 @@ function stepOf(check: Check): Step | undefined {
   }
   if (traits.has("$ZodCheckGreaterThan") || traits.has("$ZodCheckLessThan")) {
     const bound = def as z.core.$ZodCheckGreaterThanDef;
-    const [limit, inclusive] = [bound.value, bound.inclusive];
+    const limit = bound.value;
+    const inclusive = bound.inclusive;
     if (typeof limit !== "number") return undefined;
     return traits.has("$ZodCheckGreaterThan")
       ? (value) => ((inclusive ? (value as number) >= limit : (value as number) > limit) ? value : INVALID)
@@ -304,7 +306,8 @@ const KINDS: Readonly<Record<string, readonly [string, ...string[]]>> = {
 };
 
 function compilable(schema: Schema): boolean {
-  const [traits, def] = [traitsOf(schema), defOf(schema)];
+  const traits = traitsOf(schema);
+  const def = defOf(schema);
   const kind = KINDS[def.type];
   if (kind === undefined || !traits.has(kind[0]) || (def as { coerce?: boolean }).coerce) return false;
   for (let i = 1; i < kind.length; i++) if (traits.has(kind[i]!)) return false;
@@ -364,7 +367,8 @@ function compile(schema: Schema): Parser {
     }
     case "pipe": {
       const d = def as unknown as z.core.$ZodPipeDef;
-      const [first, then] = [part(d.in), part(d.out)];
+      const first = part(d.in);
+      const then = part(d.out);
       return (value) => {
         const parsed = first.parse(value);
         return parsed === INVALID ? INVALID : then.parse(parsed);
@@ -568,8 +572,10 @@ function fillOf(field: Field): Fill {
   const value = (parsed === INVALID ? undefined : copierOf(parsed, 0)) ?? (() => field.value.parse(undefined));
   let absentOutcome: Outcome;
   let presentOutcome: Outcome;
-  if (parsed === INVALID) [absentOutcome, presentOutcome] = [optin !== undefined && optionalOut ? NOTHING : REFUSE, REFUSE];
-  else {
+  if (parsed === INVALID) {
+    absentOutcome = optin !== undefined && optionalOut ? NOTHING : REFUSE;
+    presentOutcome = REFUSE;
+  } else {
     const written = parsed !== undefined ? WRITE : WRITE_UNDEFINED;
     presentOutcome = written;
     if (optionalOut && optin === "optional") absentOutcome = NOTHING;
