@@ -76,6 +76,8 @@ describe("comment syntax in the template's own text", () => {
   it.each([
     ["a class closing the section's comment", section(column("a"), ' css-class="x<![endif]-->y"') + section(column("b"))],
     ["a class opening one", section(column("a"), ' css-class="x<!--[if mso | IE]>y"') + section(column("b"))],
+    // White space around `=`, which mjml's parser and ours read: the value's `<!` is found all the same.
+    ["a class closing the section's comment, spaced", section(column("a"), ' css-class =  "x<![endif]-->y"') + section(column("b"))],
     ["a column class closing the cell's comment", section(column("a", ' css-class="<![endif]--> z"') + column("b"))],
     ["a class with a tab and a line break", section(column("a", ' css-class="p\tq  r\n s"'), ' css-class="u\n   v"')],
     [

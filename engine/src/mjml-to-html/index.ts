@@ -115,29 +115,48 @@ function holdsCommentSyntax(values: Readonly<Attributes>): boolean {
   return false;
 }
 
+/** Where comment syntax may be in a document: whether it holds `<!` at all, and whether an attribute value may. */
+interface SyntaxSearch {
+  readonly inContent: boolean;
+  readonly inAttributes: boolean;
+  /** Set when a container's attributes may hold it (see BodyWriter's scanAll). */
+  inContainer: boolean;
+}
+
+/**
+ * Whether some attribute value of `mjml` may hold `<!`. The reader takes double-quoted values only
+ * (parse.ts), which hold no `"`: so the last `"` before a `<!` within a value is that value's
+ * opening quote, with `=` before it (white space between allowed). A `<!` elsewhere (a raw's
+ * content, a comment) may answer yes too, which only leaves the search to each node's attributes.
+ */
+function attributesMayHoldSyntax(mjml: string): boolean {
+  for (let at = mjml.indexOf("<!"); at !== -1; at = mjml.indexOf("<!", at + 2)) {
+    let before = mjml.lastIndexOf('"', at) - 1;
+    while (before >= 0 && WHITE_SPACE.test(mjml.charAt(before))) before--;
+    if (before >= 0 && mjml.charCodeAt(before) === EQUALS) return true;
+  }
+  return false;
+}
+
+const WHITE_SPACE = /\s/;
+const EQUALS = 0x3d;
+
 /**
  * mjml-core's applyAttributes without mj-class: per-tag defaults under the node's own attributes.
  * Nothing writes to a node's attributes after this, so a node without per-tag defaults keeps its
- * own object, and every node shares the one mj-all object (mjml copies both for each node).
- * `syntax` is set when a container's attributes may hold comment syntax (see BodyWriter's scanAll),
- * and is looked for only when the MJML holds `<!` at all.
+ * own object, and every node shares the one mj-all object (mjml copies both for each node). Comment
+ * syntax is looked for where `search` says it may be.
  */
-function applyAttributes(
-  node: MjmlNode,
-  defaults: Readonly<Record<string, Attributes>>,
-  all: Attributes,
-  lookForSyntax: boolean,
-  syntax: { inContainer: boolean },
-): AppliedNode {
+function applyAttributes(node: MjmlNode, defaults: Readonly<Record<string, Attributes>>, all: Attributes, search: SyntaxSearch): AppliedNode {
   if (node.tagName !== "mj-raw" && !BODY_COMPONENTS[node.tagName]) unsupported(`<${node.tagName}>`);
   if ("mj-class" in node.attributes) unsupported("mj-class");
   const tagDefaults = defaults[node.tagName];
   const attributes = tagDefaults === undefined ? node.attributes : Object.assign({}, tagDefaults, node.attributes);
-  const commentSyntax = lookForSyntax && (node.content.includes("<!") || holdsCommentSyntax(attributes));
-  if (commentSyntax && CONTAINERS.has(node.tagName)) syntax.inContainer = true;
+  const commentSyntax = (search.inContent && node.content.includes("<!")) || (search.inAttributes && holdsCommentSyntax(attributes));
+  if (commentSyntax && CONTAINERS.has(node.tagName)) search.inContainer = true;
   // An index loop: in QuickJS, map makes a closure per node and a call per child.
   const children: AppliedNode[] = [];
-  for (let i = 0; i < node.children.length; i++) children.push(applyAttributes(node.children[i] as MjmlNode, defaults, all, lookForSyntax, syntax));
+  for (let i = 0; i < node.children.length; i++) children.push(applyAttributes(node.children[i] as MjmlNode, defaults, all, search));
   return {
     tagName: node.tagName,
     attributes,
@@ -192,11 +211,12 @@ export function compileMjmlToHtml(mjml: string, host: CompileHost = {}): string 
     },
   };
   const all = Object.freeze({ ...globalData.defaultAttributes["mj-all"] });
-  const lookForSyntax = mjml.includes("<!");
-  const syntax = { inContainer: lookForSyntax && holdsCommentSyntax(all) };
-  const component = createComponent(BODY_COMPONENTS, applyAttributes(body, globalData.defaultAttributes, all, lookForSyntax, syntax), context) as MjBody;
+  const inContent = mjml.includes("<!");
+  const inAttributes = inContent && attributesMayHoldSyntax(mjml);
+  const search: SyntaxSearch = { inContent, inAttributes, inContainer: inAttributes && holdsCommentSyntax(all) };
+  const component = createComponent(BODY_COMPONENTS, applyAttributes(body, globalData.defaultAttributes, all, search), context) as MjBody;
   // Where a container's attributes may hold comment syntax, its own conditionals are scanned too.
-  const writer = new BodyWriter(syntax.inContainer, host);
+  const writer = new BodyWriter(search.inContainer, host);
   component.write(writer);
   return documentHtml(writer, globalData);
 }
