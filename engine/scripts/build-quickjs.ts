@@ -17,6 +17,10 @@
  *      Linux, with mimalloc as its allocator); the host binary is smoke-tested; SHA256SUMS is written.
  *
  * PLATFORMS=linux-x64,linux-arm64 limits the release targets. ZIG=/path/to/zig uses another zig.
+ *
+ * `--profile`: the host's engine with a sampling profiler of its JavaScript, for measuring only
+ * (bench/release-profile.ts): QuickJS with runtimes/quickjs/profile/sampler.c, the bytecode with its
+ * functions' positions, into engine/dist/.build-quickjs/profile/.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -73,6 +77,7 @@ function plan(argv: readonly string[]): { targets: ReleasePlatform[]; out: strin
 }
 
 async function main(): Promise<void> {
+  if (process.argv.includes("--profile")) return buildProfiled();
   const { targets, out } = plan(process.argv.slice(2));
   const source = quickjsSource();
   const mimalloc = mimallocSource();
@@ -331,12 +336,26 @@ async function mimallocObject(zig: string[], mimalloc: string, zigTarget: string
   return object;
 }
 
-async function link(zig: string[], source: string, mimalloc: string, target: ReleasePlatform, bytecodeC: string, out: string): Promise<string> {
+/** A build other than the release's: QuickJS's own object replaced, symbols kept (`--profile`). */
+interface LinkVariant {
+  readonly quickjsObject: string;
+}
+
+async function link(
+  zig: string[],
+  source: string,
+  mimalloc: string,
+  target: ReleasePlatform,
+  bytecodeC: string,
+  out: string,
+  variant?: LinkVariant,
+): Promise<string> {
   const outDir = join(out, target.id);
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   const exe = join(outDir, exeName(target.id));
-  const objects = await libraryObjects(zig, source, target.zigTarget);
+  const library = await libraryObjects(zig, source, target.zigTarget);
+  const objects = variant === undefined ? library : library.map((object) => (basename(object) === "quickjs.o" ? variant.quickjsObject : object));
   const system = target.zigTarget.includes("windows") ? [] : ["-lm"];
   const linux = target.zigTarget.includes("linux");
   const staticLink = linux ? ["-static", "-Wl,--gc-sections"] : [];
@@ -349,7 +368,7 @@ async function link(zig: string[], source: string, mimalloc: string, target: Rel
     ...cflags(target.zigTarget),
     `-I${source}`,
     ...hooks,
-    "-s",
+    ...(variant === undefined ? ["-s"] : []),
     ...staticLink,
     "-o",
     exe,
@@ -362,6 +381,28 @@ async function link(zig: string[], source: string, mimalloc: string, target: Rel
   for (const leftover of readdirSync(outDir)) if (leftover !== exeName(target.id)) rmSync(join(outDir, leftover), { force: true });
   log(`wrote ${relative(ROOT, exe)} (${(statSync(exe).size / 1024 / 1024).toFixed(2)} MiB)`);
   return exe;
+}
+
+/** `--profile` (see the header): the host's engine with the sampler, its bytecode keeping positions. */
+async function buildProfiled(): Promise<void> {
+  const target = RELEASE_PLATFORMS.find((p) => p.id === HOST_ID && p.zigTarget.includes("linux"));
+  if (target === undefined) throw new Error(`the profiling build is for Linux hosts (this is ${HOST_ID})`);
+  const source = quickjsSource();
+  const zig = ensureZig();
+  const work = join(WORK, "profile");
+  mkdirSync(work, { recursive: true });
+  const { bundle } = await bundleHost();
+  const qjsc = await buildQjsc(zig, source);
+  const bytecodeC = join(work, "engine-bytecode.c");
+  execFileSync(qjsc, ["-e", "-m", "-n", "mailrender-engine", "-o", bytecodeC, bundle]);
+  const anchor = "  js_std_init_handlers(rt);\n";
+  const start = `${anchor}  { extern void js_profile_start(JSRuntime *rt); js_profile_start(rt); }\n`;
+  writeFileSync(bytecodeC, withMemoryHooks(withoutCycleCollectionForOneRender(readFileSync(bytecodeC, "utf8"))).replace(anchor, start));
+  const quickjsC = join(work, "quickjs-profile.c");
+  writeFileSync(quickjsC, readFileSync(join(source, "quickjs.c"), "utf8") + readFileSync(join(QUICKJS_HOST, "profile", "sampler.c"), "utf8"));
+  const quickjsObject = join(work, "quickjs-profile.o");
+  await zigCc(zig, ["-target", target.zigTarget, ...cflags(target.zigTarget), `-I${source}`, "-c", quickjsC, "-o", quickjsObject]);
+  await link(zig, source, mimallocSource(), target, bytecodeC, work, { quickjsObject });
 }
 
 function quickjsVersion(source: string): string {

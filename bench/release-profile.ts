@@ -1,0 +1,92 @@
+/**
+ * Where the release engine's time goes, by JavaScript function: a sampling profile of one-shot
+ * renders of a request. Builds the profiling variant of the host's engine (`build-quickjs.ts
+ * --profile`: QuickJS with a timer-driven sampler reading its frames, runtimes/quickjs/profile/
+ * sampler.c), runs it `--runs` times on the request, and prints each function's share of the
+ * samples: its own (the innermost JavaScript frame, with the C function it was in when that was the
+ * innermost) and with what it calls. A function is named by its place in the bundle
+ * (engine/dist/.build-quickjs/mailrender-engine.mjs) and the text there; "(start-up)" is what runs
+ * before any JavaScript. Wall-clock samples: profile on an idle machine. Asserts nothing.
+ *
+ * usage: tsx bench/release-profile.ts --request R.json [--runs 100] [--top 40] [--under <function text>]
+ *   (R.json: `python3 bench/fixture_request.py fixtures/render/realistic-newsletter/case.json html > R.json`;
+ *   --under: only the samples inside the first function whose text starts so, e.g. "function compileMjmlToHtml")
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+const { values: args } = parseArgs({
+  options: {
+    request: { type: "string" },
+    runs: { type: "string", default: "100" },
+    top: { type: "string", default: "40" },
+    under: { type: "string" },
+  },
+});
+if (args.request === undefined) throw new Error("--request R.json is required (see the usage above)");
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const WORK = join(ROOT, "engine", "dist", ".build-quickjs");
+execFileSync("npx", ["tsx", join(ROOT, "engine", "scripts", "build-quickjs.ts"), "--profile"], { cwd: ROOT, stdio: "inherit" });
+const binary = join(WORK, "profile", `${process.platform}-${process.arch}`, "mailrender-engine");
+const bundleLines = readFileSync(join(WORK, "mailrender-engine.mjs"), "utf8").split("\n");
+const request = readFileSync(args.request);
+
+const samplesDir = mkdtempSync(join(tmpdir(), "release-profile-"));
+for (let run = 0; run < Number(args.runs); run++) {
+  const result = spawnSync(binary, [], { input: request, env: { ...process.env, QJS_PROFILE_DIR: samplesDir }, maxBuffer: 1 << 28 });
+  if (result.status !== 0) throw new Error(`the engine failed: ${result.stderr.toString()}`);
+}
+const stacks = readdirSync(samplesDir).flatMap((file) => readFileSync(join(samplesDir, file), "utf8").split("\n").slice(0, -1));
+rmSync(samplesDir, { recursive: true, force: true });
+
+/** C functions by address, from the profiling binary's symbols. */
+const symbols = new Map(
+  execFileSync("nm", [binary], { encoding: "utf8", maxBuffer: 1 << 26 })
+    .split("\n")
+    .map((line) => line.split(" "))
+    .filter((parts) => parts.length === 3)
+    .map(([address, , name]) => [BigInt(`0x${address}`), name as string]),
+);
+
+/** `name@line:column` as the bundle's text there; a C frame as its symbol. */
+function label(frame: string): string {
+  if (frame.startsWith("C:")) return `C ${symbols.get(BigInt(frame.slice(2))) ?? frame}`;
+  const at = /@(\d+):(\d+)$/.exec(frame);
+  if (at === null) return frame;
+  const line = bundleLines[Number(at[1]) - 1] ?? "";
+  return `${line.slice(Math.max(0, Number(at[2]) - 1), Number(at[2]) + 70)}  (${frame.slice(frame.lastIndexOf("@") + 1)})`;
+}
+
+const isJs = (frame: string): boolean => frame.includes("@");
+const own = new Map<string, number>();
+const within = new Map<string, number>();
+let counted = 0;
+for (const stack of stacks) {
+  let frames = stack === "" ? [] : stack.split(";");
+  if (args.under !== undefined) {
+    const at = frames.findIndex((frame) => isJs(frame) && label(frame).startsWith(args.under!));
+    if (at === -1) continue;
+    frames = frames.slice(at);
+  }
+  counted++;
+  const innermost = frames.at(-1);
+  const js = frames.findLast(isJs);
+  const self = innermost === undefined ? "(start-up)" : innermost === js || js === undefined ? label(innermost) : `${label(js)}  in ${label(innermost)}`;
+  own.set(self, (own.get(self) ?? 0) + 1);
+  for (const frame of new Set(frames.filter(isJs))) within.set(label(frame), (within.get(label(frame)) ?? 0) + 1);
+}
+
+const top = Number(args.top);
+const print = (title: string, counts: Map<string, number>): void => {
+  console.log(`\n${title}`);
+  for (const [name, count] of [...counts].sort((a, b) => b[1] - a[1]).slice(0, top))
+    console.log(`${((100 * count) / counted).toFixed(1).padStart(5)}%  ${name}`);
+};
+console.log(`${counted} samples${args.under === undefined ? "" : ` under ${args.under}`} of ${stacks.length}, ${args.runs} runs`);
+print("own (the innermost JavaScript function; the C function it was in)", own);
+print("with what it calls", within);
