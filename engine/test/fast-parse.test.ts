@@ -189,7 +189,10 @@ const WRAPPERS: Schema[] = (() => {
     zod.nullable(zod.optional(plain)),
     zod.prefault(zod.object({}), {}),
     transformed,
-    zod.pipe(zod.optional(plain), zod.transform((v: string | undefined) => String(v))),
+    zod.pipe(
+      zod.optional(plain),
+      zod.transform((v: string | undefined) => String(v)),
+    ),
     zod.pipe(zod.optional(plain), zod.optional(plain)),
     zod.pipe(defaulted, zod.number()),
     zod.union([plain, defaulted]),
