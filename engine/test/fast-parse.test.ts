@@ -199,7 +199,11 @@ const WRAPPERS: Schema[] = (() => {
     zod.union([plain, zod.optional(plain)]),
     zod.union([plain, transformed]),
     zod.union([plain, zod.number()]),
+    // The kinds' variants, whose initialisers set optionality as their kind's do.
     zod.exactOptional(plain),
+    zod.xor([plain, defaulted]),
+    zod.discriminatedUnion("k", [zod.object({ k: zod.literal("a") }), zod.object({ k: zod.literal("b"), v: zod.optional(plain) })]),
+    zod.codec(zod.optional(plain), zod.string(), { decode: (v) => v ?? "", encode: (v) => v }),
     zod.enum(["a", "b"]),
     zod.literal(["x", 2, null]),
   ];

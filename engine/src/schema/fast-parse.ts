@@ -98,8 +98,9 @@ const NEVER_OPTIONAL: ReadonlySet<string> = new Set(["string", "number", "boolea
 
 /**
  * zod's `optin`: whether a key may be absent from the input ("optional") or is filled in when it is
- * ("defaulted"), by the rules of zod's initialisers for the kinds compiled here; asked of zod for
- * any other kind.
+ * ("defaulted"), by the rules of zod's initialisers for the kinds compiled here (their variants, an
+ * exact optional, a codec, a discriminated or exclusive union, initialise theirs as the kind does);
+ * asked of zod for any other kind.
  */
 function optIn(schema: Schema): OptIn {
   const def = defOf(schema) as unknown as WrapperDef;
