@@ -1,8 +1,11 @@
-/** `build`, called once per distinct argument (compared as JSON): one schema instance per distinct default. */
+/**
+ * `build`, called once per distinct argument (an object compared as JSON, a string, number or
+ * boolean by value: no JSON text made for it): one schema instance per distinct default.
+ */
 export function once<A, R>(build: (arg: A) => R): (arg: A) => R {
-  const built = new Map<string, R>();
+  const built = new Map<unknown, R>();
   return (arg) => {
-    const key = JSON.stringify(arg);
+    const key = typeof arg === "object" && arg !== null ? JSON.stringify(arg) : arg;
     let schema = built.get(key);
     if (schema === undefined) {
       schema = build(arg);
