@@ -175,6 +175,46 @@ export function clone(inst, def, params) {
     return cl;
 }`,
     },
+    {
+      why: "a class's members put on its prototype with descriptors made once per table of members, not a descriptor and two closures per class and member (the getters and setters read only the instance they are called on)",
+      before: `export function members(proto, table) {
+    for (const key in table) {
+        const desc = Object.getOwnPropertyDescriptor(table, key);
+        // a getter installs as written, so it stays live: \`description\` reads through to the registry on every access. not enumerable: an object literal's is, and a prototype member never was
+        if (desc.get)
+            Object.defineProperty(proto, key, { ...desc, enumerable: false });
+        // a method materializes bound on first read, which is what keeps a detached member working: \`const opt = schema.optional; opt()\`
+        else
+            defineBound(proto, key, desc.value);
+    }
+}`,
+      after: `const memberDescriptors = new WeakMap();
+export function members(proto, table) {
+    let descriptors = memberDescriptors.get(table);
+    if (descriptors === undefined) {
+        descriptors = [];
+        for (const key in table) {
+            const desc = Object.getOwnPropertyDescriptor(table, key);
+            descriptors.push(key, desc.get ? { ...desc, enumerable: false } : boundDescriptor(key, desc.value));
+        }
+        memberDescriptors.set(table, descriptors);
+    }
+    for (let i = 0; i < descriptors.length; i += 2)
+        Object.defineProperty(proto, descriptors[i], descriptors[i + 1]);
+}`,
+    },
+    {
+      why: "defineBound's descriptor, made once per member (above)",
+      before: `function defineBound(proto, key, fn) {
+    Object.defineProperty(proto, key, {
+        configurable: true,`,
+      after: `function defineBound(proto, key, fn) {
+    Object.defineProperty(proto, key, boundDescriptor(key, fn));
+}
+function boundDescriptor(key, fn) {
+    return ({
+        configurable: true,`,
+    },
   ],
   schemas: [
     {

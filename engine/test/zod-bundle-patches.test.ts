@@ -142,6 +142,17 @@ describe("a schema's internals, in the bundle", () => {
     expect((patched.ZodMiniString.prototype as { _zod?: unknown })._zod).toBeUndefined();
   });
 
+  it("gives each schema its class's members, bound to it (one descriptor a member for every class)", () => {
+    const [a, b] = [patched.string(), patched.number()];
+    const [checkA, checkB] = [a.check, b.check];
+    expect(checkA).not.toBe(checkB);
+    expect(a.check).toBe(checkA); // bound once, then an own property
+    const detached = checkA(patched.minLength(2));
+    expect(detached.safeParse("x").success).toBe(false);
+    expect(checkB(patched.minimum(1)).safeParse(0).success).toBe(false);
+    expect(Object.keys(patched.ZodMiniNumber.prototype)).toEqual([]);
+  });
+
   it("of few schemas are built by the engine to read a template", async () => {
     const engineSource = (module: string) => JSON.stringify(join(import.meta.dirname, "..", "src", module));
     // The count (support/schemas-built.ts) runs where zod calls its post-processor: once a schema's internals are built.
