@@ -54,7 +54,7 @@ export function createHandler(deps: HandlerDeps): Handler {
       const template = resolveTemplate(request, bytes.byteLength, deps, limits);
       const dynamicData = request.dynamic_data === undefined ? undefined : toDynamicData(request.dynamic_data);
       const options = renderOptions(request, dynamicData, limits);
-      const { result, savedLayout } = await renderWithSavedLayout(request, template, options, deps);
+      const { result, savedLayout } = await renderWithSavedLayout(request, bytes, template, options, deps);
       // Checked after the render: a template that cannot render answers with its error alone.
       const findings = request.options?.checks
         ? deps.engine.validate(request.template, { targets: [request.target], dynamicData, limits }).findings
@@ -88,6 +88,7 @@ export function createHandler(deps: HandlerDeps): Handler {
  */
 async function renderWithSavedLayout(
   request: RenderRequest,
+  bytes: Uint8Array,
   template: unknown,
   options: RenderOptions,
   { engine }: HandlerDeps,
@@ -97,7 +98,11 @@ async function renderWithSavedLayout(
   if ((request.saved_layout === undefined && request.save_layout !== true) || sha256 === undefined || options.componentProps === true) {
     return { result: await engine.render(template, options), savedLayout: undefined };
   }
-  const binding: LayoutBinding = { engineVersion: engine.version, templateSha256: sha256(JSON.stringify(request.template)) };
+  // The template's bytes as the request writes them, hashed in C where the host finds them (as a
+  // long-lived process keys its templates), else its compact JSON text: JSON.stringify of a
+  // newsletter is 3.4 M instructions of a 43 M render from its layout in the release engine.
+  const templateSha256 = engine.host.requestTemplateDigest?.(bytes) ?? sha256(JSON.stringify(request.template));
+  const binding: LayoutBinding = { engineVersion: engine.version, templateSha256 };
   const check = request.saved_layout === undefined ? undefined : decodeSavedLayout(request.saved_layout, binding, sha256);
   const known = check?.ok === true ? check.layout : undefined;
   const fromLayout = known === undefined ? undefined : engine.renderFromLayout?.(known, template, options);
