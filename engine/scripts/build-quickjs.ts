@@ -86,10 +86,7 @@ async function main(): Promise<void> {
   const { bundle, inputs } = await bundleHost();
   const qjsc = await buildQjsc(zig, source);
   const bytecodeC = join(WORK, "engine-bytecode.c");
-  // Source and debug information stripped (`-s -s`): a stack keeps its function names, not their
-  // position in the bundle, and every process reads ~0.9 M instructions of bytecode less.
-  execFileSync(qjsc, ["-e", "-s", "-s", "-m", "-n", "mailrender-engine", "-o", bytecodeC, bundle]);
-  writeFileSync(bytecodeC, withMemoryHooks(withoutCycleCollectionForOneRender(readFileSync(bytecodeC, "utf8"))));
+  compileBundle(qjsc, bundle, bytecodeC, "release");
   log(`compiled the bundle to bytecode (${(statSync(bytecodeC).size / 1024).toFixed(0)} KiB of C)`);
 
   // SHA256SUMS lists exactly this build's binaries: drop other platforms' leftovers.
@@ -109,13 +106,29 @@ async function main(): Promise<void> {
 }
 
 /**
+ * The bundle as qjsc's C (its bytecode and a `main`), with the host's changes to `main`. The release
+ * strips source and debug information (`-s -s`): a stack keeps its function names, not their position
+ * in the bundle, and every process reads ~0.9 M instructions of bytecode less. The profiling build
+ * keeps the positions, which name its samples, and starts the sampler.
+ */
+function compileBundle(qjsc: string, bundle: string, bytecodeC: string, build: "release" | "profile"): void {
+  const strip = build === "release" ? ["-s", "-s"] : [];
+  execFileSync(qjsc, ["-e", ...strip, "-m", "-n", "mailrender-engine", "-o", bytecodeC, bundle]);
+  const mainC = withMemoryHooks(withoutCycleCollectionForOneRender(readFileSync(bytecodeC, "utf8")));
+  const sampler = `${INIT_HANDLERS}  { extern void js_profile_start(JSRuntime *rt); js_profile_start(rt); }\n`;
+  writeFileSync(bytecodeC, build === "release" ? mainC : mainC.replace(INIT_HANDLERS, sampler));
+}
+
+/** Where qjsc's generated `main` has its runtime ready: the host's changes to it go after this line. */
+const INIT_HANDLERS = "  js_std_init_handlers(rt);\n";
+
+/**
  * qjsc's generated `main`, with QuickJS's cycle collector off unless the process serves (`--serve`):
  * a one-shot process exits after one render, and the collector's passes were ~5% of its
  * instructions. Reference counting still frees everything that is not a cycle.
  */
 function withoutCycleCollectionForOneRender(mainC: string): string {
-  const anchor = "  js_std_init_handlers(rt);\n";
-  if (!mainC.includes(anchor)) throw new Error("qjsc's generated main() changed: js_std_init_handlers(rt) not found");
+  if (!mainC.includes(INIT_HANDLERS)) throw new Error("qjsc's generated main() changed: js_std_init_handlers(rt) not found");
   const oneRender = [
     "  {",
     "    int serves = 0;",
@@ -124,7 +137,7 @@ function withoutCycleCollectionForOneRender(mainC: string): string {
     "  }",
     "",
   ].join("\n");
-  return `#include <string.h>\n${mainC.replace(anchor, `${anchor}${oneRender}`)}`;
+  return `#include <string.h>\n${mainC.replace(INIT_HANDLERS, `${INIT_HANDLERS}${oneRender}`)}`;
 }
 
 /**
@@ -394,10 +407,7 @@ async function buildProfiled(): Promise<void> {
   const { bundle } = await bundleHost();
   const qjsc = await buildQjsc(zig, source);
   const bytecodeC = join(work, "engine-bytecode.c");
-  execFileSync(qjsc, ["-e", "-m", "-n", "mailrender-engine", "-o", bytecodeC, bundle]);
-  const anchor = "  js_std_init_handlers(rt);\n";
-  const start = `${anchor}  { extern void js_profile_start(JSRuntime *rt); js_profile_start(rt); }\n`;
-  writeFileSync(bytecodeC, withMemoryHooks(withoutCycleCollectionForOneRender(readFileSync(bytecodeC, "utf8"))).replace(anchor, start));
+  compileBundle(qjsc, bundle, bytecodeC, "profile");
   const quickjsC = join(work, "quickjs-profile.c");
   writeFileSync(quickjsC, readFileSync(join(source, "quickjs.c"), "utf8") + readFileSync(join(QUICKJS_HOST, "profile", "sampler.c"), "utf8"));
   const quickjsObject = join(work, "quickjs-profile.o");
