@@ -4,7 +4,6 @@
  * / PE and the CPU), and the host's binary keeps its cold-start budget and binds a saved layout to
  * the template's bytes. Binaries that can run here are run by scripts/test-engine-release.sh.
  */
-import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,7 +11,7 @@ import { exeName, RELEASE_PLATFORMS } from "./build-quickjs.js";
 import { readSha256sums, sha256 } from "./built-binary.js";
 import { measureColdStart } from "./cold-start-budget.js";
 import { readExecutableFormat } from "./executable-format.js";
-import { measureSavedLayout } from "./saved-layout-budget.js";
+import { measureSavedLayout, savedLayoutBinding } from "./saved-layout-budget.js";
 import { measureServeNewTemplate } from "./serve-new-template-budget.js";
 
 const RELEASE = join(resolve(dirname(fileURLToPath(import.meta.url)), "../.."), "engine", "dist", "release");
@@ -56,7 +55,7 @@ if (existsSync(host)) {
   check(`the newsletter rendered from its saved layout within ${budget / 1e6} M instructions`, fromLayout <= budget, `${(fromLayout / 1e6).toFixed(1)} M`);
   // A saved layout is bound to the template as the request writes it (spec/README.md, "Saved
   // layouts"): used when the same bytes come back, ignored when the same template is written otherwise.
-  const layouts = savedLayoutStatuses(host);
+  const layouts = savedLayoutBinding(host);
   check(
     "a saved layout is used with the template's bytes it was made from, ignored with the template written otherwise, the output the same",
     layouts.same === "used" && layouts.reformatted === "ignored" && layouts.outputsAgree,
@@ -70,25 +69,5 @@ if (existsSync(host)) {
     `${(served.perTemplate / 1e6).toFixed(1)} M`,
   );
 }
-function savedLayoutStatuses(binary: string): { same: string | undefined; reformatted: string | undefined; outputsAgree: boolean } {
-  const root = resolve(RELEASE, "../../..");
-  const request = JSON.parse(
-    execFileSync("python3", [join(root, "bench", "fixture_request.py"), join(root, "fixtures", "render", "realistic-newsletter", "case.json"), "html"], {
-      encoding: "utf8",
-    }),
-  ) as Record<string, unknown>;
-  type Answer = { output?: string; saved_layout?: string; saved_layout_status?: string };
-  const run = (text: string): Answer => JSON.parse(execFileSync(binary, [], { input: text, encoding: "utf8", maxBuffer: 1 << 26 })) as Answer;
-  const saved = run(JSON.stringify({ ...request, save_layout: true }));
-  const same = run(JSON.stringify({ ...request, saved_layout: saved.saved_layout }));
-  const { template, ...rest } = request;
-  const reformatted = run(`{"template":${JSON.stringify(template, null, 1)},${JSON.stringify({ ...rest, saved_layout: saved.saved_layout }).slice(1)}`);
-  return {
-    same: same.saved_layout_status,
-    reformatted: reformatted.saved_layout_status,
-    outputsAgree: saved.output !== undefined && same.output === saved.output && reformatted.output === saved.output,
-  };
-}
-
 process.stdout.write(`release check: ${passed} passed, ${failed} failed\n`);
 process.exit(failed === 0 ? 0 : 1);

@@ -44,13 +44,17 @@ export function instructions(binary: string, input: string, args: readonly strin
   return Number(collected);
 }
 
+/** A fixture's engine request, the bytes bench/fixture_request.py writes, as the benchmarks use them. */
+export function fixtureRequest(caseFile: string, target: string): string {
+  return execFileSync("python3", [join(ROOT, "bench", "fixture_request.py"), caseFile, target], { encoding: "utf8" });
+}
+
 /** Each target's cold render of the small email by `binary`, with its budget. */
 export function measureColdStart(binary: string): Measured[] {
   const dir = mkdtempSync(join(tmpdir(), "cold-start-"));
   try {
     return (Object.keys(COLD_START_BUDGET) as (keyof typeof COLD_START_BUDGET)[]).map((target) => {
-      // The request bytes bench/fixture_request.py writes, as the benchmarks use them.
-      const request = execFileSync("python3", [join(ROOT, "bench", "fixture_request.py"), CASE, target], { encoding: "utf8" });
+      const request = fixtureRequest(CASE, target);
       writeFileSync(join(dir, `${target}.json`), request);
       return { target, instructions: instructions(binary, request), budget: COLD_START_BUDGET[target] * 1e6 };
     });

@@ -11,7 +11,7 @@
 import { execFileSync } from "node:child_process";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { instructions } from "./cold-start-budget.js";
+import { fixtureRequest, instructions } from "./cold-start-budget.js";
 
 const ROOT = resolve(fileURLToPath(import.meta.url), "../../..");
 const CASE = join(ROOT, "fixtures", "render", "realistic-newsletter", "case.json");
@@ -38,8 +38,7 @@ export interface SavedLayoutCost {
  * differ in a fraction's digits from a native run's, and a natively made layout would be ignored.
  */
 export function measureSavedLayout(binary: string): SavedLayoutCost {
-  // The request bytes bench/fixture_request.py writes, as the benchmarks use them.
-  const request = JSON.parse(execFileSync("python3", [join(ROOT, "bench", "fixture_request.py"), CASE, "html"], { encoding: "utf8" })) as object;
+  const request = JSON.parse(fixtureRequest(CASE, "html")) as object;
   const underValgrind = (input: string): { saved_layout?: string; saved_layout_status?: string } =>
     JSON.parse(execFileSync("valgrind", ["--tool=none", "--log-file=/dev/null", binary], { input, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })) as {
       saved_layout?: string;
@@ -55,6 +54,27 @@ export function measureSavedLayout(binary: string): SavedLayoutCost {
     compiled: instructions(binary, JSON.stringify(request)),
     fromLayout: instructions(binary, withLayout),
     budget: SAVED_LAYOUT_BUDGET * 1e6,
+  };
+}
+
+/**
+ * What becomes of a layout `binary` saved for the newsletter (native runs): sent back with the same
+ * request bytes, and with the same template written otherwise (indented). A layout is bound to the
+ * template as the request writes it (spec/README.md, "Saved layouts"): used, then ignored; the
+ * output the same in all three.
+ */
+export function savedLayoutBinding(binary: string): { same: string | undefined; reformatted: string | undefined; outputsAgree: boolean } {
+  const request = JSON.parse(fixtureRequest(CASE, "html")) as Record<string, unknown>;
+  type Answer = { output?: string; saved_layout?: string; saved_layout_status?: string };
+  const run = (text: string): Answer => JSON.parse(execFileSync(binary, [], { input: text, encoding: "utf8", maxBuffer: 1 << 26 })) as Answer;
+  const saved = run(JSON.stringify({ ...request, save_layout: true }));
+  const same = run(JSON.stringify({ ...request, saved_layout: saved.saved_layout }));
+  const { template, ...rest } = request;
+  const reformatted = run(`{"template":${JSON.stringify(template, null, 1)},${JSON.stringify({ ...rest, saved_layout: saved.saved_layout }).slice(1)}`);
+  return {
+    same: same.saved_layout_status,
+    reformatted: reformatted.saved_layout_status,
+    outputsAgree: saved.output !== undefined && same.output === saved.output && reformatted.output === saved.output,
   };
 }
 

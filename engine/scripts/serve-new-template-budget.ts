@@ -7,10 +7,9 @@
  *
  *   tsx engine/scripts/serve-new-template-budget.ts [engine/dist/release/linux-x64/mailrender-engine]
  */
-import { execFileSync } from "node:child_process";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { instructions } from "./cold-start-budget.js";
+import { fixtureRequest, instructions } from "./cold-start-budget.js";
 import { newTemplateRequest } from "./new-template.js";
 
 const ROOT = resolve(fileURLToPath(import.meta.url), "../../..");
@@ -26,8 +25,7 @@ export const SERVE_NEW_TEMPLATE_BUDGET = 62.5;
 
 /** Per new template, and its budget. */
 export function measureServeNewTemplate(binary: string): { perTemplate: number; budget: number } {
-  // The request bytes bench/fixture_request.py writes, as the benchmarks use them.
-  const request = JSON.parse(execFileSync("python3", [join(ROOT, "bench", "fixture_request.py"), CASE, "html"], { encoding: "utf8" })) as {
+  const request = JSON.parse(fixtureRequest(CASE, "html")) as {
     template: Record<string, unknown>;
   };
   const lines = (count: number): string => Array.from({ length: count }, (_, n) => `${JSON.stringify(newTemplateRequest(request, n))}\n`).join("");
