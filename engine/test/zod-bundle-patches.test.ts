@@ -7,7 +7,7 @@
  * (what made the for-in over prototypes idle), and the engine, bundled likewise, builds the internals
  * of few schemas to read a template.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import * as core from "zod/v4/core";
 import { engineBundleOptions } from "../scripts/bundle-stubs.js";
+import { listCases } from "../scripts/fixture-cases.js";
 
 type Zod = typeof z;
 let dir: string;
@@ -171,9 +172,7 @@ describe("a schema's internals, in the bundle", () => {
       ].join("\n"),
     );
     const atLoad = engine.built();
-    const newsletter = JSON.parse(readFileSync(new URL("../../fixtures/render/realistic-newsletter/case.json", import.meta.url), "utf8")) as {
-      template: unknown;
-    };
+    const newsletter = listCases("render").find((c) => c.name === "realistic-newsletter")!;
     expect((await engine.render(newsletter.template)).output).toContain("Fernhill");
     // The counts when this was written (19 at load, 34 by the render: the first schema of each class and the checks,
     // which are built at once, and those whose internals are read) plus a few; with every schema built at once, as the

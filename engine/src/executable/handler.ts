@@ -98,9 +98,9 @@ async function renderWithSavedLayout(
   if ((request.saved_layout === undefined && request.save_layout !== true) || sha256 === undefined || options.componentProps === true) {
     return { result: await engine.render(template, options), savedLayout: undefined };
   }
-  // The template's bytes as the request writes them, hashed in C where the host finds them (as a
-  // long-lived process keys its templates), else its compact JSON text: JSON.stringify of a
-  // newsletter is 3.4 M instructions of a 43 M render from its layout in the release engine.
+  // The template's bytes as the request writes them, hashed where the host finds them (as a
+  // long-lived process keys its templates): no JSON.stringify of the template, else its compact
+  // JSON text (docs/design/saved-layouts.md).
   const templateSha256 = engine.host.requestTemplateDigest?.(bytes) ?? sha256(JSON.stringify(request.template));
   const binding: LayoutBinding = { engineVersion: engine.version, templateSha256 };
   const check = request.saved_layout === undefined ? undefined : decodeSavedLayout(request.saved_layout, binding, sha256);
