@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include "global-function.h"
 #include "quickjs.h"
 
 static const uint32_t K[64] = {
@@ -193,9 +194,6 @@ static JSValue request_template_sha256(JSContext *ctx, JSValueConst this_val, in
 
 void mailrender_checksum_init(JSContext *ctx)
 {
-    JSValue global = JS_GetGlobalObject(ctx);
-    JS_SetPropertyStr(ctx, global, "mailrenderSha256", JS_NewCFunction(ctx, checksum_sha256, "mailrenderSha256", 1));
-    JS_SetPropertyStr(ctx, global, "mailrenderRequestTemplateSha256",
-                      JS_NewCFunction(ctx, request_template_sha256, "mailrenderRequestTemplateSha256", 1));
-    JS_FreeValue(ctx, global);
+    define_global_function(ctx, "mailrenderSha256", checksum_sha256, 1);
+    define_global_function(ctx, "mailrenderRequestTemplateSha256", request_template_sha256, 1);
 }

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include "global-function.h"
 #include "quickjs.h"
 #include "markup-text.h"
 
@@ -127,8 +128,5 @@ static JSValue minify_conditional_inner(JSContext *ctx, JSValueConst this_val, i
 
 void mailrender_conditional_minify_init(JSContext *ctx)
 {
-    JSValue global = JS_GetGlobalObject(ctx);
-    JS_SetPropertyStr(ctx, global, "mailrenderMinifyConditionalInner",
-                      JS_NewCFunction(ctx, minify_conditional_inner, "mailrenderMinifyConditionalInner", 1));
-    JS_FreeValue(ctx, global);
+    define_global_function(ctx, "mailrenderMinifyConditionalInner", minify_conditional_inner, 1);
 }

@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include "global-function.h"
 #include "quickjs.h"
 #include "markup-text.h"
 
@@ -785,7 +786,5 @@ static JSValue remove_html_waste(JSContext *ctx, JSValueConst this_val, int argc
 
 void mailrender_html_waste_init(JSContext *ctx)
 {
-    JSValue global = JS_GetGlobalObject(ctx);
-    JS_SetPropertyStr(ctx, global, "mailrenderRemoveHtmlWaste", JS_NewCFunction(ctx, remove_html_waste, "mailrenderRemoveHtmlWaste", 1));
-    JS_FreeValue(ctx, global);
+    define_global_function(ctx, "mailrenderRemoveHtmlWaste", remove_html_waste, 1);
 }

@@ -9,6 +9,7 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include "global-function.h"
 #include "quickjs.h"
 
 static JSValue json_nesting(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
@@ -35,7 +36,5 @@ static JSValue json_nesting(JSContext *ctx, JSValueConst this_val, int argc, JSV
 
 void mailrender_json_nesting_init(JSContext *ctx)
 {
-    JSValue global = JS_GetGlobalObject(ctx);
-    JS_SetPropertyStr(ctx, global, "mailrenderJsonNesting", JS_NewCFunction(ctx, json_nesting, "mailrenderJsonNesting", 1));
-    JS_FreeValue(ctx, global);
+    define_global_function(ctx, "mailrenderJsonNesting", json_nesting, 1);
 }

@@ -16,6 +16,7 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include "global-function.h"
 #include "quickjs.h"
 
 /* What each byte becomes: 0 itself, 'u' a \u00xx escape, 0xed the start of a lone surrogate or of
@@ -102,7 +103,5 @@ static JSValue json_string_utf8(JSContext *ctx, JSValueConst this_val, int argc,
 
 void mailrender_json_string_init(JSContext *ctx)
 {
-    JSValue global = JS_GetGlobalObject(ctx);
-    JS_SetPropertyStr(ctx, global, "mailrenderJsonStringUtf8", JS_NewCFunction(ctx, json_string_utf8, "mailrenderJsonStringUtf8", 1));
-    JS_FreeValue(ctx, global);
+    define_global_function(ctx, "mailrenderJsonStringUtf8", json_string_utf8, 1);
 }

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include "global-function.h"
 #include "quickjs.h"
 #include "markup-text.h"
 
@@ -292,7 +293,5 @@ static JSValue minify_markup(JSContext *ctx, JSValueConst this_val, int argc, JS
 
 void mailrender_markup_minify_init(JSContext *ctx)
 {
-    JSValue global = JS_GetGlobalObject(ctx);
-    JS_SetPropertyStr(ctx, global, "mailrenderMinifyMarkup", JS_NewCFunction(ctx, minify_markup, "mailrenderMinifyMarkup", 1));
-    JS_FreeValue(ctx, global);
+    define_global_function(ctx, "mailrenderMinifyMarkup", minify_markup, 1);
 }

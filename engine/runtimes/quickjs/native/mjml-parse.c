@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include "global-function.h"
 #include "quickjs.h"
 #include "markup-text.h"
 
@@ -281,7 +282,5 @@ static JSValue parse_mjml(JSContext *ctx, JSValueConst this_val, int argc, JSVal
 
 void mailrender_mjml_parse_init(JSContext *ctx)
 {
-    JSValue global = JS_GetGlobalObject(ctx);
-    JS_SetPropertyStr(ctx, global, "mailrenderParseMjml", JS_NewCFunction(ctx, parse_mjml, "mailrenderParseMjml", 2));
-    JS_FreeValue(ctx, global);
+    define_global_function(ctx, "mailrenderParseMjml", parse_mjml, 2);
 }

@@ -15,6 +15,7 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include "global-function.h"
 #include "quickjs.h"
 
 /* Whether the bytes are well-formed UTF-8 (The Unicode Standard, table 3-7). */
@@ -118,9 +119,7 @@ static JSValue utf8_length(JSContext *ctx, JSValueConst this_val, int argc, JSVa
 
 void mailrender_utf8_init(JSContext *ctx)
 {
-    JSValue global = JS_GetGlobalObject(ctx);
-    JS_SetPropertyStr(ctx, global, "mailrenderDecodeUtf8", JS_NewCFunction(ctx, utf8_decode, "mailrenderDecodeUtf8", 1));
-    JS_SetPropertyStr(ctx, global, "mailrenderEncodeUtf8", JS_NewCFunction(ctx, utf8_encode, "mailrenderEncodeUtf8", 1));
-    JS_SetPropertyStr(ctx, global, "mailrenderUtf8Length", JS_NewCFunction(ctx, utf8_length, "mailrenderUtf8Length", 1));
-    JS_FreeValue(ctx, global);
+    define_global_function(ctx, "mailrenderDecodeUtf8", utf8_decode, 1);
+    define_global_function(ctx, "mailrenderEncodeUtf8", utf8_encode, 1);
+    define_global_function(ctx, "mailrenderUtf8Length", utf8_length, 1);
 }
