@@ -147,7 +147,125 @@ export const QUICKJS_PATCHES: readonly QuickjsPatch[] = [
     before: "#define JS_STRING_SLICE_LEN_MAX 1024 // in bytes",
     after: "#define JS_STRING_SLICE_LEN_MAX 128 // in bytes",
   },
+  ...closureShapePatches(),
 ];
+
+/**
+ * A new function's `length` and `name` come with its shape, made once per context and kind of
+ * function, as QuickJS-ng already does for arrays, `arguments` and regular expressions. Defined one
+ * at a time, each function took the generic define path twice, and cloned a shape each time: the
+ * shape after `length` alone is owned by the function that made it and becomes the two-property
+ * shape in place, so the next function never finds it. Same properties, same order, same flags.
+ */
+function closureShapePatches(): QuickjsPatch[] {
+  return [
+    {
+      file: "quickjs.c",
+      why: "the context keeps one shape per kind of function (normal, generator, async, async generator)",
+      before: "    JSShape *regexp_result_shape;  /* shape for regexp result objects */",
+      after: `    JSShape *regexp_result_shape;  /* shape for regexp result objects */
+    JSShape *closure_shape[4];  /* shape of a new function, by func_kind: length, name */`,
+    },
+    {
+      file: "quickjs.c",
+      why: "the collector sees the context's function shapes, as its other shapes",
+      before: `    if (ctx->regexp_result_shape)
+        mark_func(rt, &ctx->regexp_result_shape->header);`,
+      after: `    if (ctx->regexp_result_shape)
+        mark_func(rt, &ctx->regexp_result_shape->header);
+
+    for (int i = 0; i < countof(ctx->closure_shape); i++) {
+        if (ctx->closure_shape[i])
+            mark_func(rt, &ctx->closure_shape[i]->header);
+    }`,
+    },
+    {
+      file: "quickjs.c",
+      why: "the context's function shapes are freed with it",
+      before: "    js_free_shape_null(ctx->rt, ctx->regexp_result_shape);",
+      after: `    js_free_shape_null(ctx->rt, ctx->regexp_result_shape);
+    for (int i = 0; i < countof(ctx->closure_shape); i++)
+        js_free_shape_null(ctx->rt, ctx->closure_shape[i]);`,
+    },
+    {
+      file: "quickjs.c",
+      why: "a function object is made from its kind's shape, its length and name written in place",
+      before: `    b = JS_VALUE_GET_PTR(bfunc);
+    func_obj = JS_NewObjectClass(ctx, func_kind_to_class_id[b->func_kind]);
+    if (JS_IsException(func_obj)) {
+        JS_FreeValue(ctx, bfunc);
+        return JS_EXCEPTION;
+    }
+    func_obj = js_closure2(ctx, func_obj, b, cur_var_refs, sf);
+    if (JS_IsException(func_obj)) {
+        /* bfunc has been freed */
+        goto fail;
+    }
+    name_atom = b->func_name;
+    if (name_atom == JS_ATOM_NULL)
+        name_atom = JS_ATOM_empty_string;
+    js_function_set_properties(ctx, func_obj, name_atom,
+                               b->defined_arg_count);
+`,
+      after: `    b = JS_VALUE_GET_PTR(bfunc);
+    name_atom = b->func_name;
+    if (name_atom == JS_ATOM_NULL)
+        name_atom = JS_ATOM_empty_string;
+    func_obj = js_new_closure_object(ctx, b, name_atom);
+    if (JS_IsException(func_obj)) {
+        JS_FreeValue(ctx, bfunc);
+        return JS_EXCEPTION;
+    }
+    func_obj = js_closure2(ctx, func_obj, b, cur_var_refs, sf);
+    if (JS_IsException(func_obj)) {
+        /* bfunc has been freed */
+        goto fail;
+    }
+`,
+    },
+    {
+      file: "quickjs.c",
+      why: "the function object of a closure, with its length and name (what js_function_set_properties defines)",
+      before: `static JSValue js_closure(JSContext *ctx, JSValue bfunc,
+                          JSVarRef **cur_var_refs,
+                          JSStackFrame *sf)
+{`,
+      after: `static JSValue js_new_closure_object(JSContext *ctx, JSFunctionBytecode *b,
+                                     JSAtom name_atom)
+{
+    static const JSShapeProperty closure_props[] = {
+        {.atom=JS_ATOM_length, .flags=JS_PROP_CONFIGURABLE},
+        {.atom=JS_ATOM_name,   .flags=JS_PROP_CONFIGURABLE},
+    };
+    JSClassID class_id = func_kind_to_class_id[b->func_kind];
+    JSShape **psh = &ctx->closure_shape[b->func_kind];
+    JSValue name, func_obj;
+    JSObject *p;
+
+    if (!*psh && js_new_shape_with(ctx, psh, ctx->class_proto[class_id],
+                                   countof(closure_props), closure_props))
+        return JS_EXCEPTION;
+    name = JS_AtomToString(ctx, name_atom);
+    if (JS_IsException(name))
+        return JS_EXCEPTION;
+    func_obj = JS_NewObjectFromShape(ctx, js_dup_shape(*psh), class_id, NULL);
+    if (JS_IsException(func_obj)) {
+        JS_FreeValue(ctx, name);
+        return JS_EXCEPTION;
+    }
+    p = JS_VALUE_GET_OBJ(func_obj);
+    p->prop[0].u.value = js_int32(b->defined_arg_count);
+    p->prop[1].u.value = name;
+    return func_obj;
+}
+
+static JSValue js_closure(JSContext *ctx, JSValue bfunc,
+                          JSVarRef **cur_var_refs,
+                          JSStackFrame *sf)
+{`,
+    },
+  ];
+}
 
 /**
  * The pinned source with the patches applied, in a directory named after the crate and the patches
