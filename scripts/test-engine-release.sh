@@ -15,6 +15,8 @@ command -v qemu-aarch64-static >/dev/null 2>&1 || command -v qemu-aarch64 >/dev/
 qemu="$(command -v qemu-aarch64-static || command -v qemu-aarch64)"
 
 node_modules/.bin/tsx engine/scripts/check-release.ts
+# The patched QuickJS-ng under the sanitizers, on its own test suite (the host's gcc, from scripts/bootstrap).
+node_modules/.bin/tsx engine/scripts/check-quickjs-patches.ts
 # Every repeated version equals its source, every package has the licence and the notices.
 node scripts/sync-versions.mjs --check
 

@@ -54,7 +54,7 @@ type ReleasePlatform = (typeof RELEASE_PLATFORMS)[number];
 
 export const exeName = (id: string): string => (id.startsWith("win32-") ? "mailrender-engine.exe" : "mailrender-engine");
 const HOST_ID = `${process.platform}-${process.arch}`;
-const LIBRARY_SOURCES = ["quickjs.c", "libregexp.c", "libunicode.c", "dtoa.c", "quickjs-libc.c"];
+export const LIBRARY_SOURCES = ["quickjs.c", "libregexp.c", "libunicode.c", "dtoa.c", "quickjs-libc.c"];
 
 const started = Date.now();
 const log = (line: string): void => void process.stderr.write(`[build-quickjs ${((Date.now() - started) / 1000).toFixed(1)}s] ${line}\n`);
@@ -198,7 +198,7 @@ function pinnedCrate(name: string): string {
 }
 
 /** The pinned QuickJS-ng source directory, patched (quickjs-patches.ts). */
-function quickjsSource(): string {
+export function quickjsSource(): string {
   const dir = join(pinnedCrate("libquickjs-ng-sys"), "embed", "quickjs");
   if (!existsSync(join(dir, "quickjs.c"))) throw new Error(`no QuickJS-ng source in ${dir}`);
   return patchedQuickjsSource(dir, join(DIST, ".quickjs-source"));
