@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { listCases } from "../scripts/fixture-cases.js";
+import { NODE_HOST } from "../src/engine/node-host.js";
 import { render } from "../src/index.js";
 import { minifyInner } from "../src/mjml-to-html/document.js";
 import { ENDING_TAG_LIST } from "../src/mjml-to-html/index.js";
@@ -66,6 +67,18 @@ function texts(pieces: readonly string[], seed: number, count: number): string[]
 
 describe("native functions against their JavaScript definitions", () => {
   beforeAll(ensureBinary, 600_000);
+
+  it("sha256 and crc32 are Node's, of the text's UTF-8", () => {
+    const inputs = [...texts(["<td>", "é", "日", "😀", "a".repeat(63), "b".repeat(64), "c".repeat(65)], 29, 500), "", "a", "x".repeat(100_000)];
+    const hashes = native("sha256", inputs);
+    const crcs = native("crc32", inputs);
+    for (const [i, input] of inputs.entries()) {
+      expect(hashes[i], JSON.stringify(input)).toBe(NODE_HOST.sha256!(input));
+      expect(crcs[i], JSON.stringify(input)).toBe(NODE_HOST.crc32!(input));
+    }
+    // zlib's check value: the CRC-32 of "123456789".
+    expect(native("crc32", ["123456789"])).toEqual(["cbf43926"]);
+  });
 
   it("minifyConditionalInner is mjml's minifying of a conditional comment's inner markup", () => {
     const inputs = [...texts([">", "<", "<td>", "</td>", "<br/>", "\uD800"], 41, 4000), "", " ", "\n", "> <", "  \n  "];

@@ -15,7 +15,7 @@ import { responseSchema } from "../src/protocol/response-schema.js";
 import { createEngine, libraryEngine } from "./support/engine-port.js";
 
 const bytes = (value: unknown): Buffer => Buffer.from(JSON.stringify(value));
-const sha256 = NODE_HOST.sha256!;
+const crc32 = NODE_HOST.crc32!;
 
 /** A handler per call: each request is a fresh process's, as in one-shot mode. */
 async function fresh(request: unknown): Promise<OkResponse> {
@@ -42,7 +42,7 @@ function reSigned(layout: string, change: (body: Record<string, unknown>) => voi
   const body = JSON.parse(layout.slice(layout.indexOf("\n") + 1)) as Record<string, unknown>;
   change(body);
   const text = JSON.stringify(body);
-  return `mailrender-layout ${sha256(text)}\n${text}`;
+  return `mailrender-layout ${crc32(text)}\n${text}`;
 }
 
 const newsletter = listCases("render").find((c) => c.name === "realistic-newsletter")!;

@@ -17,6 +17,7 @@ import type { HostMemory } from "../../src/executable/memory.js";
 import { QUICKJS_FILES } from "./platform/files.js";
 import {
   capHeap,
+  crc32,
   decodeUtf8,
   encodeUtf8,
   jsonNesting,
@@ -37,6 +38,7 @@ const QUICKJS_HOST: EngineHost = {
   // The same digest, of the request's bytes: the template's JSON text is never built to be hashed.
   requestTemplateDigest: requestTemplateSha256,
   sha256,
+  crc32,
   utf8Length,
   encodeUtf8,
   decodeUtf8,

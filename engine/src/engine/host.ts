@@ -26,10 +26,15 @@ export interface EngineHost {
    */
   readonly requestTemplateDigest?: (requestBytes: Uint8Array) => string | undefined;
   /**
-   * The lowercase hex SHA-256 of a string's UTF-8: what binds a saved layout to its template and
-   * checks it was not altered (spec/README.md, "Saved layouts"). Absent: the host reads and writes none.
+   * The lowercase hex SHA-256 of a string's UTF-8: what binds a saved layout to its template
+   * (spec/README.md, "Saved layouts"). Absent, or `crc32` absent: the host reads and writes none.
    */
   readonly sha256?: (text: string) => string;
+  /**
+   * The CRC-32 of a string's UTF-8 (ISO-HDLC, zlib's `crc32`) as 8 lowercase hex digits: what
+   * checks a saved layout was not damaged (spec/README.md, "Saved layouts").
+   */
+  readonly crc32?: (text: string) => string;
   /** The UTF-8 size of a string (a lone surrogate counts as U+FFFD, 3 bytes). */
   utf8Length(text: string): number;
   encodeUtf8(text: string): Uint8Array;

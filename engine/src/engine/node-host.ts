@@ -14,6 +14,7 @@ export const NODE_HOST: EngineHost = Object.freeze({
     return hash.digest("base64");
   },
   sha256: (text: string) => process.getBuiltinModule("node:crypto").createHash("sha256").update(text).digest("hex"),
+  crc32: (text: string) => process.getBuiltinModule("node:zlib").crc32(text).toString(16).padStart(8, "0"),
   utf8Length: (text: string) => Buffer.byteLength(text, "utf8"),
   encodeUtf8: (text: string) => Buffer.from(text, "utf8"),
   decodeUtf8: (bytes: Uint8Array) => {

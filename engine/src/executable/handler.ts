@@ -93,9 +93,9 @@ async function renderWithSavedLayout(
   options: RenderOptions,
   { engine }: HandlerDeps,
 ): Promise<{ result: EngineRender; savedLayout: OkExtras["savedLayout"] }> {
-  const sha256 = engine.host.sha256;
+  const { sha256, crc32 } = engine.host;
   // A component is one for every recipient: nothing to save per template beside it.
-  if ((request.saved_layout === undefined && request.save_layout !== true) || sha256 === undefined || options.componentProps === true) {
+  if ((request.saved_layout === undefined && request.save_layout !== true) || sha256 === undefined || crc32 === undefined || options.componentProps === true) {
     return { result: await engine.render(template, options), savedLayout: undefined };
   }
   // The template's bytes as the request writes them, hashed where the host finds them (as a
@@ -103,7 +103,7 @@ async function renderWithSavedLayout(
   // JSON text (docs/design/saved-layouts.md).
   const templateSha256 = engine.host.requestTemplateDigest?.(bytes) ?? sha256(JSON.stringify(request.template));
   const binding: LayoutBinding = { engineVersion: engine.version, templateSha256 };
-  const check = request.saved_layout === undefined ? undefined : decodeSavedLayout(request.saved_layout, binding, sha256);
+  const check = request.saved_layout === undefined ? undefined : decodeSavedLayout(request.saved_layout, binding, crc32);
   const known = check?.ok === true ? check.layout : undefined;
   const fromLayout = known === undefined ? undefined : engine.renderFromLayout?.(known, template, options);
   if (fromLayout !== undefined) return { result: fromLayout, savedLayout: { status: "used", text: undefined } };
@@ -113,7 +113,7 @@ async function renderWithSavedLayout(
     result,
     savedLayout: {
       status: known === undefined ? "ignored" : "extended",
-      text: entry === undefined ? undefined : encodeSavedLayout(entry, known, binding, sha256),
+      text: entry === undefined ? undefined : encodeSavedLayout(entry, known, binding, crc32),
     },
   };
 }

@@ -3,7 +3,7 @@
  * and minification, as a text a client keeps on disk and hands to a later process, which then
  * renders a new recipient at the cost of start-up plus substitution.
  *
- *   mailrender-layout <sha256 of the body, hex>\n<body: JSON>
+ *   mailrender-layout <CRC-32 of the body, hex>\n<body: JSON>
  *
  * The body names the engine and protocol versions and the SHA-256 of the template's JSON text; a
  * layout is used only when all three match and its checksum holds, and is otherwise ignored (the
@@ -51,7 +51,7 @@ interface OutputWire {
 }
 
 /** The text of a layout holding `entry`'s output and, after it, those of `earlier` it does not replace. */
-export function encodeSavedLayout(entry: LayoutEntry, earlier: KnownLayout | undefined, binding: LayoutBinding, sha256: (text: string) => string): string {
+export function encodeSavedLayout(entry: LayoutEntry, earlier: KnownLayout | undefined, binding: LayoutBinding, crc32: (text: string) => string): string {
   const outputs: OutputWire[] = [outputWire(entry.visible, entry.compiled)];
   const sameRender = earlier?.target === entry.target && earlier.minify === entry.minify;
   for (const [visible, compiled] of sameRender ? earlier.outputs : []) {
@@ -70,7 +70,7 @@ export function encodeSavedLayout(entry: LayoutEntry, earlier: KnownLayout | und
     conditions: entry.conditions.map((c) => ({ slot: c.slot, rules: c.rules })),
     outputs,
   });
-  return `${HEADER}${sha256(body)}\n${body}`;
+  return `${HEADER}${crc32(body)}\n${body}`;
 }
 
 function outputWire(visible: string, compiled: CompiledOutput): OutputWire {
@@ -90,11 +90,11 @@ function outputWire(visible: string, compiled: CompiledOutput): OutputWire {
 }
 
 /** The layout in `text` if it is intact, written by this engine and protocol, for this template; else why not. */
-export function decodeSavedLayout(text: string, binding: LayoutBinding, sha256: (text: string) => string): LayoutCheck {
+export function decodeSavedLayout(text: string, binding: LayoutBinding, crc32: (text: string) => string): LayoutCheck {
   const newline = text.indexOf("\n");
   if (!text.startsWith(HEADER) || newline === -1) return refused("not a saved layout");
   const body = text.slice(newline + 1);
-  if (text.slice(HEADER.length, newline) !== sha256(body)) return refused("checksum mismatch");
+  if (text.slice(HEADER.length, newline) !== crc32(body)) return refused("checksum mismatch");
   let wire: unknown;
   try {
     wire = JSON.parse(body);

@@ -1,8 +1,8 @@
 /*
- * SHA-256 (FIPS 180-4) for the release engine's JavaScript host (engine/runtimes/quickjs/host.ts), as
- * the global function `mailrenderSha256(text)`: the lowercase hex digest of the string's UTF-8. It
- * checks saved layouts (spec/README.md, "Saved layouts"), whose text is the size of a whole email: in
- * C it costs a few instructions a byte, where the host's JavaScript SHA-1 costs over a hundred.
+ * SHA-256 (FIPS 180-4) and CRC-32 for the release engine's JavaScript host (engine/runtimes/quickjs/
+ * host.ts). `mailrenderSha256(text)` is the lowercase hex SHA-256 of the string's UTF-8, which binds a
+ * saved layout to its template (spec/README.md, "Saved layouts"): in C it costs tens of instructions a
+ * byte, where a JavaScript hash costs hundreds.
  *
  * `mailrenderRequestTemplateSha256(bytes)` is the same digest of a request's `template` value as the
  * request's bytes write it (a UTF-8 JSON object whose top-level `template` is an object), found
@@ -10,6 +10,10 @@
  * `requestTemplateDigest`, docs/design/template-cache-key.md). Undefined when the request is not
  * such an object or one of its top-level names is written with an escape (what it names is then
  * JSON.parse's to say).
+ *
+ * `mailrenderCrc32(text)` is the CRC-32 of a string's UTF-8 (ISO-HDLC, as zlib's `crc32`) in 8
+ * lowercase hex digits: what checks a saved layout, the size of a whole email, was not damaged, at
+ * a few instructions a byte (an error check, not a seal: spec/README.md says why that is enough).
  *
  * Installed by `mailrender_checksum_init`, which the build adds to qjsc's generated main().
  */
@@ -105,6 +109,40 @@ static JSValue checksum_sha256(JSContext *ctx, JSValueConst this_val, int argc, 
     return hex;
 }
 
+/* The CRC-32 of ISO-HDLC (zlib's crc32, PNG's, gzip's), a byte at a time from a table made on first use. */
+static uint32_t crc32(const uint8_t *p, size_t length)
+{
+    static uint32_t table[256];
+    static int ready = 0;
+    if (!ready) {
+        for (uint32_t n = 0; n < 256; n++) {
+            uint32_t c = n;
+            for (int k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >> 1) : c >> 1;
+            table[n] = c;
+        }
+        ready = 1;
+    }
+    uint32_t c = 0xffffffff;
+    for (size_t i = 0; i < length; i++) c = table[(c ^ p[i]) & 0xff] ^ (c >> 8);
+    return c ^ 0xffffffff;
+}
+
+static JSValue checksum_crc32(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
+{
+    size_t length;
+    if (argc < 1 || !JS_IsString(argv[0]))
+        return JS_ThrowTypeError(ctx, "mailrenderCrc32 takes a string");
+    const char *text = JS_ToCStringLen(ctx, &length, argv[0]);
+    if (text == NULL)
+        return JS_EXCEPTION;
+    uint32_t c = crc32((const uint8_t *)text, length);
+    JS_FreeCString(ctx, text);
+    static const char HEX[] = "0123456789abcdef";
+    char hex[8];
+    for (int i = 0; i < 8; i++) hex[i] = HEX[(c >> (28 - 4 * i)) & 15];
+    return JS_NewStringLen(ctx, hex, sizeof hex);
+}
+
 static size_t skip_space(const uint8_t *p, size_t i, size_t n)
 {
     while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r'))
@@ -196,4 +234,5 @@ void mailrender_checksum_init(JSContext *ctx)
 {
     define_global_function(ctx, "mailrenderSha256", checksum_sha256, 1);
     define_global_function(ctx, "mailrenderRequestTemplateSha256", request_template_sha256, 1);
+    define_global_function(ctx, "mailrenderCrc32", checksum_crc32, 1);
 }

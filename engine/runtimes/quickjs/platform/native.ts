@@ -9,6 +9,8 @@ import type { MjmlNode } from "../../../src/mjml-to-html/component.js";
 declare const mailrenderSha256: (text: string) => string;
 /** native/checksum.c: that of a UTF-8 JSON request's top-level `template` object, as its bytes write it. */
 declare const mailrenderRequestTemplateSha256: (bytes: Uint8Array) => string | undefined;
+/** native/checksum.c: the CRC-32 (zlib's) of a string's UTF-8, 8 lowercase hex digits. */
+declare const mailrenderCrc32: (text: string) => string;
 /** native/utf8.c: strict, as Node's fatal TextDecoder; drops a leading BOM. */
 declare const mailrenderDecodeUtf8: (bytes: Uint8Array) => string;
 /** native/utf8.c: a lone surrogate as U+FFFD, as Node encodes it. */
@@ -32,6 +34,7 @@ declare const mailrenderMemory: { release(): void; capHeap(bytes: number): void 
 
 export const sha256 = (text: string): string => mailrenderSha256(text);
 export const requestTemplateSha256 = (bytes: Uint8Array): string | undefined => mailrenderRequestTemplateSha256(bytes);
+export const crc32 = (text: string): string => mailrenderCrc32(text);
 export const decodeUtf8 = (bytes: Uint8Array): string => mailrenderDecodeUtf8(bytes);
 export const encodeUtf8 = (text: string): Uint8Array => mailrenderEncodeUtf8(text);
 export const utf8Length = (text: string): number => mailrenderUtf8Length(text);
