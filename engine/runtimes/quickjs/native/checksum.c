@@ -36,30 +36,39 @@ static const uint32_t K[64] = {
 
 #define ROTR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
 
-static void sha256_block(uint32_t h[8], const uint8_t *p)
+#define CH(e, f, g) (((e) & (f)) ^ (~(e) & (g)))
+#define MAJ(a, b, c) (((a) & (b)) | ((c) & ((a) | (b))))
+#define BSIG0(a) (ROTR(a, 2) ^ ROTR(a, 13) ^ ROTR(a, 22))
+#define BSIG1(e) (ROTR(e, 6) ^ ROTR(e, 11) ^ ROTR(e, 25))
+#define SSIG0(x) (ROTR(x, 7) ^ ROTR(x, 18) ^ ((x) >> 3))
+#define SSIG1(x) (ROTR(x, 17) ^ ROTR(x, 19) ^ ((x) >> 10))
+/* One round, the eight working variables named in their rotated order: nothing is moved between rounds. */
+#define ROUND(a, b, c, d, e, f, g, h, t)                            \
+    do {                                                            \
+        uint32_t t1 = h + BSIG1(e) + CH(e, f, g) + K[t] + w[t];     \
+        d += t1;                                                    \
+        h = t1 + BSIG0(a) + MAJ(a, b, c);                           \
+    } while (0)
+
+static void sha256_block(uint32_t s[8], const uint8_t *p)
 {
     uint32_t w[64];
     for (int t = 0; t < 16; t++)
         w[t] = (uint32_t)p[4 * t] << 24 | (uint32_t)p[4 * t + 1] << 16 | (uint32_t)p[4 * t + 2] << 8 | (uint32_t)p[4 * t + 3];
-    for (int t = 16; t < 64; t++) {
-        uint32_t s0 = ROTR(w[t - 15], 7) ^ ROTR(w[t - 15], 18) ^ (w[t - 15] >> 3);
-        uint32_t s1 = ROTR(w[t - 2], 17) ^ ROTR(w[t - 2], 19) ^ (w[t - 2] >> 10);
-        w[t] = w[t - 16] + s0 + w[t - 7] + s1;
+    for (int t = 16; t < 64; t++)
+        w[t] = w[t - 16] + SSIG0(w[t - 15]) + w[t - 7] + SSIG1(w[t - 2]);
+    uint32_t a = s[0], b = s[1], c = s[2], d = s[3], e = s[4], f = s[5], g = s[6], h = s[7];
+    for (int t = 0; t < 64; t += 8) {
+        ROUND(a, b, c, d, e, f, g, h, t);
+        ROUND(h, a, b, c, d, e, f, g, t + 1);
+        ROUND(g, h, a, b, c, d, e, f, t + 2);
+        ROUND(f, g, h, a, b, c, d, e, t + 3);
+        ROUND(e, f, g, h, a, b, c, d, t + 4);
+        ROUND(d, e, f, g, h, a, b, c, t + 5);
+        ROUND(c, d, e, f, g, h, a, b, t + 6);
+        ROUND(b, c, d, e, f, g, h, a, t + 7);
     }
-    uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], k = h[7];
-    for (int t = 0; t < 64; t++) {
-        uint32_t t1 = k + (ROTR(e, 6) ^ ROTR(e, 11) ^ ROTR(e, 25)) + ((e & f) ^ (~e & g)) + K[t] + w[t];
-        uint32_t t2 = (ROTR(a, 2) ^ ROTR(a, 13) ^ ROTR(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
-        k = g;
-        g = f;
-        f = e;
-        e = d + t1;
-        d = c;
-        c = b;
-        b = a;
-        a = t1 + t2;
-    }
-    h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += k;
+    s[0] += a; s[1] += b; s[2] += c; s[3] += d; s[4] += e; s[5] += f; s[6] += g; s[7] += h;
 }
 
 static void sha256(const uint8_t *data, size_t length, uint8_t digest[32])
