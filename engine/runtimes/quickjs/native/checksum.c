@@ -92,17 +92,23 @@ static void sha256(const uint8_t *data, size_t length, uint8_t digest[32])
     }
 }
 
+/* Up to 32 bytes as a JavaScript string of lowercase hex digits, in order. */
+static JSValue hex_string(JSContext *ctx, const uint8_t *bytes, size_t length)
+{
+    static const char HEX[] = "0123456789abcdef";
+    char hex[64];
+    for (size_t i = 0; i < length; i++) {
+        hex[2 * i] = HEX[bytes[i] >> 4];
+        hex[2 * i + 1] = HEX[bytes[i] & 15];
+    }
+    return JS_NewStringLen(ctx, hex, 2 * length);
+}
+
 static JSValue hex_digest(JSContext *ctx, const uint8_t *data, size_t length)
 {
     uint8_t digest[32];
     sha256(data, length, digest);
-    static const char HEX[] = "0123456789abcdef";
-    char hex[64];
-    for (int i = 0; i < 32; i++) {
-        hex[2 * i] = HEX[digest[i] >> 4];
-        hex[2 * i + 1] = HEX[digest[i] & 15];
-    }
-    return JS_NewStringLen(ctx, hex, sizeof hex);
+    return hex_string(ctx, digest, sizeof digest);
 }
 
 static JSValue checksum_sha256(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
@@ -146,10 +152,8 @@ static JSValue checksum_crc32(JSContext *ctx, JSValueConst this_val, int argc, J
         return JS_EXCEPTION;
     uint32_t c = crc32((const uint8_t *)text, length);
     JS_FreeCString(ctx, text);
-    static const char HEX[] = "0123456789abcdef";
-    char hex[8];
-    for (int i = 0; i < 8; i++) hex[i] = HEX[(c >> (28 - 4 * i)) & 15];
-    return JS_NewStringLen(ctx, hex, sizeof hex);
+    const uint8_t bytes[4] = {(uint8_t)(c >> 24), (uint8_t)(c >> 16), (uint8_t)(c >> 8), (uint8_t)c};
+    return hex_string(ctx, bytes, sizeof bytes);
 }
 
 static size_t skip_space(const uint8_t *p, size_t i, size_t n)
