@@ -127,7 +127,7 @@ HOST_PLATFORM := $(shell node -p 'process.platform + "-" + process.arch')
 ENGINE_BIN := engine/dist/$(HOST_PLATFORM)/mailrender-engine
 NODE_ENGINE_BIN := engine/dist/node/$(HOST_PLATFORM)/mailrender-engine
 ENGINE_SOURCES := $(shell find engine/src -name '*.ts') engine/scripts/bundle-stubs.ts
-QUICKJS_SOURCES := $(ENGINE_SOURCES) $(shell find engine/runtimes/quickjs -name '*.ts' -o -name '*.c' -o -name '*.h' -o -name 'Cargo.*') engine/scripts/build-quickjs.ts engine/scripts/quickjs-patches.ts engine/scripts/source-patch.ts
+QUICKJS_SOURCES := $(ENGINE_SOURCES) $(shell find engine/runtimes/quickjs -name '*.ts' -o -name '*.c' -o -name '*.h' -o -name 'Cargo.*') engine/scripts/build-quickjs.ts engine/scripts/quickjs-patches.ts engine/scripts/lazy-modules.ts engine/scripts/source-patch.ts
 
 engine: $(ENGINE_BIN)
 

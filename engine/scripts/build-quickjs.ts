@@ -30,6 +30,7 @@ import { fileURLToPath } from "node:url";
 import { type BuildOptions, build } from "esbuild";
 import { sha256, sha256sums, smokeTest } from "./built-binary.js";
 import { engineBundleOptions } from "./bundle-stubs.js";
+import { lazyModulesC, lazyModulesPlugin } from "./lazy-modules.js";
 import { patchedQuickjsSource } from "./quickjs-patches.js";
 import { thirdPartyNotices } from "./third-party-notices.js";
 
@@ -83,10 +84,11 @@ async function main(): Promise<void> {
   const mimalloc = mimallocSource();
   const zig = ensureZig();
   mkdirSync(WORK, { recursive: true });
-  const { bundle, inputs } = await bundleHost();
+  const { bundle, inputs: bundled } = await bundleHost();
   const qjsc = await buildQjsc(zig, source);
   const bytecodeC = join(WORK, "engine-bytecode.c");
-  compileBundle(qjsc, bundle, bytecodeC, "release");
+  const lazyInputs = await compileBundle(qjsc, bundle, bytecodeC, "release");
+  const inputs = [...bundled, ...lazyInputs];
   log(`compiled the bundle to bytecode (${(statSync(bytecodeC).size / 1024).toFixed(0)} KiB of C)`);
 
   // SHA256SUMS lists exactly this build's binaries: drop other platforms' leftovers.
@@ -109,14 +111,17 @@ async function main(): Promise<void> {
  * The bundle as qjsc's C (its bytecode and a `main`), with the host's changes to `main`. The release
  * strips source and debug information (`-s -s`): a stack keeps its function names, not their position
  * in the bundle, and every process reads ~0.9 M instructions of bytecode less. The profiling build
- * keeps the positions, which name its samples, and starts the sampler.
+ * keeps the positions, which name its samples, and starts the sampler. The packages read when first
+ * used (lazy-modules.ts) are compiled beside it; their bundles' inputs are returned.
  */
-function compileBundle(qjsc: string, bundle: string, bytecodeC: string, build: "release" | "profile"): void {
+async function compileBundle(qjsc: string, bundle: string, bytecodeC: string, build: "release" | "profile"): Promise<string[]> {
   const strip = build === "release" ? ["-s", "-s"] : [];
   execFileSync(qjsc, ["-e", ...strip, "-m", "-n", "mailrender-engine", "-o", bytecodeC, bundle]);
-  const mainC = withMemoryHooks(withoutCycleCollectionForOneRender(readFileSync(bytecodeC, "utf8")));
+  const lazy = await lazyModulesC(qjsc, dirname(bytecodeC), strip, bundleOptions(join(QUICKJS_HOST, "host.ts"), bundle));
+  const mainC = withMemoryHooks(withoutCycleCollectionForOneRender(readFileSync(bytecodeC, "utf8")), lazy);
   const sampler = `${INIT_HANDLERS}  { extern void js_profile_start(JSRuntime *rt); js_profile_start(rt); }\n`;
   writeFileSync(bytecodeC, build === "release" ? mainC : mainC.replace(INIT_HANDLERS, sampler));
+  return lazy.inputs;
 }
 
 /** Where qjsc's generated `main` has its runtime ready: the host's changes to it go after this line. */
@@ -159,15 +164,15 @@ const NATIVE_SOURCES = [
 ];
 const nativeInit = (file: string): string => `mailrender_${file.replace(/\.c$/, "").replaceAll("-", "_")}_init`;
 
-/** qjsc's generated `main`, installing the host's native functions before the engine runs. */
-function withMemoryHooks(mainC: string): string {
+/** qjsc's generated `main`, installing the host's native functions (and the lazy packages' loaders) before the engine runs. */
+function withMemoryHooks(mainC: string, lazy = { definitions: "", installs: "" }): string {
   const anchor = "  js_std_add_helpers(ctx, argc, argv);\n";
   const main = "int main(int argc, char **argv)\n";
   if (!mainC.includes(anchor) || !mainC.includes(main)) throw new Error("qjsc's generated main() changed: js_std_add_helpers(ctx, argc, argv) not found");
   const inits = NATIVE_SOURCES.map(nativeInit);
   return mainC
-    .replace(main, `${inits.map((init) => `void ${init}(JSContext *ctx);\n`).join("")}\n${main}`)
-    .replace(anchor, `${anchor}${inits.map((init) => `  ${init}(ctx);\n`).join("")}`);
+    .replace(main, `${lazy.definitions}${inits.map((init) => `void ${init}(JSContext *ctx);\n`).join("")}\n${main}`)
+    .replace(anchor, `${anchor}${inits.map((init) => `  ${init}(ctx);\n`).join("")}${lazy.installs}`);
 }
 
 /** cargo: CARGO, else on PATH, else where rustup puts it (not always on a non-login shell's PATH). */
@@ -276,7 +281,8 @@ function bundleOptions(entry: string, outfile: string) {
 
 async function bundleHost(): Promise<{ bundle: string; inputs: string[] }> {
   const outfile = join(WORK, "mailrender-engine.mjs");
-  const result = await build(bundleOptions(join(QUICKJS_HOST, "host.ts"), outfile));
+  const options = bundleOptions(join(QUICKJS_HOST, "host.ts"), outfile);
+  const result = await build({ ...options, plugins: [lazyModulesPlugin, ...options.plugins] });
   log(`bundled engine/runtimes/quickjs/host.ts (${(statSync(outfile).size / 1024).toFixed(0)} KiB)`);
   return { bundle: outfile, inputs: Object.keys(result.metafile.inputs) };
 }
@@ -407,7 +413,7 @@ async function buildProfiled(): Promise<void> {
   const { bundle } = await bundleHost();
   const qjsc = await buildQjsc(zig, source);
   const bytecodeC = join(work, "engine-bytecode.c");
-  compileBundle(qjsc, bundle, bytecodeC, "profile");
+  await compileBundle(qjsc, bundle, bytecodeC, "profile");
   const quickjsC = join(work, "quickjs-profile.c");
   writeFileSync(quickjsC, readFileSync(join(source, "quickjs.c"), "utf8") + readFileSync(join(QUICKJS_HOST, "profile", "sampler.c"), "utf8"));
   const quickjsObject = join(work, "quickjs-profile.o");
