@@ -111,12 +111,20 @@ static JSValue hex_digest(JSContext *ctx, const uint8_t *data, size_t length)
     return hex_string(ctx, digest, sizeof digest);
 }
 
+/* The first argument's UTF-8 (free with JS_FreeCString), or NULL with a TypeError naming `function` when it is not a string. */
+static const char *utf8_argument(JSContext *ctx, int argc, JSValueConst *argv, const char *function, size_t *length)
+{
+    if (argc < 1 || !JS_IsString(argv[0])) {
+        JS_ThrowTypeError(ctx, "%s takes a string", function);
+        return NULL;
+    }
+    return JS_ToCStringLen(ctx, length, argv[0]);
+}
+
 static JSValue checksum_sha256(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
 {
     size_t length;
-    if (argc < 1 || !JS_IsString(argv[0]))
-        return JS_ThrowTypeError(ctx, "mailrenderSha256 takes a string");
-    const char *text = JS_ToCStringLen(ctx, &length, argv[0]);
+    const char *text = utf8_argument(ctx, argc, argv, "mailrenderSha256", &length);
     if (text == NULL)
         return JS_EXCEPTION;
     JSValue hex = hex_digest(ctx, (const uint8_t *)text, length);
@@ -145,9 +153,7 @@ static uint32_t crc32(const uint8_t *p, size_t length)
 static JSValue checksum_crc32(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
 {
     size_t length;
-    if (argc < 1 || !JS_IsString(argv[0]))
-        return JS_ThrowTypeError(ctx, "mailrenderCrc32 takes a string");
-    const char *text = JS_ToCStringLen(ctx, &length, argv[0]);
+    const char *text = utf8_argument(ctx, argc, argv, "mailrenderCrc32", &length);
     if (text == NULL)
         return JS_EXCEPTION;
     uint32_t c = crc32((const uint8_t *)text, length);
