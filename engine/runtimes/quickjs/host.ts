@@ -10,7 +10,7 @@ import type { CachePolicy } from "../../src/engine/caches.js";
 import type { EngineHost } from "../../src/engine/host.js";
 import { guardConsole } from "../../src/executable/console-guard.js";
 import type { EnginePort } from "../../src/executable/engine-port.js";
-import type { Sink } from "../../src/executable/io.js";
+import { concatBytes, type Sink } from "../../src/executable/io.js";
 import { createEnginePort } from "../../src/executable/library-engine.js";
 import { runMain } from "../../src/executable/main.js";
 import type { HostMemory } from "../../src/executable/memory.js";
@@ -67,16 +67,21 @@ async function* stdinChunks(): AsyncGenerator<Uint8Array> {
 type Listener = () => void;
 
 /**
- * Text goes to stdout through the C library's FILE (`std.out`), which encodes it as it writes: no
- * copy of a large answer as bytes. Not on Windows, whose stdout FILE is in text mode and would write
- * "\r\n" for "\n".
+ * Text written to stdout on its own (the human commands' output) goes through the C library's FILE
+ * (`std.out`), which encodes it as it writes: no copy of it as bytes. Not on Windows, whose stdout
+ * FILE is in text mode and would write "\r\n" for "\n".
  */
 const NATIVE_TEXT_OUT = os.platform !== "win32";
 
-/** A sink writing straight to a descriptor (text through `file` when given). */
+/**
+ * A sink writing straight to a descriptor (text through `file` when given). Corked, it keeps what
+ * it is given and writes it in one call when uncorked, then answers the writes' callbacks: an answer
+ * written as its pieces is one write(2), not one a piece.
+ */
 function fdStream(fd: number, file?: std.FILE): Sink {
   const listeners = new Map<string, Listener[]>();
   let failed: Error | undefined;
+  let corked: { pieces: Uint8Array[]; size: number; callbacks: ((error?: Error | null) => void)[] } | undefined;
   const writeAll = (bytes: Uint8Array): Error | undefined => {
     let offset = 0;
     while (offset < bytes.byteLength) {
@@ -91,15 +96,33 @@ function fdStream(fd: number, file?: std.FILE): Sink {
     to.flush();
     return to.error() ? new Error("write failed (EPIPE or closed)") : undefined;
   };
+  const settled = (written: Error | undefined): void => {
+    failed ??= written;
+    if (written !== undefined) for (const listener of listeners.get("error") ?? []) listener();
+  };
   const stream: Sink = {
     write(data: string | Uint8Array, callback?: (error?: Error | null) => void): boolean {
-      if (failed === undefined) {
-        if (typeof data === "string" && file !== undefined) failed = writeText(data, file);
-        else failed = writeAll(typeof data === "string" ? encodeUtf8(data) : data);
-        if (failed !== undefined) for (const listener of listeners.get("error") ?? []) listener();
+      if (corked !== undefined && failed === undefined) {
+        const bytes = typeof data === "string" ? encodeUtf8(data) : data;
+        corked.pieces.push(bytes);
+        corked.size += bytes.byteLength;
+        if (callback !== undefined) corked.callbacks.push(callback);
+        return true;
       }
+      if (failed === undefined)
+        settled(typeof data === "string" && file !== undefined ? writeText(data, file) : writeAll(typeof data === "string" ? encodeUtf8(data) : data));
       callback?.(failed ?? null);
       return failed === undefined;
+    },
+    cork() {
+      corked ??= { pieces: [], size: 0, callbacks: [] };
+    },
+    uncork() {
+      const held = corked;
+      corked = undefined;
+      if (held === undefined) return;
+      if (failed === undefined && held.size > 0) settled(writeAll(concatBytes(held.pieces, held.size)));
+      for (const callback of held.callbacks) callback(failed ?? null);
     },
     on(event, listener: Listener) {
       listeners.set(event, [...(listeners.get(event) ?? []), listener]);
@@ -127,28 +150,11 @@ function acceptLowerCaseIsoDates(): void {
 }
 
 /**
- * The engine; in a process that renders once, answering with its output as a string only: the
- * envelope is then one `JSON.stringify` (in C) written as text (encoded in C, above), where the
- * pre-encoded pieces would be encoded by the JavaScript encoder, once, for one use. A `--serve`
- * process keeps the pieces: a compiled output's are encoded once and reused for every recipient.
+ * The engine. Its answers are written as their output's UTF-8 pieces, quoted and encoded in C
+ * (`jsonStringUtf8`) and gathered into one write (the sink's cork): a `--serve` process encodes a
+ * compiled output's pieces once and reuses them for every recipient.
  */
-function createEngine(cache: CachePolicy): EnginePort {
-  const engine = createEnginePort(QUICKJS_HOST, cache);
-  if (!NATIVE_TEXT_OUT || cache.outputs > 0) return engine;
-  return {
-    ...engine,
-    render: async (template, options) => {
-      const { jsonOutput, ...whole } = await engine.render(template, options);
-      return whole;
-    },
-    renderFromLayout: (layout, template, options) => {
-      const rendered = engine.renderFromLayout?.(layout, template, options);
-      if (rendered === undefined) return undefined;
-      const { jsonOutput, ...whole } = rendered;
-      return whole;
-    },
-  };
-}
+const createEngine = (cache: CachePolicy): EnginePort => createEnginePort(QUICKJS_HOST, cache);
 
 /**
  * QuickJS cannot tell its resident size cheaply; its heap can be capped instead, and running out of
