@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { GlobalData } from "../src/mjml-to-html/component.js";
 import { BodyWriter, documentHtml } from "../src/mjml-to-html/document.js";
-import { StringOutput } from "../src/mjml-to-html/html-output.js";
+import { type HtmlOutput, StringOutput } from "../src/mjml-to-html/html-output.js";
 
 const require = createRequire(import.meta.url);
 const skeleton = require("mjml-core/lib/helpers/skeleton") as (options: object) => string;
@@ -80,6 +80,15 @@ const plain = piece.filter((text) => !text.includes("<!"));
 
 const whitespace = fc.constantFrom(" ", "  ", "\n", "\n      ", "\t", "\u00a0", "\ufeff", "");
 
+/**
+ * Writes a conditional's inner markup as a component writes it: its first text, its second as the
+ * value, the others after it; or, with fewer than two, without a value.
+ */
+function writeConditional(output: HtmlOutput, texts: readonly string[]): void {
+  if (texts.length < 2) output.conditional(texts.join(""));
+  else output.conditional(texts[0] as string, texts[1], texts.slice(2).join(""));
+}
+
 /** A write: plain text, whitespace, an Outlook conditional comment around plain markup, or any markup scanned. */
 const write = fc.oneof(
   {
@@ -93,7 +102,7 @@ const write = fc.oneof(
   {
     arbitrary: fc
       .array(plain, { maxLength: 4 })
-      .map((texts) => ({ kind: "conditional" as const, markup: texts.join("") }))
+      .map((texts) => ({ kind: "conditional" as const, markup: texts.join(""), texts }))
       .filter(({ markup }) => !markup.includes("<!")),
     weight: 4,
   },
@@ -107,9 +116,14 @@ describe("the document around a body written in order", () => {
         const globalData = globalDataOf(head);
         const raw = new StringOutput();
         const writer = new BodyWriter(scanAll);
-        for (const { kind, markup } of writes) {
-          raw[kind](markup);
-          writer[kind](markup);
+        for (const write of writes) {
+          if (write.kind === "conditional") {
+            writeConditional(raw, write.texts);
+            writeConditional(writer, write.texts);
+          } else {
+            raw[write.kind](write.markup);
+            writer[write.kind](write.markup);
+          }
         }
         expect(documentHtml(writer, globalData)).toBe(reference(raw.html, globalData));
       }),

@@ -6,7 +6,10 @@
 import { contains, occurrences } from "../base/literal-scan.js";
 import { isSpace } from "../base/whitespace.js";
 import type { GlobalData, MjmlNode } from "./component.js";
+import { innerMarkup, type MarkupValue, minifiedTemplate, minifyInner } from "./conditional-template.js";
 import { ENDIF, type HtmlOutput, MSO_IE } from "./html-output.js";
+
+export { minifyInner };
 
 function buildFontsTags(body: () => string, fonts: Readonly<Record<string, string>>): string {
   const toImport: string[] = [];
@@ -256,12 +259,12 @@ export class BodyWriter implements HtmlOutput {
     this.pieces[this.pieces.length - 1] += whitespace;
   }
 
-  conditional(inner: string): void {
+  conditional(before: string, value?: MarkupValue, after?: string): void {
     if (this.pending !== undefined || this.scanAll) {
-      this.scan(MSO_IE + inner + ENDIF);
+      this.scan(MSO_IE + innerMarkup(before, value, after) + ENDIF);
       return;
     }
-    const minified = this.inners.of(inner);
+    const minified = after === undefined ? this.inners.ofConstant(before) : this.inners.ofTemplate(before, value, after);
     const { pieces, textPieces } = this;
     if (this.blankAfterEndif) textPieces[textPieces.length - 1] = TextPiece.Merged;
     pieces[pieces.length - 1] += MSO_IE;
@@ -293,11 +296,6 @@ export class BodyWriter implements HtmlOutput {
   }
 }
 
-/** mjml-core's minifying of a conditional comment's inner markup. */
-export function minifyInner(inner: string): string {
-  return inner.replace(/(^|>)(\s+)(<|$)/gm, "$1$3").replace(/\s{2,}/gm, " ");
-}
-
 /**
  * What the compile may ask of the runtime it runs in, each answering undefined where it leaves the
  * work to the JavaScript (the release engine does both in C, engine/runtimes/quickjs/native/: a
@@ -309,11 +307,40 @@ export interface CompileHost {
   readonly parseMjml?: ((mjml: string, endingTags: string) => MjmlNode | undefined) | undefined;
 }
 
+/**
+ * The minified inner markup of each conditional written without a value: keyed by the components'
+ * own template text, never a document's, so as many entries as there are such templates.
+ */
+const minifiedConstants = new Map<string, string>();
+
 /** Each distinct inner markup of a document minified once. */
 class MinifiedInners {
   private readonly minified = new Map<string, string>();
 
   constructor(private readonly native: CompileHost["minifyConditionalInner"]) {}
+
+  /**
+   * A component's inner markup with a value minified: from its template's minified parts
+   * (conditional-template.ts), unless the runtime minifies natively (for an interpreter, cheaper
+   * than looking at the value).
+   */
+  ofTemplate(before: string, value: MarkupValue, after: string): string {
+    if (this.native === undefined) {
+      const minified = minifiedTemplate(before, value, after);
+      if (minified !== undefined) return minified;
+    }
+    return this.of(`${before}${value}${after}`);
+  }
+
+  /** A component's inner markup without a value minified, once per process. */
+  ofConstant(inner: string): string {
+    let minified = minifiedConstants.get(inner);
+    if (minified === undefined) {
+      minified = this.native?.(inner) ?? minifyInner(inner);
+      minifiedConstants.set(inner, minified);
+    }
+    return minified;
+  }
 
   of(inner: string): string {
     let minified = this.minified.get(inner);

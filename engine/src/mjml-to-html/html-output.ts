@@ -2,18 +2,21 @@
  * Where body components write their markup, in document order: the interface, and the two simple
  * outputs (a component's render() string; everything scanned). The body's writer is in document.ts.
  */
+import { innerMarkup, type MarkupValue } from "./conditional-template.js";
 
 /**
  * Where a body component writes its markup, in document order (see BodyComponent.write).
  * `text`: markup that holds no `<!` and does not end with `<` (so no conditional comment syntax, alone
  * or with what follows it), and is not only whitespace;
  * `space`: whitespace; `conditional`: an Outlook conditional comment (`<!--[if mso | IE]>` + inner +
- * ENDIF) the component writes itself, its inner holding no `<!`; `scan`: any other markup.
+ * ENDIF) the component writes itself, its inner holding no `<!`: the component's template text
+ * `before`, or with a value, `before` + `value` + `after` (see conditional-template.ts); `scan`: any
+ * other markup.
  */
 export interface HtmlOutput {
   text(markup: string): void;
   space(whitespace: string): void;
-  conditional(inner: string): void;
+  conditional(before: string, value?: MarkupValue, after?: string): void;
   scan(markup: string): void;
 }
 
@@ -26,8 +29,8 @@ export class StringOutput implements HtmlOutput {
   space(whitespace: string): void {
     this.html += whitespace;
   }
-  conditional(inner: string): void {
-    this.html += MSO_IE + inner + ENDIF;
+  conditional(before: string, value?: MarkupValue, after?: string): void {
+    this.html += MSO_IE + innerMarkup(before, value, after) + ENDIF;
   }
   scan(markup: string): void {
     this.html += markup;
@@ -49,8 +52,8 @@ export class ScannedOutput implements HtmlOutput {
   space(whitespace: string): void {
     this.output.scan(whitespace);
   }
-  conditional(inner: string): void {
-    this.output.scan(MSO_IE + inner + ENDIF);
+  conditional(before: string, value?: MarkupValue, after?: string): void {
+    this.output.scan(MSO_IE + innerMarkup(before, value, after) + ENDIF);
   }
   scan(markup: string): void {
     this.output.scan(markup);
@@ -59,16 +62,14 @@ export class ScannedOutput implements HtmlOutput {
 
 /**
  * What mjml writes as `${conditionalTag(start)}\n${content}\n${conditionalTag(end)}` in mj-text
- * (with a height) and mj-navbar-link: `start` and `end` in Outlook conditional comments around the
- * content, with the whitespace of mjml's templates.
+ * (with a height) and mj-navbar-link, with the whitespace of mjml's templates: `writeStart` writes
+ * the first conditional comment, `end` is the second's inner markup (`\n    ${end}\n    `).
  */
-export function writeBetweenConditionalTags(output: HtmlOutput, start: string, writeContent: () => void, end: string): void {
+export function writeBetweenConditionalTags(output: HtmlOutput, writeStart: () => void, writeContent: () => void, end: string): void {
   output.space(`
         
     `);
-  output.conditional(`
-    ${start}
-    `);
+  writeStart();
   output.space(`
   
         `);
@@ -76,9 +77,7 @@ export function writeBetweenConditionalTags(output: HtmlOutput, start: string, w
   output.space(`
         
     `);
-  output.conditional(`
-    ${end}
-    `);
+  output.conditional(end);
   output.space(`
   
       `);

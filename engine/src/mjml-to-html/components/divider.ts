@@ -66,9 +66,13 @@ export class MjDivider extends WritingComponent {
     const outlookWidth = this.getOutlookWidth();
     output.space(`
       `);
-    output.conditional(`
+    const attributes = `${htmlAttribute("align", this.getAttribute("align"))} border="0" cellpadding="0" cellspacing="0" style="${this.pStyle(outlookWidth)}" role="presentation"${htmlAttribute("width", outlookWidth)}`;
+    output.conditional(
+      `
         <table
-          ${htmlAttribute("align", this.getAttribute("align"))} border="0" cellpadding="0" cellspacing="0" style="${this.pStyle(outlookWidth)}" role="presentation"${htmlAttribute("width", outlookWidth)}
+          `,
+      attributes,
+      `
         >
           <tr>
             <td style="height:0;line-height:0;">
@@ -76,7 +80,8 @@ export class MjDivider extends WritingComponent {
             </td>
           </tr>
         </table>
-      `);
+      `,
+    );
     output.space(`
     `);
   }

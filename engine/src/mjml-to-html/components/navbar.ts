@@ -173,12 +173,16 @@ export class MjNavbar extends WritingComponent {
     // conditionalTag around the table's start, then around its end
     out.space(`
     `);
-    out.conditional(`
+    out.conditional(
+      `
     
-          <table role="presentation" border="0" cellpadding="0" cellspacing="0" align="${this.getAttribute("align")}">
+          <table role="presentation" border="0" cellpadding="0" cellspacing="0" align="`,
+      this.getAttribute("align"),
+      `">
             <tr>
         
-    `);
+    `,
+    );
     out.space(`
   
           `);
@@ -276,17 +280,27 @@ export class MjNavbarLink extends WritingComponent {
   /** conditionalTag around the Outlook cell's start, then around its end. */
   override write(output: HtmlOutput): void {
     const out = this.outputFor(output);
+    const attributes = `${this.styleAttribute("td")} class="${suffixCssClasses(this.getAttribute("css-class"), "outlook")}"`;
     writeBetweenConditionalTags(
       out,
-      `
+      () =>
+        out.conditional(
+          `
+    
           <td
-            ${this.styleAttribute("td")} class="${suffixCssClasses(this.getAttribute("css-class"), "outlook")}"
+            `,
+          attributes,
+          `
           >
-        `,
+        
+    `,
+        ),
       () => out.text(this.renderContent()),
       `
+    
           </td>
-        `,
+        
+    `,
     );
   }
 }

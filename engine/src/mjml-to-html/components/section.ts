@@ -13,11 +13,11 @@ import {
 import { suffixCssClasses } from "../helpers.js";
 import type { HtmlOutput } from "../html-output.js";
 
-/** A child between the comments that open and close its Outlook cell, as mj-section and mj-wrapper write it. */
-function writeInOutlookCell(output: HtmlOutput, component: BodyComponent, open: string, close: string, after: string): void {
-  output.space(`
-          `);
-  output.conditional(open);
+/**
+ * A child after the comment that opens its Outlook cell (the caller writes it), then the comment
+ * that closes it, as mj-section and mj-wrapper write it.
+ */
+function writeInOutlookCell(output: HtmlOutput, component: BodyComponent, close: string, after: string): void {
   output.space(`
             `);
   component.write(output);
@@ -225,13 +225,17 @@ export class MjSection extends WritingComponent {
       htmlAttribute("bgcolor", !hasGap && backgroundColor ? backgroundColor : undefined);
     output.space(`
       `);
-    output.conditional(`
+    output.conditional(
+      `
       <table
-        ${attributes}
+        `,
+      attributes,
+      `
       >
         <tr>
           <td style="line-height:0px;font-size:0px;mso-line-height-rule:exactly;">
-      `);
+      `,
+    );
     output.space(`
     `);
   }
@@ -256,22 +260,29 @@ export class MjSection extends WritingComponent {
       `);
     output.space(`
       `);
-    this.writeChildren(output, (component) =>
+    this.writeChildren(output, (component) => {
+      const attributes = `${htmlAttribute("align", component.getAttribute("align"))} class="${suffixCssClasses(component.getAttribute("css-class"), "outlook")}"${component.styleAttribute("tdOutlook")}`;
+      output.space(`
+          `);
+      output.conditional(
+        `
+            <td
+              `,
+        attributes,
+        `
+            >
+          `,
+      );
       writeInOutlookCell(
         output,
         component,
-        `
-            <td
-              ${htmlAttribute("align", component.getAttribute("align"))} class="${suffixCssClasses(component.getAttribute("css-class"), "outlook")}"${component.styleAttribute("tdOutlook")}
-            >
-          `,
         `
             </td>
           `,
         `
     `,
-      ),
-    );
+      );
+    });
     output.space(`
 
       `);
@@ -345,13 +356,13 @@ export class MjSection extends WritingComponent {
     }
     output.space(`
       `);
-    output.conditional(`
-        <v:rect ${this.htmlAttributes({
-          style: fullWidth ? { "mso-width-percent": "1000" } : { width: containerWidth },
-          "xmlns:v": "urn:schemas-microsoft-com:vml",
-          fill: "true",
-          stroke: "false",
-        })}>
+    // the VML shapes hold a URL and the image's attributes: one value, minified with the rest
+    const shapes = `<v:rect ${this.htmlAttributes({
+      style: fullWidth ? { "mso-width-percent": "1000" } : { width: containerWidth },
+      "xmlns:v": "urn:schemas-microsoft-com:vml",
+      fill: "true",
+      stroke: "false",
+    })}>
         <v:fill ${this.htmlAttributes({
           origin: `${vOriginX}, ${vOriginY}`,
           position: `${vPosX}, ${vPosY}`,
@@ -359,9 +370,15 @@ export class MjSection extends WritingComponent {
           color: this.getAttribute("background-color"),
           type: vmlType,
           ...vSizeAttributes,
-        })} />
+        })} />`;
+    output.conditional(
+      `
+        `,
+      shapes,
+      `
         <v:textbox style="mso-fit-shape-to-text:true" inset="0,0,0,0">
-      `);
+      `,
+    );
     output.space(`
           `);
     content();
@@ -480,24 +497,31 @@ export class MjWrapper extends MjSection {
     const { containerWidth } = this.context;
     output.space(`
       `);
-    this.writeChildren(output, (component) =>
-      writeInOutlookCell(
-        output,
-        component,
+    this.writeChildren(output, (component) => {
+      const attributes = `${htmlAttribute("align", component.getAttribute("align"))} class="${suffixCssClasses(component.getAttribute("css-class"), "outlook")}"${htmlAttribute("width", containerWidth)}`;
+      output.space(`
+          `);
+      output.conditional(
         `
             <tr>
               <td
-                ${htmlAttribute("align", component.getAttribute("align"))} class="${suffixCssClasses(component.getAttribute("css-class"), "outlook")}"${htmlAttribute("width", containerWidth)}
+                `,
+        attributes,
+        `
               >
           `,
+      );
+      writeInOutlookCell(
+        output,
+        component,
         `
               </td>
             </tr>
           `,
         `
         `,
-      ),
-    );
+      );
+    });
     output.space(`
     `);
   }

@@ -98,12 +98,16 @@ export class MjSocial extends WritingComponent {
   writeHorizontal(output: HtmlOutput): void {
     output.space(`
      `);
-    output.conditional(`
+    output.conditional(
+      `
       <table
-        ${htmlAttribute("align", this.getAttribute("align"))}${PRESENTATION_TABLE}
+        `,
+      htmlAttribute("align", this.getAttribute("align")) + PRESENTATION_TABLE,
+      `
       >
         <tr>
-      `);
+      `,
+    );
     output.space(`
       `);
     this.writeChildren(

@@ -74,15 +74,25 @@ export class MjText extends BodyComponent {
       return;
     }
     const out = this.outputFor(output);
+    const attributes = ` height="${height}" style="vertical-align:top;height:${height};"`;
     writeBetweenConditionalTags(
       out,
-      `
-          <table role="presentation" border="0" cellpadding="0" cellspacing="0"><tr><td height="${height}" style="vertical-align:top;height:${height};">
-        `,
+      () =>
+        out.conditional(
+          `
+    
+          <table role="presentation" border="0" cellpadding="0" cellspacing="0"><tr><td`,
+          attributes,
+          `>
+        
+    `,
+        ),
       () => out.text(this.renderContent()),
       `
+    
           </td></tr></table>
-        `,
+        
+    `,
     );
   }
 }
