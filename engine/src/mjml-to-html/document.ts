@@ -152,38 +152,49 @@ export function minifyOutlookConditionnals(content: string): string {
 }
 
 /**
- * The minified pieces of one part (text before each conditional comment ending with its opening,
- * its inner markup minified, ENDIF; then the text after the last), appended to `pieces` (whose last is the text the part continues), or
- * false, `pieces` untouched, when the result depends on what follows the part.
+ * Appends the minified pieces of one part to `pieces` (whose last is the text the part continues):
+ * the text before each conditional comment ending with its opening, its inner markup minified,
+ * ENDIF; then the text after the last. What depends on what follows the part is left: from the
+ * first comment opened and not closed in it (or an opening cut at its end) on, returned to be
+ * minified with what follows; the matches before it are the same whatever follows.
  */
-function minifyPart(part: string, last: boolean, pieces: string[], inners: MinifiedInners): boolean {
-  const added: string[] = [];
+function minifyPart(part: string, last: boolean, pieces: string[], inners: MinifiedInners): string | undefined {
   let copied = 0;
+  let rest = -1;
   for (const start of occurrences(part, CONDITION_START)) {
     if (start < copied) continue;
     const innerStart = conditionStartEnd(part, start);
-    if (innerStart === undefined && !last) return false;
+    if (innerStart === undefined && !last) {
+      rest = start;
+      break;
+    }
     if (innerStart === undefined || innerStart === -1) continue;
     const end = part.indexOf(ENDIF, innerStart);
-    if (end === -1 && !last) return false;
+    if (end === -1 && !last) {
+      rest = start;
+      break;
+    }
     if (end === -1) break;
-    added.push(part.slice(copied, innerStart), inners.of(part.slice(innerStart, end)), ENDIF);
+    pieces[pieces.length - 1] += part.slice(copied, innerStart);
+    pieces.push(inners.of(part.slice(innerStart, end)), ENDIF, "");
     copied = end + ENDIF.length;
   }
   // An opening cut at the end of the part (`<!--[i` + `f mso]>`) is found only with what follows.
-  if (!last && endsWithStartOf(part, CONDITION_START)) return false;
-  added.push(part.slice(copied));
-  pieces[pieces.length - 1] += added[0] as string;
-  for (let i = 1; i < added.length; i++) pieces.push(added[i] as string);
-  return true;
+  if (rest === -1 && !last) rest = startOfCut(part, CONDITION_START);
+  if (rest === -1) {
+    pieces[pieces.length - 1] += part.slice(copied);
+    return undefined;
+  }
+  pieces[pieces.length - 1] += part.slice(copied, rest);
+  return part.slice(rest);
 }
 
-/** Whether `text` ends with a proper prefix of `literal`. */
-function endsWithStartOf(text: string, literal: string): boolean {
+/** Where `text` ends with a proper prefix of `literal` (the longest), or -1. */
+function startOfCut(text: string, literal: string): number {
   for (let length = Math.min(literal.length - 1, text.length); length > 0; length--) {
-    if (text.endsWith(literal.slice(0, length))) return true;
+    if (text.endsWith(literal.slice(0, length))) return text.length - length;
   }
-  return false;
+  return -1;
 }
 
 const MSO_IE_START = /\s*<!--\[if mso \| IE]>/y;
@@ -288,8 +299,7 @@ export class BodyWriter implements HtmlOutput {
     if (this.pending === undefined) return;
     const { pieces, textPieces } = this;
     const from = pieces.length - 1;
-    if (!minifyPart(this.pending, last, pieces, this.inners)) return;
-    this.pending = undefined;
+    this.pending = minifyPart(this.pending, last, pieces, this.inners);
     this.blankAfterEndif = false;
     textPieces[from / 3] = TextPiece.Scanned;
     for (let i = from + 3; i < pieces.length; i += 3) textPieces.push(TextPiece.Scanned);
