@@ -4,8 +4,6 @@
  * it (minifyInner) without running the minifier over each inner: the template text is minified once
  * per process, and the value put into it as it is, where the minifier would leave it as it is.
  */
-import { isSpace } from "../base/whitespace.js";
-
 /** A value in a component's markup: written as a template literal writes it. */
 export type MarkupValue = string | number | boolean | null | undefined;
 
@@ -34,35 +32,23 @@ const CORE = "\uE000";
 const SHAPE_TEXT = ["", CORE, ` ${CORE}`, `${CORE} `, ` ${CORE} `];
 
 const SPACE = 0x20;
-const LT = 0x3c;
-const GT = 0x3e;
 
 /**
- * The Shape of a value, or -1 where minifyInner could change it or join it to a match: its core (the
- * value without one space at each end) may hold white space only as single spaces between other
- * characters, and no `<` or `>`. Such a core takes part in no match of either expression (a match of
- * the first is white space after `>` or a line's start and before `<` or a line's end; of the second,
- * two white space characters), as CORE does; the spaces around it are minified with the template.
+ * A value minifyInner leaves as it is: a core of characters but white space, `<` and `>`, with single
+ * spaces between them, and perhaps one space before and after it. Such a core takes part in no match
+ * of either expression (a match of the first is white space after `>` or a line's start and before
+ * `<` or a line's end; of the second, two white space characters), as CORE does; the spaces around
+ * it are minified with the template.
  */
+const INERT_VALUE = /^ ?[^\s<>]+(?: [^\s<>]+)* ?$/;
+
+/** The Shape of a value, or -1 where minifyInner could change it or join it to a match. */
 function shapeOf(value: string): number {
-  const length = value.length;
-  if (length === 0) return Shape.Empty;
-  const start = value.charCodeAt(0) === SPACE ? 1 : 0;
-  const end = length > start && value.charCodeAt(length - 1) === SPACE ? length - 1 : length;
-  if (start === end) return -1;
-  // true at the start: a core may not start with a space
-  let afterSpace = true;
-  for (let i = start; i < end; i++) {
-    const code = value.charCodeAt(i);
-    if (code === SPACE) {
-      if (afterSpace) return -1;
-      afterSpace = true;
-    } else if (code === LT || code === GT || isSpace(code)) return -1;
-    else afterSpace = false;
-  }
-  if (afterSpace) return -1;
-  if (start === 0) return end === length ? Shape.Core : Shape.SpaceAfter;
-  return end === length ? Shape.SpaceBefore : Shape.SpaceAround;
+  if (value.length === 0) return Shape.Empty;
+  if (!INERT_VALUE.test(value)) return -1;
+  const spaceBefore = value.charCodeAt(0) === SPACE;
+  if (value.charCodeAt(value.length - 1) === SPACE) return spaceBefore ? Shape.SpaceAround : Shape.SpaceAfter;
+  return spaceBefore ? Shape.SpaceBefore : Shape.Core;
 }
 
 /** A value's core (its Shape is not Empty): the value without the spaces its Shape puts into the template. */
