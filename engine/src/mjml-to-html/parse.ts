@@ -8,8 +8,9 @@
  * The release engine reads the forms the writer writes in C (engine/runtimes/quickjs/native/
  * mjml-parse.c) and leaves the rest to this: a change here is made there too.
  */
+
+import { isSpace } from "../base/whitespace.js";
 import type { Attributes, AttributeValue, MjmlNode } from "./component.js";
-import { kept } from "./helpers.js";
 
 interface OpenNode {
   tagName: string;
@@ -29,13 +30,16 @@ interface OpenNode {
  * writer writes (` name="value"`, `>`, `/>`, the open element's `</name>`) are found with indexOf
  * and character codes, which match there exactly what the expressions would.
  */
-const TAG_NAME = /<(\/?)([a-z][a-z0-9-]*)/y;
 const ATTRIBUTE = /\s+([^\s"'>/=]+)(?:\s*=\s*"([^"]*)")?/y;
 const TAG_END = /\s*(\/?)>/y;
 const GT = 0x3e;
+const LT = 0x3c;
 const SLASH = 0x2f;
 const SPACE = 0x20;
 const QUOTE = 0x22;
+const APOSTROPHE = 0x27;
+const EQUALS = 0x3d;
+const HYPHEN = 0x2d;
 
 export class MjmlSyntaxError extends Error {}
 
@@ -48,13 +52,28 @@ export interface Tag {
   readonly end: number;
 }
 
-/** The tag that starts at `lt`, or undefined if none does (what TAG_NAME … TAG_END match there). */
+/** Whether `code` is a lower-case ASCII letter. */
+function isLowerLetter(code: number): boolean {
+  return code >= 0x61 && code <= 0x7a;
+}
+
+/** Whether `code` may follow a tag name's first letter: `[a-z0-9-]`. */
+function isNameCharacter(code: number): boolean {
+  return isLowerLetter(code) || (code >= 0x30 && code <= 0x39) || code === HYPHEN;
+}
+
+/**
+ * The tag that starts at `lt`, or undefined if none does (what `<(\/?)([a-z][a-z0-9-]*)`, then the
+ * attributes and TAG_END match there). The name is read a character at a time: no match object.
+ */
 export function readTag(xml: string, lt: number): Tag | undefined {
-  TAG_NAME.lastIndex = lt;
-  const name = TAG_NAME.exec(xml);
-  if (name === null) return undefined;
+  const closing = xml.charCodeAt(lt + 1) === SLASH;
+  const nameStart = closing ? lt + 2 : lt + 1;
+  if (xml.charCodeAt(lt) !== LT || !isLowerLetter(xml.charCodeAt(nameStart))) return undefined;
+  let end = nameStart + 1;
+  while (isNameCharacter(xml.charCodeAt(end))) end++;
+  const tagName = xml.slice(nameStart, end);
   const attributes: Attributes = {};
-  let end = TAG_NAME.lastIndex;
   // An attribute starts with white space: at `>` or `/>` the tag ends.
   let next = xml.charCodeAt(end);
   while (next !== GT && next !== SLASH) {
@@ -63,8 +82,6 @@ export function readTag(xml: string, lt: number): Tag | undefined {
     end = after;
     next = xml.charCodeAt(end);
   }
-  const closing = name[1] === "/";
-  const tagName = name[2] as string;
   if (next === GT) return { closing, tagName, attributes, selfClosing: false, end: end + 1 };
   if (next === SLASH && xml.charCodeAt(end + 1) === GT) return { closing, tagName, attributes, selfClosing: true, end: end + 2 };
   TAG_END.lastIndex = end;
@@ -73,25 +90,33 @@ export function readTag(xml: string, lt: number): Tag | undefined {
   return { closing, tagName, attributes, selfClosing: tagEnd[1] === "/", end: TAG_END.lastIndex };
 }
 
-const NAME = /^[^\s"'>/=]+$/;
-/** Whether a name is what ATTRIBUTE's name group matches. */
-const knownName = kept((name): boolean => NAME.test(name));
+/**
+ * Whether `xml` from `start` to `end` is what ATTRIBUTE's name group matches (`[^\s"'>/=]+`),
+ * looked at a character at a time: the name of `<mj-all a="b" />`'s ` />` would run to the next `=`.
+ */
+function isAttributeName(xml: string, start: number, end: number): boolean {
+  if (start === end) return false;
+  for (let i = start; i < end; i++) {
+    const code = xml.charCodeAt(i);
+    // the names our writer writes: lower-case letters and `-`
+    if (isLowerLetter(code) || code === HYPHEN) continue;
+    if (code === QUOTE || code === APOSTROPHE || code === GT || code === SLASH || code === EQUALS || isSpace(code)) return false;
+  }
+  return true;
+}
 
 /**
  * Reads the attribute at `from` into `attributes`: where it ends, or -1 where ATTRIBUTE matches
- * none. ` name="value"` as our writer writes it is found with indexOf and a known name, which is
+ * none. ` name="value"` as our writer writes it is found with indexOf and a name checked, which is
  * what ATTRIBUTE matches there; anything else is left to ATTRIBUTE.
  */
 function readAttribute(xml: string, from: number, attributes: Attributes): number {
   if (xml.charCodeAt(from) === SPACE) {
     const equals = xml.indexOf("=", from + 1);
     const valueEnd = equals !== -1 && xml.charCodeAt(equals + 1) === QUOTE ? xml.indexOf('"', equals + 2) : -1;
-    if (valueEnd !== -1) {
-      const name = xml.slice(from + 1, equals);
-      if (knownName(name)) {
-        attributes[name] = convertBoolean(xml.slice(equals + 2, valueEnd));
-        return valueEnd + 1;
-      }
+    if (valueEnd !== -1 && isAttributeName(xml, from + 1, equals)) {
+      attributes[xml.slice(from + 1, equals)] = convertBoolean(xml.slice(equals + 2, valueEnd));
+      return valueEnd + 1;
     }
   }
   ATTRIBUTE.lastIndex = from;
@@ -105,6 +130,12 @@ function convertBoolean(value: string): AttributeValue {
   if (value === "true") return true;
   if (value === "false") return false;
   return value;
+}
+
+/** Whether `xml` holds only white space from `start` to `end`: text that appends nothing. */
+function isBlank(xml: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (!isSpace(xml.charCodeAt(i))) return false;
+  return true;
 }
 
 /**
@@ -134,7 +165,7 @@ export function parseMjml(xml: string, endingTags: ReadonlySet<string>): MjmlNod
       appendText(xml.slice(position));
       break;
     }
-    if (lt > position) appendText(xml.slice(position, lt));
+    if (lt > position && !isBlank(xml, position, lt)) appendText(xml.slice(position, lt));
     if (xml.startsWith("<!--", lt)) {
       const end = xml.indexOf("-->", lt + 4);
       if (end === -1) throw new MjmlSyntaxError(`comment at ${lt} is not closed`);
