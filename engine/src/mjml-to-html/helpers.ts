@@ -24,7 +24,7 @@ const SHORTHAND_INDEXES: Record<number, Record<Direction, number>> = {
 /**
  * A pure function of a string with its results kept by argument: in QuickJS a regular expression
  * call costs ~1,000 instructions or more (a global replace ~10,000), and a template asks for the same
- * few paddings, borders, widths and attribute names on every element. Bounded for a serving process.
+ * few paddings, borders and widths on every element. Bounded for a serving process.
  */
 export function kept<T>(compute: (value: string) => T): (value: string) => T {
   const results = new Map<string, T>();
