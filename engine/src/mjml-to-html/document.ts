@@ -176,7 +176,7 @@ function minifyPart(part: string, last: boolean, pieces: string[], inners: Minif
     }
     if (end === -1) break;
     pieces[pieces.length - 1] += part.slice(copied, innerStart);
-    pieces.push(inners.of(part.slice(innerStart, end)), ENDIF, "");
+    pieces.push(inners.ofScanned(part.slice(innerStart, end)), ENDIF, "");
     copied = end + ENDIF.length;
   }
   // An opening cut at the end of the part (`<!--[i` + `f mso]>`) is found only with what follows.
@@ -350,6 +350,15 @@ class MinifiedInners {
       minifiedConstants.set(inner, minified);
     }
     return minified;
+  }
+
+  /**
+   * The inner markup of a comment in scanned markup (the template's own) minified: by minifyInner
+   * without the Map where the runtime does not minify natively, as a document seldom repeats one
+   * (hashing it for the Map would cost about what minifying it does).
+   */
+  ofScanned(inner: string): string {
+    return this.native === undefined ? minifyInner(inner) : this.of(inner);
   }
 
   of(inner: string): string {
