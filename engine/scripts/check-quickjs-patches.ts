@@ -7,6 +7,13 @@
  * crash some day, or not. The build is kept per patched source, so only a change to the patches or
  * to the pinned QuickJS-ng builds again (~30 s on two cores).
  *
+ * The suite compiles its tests from source; the engine reads its functions from bytecode, their
+ * bodies when first called. So some tests run again as the engine runs: compiled by the sanitized
+ * qjsc into programs (its generated `main`, the engine's too, reads the bytecode and frees the
+ * runtime at exit, where the leaks are looked for): those of QuickJS-ng's tests that need nothing
+ * of its `qjs` shell, and runtimes/quickjs/lazy-bodies-check.js, which calls each kind of function
+ * QuickJS-ng enters by another path.
+ *
  *   tsx engine/scripts/check-quickjs-patches.ts
  */
 import { execFile, execFileSync, spawnSync } from "node:child_process";
@@ -23,40 +30,71 @@ const SANITIZE = ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefin
 /** QuickJS-ng's own flags (as build-quickjs.ts), at -O1 with frame pointers for readable reports. */
 const CFLAGS = ["-O1", "-g", "-fno-omit-frame-pointer", ...SANITIZE, "-D_GNU_SOURCE", "-DQJS_BUILD_LIBC", "-funsigned-char", "-fwrapv", "-w"];
 
-/** QuickJS-ng's test runner built from `source`, sanitized: made once per patched source. */
-async function sanitizedRunner(source: string): Promise<string> {
+/** QuickJS-ng's tests that run as programs compiled by qjsc (the others ask for its shell's `gc` or `qjs`). */
+const COMPILED_TESTS = ["test_closure.js", "test_loop.js", "test_bigint.js", "test_std.js"];
+const LAZY_BODIES_CHECK = join(ROOT, "engine", "runtimes", "quickjs", "lazy-bodies-check.js");
+
+interface SanitizedBuild {
+  readonly dir: string;
+  /** QuickJS-ng's test runner. */
+  readonly runner: string;
+  readonly qjsc: string;
+  /** The library's objects, for a program of qjsc's. */
+  readonly library: readonly string[];
+}
+
+/** QuickJS-ng's test runner and qjsc built from `source`, sanitized: made once per patched source. */
+async function sanitizedBuild(source: string): Promise<SanitizedBuild> {
   // The patched source's directory is named after its crate and patches' digest (quickjs-patches.ts).
   const dir = join(ROOT, "engine", "dist", ".quickjs-sanitized", basename(dirname(dirname(source))));
-  const runner = join(dir, "run-test262");
-  if (existsSync(runner)) return runner;
+  const object = (file: string) => join(dir, file.replace(/\.c$/, ".o"));
+  const build = { dir, runner: join(dir, "run-test262"), qjsc: join(dir, "qjsc"), library: LIBRARY_SOURCES.map(object) };
+  if (existsSync(build.runner) && existsSync(build.qjsc)) return build;
   mkdirSync(dir, { recursive: true });
-  const units = [...LIBRARY_SOURCES, "run-test262.c"];
-  await Promise.all(
-    units.map((file) => promisify(execFile)(CC, [...CFLAGS, `-I${source}`, "-c", join(source, file), "-o", join(dir, file.replace(/\.c$/, ".o"))])),
-  );
-  const objects = units.map((file) => join(dir, file.replace(/\.c$/, ".o")));
-  execFileSync(CC, [...SANITIZE, "-o", `${runner}.tmp`, ...objects, "-lm", "-lpthread"]);
-  renameSync(`${runner}.tmp`, runner);
-  return runner;
+  const units = [...LIBRARY_SOURCES, "run-test262.c", "qjsc.c"];
+  await Promise.all(units.map((file) => promisify(execFile)(CC, [...CFLAGS, `-I${source}`, "-c", join(source, file), "-o", object(file)])));
+  for (const [program, main] of [
+    [build.qjsc, "qjsc.c"],
+    [build.runner, "run-test262.c"],
+  ] as const) {
+    execFileSync(CC, [...SANITIZE, "-o", `${program}.tmp`, object(main), ...build.library, "-lm", "-lpthread"]);
+    renameSync(`${program}.tmp`, program);
+  }
+  return build;
+}
+
+const SANITIZER_ENV = { ...process.env, ASAN_OPTIONS: "detect_leaks=1:abort_on_error=1", UBSAN_OPTIONS: "print_stacktrace=1" };
+
+/** `script` (in `work`) compiled by the sanitized qjsc into a program, built and run there; its output when it fails. */
+function runCompiled(build: SanitizedBuild, source: string, work: string, script: string): string | undefined {
+  const name = basename(script, ".js");
+  const qjscEnv = { ...process.env, ASAN_OPTIONS: "detect_leaks=0" };
+  execFileSync(build.qjsc, ["-e", "-o", `${name}.c`, script], { cwd: work, env: qjscEnv });
+  execFileSync(CC, [...CFLAGS, `-I${source}`, "-o", name, `${name}.c`, ...build.library, "-lm", "-lpthread"], { cwd: work });
+  const run = spawnSync(join(work, name), [], { cwd: work, encoding: "utf8", env: SANITIZER_ENV });
+  return run.status === 0 ? undefined : `${script} (compiled by qjsc), status ${run.status}:\n${run.stdout}${run.stderr}`;
 }
 
 async function main(): Promise<void> {
   const source = quickjsSource();
-  const runner = await sanitizedRunner(source);
+  const build = await sanitizedBuild(source);
   // The suite runs from a copy: some tests write files beside themselves.
   const work = mkdtempSync(join(tmpdir(), "quickjs-tests-"));
   try {
     cpSync(source, work, { recursive: true });
     // The runner prints its summary on stderr and fails with a status of its own on any error.
-    const run = spawnSync(runner, ["-c", "tests.conf"], {
-      cwd: work,
-      encoding: "utf8",
-      env: { ...process.env, ASAN_OPTIONS: "detect_leaks=1:abort_on_error=1", UBSAN_OPTIONS: "print_stacktrace=1" },
-    });
+    const run = spawnSync(build.runner, ["-c", "tests.conf"], { cwd: work, encoding: "utf8", env: SANITIZER_ENV });
     const output = `${run.stdout}${run.stderr}`;
     const result = /Result: (\d+)\/(\d+) errors/.exec(output);
     if (run.status !== 0 || result === null || result[1] !== "0") throw new Error(`QuickJS-ng's tests under the sanitizers:\n${output}`);
     process.stdout.write(`ok   QuickJS-ng's own tests on the patched source under ASan and UBSan: ${result[2]} passed\n`);
+    const tests = join(work, "tests");
+    cpSync(LAZY_BODIES_CHECK, join(tests, basename(LAZY_BODIES_CHECK)));
+    const failures = [...COMPILED_TESTS, basename(LAZY_BODIES_CHECK)].map((script) => runCompiled(build, source, tests, script)).filter((f) => f !== undefined);
+    if (failures.length > 0) throw new Error(`programs compiled by qjsc under the sanitizers:\n${failures.join("\n")}`);
+    process.stdout.write(
+      `ok   ${COMPILED_TESTS.length + 1} tests compiled by qjsc, their functions read from bytecode as the engine's, under ASan and UBSan\n`,
+    );
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

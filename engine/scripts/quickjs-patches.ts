@@ -150,6 +150,7 @@ export const QUICKJS_PATCHES: readonly QuickjsPatch[] = [
     after: "#define JS_STRING_SLICE_LEN_MAX 128 // in bytes",
   },
   ...closureShapePatches(),
+  ...lazyFunctionBodyPatches(),
 ];
 
 /**
@@ -265,6 +266,417 @@ static JSValue js_closure(JSContext *ctx, JSValue bfunc,
                           JSVarRef **cur_var_refs,
                           JSStackFrame *sf)
 {`,
+    },
+  ];
+}
+
+/**
+ * A function's body (its constant pool, with the functions defined in it, its bytecode and its
+ * debug information) read from the executable's bytecode when the function is first called, not
+ * at start-up: a process reads all of the engine's bytecode and calls under half of its functions
+ * (a one-shot render; far fewer for `--version`). The writer puts the body's length before it,
+ * marked by a flag bit QuickJS-ng leaves free (bytecode written before, QuickJS-ng's own built-in
+ * functions among it, has no such bit and is read at once). Only a read asked for with
+ * JS_READ_OBJ_LAZY_FUNCTIONS defers bodies: js_std_eval_binary's, which reads arrays compiled into
+ * the executable, so the buffer outlives every function. Until it is read, a body's function has
+ * no bytecode buffer and a zeroed constant pool (what free and mark see, as in a function being
+ * read), and holds the read's atoms; the interpreter's two entries read it first.
+ */
+function lazyFunctionBodyPatches(): QuickjsPatch[] {
+  return [
+    {
+      file: "quickjs.h",
+      why: "the read flag",
+      before: "#define JS_READ_OBJ_REFERENCE (1 << 3) /* allow object references */",
+      after: `#define JS_READ_OBJ_REFERENCE (1 << 3) /* allow object references */
+/* function bodies read when first called: \`buf\` must outlive every function read from it */
+#define JS_READ_OBJ_LAZY_FUNCTIONS (1 << 4)`,
+    },
+    {
+      file: "quickjs-libc.c",
+      why: "qjsc's arrays (and the REPL's) are static: their functions' bodies are read when first called",
+      before: "    obj = JS_ReadObject(ctx, buf, buf_len, JS_READ_OBJ_BYTECODE);\n    if (JS_IsException(obj))\n        goto exception;\n    if (load_only) {",
+      after:
+        "    obj = JS_ReadObject(ctx, buf, buf_len, JS_READ_OBJ_BYTECODE | JS_READ_OBJ_LAZY_FUNCTIONS);\n    if (JS_IsException(obj))\n        goto exception;\n    if (load_only) {",
+    },
+    {
+      file: "quickjs.c",
+      why: "where a function's body still is",
+      before: "    char *source;\n} JSFunctionBytecode;",
+      after: `    char *source;
+    /* not NULL while the body (cpool, bytecode, debug) is unread: it is at lazy_body in this read's buffer */
+    struct JSLazyRead *lazy_read;
+    uint32_t lazy_body;
+    bool lazy_has_debug_info;
+} JSFunctionBytecode;`,
+    },
+    {
+      file: "quickjs.c",
+      why: "the interpreter's entries read a body before running it",
+      before: "static void free_function_bytecode(JSRuntime *rt, JSFunctionBytecode *b);\n",
+      after:
+        "static void free_function_bytecode(JSRuntime *rt, JSFunctionBytecode *b);\nstatic int js_read_lazy_body(JSContext *ctx, JSFunctionBytecode *b);\n",
+    },
+    {
+      file: "quickjs.c",
+      why: "a read whose bodies are read later, kept by the read and by each function whose body is unread",
+      before: "static void free_function_bytecode(JSRuntime *rt, JSFunctionBytecode *b)\n{\n    int i;\n",
+      after: `typedef struct JSLazyRead {
+    int ref_count;
+    const uint8_t *buf_start, *buf_end;
+    JSAtom *idx_to_atom; /* the read's atoms (one reference each) */
+    uint32_t idx_to_atom_count;
+} JSLazyRead;
+
+static void js_lazy_read_release(JSRuntime *rt, JSLazyRead *lr)
+{
+    uint32_t i;
+
+    if (--lr->ref_count > 0)
+        return;
+    for(i = 0; i < lr->idx_to_atom_count; i++)
+        JS_FreeAtomRT(rt, lr->idx_to_atom[i]);
+    js_free_rt(rt, lr->idx_to_atom);
+    js_free_rt(rt, lr);
+}
+
+static void free_function_bytecode(JSRuntime *rt, JSFunctionBytecode *b)
+{
+    int i;
+
+    if (b->lazy_read)
+        js_lazy_read_release(rt, b->lazy_read);
+`,
+    },
+    {
+      file: "quickjs.c",
+      why: "a call reads the body first",
+      before: "    b = p->u.func.function_bytecode;\n\n    if (unlikely(argc < b->arg_count || (flags & JS_CALL_FLAG_COPY_ARGV))) {",
+      after: `    b = p->u.func.function_bytecode;
+    if (unlikely(b->lazy_read) && js_read_lazy_body(caller_ctx, b))
+        return JS_EXCEPTION;
+
+    if (unlikely(argc < b->arg_count || (flags & JS_CALL_FLAG_COPY_ARGV))) {`,
+    },
+    {
+      file: "quickjs.c",
+      why: "a generator's or an async function's frame starts at its bytecode: read first",
+      before:
+        "    b = p->u.func.function_bytecode;\n    sf->is_strict_mode = b->is_strict_mode;\n    sf->is_constructor = false;\n    sf->cur_pc = b->byte_code_buf;",
+      after: `    b = p->u.func.function_bytecode;
+    if (unlikely(b->lazy_read) && js_read_lazy_body(ctx, b))
+        return -1;
+    sf->is_strict_mode = b->is_strict_mode;
+    sf->is_constructor = false;
+    sf->cur_pc = b->byte_code_buf;`,
+    },
+    {
+      file: "quickjs.c",
+      why: "the writer marks a body's length and puts it before the body",
+      before: "    bc_set_flags(&flags, &idx, s->allow_debug, 1);\n    assert(idx <= 16);",
+      after:
+        "    bc_set_flags(&flags, &idx, s->allow_debug, 1);\n    bc_set_flags(&flags, &idx, 1, 1); /* the body's length comes before it */\n    assert(idx <= 16);",
+    },
+    {
+      file: "quickjs.c",
+      why: "the body's length: a placeholder, filled in once the body is written",
+      before: `    // write constant pool before code so code can be disassembled
+    // on the fly at read time
+    for(i = 0; i < b->cpool_count; i++) {`,
+      after: `    body_start = s->dbuf.size;
+    bc_put_u32(s, 0);
+
+    // write constant pool before code so code can be disassembled
+    // on the fly at read time
+    for(i = 0; i < b->cpool_count; i++) {`,
+    },
+    {
+      file: "quickjs.c",
+      why: "the body's length filled in",
+      before: `            bc_put_leb128(s, 0);
+        }
+    }
+    return 0;
+ fail:
+    return -1;
+}
+
+static int JS_WriteModule(`,
+      after: `            bc_put_leb128(s, 0);
+        }
+    }
+    if (!s->dbuf.error)
+        put_u32(s->dbuf.buf + body_start, s->dbuf.size - body_start - 4);
+    return 0;
+ fail:
+    return -1;
+}
+
+static int JS_WriteModule(`,
+    },
+    {
+      file: "quickjs.c",
+      why: "the writer's declaration of where the body starts",
+      before: "    JSFunctionBytecode *b = JS_VALUE_GET_PTR(obj);\n    uint32_t flags;\n    int idx, i;\n\n    bc_put_u8(s, BC_TAG_FUNCTION_BYTECODE);",
+      after:
+        "    JSFunctionBytecode *b = JS_VALUE_GET_PTR(obj);\n    uint32_t flags;\n    int idx, i;\n    size_t body_start;\n\n    bc_put_u8(s, BC_TAG_FUNCTION_BYTECODE);",
+    },
+    {
+      file: "quickjs.c",
+      why: "a read that defers bodies",
+      before: "    bool allow_reference;\n    /* object references */\n    JSObject **objects;",
+      after:
+        "    bool allow_reference;\n    struct JSLazyRead *lazy; /* bodies deferred against this read, or NULL */\n    /* object references */\n    JSObject **objects;",
+    },
+    {
+      file: "quickjs.c",
+      why: "a function's body read by one function, at once or when first called",
+      before: "static JSValue JS_ReadFunctionTag(BCReaderState *s)\n{",
+      after: `static int JS_ReadFunctionBytecode(BCReaderState *s, JSFunctionBytecode *b,
+                                   int byte_code_offset, uint32_t bc_len);
+
+/* The body of b, whose header and variables are read: cpool, bytecode, debug information. */
+static int JS_ReadFunctionBody(BCReaderState *s, JSFunctionBytecode *b,
+                               int byte_code_offset, int has_debug_info)
+{
+    JSContext *ctx = s->ctx;
+    int i;
+
+    if (b->cpool_count != 0) {
+        bc_read_trace(s, "cpool {\\n");
+        for(i = 0; i < b->cpool_count; i++) {
+            JSValue val;
+            val = JS_ReadObjectRec(s);
+            if (JS_IsException(val))
+                return -1;
+            b->cpool[i] = val;
+        }
+        bc_read_trace(s, "}\\n");
+    }
+    {
+        bc_read_trace(s, "bytecode {\\n");
+        if (JS_ReadFunctionBytecode(s, b, byte_code_offset, b->byte_code_len))
+            return -1;
+        bc_read_trace(s, "}\\n");
+    }
+    if (!has_debug_info)
+        return 0;
+
+    /* read optional debug information */
+    bc_read_trace(s, "debug {\\n");
+    if (bc_get_atom(s, &b->filename))
+        return -1;
+    if (bc_get_leb128_int(s, &b->line_num))
+        return -1;
+    if (bc_get_leb128_int(s, &b->col_num))
+        return -1;
+    if (bc_get_leb128_int(s, &b->pc2line_len))
+        return -1;
+    if (b->pc2line_len) {
+        bc_read_trace(s, "positions: %d bytes\\n", b->pc2line_len);
+        b->pc2line_buf = js_mallocz(ctx, b->pc2line_len);
+        if (!b->pc2line_buf)
+            return -1;
+        if (bc_get_buf(s, b->pc2line_buf, b->pc2line_len))
+            return -1;
+    }
+    if (bc_get_leb128_int(s, &b->source_len))
+        return -1;
+    if (b->source_len) {
+        bc_read_trace(s, "source: %d bytes\\n", b->source_len);
+        if (s->ptr_last)
+            s->ptr_last += b->source_len;  // omit source code hex dump
+        /* b->source is a UTF-8 encoded null terminated C string */
+        b->source = js_mallocz(ctx, b->source_len + 1);
+        if (!b->source)
+            return -1;
+        if (bc_get_buf(s, b->source, b->source_len))
+            return -1;
+    }
+    bc_read_trace(s, "}\\n");
+    return 0;
+}
+
+/* The deferred body of b read, at its first call. On failure, what was read is dropped and the
+   body stays deferred. */
+static int js_read_lazy_body(JSContext *ctx, JSFunctionBytecode *b)
+{
+    JSLazyRead *lr = b->lazy_read;
+    JSRuntime *rt = ctx->rt;
+    BCReaderState ss, *s = &ss;
+    int local_count = b->vardefs ? b->arg_count + b->var_count : 0;
+    int byte_code_len = b->byte_code_len;
+    int byte_code_offset, i;
+
+    byte_code_offset = sizeof(*b) + b->cpool_count * sizeof(*b->cpool) +
+        local_count * sizeof(*b->vardefs) +
+        b->closure_var_count * sizeof(*b->closure_var);
+    memset(s, 0, sizeof(*s));
+    s->ctx = b->realm;
+    s->buf_start = lr->buf_start;
+    s->buf_end = lr->buf_end;
+    s->ptr = lr->buf_start + b->lazy_body;
+    s->first_atom = JS_ATOM_END;
+    s->idx_to_atom = lr->idx_to_atom;
+    s->idx_to_atom_count = lr->idx_to_atom_count;
+    s->allow_bytecode = true;
+    s->lazy = lr;
+    if (JS_ReadFunctionBody(s, b, byte_code_offset, b->lazy_has_debug_info)) {
+        for(i = 0; i < b->cpool_count; i++) {
+            JS_FreeValueRT(rt, b->cpool[i]);
+            b->cpool[i] = JS_MKVAL(JS_TAG_INT, 0);
+        }
+        if (b->byte_code_buf)
+            free_bytecode_atoms(rt, b->byte_code_buf, b->byte_code_len, true);
+        b->byte_code_buf = NULL;
+        b->byte_code_len = byte_code_len;
+        JS_FreeAtomRT(rt, b->filename);
+        b->filename = JS_ATOM_NULL;
+        js_free_rt(rt, b->pc2line_buf);
+        b->pc2line_buf = NULL;
+        b->pc2line_len = 0;
+        js_free_rt(rt, b->source);
+        b->source = NULL;
+        b->source_len = 0;
+        return -1;
+    }
+    b->lazy_read = NULL;
+    js_lazy_read_release(rt, lr);
+    return 0;
+}
+
+static JSValue JS_ReadFunctionTag(BCReaderState *s)
+{`,
+    },
+    {
+      file: "quickjs.c",
+      why: "the reader's flag for a body's length",
+      before: "    int idx, i, local_count, has_debug_info;\n    int function_size, cpool_offset, byte_code_offset;",
+      after: "    int idx, i, local_count, has_debug_info, has_body_length;\n    int function_size, cpool_offset, byte_code_offset;",
+    },
+    {
+      file: "quickjs.c",
+      why: "the reader's flag for a body's length, after the debug information's",
+      before: "    has_debug_info = bc_get_flags(v16, &idx, 1);\n",
+      after: "    has_debug_info = bc_get_flags(v16, &idx, 1);\n    has_body_length = bc_get_flags(v16, &idx, 1);\n",
+    },
+    {
+      file: "quickjs.c",
+      why: "the body deferred, or read at once by JS_ReadFunctionBody",
+      before: `    if (b->cpool_count != 0) {
+        bc_read_trace(s, "cpool {\\n");
+        for(i = 0; i < b->cpool_count; i++) {
+            JSValue val;
+            val = JS_ReadObjectRec(s);
+            if (JS_IsException(val))
+                goto fail;
+            b->cpool[i] = val;
+        }
+        bc_read_trace(s, "}\\n");
+    }
+    {
+        bc_read_trace(s, "bytecode {\\n");
+        if (JS_ReadFunctionBytecode(s, b, byte_code_offset, b->byte_code_len))
+            goto fail;
+        bc_read_trace(s, "}\\n");
+    }
+    if (!has_debug_info)
+        goto nodebug;
+
+    /* read optional debug information */
+    bc_read_trace(s, "debug {\\n");
+    if (bc_get_atom(s, &b->filename))
+        goto fail;
+    if (bc_get_leb128_int(s, &b->line_num))
+        goto fail;
+    if (bc_get_leb128_int(s, &b->col_num))
+        goto fail;
+#ifdef ENABLE_DUMPS // JS_DUMP_READ_OBJECT
+    if (check_dump_flag(s->ctx->rt, JS_DUMP_READ_OBJECT)) {
+        bc_read_trace(s, "filename: ");
+        print_atom(s->ctx, b->filename);
+        printf(", line: %d, column: %d\\n", b->line_num, b->col_num);
+    }
+#endif
+    if (bc_get_leb128_int(s, &b->pc2line_len))
+        goto fail;
+    if (b->pc2line_len) {
+        bc_read_trace(s, "positions: %d bytes\\n", b->pc2line_len);
+        b->pc2line_buf = js_mallocz(ctx, b->pc2line_len);
+        if (!b->pc2line_buf)
+            goto fail;
+        if (bc_get_buf(s, b->pc2line_buf, b->pc2line_len))
+            goto fail;
+    }
+    if (bc_get_leb128_int(s, &b->source_len))
+        goto fail;
+    if (b->source_len) {
+        bc_read_trace(s, "source: %d bytes\\n", b->source_len);
+        if (s->ptr_last)
+            s->ptr_last += b->source_len;  // omit source code hex dump
+        /* b->source is a UTF-8 encoded null terminated C string */
+        b->source = js_mallocz(ctx, b->source_len + 1);
+        if (!b->source)
+            goto fail;
+        if (bc_get_buf(s, b->source, b->source_len))
+            goto fail;
+    }
+    bc_read_trace(s, "}\\n");
+
+ nodebug:`,
+      after: `    if (has_body_length) {
+        uint32_t body_length;
+        if (bc_get_u32(s, &body_length))
+            goto fail;
+        if (s->lazy) {
+            if (body_length > s->buf_end - s->ptr) {
+                bc_read_error_end(s);
+                goto fail;
+            }
+            b->lazy_read = s->lazy;
+            s->lazy->ref_count++;
+            b->lazy_body = s->ptr - s->buf_start;
+            b->lazy_has_debug_info = has_debug_info;
+            s->ptr += body_length;
+            goto nodebug;
+        }
+    }
+    if (JS_ReadFunctionBody(s, b, byte_code_offset, has_debug_info))
+        goto fail;
+
+ nodebug:`,
+    },
+    {
+      file: "quickjs.c",
+      why: "a read that defers bodies keeps its atoms for them",
+      before: "static void bc_reader_free(BCReaderState *s)\n{\n    int i;\n",
+      after: `static void bc_reader_free(BCReaderState *s)
+{
+    int i;
+    if (s->lazy) {
+        if (s->lazy->ref_count > 1) {
+            s->lazy->idx_to_atom = s->idx_to_atom;
+            s->lazy->idx_to_atom_count = s->idx_to_atom_count;
+            s->idx_to_atom = NULL;
+        }
+        js_lazy_read_release(s->ctx->rt, s->lazy);
+    }
+`,
+    },
+    {
+      file: "quickjs.c",
+      why: "JS_READ_OBJ_LAZY_FUNCTIONS: bodies deferred, for bytecode without object references",
+      before: "    s->allow_reference = ((flags & JS_READ_OBJ_REFERENCE) != 0);\n    if (s->allow_bytecode)",
+      after: `    s->allow_reference = ((flags & JS_READ_OBJ_REFERENCE) != 0);
+    if ((flags & JS_READ_OBJ_LAZY_FUNCTIONS) && s->allow_bytecode && !s->allow_reference) {
+        s->lazy = js_mallocz(ctx, sizeof(*s->lazy));
+        if (!s->lazy)
+            return JS_EXCEPTION;
+        s->lazy->ref_count = 1;
+        s->lazy->buf_start = buf;
+        s->lazy->buf_end = buf + buf_len;
+    }
+    if (s->allow_bytecode)`,
     },
   ];
 }
