@@ -720,7 +720,8 @@ static size_t apply(const Waste *w, uint8_t *out)
             continue;
         memcpy(out + written, w->p + copied, edit->start - copied);
         written += edit->start - copied;
-        memcpy(out + written, w->texts + edit->text, edit->length);
+        if (edit->length != 0) /* a removal: no texts may have been kept at all */
+            memcpy(out + written, w->texts + edit->text, edit->length);
         written += edit->length;
         copied = edit->end;
     }
