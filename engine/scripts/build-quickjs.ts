@@ -160,7 +160,7 @@ function withoutCycleCollectionForOneRender(mainC: string): string {
 
 /**
  * The host's native functions (runtimes/quickjs/native/): its memory hooks, SHA-256, strict UTF-8
- * decoding, a request's nesting depth, a string quoted as JSON, the markup minifier, the html
+ * decoding, a request's JSON read from its bytes, a string quoted as JSON, the markup minifier, the html
  * clean-up, the conditional comments' minifier and the MJML reader; each file `x-y.c` has an
  * installer `mailrender_x_y_init`.
  */
@@ -168,7 +168,7 @@ const NATIVE_SOURCES = [
   "memory.c",
   "checksum.c",
   "utf8.c",
-  "json-nesting.c",
+  "request-json.c",
   "json-string.c",
   "markup-minify.c",
   "html-waste.c",

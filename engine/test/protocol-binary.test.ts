@@ -299,6 +299,14 @@ describe("--serve binary", () => {
     expect(responses.filter((r) => !tooDeep(r)).length).toBeGreaterThan(500);
   });
 
+  it("checks a request's UTF-8 before its nesting, and its nesting before its JSON", () => {
+    const deep = "[".repeat(MAX_JSON_DEPTH + 1);
+    const failure = (bytes: Buffer): string => (envelopeOf(oneShot(bytes)) as { error: { message: string } }).error.message;
+    expect(failure(Buffer.from(`{"a":"\xff","b":${deep}`, "latin1"))).toBe("The request is not valid UTF-8");
+    expect(failure(Buffer.from(`{"a":${deep}`))).toBe(`The request nests deeper than ${MAX_JSON_DEPTH} levels`);
+    expect(failure(Buffer.from(`{"a":[}`))).toMatch(/^The request is not valid JSON: /);
+  });
+
   it("drops a leading BOM (Windows shells add one) and decodes long mixed text", async () => {
     const dynamic_data = { merge_tags: { text: { first_name: `héllo wörld — 🎉 ${"x".repeat(20_000)} 日本語` } } };
     const run = oneShot(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify({ template: TEMPLATE, target: "html", dynamic_data }))]));

@@ -52,6 +52,13 @@ export interface EngineHost {
    */
   readonly jsonNesting?: (bytes: Uint8Array) => number;
   /**
+   * `JSON.parse(decodeUtf8(bytes))` after `jsonNesting`'s check against `maxDepth`, in one step, for a
+   * host whose JSON.parse reads UTF-8: the request's text is never made. Throws in protocol/decode.ts's
+   * order: a TypeError where the bytes are not UTF-8, a RangeError where they nest deeper than
+   * `maxDepth`, JSON.parse's SyntaxError where they are not JSON. Absent: those three steps.
+   */
+  readonly parseJsonUtf8?: (bytes: Uint8Array, maxDepth: number) => unknown;
+  /**
    * `minifyMarkup` (targets/minify.ts) of an html or mjml document, the same string, or undefined
    * where the host leaves the document to that function; for a host that minifies in fewer
    * instructions. Absent: the function minifies.

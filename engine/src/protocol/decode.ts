@@ -8,26 +8,47 @@ import { MAX_JSON_DEPTH, MAX_REQUEST_BYTES } from "./constants.js";
 import { ProtocolError } from "./errors.js";
 
 /** The host's `decodeUtf8` is strict (it throws on bytes that are not UTF-8) and drops a leading BOM (Windows shells add one). */
-export function decodeRequest(bytes: Uint8Array, host: Pick<EngineHost, "decodeUtf8" | "jsonNesting">): unknown {
+export function decodeRequest(bytes: Uint8Array, host: Pick<EngineHost, "decodeUtf8" | "jsonNesting" | "parseJsonUtf8">): unknown {
   if (bytes.byteLength > MAX_REQUEST_BYTES) throw tooLarge(bytes.byteLength);
+  if (host.parseJsonUtf8 !== undefined) return parsedByHost(bytes, host.parseJsonUtf8);
   let text: string;
   try {
     text = host.decodeUtf8(bytes);
   } catch {
-    throw new ProtocolError("INVALID_JSON", "The request is not valid UTF-8");
+    throw notUtf8();
   }
   const depth = host.jsonNesting === undefined ? maxNesting(text) : host.jsonNesting(bytes);
-  if (depth > MAX_JSON_DEPTH) {
-    throw new ProtocolError("BAD_REQUEST", `The request nests deeper than ${MAX_JSON_DEPTH} levels`, [
-      { loc: [], msg: `JSON nesting depth exceeds ${MAX_JSON_DEPTH}`, type: "too_deep" },
-    ]);
-  }
+  if (depth > MAX_JSON_DEPTH) throw tooDeep();
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    const detail = error instanceof SyntaxError ? `: ${error.message}` : "";
-    throw new ProtocolError("INVALID_JSON", `The request is not valid JSON${detail}`);
+    throw notJson(error);
   }
+}
+
+/** The same checks by the host's `parseJsonUtf8`, in the same order, told apart by the error each throws. */
+function parsedByHost(bytes: Uint8Array, parseJsonUtf8: (bytes: Uint8Array, maxDepth: number) => unknown): unknown {
+  try {
+    return parseJsonUtf8(bytes, MAX_JSON_DEPTH);
+  } catch (error) {
+    if (error instanceof TypeError) throw notUtf8();
+    if (error instanceof RangeError) throw tooDeep();
+    if (error instanceof SyntaxError) throw notJson(error);
+    throw error;
+  }
+}
+
+const notUtf8 = (): ProtocolError => new ProtocolError("INVALID_JSON", "The request is not valid UTF-8");
+
+function tooDeep(): ProtocolError {
+  return new ProtocolError("BAD_REQUEST", `The request nests deeper than ${MAX_JSON_DEPTH} levels`, [
+    { loc: [], msg: `JSON nesting depth exceeds ${MAX_JSON_DEPTH}`, type: "too_deep" },
+  ]);
+}
+
+function notJson(error: unknown): ProtocolError {
+  const detail = error instanceof SyntaxError ? `: ${error.message}` : "";
+  return new ProtocolError("INVALID_JSON", `The request is not valid JSON${detail}`);
 }
 
 export function tooLarge(bytes: number): ProtocolError {

@@ -17,9 +17,9 @@
 #include <stdint.h>
 #include "global-function.h"
 #include "quickjs.h"
+#include "utf8.h"
 
-/* Whether the bytes are well-formed UTF-8 (The Unicode Standard, table 3-7). */
-static int well_formed(const uint8_t *p, size_t length)
+int utf8_well_formed(const uint8_t *p, size_t length)
 {
     size_t i = 0;
     while (i < length) {
@@ -60,12 +60,9 @@ static JSValue utf8_decode(JSContext *ctx, JSValueConst this_val, int argc, JSVa
     const uint8_t *bytes = argc < 1 ? NULL : JS_GetUint8Array(ctx, &length, argv[0]);
     if (bytes == NULL)
         return JS_EXCEPTION;
-    if (length >= 3 && bytes[0] == 0xef && bytes[1] == 0xbb && bytes[2] == 0xbf) {
-        bytes += 3;
-        length -= 3;
-    }
-    if (!well_formed(bytes, length))
-        return JS_ThrowTypeError(ctx, "The encoded data was not valid for encoding utf-8");
+    utf8_skip_bom(&bytes, &length);
+    if (!utf8_well_formed(bytes, length))
+        return JS_ThrowTypeError(ctx, UTF8_NOT_WELL_FORMED);
     /* Well-formed input, so QuickJS's own (lenient) decoder reads it exactly. */
     return JS_NewStringLen(ctx, (const char *)bytes, length);
 }
