@@ -408,7 +408,8 @@ function mergePieces(pieces: readonly string[], textPieces: readonly TextPiece[]
 export function documentHtml(body: BodyWriter, globalData: GlobalData): string {
   const pieces = body.finish();
   const head = skeletonHead(globalData, () => pieces.join(""));
-  const output = [mergeOutlookConditionnals(head)];
+  // a match ends with a `<!--[if mso | IE]>`, which the skeleton never writes: most heads hold none
+  const output = [contains(head, MSO_IE) ? mergeOutlookConditionnals(head) : head];
   mergePieces(pieces, body.textPieces, output);
   output.push(SKELETON_END);
   return output.join("");
