@@ -217,7 +217,10 @@ export function mergeOutlookConditionnals(content: string): string {
 
 /** What a text piece of a BodyWriter holds besides plain markup (see mergePieces). */
 const TextPiece = {
-  /** Only markup written with `text` and `space`, then perhaps a comment's opening. */
+  /**
+   * Only markup written with `text` and `space`, then perhaps a comment's opening; or after a `text`
+   * write, scanned markup without an ENDIF up to a comment's opening.
+   */
   Plain: 0,
   /** Only `space` after an ENDIF, then a `<!--[if mso | IE]>` opening: merged away with that ENDIF. */
   Merged: 1,
@@ -296,13 +299,32 @@ export class BodyWriter implements HtmlOutput {
   }
 
   private flush(last: boolean): void {
-    if (this.pending === undefined) return;
+    const part = this.pending;
+    if (part === undefined) return;
     const { pieces, textPieces } = this;
     const from = pieces.length - 1;
-    this.pending = minifyPart(this.pending, last, pieces, this.inners);
+    const continued = (pieces[from] as string).length;
+    // A Plain piece not blank after its ENDIF holds `text` first (the first piece has no ENDIF before
+    // it): it starts with no comment's opening. It stays Plain where the part's markup put into it
+    // holds no ENDIF either, nor ends with the start of one that what follows could complete: nothing
+    // in it to merge. (minifyPart has searched the part: it is flat.)
+    const startsWithText = !this.blankAfterEndif;
+    this.pending = minifyPart(part, last, pieces, this.inners);
     this.blankAfterEndif = false;
-    textPieces[from / 3] = TextPiece.Scanned;
+    const endif = part.indexOf(ENDIF);
+    const putIntoPiece = (pieces[from] as string).length - continued;
+    const holdsEndif = (endif !== -1 && endif < putIntoPiece) || (putIntoPiece === part.length && startOfCut(part, ENDIF) !== -1);
+    if (!startsWithText || textPieces[from / 3] !== TextPiece.Plain || holdsEndif) {
+      textPieces[from / 3] = TextPiece.Scanned;
+    }
+    if (pieces.length === from + 1) return;
     for (let i = from + 3; i < pieces.length; i += 3) textPieces.push(TextPiece.Scanned);
+    // Scanned markup that ends with a comment it closed (a raw's `<!--<![endif]-->`) leaves an empty
+    // text piece after that ENDIF: what is written next is as after any ENDIF, not searched.
+    if (this.pending === undefined && pieces[pieces.length - 1] === "") {
+      textPieces[textPieces.length - 1] = TextPiece.Plain;
+      this.blankAfterEndif = true;
+    }
   }
 }
 
@@ -376,9 +398,10 @@ class MinifiedInners {
  * A match starts at an ENDIF and holds no other, and no ENDIF straddles two pieces (the literal
  * overlaps no shift of itself, and a text piece ends with `>`). An ENDIF piece's match, if any, is
  * the ENDIF and the start of the text piece after it: a Merged piece whole, none in a Plain one
- * (it starts with markup that is not whitespace, or holds no opening). A scanned text piece's own
- * ENDIFs have their matches inside it, as it ends with a comment's opening (not whitespace) or ends
- * the body. Minified inner markup holds no ENDIF.
+ * (it starts with markup that is not whitespace, or holds no opening), which holds no ENDIF of its
+ * own either (`text` holds no `<!`, and scanned markup only where it holds none). A scanned text
+ * piece's own ENDIFs have their matches inside it, as it ends with a comment's opening (not
+ * whitespace) or ends the body. Minified inner markup holds no ENDIF.
  */
 function mergePieces(pieces: readonly string[], textPieces: readonly TextPiece[], output: string[]): void {
   for (let i = 0; i < pieces.length; i += 3) {
