@@ -162,6 +162,28 @@ export function htmlAttribute(name: string, value: CssValue): string {
 
 export type ComponentRegistry = Readonly<Record<string, BodyComponentClass>>;
 
+type Side = "top" | "right" | "bottom" | "left";
+
+function sideNamesOf(attribute: string): Readonly<Record<Side, string>> {
+  return { top: `${attribute}-top`, right: `${attribute}-right`, bottom: `${attribute}-bottom`, left: `${attribute}-left` };
+}
+
+/**
+ * The side attributes of the shorthands measured for every box, named once: a name made for each
+ * read is a new string, hashed again for the Map.
+ */
+const SIDE_NAMES: Readonly<Record<string, Readonly<Record<Side, string>>>> = {
+  padding: sideNamesOf("padding"),
+  "inner-padding": sideNamesOf("inner-padding"),
+  border: sideNamesOf("border"),
+  "inner-border": sideNamesOf("inner-border"),
+};
+
+/** `${attribute}-${side}`. */
+function sideName(attribute: string, side: Side): string {
+  return SIDE_NAMES[attribute]?.[side] ?? `${attribute}-${side}`;
+}
+
 const SHORTHAND_HEX = /^#\w{3}$/;
 
 /**
@@ -339,17 +361,17 @@ export abstract class BodyComponent {
     return this.computedStyles;
   }
 
-  getShorthandAttrValue(attribute: string, direction: "top" | "right" | "bottom" | "left"): number {
+  getShorthandAttrValue(attribute: string, direction: Side): number {
     // the Map read without `getAttribute` calls here and below: these run for every box measured
-    const mjAttributeDirection = this.attributes.get(`${attribute}-${direction}`) as string | undefined;
+    const mjAttributeDirection = this.attributes.get(sideName(attribute, direction)) as string | undefined;
     const mjAttribute = this.attributes.get(attribute) as string | undefined;
     if (mjAttributeDirection) return parseInt(mjAttributeDirection, 10);
     if (!mjAttribute) return 0;
     return shorthandParser(mjAttribute, direction);
   }
 
-  getShorthandBorderValue(direction: "top" | "right" | "bottom" | "left" | undefined, attribute = "border"): number {
-    const borderDirection = direction && (this.attributes.get(`${attribute}-${direction}`) as string | undefined);
+  getShorthandBorderValue(direction: Side | undefined, attribute = "border"): number {
+    const borderDirection = direction && (this.attributes.get(sideName(attribute, direction)) as string | undefined);
     const border = this.attributes.get(attribute) as string | undefined;
     return borderParser(borderDirection || border || "0");
   }
