@@ -8,7 +8,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Attributes } from "../src/mjml-to-html/component.js";
-import { parseMjml, readTag, type Tag } from "../src/mjml-to-html/parse.js";
+import { KnownNames, parseMjml, readTag, type Tag } from "../src/mjml-to-html/parse.js";
 
 const WHOLE_TAG = /<(\/?)([a-z][a-z0-9-]*)((?:\s+[^\s"'>/=]+(?:\s*=\s*"[^"]*")?)*)\s*(\/?)>/y;
 const ONE_ATTRIBUTE = /\s+([^\s"'>/=]+)(?:\s*=\s*"([^"]*)")?/gy;
@@ -25,7 +25,8 @@ function wholeTagReading(xml: string, lt: number): Tag | undefined {
   return { closing: match[1] === "/", tagName: match[2] ?? "", attributes, selfClosing: match[4] === "/", end: WHOLE_TAG.lastIndex };
 }
 
-const markup = fc.string({ unit: fc.constantFrom("<", ">", "/", "=", '"', "'", " ", "\n", "\t", "a", "b", "1", "-", "mj-text", "true", "false") });
+const UNITS = ["<", ">", "/", "=", '"', "'", " ", "\n", "\t", "a", "b", "1", "-", "mj-text", "true", "false"];
+const markup = fc.string({ unit: fc.constantFrom(...UNITS) });
 
 describe("the MJML parser's tag reader", () => {
   it("reads what the whole-tag expression matches, wherever a tag starts", () => {
@@ -33,6 +34,19 @@ describe("the MJML parser's tag reader", () => {
       fc.property(markup, markup, (before, after) => {
         const xml = `${before}<${after}`;
         expect(readTag(xml, before.length)).toEqual(wholeTagReading(xml, before.length));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it("reads the same with known names, some filed under the same key", () => {
+    // `\u0161` and `\u0162` have the low bytes of `a` and `b`
+    const names = new KnownNames(["a", "b", "ab", "a-b", "a1b", "aab", "mj-text", "mj-t-xt", "true", "a-", "b-1", "\u0161b", "a\u0162"]);
+    const wideMarkup = fc.string({ unit: fc.constantFrom(...UNITS, "\u0161", "\u0162") });
+    fc.assert(
+      fc.property(wideMarkup, wideMarkup, (before, after) => {
+        const xml = `${before}<${after}`;
+        expect(readTag(xml, before.length, names)).toEqual(wholeTagReading(xml, before.length));
       }),
       { numRuns: 5000 },
     );

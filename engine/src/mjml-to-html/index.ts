@@ -21,7 +21,7 @@ import { MjSocial, MjSocialElement } from "./components/social.js";
 import { MjSpacer } from "./components/spacer.js";
 import { MjText } from "./components/text.js";
 import { BodyWriter, type CompileHost, documentHtml } from "./document.js";
-import { MjmlSyntaxError, parseMjml } from "./parse.js";
+import { KnownNames, MjmlSyntaxError, parseMjml } from "./parse.js";
 
 export type { CompileHost } from "./document.js";
 
@@ -57,6 +57,24 @@ const ENDING_TAGS: ReadonlySet<string> = new Set([
   ...Object.values(BODY_COMPONENTS)
     .filter((c) => c.endingTag)
     .map((c) => c.componentName),
+]);
+
+/** The tags and attributes the reader hands out without slicing them from the document (KnownNames). */
+const KNOWN_NAMES = new KnownNames([
+  "mjml",
+  "lang",
+  "dir",
+  "owa",
+  "mj-head",
+  ...HEAD_ENDING_TAGS,
+  "mj-attributes",
+  "mj-all",
+  "mj-font",
+  "name",
+  "href",
+  "width",
+  "css-class",
+  ...Object.values(BODY_COMPONENTS).flatMap((c) => [c.componentName, ...Object.keys(c.allowedAttributes)]),
 ]);
 
 function unsupported(what: string): never {
@@ -168,7 +186,7 @@ function applyAttributes(node: MjmlNode, defaults: Readonly<Record<string, Attri
 }
 
 export function compileMjmlToHtml(mjml: string, host: CompileHost = {}): string {
-  const root = host.parseMjml?.(mjml, ENDING_TAG_LIST) ?? parseMjml(mjml, ENDING_TAGS);
+  const root = host.parseMjml?.(mjml, ENDING_TAG_LIST) ?? parseMjml(mjml, ENDING_TAGS, KNOWN_NAMES);
   if (root.tagName !== "mjml") unsupported(`<${root.tagName}> as the root element`);
   const body = root.children.find((c) => c.tagName === "mj-body");
   if (!body) unsupported("a document without <mj-body>");

@@ -52,6 +52,45 @@ export interface Tag {
   readonly end: number;
 }
 
+/**
+ * Names the reader hands out rather than slicing them from the document (the components' tag and
+ * attribute names): a name read is looked for among them by its length and first and last
+ * characters, and compared where it stands. V8 looks each new string used as a property key (a
+ * node's attributes, a tag in the component registry) up in its table of internalised strings,
+ * hashing it first; a known name is internalised already. Any other name is sliced.
+ */
+export class KnownNames {
+  private readonly byKey = new Map<number, string[]>();
+
+  constructor(names: Iterable<string>) {
+    for (const name of new Set(names)) {
+      const key = nameKey(name, 0, name.length);
+      const bucket = this.byKey.get(key);
+      if (bucket === undefined) this.byKey.set(key, [name]);
+      else bucket.push(name);
+    }
+  }
+
+  /** The name `xml` holds from `start` to `end` (not empty). */
+  nameAt(xml: string, start: number, end: number): string {
+    const bucket = this.byKey.get(nameKey(xml, start, end));
+    if (bucket !== undefined) {
+      for (let i = 0; i < bucket.length; i++) if (xml.startsWith(bucket[i] as string, start)) return bucket[i] as string;
+    }
+    return xml.slice(start, end);
+  }
+}
+
+/**
+ * What KnownNames files a name under: its length and its first and last characters (their low
+ * bytes). Names under one key have the same length, so a comparison in place is of the whole name.
+ */
+function nameKey(text: string, start: number, end: number): number {
+  return (end - start) * 0x10000 + (text.charCodeAt(start) & 0xff) * 0x100 + (text.charCodeAt(end - 1) & 0xff);
+}
+
+const NO_NAMES = new KnownNames([]);
+
 /** Whether `code` is a lower-case ASCII letter. */
 function isLowerLetter(code: number): boolean {
   return code >= 0x61 && code <= 0x7a;
@@ -66,18 +105,18 @@ function isNameCharacter(code: number): boolean {
  * The tag that starts at `lt`, or undefined if none does (what `<(\/?)([a-z][a-z0-9-]*)`, then the
  * attributes and TAG_END match there). The name is read a character at a time: no match object.
  */
-export function readTag(xml: string, lt: number): Tag | undefined {
+export function readTag(xml: string, lt: number, names: KnownNames = NO_NAMES): Tag | undefined {
   const closing = xml.charCodeAt(lt + 1) === SLASH;
   const nameStart = closing ? lt + 2 : lt + 1;
   if (xml.charCodeAt(lt) !== LT || !isLowerLetter(xml.charCodeAt(nameStart))) return undefined;
   let end = nameStart + 1;
   while (isNameCharacter(xml.charCodeAt(end))) end++;
-  const tagName = xml.slice(nameStart, end);
+  const tagName = names.nameAt(xml, nameStart, end);
   const attributes: Attributes = {};
   // An attribute starts with white space: at `>` or `/>` the tag ends.
   let next = xml.charCodeAt(end);
   while (next !== GT && next !== SLASH) {
-    const after = readAttribute(xml, end, attributes);
+    const after = readAttribute(xml, end, attributes, names);
     if (after === -1) break;
     end = after;
     next = xml.charCodeAt(end);
@@ -110,12 +149,12 @@ function isAttributeName(xml: string, start: number, end: number): boolean {
  * none. ` name="value"` as our writer writes it is found with indexOf and a name checked, which is
  * what ATTRIBUTE matches there; anything else is left to ATTRIBUTE.
  */
-function readAttribute(xml: string, from: number, attributes: Attributes): number {
+function readAttribute(xml: string, from: number, attributes: Attributes, names: KnownNames): number {
   if (xml.charCodeAt(from) === SPACE) {
     const equals = xml.indexOf("=", from + 1);
     const valueEnd = equals !== -1 && xml.charCodeAt(equals + 1) === QUOTE ? xml.indexOf('"', equals + 2) : -1;
     if (valueEnd !== -1 && isAttributeName(xml, from + 1, equals)) {
-      attributes[xml.slice(from + 1, equals)] = convertBoolean(xml.slice(equals + 2, valueEnd));
+      attributes[names.nameAt(xml, from + 1, equals)] = convertBoolean(xml.slice(equals + 2, valueEnd));
       return valueEnd + 1;
     }
   }
@@ -150,7 +189,7 @@ function endingTagContent(xml: string, tagName: string, from: number): { content
   return { content: xml.slice(from, close).trim(), end: closeEnd + 1 };
 }
 
-export function parseMjml(xml: string, endingTags: ReadonlySet<string>): MjmlNode {
+export function parseMjml(xml: string, endingTags: ReadonlySet<string>, names: KnownNames = NO_NAMES): MjmlNode {
   let root: OpenNode | undefined;
   const stack: OpenNode[] = [];
   let position = 0;
@@ -180,7 +219,7 @@ export function parseMjml(xml: string, endingTags: ReadonlySet<string>): MjmlNod
       position = lt + 3 + open.tagName.length;
       continue;
     }
-    const tag = readTag(xml, lt);
+    const tag = readTag(xml, lt, names);
     if (!tag) throw new MjmlSyntaxError(`unexpected markup at ${lt}: ${JSON.stringify(xml.slice(lt, lt + 40))}`);
     const { closing, tagName, attributes, selfClosing } = tag;
     position = tag.end;
