@@ -3,7 +3,7 @@
  * builds (font imports, media queries, component and document styles), and the two passes over
  * Outlook conditional comments that mjml2html makes.
  */
-import { contains, occurrences } from "../base/literal-scan.js";
+import { contains } from "../base/literal-scan.js";
 import { isSpace } from "../base/whitespace.js";
 import type { GlobalData, MjmlNode } from "./component.js";
 import { innerMarkup, type MarkupValue, minifiedTemplate, minifyInner } from "./conditional-template.js";
@@ -141,7 +141,7 @@ function conditionStartEnd(content: string, start: number): number | undefined {
 /**
  * Removes the whitespace between tags inside conditional comments (mjml-core's
  * minifyOutlookConditionnals: `content.replace(/(<!--\[if\s[^\]]+]>)([\s\S]*?)(<!\[endif]-->)/gm, …)`).
- * The comments are found with `occurrences` (src/literal-scan.ts) rather than that expression: the
+ * The comments are found with indexOf (see src/base/literal-scan.ts) rather than that expression: the
  * same matches, without the expression's lazy scan of the whole document, which an interpreter like
  * the release build's QuickJS runs at every character.
  */
@@ -156,12 +156,14 @@ export function minifyOutlookConditionnals(content: string): string {
  * the text before each conditional comment ending with its opening, its inner markup minified,
  * ENDIF; then the text after the last. What depends on what follows the part is left: from the
  * first comment opened and not closed in it (or an opening cut at its end) on, returned to be
- * minified with what follows; the matches before it are the same whatever follows.
+ * minified with what follows; the matches before it are the same whatever follows. The comments
+ * are looked for one at a time, so the search stops at the one left open. `endifFrom`: where the
+ * part's first ENDIF after its first comment's opening starts at the earliest (see endifSearchFrom).
  */
-function minifyPart(part: string, last: boolean, pieces: string[], inners: MinifiedInners): string | undefined {
+function minifyPart(part: string, last: boolean, pieces: string[], inners: MinifiedInners, endifFrom: number): string | undefined {
   let copied = 0;
   let rest = -1;
-  for (const start of occurrences(part, CONDITION_START)) {
+  for (let start = part.indexOf(CONDITION_START); start !== -1; start = part.indexOf(CONDITION_START, start + CONDITION_START.length)) {
     if (start < copied) continue;
     const innerStart = conditionStartEnd(part, start);
     if (innerStart === undefined && !last) {
@@ -169,7 +171,7 @@ function minifyPart(part: string, last: boolean, pieces: string[], inners: Minif
       break;
     }
     if (innerStart === undefined || innerStart === -1) continue;
-    const end = part.indexOf(ENDIF, innerStart);
+    const end = part.indexOf(ENDIF, Math.max(innerStart, endifFrom));
     if (end === -1 && !last) {
       rest = start;
       break;
@@ -187,6 +189,21 @@ function minifyPart(part: string, last: boolean, pieces: string[], inners: Minif
   }
   pieces[pieces.length - 1] += part.slice(copied, rest);
   return part.slice(rest);
+}
+
+/**
+ * Where, in the rest minifyPart returns and whatever is appended to it, the first ENDIF after its
+ * first comment's opening starts at the earliest: that comment was left open, so the rest holds no
+ * ENDIF after its opening but one cut at its end. What is appended is searched, not the rest again.
+ */
+function endifSearchFrom(rest: string): number {
+  return Math.max(0, rest.length - (ENDIF.length - 1));
+}
+
+/** Whether `literal` starts in `text` before `end`. */
+function holdsBefore(text: string, literal: string, end: number): boolean {
+  const at = text.indexOf(literal);
+  return at !== -1 && at < end;
 }
 
 /** Where `text` ends with a proper prefix of `literal` (the longest), or -1. */
@@ -245,6 +262,8 @@ export class BodyWriter implements HtmlOutput {
   private readonly inners: MinifiedInners;
   /** Scanned markup whose minified form depends on what follows it. */
   private pending: string | undefined = undefined;
+  /** endifSearchFrom(pending). */
+  private pendingEndifFrom = 0;
   /** Whether the last text piece holds only whitespace written (`space`) after an ENDIF. */
   private blankAfterEndif = false;
 
@@ -309,11 +328,12 @@ export class BodyWriter implements HtmlOutput {
     // holds no ENDIF either, nor ends with the start of one that what follows could complete: nothing
     // in it to merge. (minifyPart has searched the part: it is flat.)
     const startsWithText = !this.blankAfterEndif;
-    this.pending = minifyPart(part, last, pieces, this.inners);
+    this.pending = minifyPart(part, last, pieces, this.inners, this.pendingEndifFrom);
+    this.pendingEndifFrom = this.pending === undefined ? 0 : endifSearchFrom(this.pending);
     this.blankAfterEndif = false;
-    const endif = part.indexOf(ENDIF);
     const putIntoPiece = (pieces[from] as string).length - continued;
-    const holdsEndif = (endif !== -1 && endif < putIntoPiece) || (putIntoPiece === part.length && startOfCut(part, ENDIF) !== -1);
+    // nothing put into the piece (the part left open whole): no search of it
+    const holdsEndif = putIntoPiece > 0 && (holdsBefore(part, ENDIF, putIntoPiece) || (putIntoPiece === part.length && startOfCut(part, ENDIF) !== -1));
     if (!startsWithText || textPieces[from / 3] !== TextPiece.Plain || holdsEndif) {
       textPieces[from / 3] = TextPiece.Scanned;
     }
