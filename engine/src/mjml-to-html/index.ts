@@ -59,23 +59,31 @@ const ENDING_TAGS: ReadonlySet<string> = new Set([
     .map((c) => c.componentName),
 ]);
 
-/** The tags and attributes the reader hands out without slicing them from the document (KnownNames). */
-const KNOWN_NAMES = new KnownNames([
-  "mjml",
-  "lang",
-  "dir",
-  "owa",
-  "mj-head",
-  ...HEAD_ENDING_TAGS,
-  "mj-attributes",
-  "mj-all",
-  "mj-font",
-  "name",
-  "href",
-  "width",
-  "css-class",
-  ...Object.values(BODY_COMPONENTS).flatMap((c) => [c.componentName, ...Object.keys(c.allowedAttributes)]),
-]);
+/**
+ * The tags and attributes the reader hands out without slicing them from the document (KnownNames),
+ * made on the first read: where the runtime reads MJML natively (the release build), never.
+ */
+let knownNames: KnownNames | undefined;
+
+function knownNamesOf(): KnownNames {
+  knownNames ??= new KnownNames([
+    "mjml",
+    "lang",
+    "dir",
+    "owa",
+    "mj-head",
+    ...HEAD_ENDING_TAGS,
+    "mj-attributes",
+    "mj-all",
+    "mj-font",
+    "name",
+    "href",
+    "width",
+    "css-class",
+    ...Object.values(BODY_COMPONENTS).flatMap((c) => [c.componentName, ...Object.keys(c.allowedAttributes)]),
+  ]);
+  return knownNames;
+}
 
 function unsupported(what: string): never {
   throw new MjmlSyntaxError(`${what} is not supported by the html target's MJML compiler`);
@@ -186,7 +194,7 @@ function applyAttributes(node: MjmlNode, defaults: Readonly<Record<string, Attri
 }
 
 export function compileMjmlToHtml(mjml: string, host: CompileHost = {}): string {
-  const root = host.parseMjml?.(mjml, ENDING_TAG_LIST) ?? parseMjml(mjml, ENDING_TAGS, KNOWN_NAMES);
+  const root = host.parseMjml?.(mjml, ENDING_TAG_LIST) ?? parseMjml(mjml, ENDING_TAGS, knownNamesOf());
   if (root.tagName !== "mjml") unsupported(`<${root.tagName}> as the root element`);
   const body = root.children.find((c) => c.tagName === "mj-body");
   if (!body) unsupported("a document without <mj-body>");
