@@ -22,6 +22,7 @@
 #include <string.h>
 #include "global-function.h"
 #include "quickjs.h"
+#include "utf8.h"
 
 static const uint32_t K[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -213,8 +214,8 @@ static JSValue request_template_sha256(JSContext *ctx, JSValueConst this_val, in
     const uint8_t *p = argc < 1 ? NULL : JS_GetUint8Array(ctx, &n, argv[0]);
     if (p == NULL)
         return JS_EXCEPTION;
-    size_t i = n >= 3 && p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf ? 3 : 0;
-    i = skip_space(p, i, n);
+    utf8_skip_bom(&p, &n);
+    size_t i = skip_space(p, 0, n);
     if (i >= n || p[i] != '{')
         return JS_UNDEFINED;
     /* JSON.parse keeps the last of repeated names: so does this. */
