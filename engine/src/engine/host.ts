@@ -46,14 +46,9 @@ export interface EngineHost {
    */
   readonly jsonStringUtf8?: (text: string) => Uint8Array;
   /**
-   * The deepest bracket nesting outside strings of a request's UTF-8 JSON bytes (what
-   * protocol/decode.ts's `maxNesting` computes from their text), for a host that scans bytes faster
-   * than its JavaScript scans text. Absent: the text is scanned.
-   */
-  readonly jsonNesting?: (bytes: Uint8Array) => number;
-  /**
-   * `JSON.parse(decodeUtf8(bytes))` after `jsonNesting`'s check against `maxDepth`, in one step, for a
-   * host whose JSON.parse reads UTF-8: the request's text is never made. Throws in protocol/decode.ts's
+   * `JSON.parse(decodeUtf8(bytes))` after a check of the bytes' bracket nesting outside strings
+   * against `maxDepth` (what protocol/decode.ts's `maxNesting` checks of the text), in one step, for
+   * a host whose JSON.parse reads UTF-8: the request's text is never made. Throws in protocol/decode.ts's
    * order: a TypeError where the bytes are not UTF-8, a RangeError where they nest deeper than
    * `maxDepth`, JSON.parse's SyntaxError where they are not JSON. Absent: those three steps.
    */

@@ -8,7 +8,7 @@ import { MAX_JSON_DEPTH, MAX_REQUEST_BYTES } from "./constants.js";
 import { ProtocolError } from "./errors.js";
 
 /** The host's `decodeUtf8` is strict (it throws on bytes that are not UTF-8) and drops a leading BOM (Windows shells add one). */
-export function decodeRequest(bytes: Uint8Array, host: Pick<EngineHost, "decodeUtf8" | "jsonNesting" | "parseJsonUtf8">): unknown {
+export function decodeRequest(bytes: Uint8Array, host: Pick<EngineHost, "decodeUtf8" | "parseJsonUtf8">): unknown {
   if (bytes.byteLength > MAX_REQUEST_BYTES) throw tooLarge(bytes.byteLength);
   if (host.parseJsonUtf8 !== undefined) return parsedByHost(bytes, host.parseJsonUtf8);
   let text: string;
@@ -17,8 +17,7 @@ export function decodeRequest(bytes: Uint8Array, host: Pick<EngineHost, "decodeU
   } catch {
     throw notUtf8();
   }
-  const depth = host.jsonNesting === undefined ? maxNesting(text) : host.jsonNesting(bytes);
-  if (depth > MAX_JSON_DEPTH) throw tooDeep();
+  if (maxNesting(text) > MAX_JSON_DEPTH) throw tooDeep();
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
@@ -61,8 +60,8 @@ export function tooLarge(bytes: number): ProtocolError {
 /**
  * Deepest bracket nesting outside strings; one linear scan, no allocation. Invalid JSON is left to
  * JSON.parse. A string's contents are skipped with indexOf (to its first unescaped quote) rather
- * than character by character: in a launched binary this scan runs interpreted, once, and most of a
- * template's characters are inside strings.
+ * than character by character: most of a template's characters are inside strings. (The release
+ * engine's host measures the bytes in C: `parseJsonUtf8`.)
  */
 export function maxNesting(text: string): number {
   let depth = 0;

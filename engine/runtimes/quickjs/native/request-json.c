@@ -1,16 +1,13 @@
 /*
  * A request's JSON read from its bytes (engine/src/protocol/decode.ts) for the release engine's
- * JavaScript host, as two global functions:
- *
- * - `mailrenderJsonNesting(bytes)`: the deepest bracket nesting outside strings of a Uint8Array of
- *   UTF-8 JSON. The same answer as `maxNesting` on the decoded text (quotes, backslashes and brackets
- *   are ASCII, never part of a multi-byte sequence); one pass at a few instructions a byte, where the
- *   interpreted scan cost ~100 a byte under QuickJS.
- * - `mailrenderParseJsonUtf8(bytes, maxDepth)`: `JSON.parse(mailrenderDecodeUtf8(bytes))`, its
- *   checks in decodeRequest's order: a TypeError (the decoder's) where the bytes are not UTF-8, a
- *   RangeError where the nesting is deeper than `maxDepth`, JSON.parse's SyntaxError where the text
- *   is not JSON. QuickJS's JSON.parse reads a string's UTF-8, so the request's bytes are parsed as
- *   they are: its text is never made, nor encoded again.
+ * JavaScript host, as the global function `mailrenderParseJsonUtf8(bytes, maxDepth)`:
+ * `JSON.parse(mailrenderDecodeUtf8(bytes))`, its checks in decodeRequest's order: a TypeError (the
+ * decoder's) where the bytes are not UTF-8, a RangeError where their bracket nesting outside strings
+ * is deeper than `maxDepth`, JSON.parse's SyntaxError where the text is not JSON. QuickJS's
+ * JSON.parse reads a string's UTF-8, so the request's bytes are parsed as they are: its text is
+ * never made, nor encoded again. The nesting is `maxNesting`'s of the decoded text (quotes,
+ * backslashes and brackets are ASCII, never part of a multi-byte sequence), measured in one pass at
+ * a few instructions a byte, where the interpreted scan cost ~100 a byte under QuickJS.
  *
  * Installed by `mailrender_request_json_init`, which the build adds to qjsc's generated main().
  */
@@ -39,15 +36,6 @@ static int64_t nesting_depth(const uint8_t *bytes, size_t length)
     return max;
 }
 
-static JSValue json_nesting(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
-{
-    size_t length;
-    const uint8_t *bytes = argc < 1 ? NULL : JS_GetUint8Array(ctx, &length, argv[0]);
-    if (bytes == NULL)
-        return JS_EXCEPTION;
-    return JS_NewInt64(ctx, nesting_depth(bytes, length));
-}
-
 static JSValue json_parse_utf8(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
 {
     size_t length;
@@ -73,6 +61,5 @@ static JSValue json_parse_utf8(JSContext *ctx, JSValueConst this_val, int argc, 
 
 void mailrender_request_json_init(JSContext *ctx)
 {
-    define_global_function(ctx, "mailrenderJsonNesting", json_nesting, 1);
     define_global_function(ctx, "mailrenderParseJsonUtf8", json_parse_utf8, 2);
 }

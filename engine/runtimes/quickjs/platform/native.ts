@@ -19,8 +19,6 @@ declare const mailrenderEncodeUtf8: (text: string) => Uint8Array;
 declare const mailrenderUtf8Length: (text: string) => number;
 /** native/json-string.c: the UTF-8 of `JSON.stringify(text)` without its quotes. */
 declare const mailrenderJsonStringUtf8: (text: string) => Uint8Array;
-/** native/request-json.c. */
-declare const mailrenderJsonNesting: (bytes: Uint8Array) => number;
 /** native/request-json.c: throws a TypeError (not UTF-8), a RangeError (nested deeper) or a SyntaxError (not JSON). */
 declare const mailrenderParseJsonUtf8: (bytes: Uint8Array, maxDepth: number) => unknown;
 /** native/markup-minify.c: targets/minify.ts's `minifyMarkup`, or undefined where it leaves the document to it. */
@@ -41,7 +39,6 @@ export const decodeUtf8 = (bytes: Uint8Array): string => mailrenderDecodeUtf8(by
 export const encodeUtf8 = (text: string): Uint8Array => mailrenderEncodeUtf8(text);
 export const utf8Length = (text: string): number => mailrenderUtf8Length(text);
 export const jsonStringUtf8 = (text: string): Uint8Array => mailrenderJsonStringUtf8(text);
-export const jsonNesting = (bytes: Uint8Array): number => mailrenderJsonNesting(bytes);
 export const parseJsonUtf8 = (bytes: Uint8Array, maxDepth: number): unknown => mailrenderParseJsonUtf8(bytes, maxDepth);
 export const minifyMarkup = (markup: string): string | undefined => mailrenderMinifyMarkup(markup);
 export const removeHtmlWaste = (html: string, minify: boolean): string | undefined => mailrenderRemoveHtmlWaste(html, minify);
