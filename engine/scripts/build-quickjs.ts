@@ -41,6 +41,8 @@ const DIST = join(ENGINE, "dist");
 const RELEASE = join(DIST, "release");
 const TOOLS = join(ENGINE, "dist", ".tools");
 const WORK = join(ENGINE, "dist", ".build-quickjs");
+/** The release engine's C: its bytecode and `main`, as the last release or host build wrote it. */
+export const ENGINE_BYTECODE_C = join(WORK, "engine-bytecode.c");
 const ZIG_VERSION = "0.17.1";
 
 /** Every platform the engine ships for, named as Node's process.platform-process.arch. */
@@ -86,7 +88,7 @@ async function main(): Promise<void> {
   mkdirSync(WORK, { recursive: true });
   const { bundle, inputs: bundled } = await bundleHost();
   const qjsc = await buildQjsc(zig, source);
-  const bytecodeC = join(WORK, "engine-bytecode.c");
+  const bytecodeC = ENGINE_BYTECODE_C;
   const lazyInputs = await compileBundle(qjsc, bundle, bytecodeC, "release");
   const inputs = [...bundled, ...lazyInputs];
   log(`compiled the bundle to bytecode (${(statSync(bytecodeC).size / 1024).toFixed(0)} KiB of C)`);
@@ -164,7 +166,7 @@ function withoutCycleCollectionForOneRender(mainC: string): string {
  * clean-up, the conditional comments' minifier and the MJML reader; each file `x-y.c` has an
  * installer `mailrender_x_y_init`.
  */
-const NATIVE_SOURCES = [
+export const NATIVE_SOURCES = [
   "memory.c",
   "checksum.c",
   "utf8.c",

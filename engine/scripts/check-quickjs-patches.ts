@@ -12,7 +12,9 @@
  * qjsc into programs (its generated `main`, the engine's too, reads the bytecode and frees the
  * runtime at exit, where the leaks are looked for): those of QuickJS-ng's tests that need nothing
  * of its `qjs` shell, and runtimes/quickjs/lazy-bodies-check.js, which calls each kind of function
- * QuickJS-ng enters by another path.
+ * QuickJS-ng enters by another path. Last, the engine itself, built from the release build's C (its
+ * bytecode and `main`) with the host's native functions and the sanitized library, through the
+ * fixtures one-shot and in `--serve` with saved layouts (the collector and frees at work).
  *
  *   tsx engine/scripts/check-quickjs-patches.ts
  */
@@ -22,7 +24,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { LIBRARY_SOURCES, quickjsSource } from "./build-quickjs.js";
+import { ENGINE_BYTECODE_C, LIBRARY_SOURCES, NATIVE_SOURCES, quickjsSource } from "./build-quickjs.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const CC = process.env["CC"] ?? "cc";
@@ -75,6 +77,24 @@ function runCompiled(build: SanitizedBuild, source: string, work: string, script
   return run.status === 0 ? undefined : `${script} (compiled by qjsc), status ${run.status}:\n${run.stdout}${run.stderr}`;
 }
 
+/** The release engine built as the release build links it, sanitized (without mimalloc: ASan's allocator sees each block). */
+function sanitizedEngine(build: SanitizedBuild, source: string): string {
+  if (!existsSync(ENGINE_BYTECODE_C)) throw new Error(`${ENGINE_BYTECODE_C} is missing: build the release engine first (make engine)`);
+  const engine = join(build.dir, "mailrender-engine");
+  const natives = NATIVE_SOURCES.map((file) => join(ROOT, "engine", "runtimes", "quickjs", "native", file));
+  execFileSync(CC, [...CFLAGS, `-I${source}`, "-o", engine, ENGINE_BYTECODE_C, ...natives, ...build.library, "-lm", "-lpthread"]);
+  return engine;
+}
+
+/** The fixtures through the sanitized engine, in each `modes`; the runner's output when one fails. */
+function engineFixtures(engine: string, modes: readonly (readonly string[])[]): string | undefined {
+  for (const mode of modes) {
+    const run = spawnSync(join(ROOT, "fixtures", "run"), ["--program", engine, ...mode], { cwd: ROOT, encoding: "utf8", env: SANITIZER_ENV });
+    if (run.status !== 0) return `${["fixtures/run", ...mode].join(" ")} through the sanitized engine, status ${run.status}:\n${run.stdout}${run.stderr}`;
+  }
+  return undefined;
+}
+
 async function main(): Promise<void> {
   const source = quickjsSource();
   const build = await sanitizedBuild(source);
@@ -95,6 +115,9 @@ async function main(): Promise<void> {
     process.stdout.write(
       `ok   ${COMPILED_TESTS.length + 1} tests compiled by qjsc, their functions read from bytecode as the engine's, under ASan and UBSan\n`,
     );
+    const fixtures = engineFixtures(sanitizedEngine(build, source), [[], ["--serve", "--layout"]]);
+    if (fixtures !== undefined) throw new Error(fixtures);
+    process.stdout.write("ok   the engine under ASan and UBSan: the fixtures one-shot and in --serve with saved layouts\n");
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
