@@ -280,7 +280,8 @@ static JSValue js_closure(JSContext *ctx, JSValue bfunc,
  * JS_READ_OBJ_LAZY_FUNCTIONS defers bodies: js_std_eval_binary's, which reads arrays compiled into
  * the executable, so the buffer outlives every function. Until it is read, a body's function has
  * no bytecode buffer and a zeroed constant pool (what free and mark see, as in a function being
- * read), and holds the read's atoms; the interpreter's two entries read it first.
+ * read), and holds the read's atoms; the interpreter's two entries read it first, as do what reads
+ * its debug information (`toString`, `fileName`, `lineNumber`, `columnNumber`) and the writer.
  */
 function lazyFunctionBodyPatches(): QuickjsPatch[] {
   return [
@@ -372,6 +373,44 @@ static void free_function_bytecode(JSRuntime *rt, JSFunctionBytecode *b)
     },
     {
       file: "quickjs.c",
+      why: "a function's file name is its debug information's: read first",
+      before: `static JSValue js_function_proto_fileName(JSContext *ctx,
+                                          JSValueConst this_val)
+{
+    JSFunctionBytecode *b = JS_GetFunctionBytecode(this_val);
+    if (b) {`,
+      after: `static JSValue js_function_proto_fileName(JSContext *ctx,
+                                          JSValueConst this_val)
+{
+    JSFunctionBytecode *b = JS_GetFunctionBytecode(this_val);
+    if (b) {
+        if (b->lazy_read && js_read_lazy_body(ctx, b))
+            return JS_EXCEPTION;`,
+    },
+    {
+      file: "quickjs.c",
+      why: "a function's line and column are its debug information's: read first",
+      before: `    JSFunctionBytecode *b = JS_GetFunctionBytecode(this_val);
+    if (b) {
+        int *field = (int *) ((char *)b + magic);`,
+      after: `    JSFunctionBytecode *b = JS_GetFunctionBytecode(this_val);
+    if (b) {
+        int *field = (int *) ((char *)b + magic);
+        if (b->lazy_read && js_read_lazy_body(ctx, b))
+            return JS_EXCEPTION;`,
+    },
+    {
+      file: "quickjs.c",
+      why: "a function's source text is its debug information's: read first",
+      before: `        JSFunctionBytecode *b = p->u.func.function_bytecode;
+        /* \`b->source\` must be pure ASCII or UTF-8 encoded */`,
+      after: `        JSFunctionBytecode *b = p->u.func.function_bytecode;
+        if (b->lazy_read && js_read_lazy_body(ctx, b))
+            return JS_EXCEPTION;
+        /* \`b->source\` must be pure ASCII or UTF-8 encoded */`,
+    },
+    {
+      file: "quickjs.c",
       why: "the writer marks a body's length and puts it before the body",
       before: "    bc_set_flags(&flags, &idx, s->allow_debug, 1);\n    assert(idx <= 16);",
       after:
@@ -416,10 +455,10 @@ static int JS_WriteModule(`,
     },
     {
       file: "quickjs.c",
-      why: "the writer's declaration of where the body starts",
+      why: "the writer's declaration of where the body starts; a function written out is read first",
       before: "    JSFunctionBytecode *b = JS_VALUE_GET_PTR(obj);\n    uint32_t flags;\n    int idx, i;\n\n    bc_put_u8(s, BC_TAG_FUNCTION_BYTECODE);",
       after:
-        "    JSFunctionBytecode *b = JS_VALUE_GET_PTR(obj);\n    uint32_t flags;\n    int idx, i;\n    size_t body_start;\n\n    bc_put_u8(s, BC_TAG_FUNCTION_BYTECODE);",
+        "    JSFunctionBytecode *b = JS_VALUE_GET_PTR(obj);\n    uint32_t flags;\n    int idx, i;\n    size_t body_start;\n\n    if (b->lazy_read && js_read_lazy_body(s->ctx, b))\n        return -1;\n    bc_put_u8(s, BC_TAG_FUNCTION_BYTECODE);",
     },
     {
       file: "quickjs.c",

@@ -80,6 +80,8 @@ function fib(n) {
 check(fib(15), 610, "recursion");
 check(neverCalled.name, "neverCalled", "a function never called keeps its name");
 check(neverCalled.length, 0, "and its length");
+check(String(neverCalled).includes("const inner = () => neverCalled();"), true, "a function never called has its source text");
+check(neverCalled.lineNumber > 1, true, "and its line");
 
 (async () => {
   check(await later(41), 42, "an async function");
