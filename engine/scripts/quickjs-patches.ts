@@ -2,10 +2,11 @@
  * Changes the release build makes to the pinned QuickJS-ng source before compiling it: string
  * searches that run in C but step one character at a time where the html target's passes search
  * documents of ~100,000 characters (bench/RESULTS.md, "the release engine's string searches in C"),
- * and the making of a function object, which every start-up does two thousand times. Each is the
- * same result by another route; a change whose anchor is not found exactly once stops the build, so
- * a new QuickJS-ng version is looked at, not patched blindly. check-quickjs-patches.ts runs
- * QuickJS-ng's own tests on the patched source under the sanitizers.
+ * the making of a function object, which every start-up does two thousand times, and the reading of
+ * a function's body, left until the function is first called. Each is the same result by another
+ * route; a change whose anchor is not found exactly once stops the build, so a new QuickJS-ng
+ * version is looked at, not patched blindly. check-quickjs-patches.ts runs QuickJS-ng's own tests
+ * on the patched source under the sanitizers, programs compiled by its qjsc, and the engine.
  */
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
