@@ -166,7 +166,7 @@ function withoutCycleCollectionForOneRender(mainC: string): string {
  * clean-up, the conditional comments' minifier and the MJML reader; each file `x-y.c` has an
  * installer `mailrender_x_y_init`.
  */
-export const NATIVE_SOURCES = [
+const NATIVE_SOURCES = [
   "memory.c",
   "checksum.c",
   "utf8.c",
@@ -177,6 +177,8 @@ export const NATIVE_SOURCES = [
   "conditional-minify.c",
   "mjml-parse.c",
 ];
+/** The native files' paths, as every build of the engine compiles them. */
+export const NATIVE_C = NATIVE_SOURCES.map((file) => join(QUICKJS_HOST, "native", file));
 const nativeInit = (file: string): string => `mailrender_${file.replace(/\.c$/, "").replaceAll("-", "_")}_init`;
 
 /** qjsc's generated `main`, installing the host's native functions (and the lazy packages' loaders) before the engine runs. */
@@ -259,7 +261,6 @@ async function buildNativeCheck(zig: string[], source: string, qjsc: string, tar
   execFileSync(qjsc, ["-e", "-m", "-n", "native-check", "-o", bytecodeC, bundle]);
   writeFileSync(bytecodeC, withMemoryHooks(readFileSync(bytecodeC, "utf8")));
   const objects = await libraryObjects(zig, source, target.zigTarget);
-  const nativeC = NATIVE_SOURCES.map((file) => join(QUICKJS_HOST, "native", file));
   const staticLink = target.zigTarget.includes("linux") ? ["-static"] : [];
   await zigCc(zig, [
     "-target",
@@ -271,7 +272,7 @@ async function buildNativeCheck(zig: string[], source: string, qjsc: string, tar
     "-o",
     NATIVE_CHECK,
     bytecodeC,
-    ...nativeC,
+    ...NATIVE_C,
     ...objects,
     "-lm",
   ]);
@@ -395,7 +396,6 @@ async function link(
   const staticLink = linux ? ["-static", "-Wl,--gc-sections"] : [];
   const allocator = linux ? [await mimallocObject(zig, mimalloc, target.zigTarget)] : [];
   const hooks = linux ? ["-DMAILRENDER_MIMALLOC", `-I${join(mimalloc, "include")}`] : [];
-  const nativeC = NATIVE_SOURCES.map((file) => join(QUICKJS_HOST, "native", file));
   await zigCc(zig, [
     "-target",
     target.zigTarget,
@@ -407,7 +407,7 @@ async function link(
     "-o",
     exe,
     bytecodeC,
-    ...nativeC,
+    ...NATIVE_C,
     ...allocator,
     ...objects,
     ...system,

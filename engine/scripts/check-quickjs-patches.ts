@@ -24,7 +24,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { ENGINE_BYTECODE_C, LIBRARY_SOURCES, NATIVE_SOURCES, quickjsSource } from "./build-quickjs.js";
+import { ENGINE_BYTECODE_C, LIBRARY_SOURCES, NATIVE_C, quickjsSource } from "./build-quickjs.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const CC = process.env["CC"] ?? "cc";
@@ -81,8 +81,7 @@ function runCompiled(build: SanitizedBuild, source: string, work: string, script
 function sanitizedEngine(build: SanitizedBuild, source: string): string {
   if (!existsSync(ENGINE_BYTECODE_C)) throw new Error(`${ENGINE_BYTECODE_C} is missing: build the release engine first (make engine)`);
   const engine = join(build.dir, "mailrender-engine");
-  const natives = NATIVE_SOURCES.map((file) => join(ROOT, "engine", "runtimes", "quickjs", "native", file));
-  execFileSync(CC, [...CFLAGS, `-I${source}`, "-o", engine, ENGINE_BYTECODE_C, ...natives, ...build.library, "-lm", "-lpthread"]);
+  execFileSync(CC, [...CFLAGS, `-I${source}`, "-o", engine, ENGINE_BYTECODE_C, ...NATIVE_C, ...build.library, "-lm", "-lpthread"]);
   return engine;
 }
 
