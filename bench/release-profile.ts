@@ -53,7 +53,7 @@ const symbols = new Map(
     .map(([address, , name]) => [BigInt(`0x${address}`), name as string]),
 );
 
-/** `name@line:column` as the bundle's text there; a C frame as its symbol. */
+/** `f@line:column` as the bundle's text there; a C frame as its symbol. */
 function label(frame: string): string {
   if (frame.startsWith("C:")) return `C ${symbols.get(BigInt(frame.slice(2))) ?? frame}`;
   const at = /@(\d+):(\d+)$/.exec(frame);

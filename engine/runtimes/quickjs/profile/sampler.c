@@ -4,8 +4,9 @@
  * interpreter's own frames. When QJS_PROFILE_DIR is set, a timer signal every QJS_PROFILE_US
  * microseconds (default 50) records the stack of functions running; at exit the samples are
  * written to QJS_PROFILE_DIR/<pid>.folded, one line per sample, outermost frame first, each frame
- * `name@line:column` of the bundle (a C function: `C:<address>`). bench/release-profile.ts reads them.
+ * `f@line:column` of the bundle (a C function: `C:<address>`). bench/release-profile.ts reads them.
  */
+#include <setjmp.h>
 #include <signal.h>
 #include <time.h>
 
@@ -20,6 +21,19 @@ static unsigned char profile_kinds[PROFILE_SAMPLES][PROFILE_DEPTH];
 static int profile_depths[PROFILE_SAMPLES];
 static volatile sig_atomic_t profile_count;
 
+/* The interpreter links a frame before it has filled it in (and the compiler may order the stores
+   as it likes), so a sample can meet a frame half made: a fault while sampling drops that sample. */
+static sigjmp_buf profile_fault_exit;
+static volatile sig_atomic_t profile_sampling;
+
+static void profile_fault(int signal_number)
+{
+    if (profile_sampling)
+        siglongjmp(profile_fault_exit, 1);
+    signal(signal_number, SIG_DFL);
+    raise(signal_number);
+}
+
 /* In the signal handler: reads the frame chain only (no allocation, no call into QuickJS). */
 static void profile_sample(int signal_number)
 {
@@ -27,13 +41,21 @@ static void profile_sample(int signal_number)
     int n = profile_count;
     if (n >= PROFILE_SAMPLES || profile_rt == NULL)
         return;
+    if (sigsetjmp(profile_fault_exit, 1) != 0) {
+        profile_sampling = 0;
+        return;
+    }
+    profile_sampling = 1;
     int depth = 0;
     for (JSStackFrame *sf = profile_rt->current_stack_frame; sf != NULL && depth < PROFILE_DEPTH; sf = sf->prev_frame) {
         if (JS_VALUE_GET_TAG(sf->cur_func) != JS_TAG_OBJECT)
             continue;
         JSObject *p = JS_VALUE_GET_OBJ(sf->cur_func);
         if (p->class_id == JS_CLASS_BYTECODE_FUNCTION) {
-            profile_frames[n][depth] = p->u.func.function_bytecode;
+            /* The place, not the bytecode: a function the collector frees before exit leaves no
+               bytecode to read then. */
+            const JSFunctionBytecode *b = p->u.func.function_bytecode;
+            profile_frames[n][depth] = (const void *)(((uintptr_t)(uint32_t)b->line_num << 32) | (uint32_t)b->col_num);
             profile_kinds[n][depth] = FRAME_JS;
         } else if (p->class_id == JS_CLASS_C_FUNCTION) {
             profile_frames[n][depth] = (const void *)p->u.cfunc.c_function.generic;
@@ -44,6 +66,7 @@ static void profile_sample(int signal_number)
         }
         depth++;
     }
+    profile_sampling = 0;
     profile_depths[n] = depth;
     profile_count = n + 1;
 }
@@ -60,10 +83,8 @@ static void profile_write(void)
         for (int d = profile_depths[n] - 1; d >= 0; d--) {
             const char *separator = d == profile_depths[n] - 1 ? "" : ";";
             if (profile_kinds[n][d] == FRAME_JS) {
-                const JSFunctionBytecode *b = profile_frames[n][d];
-                char name[ATOM_GET_STR_BUF_SIZE];
-                JS_AtomGetStrRT(profile_rt, name, sizeof name, b->func_name);
-                fprintf(out, "%s%s@%d:%d", separator, name, b->line_num, b->col_num);
+                uintptr_t place = (uintptr_t)profile_frames[n][d];
+                fprintf(out, "%sf@%u:%u", separator, (unsigned)(place >> 32), (unsigned)(place & 0xffffffffu));
             } else if (profile_kinds[n][d] == FRAME_C) {
                 fprintf(out, "%sC:%p", separator, profile_frames[n][d]);
             } else {
@@ -84,6 +105,11 @@ void js_profile_start(JSRuntime *rt)
     action.sa_handler = profile_sample;
     action.sa_flags = SA_RESTART;
     sigaction(SIGPROF, &action, NULL);
+    struct sigaction fault = {0};
+    fault.sa_handler = profile_fault;
+    fault.sa_flags = SA_NODEFER;
+    sigaction(SIGSEGV, &fault, NULL);
+    sigaction(SIGBUS, &fault, NULL);
     struct sigevent event = {0};
     event.sigev_notify = SIGEV_SIGNAL;
     event.sigev_signo = SIGPROF;
