@@ -8,9 +8,10 @@
  * (engine/dist/.build-quickjs/mailrender-engine.mjs) and the text there; "(start-up)" is what runs
  * before any JavaScript. Wall-clock samples: profile on an idle machine. Asserts nothing.
  *
- * usage: tsx bench/release-profile.ts --request R.json [--runs 100] [--top 40] [--under <function text>]
+ * usage: tsx bench/release-profile.ts --request R.json [--runs 100] [--top 40] [--under <function text>] [--callers <function text>]
  *   (R.json: `python3 bench/fixture_request.py fixtures/render/realistic-newsletter/case.json html > R.json`;
- *   --under: only the samples inside the first function whose text starts so, e.g. "function compileMjmlToHtml")
+ *   --under: only the samples inside the first function whose text starts so, e.g. "function compileMjmlToHtml";
+ *   --callers: also where the samples inside such a function came from, by the JavaScript functions calling it)
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -25,6 +26,7 @@ const { values: args } = parseArgs({
     runs: { type: "string", default: "100" },
     top: { type: "string", default: "40" },
     under: { type: "string" },
+    callers: { type: "string" },
   },
 });
 if (args.request === undefined) throw new Error("--request R.json is required (see the usage above)");
@@ -65,9 +67,15 @@ function label(frame: string): string {
 const isJs = (frame: string): boolean => frame.includes("@");
 const own = new Map<string, number>();
 const within = new Map<string, number>();
+const callers = new Map<string, number>();
 let counted = 0;
 for (const stack of stacks) {
   let frames = stack === "" ? [] : stack.split(";");
+  if (args.callers !== undefined) {
+    const at = frames.findIndex((frame) => isJs(frame) && label(frame).startsWith(args.callers!));
+    const caller = frames.slice(0, Math.max(at, 0)).findLast(isJs);
+    if (at !== -1) callers.set(caller === undefined ? "(none)" : label(caller), (callers.get(caller === undefined ? "(none)" : label(caller)) ?? 0) + 1);
+  }
   if (args.under !== undefined) {
     const at = frames.findIndex((frame) => isJs(frame) && label(frame).startsWith(args.under!));
     if (at === -1) continue;
@@ -90,3 +98,4 @@ const print = (title: string, counts: Map<string, number>): void => {
 console.log(`${counted} samples${args.under === undefined ? "" : ` under ${args.under}`} of ${stacks.length}, ${args.runs} runs`);
 print("own (the innermost JavaScript function; the C function it was in)", own);
 print("with what it calls", within);
+if (args.callers !== undefined) print(`what calls ${args.callers} (its samples with what it calls)`, callers);
