@@ -8,15 +8,18 @@
  * (engine/dist/.build-quickjs/mailrender-engine.mjs) and the text there; "(start-up)" is what runs
  * before any JavaScript. Wall-clock samples: profile on an idle machine. Asserts nothing.
  *
- * usage: tsx bench/release-profile.ts --request R.json [--runs 100] [--top 40] [--under <function text>] [--callers <function text>]
+ * usage: tsx bench/release-profile.ts --request R.json [--runs 100] [--top 40] [--under <function text>] [--callers <function text>] [--sites]
  *   (R.json: `python3 bench/fixture_request.py fixtures/render/realistic-newsletter/case.json html > R.json`;
  *   --under: only the samples inside the first function whose text starts so, e.g. "function compileMjmlToHtml";
- *   --callers: also where the samples inside such a function came from, by the JavaScript functions calling it)
+ *   --callers: also where the samples inside such a function came from, by the JavaScript functions calling it;
+ *   --sites: also where in its source the --under function was, with what it called there: the line
+ *   of the engine's source, through the bundle's source map, e.g. the module's top level "var __create")
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { SourceMap } from "node:module";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
@@ -27,6 +30,7 @@ const { values: args } = parseArgs({
     top: { type: "string", default: "40" },
     under: { type: "string" },
     callers: { type: "string" },
+    sites: { type: "boolean", default: false },
   },
 });
 if (args.request === undefined) throw new Error("--request R.json is required (see the usage above)");
@@ -55,19 +59,35 @@ const symbols = new Map(
     .map(([address, , name]) => [BigInt(`0x${address}`), name as string]),
 );
 
-/** `f@line:column` as the bundle's text there; a C frame as its symbol. */
+/** A JavaScript frame: `f@line:column>line:column`, where its function starts and where it was. */
+const JS_FRAME = /@(\d+):(\d+)>(\d+):(\d+)$/;
+
+/** A JavaScript frame as the bundle's text where its function starts; a C frame as its symbol. */
 function label(frame: string): string {
   if (frame.startsWith("C:")) return `C ${symbols.get(BigInt(frame.slice(2))) ?? frame}`;
-  const at = /@(\d+):(\d+)$/.exec(frame);
+  const at = JS_FRAME.exec(frame);
   if (at === null) return frame;
   const line = bundleLines[Number(at[1]) - 1] ?? "";
-  return `${line.slice(Math.max(0, Number(at[2]) - 1), Number(at[2]) + 70)}  (${frame.slice(frame.lastIndexOf("@") + 1)})`;
+  return `${line.slice(Math.max(0, Number(at[2]) - 1), Number(at[2]) + 70)}  (${at[1]}:${at[2]})`;
+}
+
+const sourceMap = args.sites ? new SourceMap(JSON.parse(readFileSync(join(WORK, "mailrender-engine.mjs.map"), "utf8"))) : undefined;
+
+/** Where a JavaScript frame was, as the engine's source file and line (through the bundle's source map). */
+function site(frame: string): string {
+  const at = JS_FRAME.exec(frame);
+  if (at === null || sourceMap === undefined) return "?";
+  const entry = sourceMap.findEntry(Number(at[3]) - 1, Number(at[4]) - 1) as { originalSource?: string; originalLine?: number };
+  if (entry.originalSource === undefined) return `bundle ${at[3]}:${at[4]}`;
+  const source = entry.originalSource.startsWith("file:") ? fileURLToPath(entry.originalSource) : resolve(WORK, entry.originalSource);
+  return `${relative(ROOT, source)}:${(entry.originalLine ?? 0) + 1}`;
 }
 
 const isJs = (frame: string): boolean => frame.includes("@");
 const own = new Map<string, number>();
 const within = new Map<string, number>();
 const callers = new Map<string, number>();
+const sites = new Map<string, number>();
 let counted = 0;
 for (const stack of stacks) {
   let frames = stack === "" ? [] : stack.split(";");
@@ -80,6 +100,7 @@ for (const stack of stacks) {
     const at = frames.findIndex((frame) => isJs(frame) && label(frame).startsWith(args.under!));
     if (at === -1) continue;
     frames = frames.slice(at);
+    if (args.sites) sites.set(site(frames[0]!), (sites.get(site(frames[0]!)) ?? 0) + 1);
   }
   counted++;
   const innermost = frames.at(-1);
@@ -99,3 +120,4 @@ console.log(`${counted} samples${args.under === undefined ? "" : ` under ${args.
 print("own (the innermost JavaScript function; the C function it was in)", own);
 print("with what it calls", within);
 if (args.callers !== undefined) print(`what calls ${args.callers} (its samples with what it calls)`, callers);
+if (args.sites) print(`where ${args.under ?? "(--under is needed)"} was, in the engine's source (with what it called there)`, sites);

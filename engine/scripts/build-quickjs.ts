@@ -298,7 +298,8 @@ function bundleOptions(entry: string, outfile: string) {
 async function bundleHost(): Promise<{ bundle: string; inputs: string[] }> {
   const outfile = join(WORK, "mailrender-engine.mjs");
   const options = bundleOptions(join(QUICKJS_HOST, "host.ts"), outfile);
-  const result = await build({ ...options, plugins: [lazyModulesPlugin, ...options.plugins] });
+  // The source map (beside the bundle, not named in it) lets bench/release-profile.ts name a bundle position's source.
+  const result = await build({ ...options, sourcemap: "external", plugins: [lazyModulesPlugin, ...options.plugins] });
   log(`bundled engine/runtimes/quickjs/host.ts (${(statSync(outfile).size / 1024).toFixed(0)} KiB)`);
   return { bundle: outfile, inputs: Object.keys(result.metafile.inputs) };
 }

@@ -4,7 +4,9 @@
  * interpreter's own frames. When QJS_PROFILE_DIR is set, a timer signal every QJS_PROFILE_US
  * microseconds (default 50) records the stack of functions running; at exit the samples are
  * written to QJS_PROFILE_DIR/<pid>.folded, one line per sample, outermost frame first, each frame
- * `f@line:column` of the bundle (a C function: `C:<address>`). bench/release-profile.ts reads them.
+ * `f@line:column>line:column`: where the function starts in the bundle, then where it was when
+ * sampled (the call it was making, for any but the innermost frame; a C function: `C:<address>`).
+ * bench/release-profile.ts reads them.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -17,6 +19,7 @@ enum { FRAME_JS = 1, FRAME_C = 2, FRAME_OTHER = 3 };
 
 static JSRuntime *profile_rt;
 static const void *profile_frames[PROFILE_SAMPLES][PROFILE_DEPTH];
+static uint64_t profile_sites[PROFILE_SAMPLES][PROFILE_DEPTH];
 static unsigned char profile_kinds[PROFILE_SAMPLES][PROFILE_DEPTH];
 static int profile_depths[PROFILE_SAMPLES];
 static volatile sig_atomic_t profile_count;
@@ -54,9 +57,14 @@ static void profile_sample(int signal_number)
         if (p->class_id == JS_CLASS_BYTECODE_FUNCTION) {
             /* The place, not the bytecode: a function the collector frees before exit leaves no
                bytecode to read then. */
-            const JSFunctionBytecode *b = p->u.func.function_bytecode;
+            JSFunctionBytecode *b = p->u.func.function_bytecode;
             profile_frames[n][depth] = (const void *)(((uintptr_t)(uint32_t)b->line_num << 32) | (uint32_t)b->col_num);
             profile_kinds[n][depth] = FRAME_JS;
+            /* The interpreter saves its position before each call (and where it may throw). */
+            int col = 0, line = 0;
+            if (sf->cur_pc != NULL && b->byte_code_buf != NULL)
+                line = find_line_num(NULL, b, (uint32_t)(sf->cur_pc - b->byte_code_buf - 1), &col);
+            profile_sites[n][depth] = ((uint64_t)(uint32_t)line << 32) | (uint32_t)col;
         } else if (p->class_id == JS_CLASS_C_FUNCTION) {
             profile_frames[n][depth] = (const void *)p->u.cfunc.c_function.generic;
             profile_kinds[n][depth] = FRAME_C;
@@ -84,7 +92,9 @@ static void profile_write(void)
             const char *separator = d == profile_depths[n] - 1 ? "" : ";";
             if (profile_kinds[n][d] == FRAME_JS) {
                 uintptr_t place = (uintptr_t)profile_frames[n][d];
-                fprintf(out, "%sf@%u:%u", separator, (unsigned)(place >> 32), (unsigned)(place & 0xffffffffu));
+                uint64_t site = profile_sites[n][d];
+                fprintf(out, "%sf@%u:%u>%u:%u", separator, (unsigned)(place >> 32), (unsigned)(place & 0xffffffffu),
+                        (unsigned)(site >> 32), (unsigned)(site & 0xffffffffu));
             } else if (profile_kinds[n][d] == FRAME_C) {
                 fprintf(out, "%sC:%p", separator, profile_frames[n][d]);
             } else {
