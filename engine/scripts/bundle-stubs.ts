@@ -99,7 +99,7 @@ export const ZOD_PATCHES: Readonly<Record<"core" | "util" | "schemas", readonly 
         const deferred = internals.deferred;`,
     },
     {
-      why: "a zod/mini schema's internals (`_zod`: its initialisers, traits, parse) built when first read, not when it is declared: a template read needs the definitions (`def`) of the schemas it reaches, which the compiled parsers read, and few schemas' internals. The first instance of each class is built at once: its initialisers put the class's members (check, clone, parse, …) on the prototype that later instances share",
+      why: "a zod/mini schema's internals (`_zod`: its initialisers, traits, parse) built when first read, not when it is declared: a template read needs the definitions (`def`) of the schemas it reaches, which the compiled parsers read, and few schemas' internals. The first instance of each class is built at once: its initialisers put the class's members (check, clone, parse, …) on the prototype that later instances share, and the class keeps its traits (the zod classes every instance of it is) for the compiled parsers to read without building an instance",
       before: `    function _(def) {
         const inst = params?.Parent ? newError(Definition) : this;
         init(inst, def);`,
@@ -114,7 +114,12 @@ export const ZOD_PATCHES: Readonly<Record<"core" | "util" | "schemas", readonly 
             return inst;
         }
         first = false;
-        return build(inst, def);
+        build(inst, def);
+        // Every instance of a class is of the same classes: the first one's traits, kept on the class, tell
+        // them of any instance without building its internals (the compiled parsers ask, schema/fast-parse.ts).
+        if (late)
+            Object.defineProperty(_, "traits", { value: inst._zod.traits });
+        return inst;
     }
     if (late)
         Object.defineProperty(_.prototype, "_zod", {

@@ -70,13 +70,18 @@ function defOf(schema: Schema): z.core.$ZodTypeDef {
   return (schema as { def?: z.core.$ZodTypeDef }).def ?? schema._zod.def;
 }
 
-/** The zod classes a schema is: the same for every instance of its class, so asked of one instance per class. */
+/**
+ * The zod classes a schema is: the same for every instance of its class, so asked of one instance
+ * per class. In the executables' bundle the class holds its first instance's (`traits`), so a
+ * schema whose internals are not built yet is not built to be asked.
+ */
 const traitsByClass = new WeakMap<object, ReadonlySet<string>>();
 
 function traitsOf(schema: Schema): ReadonlySet<string> {
   let traits = traitsByClass.get(schema.constructor);
   if (traits === undefined) {
-    traits = (schema._zod as unknown as { readonly traits: ReadonlySet<string> }).traits;
+    traits =
+      (schema.constructor as { readonly traits?: ReadonlySet<string> }).traits ?? (schema._zod as unknown as { readonly traits: ReadonlySet<string> }).traits;
     traitsByClass.set(schema.constructor, traits);
   }
   return traits;
