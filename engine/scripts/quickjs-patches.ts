@@ -2,8 +2,10 @@
  * Changes the release build makes to the pinned QuickJS-ng source before compiling it: string
  * searches that run in C but step one character at a time where the html target's passes search
  * documents of ~100,000 characters (bench/RESULTS.md, "the release engine's string searches in C"),
- * the making of a function object, which every start-up does two thousand times, and the reading of
- * a function's body, left until the function is first called. Each is the same result by another
+ * the making of a function object, which every start-up does two thousand times, the reading of
+ * a function's body, left until the function is first called, a Map's hashing of its keys (an
+ * atom's string keeps its hash; a number's reaches every bucket), and text converted to and from
+ * UTF-8 a word at a time where it is ASCII. Each is the same result by another
  * route; a change whose anchor is not found exactly once stops the build, so a new QuickJS-ng
  * version is looked at, not patched blindly. check-quickjs-patches.ts runs QuickJS-ng's own tests
  * on the patched source under the sanitizers, programs compiled by its qjsc, and the engine.
@@ -152,7 +154,182 @@ export const QUICKJS_PATCHES: readonly QuickjsPatch[] = [
   },
   ...closureShapePatches(),
   ...lazyFunctionBodyPatches(),
+  ...atomStringPatches(),
+  ...asciiRunPatches(),
+  {
+    file: "quickjs.c",
+    why: "a Map or Set key that is a number hashed so that every bit of it reaches the low bits the table is indexed by: the double of a small integer has its low 32 bits and the low bits of its high word zero, which a product keeps, so integer keys shared a few buckets (a Map of 120,000 slot numbers was a list of them)",
+    before: `        u.d = d;
+        h = (u.u32[0] ^ u.u32[1]) * 3163;
+        tag = JS_TAG_FLOAT64;`,
+    after: `        u.d = d;
+        {
+            /* SplitMix64's finaliser */
+            uint64_t x = u.u64;
+            x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+            x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+            h = (uint32_t)(x ^ (x >> 31));
+        }
+        tag = JS_TAG_FLOAT64;`,
+  },
 ];
+
+/**
+ * Text crossing between JavaScript and the host's native functions (a document to the html
+ * clean-up and back, the answer to its JSON quoting) is converted between UTF-8 and QuickJS's
+ * strings a character at a time; a document with one character beyond Latin-1 is a two-byte
+ * string all through. Runs of ASCII, most of any document, now go eight bytes (four two-byte
+ * characters) a step: the same characters, the same strings.
+ */
+function asciiRunPatches(): QuickjsPatch[] {
+  return [
+    {
+      file: "cutils.h",
+      why: "measuring UTF-8 text with a character beyond ASCII steps over ASCII runs a word at a time",
+      before: `        kind = UTF8_NON_ASCII;
+        len = 0;
+        while (p < p_end) {
+            len++;
+            if (*p++ >= 0x80) {`,
+      after: `        kind = UTF8_NON_ASCII;
+        len = 0;
+        while (p < p_end) {
+            if (p_end - p >= 8) {
+                uint64_t word;
+                memcpy(&word, p, sizeof(word));
+                if ((word & 0x8080808080808080ULL) == 0) {
+                    p += 8;
+                    len += 8;
+                    continue;
+                }
+            }
+            len++;
+            if (*p++ >= 0x80) {`,
+    },
+    {
+      file: "cutils.h",
+      why: "decoding UTF-8 into two-byte characters widens ASCII runs a word at a time",
+      before: `    for (i = 0; p < p_end; i++) {
+        uint32_t c = *p++;
+        if (c >= 0x80) {
+            /* parse utf-8 sequence */`,
+      after: `    for (i = 0; p < p_end; i++) {
+        if (p_end - p >= 8 && dest_len >= 8 && i <= dest_len - 8) {
+            uint64_t word;
+            memcpy(&word, p, sizeof(word));
+            if ((word & 0x8080808080808080ULL) == 0) {
+                for (int k = 0; k < 8; k++)
+                    dest[i + k] = p[k];
+                p += 8;
+                i += 7;
+                continue;
+            }
+        }
+        uint32_t c = *p++;
+        if (c >= 0x80) {
+            /* parse utf-8 sequence */`,
+    },
+    {
+      file: "quickjs.c",
+      why: "encoding a one-byte string with a character beyond ASCII as UTF-8 copies ASCII runs a word at a time",
+      before: `        q = str8(str_new);
+        for (pos = 0; pos < len; pos++) {
+            c = src[pos];`,
+      after: `        q = str8(str_new);
+        for (pos = 0; pos < len; pos++) {
+            if (len - pos >= 8) {
+                uint64_t word;
+                memcpy(&word, src + pos, sizeof(word));
+                if ((word & 0x8080808080808080ULL) == 0) {
+                    memcpy(q, &word, sizeof(word));
+                    q += 8;
+                    pos += 7;
+                    continue;
+                }
+            }
+            c = src[pos];`,
+    },
+    {
+      file: "quickjs.c",
+      why: "encoding a two-byte string as UTF-8 narrows ASCII runs four characters a step",
+      before: `        q = str8(str_new);
+        pos = 0;
+        while (pos < len) {
+            c = src[pos++];
+            if (c < 0x80) {`,
+      after: `        q = str8(str_new);
+        pos = 0;
+        while (pos < len) {
+            if (len - pos >= 4) {
+                uint64_t word;
+                memcpy(&word, src + pos, sizeof(word));
+                if ((word & 0xFF80FF80FF80FF80ULL) == 0) {
+                    q[0] = src[pos];
+                    q[1] = src[pos + 1];
+                    q[2] = src[pos + 2];
+                    q[3] = src[pos + 3];
+                    q += 4;
+                    pos += 4;
+                    continue;
+                }
+            }
+            c = src[pos++];
+            if (c < 0x80) {`,
+    },
+  ];
+}
+
+/**
+ * A string that is an atom (every string literal in the engine's code, every property name read
+ * from JSON or listed by `Object.keys`) keeps the hash the runtime computed when it made the atom.
+ * A Map or Set hashed each string key afresh (~90 instructions for one of an attribute's names) and
+ * turning such a string back into its atom (a computed property read or write) first scanned it
+ * for an array index, which an atom's string never is: both now take what the atom holds.
+ */
+function atomStringPatches(): QuickjsPatch[] {
+  return [
+    {
+      file: "quickjs.c",
+      why: "a Map or Set key's hash is the atoms' function of its characters (masked as theirs): the one an atom's string already holds, computed for any other string",
+      before: `    case JS_TAG_STRING:
+        h = hash_string(JS_VALUE_GET_STRING(key), 0);
+        break;
+    case JS_TAG_STRING_ROPE:
+        h = hash_string_rope(key, 0);
+        break;`,
+      after: `    case JS_TAG_STRING: {
+        JSString *p = JS_VALUE_GET_STRING(key);
+        h = p->atom_type == JS_ATOM_TYPE_STRING ? p->hash : hash_string(p, JS_ATOM_TYPE_STRING) & JS_ATOM_HASH_MASK;
+        break;
+    }
+    case JS_TAG_STRING_ROPE:
+        h = hash_string_rope(key, JS_ATOM_TYPE_STRING) & JS_ATOM_HASH_MASK;
+        break;`,
+    },
+    {
+      file: "quickjs.c",
+      why: "an atom's string is its atom: no scan for an array index first (an index below JS_ATOM_MAX_INT is never made a string atom)",
+      before: `    JSRuntime *rt = ctx->rt;
+    uint32_t n;
+    if (is_num_string(&n, p)) {
+        if (n <= JS_ATOM_MAX_INT) {
+            js_free_string(rt, p);
+            return __JS_AtomFromUInt32(n);
+        }
+    }`,
+      after: `    JSRuntime *rt = ctx->rt;
+    uint32_t n;
+    if (p->atom_type == JS_ATOM_TYPE_STRING)
+        return __JS_NewAtom(rt, p, JS_ATOM_TYPE_STRING);
+    if (is_num_string(&n, p)) {
+        if (n <= JS_ATOM_MAX_INT) {
+            js_free_string(rt, p);
+            return __JS_AtomFromUInt32(n);
+        }
+    }`,
+    },
+  ];
+}
 
 /**
  * A new function's `length` and `name` come with its shape, made once per context and kind of

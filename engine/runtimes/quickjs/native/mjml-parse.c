@@ -74,6 +74,18 @@ static JSValue new_string(const Reader *r, size_t start, size_t end)
     return JS_NewStringLen(r->ctx, (const char *)r->p + start, end - start);
 }
 
+/* A tag's name as its atom's string: the compile reads properties and Map entries by it, which an
+   atom's string finds without hashing it again. */
+static JSValue new_name(JSContext *ctx, const char *chars, size_t length)
+{
+    JSAtom atom = JS_NewAtomLen(ctx, chars, length);
+    if (atom == JS_ATOM_NULL)
+        return JS_EXCEPTION;
+    JSValue name = JS_AtomToString(ctx, atom);
+    JS_FreeAtom(ctx, atom);
+    return name;
+}
+
 /* `{ tagName, attributes, children: [], content }` in that order, as the JavaScript writes it; its children array in *children. */
 static JSValue new_node(const Reader *r, JSValue tag_name, JSValue attributes, JSValue content, JSValue *children)
 {
@@ -165,7 +177,7 @@ static JSValue parse(Reader *r)
             size_t end = (size_t)(close - p) + 3;
             if (depth > 0) {
                 JSValue children;
-                JSValue raw = new_node(r, JS_NewString(r->ctx, "mj-raw"), JS_NewObject(r->ctx), new_string(r, at, end), &children);
+                JSValue raw = new_node(r, new_name(r->ctx, "mj-raw", 6), JS_NewObject(r->ctx), new_string(r, at, end), &children);
                 Open *open = &stack[depth - 1];
                 JS_DefinePropertyValueUint32(r->ctx, open->children, open->count++, raw, JS_PROP_C_W_E);
             }
@@ -215,7 +227,7 @@ static JSValue parse(Reader *r)
             goto javascript;
         }
         JSValue children;
-        JSValue node = new_node(r, new_string(r, at + 1, at + 1 + name_length), attributes,
+        JSValue node = new_node(r, new_name(r->ctx, (const char *)name, name_length), attributes,
                                 ending ? new_string(r, content_start, content_end) : JS_NewString(r->ctx, ""), &children);
         if (depth > 0) {
             Open *open = &stack[depth - 1];
