@@ -11,8 +11,9 @@
  * bodies when first called. So some tests run again as the engine runs: compiled by the sanitized
  * qjsc into programs (its generated `main`, the engine's too, reads the bytecode and frees the
  * runtime at exit, where the leaks are looked for): those of QuickJS-ng's tests that need nothing
- * of its `qjs` shell, and runtimes/quickjs/lazy-bodies-check.js, which calls each kind of function
- * QuickJS-ng enters by another path. Last, the engine itself, built from the release build's C (its
+ * of its `qjs` shell, runtimes/quickjs/lazy-bodies-check.js, which calls each kind of function
+ * QuickJS-ng enters by another path, and runtimes/quickjs/runtime-patches-check.js (Map keys of
+ * every kind, atoms, text through UTF-8 and back). Last, the engine itself, built from the release build's C (its
  * bytecode and `main`) with the host's native functions and the sanitized library, through the
  * fixtures one-shot and in `--serve` with saved layouts (the collector and frees at work).
  *
@@ -34,7 +35,8 @@ const CFLAGS = ["-O1", "-g", "-fno-omit-frame-pointer", ...SANITIZE, "-D_GNU_SOU
 
 /** QuickJS-ng's tests that run as programs compiled by qjsc (the others ask for its shell's `gc` or `qjs`). */
 const COMPILED_TESTS = ["test_closure.js", "test_loop.js", "test_bigint.js", "test_std.js"];
-const LAZY_BODIES_CHECK = join(ROOT, "engine", "runtimes", "quickjs", "lazy-bodies-check.js");
+/** The engine's own checks of the patches, run as programs compiled by qjsc. */
+const PATCH_CHECKS = ["lazy-bodies-check.js", "runtime-patches-check.js"].map((file) => join(ROOT, "engine", "runtimes", "quickjs", file));
 
 interface SanitizedBuild {
   readonly dir: string;
@@ -108,11 +110,13 @@ async function main(): Promise<void> {
     if (run.status !== 0 || result === null || result[1] !== "0") throw new Error(`QuickJS-ng's tests under the sanitizers:\n${output}`);
     process.stdout.write(`ok   QuickJS-ng's own tests on the patched source under ASan and UBSan: ${result[2]} passed\n`);
     const tests = join(work, "tests");
-    cpSync(LAZY_BODIES_CHECK, join(tests, basename(LAZY_BODIES_CHECK)));
-    const failures = [...COMPILED_TESTS, basename(LAZY_BODIES_CHECK)].map((script) => runCompiled(build, source, tests, script)).filter((f) => f !== undefined);
+    for (const check of PATCH_CHECKS) cpSync(check, join(tests, basename(check)));
+    const failures = [...COMPILED_TESTS, ...PATCH_CHECKS.map((check) => basename(check))]
+      .map((script) => runCompiled(build, source, tests, script))
+      .filter((f) => f !== undefined);
     if (failures.length > 0) throw new Error(`programs compiled by qjsc under the sanitizers:\n${failures.join("\n")}`);
     process.stdout.write(
-      `ok   ${COMPILED_TESTS.length + 1} tests compiled by qjsc, their functions read from bytecode as the engine's, under ASan and UBSan\n`,
+      `ok   ${COMPILED_TESTS.length + PATCH_CHECKS.length} tests compiled by qjsc, their functions read from bytecode as the engine's, under ASan and UBSan\n`,
     );
     const fixtures = engineFixtures(sanitizedEngine(build, source), [[], ["--serve", "--layout"]]);
     if (fixtures !== undefined) throw new Error(fixtures);

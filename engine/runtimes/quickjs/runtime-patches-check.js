@@ -1,0 +1,77 @@
+// Run as a program compiled by qjsc (check-quickjs-patches.ts): what the release build's changes to
+// QuickJS-ng's Maps, atoms and UTF-8 conversions must leave as they were. A Map finds a key by its
+// value whatever made it (a literal's atom, a string built at run time, an integer or a double),
+// and text keeps every character through UTF-8 and back.
+import * as os from "qjs:os";
+import * as std from "qjs:std";
+
+function check(actual, expected, what) {
+  if (actual !== expected) throw new Error(`${what}: ${String(actual)} where ${String(expected)} was expected`);
+}
+
+// Integer keys, many: each found, in a table whose buckets they all reach.
+const numbers = new Map();
+for (let i = 0; i < 100_000; i++) numbers.set(i, i * 2);
+let found = 0;
+for (let i = 0; i < 100_000; i++) found += numbers.get(i) === i * 2 ? 1 : 0;
+check(found, 100_000, "every integer key");
+check(numbers.get(100_000), undefined, "an integer never set");
+check(numbers.get(7.0), 14, "an integer's double is the same key");
+const doubles = new Map([
+  [0, "zero"],
+  [0.5, "half"],
+  [Number.NaN, "nan"],
+  [2 ** 53, "big"],
+  [-1e-300, "tiny"],
+]);
+check(doubles.get(-0), "zero", "-0 is the key 0");
+check(doubles.get(1 / 2), "half", "a fraction");
+check(doubles.get(0 / 0), "nan", "NaN is one key");
+check(doubles.get(2 ** 53), "big", "a large double");
+check(doubles.get(-1e-300), "tiny", "a tiny double");
+check(doubles.get(1e-300), undefined, "its opposite");
+check(new Set([1, 1.0, 2, 2.5, 2.5]).size, 3, "a Set of numbers");
+
+// String keys: a literal (an atom's string) and the same text built at run time are one key.
+const side = ["top", "right", "bottom", "left"][1];
+const strings = new Map([["padding-right", 1]]);
+check(strings.get(`padding-${side}`), 1, "a built string finds a literal's key");
+strings.set(["pad", "ding", "-left"].join(""), 2);
+check(strings.get("padding-left"), 2, "a literal finds a built string's key");
+strings.set("é→", 3);
+check(strings.get(`${"é"}${String.fromCharCode(0x2192)}`), 3, "a two-byte string key");
+const object = JSON.parse('{"fontSize": 1, "4294967295": 2, "12": 3}');
+for (const key of Object.keys(object)) check(strings.has(key), false, `no such key ${key}`);
+const byName = new Map(Object.keys(object).map((key) => [key, object[key]]));
+check(byName.get("fontSize"), 1, "a key JSON made, found by a literal");
+check(byName.get(`${4294967295}`), 2, "a name that is no array index");
+check(object[`${"1"}2`], 3, "an array index built at run time");
+check(object[["font", "Size"].join("")], 1, "a property read by a built name");
+// Many keys, so that a key is looked for in its bucket: names JSON made (atoms) against the same
+// names built at run time, each way round.
+const names = Object.keys(JSON.parse(`{${Array.from({ length: 2_000 }, (_, i) => `"k${i}":${i}`).join(",")}}`));
+const byAtom = new Map(names.map((name, i) => [name, i]));
+const byBuilt = new Set();
+for (let i = 0; i < 2_000; i++) {
+  check(byAtom.get(`k${i}`), i, `a built key finds the atom's k${i}`);
+  byBuilt.add(`k${i}`);
+}
+for (const name of names) check(byBuilt.has(name), true, `an atom's key finds the built ${name}`);
+
+// Text through UTF-8 and back (std's file functions convert both ways), ASCII runs beside every width of character.
+const texts = [
+  "plain ASCII text, long enough for several words of it",
+  `${"a".repeat(17)}é${"b".repeat(9)}`,
+  `${"c".repeat(8)}—→${"d".repeat(31)}😀e`,
+  "é",
+  "x".repeat(64),
+];
+const path = `/tmp/runtime-patches-check-${Date.now()}-${Math.floor(Math.random() * 1e9)}.txt`;
+for (const text of texts) {
+  const out = std.open(path, "w");
+  out.puts(text);
+  out.close();
+  check(std.loadFile(path), text, `text through UTF-8: ${text.slice(0, 20)}`);
+}
+os.remove(path);
+std.printf("runtime patches: ok\n");
