@@ -158,6 +158,22 @@ export const QUICKJS_PATCHES: readonly QuickjsPatch[] = [
   ...asciiRunPatches(),
   {
     file: "quickjs.c",
+    why: "a bytecode number below 128, most of them (counts, indexes, an atom's place in the table), read in one step",
+    before: `static int bc_get_leb128(BCReaderState *s, uint32_t *pval)
+{
+    int ret;
+    ret = get_leb128(pval, s->ptr, s->buf_end);`,
+    after: `static int bc_get_leb128(BCReaderState *s, uint32_t *pval)
+{
+    int ret;
+    if (likely(s->ptr < s->buf_end && *s->ptr < 0x80)) {
+        *pval = *s->ptr++;
+        return 0;
+    }
+    ret = get_leb128(pval, s->ptr, s->buf_end);`,
+  },
+  {
+    file: "quickjs.c",
     why: "a Map or Set key that is a number hashed so that every bit of it reaches the low bits the table is indexed by: the double of a small integer has its low 32 bits and the low bits of its high word zero, which a product keeps, so integer keys shared a few buckets (a Map of 120,000 slot numbers was a list of them)",
     before: `        u.d = d;
         h = (u.u32[0] ^ u.u32[1]) * 3163;
