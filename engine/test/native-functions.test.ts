@@ -80,6 +80,16 @@ describe("native functions against their JavaScript definitions", () => {
     expect(native("crc32", ["123456789"])).toEqual(["cbf43926"]);
   });
 
+  it("jsonStringUtf8 is the UTF-8 of JSON.stringify's quoting", () => {
+    const escapes = ['"', "\\", "\u0000", "\u001f", "\b", "\t", "\n", "\f", "\r", " ", "\u007f", "é", "\u00ed", "\u2028", "😀", "\uD800", "\uDC00"];
+    const runs = ["a".repeat(7), "b".repeat(8), "c".repeat(9), "d".repeat(16)];
+    const inputs = [...texts([...escapes, ...runs], 59, 3000), "", "x".repeat(100_000), `${"y".repeat(8)}"${"z".repeat(8)}`];
+    const results = native("jsonStringUtf8", inputs);
+    for (const [i, input] of inputs.entries()) {
+      expect(results[i], JSON.stringify(input)).toBe(Buffer.from(JSON.stringify(input).slice(1, -1)).toString("hex"));
+    }
+  });
+
   it("minifyConditionalInner is mjml's minifying of a conditional comment's inner markup", () => {
     const inputs = [...texts([">", "<", "<td>", "</td>", "<br/>", "\uD800"], 41, 4000), "", " ", "\n", "> <", "  \n  "];
     const results = native("minifyConditionalInner", inputs);

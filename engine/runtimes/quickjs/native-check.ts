@@ -6,7 +6,7 @@
  * to it on any text, not only on what a template brings to it (engine/test/native-functions.test.ts).
  */
 import * as std from "qjs:std";
-import { crc32, minifyConditionalInner, minifyMarkup, parseMjml, removeHtmlWaste, sha256 } from "./platform/native.js";
+import { crc32, jsonStringUtf8, minifyConditionalInner, minifyMarkup, parseMjml, removeHtmlWaste, sha256 } from "./platform/native.js";
 
 /** Each function of a text and one more argument (a flag, a list), as the test sends them. */
 const FUNCTIONS: Readonly<Record<string, (text: string, argument: never) => unknown>> = {
@@ -16,6 +16,8 @@ const FUNCTIONS: Readonly<Record<string, (text: string, argument: never) => unkn
   parseMjml,
   sha256,
   crc32,
+  // Its bytes, in hex.
+  jsonStringUtf8: (text: string) => Array.from(jsonStringUtf8(text), (byte) => byte.toString(16).padStart(2, "0")).join(""),
 };
 
 for (let line = std.in.getline(); line !== null; line = std.in.getline()) {
