@@ -300,7 +300,9 @@ function asciiRunPatches(): QuickjsPatch[] {
  * from JSON or listed by `Object.keys`) keeps the hash the runtime computed when it made the atom.
  * A Map or Set hashed each string key afresh (~90 instructions for one of an attribute's names) and
  * turning such a string back into its atom (a computed property read or write) first scanned it
- * for an array index, which an atom's string never is: both now take what the atom holds.
+ * for an array index, which an atom's string never is: both now take what the atom holds. Two
+ * atoms' strings are equal only when they are one string, which `===` and a Map's lookup now know
+ * without comparing their characters.
  */
 function atomStringPatches(): QuickjsPatch[] {
   return [
@@ -321,6 +323,20 @@ function atomStringPatches(): QuickjsPatch[] {
     case JS_TAG_STRING_ROPE:
         h = hash_string_rope(key, JS_ATOM_TYPE_STRING) & JS_ATOM_HASH_MASK;
         break;`,
+    },
+    {
+      file: "quickjs.c",
+      why: "two strings are equal when they are one string, and two atoms' strings only then (an atom is unique to its characters): no comparison of characters",
+      before: `static bool js_string_eq(JSString *p1, JSString *p2) {
+    if (p1->len != p2->len)
+        return false;`,
+      after: `static bool js_string_eq(JSString *p1, JSString *p2) {
+    if (p1 == p2)
+        return true;
+    if (p1->len != p2->len)
+        return false;
+    if (p1->atom_type == JS_ATOM_TYPE_STRING && p2->atom_type == JS_ATOM_TYPE_STRING)
+        return false;`,
     },
     {
       file: "quickjs.c",

@@ -47,6 +47,12 @@ check(byName.get("fontSize"), 1, "a key JSON made, found by a literal");
 check(byName.get(`${4294967295}`), 2, "a name that is no array index");
 check(object[`${"1"}2`], 3, "an array index built at run time");
 check(object[["font", "Size"].join("")], 1, "a property read by a built name");
+// Equality: an atom's string and the same text built at run time are equal, two atoms are not.
+check(`padding-${side}` === "padding-right", true, "a built string equals a literal");
+check("padding-right" === "padding-left", false, "two atoms");
+check(Object.keys({ "é→": 1 })[0] === `é${String.fromCharCode(0x2192)}`, true, "a two-byte atom and a built string");
+check(["a", "b"].includes(["a", ""].join("")), true, "includes finds a built string");
+
 // Many keys, so that a key is looked for in its bucket: names JSON made (atoms) against the same
 // names built at run time, each way round.
 const names = Object.keys(JSON.parse(`{${Array.from({ length: 2_000 }, (_, i) => `"k${i}":${i}`).join(",")}}`));
