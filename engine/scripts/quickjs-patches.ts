@@ -4,8 +4,9 @@
  * documents of ~100,000 characters (bench/RESULTS.md, "the release engine's string searches in C"),
  * the making of a function object, which every start-up does two thousand times, the reading of
  * a function's body, left until the function is first called, a Map's hashing of its keys (an
- * atom's string keeps its hash; a number's reaches every bucket), and text converted to and from
- * UTF-8 a word at a time where it is ASCII. Each is the same result by another
+ * atom's string keeps its hash; a number's reaches every bucket), string equality (two atoms are
+ * one string or unequal), text converted to and from UTF-8 a word at a time where it is ASCII, and
+ * small bytecode numbers read in one step. Each is the same result by another
  * route; a change whose anchor is not found exactly once stops the build, so a new QuickJS-ng
  * version is looked at, not patched blindly. check-quickjs-patches.ts runs QuickJS-ng's own tests
  * on the patched source under the sanitizers, programs compiled by its qjsc, and the engine.
