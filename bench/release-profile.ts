@@ -34,6 +34,7 @@ const { values: args } = parseArgs({
   },
 });
 if (args.request === undefined) throw new Error("--request R.json is required (see the usage above)");
+if (args.sites && args.under === undefined) throw new Error("--sites needs --under <function text> (see the usage above)");
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const WORK = join(ROOT, "engine", "dist", ".build-quickjs");
@@ -88,26 +89,27 @@ const own = new Map<string, number>();
 const within = new Map<string, number>();
 const callers = new Map<string, number>();
 const sites = new Map<string, number>();
+const count = (counts: Map<string, number>, key: string): void => void counts.set(key, (counts.get(key) ?? 0) + 1);
 let counted = 0;
 for (const stack of stacks) {
   let frames = stack === "" ? [] : stack.split(";");
   if (args.callers !== undefined) {
     const at = frames.findIndex((frame) => isJs(frame) && label(frame).startsWith(args.callers!));
     const caller = frames.slice(0, Math.max(at, 0)).findLast(isJs);
-    if (at !== -1) callers.set(caller === undefined ? "(none)" : label(caller), (callers.get(caller === undefined ? "(none)" : label(caller)) ?? 0) + 1);
+    if (at !== -1) count(callers, caller === undefined ? "(none)" : label(caller));
   }
   if (args.under !== undefined) {
     const at = frames.findIndex((frame) => isJs(frame) && label(frame).startsWith(args.under!));
     if (at === -1) continue;
     frames = frames.slice(at);
-    if (args.sites) sites.set(site(frames[0]!), (sites.get(site(frames[0]!)) ?? 0) + 1);
+    if (args.sites) count(sites, site(frames[0]!));
   }
   counted++;
   const innermost = frames.at(-1);
   const js = frames.findLast(isJs);
   const self = innermost === undefined ? "(start-up)" : innermost === js || js === undefined ? label(innermost) : `${label(js)}  in ${label(innermost)}`;
-  own.set(self, (own.get(self) ?? 0) + 1);
-  for (const frame of new Set(frames.filter(isJs))) within.set(label(frame), (within.get(label(frame)) ?? 0) + 1);
+  count(own, self);
+  for (const frame of new Set(frames.filter(isJs))) count(within, label(frame));
 }
 
 const top = Number(args.top);
@@ -120,4 +122,4 @@ console.log(`${counted} samples${args.under === undefined ? "" : ` under ${args.
 print("own (the innermost JavaScript function; the C function it was in)", own);
 print("with what it calls", within);
 if (args.callers !== undefined) print(`what calls ${args.callers} (its samples with what it calls)`, callers);
-if (args.sites) print(`where ${args.under ?? "(--under is needed)"} was, in the engine's source (with what it called there)`, sites);
+if (args.sites) print(`where ${args.under} was, in the engine's source (with what it called there)`, sites);
