@@ -2,7 +2,8 @@
  * Changes the release build makes to the pinned QuickJS-ng source before compiling it: string
  * searches that run in C but step one character at a time where the html target's passes search
  * documents of ~100,000 characters (bench/RESULTS.md, "the release engine's string searches in C"),
- * the making of a function object, which every start-up does two thousand times, the reading of
+ * the making of a function object, which every start-up does two thousand times, the shapes made
+ * by adding a property, kept so that the next object given the same properties finds them, the reading of
  * a function's body, left until the function is first called, a Map's hashing of its keys (an
  * atom's string keeps its hash; a number's reaches every bucket), string equality (two atoms are
  * one string or unequal), text converted to and from UTF-8 a word at a time where it is ASCII, and
@@ -154,6 +155,7 @@ export const QUICKJS_PATCHES: readonly QuickjsPatch[] = [
     after: "#define JS_STRING_SLICE_LEN_MAX 128 // in bytes",
   },
   ...closureShapePatches(),
+  ...keptShapePatches(),
   ...lazyFunctionBodyPatches(),
   ...atomStringPatches(),
   ...asciiRunPatches(),
@@ -476,6 +478,102 @@ function closureShapePatches(): QuickjsPatch[] {
 static JSValue js_closure(JSContext *ctx, JSValue bfunc,
                           JSVarRef **cur_var_refs,
                           JSStackFrame *sf)
+{`,
+    },
+  ];
+}
+
+/**
+ * An object given a property moves to the shape of its properties plus that one. QuickJS-ng finds
+ * that shape when it exists; when it does not, an object that alone holds its shape changes it in
+ * place, so the shapes between an object's first property and its last exist only while the object
+ * is at them, and the next object built with the same properties in the same order (every
+ * object literal, every parsed template field by field) copies a shape and adds each property to
+ * its copy again. The context now keeps the shapes made by adding a property (up to
+ * KEPT_SHAPES_MAX, of fewer than KEPT_SHAPE_PROPS properties: a bound on what they hold), so the
+ * next such object finds each of them. A kept shape has two holders when an object is at it, so
+ * nothing changes it in place; the context's collector marks see them, and they are freed with
+ * the context.
+ */
+function keptShapePatches(): QuickjsPatch[] {
+  return [
+    {
+      file: "quickjs.c",
+      why: "the context's kept shapes",
+      before: "    JSShape *closure_shape[4];  /* shape of a new function, by func_kind: length, name */",
+      after: `    JSShape *closure_shape[4];  /* shape of a new function, by func_kind: length, name */
+    JSShape **kept_shapes;  /* shapes made by adding a property, found by later objects (add_property) */
+    uint32_t kept_shape_count;`,
+    },
+    {
+      file: "quickjs.c",
+      why: "the collector sees the context's kept shapes",
+      before: `    for (int i = 0; i < countof(ctx->closure_shape); i++) {
+        if (ctx->closure_shape[i])
+            mark_func(rt, &ctx->closure_shape[i]->header);
+    }`,
+      after: `    for (int i = 0; i < countof(ctx->closure_shape); i++) {
+        if (ctx->closure_shape[i])
+            mark_func(rt, &ctx->closure_shape[i]->header);
+    }
+    for (uint32_t i = 0; i < ctx->kept_shape_count; i++)
+        mark_func(rt, &ctx->kept_shapes[i]->header);`,
+    },
+    {
+      file: "quickjs.c",
+      why: "the context's kept shapes are freed with it",
+      before: `    for (int i = 0; i < countof(ctx->closure_shape); i++)
+        js_free_shape_null(ctx->rt, ctx->closure_shape[i]);`,
+      after: `    for (int i = 0; i < countof(ctx->closure_shape); i++)
+        js_free_shape_null(ctx->rt, ctx->closure_shape[i]);
+    for (uint32_t i = 0; i < ctx->kept_shape_count; i++)
+        js_free_shape(ctx->rt, ctx->kept_shapes[i]);
+    js_free_rt(ctx->rt, ctx->kept_shapes);`,
+    },
+    {
+      file: "quickjs.c",
+      why: "a shape made by adding a property is a new shape the context keeps, while it keeps fewer than its bound",
+      before: `            p->shape = js_dup_shape(new_sh);
+            js_free_shape(ctx->rt, sh);
+            return &p->prop[new_sh->prop_count - 1];
+        } else if (JS_REF_COUNT(sh) != 1) {`,
+      after: `            p->shape = js_dup_shape(new_sh);
+            js_free_shape(ctx->rt, sh);
+            return &p->prop[new_sh->prop_count - 1];
+        } else if (sh->prop_count < KEPT_SHAPE_PROPS &&
+                   ctx->kept_shape_count < KEPT_SHAPES_MAX) {
+            if (!ctx->kept_shapes) {
+                ctx->kept_shapes = js_malloc(ctx, sizeof(ctx->kept_shapes[0]) * KEPT_SHAPES_MAX);
+                if (!ctx->kept_shapes)
+                    return NULL;
+            }
+            new_sh = js_clone_shape(ctx, sh);
+            if (!new_sh)
+                return NULL;
+            new_sh->is_hashed = true;
+            js_shape_hash_link(ctx->rt, new_sh);
+            /* grows the object's property array with the shape when it must */
+            if (add_shape_property(ctx, &new_sh, p, prop, prop_flags)) {
+                js_free_shape(ctx->rt, new_sh);
+                return NULL;
+            }
+            ctx->kept_shapes[ctx->kept_shape_count++] = js_dup_shape(new_sh);
+            js_free_shape(ctx->rt, sh);
+            p->shape = new_sh;
+            return &p->prop[new_sh->prop_count - 1];
+        } else if (JS_REF_COUNT(sh) != 1) {`,
+    },
+    {
+      file: "quickjs.c",
+      why: "the bounds on the context's kept shapes: how many, and of how many properties",
+      before: `static JSProperty *add_property(JSContext *ctx,
+                                JSObject *p, JSAtom prop, int prop_flags)
+{`,
+      after: `#define KEPT_SHAPES_MAX 4096
+#define KEPT_SHAPE_PROPS 64
+
+static JSProperty *add_property(JSContext *ctx,
+                                JSObject *p, JSAtom prop, int prop_flags)
 {`,
     },
   ];

@@ -1,7 +1,8 @@
 // Run as a program compiled by qjsc (check-quickjs-patches.ts): what the release build's changes to
-// QuickJS-ng's Maps, atoms and UTF-8 conversions must leave as they were. A Map finds a key by its
-// value whatever made it (a literal's atom, a string built at run time, an integer or a double),
-// and text keeps every character through UTF-8 and back.
+// QuickJS-ng's Maps, atoms, shapes and UTF-8 conversions must leave as they were. A Map finds a key
+// by its value whatever made it (a literal's atom, a string built at run time, an integer or a
+// double), objects that share their shapes keep their own properties, and text keeps every
+// character through UTF-8 and back.
 import * as os from "qjs:os";
 import * as std from "qjs:std";
 
@@ -63,6 +64,50 @@ for (let i = 0; i < 2_000; i++) {
   byBuilt.add(`k${i}`);
 }
 for (const name of names) check(byBuilt.has(name), true, `an atom's key finds the built ${name}`);
+
+// Objects given the same properties in the same order share the shapes the context keeps: what one
+// of them does to its own properties (a delete, a freeze, a getter, a property more) is not done to
+// the others, and more objects and properties than the context keeps shapes for are still right.
+const keys = (object) => Object.keys(object).join(",");
+const made = Array.from({ length: 4 }, (_, i) => {
+  const o = {};
+  o.a = i;
+  o.b = `${i}`;
+  o.c = [i];
+  return o;
+});
+delete made[1].b;
+Object.freeze(made[2]);
+Object.defineProperty(made[3], "c", { get: () => "got", enumerable: true, configurable: true });
+made[0].d = "more";
+check(keys(made[0]), "a,b,c,d", "a property more on one object");
+check(keys(made[1]), "a,c", "a property deleted from one object");
+check(made[2].a, 2, "a frozen object's value");
+check(Reflect.set(made[2], "a", 9), false, "a frozen object refuses a value");
+check(made[2].a, 2, "a frozen object stays");
+check(Object.isFrozen(made[0]) || Object.isFrozen(made[3]), false, "the others are not frozen");
+check(made[3].c, "got", "a getter on one object");
+check(made[0].c[0] + made[1].c[0], 1, "the others keep their values");
+const literal = (i) => ({ x: i, y: i + 1, z: i + 2 });
+const literals = Array.from({ length: 100 }, (_, i) => literal(i));
+check(
+  literals.every((o, i) => o.x === i && o.y === i + 1 && o.z === i + 2 && keys(o) === "x,y,z"),
+  true,
+  "object literals",
+);
+check(keys({ z: 1, y: 2, x: 3 }), "z,y,x", "the same keys in another order");
+const wide = {};
+for (let i = 0; i < 300; i++) wide[`p${i}`] = i;
+const wideAgain = {};
+for (let i = 0; i < 300; i++) wideAgain[`p${i}`] = -i;
+check(wide.p299 + wideAgain.p299, 0, "objects of more properties than a kept shape has");
+const lineages = [];
+for (let i = 0; i < 6_000; i++) lineages.push({ [`first${i}`]: i, second: i });
+check(
+  lineages.every((o, i) => o[`first${i}`] === i && o.second === i && keys(o) === `first${i},second`),
+  true,
+  "more lineages than the context keeps",
+);
 
 // Text through UTF-8 and back (std's file functions convert both ways), ASCII runs beside every width of character.
 const texts = [
