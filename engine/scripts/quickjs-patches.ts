@@ -3,7 +3,8 @@
  * searches that run in C but step one character at a time where the html target's passes search
  * documents of ~100,000 characters (bench/RESULTS.md, "the release engine's string searches in C"),
  * the making of a function object, which every start-up does two thousand times, the shapes made
- * by adding a property, kept so that the next object given the same properties finds them, the reading of
+ * by adding a property, kept so that the next object given the same properties finds them, an
+ * object literal's fields added without the general definition's checks, the reading of
  * a function's body, left until the function is first called, a Map's hashing of its keys (an
  * atom's string keeps its hash; a number's reaches every bucket), string equality (two atoms are
  * one string or unequal), text converted to and from UTF-8 a word at a time where it is ASCII, and
@@ -174,6 +175,37 @@ export const QUICKJS_PATCHES: readonly QuickjsPatch[] = [
         return 0;
     }
     ret = get_leb128(pval, s->ptr, s->buf_end);`,
+  },
+  {
+    file: "quickjs.c",
+    why: "an object literal's field added to a plain object that has no such property yet goes straight to the property's addition (what JS_DefineProperty comes to for it, past the checks for the other kinds of object)",
+    before: `                ret = JS_DefinePropertyValue(ctx, sp[-2], atom, sp[-1],
+                                             JS_PROP_C_W_E | JS_PROP_THROW);
+                sp--;
+                if (unlikely(ret < 0))
+                    goto exception;
+            }
+            BREAK;`,
+    after: `                if (likely(JS_VALUE_GET_TAG(sp[-2]) == JS_TAG_OBJECT)) {
+                    JSObject *p = JS_VALUE_GET_OBJ(sp[-2]);
+                    JSProperty *pr;
+                    if (p->class_id == JS_CLASS_OBJECT && p->extensible &&
+                        !find_own_property(&pr, p, atom)) {
+                        pr = add_property(ctx, p, atom, JS_PROP_C_W_E);
+                        if (unlikely(!pr))
+                            goto exception;
+                        pr->u.value = sp[-1];
+                        sp--;
+                        BREAK;
+                    }
+                }
+                ret = JS_DefinePropertyValue(ctx, sp[-2], atom, sp[-1],
+                                             JS_PROP_C_W_E | JS_PROP_THROW);
+                sp--;
+                if (unlikely(ret < 0))
+                    goto exception;
+            }
+            BREAK;`,
   },
   {
     file: "quickjs.c",
