@@ -23,6 +23,7 @@
  * functions' positions, into engine/dist/.build-quickjs/profile/.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, homedir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
@@ -355,17 +356,47 @@ async function buildQjsc(zig: string[], source: string): Promise<string> {
 }
 
 /**
+ * How mimalloc is compiled: small (-Os, no statistics, unused functions dropped at link time: +80
+ * KiB), and with medium pages of 128 KiB instead of 512 KiB. mimalloc gives each size of block
+ * between its small and its large ones a medium page of its own, and asks for transparent huge
+ * pages: a one-shot render's few buffers of ten sizes from 10 to 64 KiB spread its 4 MiB heap over
+ * five 2 MiB huge pages, each of which the kernel clears on its first touch (~0.2 ms here). With 128
+ * KiB pages, blocks over 16 KiB get pages of their own size and the heap fits in four
+ * (docs/design/executable-runtimes.md, "Memory pages"; `heap-pages-budget.ts` keeps it).
+ */
+const MIMALLOC_FLAGS = [
+  "-Os",
+  "-DNDEBUG",
+  "-DMI_MALLOC_OVERRIDE",
+  "-DMI_STAT=0",
+  "-DMI_MEDIUM_PAGE_SHIFT=17",
+  "-ffunction-sections",
+  "-fdata-sections",
+  "-Wno-date-time",
+];
+
+/**
  * mimalloc for a Linux target, replacing zig's static C library's malloc (whose symbols are weak),
- * which never returns a page small allocations once used (runtimes/quickjs/native/memory.c). Built
- * small: -Os, no statistics, unused functions dropped at link time (+80 KiB).
+ * which never returns a page small allocations once used (runtimes/quickjs/native/memory.c).
+ * Compiled once per version, target and flags.
  */
 async function mimallocObject(zig: string[], mimalloc: string, zigTarget: string): Promise<string> {
-  const cache = join(ENGINE, "dist", ".quickjs-objects", `${basename(dirname(dirname(dirname(mimalloc))))}-zig${ZIG_VERSION}`, zigTarget);
+  const flagsHash = createHash("sha256").update(MIMALLOC_FLAGS.join(" ")).digest("hex").slice(0, 12);
+  const version = `${basename(dirname(dirname(dirname(mimalloc))))}-zig${ZIG_VERSION}-${flagsHash}`;
+  const cache = join(ENGINE, "dist", ".quickjs-objects", version, zigTarget);
   const object = join(cache, "mimalloc.o");
   if (!existsSync(object)) {
     mkdirSync(cache, { recursive: true });
-    const flags = ["-Os", "-DNDEBUG", "-DMI_MALLOC_OVERRIDE", "-DMI_STAT=0", "-ffunction-sections", "-fdata-sections", "-Wno-date-time"];
-    await zigCc(zig, ["-target", zigTarget, ...flags, `-I${join(mimalloc, "include")}`, "-c", join(mimalloc, "src", "static.c"), "-o", `${object}.tmp`]);
+    await zigCc(zig, [
+      "-target",
+      zigTarget,
+      ...MIMALLOC_FLAGS,
+      `-I${join(mimalloc, "include")}`,
+      "-c",
+      join(mimalloc, "src", "static.c"),
+      "-o",
+      `${object}.tmp`,
+    ]);
     renameSync(`${object}.tmp`, object);
     log(`compiled mimalloc for ${zigTarget}`);
   }

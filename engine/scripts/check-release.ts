@@ -1,8 +1,8 @@
 /**
  * Checks engine/dist/release as a user's download would be checked: every binary is listed in
  * SHA256SUMS with its hash, and each one's header says the platform its folder names (ELF / Mach-O
- * / PE and the CPU), and the host's binary keeps its cold-start budget and binds a saved layout to
- * the template's bytes. Binaries that can run here are run by scripts/test-engine-release.sh.
+ * / PE and the CPU), and the host's binary keeps its budgets (instructions, a render's memory) and
+ * binds a saved layout to the template's bytes. Binaries that can run here are run by scripts/test-engine-release.sh.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -11,6 +11,7 @@ import { exeName, RELEASE_PLATFORMS } from "./build-quickjs.js";
 import { readSha256sums, sha256 } from "./built-binary.js";
 import { measureColdStart } from "./cold-start-budget.js";
 import { readExecutableFormat } from "./executable-format.js";
+import { measureRenderPeak } from "./heap-pages-budget.js";
 import { measureSavedLayout, savedLayoutBinding } from "./saved-layout-budget.js";
 import { measureServeNewTemplate } from "./serve-new-template-budget.js";
 
@@ -65,6 +66,13 @@ if (existsSync(host)) {
     "a saved layout is used with the template's bytes it was made from, ignored with the template written otherwise, the output the same",
     layouts.same === "used" && layouts.reformatted === "ignored" && layouts.outputsAgree,
     `${layouts.same}, ${layouts.reformatted}`,
+  );
+  // The memory a render touches, in the kernel's huge pages (heap-pages-budget.ts).
+  const { peakKiB, budgetKiB } = await measureRenderPeak(host);
+  check(
+    `a newsletter render's peak resident memory within ${(budgetKiB / 1024).toFixed(2)} MiB`,
+    peakKiB <= budgetKiB,
+    `${(peakKiB / 1024).toFixed(1)} MiB`,
   );
   // A long-lived process rendering a template it has not seen (serve-new-template-budget.ts).
   const served = measureServeNewTemplate(host);
