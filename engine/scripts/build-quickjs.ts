@@ -356,24 +356,30 @@ async function buildQjsc(zig: string[], source: string): Promise<string> {
 }
 
 /**
- * How mimalloc is compiled: small (-Os, no statistics, unused functions dropped at link time: +80
- * KiB), and with medium pages of 128 KiB instead of 512 KiB. mimalloc gives each size of block
- * between its small and its large ones a medium page of its own, and asks for transparent huge
- * pages: a one-shot render's few buffers of ten sizes from 10 to 64 KiB spread its 4 MiB heap over
- * five 2 MiB huge pages, each of which the kernel clears on its first touch (~0.2 ms here). With 128
- * KiB pages, blocks over 16 KiB get pages of their own size and the heap fits in four
- * (docs/design/executable-runtimes.md, "Memory pages"; `heap-pages-budget.ts` keeps it).
+ * How mimalloc is compiled for a Linux target: small (-Os, no statistics, unused functions dropped
+ * at link time: +80 KiB), and with smaller pages. mimalloc asks for transparent huge pages, each of
+ * which the kernel clears on its first touch (~0.2 ms here), and gives each block size pages of its
+ * own: 64 KiB for small blocks, 512 KiB for each size between 8 and 64 KiB. A one-shot render's
+ * ~4.5 MiB in use (dozens of sizes, a few blocks of most) spread over five huge pages; with 128 KiB
+ * medium pages, four; with 32 KiB slices (small pages) as well, three
+ * (docs/design/executable-runtimes.md, "Memory pages"; `heap-pages-budget.ts` keeps it). Slices
+ * stay 64 KiB on ARM64, whose Linux may run with 64 KiB pages: mimalloc commits and returns memory
+ * a slice at a time.
  */
-const MIMALLOC_FLAGS = [
-  "-Os",
-  "-DNDEBUG",
-  "-DMI_MALLOC_OVERRIDE",
-  "-DMI_STAT=0",
-  "-DMI_MEDIUM_PAGE_SHIFT=17",
-  "-ffunction-sections",
-  "-fdata-sections",
-  "-Wno-date-time",
-];
+function mimallocFlags(zigTarget: string): string[] {
+  const slices = zigTarget.startsWith("x86_64") ? ["-DMI_SEGMENT_SLICE_SHIFT=15"] : [];
+  return [
+    "-Os",
+    "-DNDEBUG",
+    "-DMI_MALLOC_OVERRIDE",
+    "-DMI_STAT=0",
+    ...slices,
+    "-DMI_MEDIUM_PAGE_SHIFT=17",
+    "-ffunction-sections",
+    "-fdata-sections",
+    "-Wno-date-time",
+  ];
+}
 
 /**
  * mimalloc for a Linux target, replacing zig's static C library's malloc (whose symbols are weak),
@@ -381,22 +387,14 @@ const MIMALLOC_FLAGS = [
  * Compiled once per version, target and flags.
  */
 async function mimallocObject(zig: string[], mimalloc: string, zigTarget: string): Promise<string> {
-  const flagsHash = createHash("sha256").update(MIMALLOC_FLAGS.join(" ")).digest("hex").slice(0, 12);
+  const flags = mimallocFlags(zigTarget);
+  const flagsHash = createHash("sha256").update(flags.join(" ")).digest("hex").slice(0, 12);
   const version = `${basename(dirname(dirname(dirname(mimalloc))))}-zig${ZIG_VERSION}-${flagsHash}`;
   const cache = join(ENGINE, "dist", ".quickjs-objects", version, zigTarget);
   const object = join(cache, "mimalloc.o");
   if (!existsSync(object)) {
     mkdirSync(cache, { recursive: true });
-    await zigCc(zig, [
-      "-target",
-      zigTarget,
-      ...MIMALLOC_FLAGS,
-      `-I${join(mimalloc, "include")}`,
-      "-c",
-      join(mimalloc, "src", "static.c"),
-      "-o",
-      `${object}.tmp`,
-    ]);
+    await zigCc(zig, ["-target", zigTarget, ...flags, `-I${join(mimalloc, "include")}`, "-c", join(mimalloc, "src", "static.c"), "-o", `${object}.tmp`]);
     renameSync(`${object}.tmp`, object);
     log(`compiled mimalloc for ${zigTarget}`);
   }
