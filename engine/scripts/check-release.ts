@@ -2,7 +2,8 @@
  * Checks engine/dist/release as a user's download would be checked: every binary is listed in
  * SHA256SUMS with its hash, and each one's header says the platform its folder names (ELF / Mach-O
  * / PE and the CPU), and the host's binary keeps its budgets (instructions, a render's memory) and
- * binds a saved layout to the template's bytes. Binaries that can run here are run by scripts/test-engine-release.sh.
+ * binds a saved layout to the template's bytes. Binaries that can run here are run by
+ * scripts/test-engine-release.sh.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -69,11 +70,7 @@ if (existsSync(host)) {
   );
   // The memory a render touches, in the kernel's huge pages (heap-pages-budget.ts).
   const { peakKiB, budgetKiB } = await measureRenderPeak(host);
-  check(
-    `a newsletter render's peak resident memory within ${(budgetKiB / 1024).toFixed(2)} MiB`,
-    peakKiB <= budgetKiB,
-    `${(peakKiB / 1024).toFixed(1)} MiB`,
-  );
+  check(`a newsletter render's peak resident memory within ${(budgetKiB / 1024).toFixed(2)} MiB`, peakKiB <= budgetKiB, `${(peakKiB / 1024).toFixed(1)} MiB`);
   // A long-lived process rendering a template it has not seen (serve-new-template-budget.ts).
   const served = measureServeNewTemplate(host);
   check(
