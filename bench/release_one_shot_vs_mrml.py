@@ -6,7 +6,8 @@ realistic newsletter's html, against a Python process running mrml on the newsle
 PHP or Python app pays per email with one process per render; target: ours / mrml <= 1), the
 processes alternating run by run, who goes first turning each round. CPU is each process's own
 user + system time (`wait4`): on a shared machine that counts only the work, not the waits for a
-core. `--baseline` runs a second release executable in the same rounds (the one before a change),
+core. Each process's page faults are printed beside it: the memory a process needs is part of its
+CPU (bench/README.md, "Measuring on a shared machine"). `--baseline` runs a second release executable in the same rounds (the one before a change),
 so that both ratios and theirs to each other come from one run: on a machine whose speed moves from
 hour to hour, ratios from separate runs differ by more than a change of a few percent.
 
@@ -37,8 +38,8 @@ def newsletter_request(target: str) -> dict[str, Any]:
     }
 
 
-def child_cpu_ms(argv: list[str], stdin: bytes) -> float:
-    """The CPU time of one process run of `argv` reading `stdin`, its output discarded."""
+def child_cpu_ms(argv: list[str], stdin: bytes) -> tuple[float, int]:
+    """The CPU time and page faults of one process run of `argv` reading `stdin`, its output discarded."""
     read_end, write_end = os.pipe()
     actions = [
         (os.POSIX_SPAWN_DUP2, read_end, 0),
@@ -52,11 +53,11 @@ def child_cpu_ms(argv: list[str], stdin: bytes) -> float:
     _, status, usage = os.wait4(pid, 0)
     if os.waitstatus_to_exitcode(status) != 0:
         raise SystemExit(f"{argv[0]} exited {os.waitstatus_to_exitcode(status)}")
-    return (usage.ru_utime + usage.ru_stime) * 1000
+    return (usage.ru_utime + usage.ru_stime) * 1000, usage.ru_minflt + usage.ru_majflt
 
 
-def one_shot_against_mrml(engines: dict[str, str], python: str, runs: int) -> dict[str, list[float]]:
-    """Each engine's and mrml's CPU per run, `runs` rounds after two that warm the page cache."""
+def one_shot_against_mrml(engines: dict[str, str], python: str, runs: int) -> dict[str, list[tuple[float, int]]]:
+    """Each engine's and mrml's CPU and faults per run, `runs` rounds after two that warm the page cache."""
     html_request = json.dumps(newsletter_request("html")).encode()
     mjml_case = newsletter_request("mjml")
     mjml_request = json.dumps({**mjml_case, "options": {**mjml_case["options"], "minify": False}}).encode()
@@ -65,13 +66,13 @@ def one_shot_against_mrml(engines: dict[str, str], python: str, runs: int) -> di
     commands = {name: ([binary], html_request) for name, binary in engines.items()}
     commands["mrml"] = ([python, "-c", MRML_PROCESS], mjml.encode())
     order = list(commands)
-    times: dict[str, list[float]] = {name: [] for name in commands}
+    times: dict[str, list[tuple[float, int]]] = {name: [] for name in commands}
     for i in range(runs + 2):
         turn = order[i % len(order) :] + order[: i % len(order)]
         measured = {name: child_cpu_ms(*commands[name]) for name in turn}
         if i >= 2:
-            for name, ms in measured.items():
-                times[name].append(ms)
+            for name, run in measured.items():
+                times[name].append(run)
     return times
 
 
@@ -86,11 +87,13 @@ def main() -> None:
     load = " ".join(f"{value:.2f}" for value in os.getloadavg())
     engines = {"release engine": args.release, **({"baseline": args.baseline} if args.baseline else {})}
     times = one_shot_against_mrml(engines, args.python, args.runs)
-    medians = {name: statistics.median(samples) for name, samples in times.items()}
-    print(f"one-shot newsletter html, process CPU, medians of {args.runs} (load average: {load})")
+    medians = {name: statistics.median(ms for ms, _ in runs) for name, runs in times.items()}
+    faults = {name: statistics.median(count for _, count in runs) for name, runs in times.items()}
+    print(f"one-shot newsletter html, process CPU (page faults), medians of {args.runs} (load average: {load})")
     for name in engines:
         print(
-            f"  {name:14} {medians[name]:6.2f} ms   Python + mrml on its MJML {medians['mrml']:6.2f} ms"
+            f"  {name:14} {medians[name]:6.2f} ms ({faults[name]:.0f})"
+            f"   Python + mrml on its MJML {medians['mrml']:6.2f} ms ({faults['mrml']:.0f})"
             f"   {name} / mrml {medians[name] / medians['mrml']:5.3f} (target <= 1)"
         )
     if args.baseline:
