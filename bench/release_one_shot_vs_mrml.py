@@ -7,9 +7,10 @@ PHP or Python app pays per email with one process per render; target: ours / mrm
 processes alternating run by run, who goes first turning each round. CPU is each process's own
 user + system time (`wait4`): on a shared machine that counts only the work, not the waits for a
 core. Each process's page faults are printed beside it: the memory a process needs is part of its
-CPU (bench/README.md, "Measuring on a shared machine"). `--baseline` runs a second release executable in the same rounds (the one before a change),
-so that both ratios and theirs to each other come from one run: on a machine whose speed moves from
-hour to hour, ratios from separate runs differ by more than a change of a few percent.
+CPU (bench/README.md, "Measuring on a shared machine"). `--baseline` runs a second release
+executable in the same rounds (the one before a change), so that both ratios and theirs to each
+other come from one run: on a machine whose speed moves from hour to hour, ratios from separate
+runs differ by more than a change of a few percent.
 
 usage: release_one_shot_vs_mrml.py --release PATH --python PYTHON_WITH_MRML [--baseline PATH] [--runs 100]
 """
@@ -38,7 +39,7 @@ def newsletter_request(target: str) -> dict[str, Any]:
     }
 
 
-def child_cpu_ms(argv: list[str], stdin: bytes) -> tuple[float, int]:
+def child_usage(argv: list[str], stdin: bytes) -> tuple[float, int]:
     """The CPU time and page faults of one process run of `argv` reading `stdin`, its output discarded."""
     read_end, write_end = os.pipe()
     actions = [
@@ -69,7 +70,7 @@ def one_shot_against_mrml(engines: dict[str, str], python: str, runs: int) -> di
     times: dict[str, list[tuple[float, int]]] = {name: [] for name in commands}
     for i in range(runs + 2):
         turn = order[i % len(order) :] + order[: i % len(order)]
-        measured = {name: child_cpu_ms(*commands[name]) for name in turn}
+        measured = {name: child_usage(*commands[name]) for name in turn}
         if i >= 2:
             for name, run in measured.items():
                 times[name].append(run)
