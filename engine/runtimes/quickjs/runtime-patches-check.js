@@ -109,6 +109,29 @@ check(
   "more lineages than the context keeps",
 );
 
+// Strings read by JSON.parse, eight bytes a step where none is a quote, a backslash, a control
+// character or beyond ASCII: each such character at every place within and across two steps, in a
+// string that is one-byte and in one already widened by a character beyond Latin-1.
+const specials = ['"', "\\", "\n", "\u0001", "\u001f", " ", "~", "\u007f", "é", "—", "😀", "\u2028"];
+for (const before of ["", "→"]) {
+  for (const special of specials) {
+    for (let at = 0; at < 20; at++) {
+      const text = `${before}${"a".repeat(at)}${special}${"b".repeat(19 - at)}${special}`;
+      check(JSON.parse(JSON.stringify(text)), text, `JSON.parse of ${JSON.stringify(text)}`);
+      check(JSON.parse(`{${JSON.stringify(text)}:1}`)[text], 1, `a JSON key ${JSON.stringify(text)}`);
+    }
+  }
+}
+for (let at = 0; at < 20; at++) {
+  let refused = false;
+  try {
+    JSON.parse(`"${"a".repeat(at)}\u0001${"b".repeat(9)}"`);
+  } catch (error) {
+    refused = error instanceof SyntaxError;
+  }
+  check(refused, true, `a raw control character ${at} bytes into a JSON string`);
+}
+
 // Text through UTF-8 and back (std's file functions convert both ways), ASCII runs beside every width of character.
 const texts = [
   "plain ASCII text, long enough for several words of it",
