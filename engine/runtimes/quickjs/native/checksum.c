@@ -133,21 +133,34 @@ static JSValue checksum_sha256(JSContext *ctx, JSValueConst this_val, int argc, 
     return hex;
 }
 
-/* The CRC-32 of ISO-HDLC (zlib's crc32, PNG's, gzip's), a byte at a time from a table made on first use. */
+/*
+ * The CRC-32 of ISO-HDLC (zlib's crc32, PNG's, gzip's), eight bytes a step ("slicing by eight", from
+ * tables made on first use): a byte at a time, each step waits for the last step's table read, and a
+ * saved layout's ~55,000 bytes were ~5% of a render from it.
+ */
 static uint32_t crc32(const uint8_t *p, size_t length)
 {
-    static uint32_t table[256];
+    static uint32_t table[8][256];
     static int ready = 0;
     if (!ready) {
         for (uint32_t n = 0; n < 256; n++) {
             uint32_t c = n;
             for (int k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >> 1) : c >> 1;
-            table[n] = c;
+            table[0][n] = c;
         }
+        /* table[k][n]: the CRC of byte n followed by k zero bytes */
+        for (int k = 1; k < 8; k++)
+            for (uint32_t n = 0; n < 256; n++) table[k][n] = table[0][table[k - 1][n] & 0xff] ^ (table[k - 1][n] >> 8);
         ready = 1;
     }
     uint32_t c = 0xffffffff;
-    for (size_t i = 0; i < length; i++) c = table[(c ^ p[i]) & 0xff] ^ (c >> 8);
+    for (; length >= 8; p += 8, length -= 8) {
+        uint32_t lo = c ^ ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
+        uint32_t hi = (uint32_t)p[4] | (uint32_t)p[5] << 8 | (uint32_t)p[6] << 16 | (uint32_t)p[7] << 24;
+        c = table[7][lo & 0xff] ^ table[6][(lo >> 8) & 0xff] ^ table[5][(lo >> 16) & 0xff] ^ table[4][lo >> 24] ^ table[3][hi & 0xff] ^
+            table[2][(hi >> 8) & 0xff] ^ table[1][(hi >> 16) & 0xff] ^ table[0][hi >> 24];
+    }
+    for (; length > 0; p++, length--) c = table[0][(c ^ *p) & 0xff] ^ (c >> 8);
     return c ^ 0xffffffff;
 }
 
