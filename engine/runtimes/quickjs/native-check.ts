@@ -8,8 +8,8 @@
 import * as std from "qjs:std";
 import { crc32, jsonStringUtf8, minifyConditionalInner, minifyMarkup, parseMjml, removeHtmlWaste, sha256 } from "./platform/native.js";
 
-/** Each function of a text (removeHtmlWaste: a document's parts) and one more argument (a flag, a list), as the test sends them. */
-const FUNCTIONS: Readonly<Record<string, (text: never, argument: never) => unknown>> = {
+/** Each function of a text and one more argument (a flag, a list), as the test sends them. */
+const FUNCTIONS: Readonly<Record<string, (text: string, argument: never) => unknown>> = {
   minifyMarkup,
   minifyConditionalInner,
   removeHtmlWaste,
@@ -21,7 +21,7 @@ const FUNCTIONS: Readonly<Record<string, (text: never, argument: never) => unkno
 };
 
 for (let line = std.in.getline(); line !== null; line = std.in.getline()) {
-  const [name, text, flag] = JSON.parse(line) as [string, never, never];
+  const [name, text, flag] = JSON.parse(line) as [string, string, never];
   const call = FUNCTIONS[name];
   std.out.puts(`${JSON.stringify(call === undefined ? { unknown: name } : (call(text, flag) ?? null))}\n`);
   std.out.flush();

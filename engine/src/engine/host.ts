@@ -60,13 +60,12 @@ export interface EngineHost {
    */
   readonly minifyMarkup?: (markup: string) => string | undefined;
   /**
-   * `removeHtmlWaste` (targets/html-waste.ts) of the html target's document, `parts.join("")`, then
-   * `minifyMarkup` when `minify`: the same string, or undefined where the host leaves the document
-   * to those functions; for a host that cleans up in fewer instructions (reading the parts into a
-   * copy of its own rather than a joined string, and minifying what it cleaned without handing it
-   * back first). Absent: the functions do.
+   * `removeHtmlWaste` (targets/html-waste.ts) of the html target's document, then `minifyMarkup`
+   * when `minify`: the same string, or undefined where the host leaves the document to those
+   * functions; for a host that cleans up in fewer instructions (and minifies what it cleaned without
+   * handing it back first). Absent: the functions do.
    */
-  readonly removeHtmlWaste?: (parts: readonly string[], minify: boolean) => string | undefined;
+  readonly removeHtmlWaste?: (html: string, minify: boolean) => string | undefined;
   /**
    * mjml's minifying of an Outlook conditional comment's inner markup (mjml-to-html's `minifyInner`),
    * or undefined where the host leaves it to that function. Absent: the function minifies.

@@ -16,7 +16,7 @@ import { type ParseResult, parseTemplate } from "../document/parse.js";
 import type { ContentHtml, ParsedContent } from "../markup/content.js";
 import { Emitter } from "../markup/emitter.js";
 import { type CompiledOutput, compileOutput, joinOutput, lookupIn, substitute } from "../markup/substitute.js";
-import { type CompileHost, compileMjmlToHtmlParts } from "../mjml-to-html/index.js";
+import { type CompileHost, compileMjmlToHtml } from "../mjml-to-html/index.js";
 import { checkComponentSize } from "../targets/component/module.js";
 import { componentOptionConflicts } from "../targets/component/options.js";
 import { DocumentContext } from "../targets/context.js";
@@ -190,11 +190,11 @@ export function compileTarget(core: EngineCore, template: Template, target: Rend
   return compileOutput(htmlWithoutWaste(core, compileMjml(mjml, core.host), minify), out.slots, "markup");
 }
 
-/** `removeHtmlWaste` of the document `parts` join, then `minifyMarkup` when `minify`: by the host where it does both itself. */
-function htmlWithoutWaste(core: EngineCore, parts: readonly string[], minify: boolean): string {
-  const done = core.host.removeHtmlWaste?.(parts, minify);
+/** `removeHtmlWaste`, then `minifyMarkup` when `minify`: by the host where it does both itself. */
+function htmlWithoutWaste(core: EngineCore, html: string, minify: boolean): string {
+  const done = core.host.removeHtmlWaste?.(html, minify);
   if (done !== undefined) return done;
-  const clean = removeHtmlWaste(parts.join(""));
+  const clean = removeHtmlWaste(html);
   return minify ? minifiedMarkup(core, clean) : clean;
 }
 
@@ -221,10 +221,9 @@ function compileComponent(core: EngineCore, template: Template, minify: boolean,
  * mjml 5 makes of it, without loading mjml. A failure here is an engine bug, reported as a
  * RENDER_ERROR without internals.
  */
-/** The html document's parts (`compileMjmlToHtmlParts`), a compile error as a RenderError. */
-function compileMjml(mjml: string, host: CompileHost): string[] {
+function compileMjml(mjml: string, host: CompileHost): string {
   try {
-    return compileMjmlToHtmlParts(mjml, host);
+    return compileMjmlToHtml(mjml, host);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new RenderError(`MJML compilation failed: ${message}`, [{ loc: [], msg: message, type: "mjml_error" }]);

@@ -449,16 +449,11 @@ function mergePieces(pieces: readonly string[], textPieces: readonly TextPiece[]
  * between them, and a match holds only an ENDIF, whitespace and a comment's opening.
  */
 export function documentHtml(body: BodyWriter, globalData: GlobalData): string {
-  return documentParts(body, globalData).join("");
-}
-
-/** `documentHtml` as the strings it joins, in order. */
-export function documentParts(body: BodyWriter, globalData: GlobalData): string[] {
   const pieces = body.finish();
   const head = skeletonHead(globalData, () => pieces.join(""));
   // a match ends with a `<!--[if mso | IE]>`, which the skeleton never writes: most heads hold none
   const output = [contains(head, MSO_IE) ? mergeOutlookConditionnals(head) : head];
   mergePieces(pieces, body.textPieces, output);
   output.push(SKELETON_END);
-  return output;
+  return output.join("");
 }

@@ -1,11 +1,9 @@
 /*
  * The html target's clean-up (engine/src/targets/html-waste.ts, `removeHtmlWaste`) in C, for the
- * release engine's JavaScript host, as the global function `mailrenderRemoveHtmlWaste(parts, minify)`:
- * the string the document `parts.join("")` becomes, minified as `minifyMarkup` when `minify`
- * (markup-minify.c, on the cleaned bytes: one copy of the document into C and one back, where two
- * calls made two of each), or undefined where the host leaves the document to the JavaScript. The
- * parts are read into one UTF-8 copy: joined in JavaScript first, one part past U+00FF made the
- * whole document a two-byte string, every later part widened into it character by character. Under QuickJS's interpreter the clean-up's
+ * release engine's JavaScript host, as the global function `mailrenderRemoveHtmlWaste(html, minify)`:
+ * the same string, minified as `minifyMarkup` when `minify` (markup-minify.c, on the cleaned bytes:
+ * one copy of the document into C and one back, where two calls made two of each), or undefined
+ * where the host leaves the document to the JavaScript. Under QuickJS's interpreter the clean-up's
  * scans and regular expressions over the newsletter's html were ~15% of a new template's render;
  * here they are a few instructions a byte. The JavaScript is the definition: this follows it step
  * by step (the names are its functions'), on the document's UTF-8 (every rule starts and ends at
@@ -741,59 +739,16 @@ static int unreadable(const uint8_t *p, size_t n)
     return 0;
 }
 
-/*
- * The UTF-8 of the strings in the array `parts`, one after the other, from the engine's heap (NULL
- * with an exception pending): each part's own UTF-8 (QuickJS's, without a copy for an ASCII
- * one-byte string) measured first, then copied once into a document of exactly their length.
- */
-static uint8_t *joined_utf8(JSContext *ctx, JSValueConst parts, size_t *n)
-{
-    int64_t count;
-    if (!JS_IsArray(parts) || JS_GetLength(ctx, parts, &count) < 0) {
-        JS_ThrowTypeError(ctx, "mailrenderRemoveHtmlWaste takes an array of strings");
-        return NULL;
-    }
-    const char **texts = js_mallocz(ctx, (size_t)(count > 0 ? count : 1) * (sizeof(char *) + sizeof(size_t)));
-    if (texts == NULL)
-        return NULL;
-    size_t *lengths = (size_t *)(texts + count), total = 0;
-    uint8_t *document = NULL;
-    int64_t read = 0;
-    for (; read < count; read++) {
-        JSValue part = JS_GetPropertyInt64(ctx, parts, read);
-        if (JS_IsString(part))
-            texts[read] = JS_ToCStringLen(ctx, &lengths[read], part);
-        else if (!JS_IsException(part))
-            JS_ThrowTypeError(ctx, "mailrenderRemoveHtmlWaste takes an array of strings");
-        JS_FreeValue(ctx, part);
-        if (texts[read] == NULL)
-            goto done;
-        total += lengths[read];
-    }
-    document = js_malloc(ctx, total + 1);
-    if (document != NULL) {
-        for (int64_t i = 0, at = 0; i < count; at += lengths[i], i++)
-            memcpy(document + at, texts[i], lengths[i]);
-        document[total] = 0;
-        *n = total;
-    }
-done:
-    for (int64_t i = 0; i < read; i++)
-        JS_FreeCString(ctx, texts[i]);
-    js_free(ctx, texts);
-    return document;
-}
-
 static JSValue remove_html_waste(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
 {
-    if (argc < 1)
-        return JS_ThrowTypeError(ctx, "mailrenderRemoveHtmlWaste takes an array of strings");
+    if (argc < 1 || !JS_IsString(argv[0]))
+        return JS_ThrowTypeError(ctx, "mailrenderRemoveHtmlWaste takes a string");
     int minify = argc >= 2 && JS_ToBool(ctx, argv[1]) == 1;
     size_t n;
-    uint8_t *document = joined_utf8(ctx, argv[0], &n);
+    const char *document = JS_ToCStringLen(ctx, &n, argv[0]);
     if (document == NULL)
         return JS_EXCEPTION;
-    Waste w = {.ctx = ctx, .p = document, .n = n};
+    Waste w = {.ctx = ctx, .p = (const uint8_t *)document, .n = n};
     JSValue result = JS_UNDEFINED;
     if (!unreadable(w.p, n)) {
         remove_repeated_backgrounds(&w);
@@ -811,7 +766,7 @@ static JSValue remove_html_waste(JSContext *ctx, JSValueConst this_val, int argc
         } else if (w.refused) {
             result = JS_UNDEFINED;
         } else if (w.count == 0) {
-            result = minify ? mailrender_minified(ctx, w.p, n) : JS_NewStringLen(ctx, (const char *)w.p, n);
+            result = minify ? mailrender_minified(ctx, w.p, n) : JS_DupValue(ctx, argv[0]);
         } else {
             /* From the engine's heap, within its cap (--max-memory), as the JavaScript's copy would be. */
             uint8_t *out = js_malloc(ctx, n + w.texts_n);
@@ -826,7 +781,7 @@ static JSValue remove_html_waste(JSContext *ctx, JSValueConst this_val, int argc
     }
     js_free(ctx, w.edits);
     js_free(ctx, w.texts);
-    js_free(ctx, document);
+    JS_FreeCString(ctx, document);
     return result;
 }
 

@@ -23,8 +23,8 @@ declare const mailrenderJsonStringUtf8: (text: string) => Uint8Array;
 declare const mailrenderParseJsonUtf8: (bytes: Uint8Array, maxDepth: number) => unknown;
 /** native/markup-minify.c: targets/minify.ts's `minifyMarkup`, or undefined where it leaves the document to it. */
 declare const mailrenderMinifyMarkup: (markup: string) => string | undefined;
-/** native/html-waste.c: targets/html-waste.ts's `removeHtmlWaste` of `parts.join("")`, then minify.ts's `minifyMarkup` when `minify`, or undefined where it leaves the document to them. */
-declare const mailrenderRemoveHtmlWaste: (parts: readonly string[], minify: boolean) => string | undefined;
+/** native/html-waste.c: targets/html-waste.ts's `removeHtmlWaste`, then minify.ts's `minifyMarkup` when `minify`, or undefined where it leaves the document to them. */
+declare const mailrenderRemoveHtmlWaste: (html: string, minify: boolean) => string | undefined;
 /** native/conditional-minify.c: mjml-to-html/document.ts's `minifyInner`, or undefined where it leaves the markup to it. */
 declare const mailrenderMinifyConditionalInner: (inner: string) => string | undefined;
 /** native/mjml-parse.c: mjml-to-html/parse.ts's `parseMjml`, or undefined where it leaves the MJML to it. */
@@ -41,7 +41,7 @@ export const utf8Length = (text: string): number => mailrenderUtf8Length(text);
 export const jsonStringUtf8 = (text: string): Uint8Array => mailrenderJsonStringUtf8(text);
 export const parseJsonUtf8 = (bytes: Uint8Array, maxDepth: number): unknown => mailrenderParseJsonUtf8(bytes, maxDepth);
 export const minifyMarkup = (markup: string): string | undefined => mailrenderMinifyMarkup(markup);
-export const removeHtmlWaste = (parts: readonly string[], minify: boolean): string | undefined => mailrenderRemoveHtmlWaste(parts, minify);
+export const removeHtmlWaste = (html: string, minify: boolean): string | undefined => mailrenderRemoveHtmlWaste(html, minify);
 export const minifyConditionalInner = (inner: string): string | undefined => mailrenderMinifyConditionalInner(inner);
 export const parseMjml = (mjml: string, endingTags: string): MjmlNode | undefined => mailrenderParseMjml(mjml, endingTags);
 export const releaseMemory = (): void => mailrenderMemory.release();
