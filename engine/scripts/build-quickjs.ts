@@ -436,10 +436,10 @@ async function link(
     ...staticLink,
     "-o",
     exe,
+    ...objects,
     bytecodeC,
     ...NATIVE_C,
     ...allocator,
-    ...objects,
     ...system,
   ]);
   for (const leftover of readdirSync(outDir)) if (leftover !== exeName(target.id)) rmSync(join(outDir, leftover), { force: true });
