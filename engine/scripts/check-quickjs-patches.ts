@@ -13,7 +13,7 @@
  * runtime at exit, where the leaks are looked for): those of QuickJS-ng's tests that need nothing
  * of its `qjs` shell, runtimes/quickjs/lazy-bodies-check.js, which calls each kind of function
  * QuickJS-ng enters by another path, and runtimes/quickjs/runtime-patches-check.js (Map keys of
- * every kind, atoms, text through UTF-8 and back). Last, the engine itself, built from the release build's C (its
+ * every kind, atoms, JSON strings, text through UTF-8 and back). Last, the engine itself, built from the release build's C (its
  * bytecode and `main`) with the host's native functions and the sanitized library, through the
  * fixtures one-shot and in `--serve` with saved layouts (the collector and frees at work).
  *

@@ -7,10 +7,11 @@
  * object literal's fields added without the general definition's checks, the reading of
  * a function's body, left until the function is first called, a Map's hashing of its keys (an
  * atom's string keeps its hash; a number's reaches every bucket), string equality (two atoms are
- * one string or unequal), text converted to and from UTF-8 a word at a time where it is ASCII, and
- * small bytecode numbers read in one step. Each is the same result by another
- * route; a change whose anchor is not found exactly once stops the build, so a new QuickJS-ng
- * version is looked at, not patched blindly. check-quickjs-patches.ts runs QuickJS-ng's own tests
+ * one string or unequal), text converted to and from UTF-8 a word at a time where it is ASCII, a
+ * JSON string's plain characters read eight bytes a step (and one-byte text widened into a two-byte
+ * string by a loop the compiler vectorizes), and small bytecode numbers read in one step. Each is
+ * the same result by another route; a change whose anchor is not found exactly once stops the
+ * build, so a new QuickJS-ng version is looked at, not patched blindly. check-quickjs-patches.ts runs QuickJS-ng's own tests
  * on the patched source under the sanitizers, programs compiled by its qjsc, and the engine.
  */
 import { createHash } from "node:crypto";

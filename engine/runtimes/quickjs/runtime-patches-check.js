@@ -1,8 +1,8 @@
 // Run as a program compiled by qjsc (check-quickjs-patches.ts): what the release build's changes to
-// QuickJS-ng's Maps, atoms, shapes and UTF-8 conversions must leave as they were. A Map finds a key
-// by its value whatever made it (a literal's atom, a string built at run time, an integer or a
-// double), objects that share their shapes keep their own properties, and text keeps every
-// character through UTF-8 and back.
+// QuickJS-ng's Maps, atoms, shapes, JSON strings and UTF-8 conversions must leave as they were. A Map
+// finds a key by its value whatever made it (a literal's atom, a string built at run time, an integer
+// or a double), objects that share their shapes keep their own properties, JSON.parse reads every
+// character wherever it stands, and text keeps every character through UTF-8 and back.
 import * as os from "qjs:os";
 import * as std from "qjs:std";
 
