@@ -30,7 +30,7 @@ export const SAVED_LAYOUT_BUDGET = 25.8;
 /**
  * Millions of instructions of the same render compiling the template: 78.3 M when set (with
  * JSON.parse's string reader eight bytes a step, and one-byte text widened into a two-byte string by
- * a vectorized loop: bench/RESULTS.md; 79.2 M before), plus ~3%.
+ * a vectorized loop: bench/RESULTS.md; 79.3 M before), plus ~3%.
  */
 export const ONE_SHOT_NEWSLETTER_BUDGET = 80.6;
 
