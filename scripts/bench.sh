@@ -10,8 +10,9 @@ tsx bench/engine-limits.ts           # template size limits: refusing an oversiz
 tsx bench/output-size.ts             # html bytes and gzip bytes against Gmail's 102 KB clip
 bash scripts/bench-engine-binary.sh  # the Node executable (make engine-node): cold start, --serve round trip and throughput
 bash scripts/bench-release-engine.sh # the release (QuickJS) executable (make engine): cold renders of a small, a medium and a large email
-tsx engine/scripts/saved-layout-budget.ts "engine/dist/$(node -p 'process.platform + "-" + process.arch')/mailrender-engine" || true  # a fresh process rendering the newsletter from its saved layout, against --version (instructions)
-tsx engine/scripts/heap-pages-budget.ts "engine/dist/$(node -p 'process.platform + "-" + process.arch')/mailrender-engine" || true  # the memory a newsletter render touches (its peak, in huge pages), against its budget
+release_engine="engine/dist/$(node -p 'process.platform + "-" + process.arch')/mailrender-engine"  # the host's release engine (make engine)
+tsx engine/scripts/saved-layout-budget.ts "$release_engine" || true  # a fresh process rendering the newsletter from its saved layout, against --version (instructions)
+tsx engine/scripts/heap-pages-budget.ts "$release_engine" || true    # the memory a newsletter render touches (its peak, in huge pages), against its budget
 bash scripts/bench-server.sh         # SDK template fetch vs a bare route
 bash scripts/bench-server.sh storm   # health checks and template fetches during a storm of heavy renders
 bash scripts/bench-client-python.sh  # Python client vs the engine in-process

@@ -11,8 +11,9 @@
  * JSON string's plain characters read eight bytes a step (and one-byte text widened into a two-byte
  * string by a loop the compiler vectorizes), and small bytecode numbers read in one step. Each is
  * the same result by another route; a change whose anchor is not found exactly once stops the
- * build, so a new QuickJS-ng version is looked at, not patched blindly. check-quickjs-patches.ts runs QuickJS-ng's own tests
- * on the patched source under the sanitizers, programs compiled by its qjsc, and the engine.
+ * build, so a new QuickJS-ng version is looked at, not patched blindly. check-quickjs-patches.ts
+ * runs QuickJS-ng's own tests on the patched source under the sanitizers, programs compiled by its
+ * qjsc, and the engine.
  */
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";

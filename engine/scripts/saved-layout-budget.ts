@@ -21,8 +21,8 @@ const CASE = join(ROOT, "fixtures", "render", "realistic-newsletter", "case.json
 /**
  * Millions of instructions of a newsletter render from its saved layout: the engine's figure when the
  * budget was last set (25.0 M, 1.74× a `--version` of 14.3 M, with JSON.parse's string reader taking
- * the layout's plain characters eight bytes a step and its CRC-32 eight bytes a step:
- * bench/RESULTS.md), plus ~3%. A change that needs more must say why there and raise it here; the
+ * the layout's plain characters eight bytes a step, and the layout's CRC-32 computed eight bytes a
+ * step: bench/RESULTS.md), plus ~3%. A change that needs more must say why there and raise it here; the
  * target is 2× `--version`.
  */
 export const SAVED_LAYOUT_BUDGET = 25.8;
