@@ -498,8 +498,7 @@ function object(def: z.core.$ZodObjectDef): Parser {
   const strict = catchall !== undefined && defOf(catchall).type === "never";
   const rest = catchall && !strict ? fieldOf(catchall) : undefined;
   generatesCode ??= evalAllowed();
-  if (rest === undefined && generatesCode) return generatedObject(keys, shapeFields, strict ? known : undefined);
-  return (value) => {
+  const loop: Parser = (value) => {
     if (!isObject(value)) return INVALID;
     if (strict) for (const key in value) if (!known!.has(key)) return INVALID;
     const out: Record<string, unknown> = {};
@@ -523,6 +522,8 @@ function object(def: z.core.$ZodObjectDef): Parser {
     }
     return out;
   };
+  if (rest !== undefined || !generatesCode) return loop;
+  return tiered(loop, () => generatedObject(keys, shapeFields, strict ? known : undefined));
 }
 
 /**
@@ -543,11 +544,33 @@ function evalAllowed(): boolean {
   }
 }
 
-/** The host's choice (see `generatesCode`); parsers compiled before are dropped, so every later read follows it. */
-export function generateParserCode(enabled: boolean): void {
+/**
+ * Values an object schema's loop reads before its code is generated: compiling it costs V8 ~0.1 ms,
+ * and a process rendering one template reads most of its schemas once or twice (generated from
+ * the first value, a new process's first newsletter took ~20% more CPU in Node).
+ */
+const GENERATE_AFTER = 32;
+let generateAfter = GENERATE_AFTER;
+
+/**
+ * The host's choice (see `generatesCode`), and after how many values a schema's code is generated
+ * (a test: from the first); parsers compiled before are dropped, so every later read follows it.
+ */
+export function generateParserCode(enabled: boolean, afterReads = GENERATE_AFTER): void {
   generatesCode = enabled && evalAllowed();
+  generateAfter = afterReads;
   compiled = new WeakMap();
   fields = new WeakMap();
+}
+
+/** `loop` for the first values, then `generate()`'s parser. */
+function tiered(loop: Parser, generate: () => Parser): Parser {
+  let reads = 0;
+  let current = loop;
+  return (value) => {
+    if (++reads === generateAfter) current = generate();
+    return current(value);
+  };
 }
 
 /**
