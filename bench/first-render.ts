@@ -24,6 +24,7 @@ import { gzipSync } from "node:zlib";
 import { asNewTemplate } from "../engine/scripts/new-template.js";
 import { toHydrated } from "../engine/test/support/editor-form.js";
 import { CONTEXT, generateTemplates, MERGE_TAGS } from "../engine/test/support/generated-templates.js";
+import { busyLoops } from "./busy-loops.js";
 import { shippedEngine } from "./shipped-engine.js";
 
 const { values: args } = parseArgs({
@@ -188,14 +189,6 @@ async function measure(reference: ReferenceEngines, rounds: number): Promise<Rec
 async function theirs(reference: ReferenceEngines, cases: readonly Case[]): Promise<number[]> {
   const requests = cases.map((c) => JSON.stringify({ template: c.template, target: "html", dynamic_data: c.dynamicData }));
   return (await reference.ask<{ ms: number[] }>({ op: "maildeno", requests })).ms;
-}
-
-/** Two busy loops, as `(while :; do :; done) &` twice; stopped by the returned function. */
-function busyLoops(count: number): () => void {
-  const loops = Array.from({ length: count }, () => spawn("bash", ["-c", "while :; do :; done"], { stdio: "ignore" }));
-  return () => {
-    for (const loop of loops) loop.kill("SIGKILL");
-  };
 }
 
 const ms = (value: number) => `${value.toFixed(3)} ms`.padStart(11);

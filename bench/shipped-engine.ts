@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 /**
  * The engine library as its npm package ships it: `engine/lib`, built here by the package's own
@@ -12,12 +13,16 @@ export async function shippedEngine(): Promise<{
   render: typeof import("../engine/src/index.js").render;
   compileMjmlToHtml: typeof import("../engine/src/mjml-to-html/index.js").compileMjmlToHtml;
 }> {
-  execFileSync("npm", ["run", "build", "--workspace", "@mailrender/engine", "--silent"], {
-    cwd: fileURLToPath(new URL("..", import.meta.url)),
-    stdio: "inherit",
-  });
-  const lib = (module: string) => new URL(`../engine/lib/${module}`, import.meta.url).href;
-  const { render } = (await import(lib("index.js"))) as typeof import("../engine/src/index.js");
-  const { compileMjmlToHtml } = (await import(lib("mjml-to-html/index.js"))) as typeof import("../engine/src/mjml-to-html/index.js");
+  const lib = builtEngineLib();
+  const { render } = (await import(pathToFileURL(join(lib, "index.js")).href)) as typeof import("../engine/src/index.js");
+  const { compileMjmlToHtml } = (await import(
+    pathToFileURL(join(lib, "mjml-to-html", "index.js")).href
+  )) as typeof import("../engine/src/mjml-to-html/index.js");
   return { render, compileMjmlToHtml };
+}
+
+/** `engine/lib` of `checkout` (this one by default; another needs its node_modules installed), built by its own build script. */
+export function builtEngineLib(checkout: string = fileURLToPath(new URL("..", import.meta.url))): string {
+  execFileSync("npm", ["run", "build", "--workspace", "@mailrender/engine", "--silent"], { cwd: checkout, stdio: "inherit" });
+  return join(checkout, "engine", "lib");
 }
