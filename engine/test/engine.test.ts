@@ -2,8 +2,9 @@
  * The engine as an object (src/engine/engine.ts): made with a host and a cache policy, it owns its
  * caches, and engines in one process share nothing. The executable picks the policy per mode: a
  * one-shot process caches no render and therefore never hashes a template (on Node, never loads
- * node:crypto). No path compiles code with `new Function` (zod/mini's objects parse without
- * generated code), which this file counts.
+ * node:crypto). zod/mini's objects parse without generated code, and a template's object parsers
+ * are generated (`new Function`) only for a schema that has read many values (fast-parse.ts), never
+ * on a process's first render, which this file counts.
  */
 import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
@@ -14,6 +15,7 @@ import { NODE_HOST } from "../src/engine/node-host.js";
 import { runMain } from "../src/executable/main.js";
 import { warmupTemplate } from "../src/executable/warmup.js";
 import { EXIT } from "../src/protocol/errors.js";
+import { generateParserCode } from "../src/schema/fast-parse.js";
 import { createEngine as createEnginePort, nodeFiles } from "./support/engine-port.js";
 
 const WARMUP = warmupTemplate();
@@ -81,7 +83,9 @@ async function runCli(argv: string[], stdin: Uint8Array[] = []): Promise<{ code:
 describe("the engine object", () => {
   afterEach(() => expect(globalThis.Function.name).toBe("Function"));
 
-  it("renders the same output whatever its policy, and compiles no code", async () => {
+  it("renders the same output whatever its policy, and compiles no code for a template's first reads", async () => {
+    // Every object parser made anew: none has read a value yet, whatever this file rendered before.
+    generateParserCode(true);
     const many = createEngine({ host: NODE_HOST, cache: MANY_RENDERS });
     const once = createEngine({ host: NODE_HOST, cache: ONE_RENDER });
     let outputs: string[] = [];
@@ -89,6 +93,18 @@ describe("the engine object", () => {
       0,
     );
     expect(outputs[1]).toBe(outputs[0]);
+  });
+
+  it("generates an object schema's parser once it has read many values, and renders the same", async () => {
+    generateParserCode(true);
+    const engine = createEngine({ host: NODE_HOST, cache: ONE_RENDER });
+    const first = (await engine.render(WARMUP, OPTIONS)).output;
+    let later = "";
+    const compiled = await functionsCompiledBy(async () => {
+      for (let i = 0; i < 40; i++) later = (await engine.render(WARMUP, OPTIONS)).output;
+    });
+    expect(compiled).toBeGreaterThan(0);
+    expect(later).toBe(first);
   });
 
   it("caches parses and compiled outputs under its policy: a one-render engine never hashes a template", async () => {

@@ -7,13 +7,13 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type * as z from "zod/mini";
 import * as zod from "zod/mini";
 import { BLOCKS, blockOf } from "../src/blocks/registry.js";
 import { parseTemplate } from "../src/document/parse.js";
 import { columnStyleSchema, documentHeaderSchema, rowSpacerSchema, rowStyleSchema } from "../src/document/schema.js";
-import { fastParse, INVALID, workedOut } from "../src/schema/fast-parse.js";
+import { fastParse, generateParserCode, INVALID, workedOut } from "../src/schema/fast-parse.js";
 import { toHydrated } from "./support/editor-form.js";
 import { generateTemplates } from "./support/generated-templates.js";
 
@@ -114,8 +114,15 @@ function expectAgreement(schema: Schema, value: unknown): void {
   expect(keyOrder(fast)).toStrictEqual(keyOrder(zod.data));
 }
 
-describe("the compiled success path of the template schemas", () => {
+// Node compiles an object's parser as code of its own; the release executable (an interpreter) keeps the shared loop.
+describe.each([
+  ["objects read by generated code", true],
+  ["objects read by the shared loop", false],
+])("the compiled success path of the template schemas, %s", (_name, generated) => {
   const nodes = templates.flatMap(nodesOf);
+  // Generated from a schema's first value, so that every schema's code is what reads it here.
+  beforeAll(() => generateParserCode(generated, 1));
+  afterAll(() => generateParserCode(true));
 
   it("reads every node of every fixture and generated template as zod does", () => {
     expect(nodes.length).toBeGreaterThan(500);

@@ -14,6 +14,7 @@ import { concatBytes, type Sink } from "../../src/executable/io.js";
 import { createEnginePort } from "../../src/executable/library-engine.js";
 import { runMain } from "../../src/executable/main.js";
 import type { HostMemory } from "../../src/executable/memory.js";
+import { generateParserCode } from "../../src/schema/fast-parse.js";
 import { QUICKJS_FILES } from "./platform/files.js";
 import {
   capHeap,
@@ -170,6 +171,8 @@ const hostMemory: HostMemory = {
 
 function start(): void {
   acceptLowerCaseIsoDates();
+  // An interpreter gains nothing from a template's parsers as code of their own, and would compile them in every process.
+  generateParserCode(false);
   // A reader gone is an EPIPE to handle, as in Node, not a kill (Windows has no SIGPIPE).
   if (os.platform !== "win32") os.signal(SIGPIPE, undefined);
   const argv = scriptArgs.slice(1);

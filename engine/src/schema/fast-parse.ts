@@ -22,7 +22,7 @@ interface Payload {
   issues: z.core.$ZodRawIssue[];
 }
 
-const compiled = new WeakMap<Schema, Parser>();
+let compiled = new WeakMap<Schema, Parser>();
 const SYNC = { async: false } as const;
 
 /** `value` parsed by `schema` as zod parses it when valid; `INVALID` when zod would report issues. */
@@ -471,7 +471,7 @@ interface Field {
  * newsletter), and an object made per field costs the release executable's interpreter a property
  * definition for each of its keys: the field's key is kept beside it instead.
  */
-const fields = new WeakMap<Schema, Field>();
+let fields = new WeakMap<Schema, Field>();
 
 function fieldOf(schema: Schema): Field {
   let field = fields.get(schema);
@@ -497,7 +497,8 @@ function object(def: z.core.$ZodObjectDef): Parser {
   // such an object on values of another shape.
   const strict = catchall !== undefined && defOf(catchall).type === "never";
   const rest = catchall && !strict ? fieldOf(catchall) : undefined;
-  return (value) => {
+  generatesCode ??= evalAllowed();
+  const loop: Parser = (value) => {
     if (!isObject(value)) return INVALID;
     if (strict) for (const key in value) if (!known!.has(key)) return INVALID;
     const out: Record<string, unknown> = {};
@@ -521,6 +522,77 @@ function object(def: z.core.$ZodObjectDef): Parser {
     }
     return out;
   };
+  if (rest !== undefined || !generatesCode) return loop;
+  return tiered(loop, () => generatedObject(keys, shapeFields, strict ? known : undefined));
+}
+
+/**
+ * Whether object parsers are generated as code: where a JIT compiles it (V8), an object read by
+ * named keys in one function of its own is several times faster than the shared loop above, whose
+ * keyed reads and writes see every schema's keys (megamorphic), and its objects come out with one
+ * hidden class per schema. An interpreter would only pay to compile the source in every process
+ * (the release executable's host turns it off), and a page whose policy forbids `new Function`
+ * keeps the loop.
+ */
+let generatesCode: boolean | undefined;
+
+function evalAllowed(): boolean {
+  try {
+    return new Function("return true")() === true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Values an object schema's loop reads before its code is generated: compiling it costs V8 ~0.1 ms,
+ * and a process rendering one template reads most of its schemas once or twice (generated from
+ * the first value, a new process's first newsletter took ~20% more CPU in Node).
+ */
+const GENERATE_AFTER = 32;
+let generateAfter = GENERATE_AFTER;
+
+/**
+ * The host's choice (see `generatesCode`), and after how many values a schema's code is generated
+ * (a test: from the first); parsers compiled before are dropped, so every later read follows it.
+ */
+export function generateParserCode(enabled: boolean, afterReads = GENERATE_AFTER): void {
+  generatesCode = enabled && evalAllowed();
+  generateAfter = afterReads;
+  compiled = new WeakMap();
+  fields = new WeakMap();
+}
+
+/** `loop` for the first values, then `generate()`'s parser. */
+function tiered(loop: Parser, generate: () => Parser): Parser {
+  let reads = 0;
+  let current = loop;
+  return (value) => {
+    if (++reads === generateAfter) current = generate();
+    return current(value);
+  };
+}
+
+/**
+ * `object`'s loop for a shape without a catchall (or a strict one), written out field by field: the
+ * same reads, parses and writes in the same order. The source holds only the shape's keys, as
+ * string literals (`JSON.stringify`); values reach it as arguments.
+ */
+function generatedObject(keys: readonly string[], shapeFields: readonly Field[], known: ReadonlySet<string> | undefined): Parser {
+  const lines = ["return (value) => {", "if (typeof value !== 'object' || value === null || Array.isArray(value)) return INVALID;"];
+  if (known !== undefined) lines.push("for (const key in value) if (!known.has(key)) return INVALID;");
+  lines.push("const out = {};", "let raw, parsed;");
+  for (let i = 0; i < keys.length; i++) {
+    const key = JSON.stringify(keys[i]);
+    const hasConstant = shapeFields[i]!.constant !== undefined;
+    lines.push(
+      `raw = value[${key}];`,
+      `if (raw !== undefined) { parsed = fields[${i}].present.parse(raw); if (parsed === INVALID) return INVALID; out[${key}] = ${hasConstant ? `parsed === undefined ? fields[${i}].constant.value : parsed` : "parsed"}; }`,
+      hasConstant ? `else out[${key}] = fields[${i}].constant.value;` : `else if (!absent(fields[${i}], ${key}, value, out)) return INVALID;`,
+    );
+  }
+  lines.push("return out;", "};");
+  return new Function("fields", "known", "absent", "INVALID", lines.join("\n"))(shapeFields, known, absent, INVALID) as Parser;
 }
 
 /**
