@@ -5,9 +5,10 @@
  * realistic newsletter in its hydrated form under a new id with new texts, or generated templates
  * covering every block), warms up, then times each html render in CPU; the parent prints each
  * side's processes' medians, the median of them and the ratio. Two copies of the library in one
- * process are not a measure of a change: they share the process's V8 state, and a change measured
- * that way gained 5–8% that it did not have in a process of its own (bench/RESULTS.md). Asserts
- * nothing.
+ * process are not how an application holds it: they share the process's V8 state (loading a second
+ * one moved the first-render bench's own comparisons by half, bench/RESULTS.md). The medians of
+ * eight processes move by ±4% between runs: a change of a few percent needs a dozen or more a side.
+ * Asserts nothing.
  *
  * usage: tsx bench/library-ab.ts --baseline <checkout> [--processes 10] [--warmup 300] [--renders 600]
  *        [--case newsletter|generated] [--phase idle|loaded|both]
