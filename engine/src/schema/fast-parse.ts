@@ -528,11 +528,11 @@ function object(def: z.core.$ZodObjectDef): Parser {
 
 /**
  * Whether object parsers are generated as code: where a JIT compiles it (V8), an object read by
- * named keys in one function of its own is several times faster than the shared loop above, whose
- * keyed reads and writes see every schema's keys (megamorphic), and its objects come out with one
- * hidden class per schema. An interpreter would only pay to compile the source in every process
- * (the release executable's host turns it off), and a page whose policy forbids `new Function`
- * keeps the loop.
+ * named keys in a function of its own avoids the shared loop's keyed reads and writes, which see
+ * every schema's keys (megamorphic); a new template's render takes a few percent less CPU
+ * (bench/RESULTS.md). An interpreter would only pay to compile the source in every process (the
+ * release executable's host turns it off), and a page whose policy forbids `new Function` keeps
+ * the loop.
  */
 let generatesCode: boolean | undefined;
 
