@@ -21,10 +21,8 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
-import { asNewTemplate } from "../engine/scripts/new-template.js";
-import { toHydrated } from "../engine/test/support/editor-form.js";
-import { CONTEXT, generateTemplates, MERGE_TAGS } from "../engine/test/support/generated-templates.js";
 import { busyLoops } from "./busy-loops.js";
+import { type Case, newGenerated, newNewsletters, newsletter } from "./new-templates.js";
 import { shippedEngine } from "./shipped-engine.js";
 
 const { values: args } = parseArgs({
@@ -79,40 +77,6 @@ class ReferenceEngines {
   close(): void {
     this.child.stdin!.end();
   }
-}
-
-type Json = Record<string, unknown>;
-interface Case {
-  readonly template: Json;
-  readonly dynamicData: Json;
-}
-
-const newsletterFixture = JSON.parse(readFileSync(fileURLToPath(new URL("../fixtures/render/realistic-newsletter/case.json", import.meta.url)), "utf8")) as {
-  template: Json;
-  dynamic_data: Json;
-};
-// The hydrated form (every editor default filled): the real engine fills no defaults of its own.
-const newsletter: Case = { template: toHydrated(newsletterFixture.template), dynamicData: newsletterFixture.dynamic_data };
-const generatedData = { merge_tags: MERGE_TAGS, context: CONTEXT };
-
-/**
- * A template as a client holds it: parsed from the JSON text it fetched (flat strings, objects of one
- * shape), not the objects and concatenated strings that asNewTemplate and toHydrated build.
- */
-const asClientHoldsIt = (template: Json): Json => JSON.parse(JSON.stringify(template)) as Json;
-
-let fresh = 0;
-/** The newsletter under a template id never used before, its texts new too: a template neither engine has seen. */
-function newNewsletters(count: number): Case[] {
-  return Array.from({ length: count }, () => {
-    const n = fresh++;
-    return { ...newsletter, template: asClientHoldsIt({ ...asNewTemplate(newsletter.template, n), template_id: `newsletter-${n}` }) };
-  });
-}
-/** A set of generated templates no earlier set repeats (a seed per set). */
-let seed = 1;
-function newGenerated(count: number): Case[] {
-  return generateTemplates(count, seed++).map((c) => ({ template: asClientHoldsIt(toHydrated(c.template)), dynamicData: generatedData }));
 }
 
 /** This process's CPU time in milliseconds (every thread: V8's collector and compilers are part of the cost). */

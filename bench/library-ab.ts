@@ -14,14 +14,11 @@
  *        [--case newsletter|generated] [--phase idle|loaded|both]
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { asNewTemplate } from "../engine/scripts/new-template.js";
-import { toHydrated } from "../engine/test/support/editor-form.js";
-import { CONTEXT, generateTemplates, MERGE_TAGS } from "../engine/test/support/generated-templates.js";
 import { busyLoops } from "./busy-loops.js";
+import { type Case, newGenerated, newNewsletters } from "./new-templates.js";
 import { builtEngineLib } from "./shipped-engine.js";
 
 const { values: args } = parseArgs({
@@ -36,37 +33,12 @@ const { values: args } = parseArgs({
   },
 });
 
-type Json = Record<string, unknown>;
-interface Case {
-  readonly template: Json;
-  readonly dynamicData: Json;
-}
-
-/** An endless supply of templates no render has seen, as a client holds them (parsed from JSON text). */
+/** An endless supply of templates no render has seen. */
 function newCases(kind: string): () => Case {
-  const asClientHoldsIt = (template: Json): Json => JSON.parse(JSON.stringify(template)) as Json;
-  if (kind === "generated") {
-    let seed = 1;
-    let pending: Case[] = [];
-    return () => {
-      if (pending.length === 0) {
-        pending = generateTemplates(20, seed++).map((c) => ({
-          template: asClientHoldsIt(toHydrated(c.template as Json)),
-          dynamicData: { merge_tags: MERGE_TAGS, context: CONTEXT },
-        }));
-      }
-      return pending.pop()!;
-    };
-  }
-  const fixture = JSON.parse(readFileSync(fileURLToPath(new URL("../fixtures/render/realistic-newsletter/case.json", import.meta.url)), "utf8")) as {
-    template: Json;
-    dynamic_data: Json;
-  };
-  const hydrated = toHydrated(fixture.template);
-  let fresh = 0;
+  let pending: Case[] = [];
   return () => {
-    const n = fresh++;
-    return { template: asClientHoldsIt({ ...asNewTemplate(hydrated, n), template_id: `newsletter-${n}` }), dynamicData: fixture.dynamic_data };
+    if (pending.length === 0) pending = kind === "generated" ? newGenerated(20) : newNewsletters(20);
+    return pending.pop()!;
   };
 }
 
