@@ -1,7 +1,8 @@
 /**
  * THIRD_PARTY_NOTICES for the release binaries: every npm package the engine bundle contains (from
  * esbuild's metafile, with its licence text), QuickJS-ng, and the C libraries linked statically
- * into some platforms' binaries (musl and mimalloc on Linux, mingw-w64's runtime on Windows).
+ * into some platforms' binaries (musl and mimalloc on Linux, mingw-w64's runtime on Windows); and
+ * for the npm library, the packages its bundle contains.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -13,23 +14,25 @@ interface Notice {
   readonly text: string;
 }
 
-function packageNotices(metafileInputs: readonly string[], root: string): Notice[] {
+function packageNotices(metafileInputs: readonly string[], root: string, where: string): Notice[] {
   const dirs = new Set<string>();
   for (const input of metafileInputs) {
     const match = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input);
     if (match?.[1] !== undefined) dirs.add(match[1]);
   }
-  return [...dirs].sort().map((dir) => {
+  const notices = [...dirs].sort().map((dir) => {
     const manifest = JSON.parse(readFileSync(join(root, dir, "package.json"), "utf8")) as { name: string; version: string; license?: string };
     const file = readdirSync(join(root, dir)).find((f) => /^(licen[cs]e|copying)(\.md|\.txt)?$/i.test(f));
     if (file === undefined) throw new Error(`${manifest.name} has no licence file: add its notice by hand before shipping`);
     return {
       name: `${manifest.name} ${manifest.version}`,
-      where: "all platforms (JavaScript bundle)",
+      where,
       licence: manifest.license ?? "see text",
       text: readFileSync(join(root, dir, file), "utf8"),
     };
   });
+  // A version installed in two places (nested under a package and hoisted) is one notice.
+  return notices.filter((notice, i) => notices.findIndex((other) => other.name === notice.name) === i);
 }
 
 /** "2.3.1" from mimalloc.h's MI_MALLOC_VERSION (20301). */
@@ -53,7 +56,7 @@ export function thirdPartyNotices(
       licence: "MIT",
       text: readFileSync(join(quickjsSource, "LICENSE"), "utf8"),
     },
-    ...packageNotices(metafileInputs, root),
+    ...packageNotices(metafileInputs, root, "all platforms (JavaScript bundle)"),
   ];
   const libc = (name: string, where: string, licence: string, path: string): void => {
     if (zigLib !== undefined && existsSync(join(zigLib, path))) notices.push({ name, where, licence, text: readFileSync(join(zigLib, path), "utf8") });
@@ -66,7 +69,16 @@ export function thirdPartyNotices(
     text: readFileSync(join(mimallocSource, "LICENSE"), "utf8"),
   });
   libc("mingw-w64 runtime", "win32-x64 (statically linked start-up code)", "ZPL-2.1 and others", "libc/mingw/COPYING");
+  return noticesText("the mailrender-engine executable", "The executable bundles", notices);
+}
+
+/** THIRD_PARTY_NOTICES for the npm library (scripts/build-lib.ts): the packages its lib/index.js contains. */
+export function bundledPackageNotices(metafileInputs: readonly string[], root: string): string {
+  return noticesText("@mailrender/engine", "Its lib/index.js bundles", packageNotices(metafileInputs, root, "lib/index.js"));
+}
+
+function noticesText(product: string, bundles: string, notices: readonly Notice[]): string {
   const rule = "-".repeat(80);
   const body = notices.map((n) => `${rule}\n${n.name}\nUsed in: ${n.where}\nLicence: ${n.licence}\n\n${n.text.trim()}\n`).join("\n");
-  return `THIRD-PARTY NOTICES for the mailrender-engine executable\n\nThe executable bundles the software below; each is used under the licence that follows it.\nThe mailrender code itself, including its port of mjml, is under LICENSE.\n\n${body}`;
+  return `THIRD-PARTY NOTICES for ${product}\n\n${bundles} the software below; each is used under the licence that follows it.\nThe mailrender code itself, including its port of mjml, is under LICENSE.\n\n${body}`;
 }

@@ -1,0 +1,61 @@
+/**
+ * The npm package's library (`npm run build`): its types from tsc (lib/**\/*.d.ts) and its code as
+ * one ES module, lib/index.js, bundled by esbuild with the packages it uses inside, except the ones
+ * package.json names as dependencies or peer dependencies (zod, which a caller's own blocks share;
+ * doiuse-email, optional, loaded on first use). Why one file: Node's ES module loader resolves,
+ * reads, compiles and links every file of a module graph one by one, and for the library's two
+ * hundred files that was most of what a new process paid to import it (bench/RESULTS.md). The
+ * bundled packages' licences go beside it, in lib/THIRD_PARTY_NOTICES.
+ */
+import { execFileSync } from "node:child_process";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+import { bundledPackageNotices } from "./third-party-notices.js";
+
+const ENGINE = fileURLToPath(new URL("..", import.meta.url));
+const ROOT = join(ENGINE, "..");
+const LIB = join(ENGINE, "lib");
+
+/** What stays an import of the package: what it declares it needs (and their subpaths, `zod/mini`). */
+function externals(): string[] {
+  const manifest = JSON.parse(readFileSync(join(ENGINE, "package.json"), "utf8")) as {
+    dependencies?: Record<string, string>;
+    peerDependencies?: Record<string, string>;
+  };
+  return Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).flatMap((name) => [name, `${name}/*`]);
+}
+
+/**
+ * `entry` (a module of engine/src) bundled as the package ships its library, into `outfile`; the
+ * benchmarks bundle other entries the same way. Returns the bundled files, for the notices.
+ */
+export async function bundleLibrary(entry: string, outfile: string): Promise<string[]> {
+  const result = await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    external: externals(),
+    sourcemap: "linked",
+    sourcesContent: false,
+    metafile: true,
+    logLevel: "error",
+    absWorkingDir: ROOT,
+  });
+  return Object.keys(result.metafile.inputs);
+}
+
+async function main(): Promise<void> {
+  rmSync(LIB, { recursive: true, force: true });
+  execFileSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", join(ENGINE, "tsconfig.build.json"), "--emitDeclarationOnly"], {
+    stdio: "inherit",
+  });
+  const inputs = await bundleLibrary(join(ENGINE, "src", "index.ts"), join(LIB, "index.js"));
+  writeFileSync(join(LIB, "THIRD_PARTY_NOTICES"), bundledPackageNotices(inputs, ROOT));
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) await main();
