@@ -8,10 +8,12 @@
  * process are not how an application holds it: they share the process's V8 state (loading a second
  * one moved the first-render bench's own comparisons by half, bench/RESULTS.md). The medians of
  * eight processes move by ±4% between runs: a change of a few percent needs a dozen or more a side.
+ * `--cold`: what a new process pays instead, the library's import and then its first render (the
+ * realistic newsletter's html), in plain Node (tsx's loader would hook every file the import reads).
  * Asserts nothing.
  *
  * usage: tsx bench/library-ab.ts --baseline <checkout> [--processes 10] [--warmup 300] [--renders 600]
- *        [--case newsletter|generated] [--phase idle|loaded|both]
+ *        [--case newsletter|generated] [--phase idle|loaded|both] [--cold]
  */
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
@@ -29,9 +31,24 @@ const { values: args } = parseArgs({
     renders: { type: "string", default: "600" },
     case: { type: "string", default: "newsletter" },
     phase: { type: "string", default: "both" },
+    cold: { type: "boolean", default: false },
     child: { type: "string" },
   },
 });
+
+const NEWSLETTER = fileURLToPath(new URL("../fixtures/render/realistic-newsletter/case.json", import.meta.url));
+
+/** A `--cold` child: the CPU (ms) of the library's import and of its first render, on stdout. */
+const COLD_CHILD = `
+const cpu = () => { const { user, system } = process.cpuUsage(); return (user + system) / 1000; };
+const [lib, fixture] = process.argv.slice(-2);
+const start = cpu();
+const { render } = await import(lib);
+const imported = cpu();
+const c = JSON.parse((await import("node:fs")).readFileSync(fixture, "utf8"));
+const before = cpu();
+await render(c.template, { target: "html", dynamicData: c.dynamic_data });
+console.log(imported - start, cpu() - before);`;
 
 /** An endless supply of templates no render has seen. */
 function newCases(kind: string): () => Case {
@@ -63,39 +80,51 @@ async function child(lib: string): Promise<void> {
 
 const median = (samples: readonly number[]) => [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)] ?? Number.NaN;
 
-function runChild(lib: string): number {
-  const output = execFileSync(
-    process.execPath,
-    ["--import", "tsx", fileURLToPath(import.meta.url), "--child", lib, "--case", args.case, "--warmup", args.warmup, "--renders", args.renders],
-    { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] },
-  );
-  return Number(output.trim());
+/** A child's figures (ms of CPU): its renders' median, or with `--cold` its import and its first render. */
+function runChild(lib: string): number[] {
+  const command = args.cold
+    ? ["--input-type=module", "--eval", COLD_CHILD, "--", pathToFileURL(join(lib, "index.js")).href, NEWSLETTER]
+    : ["--import", "tsx", fileURLToPath(import.meta.url), "--child", lib, "--case", args.case, "--warmup", args.warmup, "--renders", args.renders];
+  const output = execFileSync(process.execPath, command, { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+  return output.trim().split(/\s+/).map(Number);
 }
 
 function phase(title: string, libs: { ours: string; baseline: string }): void {
-  const times = { ours: [] as number[], baseline: [] as number[] };
+  const figures = { ours: [] as number[][], baseline: [] as number[][] };
   for (let i = 0; i < Number(args.processes); i++) {
     // Who goes first alternates, process pair by process pair.
     const order = i % 2 === 0 ? (["ours", "baseline"] as const) : (["baseline", "ours"] as const);
-    for (const side of order) times[side].push(runChild(libs[side]));
+    for (const side of order) figures[side].push(runChild(libs[side]));
   }
+  const what = args.cold
+    ? "the realistic newsletter, CPU of a new process (ms)"
+    : `${args.case}, CPU of an html render (ms), each process's median of ${args.renders} after ${args.warmup}`;
+  console.log(`\n${title}: ${what}`);
+  const measures = args.cold
+    ? [
+        { name: "the library's import", of: (f: readonly number[]) => f[0]! },
+        { name: "its first render", of: (f: readonly number[]) => f[1]! },
+        { name: "both", of: (f: readonly number[]) => f[0]! + f[1]! },
+      ]
+    : [{ name: "median of the processes' medians", of: (f: readonly number[]) => f[0]! }];
+  for (const measure of measures) compare(measure.name, figures.ours.map(measure.of), figures.baseline.map(measure.of));
+}
+
+function compare(name: string, ours: readonly number[], baseline: readonly number[]): void {
   const list = (values: readonly number[]) =>
     [...values]
       .sort((a, b) => a - b)
       .map((value) => value.toFixed(3))
       .join(" ");
-  console.log(`\n${title}: ${args.case}, CPU of an html render (ms), each process's median of ${args.renders} after ${args.warmup}`);
-  console.log(`  this tree  ${list(times.ours)}`);
-  console.log(`  baseline   ${list(times.baseline)}`);
-  console.log(
-    `  median of the processes' medians: ${median(times.ours).toFixed(3)} against ${median(times.baseline).toFixed(3)}: ${(median(times.ours) / median(times.baseline)).toFixed(3)}`,
-  );
+  console.log(`  ${name}: ${median(ours).toFixed(3)} against ${median(baseline).toFixed(3)}: ${(median(ours) / median(baseline)).toFixed(3)}`);
+  console.log(`    this tree  ${list(ours)}`);
+  console.log(`    baseline   ${list(baseline)}`);
   // The share of (this tree, baseline) process pairs in which this tree's is lower (Mann–Whitney's U
   // over its maximum): ~0.5 when the two do not differ. Processes settle into faster and slower
   // states; the lists above show when a run's are split between two.
   let lower = 0;
-  for (const ours of times.ours) for (const theirs of times.baseline) lower += ours < theirs ? 1 : ours === theirs ? 0.5 : 0;
-  console.log(`  pairs of processes in which this tree's is lower: ${(lower / (times.ours.length * times.baseline.length)).toFixed(2)}`);
+  for (const a of ours) for (const b of baseline) lower += a < b ? 1 : a === b ? 0.5 : 0;
+  console.log(`    pairs of processes in which this tree's is lower: ${(lower / (ours.length * baseline.length)).toFixed(2)}`);
 }
 
 if (args.child !== undefined) await child(args.child);
