@@ -20,7 +20,7 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { busyLoops } from "./busy-loops.js";
-import { type Case, newGenerated, newNewsletters } from "./new-templates.js";
+import { type Case, NEWSLETTER_CASE, newGenerated, newNewsletters } from "./new-templates.js";
 import { builtEngineLib } from "./shipped-engine.js";
 
 const { values: args } = parseArgs({
@@ -35,8 +35,6 @@ const { values: args } = parseArgs({
     child: { type: "string" },
   },
 });
-
-const NEWSLETTER = fileURLToPath(new URL("../fixtures/render/realistic-newsletter/case.json", import.meta.url));
 
 /** A `--cold` child: the CPU (ms) of the library's import and of its first render, on stdout. */
 const COLD_CHILD = `
@@ -83,7 +81,7 @@ const median = (samples: readonly number[]) => [...samples].sort((a, b) => a - b
 /** A child's figures (ms of CPU): its renders' median, or with `--cold` its import and its first render. */
 function runChild(lib: string): number[] {
   const command = args.cold
-    ? ["--input-type=module", "--eval", COLD_CHILD, "--", pathToFileURL(join(lib, "index.js")).href, NEWSLETTER]
+    ? ["--input-type=module", "--eval", COLD_CHILD, "--", pathToFileURL(join(lib, "index.js")).href, NEWSLETTER_CASE]
     : ["--import", "tsx", fileURLToPath(import.meta.url), "--child", lib, "--case", args.case, "--warmup", args.warmup, "--renders", args.renders];
   const output = execFileSync(process.execPath, command, { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
   return output.trim().split(/\s+/).map(Number);

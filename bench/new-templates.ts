@@ -19,7 +19,10 @@ export interface Case {
 
 const asClientHoldsIt = (template: Json): Json => JSON.parse(JSON.stringify(template)) as Json;
 
-const fixture = JSON.parse(readFileSync(fileURLToPath(new URL("../fixtures/render/realistic-newsletter/case.json", import.meta.url)), "utf8")) as {
+/** The realistic newsletter's case file (its template as the fixtures hold it, its data). */
+export const NEWSLETTER_CASE = fileURLToPath(new URL("../fixtures/render/realistic-newsletter/case.json", import.meta.url));
+
+const fixture = JSON.parse(readFileSync(NEWSLETTER_CASE, "utf8")) as {
   template: Json;
   dynamic_data: Json;
 };
