@@ -13,7 +13,10 @@
  *                the package index, the engine from the wheel) and a clean composer project (the
  *                PHP quick start first without an engine: a clear error, not a crash); then the
  *                README's example as written, and a render of the template that must equal the
- *                engine library's output byte for byte.
+ *                engine library's output byte for byte;
+ *   the engine   @mailrender/engine installed from its tarball in a clean npm project (on the oldest
+ *                Node.js its `engines` field accepts): its README's block of your own, whose schema
+ *                comes from the project's zod beside the copy bundled in the library.
  *
  * The Node.js releases come from the npm registry (`node-<os>-<arch>` packages), like the engine's
  * runtime. Prints one line per check and `install recipes: N passed, N failed`.
@@ -270,6 +273,34 @@ const client = new MailrenderClient();
 process.stdout.write(await client.renderHtml(${JSON.stringify(service.templateId)}, ${JSON.stringify(DATA)}));\n`,
   );
   assert(sh("node render.mjs", project, env) === service.expected, "the output differs from the engine library's");
+});
+
+// --- the engine library -----------------------------------------------------------------------------
+const engineFloor = floorOf(path.join(ROOT, "engine", "package.json"));
+await check(`the engine library: its README's block of your own in a clean npm project, on Node.js ${engineFloor}`, () => {
+  const project = path.join(WORK, "engine-library");
+  mkdirSync(project);
+  sh("npm init -y >/dev/null && npm pkg set type=module", project);
+  sh(`npm install --no-audit --no-fund --loglevel=error ${path.join(DIST, "npm", `mailrender-engine-${enginePkg.version}.tgz`)}`, project);
+  // The library is one module with its packages inside (zod's among them): a new process reads one file.
+  const library = readFileSync(path.join(project, "node_modules", "@mailrender", "engine", "lib", "index.js"), "utf8");
+  const imports = [...library.matchAll(/^import\b[^;]*?"([^"]+)";$/gm)].map((m) => m[1]).filter((name) => !name.startsWith("node:"));
+  assert(imports.length === 0, `the library imports ${imports.join(", ")}`);
+  // The example's schema is the project's zod/mini (npm installed it for the library's types), not the library's copy.
+  writeFileSync(path.join(project, "badge.mjs"), block(README("engine"), "**Blocks of your own**", "ts"));
+  const env = cleanEnv({ PATH: `${nodeRelease(engineFloor)}:${process.env.PATH}` });
+  const printed = sh("node badge.mjs", project, env);
+  assert(printed === "true\n", `the example printed ${printed.slice(0, 400)}`);
+  // The schema the library exports, in the project's zod: parsed, nested, recognised as a schema.
+  writeFileSync(
+    path.join(project, "schema.mjs"),
+    `import * as z from "zod/mini";
+import { templateDocumentSchema } from "@mailrender/engine";
+const template = ${block(readFileSync(path.join(ROOT, "spec", "template.md"), "utf8"), "A complete one:", "json")};
+console.log(z.safeParse(z.object({ template: templateDocumentSchema }), { template }).success, z.safeParse(templateDocumentSchema, { rows: 1 }).success, templateDocumentSchema instanceof z.ZodMiniType);\n`,
+  );
+  const judged = sh("node schema.mjs", project, env);
+  assert(judged === "true false true\n", `the project's zod with the library's schema printed ${judged.slice(0, 400)}`);
 });
 
 // --- Python -----------------------------------------------------------------------------------------

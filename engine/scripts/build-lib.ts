@@ -1,12 +1,11 @@
 /**
  * The npm package's library (`npm run build`): its types from tsc (lib/**\/*.d.ts) and its code as
- * one ES module, lib/index.js, bundled by esbuild with the packages it uses inside, except the ones
- * package.json names as dependencies or peer dependencies (zod, which a caller's own blocks share;
- * doiuse-email, optional, loaded on first use). Why one file: Node's ES module loader resolves,
- * reads, compiles and links every file of a module graph one by one, and the 241 files of tsc's
- * output and the packages it imported were most of what a new process paid to import the library
- * (docs/design/library-bundle.md). The bundled packages' licences go beside it, in
- * lib/THIRD_PARTY_NOTICES.
+ * one ES module, lib/index.js, bundled by esbuild with the packages it uses inside (zod among them),
+ * except the ones package.json names as peer dependencies (doiuse-email, optional, loaded on first
+ * use). Why one file: Node's ES module loader resolves, reads, compiles and links every file of a
+ * module graph one by one, and the 241 files of tsc's output and the packages it imported were most
+ * of what a new process paid to import the library (docs/design/library-bundle.md). The bundled
+ * packages' licences go beside it, in lib/THIRD_PARTY_NOTICES.
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -19,13 +18,14 @@ const ENGINE = fileURLToPath(new URL("..", import.meta.url));
 const ROOT = join(ENGINE, "..");
 const LIB = join(ENGINE, "lib");
 
-/** What stays an import of the package: what it declares it needs (and their subpaths, `zod/mini`). */
+/**
+ * What stays an import of the package: its peer dependencies (and their subpaths), which the caller
+ * installs. Its dependencies are bundled: zod is one for its types, which the declarations import
+ * (a caller's own blocks are zod schemas); zod shares its registry and configuration between copies.
+ */
 function externals(): string[] {
-  const manifest = JSON.parse(readFileSync(join(ENGINE, "package.json"), "utf8")) as {
-    dependencies?: Record<string, string>;
-    peerDependencies?: Record<string, string>;
-  };
-  return Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).flatMap((name) => [name, `${name}/*`]);
+  const manifest = JSON.parse(readFileSync(join(ENGINE, "package.json"), "utf8")) as { peerDependencies?: Record<string, string> };
+  return Object.keys(manifest.peerDependencies ?? {}).flatMap((name) => [name, `${name}/*`]);
 }
 
 /**
