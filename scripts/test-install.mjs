@@ -279,47 +279,44 @@ process.stdout.write(await client.renderHtml(${JSON.stringify(service.templateId
 const engineFloor = floorOf(path.join(ROOT, "engine", "package.json"));
 /** A Node.js with the compile cache the engine's README suggests (22.1 or later). */
 const COMPILE_CACHE_NODE = "22.12.0";
-await check(
-  `the engine library: its README's block of your own in a clean npm project, on Node.js ${engineFloor}; Node's compile cache on ${COMPILE_CACHE_NODE}`,
-  () => {
-    const project = path.join(WORK, "engine-library");
-    mkdirSync(project);
-    sh("npm init -y >/dev/null && npm pkg set type=module", project);
-    sh(`npm install --no-audit --no-fund --loglevel=error ${path.join(DIST, "npm", `mailrender-engine-${enginePkg.version}.tgz`)}`, project);
-    // The library is one module with its packages inside (zod's among them): a new process reads one file.
-    const library = readFileSync(path.join(project, "node_modules", "@mailrender", "engine", "lib", "index.js"), "utf8");
-    const imports = [...library.matchAll(/^import\b[^;]*?"([^"]+)";$/gm)].map((m) => m[1]).filter((name) => !name.startsWith("node:"));
-    assert(imports.length === 0, `the library imports ${imports.join(", ")}`);
-    // The example's schema is the project's zod/mini (npm installed it for the library's types), not the library's copy.
-    writeFileSync(path.join(project, "badge.mjs"), block(README("engine"), "**Blocks of your own**", "ts"));
-    const env = cleanEnv({ PATH: `${nodeRelease(engineFloor)}:${process.env.PATH}` });
-    const printed = sh("node badge.mjs", project, env);
-    assert(printed === "true\n", `the example printed ${printed.slice(0, 400)}`);
-    // The schema the library exports, in the project's zod: parsed, nested, recognised as a schema.
-    writeFileSync(
-      path.join(project, "schema.mjs"),
-      `import * as z from "zod/mini";
+await check(`the engine library's README in a clean npm project, on Node.js ${engineFloor} and ${COMPILE_CACHE_NODE}`, () => {
+  const project = path.join(WORK, "engine-library");
+  mkdirSync(project);
+  sh("npm init -y >/dev/null && npm pkg set type=module", project);
+  sh(`npm install --no-audit --no-fund --loglevel=error ${path.join(DIST, "npm", `mailrender-engine-${enginePkg.version}.tgz`)}`, project);
+  // The library is one module with its packages inside (zod's among them): a new process reads one file.
+  const library = readFileSync(path.join(project, "node_modules", "@mailrender", "engine", "lib", "index.js"), "utf8");
+  const imports = [...library.matchAll(/^import\b[^;]*?"([^"]+)";$/gm)].map((m) => m[1]).filter((name) => !name.startsWith("node:"));
+  assert(imports.length === 0, `the library imports ${imports.join(", ")}`);
+  // The example's schema is the project's zod/mini (npm installed it for the library's types), not the library's copy.
+  writeFileSync(path.join(project, "badge.mjs"), block(README("engine"), "**Blocks of your own**", "ts"));
+  const env = cleanEnv({ PATH: `${nodeRelease(engineFloor)}:${process.env.PATH}` });
+  const printed = sh("node badge.mjs", project, env);
+  assert(printed === "true\n", `the example printed ${printed.slice(0, 400)}`);
+  // The schema the library exports, in the project's zod: parsed, nested, recognised as a schema.
+  writeFileSync(
+    path.join(project, "schema.mjs"),
+    `import * as z from "zod/mini";
 import { templateDocumentSchema } from "@mailrender/engine";
 const template = ${block(readFileSync(path.join(ROOT, "spec", "template.md"), "utf8"), "A complete one:", "json")};
 console.log(z.safeParse(z.object({ template: templateDocumentSchema }), { template }).success, z.safeParse(templateDocumentSchema, { rows: 1 }).success, templateDocumentSchema instanceof z.ZodMiniType);\n`,
-    );
-    const judged = sh("node schema.mjs", project, env);
-    assert(judged === "true false true\n", `the project's zod with the library's schema printed ${judged.slice(0, 400)}`);
-    // The README's short-lived process: Node's compile cache keeps the library between processes.
-    const cached = cleanEnv({
-      PATH: `${nodeRelease(COMPILE_CACHE_NODE)}:${process.env.PATH}`,
-      NODE_COMPILE_CACHE: path.join(project, ".compile-cache"),
-      NODE_DEBUG_NATIVE: "COMPILE_CACHE",
-    });
-    const importOnce = () => sh(`node -e 'import("@mailrender/engine").then((engine) => console.log(typeof engine.render))' 2>&1`, project, cached);
-    importOnce();
-    const second = importOnce();
-    assert(
-      /cache for file:\S*\/@mailrender\/engine\/lib\/index\.js was accepted/.test(second) && /^function$/m.test(second),
-      `a second process did not import the library from Node's compile cache:\n${second.slice(-600)}`,
-    );
-  },
-);
+  );
+  const judged = sh("node schema.mjs", project, env);
+  assert(judged === "true false true\n", `the project's zod with the library's schema printed ${judged.slice(0, 400)}`);
+  // The README's short-lived process: Node's compile cache keeps the library between processes.
+  const cached = cleanEnv({
+    PATH: `${nodeRelease(COMPILE_CACHE_NODE)}:${process.env.PATH}`,
+    NODE_COMPILE_CACHE: path.join(project, ".compile-cache"),
+    NODE_DEBUG_NATIVE: "COMPILE_CACHE",
+  });
+  const importOnce = () => sh(`node -e 'import("@mailrender/engine").then((engine) => console.log(typeof engine.render))' 2>&1`, project, cached);
+  importOnce();
+  const second = importOnce();
+  assert(
+    /cache for file:\S*\/@mailrender\/engine\/lib\/index\.js was accepted/.test(second) && /^function$/m.test(second),
+    `a second process did not import the library from Node's compile cache:\n${second.slice(-600)}`,
+  );
+});
 
 // --- Python -----------------------------------------------------------------------------------------
 await check("Python: the README's recipe in a clean virtualenv (httpx from the index, the engine from the wheel)", () => {
