@@ -129,8 +129,7 @@ async function measure(reference: ReferenceEngines, rounds: number): Promise<Rec
   const compiledNewsletter = await mjmlOf(newsletter);
   const compiledGenerated = await Promise.all(newGenerated(BATCH).map(mjmlOf));
   // The first rounds warm both processes up and are not counted: V8 optimises the engine's code over
-  // its first few hundred renders and compiles (a newsletter's render settles over ~15 rounds from
-  // three to four times its settled CPU, the generated templates' compile over ~20), while the
+  // its first few hundred renders and compiles (how long: bench/README.md, `--per-round`), while the
   // reference engines' code is compiled when loaded.
   for (let round = 0; round < WARMUP_ROUNDS + rounds; round++) {
     const medians = new Map<number[], number>();
