@@ -121,8 +121,10 @@ const median = (samples: readonly number[]) => [...samples].sort((a, b) => a - b
 interface Pair {
   readonly ours: number[];
   readonly theirs: number[];
+  /** Each counted round's medians, ours and theirs. */
+  readonly rounds: (readonly [number, number])[];
 }
-const pair = (): Pair => ({ ours: [], theirs: [] });
+const pair = (): Pair => ({ ours: [], theirs: [], rounds: [] });
 
 async function measure(reference: ReferenceEngines, rounds: number): Promise<Record<string, Pair>> {
   const results = { newsletter: pair(), generated: pair(), compileNewsletter: pair(), compileGenerated: pair() };
@@ -156,6 +158,7 @@ async function measure(reference: ReferenceEngines, rounds: number): Promise<Rec
       await a();
       await b();
     }
+    if (round >= WARMUP_ROUNDS) for (const p of Object.values(results)) p.rounds.push([medians.get(p.ours)!, medians.get(p.theirs)!]);
     if (args["per-round"]) {
       const each = Object.entries(results).map(([name, p]) => `${name} ${medians.get(p.ours)!.toFixed(3)}/${medians.get(p.theirs)!.toFixed(3)}`);
       console.log(`  round ${round}${round < WARMUP_ROUNDS ? " (warm-up)" : ""}, ours/theirs (ms): ${each.join(", ")}`);
@@ -170,19 +173,25 @@ async function theirs(reference: ReferenceEngines, cases: readonly Case[]): Prom
 }
 
 const ms = (value: number) => `${value.toFixed(3)} ms`.padStart(11);
+/** The ratio of the medians, then the median and range of the rounds' own ratios (bench/README.md). */
+function ratios(p: Pair, ratio: (ours: number, theirs: number) => number): string {
+  const byRound = p.rounds.map(([o, t]) => ratio(o, t)).sort((a, b) => a - b);
+  const range = `${byRound[0]!.toFixed(2)}–${byRound.at(-1)!.toFixed(2)}`;
+  return `${ratio(median(p.ours), median(p.theirs)).toFixed(2)}   rounds: ${median(byRound).toFixed(2)} (${range})`;
+}
 function report(title: string, results: Record<string, Pair>): void {
   const row = (label: string, p: Pair, ratio: string) => console.log(`  ${label.padEnd(34)}${ms(median(p.ours))}${ms(median(p.theirs))}   ${ratio}`);
-  const speed = (p: Pair) => median(p.theirs) / median(p.ours);
-  const cost = (p: Pair) => median(p.ours) / median(p.theirs);
+  const speed = (p: Pair) => ratios(p, (ours, theirs) => theirs / ours);
+  const cost = (p: Pair) => ratios(p, (ours, theirs) => ours / theirs);
   console.log(`\n${title} — CPU time, medians of ${results["newsletter"]!.ours.length} renders per engine and case`);
   console.log(
     `  ${"(a) html, a template not seen before".padEnd(34)}${"ours".padStart(11)}${"Maildeno".padStart(11)}   real engine's time / ours (target ≥ 1.0)`,
   );
-  row("realistic newsletter", results["newsletter"]!, speed(results["newsletter"]!).toFixed(2));
-  row("generated templates (every block)", results["generated"]!, speed(results["generated"]!).toFixed(2));
+  row("realistic newsletter", results["newsletter"]!, speed(results["newsletter"]!));
+  row("generated templates (every block)", results["generated"]!, speed(results["generated"]!));
   console.log(`  ${"(b) MJML → HTML, the same MJML".padEnd(34)}${"ours".padStart(11)}${"mrml".padStart(11)}   ours / mrml (target ≤ 1.5)`);
-  row("realistic newsletter", results["compileNewsletter"]!, cost(results["compileNewsletter"]!).toFixed(2));
-  row("generated templates", results["compileGenerated"]!, cost(results["compileGenerated"]!).toFixed(2));
+  row("realistic newsletter", results["compileNewsletter"]!, cost(results["compileNewsletter"]!));
+  row("generated templates", results["compileGenerated"]!, cost(results["compileGenerated"]!));
 }
 
 const reference = new ReferenceEngines(referencePython());
