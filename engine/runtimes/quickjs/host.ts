@@ -34,7 +34,7 @@ import {
 } from "./platform/native.js";
 
 const QUICKJS_HOST: EngineHost = {
-  // The render caches' key: any digest that tells templates apart (Node's host uses SHA-1).
+  // The render caches' key: any digest that tells templates apart (Node's host uses SHA-256 too).
   digest: sha256,
   // The same digest, of the request's bytes: the template's JSON text is never built to be hashed.
   requestTemplateDigest: requestTemplateSha256,
