@@ -175,7 +175,7 @@ async function theirs(reference: ReferenceEngines, cases: readonly Case[]): Prom
 const ms = (value: number) => `${value.toFixed(3)} ms`.padStart(11);
 /** The ratio of the medians, then the median and range of the rounds' own ratios (bench/README.md). */
 function ratios(p: Pair, ratio: (ours: number, theirs: number) => number): string {
-  const byRound = p.rounds.map(([o, t]) => ratio(o, t)).sort((a, b) => a - b);
+  const byRound = p.rounds.map(([ourMedian, theirMedian]) => ratio(ourMedian, theirMedian)).sort((a, b) => a - b);
   const range = `${byRound[0]!.toFixed(2)}–${byRound.at(-1)!.toFixed(2)}`;
   return `${ratio(median(p.ours), median(p.theirs)).toFixed(2)}   rounds: ${median(byRound).toFixed(2)} (${range})`;
 }
