@@ -117,11 +117,11 @@ spec: build
 	tsx engine/scripts/generate-protocol-schema.ts
 	tsx server/scripts/generate-openapi.ts
 
-# The engine executable. `make engine`: the release build (QuickJS-ng, ~1.5 MiB) for this machine
+# The engine executable. `make engine`: the release build (QuickJS-ng, ~1.7 MiB) for this machine
 # into engine/dist/<os>-<arch>/ — what the suites, the clients' development installs and
 # `make packages` use. `make engine-all`: the release build for every platform into
 # engine/dist/release/ with SHA256SUMS (engine/README.md, "Distribution"); `make test-release`
-# tests it. `make engine-node`: the Node build (~125 MiB) into engine/dist/node/<os>-<arch>/, for
+# tests it. `make engine-node`: the Node build (~130 MiB) into engine/dist/node/<os>-<arch>/, for
 # those who choose V8's `--serve` throughput over size. Each is rebuilt when its sources change.
 HOST_PLATFORM := $(shell node -p 'process.platform + "-" + process.arch')
 ENGINE_BIN := engine/dist/$(HOST_PLATFORM)/mailrender-engine

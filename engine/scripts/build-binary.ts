@@ -1,7 +1,7 @@
 /**
  * `make engine-node`: builds the standalone mailrender-engine executable as a Node single-executable
  * application (SEA) into engine/dist/node/<os>-<arch>/mailrender-engine[.exe] plus
- * engine/dist/node/SHA256SUMS: ~125 MiB against the release build's ~1.5 MiB (`make engine`), for
+ * engine/dist/node/SHA256SUMS: ~130 MiB against the release build's ~1.7 MiB (`make engine`), for
  * those who choose V8's `--serve` throughput over size (engine/README.md, "Distribution").
  *
  *   1. bundle engine/src/cli.ts into one CommonJS file (esbuild);
