@@ -305,10 +305,8 @@ console.log(z.safeParse(z.object({ template: templateDocumentSchema }), { templa
   assert(judged === "true false true\n", `the project's zod with the library's schema printed ${judged.slice(0, 400)}`);
   // The README's short-lived process: Node's compile cache keeps the library between processes.
   const onNode22 = (extra = {}) => cleanEnv({ PATH: `${nodeRelease(COMPILE_CACHE_NODE)}:${process.env.PATH}`, NODE_DEBUG_NATIVE: "COMPILE_CACHE", ...extra });
-  const cached = onNode22({ NODE_COMPILE_CACHE: path.join(project, ".compile-cache") });
-  const importOnce = () => sh(`node -e 'import("@mailrender/engine").then((engine) => console.log(typeof engine.render))' 2>&1`, project, cached);
-  importOnce();
-  assertCacheAccepted(importOnce(), "NODE_COMPILE_CACHE");
+  const importEngine = `node -e 'import("@mailrender/engine").then((engine) => console.log(typeof engine.render))' 2>&1`;
+  assertSecondImportCached(importEngine, onNode22({ NODE_COMPILE_CACHE: path.join(project, ".compile-cache") }), "NODE_COMPILE_CACHE");
   // The same cache turned on by the program itself, before its import.
   writeFileSync(
     path.join(project, "cached.mjs"),
@@ -317,18 +315,18 @@ module.enableCompileCache(${JSON.stringify(path.join(project, ".program-cache"))
 const engine = await import("@mailrender/engine");
 console.log(typeof engine.render);\n`,
   );
-  const byProgram = onNode22();
-  sh("node cached.mjs 2>&1", project, byProgram);
-  assertCacheAccepted(sh("node cached.mjs 2>&1", project, byProgram), "module.enableCompileCache()");
-});
+  assertSecondImportCached("node cached.mjs 2>&1", onNode22(), "module.enableCompileCache()");
 
-/** `printed`: a second process's output with NODE_DEBUG_NATIVE=COMPILE_CACHE, which imported the engine library. */
-function assertCacheAccepted(printed, how) {
-  assert(
-    /cache for file:\S*\/@mailrender\/engine\/lib\/index\.js was accepted/.test(printed) && /^function$/m.test(printed),
-    `with ${how}, a second process did not import the library from Node's compile cache:\n${printed.slice(-600)}`,
-  );
-}
+  /** Runs `command` (it imports the engine library; NODE_DEBUG_NATIVE=COMPILE_CACHE) twice: the second must read Node's compile cache. */
+  function assertSecondImportCached(command, env, how) {
+    sh(command, project, env);
+    const second = sh(command, project, env);
+    assert(
+      /cache for file:\S*\/@mailrender\/engine\/lib\/index\.js was accepted/.test(second) && /^function$/m.test(second),
+      `with ${how}, a second process did not import the library from Node's compile cache:\n${second.slice(-600)}`,
+    );
+  }
+});
 
 // --- Python -----------------------------------------------------------------------------------------
 await check("Python: the README's recipe in a clean virtualenv (httpx from the index, the engine from the wheel)", () => {
