@@ -10,8 +10,8 @@
  * installs from PyPI into bench/.reference/ (git-ignored; a dev-only reference, never a dependency).
  * Each engine times its own calls in its own process, in CPU time (on a shared machine, a call's wall
  * time also counts its waits for a core, more of them the longer the call); the compared runs
- * alternate batch by batch, idle and then with two busy loops running. Prints medians and ratios;
- * asserts nothing.
+ * alternate batch by batch, idle and then with two busy loops running. Prints medians, means and
+ * ratios; asserts nothing.
  *
  * usage: tsx bench/first-render.ts [--rounds 12] [--warmup 20] [--phase idle|loaded|both] [--per-round]
  *   (--per-round: also each round's medians, warm-up rounds included: how long V8 takes to settle)
@@ -21,6 +21,8 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { gzipSync } from "node:zlib";
 import { busyLoops } from "./busy-loops.js";
 import { type Case, newGenerated, newNewsletters, newsletter } from "./new-templates.js";
@@ -91,7 +93,20 @@ function cpuMs(): number {
   return (user + system) / 1000;
 }
 
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as (options: { type: "minor" | "major" }) => void;
+
+/**
+ * Before each of our batches, untimed: a batch's mean then counts the collections of its own garbage
+ * and survivors, not of what the step before it left (the renders' garbage would otherwise land in
+ * the compiles after them).
+ */
+function collectGarbage(): void {
+  gc({ type: "minor" });
+}
+
 async function ours(cases: readonly Case[]): Promise<number[]> {
+  collectGarbage();
   const times: number[] = [];
   for (const c of cases) {
     const start = cpuMs();
@@ -102,6 +117,7 @@ async function ours(cases: readonly Case[]): Promise<number[]> {
 }
 
 function ourCompile(documents: readonly string[]): number[] {
+  collectGarbage();
   return documents.map((mjml) => {
     const start = cpuMs();
     // Read a character: V8 may return a string as a tree of pieces, joined on first read, a
@@ -117,6 +133,8 @@ async function mjmlOf(c: Case): Promise<string> {
 }
 
 const median = (samples: readonly number[]) => [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)] ?? Number.NaN;
+/** What a stream of such renders costs a render: the collector's pauses, which the median leaves out, included. */
+const mean = (samples: readonly number[]) => samples.reduce((sum, sample) => sum + sample, 0) / samples.length;
 
 interface Pair {
   readonly ours: number[];
@@ -173,17 +191,18 @@ async function theirs(reference: ReferenceEngines, cases: readonly Case[]): Prom
 }
 
 const ms = (value: number) => `${value.toFixed(3)} ms`.padStart(11);
-/** The ratio of the medians, then the median and range of the rounds' own ratios (bench/README.md). */
+/** The ratio of the medians, the median and range of the rounds' own ratios, and the ratio of the means (bench/README.md). */
 function ratios(p: Pair, ratio: (ours: number, theirs: number) => number): string {
   const byRound = p.rounds.map(([ourMedian, theirMedian]) => ratio(ourMedian, theirMedian)).sort((a, b) => a - b);
   const range = `${byRound[0]!.toFixed(2)}–${byRound.at(-1)!.toFixed(2)}`;
-  return `${ratio(median(p.ours), median(p.theirs)).toFixed(2)}   rounds: ${median(byRound).toFixed(2)} (${range})`;
+  const means = `${ratio(mean(p.ours), mean(p.theirs)).toFixed(2)} (${mean(p.ours).toFixed(3)} / ${mean(p.theirs).toFixed(3)} ms)`;
+  return `${ratio(median(p.ours), median(p.theirs)).toFixed(2)}   rounds: ${median(byRound).toFixed(2)} (${range})   means: ${means}`;
 }
 function report(title: string, results: Record<string, Pair>): void {
   const row = (label: string, p: Pair, ratio: string) => console.log(`  ${label.padEnd(34)}${ms(median(p.ours))}${ms(median(p.theirs))}   ${ratio}`);
   const speed = (p: Pair) => ratios(p, (ours, theirs) => theirs / ours);
   const cost = (p: Pair) => ratios(p, (ours, theirs) => ours / theirs);
-  console.log(`\n${title} — CPU time, medians of ${results["newsletter"]!.ours.length} renders per engine and case`);
+  console.log(`\n${title} — CPU time, medians (and last, means) of ${results["newsletter"]!.ours.length} renders per engine and case`);
   console.log(
     `  ${"(a) html, a template not seen before".padEnd(34)}${"ours".padStart(11)}${"Maildeno".padStart(11)}   real engine's time / ours (target ≥ 1.0)`,
   );
