@@ -10,8 +10,8 @@
  * installs from PyPI into bench/.reference/ (git-ignored; a dev-only reference, never a dependency).
  * Each engine times its own calls in its own process, in CPU time (on a shared machine, a call's wall
  * time also counts its waits for a core, more of them the longer the call); the compared runs
- * alternate batch by batch, idle and then with two busy loops running. Prints medians, means and
- * ratios; asserts nothing.
+ * alternate batch by batch, idle and then with two busy loops running. Prints medians, (a)'s means
+ * and ratios; asserts nothing.
  *
  * usage: tsx bench/first-render.ts [--rounds 12] [--warmup 20] [--phase idle|loaded|both] [--per-round]
  *   (--per-round: also each round's medians, warm-up rounds included: how long V8 takes to settle)
@@ -97,9 +97,10 @@ setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as (options: { type: "minor" | "major" }) => void;
 
 /**
- * Before each of our batches, untimed: a batch's mean then counts the collections of its own garbage
- * and survivors, not of what the step before it left (the renders' garbage would otherwise land in
- * the compiles after them).
+ * Before each batch of our renders, untimed: the young generation collected, so that the batch's mean
+ * counts the collections of its own garbage, not of what the steps before it left. (A full collection
+ * would flush the code of functions the batch does not use, to be compiled again: it doubled the
+ * medians.)
  */
 function collectGarbage(): void {
   gc({ type: "minor" });
@@ -117,7 +118,6 @@ async function ours(cases: readonly Case[]): Promise<number[]> {
 }
 
 function ourCompile(documents: readonly string[]): number[] {
-  collectGarbage();
   return documents.map((mjml) => {
     const start = cpuMs();
     // Read a character: V8 may return a string as a tree of pieces, joined on first read, a
@@ -191,18 +191,19 @@ async function theirs(reference: ReferenceEngines, cases: readonly Case[]): Prom
 }
 
 const ms = (value: number) => `${value.toFixed(3)} ms`.padStart(11);
-/** The ratio of the medians, the median and range of the rounds' own ratios, and the ratio of the means (bench/README.md). */
-function ratios(p: Pair, ratio: (ours: number, theirs: number) => number): string {
+/** The ratio of the medians, then the median and range of the rounds' own ratios, then (`withMeans`) the ratio of the means (bench/README.md). */
+function ratios(p: Pair, ratio: (ours: number, theirs: number) => number, withMeans: boolean): string {
   const byRound = p.rounds.map(([ourMedian, theirMedian]) => ratio(ourMedian, theirMedian)).sort((a, b) => a - b);
   const range = `${byRound[0]!.toFixed(2)}–${byRound.at(-1)!.toFixed(2)}`;
-  const means = `${ratio(mean(p.ours), mean(p.theirs)).toFixed(2)} (${mean(p.ours).toFixed(3)} / ${mean(p.theirs).toFixed(3)} ms)`;
-  return `${ratio(median(p.ours), median(p.theirs)).toFixed(2)}   rounds: ${median(byRound).toFixed(2)} (${range})   means: ${means}`;
+  const rounds = `${ratio(median(p.ours), median(p.theirs)).toFixed(2)}   rounds: ${median(byRound).toFixed(2)} (${range})`;
+  if (!withMeans) return rounds;
+  return `${rounds}   means: ${ratio(mean(p.ours), mean(p.theirs)).toFixed(2)} (${mean(p.ours).toFixed(3)} / ${mean(p.theirs).toFixed(3)} ms)`;
 }
 function report(title: string, results: Record<string, Pair>): void {
   const row = (label: string, p: Pair, ratio: string) => console.log(`  ${label.padEnd(34)}${ms(median(p.ours))}${ms(median(p.theirs))}   ${ratio}`);
-  const speed = (p: Pair) => ratios(p, (ours, theirs) => theirs / ours);
-  const cost = (p: Pair) => ratios(p, (ours, theirs) => ours / theirs);
-  console.log(`\n${title} — CPU time, medians (and last, means) of ${results["newsletter"]!.ours.length} renders per engine and case`);
+  const speed = (p: Pair) => ratios(p, (ours, theirs) => theirs / ours, true);
+  const cost = (p: Pair) => ratios(p, (ours, theirs) => ours / theirs, false);
+  console.log(`\n${title} — CPU time, medians (and for (a), last, means) of ${results["newsletter"]!.ours.length} renders per engine and case`);
   console.log(
     `  ${"(a) html, a template not seen before".padEnd(34)}${"ours".padStart(11)}${"Maildeno".padStart(11)}   real engine's time / ours (target ≥ 1.0)`,
   );
