@@ -94,20 +94,20 @@ function cpuMs(): number {
 }
 
 setFlagsFromString("--expose-gc");
-const gc = runInNewContext("gc") as (options: { type: "minor" | "major" }) => void;
+const gc = runInNewContext("gc") as (options: { type: "minor" }) => void;
 
 /**
- * Before each batch of our renders, untimed: the young generation collected, so that the batch's mean
- * counts the collections of its own garbage, not of what the steps before it left. (A full collection
- * would flush the code of functions the batch does not use, to be compiled again: it doubled the
- * medians.)
+ * Before each batch of our renders, untimed, so that the batch's mean counts the collections of its
+ * own garbage, not of what the steps before it left. The young generation only: the old one's
+ * marking goes on as in a stream of renders (and `gc()` without options, which frees all it can,
+ * doubled the medians: bench/RESULTS.md).
  */
-function collectGarbage(): void {
+function collectYoungGeneration(): void {
   gc({ type: "minor" });
 }
 
 async function ours(cases: readonly Case[]): Promise<number[]> {
-  collectGarbage();
+  collectYoungGeneration();
   const times: number[] = [];
   for (const c of cases) {
     const start = cpuMs();
