@@ -133,7 +133,7 @@ async function mjmlOf(c: Case): Promise<string> {
 }
 
 const median = (samples: readonly number[]) => [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)] ?? Number.NaN;
-/** What a stream of such renders costs a render: the collector's pauses, which the median leaves out, included. */
+/** What a stream of such renders costs a render: the collector's work, which the median leaves out, included. */
 const mean = (samples: readonly number[]) => samples.reduce((sum, sample) => sum + sample, 0) / samples.length;
 
 interface Pair {
