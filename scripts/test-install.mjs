@@ -304,9 +304,10 @@ console.log(z.safeParse(z.object({ template: templateDocumentSchema }), { templa
   const judged = sh("node schema.mjs", project, env);
   assert(judged === "true false true\n", `the project's zod with the library's schema printed ${judged.slice(0, 400)}`);
   // The README's short-lived process: Node's compile cache keeps the library between processes.
-  const onNode22 = (extra = {}) => cleanEnv({ PATH: `${nodeRelease(COMPILE_CACHE_NODE)}:${process.env.PATH}`, NODE_DEBUG_NATIVE: "COMPILE_CACHE", ...extra });
+  const withCompileCacheNode = (extra = {}) =>
+    cleanEnv({ PATH: `${nodeRelease(COMPILE_CACHE_NODE)}:${process.env.PATH}`, NODE_DEBUG_NATIVE: "COMPILE_CACHE", ...extra });
   const importEngine = `node -e 'import("@mailrender/engine").then((engine) => console.log(typeof engine.render))' 2>&1`;
-  assertSecondImportCached(importEngine, onNode22({ NODE_COMPILE_CACHE: path.join(project, ".compile-cache") }), "NODE_COMPILE_CACHE");
+  assertSecondImportCached(importEngine, withCompileCacheNode({ NODE_COMPILE_CACHE: path.join(project, ".compile-cache") }), "NODE_COMPILE_CACHE");
   // The same cache turned on by the program itself, before its import.
   writeFileSync(
     path.join(project, "cached.mjs"),
@@ -315,7 +316,7 @@ module.enableCompileCache(${JSON.stringify(path.join(project, ".program-cache"))
 const engine = await import("@mailrender/engine");
 console.log(typeof engine.render);\n`,
   );
-  assertSecondImportCached("node cached.mjs 2>&1", onNode22(), "module.enableCompileCache()");
+  assertSecondImportCached("node cached.mjs 2>&1", withCompileCacheNode(), "module.enableCompileCache()");
 
   /** Runs `command` (it imports the engine library; NODE_DEBUG_NATIVE=COMPILE_CACHE) twice: the second must read Node's compile cache. */
   function assertSecondImportCached(command, env, how) {
