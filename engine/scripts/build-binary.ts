@@ -19,6 +19,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSy
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { buildMarkupPassesWasm } from "./build-wasm.js";
 import { sha256, smokeTest } from "./built-binary.js";
 import { engineBundleOptions } from "./bundle-stubs.js";
 
@@ -53,6 +54,7 @@ async function main(): Promise<void> {
   const hostNode = ensureHostRuntime(hostPin);
   rmSync(WORK, { recursive: true, force: true });
   mkdirSync(WORK, { recursive: true });
+  buildMarkupPassesWasm();
   const bundle = await bundleCli();
 
   // SHA256SUMS lists exactly this build's binaries: drop other platforms' leftovers from earlier builds.

@@ -12,6 +12,7 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { buildMarkupPassesWasm } from "./build-wasm.js";
 import { bundledPackageNotices } from "./third-party-notices.js";
 
 const ENGINE = fileURLToPath(new URL("..", import.meta.url));
@@ -51,6 +52,7 @@ export async function bundleLibrary(entry: string, outfile: string): Promise<str
 }
 
 async function main(): Promise<void> {
+  buildMarkupPassesWasm();
   rmSync(LIB, { recursive: true, force: true });
   execFileSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", join(ENGINE, "tsconfig.build.json"), "--emitDeclarationOnly"], {
     stdio: "inherit",

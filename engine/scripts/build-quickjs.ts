@@ -163,23 +163,15 @@ function withoutCycleCollectionForOneRender(mainC: string): string {
 
 /**
  * The host's native functions (runtimes/quickjs/native/): its memory hooks, SHA-256, strict UTF-8
- * decoding, a request's JSON read from its bytes, a string quoted as JSON, the markup minifier, the html
- * clean-up, the conditional comments' minifier and the MJML reader; each file `x-y.c` has an
+ * decoding, a request's JSON read from its bytes, a string quoted as JSON, the markup minifier and the
+ * html clean-up, the conditional comments' minifier and the MJML reader; each file `x-y.c` has an
  * installer `mailrender_x_y_init`.
  */
-const NATIVE_SOURCES = [
-  "memory.c",
-  "checksum.c",
-  "utf8.c",
-  "request-json.c",
-  "json-string.c",
-  "markup-minify.c",
-  "html-waste.c",
-  "conditional-minify.c",
-  "mjml-parse.c",
-];
+const NATIVE_SOURCES = ["memory.c", "checksum.c", "utf8.c", "request-json.c", "json-string.c", "markup-passes.c", "conditional-minify.c", "mjml-parse.c"];
+/** What the installers call that knows no runtime (Node's host runs them as WebAssembly too: build-wasm.ts). */
+export const MARKUP_PASSES_C = ["markup-minify.c", "html-waste.c"].map((file) => join(QUICKJS_HOST, "native", file));
 /** The native files' paths, as every build of the engine compiles them. */
-export const NATIVE_C = NATIVE_SOURCES.map((file) => join(QUICKJS_HOST, "native", file));
+export const NATIVE_C = [...NATIVE_SOURCES.map((file) => join(QUICKJS_HOST, "native", file)), ...MARKUP_PASSES_C];
 const nativeInit = (file: string): string => `mailrender_${file.replace(/\.c$/, "").replaceAll("-", "_")}_init`;
 
 /** qjsc's generated `main`, installing the host's native functions (and the lazy packages' loaders) before the engine runs. */
@@ -235,7 +227,7 @@ function mimallocSource(): string {
 }
 
 /** zig from PyPI (`ziglang`), installed once into engine/dist/.tools; ZIG overrides it. */
-function ensureZig(): string[] {
+export function ensureZig(): string[] {
   const override = process.env["ZIG"];
   if (override) return [override];
   const venv = join(TOOLS, `zig-${ZIG_VERSION}`);

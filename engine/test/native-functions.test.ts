@@ -2,7 +2,8 @@
  * The release engine's native functions that follow a JavaScript definition
  * (engine/runtimes/quickjs/native/), against that definition on generated text: what a template
  * brings to them and what it never does. They run in the test executable the release build makes
- * beside the engine for this machine, linked as the engine links them (runtimes/quickjs/native-check.ts).
+ * beside the engine for this machine, linked as the engine links them (runtimes/quickjs/native-check.ts);
+ * the html clean-up and the minifier also as the WebAssembly Node's host runs (runtimes/wasm/).
  * A function may leave a text to the JavaScript (undefined): only where its C says it does.
  */
 import { spawnSync } from "node:child_process";
@@ -11,6 +12,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { listCases } from "../scripts/fixture-cases.js";
 import { NODE_HOST } from "../src/engine/node-host.js";
+import * as wasmPasses from "../src/engine/wasm-markup-passes.js";
 import { render } from "../src/index.js";
 import { minifyInner } from "../src/mjml-to-html/document.js";
 import { ENDING_TAG_LIST } from "../src/mjml-to-html/index.js";
@@ -31,6 +33,13 @@ function native<T = string>(name: string, texts: readonly string[], flag: boolea
   expect(lines).toHaveLength(texts.length);
   return lines.map((line) => JSON.parse(line) as T | null);
 }
+
+/** Each build of the html clean-up and the minifier: `name` of each text (and `flag`), null where it leaves the text to JavaScript. */
+const MARKUP_PASSES: Readonly<Record<string, (name: "minifyMarkup" | "removeHtmlWaste", texts: readonly string[], flag?: boolean) => (string | null)[]>> = {
+  "in the release engine": (name, texts, flag = false) => native(name, texts, flag),
+  "as WebAssembly in Node's host": (name, texts, flag = false) =>
+    texts.map((text) => (name === "minifyMarkup" ? wasmPasses.minifyMarkup(text) : wasmPasses.removeHtmlWaste(text, flag)) ?? null),
+};
 
 /** JavaScript's white space (`\s`), and characters beside it that are not. */
 const SPACE = [
@@ -102,10 +111,10 @@ describe("native functions against their JavaScript definitions", () => {
     expect(results.filter((r) => r !== null).length).toBeGreaterThan(inputs.length / 2);
   });
 
-  it("minifyMarkup is the html and mjml targets' minifier", () => {
+  it.each(Object.entries(MARKUP_PASSES))("minifyMarkup is the html and mjml targets' minifier, %s", (_, run) => {
     const tags = ["<p>", "</p>", "<br>", "<pre>", "</pre>", "<style>", "</style>", "<textarea>", "</textarea>", "<!--", "-->", "<", ">", "\ue002", "\uD800"];
     const inputs = texts(tags, 43, 3000);
-    const results = native("minifyMarkup", inputs);
+    const results = run("minifyMarkup", inputs);
     for (const [i, input] of inputs.entries()) {
       const result = results[i];
       if (result === null) expect(input.includes("\u0000") || input.includes("\ue002") || LONE_SURROGATE.test(input), JSON.stringify(input)).toBe(true);
@@ -114,7 +123,7 @@ describe("native functions against their JavaScript definitions", () => {
     expect(results.filter((r) => r !== null).length).toBeGreaterThan(inputs.length / 4);
   });
 
-  it("removeHtmlWaste is the html target's clean-up, then its minifier when asked", () => {
+  it.each(Object.entries(MARKUP_PASSES))("removeHtmlWaste is the html target's clean-up, then its minifier when asked, %s", (_, run) => {
     const edges = fc.sample(
       fc
         .array(fc.constantFrom(...HTML_WASTE_EDGES), { minLength: 1, maxLength: 5 })
@@ -127,7 +136,7 @@ describe("native functions against their JavaScript definitions", () => {
     );
     const inputs = [...HTML_WASTE_EDGES, ...edges, ...texts([...HTML_WASTE_TOKENS, "\uD800", "\ue002"], 53, 3000)];
     for (const minify of [false, true]) {
-      const results = native("removeHtmlWaste", inputs, minify);
+      const results = run("removeHtmlWaste", inputs, minify);
       for (const [i, input] of inputs.entries()) {
         const result = results[i];
         // Left to JavaScript: U+0000, a lone surrogate, the minifier's own refusals, names not ASCII in a heading's styles.

@@ -1,5 +1,9 @@
-/** The engine's host on Node (the library, the Node executable): node:crypto, Buffer and require. */
+/**
+ * The engine's host on Node (the library, the Node executable): node:crypto, Buffer and require, and
+ * the html clean-up and minifier as WebAssembly (wasm-markup-passes.ts).
+ */
 import type { EngineHost } from "./host.js";
+import { minifyMarkup, removeHtmlWaste } from "./wasm-markup-passes.js";
 
 let strictUtf8: { decode(bytes: Uint8Array): string } | undefined;
 
@@ -21,6 +25,8 @@ export const NODE_HOST: EngineHost = Object.freeze({
     strictUtf8 ??= new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
     return strictUtf8.decode(bytes);
   },
+  minifyMarkup,
+  removeHtmlWaste,
   loadPackage: (name: string) => {
     const from = typeof import.meta.url === "string" ? import.meta.url : `${process.cwd()}/`;
     return process.getBuiltinModule("node:module").createRequire(from)(name);

@@ -1,9 +1,7 @@
 /*
- * The html target's clean-up (engine/src/targets/html-waste.ts, `removeHtmlWaste`) in C, for the
- * release engine's JavaScript host, as the global function `mailrenderRemoveHtmlWaste(html, minify)`:
- * the same string, minified as `minifyMarkup` when `minify` (markup-minify.c, on the cleaned bytes:
- * one copy of the document into C and one back, where two calls made two of each), or undefined
- * where the host leaves the document to the JavaScript. Under QuickJS's interpreter the clean-up's
+ * The html target's clean-up (engine/src/targets/html-waste.ts, `removeHtmlWaste`) in C, over a
+ * document's UTF-8 (markup-passes.h): the same text, or refused where the JavaScript must take the
+ * document. Under QuickJS's interpreter the clean-up's
  * scans and regular expressions over the newsletter's html were ~15% of a new template's render;
  * here they are a few instructions a byte. The JavaScript is the definition: this follows it step
  * by step (the names are its functions'), on the document's UTF-8 (every rule starts and ends at
@@ -14,20 +12,14 @@
  * starting inside one applied before it dropped (src/targets/edits.ts).
  *
  * Left to JavaScript: a document holding U+0000 or a lone surrogate (which UTF-8 cannot carry
- * back), one the minifier leaves to it when `minify`, and one where a heading's wrapper is compared
- * with its heading and a property name in their styles is not ASCII (`toLowerCase` is Unicode's there).
- *
- * Installed by `mailrender_html_waste_init`, which the build adds to qjsc's generated main().
+ * back), and one where a heading's wrapper is compared with its heading and a property name in
+ * their styles is not ASCII (`toLowerCase` is Unicode's there).
  */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-#include "global-function.h"
-#include "quickjs.h"
+#include "markup-passes.h"
 #include "markup-text.h"
-
-/* markup-minify.c: minifyMarkup of p[0, n), or undefined where the JavaScript minifier must take it. */
-JSValue mailrender_minified(JSContext *ctx, const uint8_t *p, size_t n);
 
 /* No position: a failed match, or a literal not found. */
 #define NO SIZE_MAX
@@ -39,24 +31,24 @@ typedef struct {
 } Edit;
 
 typedef struct {
-    JSContext *ctx;
+    const MarkupHeap *heap;
     const uint8_t *p;
     size_t n;
     Edit *edits;
     size_t count, capacity;
     uint8_t *texts;
     size_t texts_n, texts_capacity;
-    int failed;  /* out of memory: an exception is pending */
+    int failed;  /* out of memory */
     int refused; /* left to JavaScript */
 } Waste;
 
-/* Room for `more` items after `used` in *items (room for *capacity items of `size` bytes), from the engine's heap. */
+/* Room for `more` items after `used` in *items (room for *capacity items of `size` bytes), from the heap. */
 static void *reserve(Waste *w, void *items, size_t *capacity, size_t used, size_t more, size_t size)
 {
     if (w->failed || used + more <= *capacity)
         return items;
     size_t grown = (used + more) * 2 + 16;
-    void *moved = js_realloc(w->ctx, items, grown * size);
+    void *moved = w->heap->resize(w->heap->opaque, items, grown * size);
     if (moved == NULL) {
         w->failed = 1;
         return items;
@@ -685,7 +677,7 @@ static size_t run_end(const Edit *edits, size_t i, size_t count)
  */
 static void order_by_position(Waste *w)
 {
-    Edit *from = w->edits, *to = js_malloc(w->ctx, w->count * sizeof(Edit));
+    Edit *from = w->edits, *to = w->heap->resize(w->heap->opaque, NULL, w->count * sizeof(Edit));
     if (to == NULL) {
         w->failed = 1;
         return;
@@ -706,7 +698,7 @@ static void order_by_position(Waste *w)
         to = from;
         from = sorted;
     }
-    js_free(w->ctx, to);
+    w->heap->release(w->heap->opaque, to);
     w->edits = from;
 }
 
@@ -739,53 +731,33 @@ static int unreadable(const uint8_t *p, size_t n)
     return 0;
 }
 
-static JSValue remove_html_waste(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
+MarkupResult mailrender_remove_html_waste(const uint8_t *p, size_t n, const MarkupHeap *heap, uint8_t **cleaned, size_t *length)
 {
-    if (argc < 1 || !JS_IsString(argv[0]))
-        return JS_ThrowTypeError(ctx, "mailrenderRemoveHtmlWaste takes a string");
-    int minify = argc >= 2 && JS_ToBool(ctx, argv[1]) == 1;
-    size_t n;
-    const char *document = JS_ToCStringLen(ctx, &n, argv[0]);
-    if (document == NULL)
-        return JS_EXCEPTION;
-    Waste w = {.ctx = ctx, .p = (const uint8_t *)document, .n = n};
-    JSValue result = JS_UNDEFINED;
-    if (!unreadable(w.p, n)) {
-        remove_repeated_backgrounds(&w);
-        remove_empty_attributes(&w);
-        remove_tbody_tags(&w);
-        remove_unused_menu_rules(&w);
-        shorten_zero_lengths(&w);
-        leaner_divs(&w);
-        remove_zero_cell_padding(&w);
-        leaner_outlook_buttons(&w);
-        if (!w.failed && !w.refused && w.count > 0)
-            order_by_position(&w);
-        if (w.failed) {
-            result = JS_EXCEPTION;
-        } else if (w.refused) {
-            result = JS_UNDEFINED;
-        } else if (w.count == 0) {
-            result = minify ? mailrender_minified(ctx, w.p, n) : JS_DupValue(ctx, argv[0]);
+    if (unreadable(p, n))
+        return MARKUP_LEFT_TO_JAVASCRIPT;
+    Waste w = {.heap = heap, .p = p, .n = n};
+    remove_repeated_backgrounds(&w);
+    remove_empty_attributes(&w);
+    remove_tbody_tags(&w);
+    remove_unused_menu_rules(&w);
+    shorten_zero_lengths(&w);
+    leaner_divs(&w);
+    remove_zero_cell_padding(&w);
+    leaner_outlook_buttons(&w);
+    if (!w.failed && !w.refused && w.count > 0)
+        order_by_position(&w);
+    MarkupResult result = w.failed ? MARKUP_OUT_OF_MEMORY : w.refused ? MARKUP_LEFT_TO_JAVASCRIPT : MARKUP_UNCHANGED;
+    if (result == MARKUP_UNCHANGED && w.count > 0) {
+        uint8_t *out = heap->resize(heap->opaque, NULL, n + w.texts_n);
+        if (out == NULL) {
+            result = MARKUP_OUT_OF_MEMORY;
         } else {
-            /* From the engine's heap, within its cap (--max-memory), as the JavaScript's copy would be. */
-            uint8_t *out = js_malloc(ctx, n + w.texts_n);
-            if (out == NULL) {
-                result = JS_EXCEPTION;
-            } else {
-                size_t length = apply(&w, out);
-                result = minify ? mailrender_minified(ctx, out, length) : JS_NewStringLen(ctx, (const char *)out, length);
-                js_free(ctx, out);
-            }
+            *cleaned = out;
+            *length = apply(&w, out);
+            result = MARKUP_CHANGED;
         }
     }
-    js_free(ctx, w.edits);
-    js_free(ctx, w.texts);
-    JS_FreeCString(ctx, document);
+    heap->release(heap->opaque, w.edits);
+    heap->release(heap->opaque, w.texts);
     return result;
-}
-
-void mailrender_html_waste_init(JSContext *ctx)
-{
-    define_global_function(ctx, "mailrenderRemoveHtmlWaste", remove_html_waste, 1);
 }

@@ -1,26 +1,21 @@
 /*
- * The html and mjml targets' minifier (engine/src/targets/minify.ts, `minifyMarkup`) in C, for the
- * release engine's JavaScript host, as the global function `mailrenderMinifyMarkup(markup)`: the same
- * string, or undefined where the host leaves the document to the JavaScript minifier. In QuickJS's
- * interpreter the minifier's passes over a ~70,000-character document are ~10% of a new template's
- * render; here they are a few instructions a byte. The JavaScript is the definition: this follows
- * it step by step (the names are its functions'), on the document's UTF-8, and the release tests
- * check that the executable's output equals the library's on every fixture and on generated
- * templates whose texts are made of every kind of white space.
+ * The html and mjml targets' minifier (engine/src/targets/minify.ts, `minifyMarkup`) in C, over a
+ * document's UTF-8 (markup-passes.h): the same text, or refused where the JavaScript minifier must take
+ * the document. In QuickJS's interpreter the minifier's passes over a ~70,000-character document
+ * are ~10% of a new template's render; here they are a few instructions a byte. The JavaScript is
+ * the definition: this follows it step by step (the names are its functions'), and the tests check
+ * that the release executable's and Node's host's output equal the library's on every fixture and
+ * on generated texts made of every kind of white space.
  *
  * White space is what JavaScript's `\s` and `trim` take (WhiteSpace and LineTerminator: 09-0D, 20,
  * A0, 1680, 2000-200A, 2028, 2029, 202F, 205F, 3000, FEFF). Left to JavaScript: a document holding
  * U+0000 (the placeholder byte below), U+E002 (the JavaScript's placeholder character, which that
  * minifier would take for its own) or a lone surrogate (which UTF-8 cannot carry back).
- *
- * Installed by `mailrender_markup_minify_init`, which the build adds to qjsc's generated main();
- * html-waste.c minifies the html it cleaned up through `mailrender_minified`.
  */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-#include "global-function.h"
-#include "quickjs.h"
+#include "markup-passes.h"
 #include "markup-text.h"
 
 typedef struct {
@@ -240,7 +235,7 @@ static int left_to_javascript(const uint8_t *p, size_t n)
     return 0;
 }
 
-/* The minified document at `memory` (see minify_markup for its size): where it ends up and its length. */
+/* The minified document at `memory` (mailrender_minify_memory(n) bytes): where it ends up and its length. */
 static Out minify(const uint8_t *p, size_t n, uint8_t *memory)
 {
     /* Three regions: the masked document, then each step's output in turn, is at most n bytes (a
@@ -260,38 +255,19 @@ static Out minify(const uint8_t *p, size_t n, uint8_t *memory)
     return restored;
 }
 
-/* The minified document p[0, n) as a string, or undefined where the JavaScript minifier must take it; html-waste.c's too. */
-JSValue mailrender_minified(JSContext *ctx, const uint8_t *p, size_t n)
+int mailrender_minify_refuses(const uint8_t *p, size_t n)
 {
-    if (n == 0)
-        return JS_NewStringLen(ctx, "", 0);
-    if (left_to_javascript(p, n))
-        return JS_UNDEFINED;
-    /* From the engine's heap, within its cap (--max-memory): over it, the render fails as the
-     * JavaScript minifier's would. */
-    uint8_t *memory = js_malloc(ctx, 2 * n + KEPT_SIZE(n));
-    if (memory == NULL)
-        return JS_EXCEPTION;
-    Out minified = minify(p, n, memory);
-    JSValue result = JS_NewStringLen(ctx, (const char *)minified.p, minified.n);
-    js_free(ctx, memory);
-    return result;
+    return left_to_javascript(p, n);
 }
 
-static JSValue minify_markup(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
+size_t mailrender_minify_memory(size_t n)
 {
-    if (argc < 1 || !JS_IsString(argv[0]))
-        return JS_ThrowTypeError(ctx, "mailrenderMinifyMarkup takes a string");
-    size_t n;
-    const char *text = JS_ToCStringLen(ctx, &n, argv[0]);
-    if (text == NULL)
-        return JS_EXCEPTION;
-    JSValue result = mailrender_minified(ctx, (const uint8_t *)text, n);
-    JS_FreeCString(ctx, text);
-    return result;
+    return 2 * n + KEPT_SIZE(n);
 }
 
-void mailrender_markup_minify_init(JSContext *ctx)
+const uint8_t *mailrender_minify(const uint8_t *p, size_t n, uint8_t *memory, size_t *length)
 {
-    define_global_function(ctx, "mailrenderMinifyMarkup", minify_markup, 1);
+    Out minified = n == 0 ? (Out){memory, 0} : minify(p, n, memory);
+    *length = minified.n;
+    return minified.p;
 }

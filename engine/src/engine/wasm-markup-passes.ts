@@ -1,0 +1,96 @@
+/**
+ * The html clean-up and the minifier for Node's host: the release engine's C (markup-passes.h),
+ * compiled to WebAssembly (engine/scripts/build-wasm.ts). A new newsletter's html goes through them
+ * in about half the JavaScript's time, and leaves V8 no garbage of theirs: a tenth less CPU a new
+ * template's render (bench/RESULTS.md). Each answers undefined where the JavaScript must do the
+ * work (engine/src/targets/html-waste.ts and minify.ts, their definition): a text holding a lone
+ * surrogate, which UTF-8 cannot carry; what the C leaves to it (each C file says what); a Node
+ * without WebAssembly (`--jitless`).
+ */
+import { MARKUP_PASSES_WASM } from "./generated/markup-passes-wasm.js";
+
+/** What this module uses of WebAssembly, which the engine's types (ES2023's and Node's) do not declare; absent under `--jitless`. */
+declare const WebAssembly: { Module: new (bytes: Uint8Array) => object; Instance: new (module: object, imports: object) => { readonly exports: object } };
+
+interface MarkupPasses {
+  readonly memory: { readonly buffer: ArrayBuffer };
+  _initialize(): void;
+  document_buffer(size: number): number;
+  result_bytes(): number;
+  minify_markup(length: number): number;
+  remove_html_waste(length: number, minify: number): number;
+}
+
+/** What a pass answers besides a result's length (runtimes/wasm/markup-passes.c). */
+const LEFT_TO_JAVASCRIPT = -1;
+const UNCHANGED = -2;
+
+/**
+ * A module's memory only grows: past this, the instance that grew it is dropped after its call and
+ * the next call starts a new one (a render of a document of several megabytes would otherwise keep
+ * ~5 bytes a byte of it for the life of the process).
+ */
+const RETAINED_MEMORY = 64 * 1024 * 1024;
+
+let compiled: object | undefined;
+let instance: MarkupPasses | undefined;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** The instance, made on first use; undefined where this Node has no WebAssembly. */
+function passes(): MarkupPasses | undefined {
+  if (instance !== undefined) return instance;
+  // Not `WebAssembly === undefined`: where it is absent, the name is not declared at all.
+  if (typeof WebAssembly === "undefined") return undefined;
+  compiled ??= new WebAssembly.Module(Buffer.from(MARKUP_PASSES_WASM, "base64"));
+  instance = new WebAssembly.Instance(compiled, {}).exports as MarkupPasses;
+  instance._initialize();
+  forgetWhenSnapshotted();
+  return instance;
+}
+
+/**
+ * The Node executable's startup snapshot warms the engine with renders (src/cli.ts), and V8 cannot
+ * put WebAssembly in a snapshot: the instance and its module are let go before it is taken, and a
+ * launched binary makes its own on its first html render.
+ */
+function forgetWhenSnapshotted(): void {
+  const snapshot = process.getBuiltinModule("node:v8").startupSnapshot;
+  if (!snapshot?.isBuildingSnapshot()) return;
+  snapshot.addSerializeCallback(() => {
+    instance = undefined;
+    compiled = undefined;
+  });
+}
+
+/** `text`'s UTF-8 written into the module's document buffer: its length, or undefined where the module cannot take it. */
+function writeDocument(module: MarkupPasses, text: string): number | undefined {
+  if (!(text as unknown as { isWellFormed(): boolean }).isWellFormed()) return undefined;
+  const room = text.length * 3;
+  const at = module.document_buffer(room);
+  if (at === 0) return undefined;
+  return encoder.encodeInto(text, new Uint8Array(module.memory.buffer, at, room)).written;
+}
+
+/** `pass` of `text` in the module (given its UTF-8's length): the text it gives, or undefined; the module let go if it grew large. */
+function run(text: string, pass: (module: MarkupPasses, length: number) => number): string | undefined {
+  const module = passes();
+  const length = module === undefined ? undefined : writeDocument(module, text);
+  if (module === undefined || length === undefined) return undefined;
+  const result = pass(module, length);
+  const output =
+    result === UNCHANGED
+      ? text
+      : result === LEFT_TO_JAVASCRIPT
+        ? undefined
+        : decoder.decode(new Uint8Array(module.memory.buffer, module.result_bytes(), result));
+  if (module.memory.buffer.byteLength > RETAINED_MEMORY) instance = undefined;
+  return output;
+}
+
+/** EngineHost.removeHtmlWaste: `removeHtmlWaste`, then `minifyMarkup` when `minify`. */
+export const removeHtmlWaste = (html: string, minify: boolean): string | undefined =>
+  run(html, (module, length) => module.remove_html_waste(length, minify ? 1 : 0));
+
+/** EngineHost.minifyMarkup. */
+export const minifyMarkup = (markup: string): string | undefined => run(markup, (module, length) => module.minify_markup(length));
