@@ -40,7 +40,7 @@ function compile(out: string): void {
   const zig = ensureZig();
   execFileSync(
     zig[0] as string,
-    [...zig.slice(1), "cc", "-target", "wasm32-wasi", "-O2", "-msimd128", "-mexec-model=reactor", "-s", `-I${NATIVE}`, "-o", out, ENTRY, ...MARKUP_PASSES_C],
+    [...zig.slice(1), "cc", "-target", "wasm32-wasi", "-Os", "-msimd128", "-mexec-model=reactor", "-s", `-I${NATIVE}`, "-o", out, ENTRY, ...MARKUP_PASSES_C],
     {
       stdio: "inherit",
     },

@@ -10,8 +10,19 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include "markup-passes.h"
+#include "markup-text.h"
 
 #define EXPORT(name) __attribute__((export_name(name)))
+
+/*
+ * U+FFFD's UTF-8: what the host's TextEncoder writes for a lone surrogate, which the JavaScript keeps
+ * as it is (and for U+FFFD itself, which then goes to the JavaScript too). Looked for here, sixteen
+ * bytes a step, rather than by `isWellFormed` in V8, which took as long as the encoding.
+ */
+static int holds_replacement_character(const uint8_t *p, size_t n)
+{
+    return find(p, 0, n, "\xef\xbf\xbd", 3) != NULL;
+}
 
 /* A pass's result when it is not a length. */
 enum { LEFT_TO_JAVASCRIPT = -1, UNCHANGED = -2 };
@@ -77,7 +88,7 @@ static int32_t minified(const uint8_t *p, size_t n)
 EXPORT("minify_markup") int32_t minify_markup(size_t n)
 {
     forget_result();
-    return minified(document, n);
+    return holds_replacement_character(document, n) ? LEFT_TO_JAVASCRIPT : minified(document, n);
 }
 
 /*
@@ -88,6 +99,8 @@ EXPORT("minify_markup") int32_t minify_markup(size_t n)
 EXPORT("remove_html_waste") int32_t remove_html_waste(size_t n, int32_t minify)
 {
     forget_result();
+    if (holds_replacement_character(document, n))
+        return LEFT_TO_JAVASCRIPT;
     uint8_t *cleaned = NULL;
     size_t length = 0;
     switch (mailrender_remove_html_waste(document, n, &HEAP, &cleaned, &length)) {

@@ -4,8 +4,8 @@
  * in about half the JavaScript's time, and leaves V8 no garbage of theirs: a tenth less CPU a new
  * template's render (bench/RESULTS.md). Each answers undefined where the JavaScript must do the
  * work (engine/src/targets/html-waste.ts and minify.ts, their definition): a text holding a lone
- * surrogate, which UTF-8 cannot carry; what the C leaves to it (each C file says what); a Node
- * without WebAssembly (`--jitless`).
+ * surrogate, which UTF-8 cannot carry, or U+FFFD, which stands for one in the module; what the C
+ * leaves to it (each C file says what); a Node without WebAssembly.
  */
 import { MARKUP_PASSES_WASM } from "./generated/markup-passes-wasm.js";
 
@@ -37,7 +37,7 @@ let instance: MarkupPasses | undefined;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** The instance, made on first use; undefined where this Node has no WebAssembly. */
+/** The instance, made on first use; undefined where this Node has no WebAssembly (`--jitless`, or while it builds a startup snapshot). */
 function passes(): MarkupPasses | undefined {
   if (instance !== undefined) return instance;
   // Not `WebAssembly === undefined`: where it is absent, the name is not declared at all.
@@ -45,27 +45,14 @@ function passes(): MarkupPasses | undefined {
   compiled ??= new WebAssembly.Module(Buffer.from(MARKUP_PASSES_WASM, "base64"));
   instance = new WebAssembly.Instance(compiled, {}).exports as MarkupPasses;
   instance._initialize();
-  forgetWhenSnapshotted();
   return instance;
 }
 
 /**
- * The Node executable's startup snapshot warms the engine with renders (src/cli.ts), and V8 cannot
- * put WebAssembly in a snapshot: the instance and its module are let go before it is taken, and a
- * launched binary makes its own on its first html render.
+ * `text`'s UTF-8 written into the module's document buffer: its length, or undefined where the module
+ * has no room. A lone surrogate is written as U+FFFD, which the module refuses.
  */
-function forgetWhenSnapshotted(): void {
-  const snapshot = process.getBuiltinModule("node:v8").startupSnapshot;
-  if (!snapshot?.isBuildingSnapshot()) return;
-  snapshot.addSerializeCallback(() => {
-    instance = undefined;
-    compiled = undefined;
-  });
-}
-
-/** `text`'s UTF-8 written into the module's document buffer: its length, or undefined where the module cannot take it. */
 function writeDocument(module: MarkupPasses, text: string): number | undefined {
-  if (!(text as unknown as { isWellFormed(): boolean }).isWellFormed()) return undefined;
   const room = text.length * 3;
   const at = module.document_buffer(room);
   if (at === 0) return undefined;

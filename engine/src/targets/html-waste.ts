@@ -25,8 +25,9 @@
  * is a pass a new template's render pays, so the later steps share theirs (docs/design/html-size.md).
  *
  * The release executable runs `removeHtmlWaste`'s steps in C (engine/runtimes/quickjs/native/html-waste.c,
- * docs/design/executable-runtimes.md): this is their definition, and a change here is made there too
- * (test/protocol-binary.test.ts and the fixtures through the executable compare the two).
+ * docs/design/executable-runtimes.md), and Node's host runs that C as WebAssembly: this is their
+ * definition, and a change here is made there too (test/native-functions.test.ts compares them on
+ * generated text, the fixtures on every golden).
  */
 import { contains, occurrences } from "../base/literal-scan.js";
 import { DocumentEdits } from "./edits.js";

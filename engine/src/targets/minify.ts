@@ -9,8 +9,9 @@
  * word gap. react-email: lines trimmed, 3+ newlines collapse to one blank line, the whole trimmed.
  *
  * The release executable runs `minifyMarkup`'s steps in C (engine/runtimes/quickjs/native/markup-minify.c,
- * docs/design/executable-runtimes.md): this is their definition, and a change here is made there too
- * (test/protocol-binary.test.ts and the fixtures through the executable compare the two).
+ * docs/design/executable-runtimes.md), and Node's host runs that C as WebAssembly: this is their
+ * definition, and a change here is made there too (test/native-functions.test.ts compares them on
+ * generated text, the fixtures on every golden).
  */
 
 import { contains, occurrences } from "../base/literal-scan.js";

@@ -21,9 +21,9 @@ declare const mailrenderUtf8Length: (text: string) => number;
 declare const mailrenderJsonStringUtf8: (text: string) => Uint8Array;
 /** native/request-json.c: throws a TypeError (not UTF-8), a RangeError (nested deeper) or a SyntaxError (not JSON). */
 declare const mailrenderParseJsonUtf8: (bytes: Uint8Array, maxDepth: number) => unknown;
-/** native/markup-minify.c: targets/minify.ts's `minifyMarkup`, or undefined where it leaves the document to it. */
+/** native/markup-passes.c (markup-minify.c): targets/minify.ts's `minifyMarkup`, or undefined where it leaves the document to it. */
 declare const mailrenderMinifyMarkup: (markup: string) => string | undefined;
-/** native/html-waste.c: targets/html-waste.ts's `removeHtmlWaste`, then minify.ts's `minifyMarkup` when `minify`, or undefined where it leaves the document to them. */
+/** native/markup-passes.c (html-waste.c): targets/html-waste.ts's `removeHtmlWaste`, then minify.ts's `minifyMarkup` when `minify`, or undefined where it leaves the document to them. */
 declare const mailrenderRemoveHtmlWaste: (html: string, minify: boolean) => string | undefined;
 /** native/conditional-minify.c: mjml-to-html/document.ts's `minifyInner`, or undefined where it leaves the markup to it. */
 declare const mailrenderMinifyConditionalInner: (inner: string) => string | undefined;
