@@ -18,7 +18,7 @@ import { ensureZig, MARKUP_PASSES_C } from "./build-quickjs.js";
 const ENGINE = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const NATIVE = join(ENGINE, "runtimes", "quickjs", "native");
 const ENTRY = join(ENGINE, "runtimes", "wasm", "markup-passes.c");
-export const MARKUP_PASSES_MODULE = join(ENGINE, "src", "engine", "generated", "markup-passes-wasm.ts");
+const MARKUP_PASSES_MODULE = join(ENGINE, "src", "engine", "generated", "markup-passes-wasm.ts");
 
 /** Every file the module is made from: the entry, the passes and the headers they include. */
 function sources(): string[] {

@@ -107,12 +107,14 @@ static size_t next_by(const Waste *w, size_t from, size_t n, const char *literal
     return NO;
 }
 
-/* A sticky literal: past it, or NO. */
-static size_t lit(const uint8_t *p, size_t n, size_t i, const char *literal)
+/* A sticky literal of `length` bytes: past it, or NO. */
+static size_t lit_of(const uint8_t *p, size_t n, size_t i, const char *literal, size_t length)
 {
-    size_t length = strlen(literal);
     return i != NO && i <= n && n - i >= length && memcmp(p + i, literal, length) == 0 ? i + length : NO;
 }
+
+/* lit_of a string literal, its length counted when compiled (built for size, the calls to strlen were 4% of the WebAssembly's time). */
+#define lit(p, n, i, literal) lit_of(p, n, i, literal, LENGTH(literal))
 
 /* `\s*` (at_least 0) or `\s+` (1), greedy: what follows it in every expression here is not white space. */
 static size_t spaces(const uint8_t *p, size_t n, size_t i, int at_least)
@@ -138,7 +140,7 @@ static size_t until(const uint8_t *p, size_t n, size_t i, uint8_t c)
 static size_t one_of(const uint8_t *p, size_t n, size_t i, const char *const *words, size_t count)
 {
     for (size_t k = 0; i != NO && k < count; k++) {
-        size_t end = lit(p, n, i, words[k]);
+        size_t end = lit_of(p, n, i, words[k], strlen(words[k]));
         if (end != NO)
             return end;
     }

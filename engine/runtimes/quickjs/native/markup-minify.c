@@ -52,6 +52,7 @@ static int has_name(const uint8_t *p, size_t at, size_t n, const char *name, siz
 }
 
 static const char *const PROTECTED[] = {"style", "script", "mj-style", "pre", "textarea"};
+static const size_t PROTECTED_LENGTH[] = {5, 6, 8, 3, 8};
 
 /*
  * protectedBlock: the comment or protected element (`<(style|script|mj-style|pre|textarea)\b[^>]*>`
@@ -67,7 +68,7 @@ static size_t protected_block(const uint8_t *p, size_t at, size_t n, int *verbat
     }
     for (size_t t = 0; t < sizeof(PROTECTED) / sizeof(PROTECTED[0]); t++) {
         const char *name = PROTECTED[t];
-        size_t length = strlen(name), after = at + 1 + length;
+        size_t length = PROTECTED_LENGTH[t], after = at + 1 + length;
         if (!has_name(p, at + 1, n, name, length) || (after < n && is_word(p[after])))
             continue;
         const uint8_t *open_end = after < n ? scan(p + after, '>', n - after) : NULL;
