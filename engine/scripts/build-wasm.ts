@@ -34,17 +34,14 @@ function sourcesDigest(): string {
 
 /**
  * wasm32-wasi for its C library (malloc, string.h), as a reactor (no main); SIMD, which every Node
- * the engine supports runs, for markup-text.h's scans; stripped of names and debug sections.
+ * the engine supports runs, for markup-text.h's scans; for size, as at -O2 the steps are inlined
+ * into one function that V8's optimising compiler took ~50 ms of a new process's CPU to compile
+ * (docs/design/executable-runtimes.md); stripped of names and debug sections.
  */
 function compile(out: string): void {
-  const zig = ensureZig();
-  execFileSync(
-    zig[0] as string,
-    [...zig.slice(1), "cc", "-target", "wasm32-wasi", "-Os", "-msimd128", "-mexec-model=reactor", "-s", `-I${NATIVE}`, "-o", out, ENTRY, ...MARKUP_PASSES_C],
-    {
-      stdio: "inherit",
-    },
-  );
+  const [zig, ...zigArgs] = ensureZig() as [string, ...string[]];
+  const flags = ["-target", "wasm32-wasi", "-mexec-model=reactor", "-msimd128", "-Os", "-s", `-I${NATIVE}`];
+  execFileSync(zig, [...zigArgs, "cc", ...flags, "-o", out, ENTRY, ...MARKUP_PASSES_C], { stdio: "inherit" });
 }
 
 /** Writes the module unless it is already built from these sources. */

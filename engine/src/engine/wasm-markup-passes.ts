@@ -1,7 +1,7 @@
 /**
  * The html clean-up and the minifier for Node's host: the release engine's C (markup-passes.h),
  * compiled to WebAssembly (engine/scripts/build-wasm.ts). A new newsletter's html goes through them
- * in about half the JavaScript's time, and leaves V8 no garbage of theirs: a tenth less CPU a new
+ * in about half the JavaScript's time, and leaves V8 no garbage of theirs: 10–20% less CPU a new
  * template's render (bench/RESULTS.md). Each answers undefined where the JavaScript must do the
  * work (engine/src/targets/html-waste.ts and minify.ts, their definition): a text holding a lone
  * surrogate, which UTF-8 cannot carry, or U+FFFD, which stands for one in the module; what the C
@@ -28,7 +28,7 @@ const UNCHANGED = -2;
 /**
  * A module's memory only grows: past this, the instance that grew it is dropped after its call and
  * the next call starts a new one (a render of a document of several megabytes would otherwise keep
- * ~5 bytes a byte of it for the life of the process).
+ * several times its size for the life of the process).
  */
 const RETAINED_MEMORY = 64 * 1024 * 1024;
 

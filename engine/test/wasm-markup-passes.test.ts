@@ -1,0 +1,59 @@
+/**
+ * Node's host runs the html clean-up and minifier as WebAssembly (src/engine/wasm-markup-passes.ts),
+ * and leaves to the JavaScript what the module cannot take: the html is the same either way.
+ * native-functions.test.ts holds the two builds of the C to the JavaScript on generated text; here,
+ * whole renders, through the paths that fall back.
+ */
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { listCases } from "../scripts/fixture-cases.js";
+import { ONE_RENDER } from "../src/engine/caches.js";
+import { createEngine } from "../src/engine/engine.js";
+import type { EngineHost } from "../src/engine/host.js";
+import { NODE_HOST } from "../src/engine/node-host.js";
+
+const { removeHtmlWaste: _, minifyMarkup: __, ...javascriptPasses } = NODE_HOST;
+const newsletter = listCases("render").find((c) => c.name === "realistic-newsletter")!;
+
+function html(host: EngineHost, template: unknown): Promise<string> {
+  return createEngine({ host, cache: ONE_RENDER })
+    .render(template, { target: "html", dynamicData: newsletter.dynamicData })
+    .then((r) => r.output);
+}
+
+/** The newsletter with `text` put into the first paragraph's content. */
+function withText(text: string): unknown {
+  return JSON.parse(JSON.stringify(newsletter.template).replace("<p>", `<p>${JSON.stringify(text).slice(1, -1)}`));
+}
+
+describe("the html passes as WebAssembly", () => {
+  it("give the JavaScript's html where the module refuses the document: a lone surrogate, U+FFFD", async () => {
+    for (const text of ["\uD800 lone", "\uFFFD replacement", "plain"]) {
+      const template = withText(text);
+      const ours = await html(NODE_HOST, template);
+      expect(ours).toBe(await html(javascriptPasses, template));
+      expect(ours).toContain(text);
+    }
+  });
+
+  it("leave a Node without WebAssembly (--jitless) to the JavaScript, with the same html", () => {
+    const script = `
+      import { render } from "${new URL("../src/index.ts", import.meta.url).href}";
+      const { template, dynamicData } = JSON.parse(process.argv[1]);
+      console.log(typeof WebAssembly);
+      process.stdout.write((await render(template, { target: "html", dynamicData })).output);
+    `;
+    const run = spawnSync(process.execPath, ["--jitless", "--import", "tsx", "--input-type=module", "-e", script, JSON.stringify(newsletter)], {
+      encoding: "utf8",
+      cwd: fileURLToPath(new URL("..", import.meta.url)),
+      maxBuffer: 1 << 26,
+    });
+    expect(run.status, run.stderr).toBe(0);
+    const [absent, ...output] = run.stdout.split("\n");
+    expect(absent).toBe("undefined");
+    expect(output.join("\n")).toBe(readFileSync(join(newsletter.dir, "expected.html"), "utf8"));
+  }, 60_000);
+});
