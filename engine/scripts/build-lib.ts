@@ -12,6 +12,7 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { ensureZig, zigLib } from "./build-quickjs.js";
 import { buildMarkupPassesWasm } from "./build-wasm.js";
 import { bundledPackageNotices } from "./third-party-notices.js";
 
@@ -58,7 +59,9 @@ async function main(): Promise<void> {
     stdio: "inherit",
   });
   const inputs = await bundleLibrary(join(ENGINE, "src", "index.ts"), join(LIB, "index.js"));
-  writeFileSync(join(LIB, "THIRD_PARTY_NOTICES"), bundledPackageNotices(inputs, ROOT));
+  const zigLibDir = zigLib(ensureZig());
+  if (zigLibDir === undefined) throw new Error("zig does not say where its lib folder is: the notices need wasi-libc's licence");
+  writeFileSync(join(LIB, "THIRD_PARTY_NOTICES"), bundledPackageNotices(inputs, ROOT, zigLibDir));
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();

@@ -465,7 +465,7 @@ function quickjsVersion(source: string): string {
 }
 
 /** zig's lib directory (where the libc sources and their licences are), when zig says. */
-function zigLib(zig: string[]): string | undefined {
+export function zigLib(zig: string[]): string | undefined {
   const [command, ...prefix] = zig as [string, ...string[]];
   const run = spawnSync(command, [...prefix, "env"], { encoding: "utf8" });
   // JSON in older zig versions, ZON (`.lib_dir = "…"`) in newer ones.

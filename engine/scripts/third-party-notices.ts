@@ -2,7 +2,7 @@
  * THIRD_PARTY_NOTICES for the release binaries: every npm package the engine bundle contains (from
  * esbuild's metafile, with its licence text), QuickJS-ng, and the C libraries linked statically
  * into some platforms' binaries (musl and mimalloc on Linux, mingw-w64's runtime on Windows); and
- * for the npm library, the packages its bundle contains.
+ * for the npm library, the packages its bundle contains and the C library of its WebAssembly module.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -72,9 +72,23 @@ export function thirdPartyNotices(
   return noticesText("the mailrender-engine executable", "The executable bundles", notices);
 }
 
-/** THIRD_PARTY_NOTICES for the npm library (scripts/build-lib.ts): the packages its lib/index.js contains. */
-export function bundledPackageNotices(metafileInputs: readonly string[], root: string): string {
-  return noticesText("@mailrender/engine", "Its lib/index.js bundles", packageNotices(metafileInputs, root, "lib/index.js"));
+/**
+ * THIRD_PARTY_NOTICES for the npm library (scripts/build-lib.ts): the packages its lib/index.js
+ * contains, and wasi-libc as zig ships it (`zigLib`), which the WebAssembly module of the html
+ * clean-up and minifier links (its malloc and string functions: scripts/build-wasm.ts).
+ */
+export function bundledPackageNotices(metafileInputs: readonly string[], root: string, zigLib: string): string {
+  const wasiLibc = ["LICENSE", "LICENSE-MIT", "libc-top-half/musl/COPYRIGHT"].map((file) => readFileSync(join(zigLib, "libc", "wasi", file), "utf8").trim());
+  const notices: Notice[] = [
+    ...packageNotices(metafileInputs, root, "lib/index.js"),
+    {
+      name: "wasi-libc (as zig ships it)",
+      where: "lib/index.js (statically linked into the WebAssembly module of the html clean-up and minifier)",
+      licence: "MIT (of its licences), with parts under their own, named in the text",
+      text: wasiLibc.join("\n\n"),
+    },
+  ];
+  return noticesText("@mailrender/engine", "Its lib/index.js bundles", notices);
 }
 
 function noticesText(product: string, bundles: string, notices: readonly Notice[]): string {
