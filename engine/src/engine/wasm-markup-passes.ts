@@ -5,7 +5,7 @@
  * template's render (bench/RESULTS.md). Each answers undefined where the JavaScript must do the
  * work (engine/src/targets/html-waste.ts and minify.ts, their definition): a text holding a lone
  * surrogate, which UTF-8 cannot carry, or U+FFFD, which stands for one in the module; what the C
- * leaves to it (each C file says what); a Node without WebAssembly.
+ * leaves to it (each C file says what); a Node without WebAssembly or its SIMD.
  */
 import { MARKUP_PASSES_WASM } from "./generated/markup-passes-wasm.js";
 
@@ -32,17 +32,29 @@ const UNCHANGED = -2;
  */
 const RETAINED_MEMORY = 64 * 1024 * 1024;
 
-let compiled: object | undefined;
+/** The compiled module; null where this Node cannot compile it. */
+let compiled: object | null | undefined;
 let instance: MarkupPasses | undefined;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** The instance, made on first use; undefined where this Node has no WebAssembly (`--jitless`, or while it builds a startup snapshot). */
+/**
+ * The instance, made on first use; undefined where this Node has no WebAssembly (`--jitless`, or while
+ * it builds a startup snapshot: not remembered, as the snapshot's state is a launched binary's) or
+ * cannot compile the module (V8 runs WebAssembly's SIMD on x86-64 only with SSE4.1).
+ */
 function passes(): MarkupPasses | undefined {
   if (instance !== undefined) return instance;
   // Not `WebAssembly === undefined`: where it is absent, the name is not declared at all.
   if (typeof WebAssembly === "undefined") return undefined;
-  compiled ??= new WebAssembly.Module(Buffer.from(MARKUP_PASSES_WASM, "base64"));
+  if (compiled === undefined) {
+    try {
+      compiled = new WebAssembly.Module(Buffer.from(MARKUP_PASSES_WASM, "base64"));
+    } catch {
+      compiled = null;
+    }
+  }
+  if (compiled === null) return undefined;
   instance = new WebAssembly.Instance(compiled, {}).exports as MarkupPasses;
   instance._initialize();
   return instance;
