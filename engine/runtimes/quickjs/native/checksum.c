@@ -112,16 +112,6 @@ static JSValue hex_digest(JSContext *ctx, const uint8_t *data, size_t length)
     return hex_string(ctx, digest, sizeof digest);
 }
 
-/* The first argument's UTF-8 (free with JS_FreeCString), or NULL with a TypeError naming `function` when it is not a string. */
-static const char *utf8_argument(JSContext *ctx, int argc, JSValueConst *argv, const char *function, size_t *length)
-{
-    if (argc < 1 || !JS_IsString(argv[0])) {
-        JS_ThrowTypeError(ctx, "%s takes a string", function);
-        return NULL;
-    }
-    return JS_ToCStringLen(ctx, length, argv[0]);
-}
-
 static JSValue checksum_sha256(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
 {
     size_t length;

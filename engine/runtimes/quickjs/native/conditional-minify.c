@@ -103,10 +103,8 @@ static size_t collapse_space_runs(uint8_t *p, size_t n)
 
 static JSValue minify_conditional_inner(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
 {
-    if (argc < 1 || !JS_IsString(argv[0]))
-        return JS_ThrowTypeError(ctx, "mailrenderMinifyConditionalInner takes a string");
     size_t n;
-    const char *text = JS_ToCStringLen(ctx, &n, argv[0]);
+    const char *text = utf8_argument(ctx, argc, argv, "mailrenderMinifyConditionalInner", &n);
     if (text == NULL)
         return JS_EXCEPTION;
     const uint8_t *p = (const uint8_t *)text;

@@ -14,4 +14,14 @@ static inline void define_global_function(JSContext *ctx, const char *name, JSCF
     JS_FreeValue(ctx, global);
 }
 
+/* The first argument's UTF-8 (free with JS_FreeCString), or NULL with a TypeError naming `function` when it is not a string. */
+static inline const char *utf8_argument(JSContext *ctx, int argc, JSValueConst *argv, const char *function, size_t *length)
+{
+    if (argc < 1 || !JS_IsString(argv[0])) {
+        JS_ThrowTypeError(ctx, "%s takes a string", function);
+        return NULL;
+    }
+    return JS_ToCStringLen(ctx, length, argv[0]);
+}
+
 #endif

@@ -85,10 +85,8 @@ static size_t added_length(const uint8_t *p, size_t length)
 
 static JSValue json_string_utf8(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
 {
-    if (argc < 1 || !JS_IsString(argv[0]))
-        return JS_ThrowTypeError(ctx, "mailrenderJsonStringUtf8 takes a string");
     size_t length, size;
-    const char *text = JS_ToCStringLen(ctx, &length, argv[0]);
+    const char *text = utf8_argument(ctx, argc, argv, "mailrenderJsonStringUtf8", &length);
     if (text == NULL)
         return JS_EXCEPTION;
     const uint8_t *p = (const uint8_t *)text;

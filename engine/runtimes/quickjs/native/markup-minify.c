@@ -51,8 +51,13 @@ static int has_name(const uint8_t *p, size_t at, size_t n, const char *name, siz
     return 1;
 }
 
-static const char *const PROTECTED[] = {"style", "script", "mj-style", "pre", "textarea"};
-static const size_t PROTECTED_LENGTH[] = {5, 6, 8, 3, 8};
+typedef struct {
+    const char *name;
+    size_t length;
+} Name;
+#define NAME(literal) {literal, sizeof(literal) - 1}
+
+static const Name PROTECTED[] = {NAME("style"), NAME("script"), NAME("mj-style"), NAME("pre"), NAME("textarea")};
 
 /*
  * protectedBlock: the comment or protected element (`<(style|script|mj-style|pre|textarea)\b[^>]*>`
@@ -67,8 +72,8 @@ static size_t protected_block(const uint8_t *p, size_t at, size_t n, int *verbat
         return close == NULL ? 0 : (size_t)(close - p) + 3;
     }
     for (size_t t = 0; t < sizeof(PROTECTED) / sizeof(PROTECTED[0]); t++) {
-        const char *name = PROTECTED[t];
-        size_t length = PROTECTED_LENGTH[t], after = at + 1 + length;
+        const char *name = PROTECTED[t].name;
+        size_t length = PROTECTED[t].length, after = at + 1 + length;
         if (!has_name(p, at + 1, n, name, length) || (after < n && is_word(p[after])))
             continue;
         const uint8_t *open_end = after < n ? scan(p + after, '>', n - after) : NULL;

@@ -41,10 +41,8 @@ static JSValue minified(JSContext *ctx, const uint8_t *p, size_t n)
 
 static JSValue minify_markup(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
 {
-    if (argc < 1 || !JS_IsString(argv[0]))
-        return JS_ThrowTypeError(ctx, "mailrenderMinifyMarkup takes a string");
     size_t n;
-    const char *text = JS_ToCStringLen(ctx, &n, argv[0]);
+    const char *text = utf8_argument(ctx, argc, argv, "mailrenderMinifyMarkup", &n);
     if (text == NULL)
         return JS_EXCEPTION;
     JSValue result = minified(ctx, (const uint8_t *)text, n);
@@ -54,13 +52,11 @@ static JSValue minify_markup(JSContext *ctx, JSValueConst this_val, int argc, JS
 
 static JSValue remove_html_waste(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
 {
-    if (argc < 1 || !JS_IsString(argv[0]))
-        return JS_ThrowTypeError(ctx, "mailrenderRemoveHtmlWaste takes a string");
-    int minify = argc >= 2 && JS_ToBool(ctx, argv[1]) == 1;
     size_t n;
-    const char *document = JS_ToCStringLen(ctx, &n, argv[0]);
+    const char *document = utf8_argument(ctx, argc, argv, "mailrenderRemoveHtmlWaste", &n);
     if (document == NULL)
         return JS_EXCEPTION;
+    int minify = argc >= 2 && JS_ToBool(ctx, argv[1]) == 1;
     const MarkupHeap heap = {ctx, engine_resize, engine_release};
     uint8_t *cleaned = NULL;
     size_t length = 0;

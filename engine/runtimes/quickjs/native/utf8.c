@@ -67,16 +67,6 @@ static JSValue utf8_decode(JSContext *ctx, JSValueConst this_val, int argc, JSVa
     return JS_NewStringLen(ctx, (const char *)bytes, length);
 }
 
-/* The first argument's UTF-8 as QuickJS writes it (free with JS_FreeCString); NULL with an exception if it is not a string. */
-static const char *string_argument(JSContext *ctx, int argc, JSValueConst *argv, size_t *length)
-{
-    if (argc < 1 || !JS_IsString(argv[0])) {
-        JS_ThrowTypeError(ctx, "a string is expected");
-        return NULL;
-    }
-    return JS_ToCStringLen(ctx, length, argv[0]);
-}
-
 /*
  * QuickJS's own encoder (JS_ToCStringLen) writes a lone surrogate as its three-byte form ED A0-BF xx,
  * which well-formed UTF-8 never holds; U+FFFD (EF BF BD) has the same length, so the length needs no
@@ -85,7 +75,7 @@ static const char *string_argument(JSContext *ctx, int argc, JSValueConst *argv,
 static JSValue utf8_encode(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
 {
     size_t length;
-    const char *text = string_argument(ctx, argc, argv, &length);
+    const char *text = utf8_argument(ctx, argc, argv, "mailrenderEncodeUtf8", &length);
     if (text == NULL)
         return JS_EXCEPTION;
     JSValue array = JS_NewUint8ArrayCopy(ctx, (const uint8_t *)text, length);
@@ -107,7 +97,7 @@ static JSValue utf8_encode(JSContext *ctx, JSValueConst this_val, int argc, JSVa
 static JSValue utf8_length(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
 {
     size_t length;
-    const char *text = string_argument(ctx, argc, argv, &length);
+    const char *text = utf8_argument(ctx, argc, argv, "mailrenderUtf8Length", &length);
     if (text == NULL)
         return JS_EXCEPTION;
     JS_FreeCString(ctx, text);
