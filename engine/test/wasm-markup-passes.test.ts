@@ -14,10 +14,6 @@ import { ONE_RENDER } from "../src/engine/caches.js";
 import { createEngine } from "../src/engine/engine.js";
 import type { EngineHost } from "../src/engine/host.js";
 import { NODE_HOST } from "../src/engine/node-host.js";
-import { removeHtmlWaste as wasmRemoveHtmlWaste } from "../src/engine/wasm-markup-passes.js";
-import { compileMjmlToHtmlPieces } from "../src/mjml-to-html/index.js";
-import { removeHtmlWaste } from "../src/targets/html-waste.js";
-import { minifyMarkup } from "../src/targets/minify.js";
 
 const { removeHtmlWaste: _, minifyMarkup: __, ...javascriptPasses } = NODE_HOST;
 const newsletter = listCases("render").find((c) => c.name === "realistic-newsletter")!;
@@ -65,40 +61,4 @@ describe("the html passes as WebAssembly", () => {
     },
     60_000,
   );
-
-  it("take the document in the compile's pieces, written in parts, with the html of the joined document", async () => {
-    const mjml = (await createEngine({ host: NODE_HOST, cache: ONE_RENDER }).render(newsletter.template, { target: "mjml", minify: false })).output;
-    const pieces = compileMjmlToHtmlPieces(mjml);
-    const document = pieces.join("");
-    // several parts, and a piece longer than a part
-    expect(document.length).toBeGreaterThan(64 * 1024);
-    const cuts = [pieces, [document], [document.slice(0, 40_000), document.slice(40_000)], pieces.flatMap((piece) => [...piece])];
-    for (const minify of [true, false]) {
-      const expected = minify ? minifyMarkup(removeHtmlWaste(document)) : removeHtmlWaste(document);
-      for (const cut of cuts) expect(wasmRemoveHtmlWaste(cut, minify)).toBe(expected);
-    }
-  });
-
-  it("leave to the JavaScript a surrogate pair split where a part ends, not one split between pieces of a part", () => {
-    const long = `<p>${"x".repeat(16 * 1024)}`;
-    expect(wasmRemoveHtmlWaste([`${long}\uD83D`, "\uDE00</p>"], true)).toBeUndefined();
-    expect(wasmRemoveHtmlWaste([`${long}\uD83D\uDE00`, "</p>"], true)).toBe(`${long}\uD83D\uDE00</p>`);
-    expect(wasmRemoveHtmlWaste(["<p>\uD83D", "\uDE00</p>"], true)).toBe("<p>\uD83D\uDE00</p>");
-  });
-
-  it("are handed the compile's pieces: the html target never builds its whole document before the clean-up", async () => {
-    const handed: (readonly string[])[] = [];
-    const host: EngineHost = {
-      ...NODE_HOST,
-      removeHtmlWaste: (document, minify) => {
-        handed.push(document);
-        return NODE_HOST.removeHtmlWaste?.(document, minify);
-      },
-    };
-    expect(await html(host, newsletter.template)).toBe(readFileSync(join(newsletter.dir, "expected.html"), "utf8"));
-    const [document] = handed;
-    expect(handed).toHaveLength(1);
-    expect(document!.join("").length).toBeGreaterThan(64 * 1024);
-    expect(Math.max(...document!.map((piece) => piece.length))).toBeLessThan(16 * 1024);
-  });
 });

@@ -12,7 +12,7 @@ import { crc32, jsonStringUtf8, minifyConditionalInner, minifyMarkup, parseMjml,
 const FUNCTIONS: Readonly<Record<string, (text: string, argument: never) => unknown>> = {
   minifyMarkup,
   minifyConditionalInner,
-  removeHtmlWaste: (text: string, minify: boolean) => removeHtmlWaste([text], minify),
+  removeHtmlWaste,
   parseMjml,
   sha256,
   crc32,

@@ -63,11 +63,9 @@ export interface EngineHost {
    * `removeHtmlWaste` (targets/html-waste.ts) of the html target's document, then `minifyMarkup`
    * when `minify`: the same string, or undefined where the host leaves the document to those
    * functions; for a host that cleans up in fewer instructions (and minifies what it cleaned without
-   * handing it back first). The document comes in the pieces the compile wrote (joined, the
-   * document), so that a host need not build it: V8 allocates a string of over 128 KiB (64 K two-byte
-   * characters) at a cost of its own, ~0.1 ms each. Absent: the functions do.
+   * handing it back first). Absent: the functions do.
    */
-  readonly removeHtmlWaste?: (document: readonly string[], minify: boolean) => string | undefined;
+  readonly removeHtmlWaste?: (html: string, minify: boolean) => string | undefined;
   /**
    * mjml's minifying of an Outlook conditional comment's inner markup (mjml-to-html's `minifyInner`),
    * or undefined where the host leaves it to that function. Absent: the function minifies.

@@ -16,7 +16,7 @@ import { type ParseResult, parseTemplate } from "../document/parse.js";
 import type { ContentHtml, ParsedContent } from "../markup/content.js";
 import { Emitter } from "../markup/emitter.js";
 import { type CompiledOutput, compileOutput, joinOutput, lookupIn, substitute } from "../markup/substitute.js";
-import { type CompileHost, compileMjmlToHtmlPieces } from "../mjml-to-html/index.js";
+import { type CompileHost, compileMjmlToHtml } from "../mjml-to-html/index.js";
 import { checkComponentSize } from "../targets/component/module.js";
 import { componentOptionConflicts } from "../targets/component/options.js";
 import { DocumentContext } from "../targets/context.js";
@@ -190,11 +190,11 @@ export function compileTarget(core: EngineCore, template: Template, target: Rend
   return compileOutput(htmlWithoutWaste(core, compileMjml(mjml, core.host), minify), out.slots, "markup");
 }
 
-/** `removeHtmlWaste` of the document `pieces` make, then `minifyMarkup` when `minify`: by the host where it does both itself. */
-function htmlWithoutWaste(core: EngineCore, pieces: readonly string[], minify: boolean): string {
-  const done = core.host.removeHtmlWaste?.(pieces, minify);
+/** `removeHtmlWaste`, then `minifyMarkup` when `minify`: by the host where it does both itself. */
+function htmlWithoutWaste(core: EngineCore, html: string, minify: boolean): string {
+  const done = core.host.removeHtmlWaste?.(html, minify);
   if (done !== undefined) return done;
-  const clean = removeHtmlWaste(pieces.join(""));
+  const clean = removeHtmlWaste(html);
   return minify ? minifiedMarkup(core, clean) : clean;
 }
 
@@ -218,12 +218,12 @@ function compileComponent(core: EngineCore, template: Template, minify: boolean,
 
 /**
  * Compiles our own MJML to HTML with the engine's port of mjml (src/mjml-to-html): the same HTML
- * mjml 5 makes of it, without loading mjml, in the pieces it is written in. A failure here is an
- * engine bug, reported as a RENDER_ERROR without internals.
+ * mjml 5 makes of it, without loading mjml. A failure here is an engine bug, reported as a
+ * RENDER_ERROR without internals.
  */
-function compileMjml(mjml: string, host: CompileHost): string[] {
+function compileMjml(mjml: string, host: CompileHost): string {
   try {
-    return compileMjmlToHtmlPieces(mjml, host);
+    return compileMjmlToHtml(mjml, host);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new RenderError(`MJML compilation failed: ${message}`, [{ loc: [], msg: message, type: "mjml_error" }]);

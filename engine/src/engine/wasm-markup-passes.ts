@@ -61,46 +61,25 @@ function passes(): MarkupPasses | undefined {
 }
 
 /**
- * How long a run of the document's pieces may grow, joined, before it is encoded: far below the 64 K
- * two-byte characters (128 KiB) past which V8 gives a string pages of its own, ~0.1 ms each time
- * (a newsletter's html is ~76 K characters, two-byte as soon as its text holds an em dash).
+ * `text`'s UTF-8 written into the module's document buffer: its length, or undefined where the module
+ * has no room. A lone surrogate is written as U+FFFD, which the module refuses.
  */
-const PART_CHARS = 16 * 1024;
-
-/**
- * The UTF-8 of the text `pieces` make, written into the module's document buffer in parts of about
- * PART_CHARS characters (one piece longer than that alone): its length, or undefined where the module
- * has no room. A lone surrogate is written as U+FFFD, which the module refuses; so is a surrogate
- * pair split where a part ends (between two pieces), and the JavaScript then takes the joined document.
- */
-function writeDocument(module: MarkupPasses, pieces: readonly string[]): number | undefined {
-  let chars = 0;
-  for (const piece of pieces) chars += piece.length;
-  const room = chars * 3;
+function writeDocument(module: MarkupPasses, text: string): number | undefined {
+  const room = text.length * 3;
   const at = module.document_buffer(room);
   if (at === 0) return undefined;
-  const memory = new Uint8Array(module.memory.buffer, at, room);
-  let written = 0;
-  let part = "";
-  for (const piece of pieces) {
-    if (part !== "" && part.length + piece.length > PART_CHARS) {
-      written += encoder.encodeInto(part, memory.subarray(written)).written;
-      part = "";
-    }
-    part += piece;
-  }
-  return written + encoder.encodeInto(part, memory.subarray(written)).written;
+  return encoder.encodeInto(text, new Uint8Array(module.memory.buffer, at, room)).written;
 }
 
-/** `pass` of the text `pieces` make, in the module (given its UTF-8's length): the text it gives, or undefined; the module let go if it grew large. */
-function run(pieces: readonly string[], pass: (module: MarkupPasses, length: number) => number): string | undefined {
+/** `pass` of `text` in the module (given its UTF-8's length): the text it gives, or undefined; the module let go if it grew large. */
+function run(text: string, pass: (module: MarkupPasses, length: number) => number): string | undefined {
   const module = passes();
-  const length = module === undefined ? undefined : writeDocument(module, pieces);
+  const length = module === undefined ? undefined : writeDocument(module, text);
   if (module === undefined || length === undefined) return undefined;
   const result = pass(module, length);
   const output =
     result === UNCHANGED
-      ? pieces.join("")
+      ? text
       : result === LEFT_TO_JAVASCRIPT
         ? undefined
         : decoder.decode(new Uint8Array(module.memory.buffer, module.result_bytes(), result));
@@ -109,8 +88,8 @@ function run(pieces: readonly string[], pass: (module: MarkupPasses, length: num
 }
 
 /** EngineHost.removeHtmlWaste: `removeHtmlWaste`, then `minifyMarkup` when `minify`. */
-export const removeHtmlWaste = (document: readonly string[], minify: boolean): string | undefined =>
-  run(document, (module, length) => module.remove_html_waste(length, minify ? 1 : 0));
+export const removeHtmlWaste = (html: string, minify: boolean): string | undefined =>
+  run(html, (module, length) => module.remove_html_waste(length, minify ? 1 : 0));
 
 /** EngineHost.minifyMarkup. */
-export const minifyMarkup = (markup: string): string | undefined => run([markup], (module, length) => module.minify_markup(length));
+export const minifyMarkup = (markup: string): string | undefined => run(markup, (module, length) => module.minify_markup(length));

@@ -20,7 +20,7 @@ import { MjSection, MjWrapper } from "./components/section.js";
 import { MjSocial, MjSocialElement } from "./components/social.js";
 import { MjSpacer } from "./components/spacer.js";
 import { MjText } from "./components/text.js";
-import { BodyWriter, type CompileHost, documentPieces } from "./document.js";
+import { BodyWriter, type CompileHost, documentHtml } from "./document.js";
 import { KnownNames, MjmlSyntaxError, parseMjml } from "./parse.js";
 
 export type { CompileHost } from "./document.js";
@@ -194,14 +194,6 @@ function applyAttributes(node: MjmlNode, defaults: Readonly<Record<string, Attri
 }
 
 export function compileMjmlToHtml(mjml: string, host: CompileHost = {}): string {
-  return compileMjmlToHtmlPieces(mjml, host).join("");
-}
-
-/**
- * compileMjmlToHtml's document in the pieces it is written in, for a caller that need not join them
- * (the html target hands them to the clean-up: engine/host.ts, `removeHtmlWaste`).
- */
-export function compileMjmlToHtmlPieces(mjml: string, host: CompileHost = {}): string[] {
   const root = host.parseMjml?.(mjml, ENDING_TAG_LIST) ?? parseMjml(mjml, ENDING_TAGS, knownNamesOf());
   if (root.tagName !== "mjml") unsupported(`<${root.tagName}> as the root element`);
   const body = root.children.find((c) => c.tagName === "mj-body");
@@ -254,5 +246,5 @@ export function compileMjmlToHtmlPieces(mjml: string, host: CompileHost = {}): s
   // Where a container's attributes may hold comment syntax, its own conditionals are scanned too.
   const writer = new BodyWriter(search.inContainer, host);
   component.write(writer);
-  return documentPieces(writer, globalData);
+  return documentHtml(writer, globalData);
 }

@@ -41,7 +41,7 @@ export const utf8Length = (text: string): number => mailrenderUtf8Length(text);
 export const jsonStringUtf8 = (text: string): Uint8Array => mailrenderJsonStringUtf8(text);
 export const parseJsonUtf8 = (bytes: Uint8Array, maxDepth: number): unknown => mailrenderParseJsonUtf8(bytes, maxDepth);
 export const minifyMarkup = (markup: string): string | undefined => mailrenderMinifyMarkup(markup);
-export const removeHtmlWaste = (document: readonly string[], minify: boolean): string | undefined => mailrenderRemoveHtmlWaste(document.join(""), minify);
+export const removeHtmlWaste = (html: string, minify: boolean): string | undefined => mailrenderRemoveHtmlWaste(html, minify);
 export const minifyConditionalInner = (inner: string): string | undefined => mailrenderMinifyConditionalInner(inner);
 export const parseMjml = (mjml: string, endingTags: string): MjmlNode | undefined => mailrenderParseMjml(mjml, endingTags);
 export const releaseMemory = (): void => mailrenderMemory.release();
