@@ -4,7 +4,7 @@
  * tree before the change, its node_modules installed); each renders templates it has not seen (the
  * realistic newsletter in its hydrated form under a new id with new texts, or generated templates
  * covering every block), warms up, then times each html render in CPU; the parent prints each
- * side's processes' medians, the median of them and the ratio. Two copies of the library in one
+ * side's processes' medians and means, the median of each and the ratios. Two copies of the library in one
  * process are not how an application holds it: they share the process's V8 state (loading a second
  * one moved the first-render bench's own comparisons by half, bench/RESULTS.md). The medians of
  * eight processes move by ±4% between runs: a change of a few percent needs a dozen or more a side.
@@ -57,7 +57,11 @@ function newCases(kind: string): () => Case {
   };
 }
 
-/** A child process: one library, its renders' CPU median on stdout (milliseconds). */
+/**
+ * A child process: one library, its renders' CPU median and mean on stdout (milliseconds). The median
+ * leaves out the renders a garbage collection lands in; the mean counts them, and with them what a
+ * render leaves the collector (a large object, for one, is freed only by a full collection).
+ */
 async function child(lib: string): Promise<void> {
   const { render } = (await import(pathToFileURL(join(lib, "index.js")).href)) as typeof import("../engine/src/index.js");
   const next = newCases(args.case);
@@ -73,12 +77,12 @@ async function child(lib: string): Promise<void> {
     await render(c.template, { target: "html", dynamicData: c.dynamicData });
     if (i >= warmup) times.push(cpuMs() - start);
   }
-  process.stdout.write(`${median(times)}\n`);
+  process.stdout.write(`${median(times)} ${times.reduce((sum, time) => sum + time, 0) / times.length}\n`);
 }
 
 const median = (samples: readonly number[]) => [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)] ?? Number.NaN;
 
-/** A child's figures (ms of CPU): its renders' median, or with `--cold` its import and its first render. */
+/** A child's figures (ms of CPU): its renders' median and mean, or with `--cold` its import and its first render. */
 function runChild(lib: string): number[] {
   const command = args.cold
     ? ["--input-type=module", "--eval", COLD_CHILD, "--", pathToFileURL(join(lib, "index.js")).href, NEWSLETTER_CASE]
@@ -96,7 +100,7 @@ function phase(title: string, libs: { ours: string; baseline: string }): void {
   }
   const what = args.cold
     ? "the realistic newsletter, CPU of a new process (ms)"
-    : `${args.case}, CPU of an html render (ms), each process's median of ${args.renders} after ${args.warmup}`;
+    : `${args.case}, CPU of an html render (ms), each process's median and mean of ${args.renders} after ${args.warmup}`;
   console.log(`\n${title}: ${what}`);
   const measures = args.cold
     ? [
@@ -104,7 +108,10 @@ function phase(title: string, libs: { ours: string; baseline: string }): void {
         { name: "its first render", of: (f: readonly number[]) => f[1]! },
         { name: "both", of: (f: readonly number[]) => f[0]! + f[1]! },
       ]
-    : [{ name: "median of the processes' medians", of: (f: readonly number[]) => f[0]! }];
+    : [
+        { name: "median of the processes' medians", of: (f: readonly number[]) => f[0]! },
+        { name: "median of the processes' means", of: (f: readonly number[]) => f[1]! },
+      ];
   for (const measure of measures) compare(measure.name, figures.ours.map(measure.of), figures.baseline.map(measure.of));
 }
 
