@@ -8,6 +8,8 @@
  */
 import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
+import type { RenderOptions } from "../src/base/types.js";
+import { BLOCKS } from "../src/blocks/registry.js";
 import { type CachePolicy, MANY_RENDERS, ONE_RENDER } from "../src/engine/caches.js";
 import { createEngine } from "../src/engine/engine.js";
 import type { EngineHost } from "../src/engine/host.js";
@@ -119,6 +121,40 @@ describe("the engine object", () => {
     const [a, b] = [await once.renderParts(WARMUP, OPTIONS), await once.renderParts(WARMUP, OPTIONS)];
     expect(b.compiled).not.toBe(a.compiled);
     expect(oneHost.digests).toBe(0);
+  });
+
+  it("keeps a new template's outline from a render, and its whole parse from the first later render that needs it", async () => {
+    // A block definition whose props schema the template reader asks for once per block it reads.
+    let reads = 0;
+    const paragraph = new Proxy(BLOCKS["paragraph"]!, {
+      get(definition, name, receiver) {
+        if (name === "props") reads++;
+        return Reflect.get(definition, name, receiver) as unknown;
+      },
+    });
+    const engine = createEngine({ host: NODE_HOST, cache: MANY_RENDERS, registry: { ...BLOCKS, paragraph } });
+    const readsOf = async (options: RenderOptions): Promise<number> => {
+      const before = reads;
+      await engine.render(WARMUP, options);
+      return reads - before;
+    };
+    expect(await readsOf(OPTIONS)).toBeGreaterThan(0);
+    // Its compiled output cached: the outline is all a render needs.
+    expect(await readsOf(OPTIONS)).toBe(0);
+    // Its plain text, then another target: the template is read again, once, and kept whole.
+    const withText = { ...OPTIONS, plainText: true };
+    expect(await readsOf(withText)).toBeGreaterThan(0);
+    expect(await readsOf(withText)).toBe(0);
+    expect(await readsOf({ ...OPTIONS, target: "mjml" })).toBe(0);
+    const fresh = createEngine({ host: NODE_HOST, cache: ONE_RENDER });
+    expect((await engine.render(WARMUP, withText)).text).toBe((await fresh.render(WARMUP, withText)).text);
+    // A new template rendered with its plain text is kept whole at once.
+    const other = { ...WARMUP, template_id: "other" };
+    const before = reads;
+    await engine.render(other, withText);
+    const first = reads - before;
+    await engine.render(other, withText);
+    expect(reads - before).toBe(first);
   });
 
   it("keeps at most its bound of entries, least recently used out first", async () => {

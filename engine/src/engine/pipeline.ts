@@ -28,12 +28,29 @@ import type { CacheWeights, EngineCaches } from "./caches.js";
 import type { EngineHost } from "./host.js";
 import { checkOutputSize, plainTextWithin } from "./output-bound.js";
 
-/** A parse and the template's node count, which later renders check against their own limit. */
+/** What a render of an output already compiled needs of its template: its id and its visibility rules. */
+export interface TemplateOutline {
+  readonly id: string;
+  readonly conditions: readonly Condition[];
+}
+
+/**
+ * A template as the template cache keeps it. Its whole parse (`result`) is kept once a second read
+ * has needed it; a render keeps the outline alone. A parse is a graph of thousands of small objects
+ * (~100 KB for the newsletter) that every later collection of V8's pays for while it is kept: a new
+ * newsletter's render took ~20% more CPU with it kept. A render whose compiled output is cached needs
+ * only the outline; a later render that needs more (its plain text, a visible set or a target not
+ * compiled yet) reads the template again, once, and keeps the parse from then on.
+ */
 export interface ParsedTemplate {
-  readonly result: ParseResult;
+  /** Undefined where the template is invalid: `result` then says why. */
+  readonly outline: TemplateOutline | undefined;
+  readonly warnings: readonly RenderWarning[];
+  /** The template's node count, which later renders check against their own limit. */
   readonly nodes: number;
   /** The template's JSON length: what it weighs in the cache. */
-  readonly chars?: number;
+  readonly chars: number;
+  result: ParseResult | undefined;
 }
 
 /** A compiled output as the cache keeps it, with its static parts JSON-encoded once (evicted with it). */
@@ -44,7 +61,7 @@ export interface CompiledEntry {
 
 /** What a cached entry weighs: its template's JSON length, its compiled output's length. */
 export const CACHE_WEIGHTS: CacheWeights<ParsedTemplate, CompiledEntry> = {
-  template: (parsed) => parsed.chars ?? 0,
+  template: (parsed) => parsed.chars,
   output: (entry) => entry.compiled.parts.reduce((units, part) => units + part.length, 0),
 };
 
@@ -74,32 +91,53 @@ function jsonText(json: unknown): string {
 }
 
 /** Parses a template within the node limit; over it, a RenderError before any parsing. */
-function parseWithin(core: EngineCore, json: unknown, maxNodes: number): ParsedTemplate {
+function parseWithin(core: EngineCore, json: unknown, maxNodes: number): { result: ParseResult; nodes: number } {
   const { count, over } = countNodes(json, maxNodes);
   if (over !== undefined) throw tooManyNodes(over, maxNodes);
   return { result: parseTemplate(json, core.registry, core.content), nodes: count };
 }
 
 /**
- * Parses a template once per distinct content (its node count is checked on every render); when
- * templates are not cached, every time, and the key is "" (nothing is cached under it).
+ * A template's cache entry and key (its node count checked on every read), the template parsed here
+ * (`parsed`) when the cache had no entry for it, which is then kept: whole, or its outline alone
+ * (`whole` false: see ParsedTemplate). When templates are not cached, parsed every time, with the
+ * key "" (nothing is cached under it).
  */
-function parseCached(core: EngineCore, json: unknown, maxNodes: number): TemplateRead {
+function cachedRead(
+  core: EngineCore,
+  json: unknown,
+  maxNodes: number,
+  whole: boolean,
+): { entry: ParsedTemplate; key: string; parsed: ParseResult | undefined } {
   // Off in the executable's one-shot mode, whose template comes from JSON.parse: no jsonText check needed.
   if (core.caches.policy.templates === 0) {
     const { result, nodes } = parseWithin(core, json, maxNodes);
-    return { result, key: "", nodes };
+    return { entry: cacheEntry(result, nodes, 0, whole), key: "", parsed: result };
   }
   // Too many rows alone: refused before the document is hashed (a 600 KB one takes milliseconds).
   const rows = (json as { rows?: unknown } | null)?.rows;
   if (Array.isArray(rows) && rows.length > maxNodes) parseWithin(core, json, maxNodes);
   const { key, chars } = keyOf(core, json);
-  let parsed = core.caches.templates.get(key);
-  if (parsed === undefined || parsed.nodes > maxNodes) {
-    parsed = { ...parseWithin(core, json, maxNodes), chars };
-    core.caches.templates.set(key, parsed);
-  }
-  return { result: parsed.result, key, nodes: parsed.nodes };
+  const entry = core.caches.templates.get(key);
+  if (entry !== undefined && entry.nodes <= maxNodes) return { entry, key, parsed: undefined };
+  const { result, nodes } = parseWithin(core, json, maxNodes);
+  const kept = cacheEntry(result, nodes, chars, whole);
+  core.caches.templates.set(key, kept);
+  return { entry: kept, key, parsed: result };
+}
+
+/** An invalid template's parse is kept whole: it holds no template, only what is wrong. */
+function cacheEntry(result: ParseResult, nodes: number, chars: number, whole: boolean): ParsedTemplate {
+  const { template, warnings } = result;
+  const outline = template && { id: template.id, conditions: template.conditions };
+  return { outline, warnings, nodes, chars, result: whole || template === undefined ? result : undefined };
+}
+
+/** A template's whole parse, once per distinct content: read again where the cache kept only its outline. */
+function parseCached(core: EngineCore, json: unknown, maxNodes: number): TemplateRead {
+  const { entry, key, parsed } = cachedRead(core, json, maxNodes, true);
+  entry.result ??= parsed ?? parseWithin(core, json, maxNodes).result;
+  return { result: entry.result, key, nodes: entry.nodes };
 }
 
 /** A template's cache key and its JSON length (what its parse weighs in the cache). */
@@ -256,14 +294,38 @@ export function readTemplate(core: EngineCore, json: unknown, limits: { readonly
   return isPrepared(json) ? json[PREPARED] : parseCached(core, json, limits.maxNodes);
 }
 
-function requireTemplate(
-  core: EngineCore,
-  json: unknown,
-  limits: { readonly maxNodes: number },
-): { template: Template; warnings: RenderWarning[]; key: string; nodes: number } {
-  const { result, key, nodes } = readTemplate(core, json, limits);
-  if (!result.template) throw new RenderError(`Invalid template: ${describeIssues(result.issues)}`, result.issues);
-  return { template: result.template, warnings: result.warnings, key, nodes };
+function requireTemplate(core: EngineCore, json: unknown, limits: { readonly maxNodes: number }): Template {
+  const { result } = readTemplate(core, json, limits);
+  return result.template ?? invalid(result);
+}
+
+function invalid(result: ParseResult): never {
+  throw new RenderError(`Invalid template: ${describeIssues(result.issues)}`, result.issues);
+}
+
+/** What a render reads of a valid template: its outline, and the template itself where it is at hand. */
+interface RenderRead {
+  readonly outline: TemplateOutline;
+  readonly template: Template | undefined;
+  readonly warnings: readonly RenderWarning[];
+  readonly key: string;
+  readonly nodes: number;
+}
+
+/**
+ * readTemplate for a render, which keeps a new template's outline alone (ParsedTemplate), or whole
+ * where each of its renders will need it (`whole`: its plain text); an invalid template throws.
+ */
+function readForRender(core: EngineCore, json: unknown, limits: { readonly maxNodes: number }, whole: boolean): RenderRead {
+  if (isPrepared(json)) {
+    const { result, key, nodes } = json[PREPARED];
+    const template = result.template ?? invalid(result);
+    return { outline: template, template, warnings: result.warnings, key, nodes };
+  }
+  const { entry, key, parsed } = cachedRead(core, json, limits.maxNodes, whole);
+  const result = parsed ?? entry.result;
+  if (entry.outline === undefined) invalid(result as ParseResult);
+  return { outline: entry.outline, template: result?.template, warnings: entry.warnings, key, nodes: entry.nodes };
 }
 
 /**
@@ -323,30 +385,33 @@ export async function renderParts(core: EngineCore, json: unknown, options: Rend
     if (conflicts.length > 0) throw new RenderError(`Invalid options: ${conflicts.map((issue) => issue.msg).join("; ")}`, conflicts);
   }
   const limits = resolveLimits(options.limits);
-  const { template, warnings, key, nodes } = requireTemplate(core, json, limits);
-  const visible = component ? [] : visibleSet(template, options.dynamicData);
+  const { outline, template: read, warnings, key, nodes } = readForRender(core, json, limits, options.plainText === true);
+  // The whole template, where this render needs more than a compiled output: read again if the cache kept only its outline.
+  let template = read;
+  const whole = (): Template => (template ??= requireTemplate(core, json, limits));
+  const visible = component ? [] : visibleSet(outline, options.dynamicData);
   const visibleKey = visibleSetKey(visible);
   // A template prepared without caching has no key: never cached, whoever renders it.
   const variant = component ? "component" : visibleKey;
   const cacheKey = core.caches.policy.outputs > 0 && key !== "" ? outputKey(key, target, minify, variant) : undefined;
   let entry = cacheKey === undefined ? undefined : core.caches.outputs.get(cacheKey);
   if (!entry) {
-    entry = { compiled: component ? compileComponent(core, template, minify, limits.maxNodes) : compileTarget(core, template, target, minify, visible) };
+    entry = { compiled: component ? compileComponent(core, whole(), minify, limits.maxNodes) : compileTarget(core, whole(), target, minify, visible) };
     if (cacheKey !== undefined) core.caches.outputs.set(cacheKey, entry);
   }
   const layout: LayoutEntry = {
-    templateId: template.id,
+    templateId: outline.id,
     target,
     minify,
     nodes,
     warnings,
-    conditions: template.conditions,
+    conditions: outline.conditions,
     visible: visibleKey,
     compiled: entry.compiled,
   };
   const text =
     options.plainText === true
-      ? () => plainTextWithin(template, shownIn(visible), lookupIn(options.dynamicData), limits.maxOutputBytes, core.host.utf8Length)
+      ? () => plainTextWithin(whole(), shownIn(visible), lookupIn(options.dynamicData), limits.maxOutputBytes, core.host.utf8Length)
       : undefined;
   return finishRender(core, layout, entry, options, limits.maxOutputBytes, text);
 }
