@@ -37,10 +37,11 @@ export interface TemplateOutline {
 /**
  * A template as the template cache keeps it. Its whole parse (`result`) is kept once a second read
  * has needed it; a render keeps the outline alone. A parse is a graph of thousands of small objects
- * (~100 KB for the newsletter) that every later collection of V8's pays for while it is kept: a new
- * newsletter's render took ~20% more CPU with it kept. A render whose compiled output is cached needs
- * only the outline; a later render that needs more (its plain text, a visible set or a target not
- * compiled yet) reads the template again, once, and keeps the parse from then on.
+ * (~100 KB for the newsletter) that V8's collector works on for as long as it is kept: a new
+ * template's render cost 5–8% more CPU with it kept (bench/RESULTS.md). A render whose compiled
+ * output is cached needs only the outline; a later render that needs more (its plain text, a
+ * visible set or a target not compiled yet) reads the template again, once, and keeps the parse
+ * from then on.
  */
 export interface ParsedTemplate {
   /** Undefined where the template is invalid: `result` then says why. */
