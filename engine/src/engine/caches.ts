@@ -7,7 +7,10 @@
 import { LruCache } from "../base/lru.js";
 
 export interface CachePolicy {
-  /** Parsed templates, by their JSON's digest; 0: templates are not hashed nor kept. */
+  /**
+   * Templates read, by their JSON's digest: a rendered one's outline, its parse once a later read
+   * needs it (pipeline.ts, ParsedTemplate); 0: templates are not hashed nor kept.
+   */
   readonly templates: number;
   /** Compiled outputs, by template, target, minification and visible set; 0: every render compiles. */
   readonly outputs: number;
