@@ -4,10 +4,11 @@
  * tree before the change, its node_modules installed); each renders templates it has not seen (the
  * realistic newsletter in its hydrated form under a new id with new texts, or generated templates
  * covering every block), warms up, then times each html render in CPU; the parent prints each
- * side's processes' medians and means, the median of each and the ratios. Two copies of the library in one
- * process are not how an application holds it: they share the process's V8 state (loading a second
- * one moved the first-render bench's own comparisons by half, bench/RESULTS.md). The medians of
- * eight processes move by ±4% between runs: a change of a few percent needs a dozen or more a side.
+ * side's processes' medians and means, the median of each and the ratios. Two copies of the
+ * library in one process are not how an application holds it: they share the process's V8 state
+ * (loading a second one moved the first-render bench's own comparisons by half, bench/RESULTS.md).
+ * The medians of eight processes move by ±4% between runs: a change of a few percent needs a dozen
+ * or more a side.
  * `--cold`: what a new process pays instead, the library's import and then its first render (the
  * realistic newsletter's html), in plain Node (tsx's loader would hook every file the import reads).
  * Asserts nothing.
