@@ -157,6 +157,18 @@ describe("the engine object", () => {
     expect(reads - before).toBe(first);
   });
 
+  it("refuses an invalid template, or one over a render's node limit, alike on every render it caches", async () => {
+    const engine = createEngine({ host: NODE_HOST, cache: MANY_RENDERS });
+    const invalid = { ...WARMUP, rows: "none" };
+    const first = await engine.render(invalid, OPTIONS).catch((error: unknown) => error);
+    expect(first).toMatchObject({ code: "RENDER_ERROR", message: expect.stringMatching(/^Invalid template: /) });
+    await expect(engine.render(invalid, OPTIONS)).rejects.toMatchObject({ message: (first as Error).message, issues: (first as { issues: unknown }).issues });
+    // Kept as an outline by its first render, then rendered within a limit it is over.
+    await engine.render(WARMUP, OPTIONS);
+    await expect(engine.render(WARMUP, { ...OPTIONS, limits: { maxNodes: 3 } })).rejects.toMatchObject({ code: "RENDER_ERROR" });
+    expect((await engine.render(WARMUP, OPTIONS)).output).toBe((await createEngine({ host: NODE_HOST, cache: ONE_RENDER }).render(WARMUP, OPTIONS)).output);
+  });
+
   it("keeps at most its bound of entries, least recently used out first", async () => {
     const engine = createEngine({ host: NODE_HOST, cache: { templates: 1, outputs: 1, contentHtml: 1 } });
     const other = { ...WARMUP, template_id: "other" };
