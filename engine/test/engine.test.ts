@@ -132,10 +132,13 @@ describe("the engine object", () => {
         return Reflect.get(definition, name, receiver) as unknown;
       },
     });
-    const engine = createEngine({ host: NODE_HOST, cache: MANY_RENDERS, registry: { ...BLOCKS, paragraph } });
+    const host = countingHost();
+    const engine = createEngine({ host, cache: MANY_RENDERS, registry: { ...BLOCKS, paragraph } });
     const readsOf = async (options: RenderOptions): Promise<number> => {
-      const before = reads;
+      const [before, digests] = [reads, host.digests];
       await engine.render(WARMUP, options);
+      // Read again or not, the template is hashed once a render.
+      expect(host.digests - digests).toBe(1);
       return reads - before;
     };
     expect(await readsOf(OPTIONS)).toBeGreaterThan(0);

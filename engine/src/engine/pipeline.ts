@@ -137,8 +137,17 @@ function cacheEntry(result: ParseResult, nodes: number, chars: number, whole: bo
 /** A template's whole parse, once per distinct content: read again where the cache kept only its outline. */
 function parseCached(core: EngineCore, json: unknown, maxNodes: number): TemplateRead {
   const { entry, key, parsed } = cachedRead(core, json, maxNodes, true);
-  entry.result ??= parsed ?? parseWithin(core, json, maxNodes).result;
-  return { result: entry.result, key, nodes: entry.nodes };
+  return { result: wholeParse(core, json, maxNodes, entry, parsed), key, nodes: entry.nodes };
+}
+
+/**
+ * The whole parse of the template `entry` is kept for: `parsed` where this read made it, else the
+ * entry's, read again and kept on it where the entry held only the outline.
+ */
+function wholeParse(core: EngineCore, json: unknown, maxNodes: number, entry: ParsedTemplate, parsed: ParseResult | undefined): ParseResult {
+  if (parsed !== undefined) return parsed;
+  entry.result ??= parseWithin(core, json, maxNodes).result;
+  return entry.result;
 }
 
 /** A template's cache key and its JSON length (what its parse weighs in the cache). */
@@ -295,22 +304,18 @@ export function readTemplate(core: EngineCore, json: unknown, limits: { readonly
   return isPrepared(json) ? json[PREPARED] : parseCached(core, json, limits.maxNodes);
 }
 
-function requireTemplate(core: EngineCore, json: unknown, limits: { readonly maxNodes: number }): Template {
-  const { result } = readTemplate(core, json, limits);
-  return result.template ?? invalid(result);
-}
-
 function invalid(result: ParseResult): never {
   throw new RenderError(`Invalid template: ${describeIssues(result.issues)}`, result.issues);
 }
 
-/** What a render reads of a valid template: its outline, and the template itself where it is at hand. */
+/** What a render reads of a valid template: its outline, and the whole template when it needs more. */
 interface RenderRead {
   readonly outline: TemplateOutline;
-  readonly template: Template | undefined;
   readonly warnings: readonly RenderWarning[];
   readonly key: string;
   readonly nodes: number;
+  /** The whole template: the one at hand, or read again (not hashed again) where the cache kept only the outline. */
+  template(): Template;
 }
 
 /**
@@ -321,12 +326,18 @@ function readForRender(core: EngineCore, json: unknown, limits: { readonly maxNo
   if (isPrepared(json)) {
     const { result, key, nodes } = json[PREPARED];
     const template = result.template ?? invalid(result);
-    return { outline: template, template, warnings: result.warnings, key, nodes };
+    return { outline: template, warnings: result.warnings, key, nodes, template: () => template };
   }
   const { entry, key, parsed } = cachedRead(core, json, limits.maxNodes, whole);
-  const result = parsed ?? entry.result;
-  if (entry.outline === undefined) invalid(result as ParseResult);
-  return { outline: entry.outline, template: result?.template, warnings: entry.warnings, key, nodes: entry.nodes };
+  if (entry.outline === undefined) invalid((parsed ?? entry.result) as ParseResult);
+  return {
+    outline: entry.outline,
+    warnings: entry.warnings,
+    key,
+    nodes: entry.nodes,
+    // Valid, as its outline says.
+    template: () => wholeParse(core, json, limits.maxNodes, entry, parsed).template as Template,
+  };
 }
 
 /**
@@ -386,10 +397,8 @@ export async function renderParts(core: EngineCore, json: unknown, options: Rend
     if (conflicts.length > 0) throw new RenderError(`Invalid options: ${conflicts.map((issue) => issue.msg).join("; ")}`, conflicts);
   }
   const limits = resolveLimits(options.limits);
-  const { outline, template: read, warnings, key, nodes } = readForRender(core, json, limits, options.plainText === true);
-  // The whole template, where this render needs more than a compiled output: read again if the cache kept only its outline.
-  let template = read;
-  const whole = (): Template => (template ??= requireTemplate(core, json, limits));
+  const read = readForRender(core, json, limits, options.plainText === true);
+  const { outline, warnings, key, nodes } = read;
   const visible = component ? [] : visibleSet(outline, options.dynamicData);
   const visibleKey = visibleSetKey(visible);
   // A template prepared without caching has no key: never cached, whoever renders it.
@@ -397,7 +406,9 @@ export async function renderParts(core: EngineCore, json: unknown, options: Rend
   const cacheKey = core.caches.policy.outputs > 0 && key !== "" ? outputKey(key, target, minify, variant) : undefined;
   let entry = cacheKey === undefined ? undefined : core.caches.outputs.get(cacheKey);
   if (!entry) {
-    entry = { compiled: component ? compileComponent(core, whole(), minify, limits.maxNodes) : compileTarget(core, whole(), target, minify, visible) };
+    entry = {
+      compiled: component ? compileComponent(core, read.template(), minify, limits.maxNodes) : compileTarget(core, read.template(), target, minify, visible),
+    };
     if (cacheKey !== undefined) core.caches.outputs.set(cacheKey, entry);
   }
   const layout: LayoutEntry = {
@@ -412,7 +423,7 @@ export async function renderParts(core: EngineCore, json: unknown, options: Rend
   };
   const text =
     options.plainText === true
-      ? () => plainTextWithin(whole(), shownIn(visible), lookupIn(options.dynamicData), limits.maxOutputBytes, core.host.utf8Length)
+      ? () => plainTextWithin(read.template(), shownIn(visible), lookupIn(options.dynamicData), limits.maxOutputBytes, core.host.utf8Length)
       : undefined;
   return finishRender(core, layout, entry, options, limits.maxOutputBytes, text);
 }
