@@ -13,6 +13,7 @@ import { registerErrorHandler, sendError } from "./http/error-handler.js";
 import { registerJsonBodyParser } from "./http/json-body.js";
 import { registerNotFound } from "./http/not-found.js";
 import { REDACTED, redactHeaders, redactUrl } from "./http/redact.js";
+import { requestIds } from "./http/request-id.js";
 import { RequestLog } from "./http/request-log.js";
 import { forbidFraming } from "./http/security-headers.js";
 import { zodValidatorCompiler } from "./http/validation.js";
@@ -24,6 +25,7 @@ import { healthRoutes } from "./routes/health.js";
 import { keyRoutes } from "./routes/keys.js";
 import { sdkRenderRoutes } from "./routes/sdk-render.js";
 import { sdkTemplateRoutes } from "./routes/sdk-template.js";
+import { sdkTemplateHotPath, serverWithHotPath } from "./routes/sdk-template-hot-path.js";
 import { studioRoutes } from "./routes/studio.js";
 import { templateRoutes } from "./routes/templates.js";
 import type { Store } from "./store/types.js";
@@ -52,7 +54,8 @@ export interface App {
   endLog(): Promise<void>;
 }
 
-function loggerOptions(config: ServerConfig, stream: LogDestination) {
+/** pino's options: the level, the destination, and what keeps secrets out of its lines. */
+export function loggerOptions(config: Pick<ServerConfig, "logLevel">, stream: LogDestination) {
   return {
     level: config.logLevel,
     stream,
@@ -73,11 +76,19 @@ function loggerOptions(config: ServerConfig, stream: LogDestination) {
 /** Builds the whole HTTP application on a given store; the caller starts and stops it. */
 export async function buildApp({ config, store, logger }: AppOptions): Promise<App> {
   // One line per request instead of Fastify's two (http/request-log.ts).
-  const requestLog = logger === false ? undefined : new RequestLog(config.logLevel);
   const log = logger === false ? undefined : (logger ?? logDestination(config));
+  const requestLog = log === undefined ? undefined : new RequestLog(config.logLevel, log);
+  const lookups = new CachedLookups(store, config.cacheTtlMs);
+  const limiter = new RateLimiter(config.rateLimit);
+  const lifecycle = { closing: false };
+  const nextRequestId = requestIds();
+  // Behind a trusted proxy the log's client address comes from X-Forwarded-For, which Fastify reads.
+  const hotPath = config.trustProxy === undefined ? sdkTemplateHotPath({ lookups, limiter, requestLog, nextRequestId, lifecycle }) : undefined;
   const app = Fastify({
     logger: log === undefined ? false : loggerOptions(config, log),
     ...(requestLog === undefined ? {} : { logController: requestLog }),
+    genReqId: nextRequestId,
+    ...(hotPath === undefined ? {} : { serverFactory: serverWithHotPath(hotPath) }),
     bodyLimit: config.bodyLimitBytes,
     // Behind a reverse proxy: request.ip (logs) is the client's address from X-Forwarded-For.
     ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),
@@ -97,14 +108,14 @@ export async function buildApp({ config, store, logger }: AppOptions): Promise<A
   const context: RouteContext = {
     config,
     store,
-    lookups: new CachedLookups(store, config.cacheTtlMs),
+    lookups,
     renderPool: new RenderPool({
       size: config.render.workers,
       timeoutMs: config.render.timeoutMs,
       maxWaiting: 8 * config.render.workers,
       maxHeapMb: 1_024,
     }),
-    lifecycle: { closing: false },
+    lifecycle,
   };
 
   app.addHook("onClose", () => context.renderPool.close());
@@ -124,7 +135,7 @@ export async function buildApp({ config, store, logger }: AppOptions): Promise<A
     forbidFraming(reply);
     done(null, payload);
   });
-  app.addHook("onRequest", authHook(context.lookups, new RateLimiter(config.rateLimit)));
+  app.addHook("onRequest", authHook(lookups, limiter));
   if (requestLog !== undefined) app.addHook("onRequestAbort", requestLog.requestAborted);
 
   const optionalBodies = new Set<string>();

@@ -45,6 +45,21 @@ export function resolveKey(header: string | undefined, lookups: CachedLookups, n
   return hit instanceof Promise ? hit.then((found) => usableKey(found, hash, now)) : usableKey(hit, hash, now);
 }
 
+/**
+ * The Authorization header's key when the cache alone vouches for it: found, usable. Undefined for
+ * anything else (not cached yet, or a key to refuse), which `resolveKey` then answers: from the
+ * store, or with the 401 that names the cause.
+ */
+export function cachedUsableKey(header: string | undefined, lookups: CachedLookups, now: number): ApiKeyRecord | undefined {
+  try {
+    const hash = hashApiKey(bearerToken(header));
+    const hit = lookups.cachedKey(hash);
+    return hit === undefined ? undefined : usableKey(hit, hash, now);
+  } catch {
+    return undefined;
+  }
+}
+
 function bearerToken(header: string | undefined): string {
   if (header === undefined || header.trim() === "") {
     throw invalidApiKey("Missing Authorization header; send 'Authorization: Bearer <API_KEY>'");

@@ -13,9 +13,17 @@ export class RateLimiter {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** Whether `hit` would admit a request of this key now; nothing is counted. */
+  admits(keyId: string, role: KeyRole = "render"): boolean {
+    const max = this.maxFor(role);
+    if (max <= 0) return true;
+    const window = this.windows.get(keyId);
+    return window === undefined || this.now() - window.start >= this.config.windowMs || window.count < max;
+  }
+
   /** Counts one request; returns the seconds to wait when the key is over its limit, else 0. */
   hit(keyId: string, role: KeyRole = "render"): number {
-    const max = role === "admin" ? this.config.adminMax : this.config.max;
+    const max = this.maxFor(role);
     if (max <= 0) return 0;
     const now = this.now();
     let window = this.windows.get(keyId);
@@ -27,6 +35,10 @@ export class RateLimiter {
     window.count += 1;
     if (window.count <= max) return 0;
     return Math.max(1, Math.ceil((window.start + this.config.windowMs - now) / 1000));
+  }
+
+  private maxFor(role: KeyRole): number {
+    return role === "admin" ? this.config.adminMax : this.config.max;
   }
 
   private sweep(now: number): void {

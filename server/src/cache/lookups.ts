@@ -26,7 +26,7 @@ export class CachedLookups {
    * path take a cached answer without waiting a turn of the event loop.
    */
   keyBySecretHash(hash: string): KeyHit | Promise<KeyHit> {
-    const cached = this.keys.get(hash);
+    const cached = this.cachedKey(hash);
     if (cached !== undefined) return cached;
     return this.store.findKeyBySecretHash(hash).then((record) => {
       const found = record ?? null;
@@ -37,13 +37,23 @@ export class CachedLookups {
 
   /** As keyBySecretHash: the cached template while fresh, else a promise of the store's. */
   template(id: string): TemplateRecord | null | Promise<TemplateRecord | null> {
-    const cached = this.templates.get(id);
+    const cached = this.cachedTemplate(id);
     if (cached !== undefined) return cached;
     return this.store.getTemplate(id).then((record) => {
       const found = record ?? null;
       this.templates.set(id, found);
       return found;
     });
+  }
+
+  /** What the cache holds for a secret hash while fresh (`null`: known to be no key); undefined where only the store can say. */
+  cachedKey(hash: string): KeyHit | undefined {
+    return this.keys.get(hash);
+  }
+
+  /** As cachedKey, for a template id. */
+  cachedTemplate(id: string): TemplateRecord | null | undefined {
+    return this.templates.get(id);
   }
 
   /** A key changed here: entries are keyed by secret hash, so drop them all (key changes are rare). */

@@ -3,7 +3,7 @@ import * as z from "zod";
 import { requireTarget } from "../auth/authenticate.js";
 import { templateNotFound } from "../errors.js";
 import { RenderTargetSchema, TemplateIdParams, TemplateJsonSchema } from "../schemas.js";
-import type { TemplateRecord } from "../store/types.js";
+import type { ApiKeyRecord, TemplateRecord } from "../store/types.js";
 import { effectiveTargets } from "../targets.js";
 import { ifNoneMatchMatches } from "./conditional.js";
 import { currentKey, type RouteContext } from "./context.js";
@@ -45,19 +45,14 @@ export const sdkTemplateRoutes: FastifyPluginAsyncZod<RouteContext> = async (app
       if (target !== undefined) requireTarget(key, target);
       const answer = (template: TemplateRecord | null): void => {
         if (template === null) throw templateNotFound(id);
-        reply.header("etag", template.etag);
-        reply.header("x-key-targets", effectiveTargets(key.targets).join(","));
-        reply.header("cache-control", "private, no-cache");
-        if (ifNoneMatchMatches(request.headers["if-none-match"], template.etag)) {
-          // No payload at all: a serialised `null` would announce `content-length: 4` with no body, and
-          // keep-alive peers would wait for those bytes.
-          reply.code(304).send(undefined as never);
-          return;
-        }
-        // The stored text is already JSON, its ETag computed when it was stored: sent as-is (Fastify
-        // skips serialisation for JSON strings).
-        reply.type("application/json; charset=utf-8");
-        reply.send(template.body as unknown as Record<string, unknown>);
+        const { status, headers, body } = templateAnswer(key, template, request.headers["if-none-match"]);
+        // No payload at all on a 304: a serialised `null` would announce `content-length: 4` with no
+        // body, and keep-alive peers would wait for those bytes. The stored text is already JSON:
+        // sent as-is (Fastify skips serialisation for JSON strings).
+        reply
+          .code(status)
+          .headers(headers)
+          .send(body as never);
       };
       // A cached template is answered in the same turn; only a miss waits for the store.
       const template = ctx.lookups.template(id);
@@ -65,3 +60,17 @@ export const sdkTemplateRoutes: FastifyPluginAsyncZod<RouteContext> = async (app
     },
   );
 };
+
+/** A template fetch's answer once the key and the template are known: this route's and its hot path's (sdk-template-hot-path.ts). */
+export interface TemplateAnswer {
+  readonly status: 200 | 304;
+  readonly headers: Readonly<Record<string, string>>;
+  /** The stored JSON text, its ETag computed when it was stored; none with a 304. */
+  readonly body: string | undefined;
+}
+
+export function templateAnswer(key: ApiKeyRecord, template: TemplateRecord, ifNoneMatch: string | undefined): TemplateAnswer {
+  const headers = { etag: template.etag, "x-key-targets": effectiveTargets(key.targets).join(","), "cache-control": "private, no-cache" };
+  if (ifNoneMatchMatches(ifNoneMatch, template.etag)) return { status: 304, headers, body: undefined };
+  return { status: 200, headers: { ...headers, "content-type": "application/json; charset=utf-8" }, body: template.body };
+}
