@@ -60,7 +60,11 @@ export function cachedUsableKey(header: string | undefined, lookups: CachedLooku
   }
 }
 
+const BEARER_PREFIX = "Bearer ";
+
 function bearerToken(header: string | undefined): string {
+  // The form every client sends, read without a regular expression; any other spelling below.
+  if (header?.startsWith(BEARER_PREFIX) === true && isWellFormedApiKey(header.slice(BEARER_PREFIX.length))) return header.slice(BEARER_PREFIX.length);
   if (header === undefined || header.trim() === "") {
     throw invalidApiKey("Missing Authorization header; send 'Authorization: Bearer <API_KEY>'");
   }
@@ -77,13 +81,16 @@ function bearerToken(header: string | undefined): string {
 function usableKey(hit: KeyHit, hash: string, now: number): ApiKeyRecord {
   if (hit === null || !hashesEqual(hit.secret.hash, hash)) throw invalidApiKey("API key is not recognised");
   if (hit.key.revokedAt !== null) throw invalidApiKey("API key has been revoked");
-  // Most keys never expire: the clock is formatted only for those that do.
-  const past = (at: string | null) => at !== null && at <= new Date(now).toISOString();
-  if (past(hit.key.expiresAt)) throw invalidApiKey("API key has expired");
-  if (past(hit.secret.expiresAt)) {
+  if (past(hit.key.expiresAt, now)) throw invalidApiKey("API key has expired");
+  if (past(hit.secret.expiresAt, now)) {
     throw invalidApiKey("API key has been rotated; use its new secret");
   }
   return hit.key;
+}
+
+/** Whether a stored expiry is past; most keys never expire, and the clock is formatted only for those that do. */
+function past(at: string | null, now: number): boolean {
+  return at !== null && at <= new Date(now).toISOString();
 }
 
 /** Who may call a route, as its OpenAPI description says it. */

@@ -56,7 +56,7 @@ export function sdkTemplateHotPath(context: HotPathContext): (request: IncomingM
     if (template == null || !limiter.admits(key.id, key.role)) return false;
     limiter.hit(key.id, key.role);
     const { status, headers, body } = templateAnswer(key, template, request.headers["if-none-match"]);
-    response.writeHead(status, body === undefined ? headers : { ...headers, "content-length": String(Buffer.byteLength(body)) });
+    response.writeHead(status, headers);
     response.end(body);
     if (requestLog !== undefined) {
       const reqId = nextRequestId();

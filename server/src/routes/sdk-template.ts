@@ -70,7 +70,19 @@ export interface TemplateAnswer {
 }
 
 export function templateAnswer(key: ApiKeyRecord, template: TemplateRecord, ifNoneMatch: string | undefined): TemplateAnswer {
-  const headers = { etag: template.etag, "x-key-targets": effectiveTargets(key.targets).join(","), "cache-control": "private, no-cache" };
-  if (ifNoneMatchMatches(ifNoneMatch, template.etag)) return { status: 304, headers, body: undefined };
-  return { status: 200, headers: { ...headers, "content-type": "application/json; charset=utf-8" }, body: template.body };
+  const { etag, body } = template;
+  const targets = effectiveTargets(key.targets).join(",");
+  if (ifNoneMatchMatches(ifNoneMatch, etag))
+    return { status: 304, headers: { etag, "x-key-targets": targets, "cache-control": CACHE_CONTROL }, body: undefined };
+  const headers = {
+    etag,
+    "x-key-targets": targets,
+    "cache-control": CACHE_CONTROL,
+    "content-type": "application/json; charset=utf-8",
+    "content-length": String(Buffer.byteLength(body)),
+  };
+  return { status: 200, headers, body };
 }
+
+/** Clients revalidate their copy (If-None-Match) before each use; no shared cache keeps it. */
+const CACHE_CONTROL = "private, no-cache";
