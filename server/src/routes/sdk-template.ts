@@ -65,24 +65,45 @@ export const sdkTemplateRoutes: FastifyPluginAsyncZod<RouteContext> = async (app
 export interface TemplateAnswer {
   readonly status: 200 | 304;
   readonly headers: Readonly<Record<string, string>>;
-  /** The stored JSON text, its ETag computed when it was stored; none with a 304. */
-  readonly body: string | undefined;
+  /** The stored JSON text's bytes, its ETag computed when it was stored; none with a 304. */
+  readonly body: Buffer | undefined;
 }
 
 export function templateAnswer(key: ApiKeyRecord, template: TemplateRecord, ifNoneMatch: string | undefined): TemplateAnswer {
-  const { etag, body } = template;
-  const targets = effectiveTargets(key.targets).join(",");
+  const { etag } = template;
+  const targets = keyTargets(key);
   if (ifNoneMatchMatches(ifNoneMatch, etag))
     return { status: 304, headers: { etag, "x-key-targets": targets, "cache-control": CACHE_CONTROL }, body: undefined };
+  const body = bodyBytes(template);
   const headers = {
     etag,
     "x-key-targets": targets,
     "cache-control": CACHE_CONTROL,
     "content-type": "application/json; charset=utf-8",
-    "content-length": String(Buffer.byteLength(body)),
+    "content-length": String(body.length),
   };
   return { status: 200, headers, body };
 }
 
 /** Clients revalidate their copy (If-None-Match) before each use; no shared cache keeps it. */
 const CACHE_CONTROL = "private, no-cache";
+
+/**
+ * Made once per record: the lookup cache hands out the same key and template objects while they are
+ * fresh, and the newsletter's body (12 KB) would otherwise be encoded and measured on every answer.
+ */
+function perRecord<R extends object, V>(make: (record: R) => V): (record: R) => V {
+  const made = new WeakMap<R, V>();
+  return (record) => {
+    let value = made.get(record);
+    if (value === undefined) {
+      value = make(record);
+      made.set(record, value);
+    }
+    return value;
+  };
+}
+
+const bodyBytes = perRecord((template: TemplateRecord) => Buffer.from(template.body, "utf8"));
+/** X-Key-Targets: the targets the key may render. */
+const keyTargets = perRecord((key: ApiKeyRecord) => effectiveTargets(key.targets).join(","));
