@@ -124,6 +124,20 @@ describe("the SDK template fetch's hot path", () => {
     expect(hot.status).toBe(200);
   });
 
+  it("a fault of its own (injected: the limiter throws) leaves the request to the route, and the server up", async () => {
+    const key = await newKey(["html"]);
+    const id = await newTemplate();
+    const auth = { authorization: `Bearer ${key}` };
+    expect((await fetchRaw(`/v1/sdk/template/${id}`, auth)).status).toBe(200);
+    admits.mockImplementationOnce(() => {
+      throw new Error("injected");
+    });
+    const answered = await fetchRaw(`/v1/sdk/template/${id}`, auth);
+    expect(answered.status).toBe(200);
+    expect(JSON.parse(answered.body)).toMatchObject({ template_name: "Hot" });
+    expect((await fetchRaw(`/v1/sdk/template/${id}`, auth)).status).toBe(200);
+  });
+
   it("leaves every refusal to the route: a target out of the key's scope, another query, a key over its limit", async () => {
     const key = await newKey(["html"]);
     const id = await newTemplate();

@@ -97,7 +97,16 @@ export function serverWithHotPath(hotPath: (request: IncomingMessage, response: 
     // Fastify hands its options with its defaults filled in.
     const { http = {}, keepAliveTimeout, requestTimeout, connectionTimeout, maxRequestsPerSocket = 0 } = options as unknown as FastifyTimeouts;
     const server: Server = createServer(http, (request, response) => {
-      if (!hotPath(request, response)) route(request, response);
+      let answered: boolean;
+      try {
+        answered = hotPath(request, response);
+      } catch (error) {
+        // A fault of the hot path's own never takes the server down: before the answer began, the
+        // route answers instead (and reports what fails, as it would); after, the connection is cut.
+        if (response.headersSent) response.destroy(error instanceof Error ? error : undefined);
+        answered = response.headersSent;
+      }
+      if (!answered) route(request, response);
     });
     server.keepAliveTimeout = keepAliveTimeout;
     server.requestTimeout = requestTimeout;
