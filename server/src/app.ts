@@ -8,6 +8,7 @@ import { RateLimiter } from "./auth/rate-limit.js";
 import { CachedLookups } from "./cache/lookups.js";
 import type { ServerConfig } from "./config.js";
 import { ApiError } from "./errors.js";
+import { clientAddress } from "./http/client-address.js";
 import { answerClientError, refuseConnect } from "./http/client-errors.js";
 import { registerErrorHandler, sendError } from "./http/error-handler.js";
 import { registerJsonBodyParser } from "./http/json-body.js";
@@ -82,13 +83,13 @@ export async function buildApp({ config, store, logger }: AppOptions): Promise<A
   const limiter = new RateLimiter(config.rateLimit);
   const lifecycle = { closing: false };
   const nextRequestId = requestIds();
-  // Behind a trusted proxy the log's client address comes from X-Forwarded-For, which Fastify reads.
-  const hotPath = config.trustProxy === undefined ? sdkTemplateHotPath({ lookups, limiter, requestLog, nextRequestId, lifecycle }) : undefined;
+  const clientOf = clientAddress(config.trustProxy);
+  const hotPath = sdkTemplateHotPath({ lookups, limiter, requestLog, nextRequestId, clientAddress: clientOf, lifecycle });
   const app = Fastify({
     logger: log === undefined ? false : loggerOptions(config, log),
     ...(requestLog === undefined ? {} : { logController: requestLog }),
     genReqId: nextRequestId,
-    ...(hotPath === undefined ? {} : { serverFactory: serverWithHotPath(hotPath) }),
+    serverFactory: serverWithHotPath(hotPath),
     bodyLimit: config.bodyLimitBytes,
     // Behind a reverse proxy: request.ip (logs) is the client's address from X-Forwarded-For.
     ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),

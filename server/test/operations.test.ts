@@ -275,7 +275,8 @@ async function serverLoggingTo(trustProxy: string | undefined) {
     server,
     adminKey: config.adminKey,
     lines,
-    addresses: () => lines.filter((l) => l["msg"] === "request completed").map((l) => l["remoteAddress"]),
+    /** The client addresses logged for the requests whose URL starts with `path`. */
+    addresses: (path: string) => lines.filter((l) => l["msg"] === "request completed" && String(l["url"]).startsWith(path)).map((l) => l["remoteAddress"]),
     async close() {
       await server.close();
       await db.drop();
@@ -298,10 +299,18 @@ describe("behind a reverse proxy", () => {
     for (const [trust, header, expected] of cases) {
       const logged = await serverLoggingTo(trust);
       try {
-        await call(logged.server.url, "GET", "/healthz", { headers: { "x-forwarded-for": header } });
+        const { url } = logged.server;
+        const forwarded = { "x-forwarded-for": header };
+        await call(url, "GET", "/healthz", { headers: forwarded });
+        // The SDK template fetch: its first answer is the route's, the next the hot path's, which
+        // reads the address itself (http/client-address.ts).
+        const id = (await call(url, "POST", "/api/v1/templates", { key: logged.adminKey, body: sampleTemplate("Proxied") })).json.id as string;
+        const key = (await call(url, "POST", "/api/v1/keys", { key: logged.adminKey, body: { name: "proxied", targets: ["all"] } })).json.key as string;
+        for (let i = 0; i < 2; i++) expect((await call(url, "GET", `/v1/sdk/template/${id}`, { key, headers: forwarded })).status).toBe(200);
         // The line is written once the answer has left, which the client may see first.
-        await waitUntil(async () => logged.addresses().length > 0, 5_000);
-        expect(logged.addresses(), `${trust} / ${header}`).toEqual([expected]);
+        await waitUntil(async () => logged.addresses("/healthz").length > 0 && logged.addresses("/v1/sdk/").length === 2, 5_000);
+        expect(logged.addresses("/healthz"), `${trust} / ${header}`).toEqual([expected]);
+        expect(logged.addresses("/v1/sdk/"), `${trust} / ${header}, the SDK fetch`).toEqual([expected, expected]);
       } finally {
         await logged.close();
       }
@@ -328,7 +337,7 @@ describe("the request log", () => {
     try {
       const secret = generateApiKey();
       await call(logged.server.url, "GET", `/healthz?token=${secret}`, { headers: { "user-agent": "probe/1.0", authorization: `Bearer ${secret}` } });
-      await waitUntil(async () => logged.addresses().length > 0, 5_000);
+      await waitUntil(async () => logged.addresses("/healthz").length > 0, 5_000);
       const requests = logged.lines.filter((l) => l["reqId"] !== undefined);
       expect(requests).toHaveLength(1);
       const { time, pid, hostname, responseTime, ...line } = requests[0] ?? {};

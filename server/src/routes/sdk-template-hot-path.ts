@@ -17,6 +17,8 @@ export interface HotPathContext {
   /** Undefined when the log is off (tests). */
   readonly requestLog: RequestLog | undefined;
   readonly nextRequestId: () => string;
+  /** What Fastify's `request.ip` would say (http/client-address.ts). */
+  readonly clientAddress: (request: IncomingMessage) => string | undefined;
   readonly lifecycle: { readonly closing: boolean };
 }
 
@@ -33,11 +35,10 @@ export interface HotPathContext {
  * Why: with everything cached, Fastify's own work for a request (its request and reply objects, the
  * route's hooks and validations, a child logger) cost more than the route's; answered here, the route
  * serves about a quarter more requests a second (bench/RESULTS.md). A server shutting down leaves
- * every request to Fastify, which adds `Connection: close`; so does one behind a trusted proxy,
- * whose client address (in the log) Fastify reads from X-Forwarded-For.
+ * every request to Fastify, which adds `Connection: close`.
  */
 export function sdkTemplateHotPath(context: HotPathContext): (request: IncomingMessage, response: ServerResponse) => boolean {
-  const { lookups, limiter, requestLog, nextRequestId, lifecycle } = context;
+  const { lookups, limiter, requestLog, nextRequestId, clientAddress, lifecycle } = context;
   return (request, response) => {
     const url = request.url;
     if (request.method !== "GET" || url === undefined || !url.startsWith(PATH) || lifecycle.closing) return false;
@@ -69,7 +70,7 @@ export function sdkTemplateHotPath(context: HotPathContext): (request: IncomingM
             url: redactUrl(url),
             statusCode: status,
             responseTime: performance.now() - start,
-            remoteAddress: request.socket.remoteAddress,
+            remoteAddress: clientAddress(request),
             userAgent: userAgent === undefined ? undefined : redactText(userAgent),
           },
           "request completed",
