@@ -3,7 +3,7 @@ import type { FastifyServerFactory } from "fastify";
 import { cachedUsableKey } from "../auth/authenticate.js";
 import type { RateLimiter } from "../auth/rate-limit.js";
 import type { CachedLookups } from "../cache/lookups.js";
-import { redactText, redactUrl } from "../http/redact.js";
+import { redactText } from "../http/redact.js";
 import type { RequestLog } from "../http/request-log.js";
 import { effectiveTargets, type RenderTarget } from "../targets.js";
 import { templateAnswer } from "./sdk-template.js";
@@ -67,7 +67,8 @@ export function sdkTemplateHotPath(context: HotPathContext): (request: IncomingM
           reqId,
           {
             method: "GET",
-            url: redactUrl(url),
+            // Nothing to redact: the path and a cached (checked) id, at most `?target=` and a target's name.
+            url,
             statusCode: status,
             responseTime: performance.now() - start,
             remoteAddress: clientAddress(request),
