@@ -30,9 +30,10 @@ export interface RequestLine {
  * The other lines Fastify writes (a failed serializer, a broken stream) are kept.
  *
  * A completed or aborted request's line is written here as the text pino would write (`requestLineText`),
- * straight to the log's destination: the SDK route answers in ~30 µs of CPU, and pino's formatting
- * of the line (its keys walked, its serializers and redaction looked up) took a sixth of it. A
- * failed request's line, which carries the error, goes through pino and its error serializer.
+ * straight to the log's destination: once the SDK fetch was answered before Fastify, pino's
+ * formatting of its line (its keys walked, its serializers and redaction looked up) was worth about
+ * five points of a bare route's requests/s (bench/RESULTS.md). A failed request's line, which
+ * carries the error, goes through pino and its error serializer.
  */
 export class RequestLog extends LogController {
   readonly #enabled: boolean;

@@ -34,8 +34,8 @@ export interface HotPathContext {
  *
  * Why: with everything cached, Fastify's own work for a request (its request and reply objects, the
  * route's hooks and validations, a child logger) cost more than the route's; answered here, the route
- * serves about a quarter more requests a second (bench/RESULTS.md). A server shutting down leaves
- * every request to Fastify, which adds `Connection: close`.
+ * serves about a third more requests a second idle, a quarter more under load (bench/RESULTS.md). A
+ * server shutting down leaves every request to Fastify, which adds `Connection: close`.
  */
 export function sdkTemplateHotPath(context: HotPathContext): (request: IncomingMessage, response: ServerResponse) => boolean {
   const { lookups, limiter, requestLog, nextRequestId, clientAddress, lifecycle } = context;
