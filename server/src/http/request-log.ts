@@ -1,7 +1,6 @@
 import os from "node:os";
 import { type FastifyReply, type FastifyRequest, LogController } from "fastify";
 import { levels } from "pino";
-import type { LogDestination } from "../logging.js";
 import { redactText, redactUrl } from "./redact.js";
 
 /** What the log says of one answered request (besides the `reqId`, `time` and `msg` every line has). */
@@ -38,10 +37,10 @@ export interface RequestLine {
 export class RequestLog extends LogController {
   readonly #enabled: boolean;
 
-  /** `level`: the log's level, at `warn` and above no request line is built; `destination`: where pino writes. */
+  /** `level`: the log's level, at `warn` and above no request line is built; `destination`: where pino writes (logging.ts). */
   constructor(
     level: string,
-    private readonly destination: LogDestination,
+    private readonly destination: { write(line: string): void },
   ) {
     super();
     this.#enabled = (levels.values[level] ?? 0) <= levels.values["info"]!;
