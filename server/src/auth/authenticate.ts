@@ -141,9 +141,14 @@ function admit(request: FastifyRequest, key: ApiKeyRecord, level: Exclude<AuthLe
   return undefined;
 }
 
+/** Whether the key's scope covers `target` (any text: one that names no target is covered by no scope). */
+export function mayRender(key: ApiKeyRecord, target: string): boolean {
+  return effectiveTargets(key.targets).includes(target as RenderTarget);
+}
+
 /** 403 unless the key's scope covers the requested target; the message names both. */
 export function requireTarget(key: ApiKeyRecord, target: RenderTarget): void {
-  if (!effectiveTargets(key.targets).includes(target)) {
+  if (!mayRender(key, target)) {
     throw new ApiError(403, "FORBIDDEN", `API key is limited to targets [${key.targets.join(", ")}]; requested '${target}'`);
   }
 }

@@ -85,13 +85,17 @@ export function requestLineText(reqId: string, line: RequestLine, msg: string, t
 }
 
 function requestLine(request: FastifyRequest, reply: FastifyReply | undefined): RequestLine {
-  const userAgent = request.headers["user-agent"];
   return {
     method: request.method,
     url: redactUrl(request.url),
     statusCode: reply?.statusCode,
     responseTime: reply?.elapsedTime,
     remoteAddress: request.ip,
-    userAgent: userAgent === undefined ? undefined : redactText(userAgent), // pino leaves undefined out
+    userAgent: loggedUserAgent(request.headers["user-agent"]),
   };
+}
+
+/** A request's User-Agent as its line shows it: redacted, or absent (left out of the line) when it sent none. */
+export function loggedUserAgent(header: string | undefined): string | undefined {
+  return header === undefined ? undefined : redactText(header);
 }

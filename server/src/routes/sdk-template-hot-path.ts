@@ -1,11 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from "node:http";
 import type { FastifyServerFactory } from "fastify";
-import { cachedUsableKey } from "../auth/authenticate.js";
+import { cachedUsableKey, mayRender } from "../auth/authenticate.js";
 import type { RateLimiter } from "../auth/rate-limit.js";
 import type { CachedLookups } from "../cache/lookups.js";
-import { redactText } from "../http/redact.js";
-import type { RequestLog } from "../http/request-log.js";
-import { effectiveTargets, type RenderTarget } from "../targets.js";
+import { loggedUserAgent, type RequestLog } from "../http/request-log.js";
 import { templateAnswer } from "./sdk-template.js";
 
 const PATH = "/v1/sdk/template/";
@@ -49,7 +47,7 @@ export function sdkTemplateHotPath(context: HotPathContext): (request: IncomingM
     if (key === undefined) return false;
     if (query >= 0) {
       const target = url.slice(query + 1);
-      if (!target.startsWith(TARGET_QUERY) || !effectiveTargets(key.targets).includes(target.slice(TARGET_QUERY.length) as RenderTarget)) return false;
+      if (!target.startsWith(TARGET_QUERY) || !mayRender(key, target.slice(TARGET_QUERY.length))) return false;
     }
     // Only a checked id is ever cached (the route validates it before it looks it up): one that is
     // malformed, percent-encoded or followed by more path finds nothing here.
@@ -62,7 +60,6 @@ export function sdkTemplateHotPath(context: HotPathContext): (request: IncomingM
     if (requestLog !== undefined) {
       const reqId = nextRequestId();
       response.once("finish", () => {
-        const userAgent = request.headers["user-agent"];
         requestLog.write(
           reqId,
           {
@@ -72,7 +69,7 @@ export function sdkTemplateHotPath(context: HotPathContext): (request: IncomingM
             statusCode: status,
             responseTime: performance.now() - start,
             remoteAddress: clientAddress(request),
-            userAgent: userAgent === undefined ? undefined : redactText(userAgent),
+            userAgent: loggedUserAgent(request.headers["user-agent"]),
           },
           "request completed",
         );
