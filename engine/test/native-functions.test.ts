@@ -46,7 +46,7 @@ const MARKUP_PASSES: Readonly<Record<string, { run: (name: MarkupPass, texts: re
     "in the release engine": { run: (name, texts, flag = false) => native(name, texts, flag), alsoLeaves: /$^/ },
     "as WebAssembly in Node's host": {
       run: (name, texts, flag = false) =>
-        texts.map((text) => (name === "minifyMarkup" ? wasmPasses.minifyMarkup(text) : wasmPasses.removeHtmlWaste(text, flag)) ?? null),
+        texts.map((text) => (name === "minifyMarkup" ? wasmPasses.minifyMarkup(text) : wasmPasses.removeHtmlWaste([text], flag)) ?? null),
       alsoLeaves: /\ufffd/,
     },
   };

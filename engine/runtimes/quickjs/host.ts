@@ -46,7 +46,7 @@ const QUICKJS_HOST: EngineHost = {
   jsonStringUtf8,
   parseJsonUtf8,
   minifyMarkup,
-  removeHtmlWaste,
+  removeHtmlWaste: (document, minify) => removeHtmlWaste(document.join(""), minify),
   minifyConditionalInner,
   parseMjml,
 };

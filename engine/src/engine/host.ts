@@ -60,12 +60,13 @@ export interface EngineHost {
    */
   readonly minifyMarkup?: (markup: string) => string | undefined;
   /**
-   * `removeHtmlWaste` (targets/html-waste.ts) of the html target's document, then `minifyMarkup`
+   * `removeHtmlWaste` (targets/html-waste.ts) of the html target's document, given as the pieces
+   * whose concatenation it is (the compile's, never cut inside a character), then `minifyMarkup`
    * when `minify`: the same string, or undefined where the host leaves the document to those
    * functions; for a host that cleans up in fewer instructions (and minifies what it cleaned without
    * handing it back first). Absent: the functions do.
    */
-  readonly removeHtmlWaste?: (html: string, minify: boolean) => string | undefined;
+  readonly removeHtmlWaste?: (document: readonly string[], minify: boolean) => string | undefined;
   /**
    * mjml's minifying of an Outlook conditional comment's inner markup (mjml-to-html's `minifyInner`),
    * or undefined where the host leaves it to that function. Absent: the function minifies.

@@ -16,7 +16,7 @@ import { type ParseResult, parseTemplate } from "../document/parse.js";
 import type { ContentHtml, ParsedContent } from "../markup/content.js";
 import { Emitter } from "../markup/emitter.js";
 import { type CompiledOutput, compileOutput, joinOutput, lookupIn, substitute } from "../markup/substitute.js";
-import { type CompileHost, compileMjmlToHtml } from "../mjml-to-html/index.js";
+import { type CompileHost, compileMjmlToHtmlParts } from "../mjml-to-html/index.js";
 import { checkComponentSize } from "../targets/component/module.js";
 import { componentOptionConflicts } from "../targets/component/options.js";
 import { DocumentContext } from "../targets/context.js";
@@ -238,11 +238,11 @@ export function compileTarget(core: EngineCore, template: Template, target: Rend
   return compileOutput(htmlWithoutWaste(core, compileMjml(mjml, core.host), minify), out.slots, "markup");
 }
 
-/** `removeHtmlWaste`, then `minifyMarkup` when `minify`: by the host where it does both itself. */
-function htmlWithoutWaste(core: EngineCore, html: string, minify: boolean): string {
-  const done = core.host.removeHtmlWaste?.(html, minify);
+/** `removeHtmlWaste`, then `minifyMarkup` when `minify`, of the document `pieces` make: by the host where it does both itself. */
+function htmlWithoutWaste(core: EngineCore, pieces: readonly string[], minify: boolean): string {
+  const done = core.host.removeHtmlWaste?.(pieces, minify);
   if (done !== undefined) return done;
-  const clean = removeHtmlWaste(html);
+  const clean = removeHtmlWaste(pieces.join(""));
   return minify ? minifiedMarkup(core, clean) : clean;
 }
 
@@ -266,12 +266,12 @@ function compileComponent(core: EngineCore, template: Template, minify: boolean,
 
 /**
  * Compiles our own MJML to HTML with the engine's port of mjml (src/mjml-to-html): the same HTML
- * mjml 5 makes of it, without loading mjml. A failure here is an engine bug, reported as a
+ * mjml 5 makes of it, as the pieces whose concatenation it is, without loading mjml. A failure here is an engine bug, reported as a
  * RENDER_ERROR without internals.
  */
-function compileMjml(mjml: string, host: CompileHost): string {
+function compileMjml(mjml: string, host: CompileHost): string[] {
   try {
-    return compileMjmlToHtml(mjml, host);
+    return compileMjmlToHtmlParts(mjml, host);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new RenderError(`MJML compilation failed: ${message}`, [{ loc: [], msg: message, type: "mjml_error" }]);

@@ -61,25 +61,52 @@ function passes(): MarkupPasses | undefined {
 }
 
 /**
- * `text`'s UTF-8 written into the module's document buffer: its length, or undefined where the module
- * has no room. A lone surrogate is written as U+FFFD, which the module refuses.
+ * The characters a document's pieces are gathered into before each is encoded: V8 makes a string
+ * of two bytes a character over 64 K of them (the newsletter's document, which holds an em dash)
+ * a large object of its own, on fresh pages, which cost as much as the rest of the join; chunks this
+ * size stay in the young generation, and a chunk without such a character stays one byte a character.
  */
-function writeDocument(module: MarkupPasses, text: string): number | undefined {
-  const room = text.length * 3;
+const CHUNK = 8192;
+
+/**
+ * The UTF-8 of the concatenation of `pieces` written into the module's document buffer: its
+ * length, or undefined where the module has no room. The pieces are gathered into chunks, never cut
+ * after a high surrogate, so a pair is encoded whole, as in the whole text; a lone surrogate is
+ * written as U+FFFD, which the module refuses.
+ */
+function writeDocument(module: MarkupPasses, pieces: readonly string[]): number | undefined {
+  let characters = 0;
+  for (let i = 0; i < pieces.length; i++) characters += (pieces[i] as string).length;
+  const room = characters * 3;
   const at = module.document_buffer(room);
   if (at === 0) return undefined;
-  return encoder.encodeInto(text, new Uint8Array(module.memory.buffer, at, room)).written;
+  const bytes = new Uint8Array(module.memory.buffer, at, room);
+  let written = 0;
+  let chunk = "";
+  for (let i = 0; i < pieces.length; i++) {
+    chunk += pieces[i] as string;
+    if (chunk.length >= CHUNK && !isHighSurrogate(chunk.charCodeAt(chunk.length - 1))) {
+      written += encoder.encodeInto(chunk, bytes.subarray(written)).written;
+      chunk = "";
+    }
+  }
+  return chunk === "" ? written : written + encoder.encodeInto(chunk, bytes.subarray(written)).written;
 }
 
-/** `pass` of `text` in the module (given its UTF-8's length): the text it gives, or undefined; the module let go if it grew large. */
-function run(text: string, pass: (module: MarkupPasses, length: number) => number): string | undefined {
+const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
+
+/**
+ * `pass` of the document `pieces` make in the module (given its UTF-8's length): the text it gives,
+ * or undefined; the module let go if it grew large.
+ */
+function run(pieces: readonly string[], pass: (module: MarkupPasses, length: number) => number): string | undefined {
   const module = passes();
-  const length = module === undefined ? undefined : writeDocument(module, text);
+  const length = module === undefined ? undefined : writeDocument(module, pieces);
   if (module === undefined || length === undefined) return undefined;
   const result = pass(module, length);
   const output =
     result === UNCHANGED
-      ? text
+      ? pieces.join("")
       : result === LEFT_TO_JAVASCRIPT
         ? undefined
         : decoder.decode(new Uint8Array(module.memory.buffer, module.result_bytes(), result));
@@ -87,9 +114,9 @@ function run(text: string, pass: (module: MarkupPasses, length: number) => numbe
   return output;
 }
 
-/** EngineHost.removeHtmlWaste: `removeHtmlWaste`, then `minifyMarkup` when `minify`. */
-export const removeHtmlWaste = (html: string, minify: boolean): string | undefined =>
-  run(html, (module, length) => module.remove_html_waste(length, minify ? 1 : 0));
+/** EngineHost.removeHtmlWaste: `removeHtmlWaste`, then `minifyMarkup` when `minify`, of the document `pieces` make. */
+export const removeHtmlWaste = (pieces: readonly string[], minify: boolean): string | undefined =>
+  run(pieces, (module, length) => module.remove_html_waste(length, minify ? 1 : 0));
 
 /** EngineHost.minifyMarkup. */
-export const minifyMarkup = (markup: string): string | undefined => run(markup, (module, length) => module.minify_markup(length));
+export const minifyMarkup = (markup: string): string | undefined => run([markup], (module, length) => module.minify_markup(length));

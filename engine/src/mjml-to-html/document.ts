@@ -443,17 +443,18 @@ function mergePieces(pieces: readonly string[], textPieces: readonly TextPiece[]
 }
 
 /**
- * The HTML document of a body written into a BodyWriter: what mjml2html makes of it,
- * minifyOutlookConditionnals over the body, the skeleton around it, then mergeOutlookConditionnals
- * over the whole. The head and the body are merged apart, which is the same: `</head>` stands
- * between them, and a match holds only an ENDIF, whitespace and a comment's opening.
+ * The HTML document of a body written into a BodyWriter, as pieces whose concatenation is the
+ * document: what mjml2html makes of it, minifyOutlookConditionnals over the body, the skeleton
+ * around it, then mergeOutlookConditionnals over the whole. The head and the body are merged apart,
+ * which is the same: `</head>` stands between them, and a match holds only an ENDIF, whitespace and
+ * a comment's opening.
  */
-export function documentHtml(body: BodyWriter, globalData: GlobalData): string {
+export function documentParts(body: BodyWriter, globalData: GlobalData): string[] {
   const pieces = body.finish();
   const head = skeletonHead(globalData, () => pieces.join(""));
   // a match ends with a `<!--[if mso | IE]>`, which the skeleton never writes: most heads hold none
   const output = [contains(head, MSO_IE) ? mergeOutlookConditionnals(head) : head];
   mergePieces(pieces, body.textPieces, output);
   output.push(SKELETON_END);
-  return output.join("");
+  return output;
 }

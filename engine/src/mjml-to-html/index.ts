@@ -20,7 +20,7 @@ import { MjSection, MjWrapper } from "./components/section.js";
 import { MjSocial, MjSocialElement } from "./components/social.js";
 import { MjSpacer } from "./components/spacer.js";
 import { MjText } from "./components/text.js";
-import { BodyWriter, type CompileHost, documentHtml } from "./document.js";
+import { BodyWriter, type CompileHost, documentParts } from "./document.js";
 import { KnownNames, MjmlSyntaxError, parseMjml } from "./parse.js";
 
 export type { CompileHost } from "./document.js";
@@ -194,6 +194,15 @@ function applyAttributes(node: MjmlNode, defaults: Readonly<Record<string, Attri
 }
 
 export function compileMjmlToHtml(mjml: string, host: CompileHost = {}): string {
+  return compileMjmlToHtmlParts(mjml, host).join("");
+}
+
+/**
+ * compileMjmlToHtml's document as pieces whose concatenation is the document, for a caller that
+ * reads the document once and need not have it as one string (the html target's clean-up in Node's
+ * host, which writes it into WebAssembly's memory a part at a time).
+ */
+export function compileMjmlToHtmlParts(mjml: string, host: CompileHost = {}): string[] {
   const root = host.parseMjml?.(mjml, ENDING_TAG_LIST) ?? parseMjml(mjml, ENDING_TAGS, knownNamesOf());
   if (root.tagName !== "mjml") unsupported(`<${root.tagName}> as the root element`);
   const body = root.children.find((c) => c.tagName === "mj-body");
@@ -246,5 +255,5 @@ export function compileMjmlToHtml(mjml: string, host: CompileHost = {}): string 
   // Where a container's attributes may hold comment syntax, its own conditionals are scanned too.
   const writer = new BodyWriter(search.inContainer, host);
   component.write(writer);
-  return documentHtml(writer, globalData);
+  return documentParts(writer, globalData);
 }
