@@ -84,27 +84,17 @@ static void remove_region(Waste *w, size_t start, size_t end)
     mark(w, start, end, w->texts_n);
 }
 
-/* The next occurrence of a literal at `from` or after, or NO. */
-static size_t next(const Waste *w, size_t from, size_t n, const char *literal, size_t length)
+/* The next occurrence of a literal at `from` or after, found by its two bytes at `key` (the rarer in an html document the better), or NO. */
+static size_t next_by(const Waste *w, size_t from, size_t n, const char *literal, size_t length, size_t key)
 {
-    const uint8_t *at = find(w->p, from, n, literal, length);
+    const uint8_t *at = find_by(w->p, from, n, literal, length, key);
     return at == NULL ? NO : (size_t)(at - w->p);
 }
 
-/* next, found by the literal's byte at `key`, rarer in an html document than its first (`<`, `;`, `t`). */
-static size_t next_by(const Waste *w, size_t from, size_t n, const char *literal, size_t length, size_t key)
+/* next_by its first two bytes. */
+static size_t next(const Waste *w, size_t from, size_t n, const char *literal, size_t length)
 {
-    const uint8_t *p = w->p;
-    for (size_t i = from + key; i < n;) {
-        const uint8_t *hit = scan(p + i, literal[key], n - i);
-        if (hit == NULL)
-            return NO;
-        size_t at = (size_t)(hit - p) - key;
-        if (n - at >= length && memcmp(p + at, literal, length) == 0)
-            return at;
-        i = (size_t)(hit - p) + 1;
-    }
-    return NO;
+    return next_by(w, from, n, literal, length, 0);
 }
 
 /* A sticky literal of `length` bytes: past it, or NO. */
@@ -168,7 +158,7 @@ static void remove_repeated_backgrounds(Waste *w)
 {
     const uint8_t *p = w->p;
     size_t n = w->n, matched = 0;
-    for (size_t at = next_by(w, 0, n, "background:", 11, 4); at != NO; at = next_by(w, at + 11, n, "background:", 11, 4)) {
+    for (size_t at = next_by(w, 0, n, "background:", 11, 9); at != NO; at = next_by(w, at + 11, n, "background:", 11, 9)) {
         if (at < matched)
             continue;
         size_t value = at + 11, i = value;
@@ -195,7 +185,7 @@ static void remove_empty_attributes(Waste *w)
     const uint8_t *p = w->p;
     size_t piece = 0;
     int in_tag = 0;
-    for (size_t at = next(w, 0, w->n, "=\"\"", 3); at != NO; at = next(w, at + 3, w->n, "=\"\"", 3)) {
+    for (size_t at = next_by(w, 0, w->n, "=\"\"", 3, 1); at != NO; at = next_by(w, at + 3, w->n, "=\"\"", 3, 1)) {
         size_t angle = last_angle(p, piece, at);
         if (angle != NO)
             in_tag = p[angle] == '<';
@@ -209,7 +199,7 @@ static void remove_empty_attributes(Waste *w)
 static void remove_tbody_tags(Waste *w)
 {
     const uint8_t *p = w->p;
-    for (size_t at = next_by(w, 0, w->n, "tbody>", 6, 1); at != NO; at = next_by(w, at + 6, w->n, "tbody>", 6, 1)) {
+    for (size_t at = next_by(w, 0, w->n, "tbody>", 6, 4); at != NO; at = next_by(w, at + 6, w->n, "tbody>", 6, 4)) {
         if (at >= 2 && p[at - 2] == '<' && p[at - 1] == '/')
             remove_region(w, at - 2, at + 6);
         else if (at >= 1 && p[at - 1] == '<')
@@ -226,8 +216,8 @@ static void remove_unused_menu_rules(Waste *w)
 {
     const uint8_t *p = w->p;
     size_t n = w->n;
-    size_t at = next_by(w, 0, n, "noinput.mj-menu-checkbox {", 26, 20);
-    if (at == NO || next_by(w, 0, n, "class=\"mj-menu-checkbox\"", 24, 19) != NO)
+    size_t at = next_by(w, 0, n, "noinput.mj-menu-checkbox {", 26, 1);
+    if (at == NO || next_by(w, 0, n, "class=\"mj-menu-checkbox\"", 24, 13) != NO)
         return;
     size_t i = lit(p, n, until(p, n, at + 26, '}'), "}");
     i = lit(p, n, spaces(p, n, i, 0), "@media");
@@ -530,7 +520,7 @@ static int heading_wrapper_at(Waste *w, size_t at)
 /* leanerDivs. */
 static void leaner_divs(Waste *w)
 {
-    for (size_t at = next_by(w, 0, w->n, "<div", 4, 3); at != NO && !w->refused; at = next_by(w, at + 4, w->n, "<div", 4, 3)) {
+    for (size_t at = next(w, 0, w->n, "<div", 4); at != NO && !w->refused; at = next(w, at + 4, w->n, "<div", 4)) {
         if (!empty_column_at(w, at) && !column_table_at(w, at) && heading_wrapper_at(w, at) < 0)
             w->refused = 1;
     }
@@ -547,7 +537,7 @@ static void remove_zero_cell_padding(Waste *w)
 {
     const uint8_t *p = w->p;
     size_t n = w->n;
-    for (size_t at = next_by(w, 0, n, ";padding:0", 10, 7); at != NO; at = next_by(w, at + 10, n, ";padding:0", 10, 7)) {
+    for (size_t at = next(w, 0, n, ";padding:0", 10); at != NO; at = next(w, at + 10, n, ";padding:0", 10)) {
         int size_in_px = ends_with(p, at, "font-size:0px", 13);
         size_t font_size = size_in_px ? at - 13 : ends_with(p, at, "font-size:0", 11) ? at - 11 : NO;
         size_t zero_end = at + 10;

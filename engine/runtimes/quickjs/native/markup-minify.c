@@ -198,10 +198,53 @@ static void collapse_line_breaks(const uint8_t *p, size_t n, Out *out)
     }
 }
 
+/*
+ * Where, from i on, two blanks (spaces or tabs) may stand side by side, found a block of positions
+ * at a time: no two stand side by side in p[i, the answer), so that stretch is its own collapse.
+ */
+#ifdef __wasm_simd128__
+static size_t blank_pair_at(const uint8_t *p, size_t i, size_t n)
+{
+    const v128_t spaces = wasm_i8x16_splat(' '), tabs = wasm_i8x16_splat('\t');
+    for (; i + 17 <= n; i += 16) {
+        v128_t here = wasm_v128_load(p + i), next = wasm_v128_load(p + i + 1);
+        v128_t blank_here = wasm_v128_or(wasm_i8x16_eq(here, spaces), wasm_i8x16_eq(here, tabs));
+        v128_t blank_next = wasm_v128_or(wasm_i8x16_eq(next, spaces), wasm_i8x16_eq(next, tabs));
+        if (wasm_v128_any_true(wasm_v128_and(blank_here, blank_next)))
+            return i;
+    }
+    return i;
+}
+#else
+/* A byte of `word` is flagged where it is zero, and may be above one that is (the borrow): never missed. */
+static uint64_t zero_bytes(uint64_t word)
+{
+    return (word - 0x0101010101010101ull) & ~word & 0x8080808080808080ull;
+}
+
+static size_t blank_pair_at(const uint8_t *p, size_t i, size_t n)
+{
+    const uint64_t spaces = 0x2020202020202020ull, tabs = 0x0909090909090909ull;
+    for (; i + 9 <= n; i += 8) {
+        uint64_t here, next;
+        memcpy(&here, p + i, 8);
+        memcpy(&next, p + i + 1, 8);
+        if ((zero_bytes(here ^ spaces) | zero_bytes(here ^ tabs)) & (zero_bytes(next ^ spaces) | zero_bytes(next ^ tabs)))
+            return i;
+    }
+    return i;
+}
+#endif
+
 /* collapseBlankRuns: runs of two or more spaces and tabs → one space. */
 static void collapse_blank_runs(const uint8_t *p, size_t n, Out *out)
 {
     for (size_t i = 0; i < n;) {
+        size_t clear = blank_pair_at(p, i, n);
+        put(out, p + i, clear - i);
+        i = clear;
+        if (i >= n)
+            break;
         if (p[i] != ' ' && p[i] != '\t') {
             out->p[out->n++] = p[i++];
             continue;

@@ -89,6 +89,24 @@ static inline const uint8_t *scan(const uint8_t *p, int c, size_t n)
     }
     return NULL;
 }
+
+/* Where the two bytes `first` `second` first stand in p[0, n), sixteen positions a step, or NULL. */
+static inline const uint8_t *scan_pair(const uint8_t *p, uint8_t first, uint8_t second, size_t n)
+{
+    const v128_t firsts = wasm_i8x16_splat((int8_t)first), seconds = wasm_i8x16_splat((int8_t)second);
+    size_t i = 0;
+    for (; i + 17 <= n; i += 16) {
+        v128_t both = wasm_v128_and(wasm_i8x16_eq(wasm_v128_load(p + i), firsts), wasm_i8x16_eq(wasm_v128_load(p + i + 1), seconds));
+        uint32_t found = wasm_i8x16_bitmask(both);
+        if (found != 0)
+            return p + i + __builtin_ctz(found);
+    }
+    for (; i + 1 < n; i++) {
+        if (p[i] == first && p[i + 1] == second)
+            return p + i;
+    }
+    return NULL;
+}
 #else
 /*
  * memchr, eight bytes a step (a byte of `word ^ pattern` is zero where `c` stands): zig's C library,
@@ -107,6 +125,32 @@ static inline const uint8_t *scan(const uint8_t *p, int c, size_t n)
     }
     for (; i < n; i++) {
         if (p[i] == (uint8_t)c)
+            return p + i;
+    }
+    return NULL;
+}
+
+/*
+ * Where the two bytes `first` `second` first stand in p[0, n), eight positions a step, or NULL: a
+ * byte of `(word ^ firsts) | (next word ^ seconds)` is zero where the pair stands. A step's test may
+ * flag a byte above one that is zero (the borrow of `x - ones`), never miss one: a flagged step is
+ * read a byte at a time.
+ */
+static inline const uint8_t *scan_pair(const uint8_t *p, uint8_t first, uint8_t second, size_t n)
+{
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    const uint64_t firsts = ones * first, seconds = ones * second;
+    size_t i = 0;
+    for (; i + 9 <= n; i += 8) {
+        uint64_t a, b;
+        memcpy(&a, p + i, 8);
+        memcpy(&b, p + i + 1, 8);
+        uint64_t x = (a ^ firsts) | (b ^ seconds);
+        if ((x - ones) & ~x & highs)
+            break;
+    }
+    for (; i + 1 < n; i++) {
+        if (p[i] == first && p[i + 1] == second)
             return p + i;
     }
     return NULL;
@@ -146,16 +190,31 @@ static inline int holds_lone_surrogate(const uint8_t *p, size_t n)
     return 0;
 }
 
-/* Where `literal` first stands in p[from, n), or NULL (memmem is not in every target's C library). */
-static inline const uint8_t *find(const uint8_t *p, size_t from, size_t n, const char *literal, size_t length)
+/*
+ * Where `literal` (of two bytes or more) first stands in p[from, n), found by its two bytes at `key`,
+ * or NULL (memmem is not in every target's C library). A pair of bytes stands in markup far less
+ * often than one: the rarer the pair, the fewer places compared.
+ */
+static inline const uint8_t *find_by(const uint8_t *p, size_t from, size_t n, const char *literal, size_t length, size_t key)
 {
-    for (const uint8_t *q = from < n ? scan(p + from, literal[0], n - from) : NULL; q != NULL; q = scan(q + 1, literal[0], (size_t)(p + n - q - 1))) {
-        if ((size_t)(p + n - q) < length)
+    for (size_t i = from + key; i < n;) {
+        const uint8_t *hit = scan_pair(p + i, (uint8_t)literal[key], (uint8_t)literal[key + 1], n - i);
+        if (hit == NULL)
             return NULL;
-        if (memcmp(q, literal, length) == 0)
-            return q;
+        size_t at = (size_t)(hit - p) - key;
+        if (n - at < length)
+            return NULL;
+        if (memcmp(p + at, literal, length) == 0)
+            return p + at;
+        i = (size_t)(hit - p) + 1;
     }
     return NULL;
+}
+
+/* Where `literal` (of two bytes or more) first stands in p[from, n), found by its first two bytes, or NULL. */
+static inline const uint8_t *find(const uint8_t *p, size_t from, size_t n, const char *literal, size_t length)
+{
+    return find_by(p, from, n, literal, length, 0);
 }
 
 #endif
