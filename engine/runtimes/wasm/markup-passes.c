@@ -63,6 +63,47 @@ EXPORT("result_bytes") const uint8_t *result_bytes(void)
     return result;
 }
 
+/* The last result's runs of bytes beyond ASCII, as pairs of offsets, and the room for them. */
+static uint32_t *runs;
+static size_t runs_room;
+
+/*
+ * The runs of bytes beyond ASCII in the last result (`length` bytes), each whole UTF-8 characters,
+ * written at `result_runs_at` as pairs of offsets (start, end): their count, or -1 where there are
+ * more than `most` (or no room for them). The host decodes the ASCII between them as Latin-1,
+ * which V8 copies, where a decoder given any byte beyond ASCII takes its slow path for the whole text.
+ */
+EXPORT("result_runs") int32_t result_runs(size_t length, size_t most)
+{
+    if (runs_room < 2 * most) {
+        free(runs);
+        runs = malloc(2 * most * sizeof *runs);
+        runs_room = runs == NULL ? 0 : 2 * most;
+        if (runs == NULL)
+            return -1;
+    }
+    size_t count = 0;
+    for (size_t i = next_unusual(result, 0, length); i < length; i = next_unusual(result, i, length)) {
+        if (result[i] < 0x80) { /* U+0000: ASCII */
+            i++;
+            continue;
+        }
+        if (count == most)
+            return -1;
+        runs[2 * count] = (uint32_t)i;
+        while (i < length && result[i] >= 0x80)
+            i++;
+        runs[2 * count + 1] = (uint32_t)i;
+        count++;
+    }
+    return (int32_t)count;
+}
+
+EXPORT("result_runs_at") const uint32_t *result_runs_at(void)
+{
+    return runs;
+}
+
 static void forget_result(void)
 {
     free(result_block);
