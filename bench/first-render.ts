@@ -13,8 +13,11 @@
  * alternate batch by batch, idle and then with two busy loops running. Prints medians, (a)'s means
  * and ratios; asserts nothing.
  *
- * usage: tsx bench/first-render.ts [--rounds 12] [--warmup 20] [--phase idle|loaded|both] [--per-round]
- *   (--per-round: also each round's medians, warm-up rounds included: how long V8 takes to settle)
+ * usage: tsx bench/first-render.ts [--processes 3] [--rounds 12] [--warmup 20] [--phase idle|loaded|both] [--per-round]
+ *   (--processes: each phase measured in that many new processes of this bench, one after another,
+ *    each with its own reference process: a Node process keeps the state it falls into, so one
+ *    process's ratio is one draw; the report gives each process's and their median.
+ *    --per-round: also each round's medians, warm-up rounds included: how long V8 takes to settle)
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -33,15 +36,19 @@ const { values: args } = parseArgs({
     rounds: { type: "string", default: "12" },
     warmup: { type: "string", default: "20" },
     phase: { type: "string", default: "both" },
+    processes: { type: "string", default: "3" },
     "per-round": { type: "boolean", default: false },
+    // A process of a multi-process run: measures its phase and prints its figures as one JSON line.
+    child: { type: "boolean", default: false },
   },
 });
 const ROUNDS = Number(args.rounds);
 const WARMUP_ROUNDS = Number(args.warmup);
+const PROCESSES = Number(args.processes);
 /** Renders per engine and case in one batch; generated templates: one batch is one set of this many. */
 const BATCH = 20;
 
-const { render, compileMjmlToHtml } = await shippedEngine();
+const { render, compileMjmlToHtml } = await shippedEngine({ built: args.child });
 
 const REFERENCE_DIR = fileURLToPath(new URL(".reference/", import.meta.url));
 const REFERENCE_PACKAGES = ["maildeno==2.0.7", "mrml==0.2.4", "wasmtime==50.0.1"];
@@ -214,25 +221,94 @@ function report(title: string, results: Record<string, Pair>): void {
   row("generated templates", results["compileGenerated"]!, cost(results["compileGenerated"]!));
 }
 
+type Phase = "idle" | "loaded";
+const PHASES: readonly Phase[] = args.phase === "both" ? ["idle", "loaded"] : [args.phase as Phase];
+const TITLES: Record<Phase, string> = { idle: "idle", loaded: "with two busy loops" };
+
+/** `phase`'s figures, measured in this process (the loaded phase with two busy loops running throughout). */
+async function measurePhase(reference: ReferenceEngines, phase: Phase): Promise<Record<string, Pair>> {
+  const stop = phase === "loaded" ? busyLoops(2) : () => {};
+  try {
+    return await measure(reference, ROUNDS);
+  } finally {
+    stop();
+  }
+}
+
+/** What a process of a multi-process run reports of each case. */
+interface Figures {
+  readonly ours: number;
+  readonly theirs: number;
+  readonly oursMean: number;
+  readonly theirsMean: number;
+}
+const figuresOf = (results: Record<string, Pair>): Record<string, Figures> =>
+  Object.fromEntries(
+    Object.entries(results).map(([name, p]) => [name, { ours: median(p.ours), theirs: median(p.theirs), oursMean: mean(p.ours), theirsMean: mean(p.theirs) }]),
+  );
+
+/** `phase` measured in a new process of this bench (the engine already built): its figures. */
+function measuredInProcess(phase: Phase): Record<string, Figures> {
+  const script = fileURLToPath(import.meta.url);
+  const output = execFileSync(process.execPath, [...process.execArgv, script, "--child", "--phase", phase, "--rounds", args.rounds, "--warmup", args.warmup], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  return JSON.parse(output.trimEnd().split("\n").at(-1)!) as Record<string, Figures>;
+}
+
+/** Each process's ratio of the medians, and their median; for (a) the same of the means. */
+function reportProcesses(title: string, processes: readonly Record<string, Figures>[]): void {
+  const each = (name: string, ratio: (f: Figures) => number) => processes.map((p) => ratio(p[name]!)).sort((a, b) => a - b);
+  const row = (label: string, name: string, ratio: (f: Figures) => number, means?: (f: Figures) => number) => {
+    const ratios = each(name, ratio);
+    const ourMs = median(processes.map((p) => p[name]!.ours));
+    const theirMs = median(processes.map((p) => p[name]!.theirs));
+    const meansColumn = means
+      ? `   means: ${median(each(name, means)).toFixed(2)} (${each(name, means)
+          .map((r) => r.toFixed(2))
+          .join(", ")})`
+      : "";
+    console.log(`  ${label.padEnd(34)}${ms(ourMs)}${ms(theirMs)}   ${median(ratios).toFixed(2)} (${ratios.map((r) => r.toFixed(2)).join(", ")})${meansColumn}`);
+  };
+  const speed = (f: Figures) => f.theirs / f.ours;
+  const speedOfMeans = (f: Figures) => f.theirsMean / f.oursMean;
+  const cost = (f: Figures) => f.ours / f.theirs;
+  console.log(
+    `\n${title} — ${processes.length} processes, each ${ROUNDS} rounds after ${WARMUP_ROUNDS} of warm-up; the medians of the processes' medians, then the median (and each) of their ratios`,
+  );
+  console.log(
+    `  ${"(a) html, a template not seen before".padEnd(34)}${"ours".padStart(11)}${"Maildeno".padStart(11)}   real engine's time / ours (target ≥ 1.0)`,
+  );
+  row("realistic newsletter", "newsletter", speed, speedOfMeans);
+  row("generated templates (every block)", "generated", speed, speedOfMeans);
+  console.log(`  ${"(b) MJML → HTML, the same MJML".padEnd(34)}${"ours".padStart(11)}${"mrml".padStart(11)}   ours / mrml (target ≤ 1.5)`);
+  row("realistic newsletter", "compileNewsletter", cost);
+  row("generated templates", "compileGenerated", cost);
+}
+
 const reference = new ReferenceEngines(referencePython());
 try {
-  const ourHtml = (await render(newsletter.template, { target: "html", dynamicData: newsletter.dynamicData })).output;
-  const { html: theirHtml } = await reference.ask<{ html: string }>({
-    op: "maildeno_html",
-    request: JSON.stringify({ template: newsletter.template, target: "html", dynamic_data: newsletter.dynamicData }),
-  });
-  const bytes = (html: string) => Buffer.byteLength(html);
-  console.log(`first render of a new template, ours (node ${process.version}) vs the native engines in one run, interleaved`);
-  console.log(
-    `(c) newsletter html: ours ${bytes(ourHtml)} B, the real engine ${bytes(theirHtml)} B: ${(bytes(ourHtml) / bytes(theirHtml)).toFixed(2)}× (target ≤ 1.5); gzip ${gzipSync(ourHtml).length} / ${gzipSync(theirHtml).length} B: ${(gzipSync(ourHtml).length / gzipSync(theirHtml).length).toFixed(2)}×`,
-  );
-  if (args.phase !== "loaded") report("idle", await measure(reference, ROUNDS));
-  if (args.phase !== "idle") {
-    const stop = busyLoops(2);
-    try {
-      report("with two busy loops", await measure(reference, ROUNDS));
-    } finally {
-      stop();
+  if (args.child) {
+    console.log(JSON.stringify(figuresOf(await measurePhase(reference, PHASES[0]!))));
+  } else {
+    const ourHtml = (await render(newsletter.template, { target: "html", dynamicData: newsletter.dynamicData })).output;
+    const { html: theirHtml } = await reference.ask<{ html: string }>({
+      op: "maildeno_html",
+      request: JSON.stringify({ template: newsletter.template, target: "html", dynamic_data: newsletter.dynamicData }),
+    });
+    const bytes = (html: string) => Buffer.byteLength(html);
+    console.log(`first render of a new template, ours (node ${process.version}) vs the native engines in one run, interleaved`);
+    console.log(
+      `(c) newsletter html: ours ${bytes(ourHtml)} B, the real engine ${bytes(theirHtml)} B: ${(bytes(ourHtml) / bytes(theirHtml)).toFixed(2)}× (target ≤ 1.5); gzip ${gzipSync(ourHtml).length} / ${gzipSync(theirHtml).length} B: ${(gzipSync(ourHtml).length / gzipSync(theirHtml).length).toFixed(2)}×`,
+    );
+    for (const phase of PHASES) {
+      if (PROCESSES <= 1) report(TITLES[phase], await measurePhase(reference, phase));
+      else
+        reportProcesses(
+          TITLES[phase],
+          Array.from({ length: PROCESSES }, () => measuredInProcess(phase)),
+        );
     }
   }
 } finally {
