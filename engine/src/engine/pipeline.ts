@@ -266,8 +266,8 @@ function compileComponent(core: EngineCore, template: Template, minify: boolean,
 
 /**
  * Compiles our own MJML to HTML with the engine's port of mjml (src/mjml-to-html): the same HTML
- * mjml 5 makes of it, as the pieces whose concatenation it is, without loading mjml. A failure here is an engine bug, reported as a
- * RENDER_ERROR without internals.
+ * mjml 5 makes of it, as the pieces whose concatenation it is, without loading mjml. A failure here
+ * is an engine bug, reported as a RENDER_ERROR without internals.
  */
 function compileMjml(mjml: string, host: CompileHost): string[] {
   try {
