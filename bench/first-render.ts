@@ -186,7 +186,8 @@ async function measure(reference: ReferenceEngines, rounds: number): Promise<Rec
     if (round >= WARMUP_ROUNDS) for (const p of Object.values(results)) p.rounds.push([medians.get(p.ours)!, medians.get(p.theirs)!]);
     if (args["per-round"]) {
       const each = Object.entries(results).map(([name, p]) => `${name} ${medians.get(p.ours)!.toFixed(3)}/${medians.get(p.theirs)!.toFixed(3)}`);
-      console.log(`  round ${round}${round < WARMUP_ROUNDS ? " (warm-up)" : ""}, ours/theirs (ms): ${each.join(", ")}`);
+      // A process of a multi-process run keeps its stdout for its figures.
+      (args.child ? console.error : console.log)(`  round ${round}${round < WARMUP_ROUNDS ? " (warm-up)" : ""}, ours/theirs (ms): ${each.join(", ")}`);
     }
   }
   return results;
@@ -250,10 +251,15 @@ const figuresOf = (results: Record<string, Pair>): Record<string, Figures> =>
 /** `phase` measured in a new process of this bench (the engine already built): its figures. */
 function measuredInProcess(phase: Phase): Record<string, Figures> {
   const script = fileURLToPath(import.meta.url);
-  const output = execFileSync(process.execPath, [...process.execArgv, script, "--child", "--phase", phase, "--rounds", args.rounds, "--warmup", args.warmup], {
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const perRound = args["per-round"] ? ["--per-round"] : [];
+  const output = execFileSync(
+    process.execPath,
+    [...process.execArgv, script, "--child", "--phase", phase, "--rounds", args.rounds, "--warmup", args.warmup, ...perRound],
+    {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   return JSON.parse(output.trimEnd().split("\n").at(-1)!) as Record<string, Figures>;
 }
 
