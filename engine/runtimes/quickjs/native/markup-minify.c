@@ -216,12 +216,6 @@ static size_t blank_pair_at(const uint8_t *p, size_t i, size_t n)
     return i;
 }
 #else
-/* A byte of `word` is flagged where it is zero, and may be above one that is (the borrow): never missed. */
-static uint64_t zero_bytes(uint64_t word)
-{
-    return (word - 0x0101010101010101ull) & ~word & 0x8080808080808080ull;
-}
-
 static size_t blank_pair_at(const uint8_t *p, size_t i, size_t n)
 {
     const uint64_t spaces = 0x2020202020202020ull, tabs = 0x0909090909090909ull;

@@ -109,18 +109,26 @@ static inline const uint8_t *scan_pair(const uint8_t *p, uint8_t first, uint8_t 
 }
 #else
 /*
+ * The bytes of `word` that are zero, each flagged by its high bit; a byte above a zero one may be
+ * flagged too (the borrow of `word - ones`), none is missed: a flagged word is read a byte at a time.
+ */
+static inline uint64_t zero_bytes(uint64_t word)
+{
+    return (word - 0x0101010101010101ull) & ~word & 0x8080808080808080ull;
+}
+
+/*
  * memchr, eight bytes a step (a byte of `word ^ pattern` is zero where `c` stands): zig's C library,
  * which the release build links, reads a byte a step, and the native steps' scans were most of their cost.
  */
 static inline const uint8_t *scan(const uint8_t *p, int c, size_t n)
 {
-    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull, pattern = ones * (uint8_t)c;
+    const uint64_t pattern = 0x0101010101010101ull * (uint8_t)c;
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
         uint64_t word;
         memcpy(&word, p + i, 8);
-        word ^= pattern;
-        if ((word - ones) & ~word & highs)
+        if (zero_bytes(word ^ pattern))
             break;
     }
     for (; i < n; i++) {
@@ -132,21 +140,17 @@ static inline const uint8_t *scan(const uint8_t *p, int c, size_t n)
 
 /*
  * Where the two bytes `first` `second` first stand in p[0, n), eight positions a step, or NULL: a
- * byte of `(word ^ firsts) | (next word ^ seconds)` is zero where the pair stands. A step's test may
- * flag a byte above one that is zero (the borrow of `x - ones`), never miss one: a flagged step is
- * read a byte at a time.
+ * byte of `(word ^ firsts) | (next word ^ seconds)` is zero where the pair stands.
  */
 static inline const uint8_t *scan_pair(const uint8_t *p, uint8_t first, uint8_t second, size_t n)
 {
-    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-    const uint64_t firsts = ones * first, seconds = ones * second;
+    const uint64_t firsts = 0x0101010101010101ull * first, seconds = 0x0101010101010101ull * second;
     size_t i = 0;
     for (; i + 9 <= n; i += 8) {
         uint64_t a, b;
         memcpy(&a, p + i, 8);
         memcpy(&b, p + i + 1, 8);
-        uint64_t x = (a ^ firsts) | (b ^ seconds);
-        if ((x - ones) & ~x & highs)
+        if (zero_bytes((a ^ firsts) | (b ^ seconds)))
             break;
     }
     for (; i + 1 < n; i++) {
