@@ -64,7 +64,8 @@ const BEARER_PREFIX = "Bearer ";
 
 function bearerToken(header: string | undefined): string {
   // The form every client sends, read without a regular expression; any other spelling below.
-  if (header?.startsWith(BEARER_PREFIX) === true && isWellFormedApiKey(header.slice(BEARER_PREFIX.length))) return header.slice(BEARER_PREFIX.length);
+  const usual = header?.startsWith(BEARER_PREFIX) === true ? header.slice(BEARER_PREFIX.length) : undefined;
+  if (usual !== undefined && isWellFormedApiKey(usual)) return usual;
   if (header === undefined || header.trim() === "") {
     throw invalidApiKey("Missing Authorization header; send 'Authorization: Bearer <API_KEY>'");
   }
