@@ -212,14 +212,22 @@ function report(title: string, results: Record<string, Pair>): void {
     `${ratios(p, (ours, theirs) => theirs / ours)}   means: ${(mean(p.theirs) / mean(p.ours)).toFixed(2)} (${mean(p.ours).toFixed(3)} / ${mean(p.theirs).toFixed(3)} ms)`;
   const cost = (p: Pair) => ratios(p, (ours, theirs) => ours / theirs);
   console.log(`\n${title} — CPU time, medians (and for (a), last, means) of ${results["newsletter"]!.ours.length} renders per engine and case`);
+  table((label, name, kind) => {
+    const p = results[name]!;
+    row(label, p, kind === "speed" ? speed(p) : cost(p));
+  });
+}
+
+/** The report's two parts, (a) then (b), each a header and a row per case: `row` prints a row. */
+function table(row: (label: string, name: string, kind: "speed" | "cost") => void): void {
   console.log(
     `  ${"(a) html, a template not seen before".padEnd(34)}${"ours".padStart(11)}${"Maildeno".padStart(11)}   real engine's time / ours (target ≥ 1.0)`,
   );
-  row("realistic newsletter", results["newsletter"]!, speed(results["newsletter"]!));
-  row("generated templates (every block)", results["generated"]!, speed(results["generated"]!));
+  row("realistic newsletter", "newsletter", "speed");
+  row("generated templates (every block)", "generated", "speed");
   console.log(`  ${"(b) MJML → HTML, the same MJML".padEnd(34)}${"ours".padStart(11)}${"mrml".padStart(11)}   ours / mrml (target ≤ 1.5)`);
-  row("realistic newsletter", results["compileNewsletter"]!, cost(results["compileNewsletter"]!));
-  row("generated templates", results["compileGenerated"]!, cost(results["compileGenerated"]!));
+  row("realistic newsletter", "compileNewsletter", "cost");
+  row("generated templates", "compileGenerated", "cost");
 }
 
 type Phase = "idle" | "loaded";
@@ -266,31 +274,22 @@ function measuredInProcess(phase: Phase): Record<string, Figures> {
 /** Each process's ratio of the medians, and their median; for (a) the same of the means. */
 function reportProcesses(title: string, processes: readonly Record<string, Figures>[]): void {
   const each = (name: string, ratio: (f: Figures) => number) => processes.map((p) => ratio(p[name]!)).sort((a, b) => a - b);
-  const row = (label: string, name: string, ratio: (f: Figures) => number, means?: (f: Figures) => number) => {
-    const ratios = each(name, ratio);
-    const ourMs = median(processes.map((p) => p[name]!.ours));
-    const theirMs = median(processes.map((p) => p[name]!.theirs));
-    const meansColumn = means
-      ? `   means: ${median(each(name, means)).toFixed(2)} (${each(name, means)
-          .map((r) => r.toFixed(2))
-          .join(", ")})`
-      : "";
-    console.log(`  ${label.padEnd(34)}${ms(ourMs)}${ms(theirMs)}   ${median(ratios).toFixed(2)} (${ratios.map((r) => r.toFixed(2)).join(", ")})${meansColumn}`);
+  const listed = (ratios: readonly number[]) => `${median(ratios).toFixed(2)} (${ratios.map((r) => r.toFixed(2)).join(", ")})`;
+  const ratioOf = {
+    speed: (f: Figures) => f.theirs / f.ours,
+    cost: (f: Figures) => f.ours / f.theirs,
   };
-  const speed = (f: Figures) => f.theirs / f.ours;
   const speedOfMeans = (f: Figures) => f.theirsMean / f.oursMean;
-  const cost = (f: Figures) => f.ours / f.theirs;
   console.log(
     `\n${title} — ${processes.length} processes, each ${ROUNDS} rounds after ${WARMUP_ROUNDS} of warm-up; the medians of the processes' medians, then the median (and each) of their ratios`,
   );
-  console.log(
-    `  ${"(a) html, a template not seen before".padEnd(34)}${"ours".padStart(11)}${"Maildeno".padStart(11)}   real engine's time / ours (target ≥ 1.0)`,
-  );
-  row("realistic newsletter", "newsletter", speed, speedOfMeans);
-  row("generated templates (every block)", "generated", speed, speedOfMeans);
-  console.log(`  ${"(b) MJML → HTML, the same MJML".padEnd(34)}${"ours".padStart(11)}${"mrml".padStart(11)}   ours / mrml (target ≤ 1.5)`);
-  row("realistic newsletter", "compileNewsletter", cost);
-  row("generated templates", "compileGenerated", cost);
+  table((label, name, kind) => {
+    const ourMs = median(processes.map((p) => p[name]!.ours));
+    const theirMs = median(processes.map((p) => p[name]!.theirs));
+    // Means for (a) only, as in one process (report).
+    const means = kind === "speed" ? `   means: ${listed(each(name, speedOfMeans))}` : "";
+    console.log(`  ${label.padEnd(34)}${ms(ourMs)}${ms(theirMs)}   ${listed(each(name, ratioOf[kind]))}${means}`);
+  });
 }
 
 const reference = new ReferenceEngines(referencePython());
